@@ -1,0 +1,131 @@
+"""Parsing figures written as text (``"144 GB"``, ``"4.9 TB/s"``) into canonical units.
+
+Canonical units are bytes (memory), bytes per second (bandwidth), FLOP/s (compute; integer
+formats in OP/s, which share the dimension) and watts (power). Decimal prefixes are decimal
+(1 GB = 10**9 bytes), as vendors publish them; binary prefixes (GiB) only where written.
+
+pint's stock registry treats bits and bytes as dimensionless, which would let ``"144"`` or
+``"4.9 TB"`` pass as a bandwidth. We load pint's own definitions with information made a
+real dimension, and add ``FLOP``/``OP`` as a dimension of computation.
+"""
+
+from __future__ import annotations
+
+import functools
+import pathlib
+import shutil
+import tempfile
+from dataclasses import dataclass
+from enum import Enum
+
+import pint
+
+
+class Dimension(Enum):
+    """The kind of quantity a spec holds, with its canonical unit and an example."""
+
+    MEMORY = ("byte", "[information]", "144 GB")
+    BANDWIDTH = ("byte / second", "[information] / [time]", "4.9 TB/s")
+    COMPUTE = ("FLOP / second", "[computation] / [time]", "2.52 PFLOPS")
+    POWER = ("watt", "[power]", "700 W")
+    AREA = ("millimeter ** 2", "[area]", "814 mm^2")
+    COUNT = ("dimensionless", "dimensionless", "208e9")
+
+    def __init__(self, canonical: str, dimensionality: str, example: str) -> None:
+        self.canonical = canonical
+        self.dimensionality = dimensionality
+        self.example = example
+
+    @property
+    def label(self) -> str:
+        """A human name for the dimension, for error messages."""
+        return {
+            "MEMORY": "a memory size",
+            "BANDWIDTH": "a bandwidth",
+            "COMPUTE": "a throughput (FLOP/s or OP/s)",
+            "POWER": "a power",
+            "AREA": "an area",
+            "COUNT": "a plain count",
+        }[self.name]
+
+
+class UnitError(ValueError):
+    """Raised when a figure's text cannot be parsed or has the wrong dimension."""
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """A parsed figure: the text as written and its magnitude in the canonical unit.
+
+    ``amount`` is in bytes, bytes/s, FLOP/s, W, mm² or a plain count, by ``dimension``.
+    """
+
+    text: str
+    amount: float
+    dimension: Dimension
+
+
+_EXTRA_DEFINITIONS = """
+FLOP = [computation] = flop
+OP = FLOP = op
+FLOPS = FLOP / second
+OPS = OP / second
+"""
+
+
+@functools.cache
+def registry() -> pint.UnitRegistry:
+    """Return the shared unit registry (built once per process).
+
+    Bits and bytes get the dimension ``[information]`` (stock pint leaves them
+    dimensionless) and ``b`` means bit, not barn.
+    """
+    stock = pathlib.Path(pint.__file__).parent
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="computeatlas-units-"))
+    shutil.copy(stock / "constants_en.txt", folder)
+    text = (stock / "default_en.txt").read_text(encoding="utf-8")
+    text = text.replace("bit = []", "bit = [information] = b")
+    text = text.replace("barn = 1e-28 * meter ** 2 = b", "barn = 1e-28 * meter ** 2")
+    (folder / "units.txt").write_text(text + _EXTRA_DEFINITIONS, encoding="utf-8")
+    ureg = pint.UnitRegistry(str(folder / "units.txt"), cache_folder=None)
+    shutil.rmtree(folder, ignore_errors=True)
+    return ureg
+
+
+def parse(text: str, dimension: Dimension) -> Figure:
+    """Parse ``text`` such as ``"4.9 TB/s"`` as a figure of ``dimension``.
+
+    Returns a :class:`Figure` whose ``amount`` is in the dimension's canonical unit.
+    Raises :class:`UnitError` naming the text when it does not parse, has no unit where
+    one is needed, has a unit of another dimension, or is not a positive finite number.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise UnitError(f"expected {dimension.label} written with its unit, like {dimension.example!r}")
+    ureg = registry()
+    try:
+        quantity = ureg.Quantity(text.strip())
+    except Exception as exc:  # pint raises several unrelated types for bad text
+        raise UnitError(f"cannot read {text!r} as {dimension.label} ({exc})") from None
+    if isinstance(quantity, (int, float)):
+        quantity = ureg.Quantity(quantity)
+    matches = quantity.dimensionless if dimension is Dimension.COUNT else quantity.check(dimension.dimensionality)
+    if not matches:
+        raise UnitError(
+            f"{text!r} is not {dimension.label}: its unit {quantity.units:~} has dimension "
+            f"{quantity.dimensionality}; write it like {dimension.example!r}"
+        )
+    amount = float(quantity.to(dimension.canonical).magnitude if dimension is not Dimension.COUNT else quantity.to("").magnitude)
+    if not amount > 0 or amount == float("inf"):
+        raise UnitError(f"{text!r} must be a positive figure")
+    return Figure(text=text.strip(), amount=amount, dimension=dimension)
+
+
+_SCALES = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
+
+
+def humanize(amount: float, unit: str) -> str:
+    """Format ``amount`` of a base ``unit`` with a decimal prefix: ``humanize(4.9e12, "B/s")`` → ``"4.9 TB/s"``."""
+    for scale, prefix in _SCALES:
+        if abs(amount) >= scale:
+            return f"{amount / scale:.4g} {prefix}{unit}"
+    return f"{amount:.4g} {unit}"

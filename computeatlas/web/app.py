@@ -1,0 +1,119 @@
+"""The web application: one FastAPI app over one immutable catalog.
+
+:func:`create_app` loads (or is given) the catalog, refuses to start on invalid data
+(raising :class:`~computeatlas.catalog.CatalogError` with every problem), mounts the
+route table from :mod:`computeatlas.web.routes`, and turns every error into a clear
+page or JSON body — never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import computeatlas
+from computeatlas.catalog import Catalog, load
+from computeatlas.web import routes
+from computeatlas.web.errors import NotFound, PageError
+
+HERE = Path(__file__).resolve().parent
+log = logging.getLogger("computeatlas.web")
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+}
+
+
+def templates() -> Jinja2Templates:
+    """The Jinja2 environment (autoescaping on) with the site's filters."""
+    env = Jinja2Templates(directory=str(HERE / "templates"))
+    env.env.globals["version"] = computeatlas.__version__
+    return env
+
+
+def create_app(catalog: Catalog | None = None) -> FastAPI:
+    """Build the app over ``catalog`` (default: :func:`computeatlas.load` of the data folder).
+
+    Raises :class:`~computeatlas.catalog.CatalogError` when the data does not validate, so
+    the server never starts on bad data.
+    """
+    catalog = catalog if catalog is not None else load()
+    app = FastAPI(
+        title="Compute Atlas",
+        version=computeatlas.__version__,
+        description="A sourced, verified reference for AI accelerators. Every figure has a state "
+        "(published, not published, not applicable, not comparable), a basis and a source.",
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    app.state.catalog = catalog
+    app.state.templates = templates()
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    for route in routes.ROUTES:
+        app.add_api_route(
+            route.path,
+            route.endpoint,
+            methods=list(route.methods),
+            name=route.name,
+            response_class=route.response_class,
+            include_in_schema=route.in_schema,
+            summary=route.summary,
+            response_model=route.response_model,
+        )
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
+        try:
+            response: Response = await call_next(request)
+        except Exception:  # the last line of defence: log it, show a plain page
+            log.exception("unhandled error on %s", request.url.path)
+            response = _error_response(request, 500, "Something went wrong on our side", "The error was logged.")
+        for key, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(key, value)
+        return response
+
+    @app.exception_handler(PageError)
+    async def page_error(request: Request, exc: PageError) -> Response:
+        return _error_response(request, exc.status, exc.title, exc.detail, exc.suggestions)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404:
+            return await page_error(request, NotFound("No such page", f"Nothing lives at {request.url.path}."))
+        return _error_response(request, exc.status_code, "Request not accepted", str(exc.detail))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> Response:
+        first = exc.errors()[0] if exc.errors() else {"loc": ("request",), "msg": "invalid"}
+        where = ".".join(str(p) for p in first["loc"] if p not in ("query", "path", "body"))
+        return _error_response(request, 400, "Bad request", f"parameter '{where}': {first['msg']}")
+
+    return app
+
+
+def _error_response(
+    request: Request, status: int, title: str, detail: str, suggestions: list[tuple[str, str]] | None = None
+) -> Response:
+    """An error as JSON for ``/api/`` paths and as an HTML page elsewhere."""
+    suggestions = suggestions or []
+    if request.url.path.startswith("/api/"):
+        body = {"error": title, "detail": detail, "status": status}
+        if suggestions:
+            body["suggestions"] = [{"name": name, "url": url} for name, url in suggestions]
+        return JSONResponse(body, status_code=status)
+    tpl: Jinja2Templates = request.app.state.templates
+    html = tpl.get_template("error.html").render(
+        request=request, status=status, title=title, detail=detail, suggestions=suggestions, page_title=title
+    )
+    return HTMLResponse(html, status_code=status)

@@ -1,0 +1,36 @@
+"""Errors a page handler raises; the app turns them into a clear page or JSON body."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class PageError(Exception):
+    """An error shown to a visitor: HTTP ``status``, a ``title``, a ``detail`` sentence and
+    optional ``suggestions`` as ``(name, url)`` pairs."""
+
+    status = 400
+
+    def __init__(self, title: str, detail: str, suggestions: list[tuple[str, str]] | None = None) -> None:
+        super().__init__(detail)
+        self.title = title
+        self.detail = detail
+        self.suggestions = suggestions or []
+
+
+class NotFound(PageError):
+    """404: no such record or page."""
+
+    status = 404
+
+
+class BadRequest(PageError):
+    """400: a parameter is wrong; ``detail`` names it and says why."""
+
+    status = 400
+
+
+def closest(word: str, candidates: Iterable[str], n: int = 5) -> list[str]:
+    """Up to ``n`` candidates closest to ``word`` (difflib ratio ≥ 0.4), best first."""
+    return difflib.get_close_matches(word.lower(), list(candidates), n=n, cutoff=0.4)
