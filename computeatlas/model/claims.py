@@ -1,4 +1,4 @@
-"""The records: the one schema for data files, the API and the generated JSON Schema.
+"""Claims: the value model shared by every record.
 
 Every specification is a *claim* in exactly one :class:`State`. Figures are written as
 text with their unit (``"144 GB"``) and parsed into canonical units at load
@@ -70,28 +70,14 @@ class NumberFormat(StrEnum):
         return self.value.startswith("INT")
 
     @property
+    def rank(self) -> int:
+        """Position in the lowest-precision-first order."""
+        return list(NumberFormat).index(self)
+
+    @property
     def bits(self) -> int:
         """Bits per value, for sizing model weights (TF32 is stored in 32 bits)."""
         return int(re.sub(r"\D", "", self.value)) if self is not NumberFormat.TF32 else 32
-
-
-REQUIRED_FORMATS = (NumberFormat.FP8, NumberFormat.BF16)
-
-
-class Workload(StrEnum):
-    """What a part is built for."""
-
-    TRAINING = "training"
-    INFERENCE = "inference"
-    BOTH = "both"
-
-
-class Availability(StrEnum):
-    """How a buyer can get the part."""
-
-    BUY = "buy"
-    RENT = "rent"
-    CLOUD_ONLY = "cloud-only"
 
 
 class SourceKind(StrEnum):
@@ -120,7 +106,7 @@ class Source(Record):
 
     @model_validator(mode="after")
     def _not_future(self, info: ValidationInfo) -> Source:
-        today = _today(info)
+        today = today_from(info)
         if self.accessed > today:
             raise ValueError(f"accessed date {self.accessed} is in the future (today is {today})")
         return self
@@ -147,6 +133,7 @@ class Claim(Record):
 
     dimension: ClassVar[Dimension | None] = None
     needs_value: ClassVar[bool] = True
+    per_accelerator_only: ClassVar[bool] = True
 
     state: State
     value: str | None = Field(None, description="figure with unit, e.g. '4.9 TB/s'")
@@ -197,7 +184,7 @@ class Claim(Record):
                 raise ValueError("a published spec needs a source")
             if self.value is not None and self.basis is None:
                 raise ValueError("a published figure needs a basis (chip, package, superchip, node, rack, pod)")
-            if self.basis is not None and not self.basis.per_accelerator and self.dimension is not None:
+            if self.basis is not None and not self.basis.per_accelerator and self.dimension is not None and self.per_accelerator_only:
                 raise ValueError(
                     f"a figure per {self.basis.value} is not a per-accelerator figure: "
                     "use state = 'not_comparable' with published_text"
@@ -310,107 +297,9 @@ class AreaDetail(Detail):
     dimension: ClassVar[Dimension] = Dimension.AREA
 
 
-class Specs(Record):
-    """The core specifications; each must be present in some state."""
-
-    memory: MemorySpec
-    memory_bandwidth: BandwidthSpec
-    compute: dict[NumberFormat, ComputeSpec]
-    power: PowerSpec
-    interconnect: LinkSpec
-    software: TextSpec
-
-    @model_validator(mode="after")
-    def _required_formats(self) -> Specs:
-        missing = [f.value for f in REQUIRED_FORMATS if f not in self.compute]
-        if missing:
-            raise ValueError(
-                f"compute.{'/'.join(missing)} not researched: give every core format a state "
-                "(published, not_published, not_applicable, not_comparable)"
-            )
-        return self
-
-
-class Details(Record):
-    """Optional details; absent ones read "not yet collected"."""
-
-    process: TextDetail | None = None
-    transistors: CountDetail | None = None
-    die_size: AreaDetail | None = None
-
-
-class Vendor(Record):
-    """A company that designs accelerators."""
-
-    id: Id
-    name: str
-    url: str = Field(pattern=r"^https?://\S+$")
-
-
-class Accelerator(Record):
-    """One accelerator as sold or rented: a chip, or a package of several dies.
-
-    Cross-references (``vendor``, ``predecessor``) are checked by the catalog; source keys
-    used by specs are checked here against ``sources``.
-    """
-
-    id: Id
-    name: str = Field(min_length=1)
-    vendor: Id
-    family: str = Field(min_length=1)
-    aliases: list[str] = Field(default_factory=list)
-    generation: int | None = Field(None, ge=1)
-    predecessor: Id | None = None
-    announced: dt.date | None = None
-    summary: str = Field(min_length=1)
-    workload: Workload
-    form_factor: str = Field(min_length=1)
-    availability: Availability
-    availability_note: str = Field(min_length=1)
-    audience: str = Field(min_length=1)
-    catch: str = Field(min_length=1)
-    economics: str = Field(min_length=1)
-    verified: dt.date
-    sources: dict[Id, Source] = Field(min_length=1)
-    specs: Specs
-    details: Details = Field(default_factory=Details)
-
-    @model_validator(mode="after")
-    def _check(self, info: ValidationInfo) -> Accelerator:
-        today = _today(info)
-        if self.verified > today:
-            raise ValueError(f"verified date {self.verified} is in the future (today is {today})")
-        undefined = sorted({key for _, claim in self.claims() for key in claim.sources_used()} - set(self.sources))
-        if undefined:
-            raise ValueError(f"source id(s) {', '.join(map(repr, undefined))} not defined in [sources]")
-        return self
-
-    def claims(self) -> list[tuple[str, Claim]]:
-        """Every spec and detail as ``(field path, claim)``, e.g. ``("compute.FP8", spec)``."""
-        s = self.specs
-        out: list[tuple[str, Claim]] = [
-            ("memory", s.memory),
-            ("memory_bandwidth", s.memory_bandwidth),
-            *((f"compute.{fmt.value}", c) for fmt, c in sorted(s.compute.items(), key=lambda kv: _FORMAT_ORDER[kv[0]])),
-            ("power", s.power),
-            ("interconnect", s.interconnect),
-            ("software", s.software),
-        ]
-        for name in ("process", "transistors", "die_size"):
-            detail = getattr(self.details, name)
-            if detail is not None:
-                out.append((f"details.{name}", detail))
-        return out
-
-    def compute(self, fmt: NumberFormat) -> ComputeSpec | None:
-        """The compute spec at ``fmt``, or None when nobody collected it."""
-        return self.specs.compute.get(fmt)
-
-
-_FORMAT_ORDER = {fmt: i for i, fmt in enumerate(NumberFormat)}
-
-
-def _today(info: ValidationInfo) -> dt.date:
+def today_from(info: ValidationInfo) -> dt.date:
     """The date validation compares against; tests pass ``context={"today": ...}``."""
     context = info.context or {}
     return context.get("today") or dt.date.today()
+
+__all__ = ["AreaDetail", "BandwidthSpec", "Basis", "Claim", "ComputeSpec", "CountDetail", "Detail", "ID_PATTERN", "Id", "LinkSpec", "MemorySpec", "NumberFormat", "OtherClaim", "PowerSpec", "Record", "Source", "SourceKind", "State", "TextDetail", "TextSpec", "today_from"]
