@@ -111,12 +111,13 @@ def list_(
     if as_json:
         out.print_json(json.dumps([{c.key: r.cells[c.key].text for c in table_mod.COLUMNS} | {"id": r.accelerator.id} for r in rows]))
         return
-    grid = Table(title=f"{len(rows)} accelerators", show_lines=False)
-    grid.add_column("id", style="dim")
-    for column in table_mod.COLUMNS:
+    shown = [c for c in table_mod.COLUMNS if c.numeric or c.key == "availability"]
+    grid = Table(title=f"{len(rows)} accelerators (per accelerator; compute dense)", show_lines=False)
+    grid.add_column("id", no_wrap=True)
+    for column in shown:
         grid.add_column(column.heading, justify="right" if column.numeric else "left")
     for r in rows:
-        grid.add_row(r.accelerator.id, *(r.cells[c.key].text for c in table_mod.COLUMNS))
+        grid.add_row(r.accelerator.id, *(r.cells[c.key].text for c in shown))
     out.print(grid)
 
 

@@ -76,7 +76,7 @@ class Column:
         if claim.comparable and claim.figure is not None:
             number = claim.figure.amount / self.scale
             return Cell(
-                text=f"{number:,.4g}".replace(",", ""),
+                text=f"{number:.6g}",
                 number=number,
                 state=claim.state,
                 basis=claim.basis.value if claim.basis else None,
@@ -209,7 +209,8 @@ def rows(catalog: Catalog, query: Query | None = None) -> list[Row]:
     if column.numeric:
         numbered = [r for r in out if r.cells[column.key].number is not None]
         rest = [r for r in out if r.cells[column.key].number is None]
-        numbered.sort(key=lambda r: (r.cells[column.key].number, r.accelerator.name.lower()), reverse=query.descending)
+        sign = -1 if query.descending else 1  # ties stay in name order either way
+        numbered.sort(key=lambda r: (sign * r.cells[column.key].number, r.accelerator.name.lower()))
         rest.sort(key=lambda r: (r.cells[column.key].text, r.accelerator.name.lower()))
         return numbered + rest
     out.sort(key=lambda r: (r.cells[column.key].text.lower(), r.accelerator.name.lower()), reverse=query.descending)

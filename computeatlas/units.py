@@ -109,6 +109,8 @@ def parse(text: str, dimension: Dimension) -> Figure:
     if isinstance(quantity, (int, float)):
         quantity = ureg.Quantity(quantity)
     matches = quantity.dimensionless if dimension is Dimension.COUNT else quantity.check(dimension.dimensionality)
+    if not matches and quantity.dimensionless:
+        raise UnitError(f"{text!r} has no unit: write it like {dimension.example!r}")
     if not matches:
         raise UnitError(
             f"{text!r} is not {dimension.label}: its unit {quantity.units:~} has dimension "

@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import computeatlas
 from computeatlas.catalog import Catalog, load
 from computeatlas.web import routes
+from computeatlas.web.cache import PageCache
 from computeatlas.web.errors import NotFound, PageError
 
 HERE = Path(__file__).resolve().parent
@@ -58,6 +59,7 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.catalog = catalog
+    app.state.cache = PageCache(catalog.version, catalog.last_verified, skip=("/healthz", "/static/"))
     app.state.templates = templates()
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     for route in routes.ROUTES:
@@ -74,8 +76,12 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
+        cache: PageCache = request.app.state.cache
         try:
-            response: Response = await call_next(request)
+            if cache.cacheable(request):
+                response: Response = await cache.respond(request, call_next)
+            else:
+                response = await call_next(request)
         except Exception:  # the last line of defence: log it, show a plain page
             log.exception("unhandled error on %s", request.url.path)
             response = _error_response(request, 500, "Something went wrong on our side", "The error was logged.")

@@ -1,0 +1,151 @@
+"""Shared fixtures: one app fixture over a small deterministic catalog, and a record factory.
+
+``make_record(id, **overrides)`` returns a complete, valid accelerator record (a dict, as a
+TOML file holds it); ``write_data(folder, records)`` writes a data folder. Tests that need the
+real bundled data use ``real_catalog``.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomli_w
+from fastapi.testclient import TestClient
+
+from computeatlas.catalog import Catalog, load
+from computeatlas.web.app import create_app
+
+TODAY = dt.date(2026, 11, 30)
+
+VENDORS = {
+    "acme": {"id": "acme", "name": "Acme Silicon", "url": "https://acme.example/"},
+    "globex": {"id": "globex", "name": "Globex", "url": "https://globex.example/"},
+}
+
+
+def _published(value: str, **extra: Any) -> dict[str, Any]:
+    return {"state": "published", "value": value, "basis": "chip", "source": "sheet", **extra}
+
+
+def make_record(ident: str, **overrides: Any) -> dict[str, Any]:
+    """A valid accelerator record; ``overrides`` replace top-level keys, and
+    ``specs__memory=...`` style keys replace one spec (``None`` deletes it)."""
+    record: dict[str, Any] = {
+        "id": ident,
+        "name": ident.replace("-", " ").title(),
+        "vendor": "acme",
+        "family": "Test",
+        "summary": "A test part.",
+        "workload": "both",
+        "form_factor": "PCIe card",
+        "availability": "buy",
+        "availability_note": "Sold by resellers.",
+        "audience": "Testers.",
+        "catch": "None known.",
+        "economics": "Priced per test.",
+        "verified": "2026-11-01",
+        "sources": {
+            "sheet": {
+                "title": "Acme datasheet",
+                "url": "https://acme.example/sheet.pdf",
+                "publisher": "Acme",
+                "kind": "vendor",
+                "accessed": "2026-11-01",
+            }
+        },
+        "specs": {
+            "memory": _published("80 GB", memory_type="HBM3"),
+            "memory_bandwidth": _published("3.35 TB/s"),
+            "compute": {
+                "FP8": _published("1979 TFLOPS", sparse="3958 TFLOPS"),
+                "BF16": _published("989.5 TFLOPS", sparse="1979 TFLOPS"),
+            },
+            "power": _published("700 W"),
+            "interconnect": {"state": "published", "text": "AcmeLink", "value": "900 GB/s", "basis": "chip", "source": "sheet"},
+            "software": {"state": "published", "text": "AcmeSDK", "source": "sheet"},
+        },
+    }
+    for key, value in overrides.items():
+        if key.startswith("specs__"):
+            path = key.split("__")[1:]
+            node = record["specs"]
+            for part in path[:-1]:
+                node = node[part]
+            if value is None:
+                node.pop(path[-1], None)
+            else:
+                node[path[-1]] = value
+        else:
+            record[key] = value
+    return copy.deepcopy(record)
+
+
+SMALL_CATALOG = [
+    make_record("acme-a1", name="Acme A1", generation=1),
+    make_record(
+        "acme-a2",
+        name="Acme A2",
+        generation=2,
+        predecessor="acme-a1",
+        availability="cloud-only",
+        specs__memory=_published("144 GB", memory_type="HBM3e"),
+        specs__memory_bandwidth=_published("4.9 TB/s"),
+        specs__power={"state": "not_published", "note": "Acme withholds it."},
+    ),
+    make_record(
+        "globex-g1",
+        name="Globex G1",
+        vendor="globex",
+        workload="inference",
+        specs__memory=_published("24 GB", memory_type="GDDR6"),
+        specs__memory_bandwidth=_published("300 GB/s"),
+        specs__compute__FP8={"state": "not_applicable", "note": "No FP8 units."},
+        specs__power=_published("72 W"),
+    ),
+]
+
+
+def write_data(folder: Path, records: Iterable[dict[str, Any]], vendors: dict[str, dict[str, Any]] | None = None) -> Path:
+    """Write vendors and accelerator records as TOML files under ``folder``; return it."""
+    (folder / "vendors").mkdir(parents=True, exist_ok=True)
+    (folder / "accelerators").mkdir(parents=True, exist_ok=True)
+    for ident, vendor in (vendors or VENDORS).items():
+        (folder / "vendors" / f"{ident}.toml").write_text(tomli_w.dumps(vendor), encoding="utf-8")
+    for record in records:
+        (folder / "accelerators" / f"{record['id']}.toml").write_text(tomli_w.dumps(record), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    """A small deterministic data folder: two Acme parts and one Globex part."""
+    return write_data(tmp_path / "data", SMALL_CATALOG)
+
+
+@pytest.fixture
+def catalog(data_dir: Path) -> Catalog:
+    """The small catalog, validated as of 2026-11-30."""
+    return load(data_dir, today=TODAY)
+
+
+@pytest.fixture
+def client(catalog: Catalog) -> TestClient:
+    """A test client over the app serving the small catalog."""
+    return TestClient(create_app(catalog))
+
+
+@pytest.fixture(scope="session")
+def real_catalog() -> Catalog:
+    """The bundled data folder, loaded once per test session."""
+    return load()
+
+
+@pytest.fixture(scope="session")
+def real_client(real_catalog: Catalog) -> TestClient:
+    """A test client over the app serving the bundled data."""
+    return TestClient(create_app(real_catalog))

@@ -1,0 +1,55 @@
+"""The JSON API: the same page data as HTML, OpenAPI-described, errors as JSON."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+
+def test_list_with_same_filters_as_the_table(client: TestClient) -> None:
+    body = client.get("/api/accelerators?availability=cloud-only").json()
+    assert [row["id"] for row in body] == ["acme-a2"]
+    assert body[0]["url"] == "/silicon/acme-a2"
+    ranged = client.get("/api/accelerators?sort=-memory&memory_min=50").json()
+    assert [row["id"] for row in ranged] == ["acme-a2", "acme-a1"]
+
+
+def test_one_accelerator_carries_state_basis_canonical_amount_and_source(client: TestClient) -> None:
+    body = client.get("/api/accelerators/acme-a1").json()
+    specs = {s["key"]: s for s in body["specs"]}
+    bf16 = specs["compute.BF16"]
+    assert bf16["state"] == "published"
+    assert bf16["primary"]["amount"] == 989.5e12 and bf16["primary"]["unit"] == "FLOP/s"
+    assert bf16["primary"]["basis"] == "chip"
+    assert bf16["sparse"]["amount"] == 1979e12 and bf16["sparse_pattern"] == "2:4"
+    assert bf16["primary"]["source"]["url"] == "https://acme.example/sheet.pdf"
+    assert specs["memory"]["primary"]["amount"] == 80e9 and specs["memory"]["memory_type"] == "HBM3"
+    assert body["verified"] == "2026-11-01"
+
+
+def test_not_published_is_a_state_not_a_zero(client: TestClient) -> None:
+    specs = {s["key"]: s for s in client.get("/api/accelerators/acme-a2").json()["specs"]}
+    assert specs["power"]["state"] == "not_published"
+    assert specs["power"]["primary"]["amount"] is None
+    assert specs["power"]["primary"]["display"] == "not published"
+
+
+def test_unknown_id_is_a_json_404_with_suggestions(client: TestClient) -> None:
+    response = client.get("/api/accelerators/acme-a9")
+    assert response.status_code == 404
+    body = response.json()
+    assert body["error"] == "No such accelerator"
+    assert {s["url"] for s in body["suggestions"]} == {"/silicon/acme-a1", "/silicon/acme-a2"}
+
+
+def test_bad_parameter_is_a_json_400(client: TestClient) -> None:
+    response = client.get("/api/accelerators?sort=colour")
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("query parameter 'sort'")
+
+
+def test_openapi_documents_the_api(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    assert {"/api/accelerators", "/api/accelerators/{ident}"} <= set(schema["paths"])
+    view = schema["components"]["schemas"]["AcceleratorView"]
+    assert {"specs", "sources", "verified", "data_version"} <= set(view["properties"])
+    assert "/silicon/" not in schema["paths"]  # pages are not API

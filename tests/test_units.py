@@ -1,0 +1,49 @@
+"""Unit parsing: vendors' text to canonical units, and wrong dimensions rejected."""
+
+import pytest
+
+from computeatlas.units import Dimension, UnitError, humanize, parse
+
+
+@pytest.mark.parametrize(
+    ("text", "dimension", "amount"),
+    [
+        ("144 GB", Dimension.MEMORY, 144e9),
+        ("144 GiB", Dimension.MEMORY, 144 * 2**30),
+        ("4.9 TB/s", Dimension.BANDWIDTH, 4.9e12),
+        ("3.2 Tb/s", Dimension.BANDWIDTH, 0.4e12),  # lower-case b is bits
+        ("2.52 PFLOPS", Dimension.COMPUTE, 2.52e15),
+        ("3958 TOPS", Dimension.COMPUTE, 3.958e15),
+        ("700 W", Dimension.POWER, 700.0),
+        ("1.2 kW", Dimension.POWER, 1200.0),
+        ("814 mm^2", Dimension.AREA, 814.0),
+        ("208e9", Dimension.COUNT, 208e9),
+    ],
+)
+def test_parse_converts_to_canonical_units(text: str, dimension: Dimension, amount: float) -> None:
+    figure = parse(text, dimension)
+    assert figure.amount == pytest.approx(amount)
+    assert figure.text == text
+
+
+@pytest.mark.parametrize(
+    ("text", "dimension", "words"),
+    [
+        ("4.9 TB", Dimension.BANDWIDTH, "is not a bandwidth"),
+        ("144", Dimension.MEMORY, "has no unit"),
+        ("700 GB", Dimension.POWER, "is not a power"),
+        ("2.52 PB/s", Dimension.COMPUTE, "is not a throughput"),
+        ("lots", Dimension.MEMORY, "cannot read"),
+        ("0 GB", Dimension.MEMORY, "positive"),
+        ("-3 W", Dimension.POWER, "positive"),
+        ("", Dimension.POWER, "written with its unit"),
+    ],
+)
+def test_parse_rejects_wrong_or_missing_units(text: str, dimension: Dimension, words: str) -> None:
+    with pytest.raises(UnitError, match=words):
+        parse(text, dimension)
+
+
+def test_humanize_uses_decimal_prefixes() -> None:
+    assert humanize(4.9e12, "B/s") == "4.9 TB/s"
+    assert humanize(2.517e15, "FLOP/s") == "2.517 PFLOP/s"

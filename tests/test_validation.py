@@ -1,0 +1,163 @@
+"""Validation: every problem in the data folder is found, named by file, field and text."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from computeatlas.catalog import CatalogError, check, load
+from computeatlas.cli import app as cli
+from computeatlas.web.app import create_app
+
+from .conftest import SMALL_CATALOG, TODAY, make_record, write_data
+
+
+def problems_for(tmp_path: Path, *records: dict) -> list[str]:
+    folder = write_data(tmp_path / "data", records)
+    _, problems = check(folder, today=TODAY)
+    return [str(p) for p in problems]
+
+
+def test_small_catalog_is_valid(catalog) -> None:
+    assert list(catalog.accelerators) == ["acme-a1", "acme-a2", "globex-g1"]
+
+
+def test_broken_toml_names_the_file_and_line(tmp_path: Path) -> None:
+    folder = write_data(tmp_path / "data", SMALL_CATALOG)
+    (folder / "accelerators" / "broken.toml").write_text('id = "broken\nname = 1\n')
+    _, problems = check(folder, today=TODAY)
+    assert [(p.file, p.field) for p in problems] == [("data/accelerators/broken.toml", "(file)")]
+    assert "broken TOML" in problems[0].message and "line 1" in problems[0].message
+
+
+def test_unknown_field(tmp_path: Path) -> None:
+    found = problems_for(tmp_path, make_record("acme-x", colour="red"))
+    assert found == ["data/accelerators/acme-x.toml: colour: unknown field 'colour' (found 'red')"]
+
+
+def test_wrong_unit_dimension_names_field_and_text(tmp_path: Path) -> None:
+    bad = {"state": "published", "value": "4.9 TB", "basis": "chip", "source": "sheet"}
+    found = problems_for(tmp_path, make_record("acme-x", specs__memory_bandwidth=bad))
+    assert len(found) == 1
+    assert found[0].startswith("data/accelerators/acme-x.toml: specs.memory_bandwidth.value: '4.9 TB' is not a bandwidth")
+
+
+@pytest.mark.parametrize("value", ["0 W", "-700 W"])
+def test_zero_or_negative_figure(tmp_path: Path, value: str) -> None:
+    bad = {"state": "published", "value": value, "basis": "chip", "source": "sheet"}
+    found = problems_for(tmp_path, make_record("acme-x", specs__power=bad))
+    assert found == [f"data/accelerators/acme-x.toml: specs.power.value: '{value}' must be a positive figure"]
+
+
+def test_core_spec_left_unresearched(tmp_path: Path) -> None:
+    found = problems_for(tmp_path, make_record("acme-x", specs__power=None))
+    assert len(found) == 1 and "specs.power: core spec 'power' not researched" in found[0]
+
+
+def test_required_compute_format_missing(tmp_path: Path) -> None:
+    found = problems_for(tmp_path, make_record("acme-x", specs__compute__BF16=None))
+    assert len(found) == 1 and "compute.BF16 not researched" in found[0]
+
+
+def test_duplicate_id(tmp_path: Path) -> None:
+    folder = write_data(tmp_path / "data", [make_record("acme-x")])
+    (folder / "accelerators" / "acme-y.toml").write_text((folder / "accelerators" / "acme-x.toml").read_text())
+    _, problems = check(folder, today=TODAY)
+    messages = [str(p) for p in problems]
+    assert "data/accelerators/acme-y.toml: id: id must equal the file name 'acme-y' (found 'acme-x')" in messages
+    assert "data/accelerators/acme-y.toml: id: duplicate id, also defined in data/accelerators/acme-x.toml" in messages
+
+
+def test_reference_to_missing_records(tmp_path: Path) -> None:
+    found = problems_for(tmp_path, make_record("acme-x", vendor="initech", predecessor="acme-zero"))
+    assert found == [
+        "data/accelerators/acme-x.toml: vendor: no such vendor in data/vendors/ (found 'initech')",
+        "data/accelerators/acme-x.toml: predecessor: no such accelerator in data/accelerators/ (found 'acme-zero')",
+    ]
+
+
+def test_undefined_source_id(tmp_path: Path) -> None:
+    bad = {"state": "published", "value": "700 W", "basis": "chip", "source": "keynote"}
+    found = problems_for(tmp_path, make_record("acme-x", specs__power=bad))
+    assert found == ["data/accelerators/acme-x.toml: (record): source id(s) 'keynote' not defined in [sources]"]
+
+
+def test_verified_date_in_the_future(tmp_path: Path) -> None:
+    found = problems_for(tmp_path, make_record("acme-x", verified="2026-12-25"))
+    assert found == ["data/accelerators/acme-x.toml: (record): verified date 2026-12-25 is in the future (today is 2026-11-30)"]
+
+
+def test_sparse_figure_stored_as_dense_is_caught(tmp_path: Path) -> None:
+    swapped = {"state": "published", "value": "3958 TFLOPS", "sparse": "1979 TFLOPS", "basis": "chip", "source": "sheet"}
+    found = problems_for(tmp_path, make_record("acme-x", specs__compute__FP8=swapped))
+    assert len(found) == 1 and "is a sparse figure stored as dense?" in found[0]
+
+
+def test_per_rack_figure_cannot_be_published_per_chip(tmp_path: Path) -> None:
+    rack = {"state": "published", "value": "13.4 TB", "basis": "rack", "source": "sheet"}
+    found = problems_for(tmp_path, make_record("acme-x", specs__memory=rack))
+    assert len(found) == 1 and "not a per-accelerator figure" in found[0]
+
+
+def test_not_published_may_not_carry_a_value(tmp_path: Path) -> None:
+    bad = {"state": "not_published", "value": "700 W"}
+    found = problems_for(tmp_path, make_record("acme-x", specs__power=bad))
+    assert len(found) == 1 and "must not carry a value" in found[0]
+
+
+def test_every_problem_is_listed_not_only_the_first(tmp_path: Path) -> None:
+    bad_bw = {"state": "published", "value": "4.9 TB", "basis": "chip", "source": "sheet"}
+    found = problems_for(
+        tmp_path,
+        make_record("acme-x", colour="red"),
+        make_record("acme-y", specs__memory_bandwidth=bad_bw, specs__software=None),
+        make_record("acme-z", vendor="initech"),
+    )
+    assert len(found) == 4
+    assert {line.split(":")[0] for line in found} == {
+        "data/accelerators/acme-x.toml",
+        "data/accelerators/acme-y.toml",
+        "data/accelerators/acme-z.toml",
+    }
+
+
+def test_load_raises_with_every_problem(tmp_path: Path) -> None:
+    folder = write_data(tmp_path / "data", [make_record("acme-x", colour="red"), make_record("acme-y", vendor="initech")])
+    with pytest.raises(CatalogError) as info:
+        load(folder, today=TODAY)
+    assert len(info.value.problems) == 2
+    assert "2 problem(s)" in str(info.value)
+
+
+def test_site_refuses_to_start_on_invalid_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = write_data(tmp_path / "data", [make_record("acme-x", colour="red")])
+    monkeypatch.setenv("COMPUTEATLAS_DATA", str(folder))
+    with pytest.raises(CatalogError, match="unknown field 'colour'"):
+        create_app()
+
+
+def test_cli_validate_lists_problems_and_exits_nonzero(tmp_path: Path) -> None:
+    folder = write_data(tmp_path / "data", [make_record("acme-x", colour="red"), make_record("acme-y", vendor="initech")])
+    result = CliRunner().invoke(cli, ["validate", "--data", str(folder)])
+    assert result.exit_code == 1
+    assert "acme-x.toml: colour: unknown field 'colour'" in result.output
+    assert "acme-y.toml: vendor: no such vendor" in result.output
+
+
+def test_cli_validate_ok(data_dir: Path) -> None:
+    result = CliRunner().invoke(cli, ["validate", "--data", str(data_dir)])
+    assert result.exit_code == 0, result.output
+    assert "OK: 3 accelerators, 2 vendors" in result.output
+
+
+def test_today_defaults_to_the_real_date(tmp_path: Path) -> None:
+    tomorrow = (dt.date.today() + dt.timedelta(days=1)).isoformat()
+    found = problems_for(tmp_path, make_record("acme-x", verified=tomorrow))
+    # problems_for pins today to 2026-11-30; check() without today uses the real date
+    folder = write_data(tmp_path / "data2", [make_record("acme-x", verified=tomorrow)])
+    _, problems = check(folder)
+    assert any("in the future" in str(p) for p in problems)
+    assert found  # and the pinned date rejects it too
