@@ -8,6 +8,7 @@ carrying that list when there is any.
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import hashlib
 import os
@@ -20,13 +21,33 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from computeatlas.model import Accelerator, Vendor
+from computeatlas.model import (
+    Accelerator,
+    Comparison,
+    EconomicsClaim,
+    EnergyTopic,
+    Offer,
+    Provider,
+    System,
+    Vendor,
+)
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "data"
 """The bundled data folder of a source checkout (``<repo>/data``)."""
 
-FOLDERS: dict[str, type[BaseModel]] = {"vendors": Vendor, "accelerators": Accelerator}
-"""Each data sub-folder and the record type of its files."""
+FOLDERS: dict[str, type[BaseModel]] = {
+    "vendors": Vendor,
+    "accelerators": Accelerator,
+    "comparisons": Comparison,
+    "providers": Provider,
+    "systems": System,
+    "energy": EnergyTopic,
+    "claims": EconomicsClaim,
+}
+"""Each data sub-folder of TOML files (one record per file) and its record type."""
+
+TABLES: dict[str, type[BaseModel]] = {"offers": Offer}
+"""Each data sub-folder of CSV files (one record per row) and its record type."""
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -68,12 +89,55 @@ class Catalog:
     """
 
     root: Path
-    vendors: Mapping[str, Vendor]
-    accelerators: Mapping[str, Accelerator]
+    collections: Mapping[str, Mapping[str, Any]]
     files: Mapping[str, str]
     version: str
     last_verified: dt.date | None = None
     problems: tuple[Problem, ...] = field(default=())
+
+    @property
+    def vendors(self) -> Mapping[str, Vendor]:
+        """Vendors by id."""
+        return self.collections["vendors"]
+
+    @property
+    def accelerators(self) -> Mapping[str, Accelerator]:
+        """Accelerators by id, ordered by name."""
+        return self.collections["accelerators"]
+
+    @property
+    def comparisons(self) -> Mapping[str, Comparison]:
+        """Curated comparisons by canonical pair id."""
+        return self.collections["comparisons"]
+
+    @property
+    def providers(self) -> Mapping[str, Provider]:
+        """Cloud providers by id, ordered by name."""
+        return self.collections["providers"]
+
+    @property
+    def offers(self) -> Mapping[str, Offer]:
+        """Published prices by offer id (``{csv stem}-{line}``)."""
+        return self.collections["offers"]
+
+    @property
+    def systems(self) -> Mapping[str, System]:
+        """Rack-scale systems by id."""
+        return self.collections["systems"]
+
+    @property
+    def energy(self) -> Mapping[str, EnergyTopic]:
+        """Energy topics by id."""
+        return self.collections["energy"]
+
+    @property
+    def claims(self) -> Mapping[str, EconomicsClaim]:
+        """Economics claims by id."""
+        return self.collections["claims"]
+
+    def file_of(self, folder: str, ident: str) -> str:
+        """The data file (relative to the data folder's parent) a record came from."""
+        return self.files[f"{folder}/{ident}"]
 
     def accelerator(self, ident: str) -> Accelerator:
         """The accelerator with id ``ident``; raises ``KeyError`` when there is none."""
@@ -152,9 +216,18 @@ def check(root: Path | None = None, today: dt.date | None = None) -> tuple[Catal
     problems: list[Problem] = []
     if not root.is_dir():
         problems.append(Problem(str(root), "(folder)", "data folder not found"))
-    records: dict[str, dict[str, BaseModel]] = {name: {} for name in FOLDERS}
+    records: dict[str, dict[str, Any]] = {name: {} for name in (*FOLDERS, *TABLES)}
     files: dict[str, str] = {}
     digest = hashlib.sha256()
+    for folder, model in TABLES.items():
+        for path in sorted((root / folder).glob("*.csv")) if (root / folder).is_dir() else []:
+            rel = f"{root.name}/{folder}/{path.name}"
+            digest.update(rel.encode() + b"\0" + path.read_bytes())
+            rows, found = _read_table(path, rel, model, today)
+            problems += found
+            for row in rows:
+                records[folder][row.id] = row  # type: ignore[attr-defined]
+                files[f"{folder}/{row.id}"] = rel  # type: ignore[attr-defined]
     for folder, model in FOLDERS.items():
         seen: dict[str, str] = {}
         for path in _files(root, folder):
@@ -171,38 +244,91 @@ def check(root: Path | None = None, today: dt.date | None = None) -> tuple[Catal
             seen[ident] = rel
             records[folder][ident] = record
             files[f"{folder}/{ident}"] = rel
-    vendors: dict[str, Vendor] = records["vendors"]  # type: ignore[assignment]
-    accelerators: dict[str, Accelerator] = records["accelerators"]  # type: ignore[assignment]
-    problems += _cross_check(vendors, accelerators, files)
-    ordered = dict(sorted(accelerators.items(), key=lambda kv: (kv[1].name.lower(), kv[0])))
+    problems += _cross_check(records, files)
+    for folder in ("accelerators", "providers", "systems"):
+        records[folder] = dict(sorted(records[folder].items(), key=lambda kv: (kv[1].name.lower(), kv[0])))
+    verified = [r.verified for group in records.values() for r in group.values() if hasattr(r, "verified")]
     catalog = Catalog(
         root=root,
-        vendors=MappingProxyType(vendors),
-        accelerators=MappingProxyType(ordered),
+        collections=MappingProxyType({k: MappingProxyType(v) for k, v in records.items()}),
         files=MappingProxyType(files),
         version=digest.hexdigest()[:12],
-        last_verified=max((a.verified for a in accelerators.values()), default=None),
+        last_verified=max(verified, default=None),
         problems=tuple(problems),
     )
     return catalog, problems
 
 
-def _cross_check(
-    vendors: Mapping[str, Vendor], accelerators: Mapping[str, Accelerator], files: Mapping[str, str]
-) -> Iterable[Problem]:
+def _cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterable[Problem]:
     """References to records that do not exist, and aliases that are another part's id."""
+    accelerators, vendors = records["accelerators"], records["vendors"]
     ids = {i.casefold(): i for i in accelerators}
+
+    def missing(folder: str, ident: str, field_name: str, value: str, target: Mapping[str, Any], where: str) -> Problem | None:
+        if value in target:
+            return None
+        return Problem(files[f"{folder}/{ident}"], field_name, f"no such {where}", value)
+
+    found: list[Problem | None] = []
     for ident, acc in accelerators.items():
-        rel = files[f"accelerators/{ident}"]
-        if acc.vendor not in vendors:
-            yield Problem(rel, "vendor", "no such vendor in data/vendors/", acc.vendor)
-        if acc.predecessor is not None and acc.predecessor not in accelerators:
-            yield Problem(rel, "predecessor", "no such accelerator in data/accelerators/", acc.predecessor)
-        if acc.predecessor == ident:
-            yield Problem(rel, "predecessor", "a part cannot be its own predecessor", acc.predecessor)
+        found.append(missing("accelerators", ident, "vendor", acc.vendor, vendors, "vendor in data/vendors/"))
+        if acc.predecessor is not None:
+            found.append(missing("accelerators", ident, "predecessor", acc.predecessor, accelerators, "accelerator in data/accelerators/"))
+            if acc.predecessor == ident:
+                found.append(Problem(files[f"accelerators/{ident}"], "predecessor", "a part cannot be its own predecessor", ident))
         for alias in acc.aliases:
             if ids.get(alias.casefold(), ident) != ident:
-                yield Problem(rel, "aliases", "alias is another accelerator's id", alias)
+                found.append(Problem(files[f"accelerators/{ident}"], "aliases", "alias is another accelerator's id", alias))
+    for ident, comparison in records["comparisons"].items():
+        for n, part in enumerate(comparison.parts):
+            found.append(missing("comparisons", ident, f"parts.{n}", part, accelerators, "accelerator in data/accelerators/"))
+    for ident, system in records["systems"].items():
+        found.append(missing("systems", ident, "vendor", system.vendor, vendors, "vendor in data/vendors/"))
+        for n, member in enumerate(system.members):
+            found.append(missing("systems", ident, f"members.{n}.accelerator", member.accelerator, accelerators, "accelerator in data/accelerators/"))
+    for ident, claim in records["claims"].items():
+        for n, part in enumerate(claim.accelerators):
+            found.append(missing("claims", ident, f"accelerators.{n}", part, accelerators, "accelerator in data/accelerators/"))
+    for ident, offer in records["offers"].items():
+        for name, target, where in (("provider", records["providers"], "provider in data/providers/"), ("accelerator", accelerators, "accelerator in data/accelerators/")):
+            problem = missing("offers", ident, f"row {offer.row}: {name}", getattr(offer, name), target, where)
+            found.append(problem)
+    return [p for p in found if p is not None]
+
+
+def _read_table(path: Path, rel: str, model: type[R], today: dt.date) -> tuple[list[R], list[Problem]]:
+    """Read a CSV of records, one per row; every bad row and field is a problem."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return [], [Problem(rel, "(file)", f"not UTF-8 text: {exc}")]
+    reader = csv.DictReader(text.splitlines(keepends=True), strict=True)
+    expected = [name for name in model.model_fields if name not in ("file", "row")]
+    try:
+        header = reader.fieldnames or []
+    except csv.Error as exc:
+        return [], [Problem(rel, "(header)", f"broken CSV: {exc}")]
+    unknown = [h for h in header if h not in expected]
+    absent = [h for h in expected if h not in header and model.model_fields[h].is_required()]
+    if unknown or absent:
+        parts = ([f"unknown column(s) {', '.join(unknown)}"] if unknown else []) + ([f"missing column(s) {', '.join(absent)}"] if absent else [])
+        return [], [Problem(rel, "(header)", "; ".join(parts))]
+    rows: list[R] = []
+    problems: list[Problem] = []
+    try:
+        for raw in reader:
+            line = reader.line_num
+            if None in raw or any(v is None for v in raw.values()):
+                problems.append(Problem(rel, f"row {line}", f"expected {len(header)} cells"))
+                continue
+            try:
+                rows.append(model.model_validate({**raw, "file": rel, "row": line}, context={"today": today}))
+            except ValidationError as exc:
+                for p in _problems_from(exc, rel, raw):
+                    problems.append(Problem(rel, f"row {line}: {p.field}", p.message, p.text))
+    except csv.Error as exc:
+        problems.append(Problem(rel, f"row {reader.line_num}", f"broken CSV: {exc}"))
+    return rows, problems
 
 
 def load(root: Path | None = None, today: dt.date | None = None) -> Catalog:

@@ -1,12 +1,17 @@
 """The records: the one schema for data files, the API and the generated JSON Schema.
 
-:mod:`~computeatlas.model.claims` holds the value model (states, bases, claims, sources);
-:mod:`~computeatlas.model.silicon` the vendors and accelerators.
+- :mod:`~computeatlas.model.claims`: the value model (states, bases, claims, sources);
+- :mod:`~computeatlas.model.silicon`: vendors and accelerators;
+- :mod:`~computeatlas.model.comparison`: curated comparisons;
+- :mod:`~computeatlas.model.cloud`: providers and offers;
+- :mod:`~computeatlas.model.energy`: systems, energy topics, economics claims.
 """
 
+from computeatlas.model import claims, cloud, comparison, energy, silicon
 from computeatlas.model.claims import *  # noqa: F403
-from computeatlas.model.claims import __all__ as _claims_all
+from computeatlas.model.cloud import *  # noqa: F403
+from computeatlas.model.comparison import *  # noqa: F403
+from computeatlas.model.energy import *  # noqa: F403
 from computeatlas.model.silicon import *  # noqa: F403
-from computeatlas.model.silicon import __all__ as _silicon_all
 
-__all__ = [*_claims_all, *_silicon_all]
+__all__ = [*claims.__all__, *silicon.__all__, *comparison.__all__, *cloud.__all__, *energy.__all__]

@@ -1,8 +1,4 @@
-"""The ``computeatlas`` command: a thin layer over the Python API.
-
-Every command loads the catalog through :func:`computeatlas.catalog.load` and prints what
-the library returns; errors are printed as one clear message and a non-zero exit code.
-"""
+"""CLI commands for the catalog and the silicon layer: validate, serve, show, list, schema."""
 
 from __future__ import annotations
 
@@ -11,45 +7,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from computeatlas import catalog as catalog_mod
 from computeatlas import table as table_mod
-from computeatlas.catalog import Catalog, CatalogError
+from computeatlas.catalog import CatalogError
 from computeatlas.views import accelerator_view
-from computeatlas.web.errors import closest
 
-app = typer.Typer(
-    name="computeatlas",
-    help="Compute Atlas: a sourced, verified reference for AI accelerators.",
-    no_args_is_help=True,
-    add_completion=False,
-)
-out = Console(soft_wrap=False)
-err = Console(stderr=True)
-
-DataOption = Annotated[
-    Path | None,
-    typer.Option("--data", help="Data folder (default: $COMPUTEATLAS_DATA or the bundled data/)."),
-]
-
-
-def _load(data: Path | None) -> Catalog:
-    try:
-        return catalog_mod.load(data)
-    except CatalogError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(1) from None
-
-
-def _find(catalog: Catalog, ident: str) -> str:
-    if ident in catalog.accelerators:
-        return ident
-    near = closest(ident, catalog.accelerators)
-    hint = f" Closest: {', '.join(near)}." if near else ""
-    err.print(f"No accelerator with id '{ident}'.{hint}", markup=False, highlight=False)
-    raise typer.Exit(2)
+from computeatlas.cli.base import DataOption, app, fail, find_accelerator_id, load_catalog, out
 
 
 @app.command()
@@ -59,7 +24,8 @@ def validate(data: DataOption = None) -> None:
     if problems:
         typer.echo(str(CatalogError(problems)), err=True)
         raise typer.Exit(1)
-    out.print(f"OK: {len(catalog.accelerators)} accelerators, {len(catalog.vendors)} vendors (data version {catalog.version}).")
+    counts = ", ".join(f"{len(records)} {name}" for name, records in catalog.collections.items() if records)
+    typer.echo(f"OK: {counts} (data version {catalog.version}).")
 
 
 @app.command()
@@ -76,7 +42,7 @@ def serve(
 
     if data is not None:
         os.environ["COMPUTEATLAS_DATA"] = str(data)
-    catalog = _load(data)  # fail here, with every problem, before binding a port
+    catalog = load_catalog(data)  # fail here, with every problem, before binding a port
     out.print(f"Serving {len(catalog.accelerators)} accelerators on http://{host}:{port}/")
     uvicorn.run("computeatlas.web.app:create_app", factory=True, host=host, port=port, workers=workers, log_level="warning")
 
@@ -94,20 +60,18 @@ def list_(
     data: DataOption = None,
 ) -> None:
     """List accelerators with the same filters and sorting as the web table."""
-    catalog = _load(data)
+    catalog = load_catalog(data)
     params = {k: v for k, v in {"sort": sort, "vendor": vendor, "availability": availability, "workload": workload, "form_factor": form_factor}.items() if v is not None}
     for end, items in (("min", min_ or []), ("max", max_ or [])):
         for item in items:
             column, sep, value = item.partition("=")
             if not sep:
-                err.print(f"--{end} {item!r}: write COLUMN=VALUE, e.g. memory=80", markup=False)
-                raise typer.Exit(2)
+                raise fail(f"--{end} {item!r}: write COLUMN=VALUE, e.g. memory=80")
             params[f"{column.strip()}_{end}"] = value
     try:
         rows = table_mod.rows(catalog, table_mod.parse_query(params, catalog))
     except table_mod.QueryError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     if as_json:
         out.print_json(json.dumps([{c.key: r.cells[c.key].text for c in table_mod.COLUMNS} | {"id": r.accelerator.id} for r in rows]))
         return
@@ -128,8 +92,8 @@ def show(
     data: DataOption = None,
 ) -> None:
     """Show one accelerator: every spec with its state, basis and source."""
-    catalog = _load(data)
-    view = accelerator_view(catalog, catalog.accelerators[_find(catalog, ident)])
+    catalog = load_catalog(data)
+    view = accelerator_view(catalog, catalog.accelerators[find_accelerator_id(catalog, ident)])
     if as_json:
         out.print_json(view.model_dump_json())
         return
@@ -165,6 +129,3 @@ def schema(out_dir: Annotated[Path, typer.Option("--out", help="Folder to write 
     for path in write_schemas(out_dir):
         out.print(f"wrote {path}")
 
-
-if __name__ == "__main__":  # pragma: no cover
-    app()

@@ -1,0 +1,6 @@
+"""The ``computeatlas`` command. Each module registers its commands on the shared app."""
+
+from computeatlas.cli import silicon  # noqa: F401  (registers commands)
+from computeatlas.cli.base import app
+
+__all__ = ["app"]

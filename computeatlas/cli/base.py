@@ -1,0 +1,56 @@
+"""The Typer app and what every command shares: loading the catalog, finding a part, consoles.
+
+Every command is a thin layer over the Python API: it loads the catalog through
+:func:`computeatlas.catalog.load`, calls the library and prints what it returns; errors
+are one clear message on stderr and a non-zero exit code (1: bad data, 2: bad input).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from computeatlas import catalog as catalog_mod
+from computeatlas.catalog import Catalog, CatalogError
+from computeatlas.web.errors import closest
+
+app = typer.Typer(
+    name="computeatlas",
+    help="Compute Atlas: a sourced, verified reference for AI accelerators.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+out = Console(soft_wrap=False)
+err = Console(stderr=True)
+
+DataOption = Annotated[
+    Path | None,
+    typer.Option("--data", help="Data folder (default: $COMPUTEATLAS_DATA or the bundled data/)."),
+]
+
+
+def load_catalog(data: Path | None) -> Catalog:
+    """Load the catalog or exit 1 printing every problem."""
+    try:
+        return catalog_mod.load(data)
+    except CatalogError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print ``message`` on stderr and return the Exit to raise (``raise fail(...)``)."""
+    typer.echo(message, err=True)
+    return typer.Exit(code)
+
+
+def find_accelerator_id(catalog: Catalog, ident: str) -> str:
+    """``ident`` if it names an accelerator; else exit 2 naming the closest ids."""
+    if ident in catalog.accelerators:
+        return ident
+    near = closest(ident, catalog.accelerators)
+    hint = f" Closest: {', '.join(near)}." if near else ""
+    raise fail(f"No accelerator with id '{ident}'.{hint}")

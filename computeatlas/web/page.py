@@ -1,0 +1,58 @@
+"""What every page module shares: the route entry, the catalog of a request, rendering.
+
+Each layer's module (``silicon``, ``compare``, ``cloud`` …) defines ``ROUTES``, a tuple of
+:class:`Route`; :mod:`computeatlas.web.routes` joins them into the one route table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+
+from computeatlas.catalog import Catalog
+from computeatlas.model import Accelerator
+from computeatlas.web.errors import NotFound, closest
+
+
+@dataclass(frozen=True)
+class Route:
+    """One entry of the route table. API routes set ``in_schema`` and a ``response_model``."""
+
+    path: str
+    endpoint: Callable[..., Any]
+    name: str
+    response_class: type[Response] = HTMLResponse
+    response_model: Any = None
+    methods: Sequence[str] = ("GET",)
+    in_schema: bool = False
+    summary: str | None = None
+
+
+def catalog_of(request: Request) -> Catalog:
+    """The immutable catalog the app serves."""
+    return request.app.state.catalog
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """Render ``template`` with the catalog and data version in the context."""
+    catalog = catalog_of(request)
+    html = request.app.state.templates.get_template(template).render(
+        request=request, catalog=catalog, data_version=catalog.version, **context
+    )
+    return HTMLResponse(html, status_code=status)
+
+
+def find_accelerator(catalog: Catalog, ident: str) -> Accelerator:
+    """The accelerator ``ident`` names; raises :class:`NotFound` listing the closest ids."""
+    acc = catalog.accelerators.get(ident)
+    if acc is not None:
+        return acc
+    by_name = {a.name.lower(): a.id for a in catalog.accelerators.values()}
+    near = closest(ident, list(catalog.accelerators) + list(by_name))
+    ids = list(dict.fromkeys(by_name.get(n, n) for n in near))
+    suggestions = [(catalog.accelerators[i].name, f"/silicon/{i}") for i in ids]
+    raise NotFound("No such accelerator", f"There is no accelerator with id '{ident}'.", suggestions)
