@@ -109,6 +109,9 @@ class AcceleratorView(BaseModel):
     data_file: str
     data_version: str
     kind: Literal["accelerator"] = "accelerator"
+    # -- comparisons (issue 3): compared_against, related, derived --
+    # -- cloud (issue 4): rent --
+    # -- energy (issue 5): power --
 
 
 def _source(acc: Accelerator, key: str | None) -> SourceView | None:
@@ -214,6 +217,9 @@ def accelerator_view(catalog: Catalog, acc: Accelerator) -> AcceleratorView:
         sources=[SourceView(key=k, **s.model_dump()) for k, s in acc.sources.items()],
         data_file=catalog.files[f"accelerators/{acc.id}"],
         data_version=catalog.version,
+        # -- comparisons (issue 3) --
+        # -- cloud (issue 4) --
+        # -- energy (issue 5) --
     )
 
 

@@ -2,6 +2,9 @@
 
 Page handlers and API handlers build the same view objects; pages render them with
 Jinja2, the API returns them as JSON. Add a layer by adding its module's ``ROUTES`` here.
+
+A layer module may also define ``static_paths(catalog) -> Iterable[str]``: the concrete
+URLs of its pages (one per record) that the static build renders.
 """
 
 from __future__ import annotations
@@ -9,4 +12,6 @@ from __future__ import annotations
 from computeatlas.web import silicon
 from computeatlas.web.page import Route
 
-ROUTES: tuple[Route, ...] = (*silicon.ROUTES,)
+LAYERS = (silicon,)  # -- add layer modules here: compare (3), cloud (4), energy (5), dataset (6), site (7) --
+
+ROUTES: tuple[Route, ...] = tuple(route for layer in LAYERS for route in layer.ROUTES)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from computeatlas import table
+from computeatlas.catalog import Catalog
 from computeatlas.views import AcceleratorSummary, AcceleratorView, accelerator_view, summary_view
 from computeatlas.web.errors import BadRequest
 from computeatlas.web.page import Route, catalog_of, find_accelerator, render
@@ -82,6 +85,14 @@ def health(request: Request) -> JSONResponse:
     """Liveness, with the data version served."""
     catalog = catalog_of(request)
     return JSONResponse({"status": "ok", "data_version": catalog.version, "accelerators": len(catalog.accelerators)})
+
+
+def static_paths(catalog: Catalog) -> Iterable[str]:
+    """Every silicon page and API document, for the static build."""
+    yield from ("/", "/silicon/", "/api/accelerators")
+    for ident in catalog.accelerators:
+        yield f"/silicon/{ident}"
+        yield f"/api/accelerators/{ident}"
 
 
 ROUTES: tuple[Route, ...] = (
