@@ -18,7 +18,8 @@ run: $(STAMP)
 	$(BIN)/computeatlas serve --host 127.0.0.1 --port 8000
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	scripts/ensure-chromium.sh
+	bash scripts/with-postgres.sh $(BIN)/python -m pytest
 
 validate: $(STAMP)
 	$(BIN)/computeatlas validate

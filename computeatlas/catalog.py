@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import hashlib
+import math
 import os
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -293,6 +294,8 @@ def _cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, s
         for name, target, where in (("provider", records["providers"], "provider in data/providers/"), ("accelerator", accelerators, "accelerator in data/accelerators/")):
             problem = missing("offers", ident, f"row {offer.row}: {name}", getattr(offer, name), target, where)
             found.append(problem)
+        if not math.isfinite(offer.price_per_hour):  # pydantic's float accepts "inf"
+            found.append(Problem(files[f"offers/{ident}"], f"row {offer.row}: price_per_hour", "a price must be a finite number", str(offer.price_per_hour)))
     return [p for p in found if p is not None]
 
 

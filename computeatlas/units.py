@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import pathlib
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -92,34 +93,71 @@ def registry() -> pint.UnitRegistry:
     return ureg
 
 
+_NUMBER = re.compile(r"^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*?)\s*$")
+
+
+@functools.lru_cache(maxsize=4096)
+def _conversion(unit: str, dimension: Dimension) -> tuple[float | None, str | None]:
+    """Canonical units per one ``unit`` of ``dimension``, checked by pint, cached per unit.
+
+    Returns ``(factor, None)``, or ``(None, problem)`` where ``problem`` is a message with a
+    ``{text}`` placeholder for the figure's text.
+    """
+    ureg = registry()
+    try:
+        quantity = ureg.Quantity(1.0, unit) if unit else ureg.Quantity(1.0)
+    except Exception as exc:  # pint raises several unrelated types for bad text
+        return None, f"cannot read {{text}} as {dimension.label} ({exc})"
+    matches = quantity.dimensionless if dimension is Dimension.COUNT else quantity.check(dimension.dimensionality)
+    if not matches and quantity.dimensionless:
+        return None, f"{{text}} has no unit: write it like {dimension.example!r}"
+    if not matches:
+        return None, (
+            f"{{text}} is not {dimension.label}: its unit {quantity.units:~} has dimension "
+            f"{quantity.dimensionality}; write it like {dimension.example!r}"
+        )
+    target = "" if dimension is Dimension.COUNT else dimension.canonical
+    return float(quantity.to(target).magnitude), None
+
+
 def parse(text: str, dimension: Dimension) -> Figure:
     """Parse ``text`` such as ``"4.9 TB/s"`` as a figure of ``dimension``.
 
-    Returns a :class:`Figure` whose ``amount`` is in the dimension's canonical unit.
-    Raises :class:`UnitError` naming the text when it does not parse, has no unit where
-    one is needed, has a unit of another dimension, or is not a positive finite number.
+    Returns a :class:`Figure` whose ``amount`` is in the dimension's canonical unit. The
+    number is read as a decimal and its unit resolved by pint (once per distinct unit);
+    text that is not "number unit" goes to pint whole. Raises :class:`UnitError` naming
+    the text when it does not parse, has no unit where one is needed, has a unit of
+    another dimension, or is not a positive finite number.
     """
     if not isinstance(text, str) or not text.strip():
         raise UnitError(f"expected {dimension.label} written with its unit, like {dimension.example!r}")
+    text = text.strip()
+    match = _NUMBER.match(text)
+    if match:
+        factor, problem = _conversion(match[2], dimension)
+        if problem is not None:
+            raise UnitError(problem.format(text=repr(text)))
+        amount = float(match[1]) * factor  # type: ignore[operator]
+    else:
+        amount = _parse_whole(text, dimension)
+    if not amount > 0 or amount == float("inf"):
+        raise UnitError(f"{text!r} must be a positive figure")
+    return Figure(text=text, amount=amount, dimension=dimension)
+
+
+def _parse_whole(text: str, dimension: Dimension) -> float:
+    """pint's own parse of the whole text (expressions such as ``"2 * 1.2 TB/s"``)."""
     ureg = registry()
     try:
-        quantity = ureg.Quantity(text.strip())
+        quantity = ureg.Quantity(text)
     except Exception as exc:  # pint raises several unrelated types for bad text
         raise UnitError(f"cannot read {text!r} as {dimension.label} ({exc})") from None
     if isinstance(quantity, (int, float)):
         quantity = ureg.Quantity(quantity)
-    matches = quantity.dimensionless if dimension is Dimension.COUNT else quantity.check(dimension.dimensionality)
-    if not matches and quantity.dimensionless:
-        raise UnitError(f"{text!r} has no unit: write it like {dimension.example!r}")
-    if not matches:
-        raise UnitError(
-            f"{text!r} is not {dimension.label}: its unit {quantity.units:~} has dimension "
-            f"{quantity.dimensionality}; write it like {dimension.example!r}"
-        )
-    amount = float(quantity.to(dimension.canonical).magnitude if dimension is not Dimension.COUNT else quantity.to("").magnitude)
-    if not amount > 0 or amount == float("inf"):
-        raise UnitError(f"{text!r} must be a positive figure")
-    return Figure(text=text.strip(), amount=amount, dimension=dimension)
+    factor, problem = _conversion(f"{quantity.units}", dimension)
+    if problem is not None:
+        raise UnitError(problem.format(text=repr(text)))
+    return float(quantity.magnitude) * factor  # type: ignore[operator]
 
 
 _SCALES = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))

@@ -15,6 +15,10 @@ from pydantic import BaseModel, Field
 from computeatlas.catalog import Catalog
 from computeatlas.model import Accelerator, Claim, ComputeSpec, MemorySpec, NumberFormat, Source, State
 from computeatlas.units import humanize
+from computeatlas.derive import DerivedFigure, derived_figures  # -- comparisons (issue 3) --
+from computeatlas.related import CuratedLink, RelatedPart, compared_against, related  # -- comparisons (issue 3) --
+from computeatlas.energy import PowerQuestion, power_question  # -- energy (issue 5) --
+from computeatlas.rental import RentSummary, rent_summary  # -- cloud (issue 4) --
 
 SPEC_LABELS = {
     "memory": "Memory",
@@ -110,8 +114,13 @@ class AcceleratorView(BaseModel):
     data_version: str
     kind: Literal["accelerator"] = "accelerator"
     # -- comparisons (issue 3): compared_against, related, derived --
+    compared_against: list[CuratedLink] = Field(default_factory=list, description="curated comparisons that include this part")
+    related: list[RelatedPart] = Field(default_factory=list, description="related silicon picked from the records")
+    derived: list[DerivedFigure] = Field(default_factory=list, description="derived from published figures, with formulas")
     # -- cloud (issue 4): rent --
+    rent: RentSummary | None = Field(None, description="where you actually rent this: providers, on-demand price range, cloud-only note")
     # -- energy (issue 5): power --
+    power: PowerQuestion | None = Field(None, description="the power question: this part's power, its systems' power, energy figures")
 
 
 def _source(acc: Accelerator, key: str | None) -> SourceView | None:
@@ -218,8 +227,13 @@ def accelerator_view(catalog: Catalog, acc: Accelerator) -> AcceleratorView:
         data_file=catalog.files[f"accelerators/{acc.id}"],
         data_version=catalog.version,
         # -- comparisons (issue 3) --
+        compared_against=compared_against(catalog, acc),
+        related=related(catalog, acc),
+        derived=derived_figures(acc),
         # -- cloud (issue 4) --
+        rent=rent_summary(catalog, acc),
         # -- energy (issue 5) --
+        power=power_question(catalog, acc),
     )
 
 

@@ -15,7 +15,7 @@ from rich.console import Console
 
 from computeatlas import catalog as catalog_mod
 from computeatlas.catalog import Catalog, CatalogError
-from computeatlas.web.errors import closest
+from computeatlas.resolve import ResolveError, resolve_id
 
 app = typer.Typer(
     name="computeatlas",
@@ -47,10 +47,10 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def find_accelerator_id(catalog: Catalog, ident: str) -> str:
-    """``ident`` if it names an accelerator; else exit 2 naming the closest ids."""
-    if ident in catalog.accelerators:
-        return ident
-    near = closest(ident, catalog.accelerators)
-    hint = f" Closest: {', '.join(near)}." if near else ""
-    raise fail(f"No accelerator with id '{ident}'.{hint}")
+def find_accelerator_id(catalog: Catalog, name: str) -> str:
+    """The id that ``name`` (an id, alias or name) resolves to, by :func:`computeatlas.resolve.resolve_id`;
+    else exit 2 listing the candidates (ambiguous) or the closest ids (unknown)."""
+    try:
+        return resolve_id(catalog, name)
+    except ResolveError as exc:
+        raise fail(exc.message) from None

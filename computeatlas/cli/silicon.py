@@ -15,6 +15,7 @@ from computeatlas.catalog import CatalogError
 from computeatlas.views import accelerator_view
 
 from computeatlas.cli.base import DataOption, app, fail, find_accelerator_id, load_catalog, out
+from computeatlas.cli.compare import accelerator_id  # -- comparisons (issue 3): show accepts aliases --
 
 
 @app.command()
@@ -87,13 +88,13 @@ def list_(
 
 @app.command()
 def show(
-    ident: Annotated[str, typer.Argument(help="Accelerator id, e.g. aws-trainium-3.")],
+    ident: Annotated[str, typer.Argument(help="Accelerator id, alias or name, e.g. aws-trainium-3 or Trn3.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of a table.")] = False,
     data: DataOption = None,
 ) -> None:
     """Show one accelerator: every spec with its state, basis and source."""
     catalog = load_catalog(data)
-    view = accelerator_view(catalog, catalog.accelerators[find_accelerator_id(catalog, ident)])
+    view = accelerator_view(catalog, catalog.accelerators[accelerator_id(catalog, ident)])  # ids, aliases, names (issue 3)
     if as_json:
         out.print_json(view.model_dump_json())
         return

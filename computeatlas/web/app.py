@@ -59,7 +59,7 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.catalog = catalog
-    app.state.cache = PageCache(catalog.version, catalog.last_verified, skip=("/healthz", "/static/"))
+    app.state.cache = PageCache(catalog.version, catalog.last_verified, skip=("/healthz", "/static/", "/data/"))
     app.state.templates = templates()
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     for route in routes.ROUTES:

@@ -9,7 +9,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from computeatlas import table
 from computeatlas.catalog import Catalog
+from computeatlas.citation import citation  # -- site (issue 7) --
 from computeatlas.views import AcceleratorSummary, AcceleratorView, accelerator_view, summary_view
+from computeatlas.web.charts import silicon_charts  # -- site (issue 7) --
 from computeatlas.web.errors import BadRequest
 from computeatlas.web.page import Route, catalog_of, find_accelerator, render
 
@@ -44,6 +46,7 @@ def silicon_index(request: Request) -> HTMLResponse:
         rows=table.rows(catalog, query),
         columns=table.COLUMNS,
         choices={key: table.choices(catalog, key) for key in table.CHOICE_FILTERS},
+        charts=silicon_charts(catalog),
     )
 
 
@@ -51,7 +54,8 @@ def silicon_page(request: Request, ident: str = ID_PATH) -> HTMLResponse:
     """One accelerator: specifications with states, bases and sources."""
     catalog = catalog_of(request)
     view = accelerator_view(catalog, find_accelerator(catalog, ident))
-    return render(request, "accelerator.html", page_title=view.name, view=view)
+    cite = citation(view.id, view.name, str(request.url.replace(query="", fragment="")), view.verified, view.data_version)
+    return render(request, "accelerator.html", page_title=view.name, view=view, cite=cite)
 
 
 def silicon_redirect(request: Request) -> Response:

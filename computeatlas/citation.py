@@ -1,0 +1,68 @@
+"""How to cite a page of the atlas: a line of text and a BibTeX entry, both with the verified date.
+
+A citation names the page's title, its canonical URL, the date someone last checked the
+record against its sources (``verified``) and the data version the page was built from,
+so a reader can find exactly the figures that were cited.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from pydantic import BaseModel
+
+PUBLISHER = "Compute Atlas"
+
+_BIBTEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "%": r"\%",
+    "&": r"\&",
+    "#": r"\#",
+    "_": r"\_",
+    "$": r"\$",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+class Citation(BaseModel):
+    """A page's citation: ``text`` for prose, ``bibtex`` for reference managers, ``key`` the BibTeX key."""
+
+    key: str
+    text: str
+    bibtex: str
+
+
+def bibtex_escape(text: str) -> str:
+    """``text`` with BibTeX/LaTeX special characters escaped (``&`` → ``\\&``, ``_`` → ``\\_`` …)."""
+    return "".join(_BIBTEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def citation(ident: str, title: str, url: str, verified: dt.date, data_version: str) -> Citation:
+    """The citation of the page ``title`` at ``url`` (absolute), checked on ``verified``.
+
+    ``ident`` (a record id) makes the BibTeX key ``computeatlas-{ident}-{year}``; the URL
+    is given verbatim in ``\\url{}`` (it must not be escaped).
+    """
+    key = "computeatlas-" + re.sub(r"[^a-z0-9-]+", "-", ident.lower()).strip("-") + f"-{verified.year}"
+    text = f"{PUBLISHER}. “{title}”. Verified {verified.isoformat()}; data version {data_version}. {url}"
+    bibtex = "\n".join(
+        [
+            f"@misc{{{key},",
+            f"  title        = {{{{{bibtex_escape(title)}}}}},",
+            f"  author       = {{{{{PUBLISHER}}}}},",
+            f"  year         = {{{verified.year}}},",
+            f"  month        = {MONTHS[verified.month - 1]},",
+            f"  howpublished = {{\\url{{{url}}}}},",
+            f"  note         = {{Verified {verified.isoformat()}; data version {bibtex_escape(data_version)}}}",
+            "}",
+        ]
+    )
+    return Citation(key=key, text=text, bibtex=bibtex)
+
+
+__all__ = ["Citation", "bibtex_escape", "citation"]

@@ -1,0 +1,73 @@
+"""CLI for comparisons and names: ``computeatlas compare a b [c …]`` and alias resolution."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from computeatlas import compare as compare_mod
+from computeatlas import resolve
+from computeatlas.catalog import Catalog
+from computeatlas.cli.base import DataOption, app, fail, load_catalog, out
+
+
+def accelerator_id(catalog: Catalog, name: str) -> str:
+    """The id ``name`` (id, alias or exact name) resolves to; else exit 2 with the
+    candidates (ambiguous) or the closest ids (unknown)."""
+    try:
+        return resolve.resolve_id(catalog, name)
+    except resolve.ResolveError as exc:
+        raise fail(exc.message) from None
+
+
+def _cell_text(cell: compare_mod.CellView) -> str:
+    text = cell.display if cell.state in ("published", "derived") else cell.state_label
+    if cell.state == "published" and cell.basis:
+        text += f" /{cell.basis}"
+    if cell.ratio_display:
+        text += f" ({cell.ratio_display})"
+    if cell.disputed:
+        text += " (disputed)"
+    return escape(text)
+
+
+def _grid(view: compare_mod.ComparisonView, rows: list[compare_mod.RowView], title: str) -> Table:
+    grid = Table(title=title, show_lines=False)
+    grid.add_column("spec", no_wrap=True)
+    for part in view.parts:
+        grid.add_column(escape(part.name))
+    for row in rows:
+        grid.add_row(escape(row.label), *(_cell_text(c) for c in row.cells))
+    return grid
+
+
+@app.command("compare")
+def compare_cmd(
+    names: Annotated[list[str], typer.Argument(help="2 to 6 accelerators: ids, aliases or names (e.g. nvidia-h100-sxm H200 Trn3).", show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON (/api/compare) instead of tables.")] = False,
+    data: DataOption = None,
+) -> None:
+    """Compare 2 to 6 accelerators side by side, with ratios where both figures are comparable."""
+    catalog = load_catalog(data)
+    try:
+        view = compare_mod.build(catalog, compare_mod.split_ids(names))
+    except compare_mod.CompareError as exc:
+        raise fail(exc.message) from None
+    if as_json:
+        out.print_json(view.model_dump_json())
+        return
+    out.print(f"[bold]{escape(view.title)}[/bold]", highlight=False)
+    if view.curated:
+        out.print(view.curated.framing, markup=False, highlight=False)
+        out.print(view.curated.verdict, markup=False, highlight=False)
+    out.print(view.headline.text, markup=False, highlight=False)
+    for gap in view.gaps if len(view.parts) > 2 else []:
+        out.print(f"- {gap.text}", markup=False, highlight=False)
+    out.print(_grid(view, view.rows, f"Per accelerator; compute dense; ratios against {view.parts[0].name}"))
+    out.print(_grid(view, view.derived, "Derived from published figures"))
+    for row in view.derived:
+        out.print(f"{row.label}: {row.formula}", markup=False, highlight=False)
+    out.print(f"Data version {view.data_version} · page {view.url}", markup=False, highlight=False)

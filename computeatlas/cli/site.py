@@ -1,0 +1,52 @@
+"""CLI command for the static build: ``computeatlas build OUT``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from computeatlas import site
+from computeatlas.cli.base import DataOption, app, fail, load_catalog, out
+
+
+@app.command()
+def build(
+    out_dir: Annotated[Path, typer.Argument(help="Folder to write the site to (created; emptied if an earlier build made it).")],
+    base_path: Annotated[str, typer.Option("--base-path", help="URL path the site is served from, e.g. /atlas/ (default: the root).")] = "",
+    site_url: Annotated[str, typer.Option("--site-url", help="Public origin for canonical URLs, the sitemap and the feed, e.g. https://atlas.example.org.")] = site.DEFAULT_SITE_URL,
+    live_url: Annotated[str | None, typer.Option("--live-url", help="A running server (computeatlas serve) for what a static host cannot do: the /data/ request form posts there, and links to pages not built (on-demand comparisons, search) go there.")] = None,
+    check: Annotated[bool, typer.Option("--check/--no-check", help="Walk every internal link of the build afterwards; exit 1 if any is dead.")] = True,
+    data: DataOption = None,
+) -> None:
+    """Render the whole site (pages, API JSON, exports, charts, sitemap, feed, robots.txt, 404) as static files."""
+    catalog = load_catalog(data)
+    try:
+        base = site.normalise_base_path(base_path)
+        with Progress(
+            TextColumn("[bold]Building[/bold]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
+            console=out, transient=False,
+        ) as progress:
+            task = progress.add_task("", total=None)
+
+            def step(done: int, total: int, url: str) -> None:
+                progress.update(task, completed=done, total=total, description=url)
+
+            result = site.build(catalog, out_dir, base, site_url=site_url, live_url=live_url, on_progress=step)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    except site.BuildError as exc:
+        raise fail(str(exc), code=1) from None
+    rate = result.pages / result.seconds if result.seconds else 0.0
+    out.print(f"Wrote {result.pages} files to {result.out_dir} in {result.seconds:.1f} s ({rate:.0f} pages/s), for {result.site_url}")
+    if result.live:
+        out.print(f"{len(result.live)} link(s) and form(s) go to the live server {live_url}.")
+    if check:
+        dead = site.dead_links(result.out_dir, base, site_url) + [f"{p} (sent to the live server, which does not serve it)" for p in result.live_dead]
+        if dead:
+            for link in dead:
+                typer.echo(f"dead link: {link}", err=True)
+            raise fail(f"{len(dead)} dead link(s) in the build.", code=1)
+        out.print("Every internal link leads to a file.")

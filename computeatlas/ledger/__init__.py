@@ -1,0 +1,15 @@
+"""The request ledger: the one place Compute Atlas writes.
+
+- :mod:`~computeatlas.ledger.request`: the form's fields and how typed text is checked;
+- :mod:`~computeatlas.ledger.tables`: the SQLAlchemy Core table;
+- :mod:`~computeatlas.ledger.store`: :class:`Ledger` (record, list, export, erase, purge),
+  the database URL and the Alembic migrations it runs.
+"""
+
+from computeatlas.ledger.request import FORM_FIELDS, INTENDED_USES, DatasetRequest, check
+from computeatlas.ledger.store import DEFAULT_RETENTION_DAYS, Ledger, LedgerEntry, database_url, var_dir
+
+__all__ = [
+    "DEFAULT_RETENTION_DAYS", "FORM_FIELDS", "INTENDED_USES", "DatasetRequest", "Ledger", "LedgerEntry", "check",
+    "database_url", "var_dir",
+]

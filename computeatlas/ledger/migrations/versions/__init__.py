@@ -1,0 +1,1 @@
+"""Migration scripts, oldest first; write new ones by hand with ``down_revision`` set."""

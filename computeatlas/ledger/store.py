@@ -1,0 +1,261 @@
+"""The request ledger: where dataset requests are written, listed, exported, erased and purged.
+
+Storage is chosen by URL (:func:`database_url`): ``$COMPUTEATLAS_DATABASE_URL`` if set
+(``postgresql://user@host/db`` is read as ``postgresql+psycopg://``), otherwise a SQLite
+file ``ledger.sqlite3`` in the data directory ``$COMPUTEATLAS_VAR`` (default ``./var``).
+SQLite runs in WAL mode with ``synchronous=FULL``, so a request whose download was sent
+was committed to disk first and survives the server being killed.
+
+The schema is kept by the Alembic migrations in :mod:`computeatlas.ledger.migrations`;
+:meth:`Ledger.open` brings the database to the newest revision under a lock (a file lock
+for SQLite, an advisory lock for PostgreSQL), so several workers may start at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fcntl
+import os
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+
+from email_validator import EmailNotValidError, validate_email
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+
+from computeatlas.ledger.request import DatasetRequest
+from computeatlas.ledger.tables import requests
+
+DEFAULT_RETENTION_DAYS = 365
+"""Requests older than this are removed by ``computeatlas requests purge``."""
+
+SQLITE_NAME = "ledger.sqlite3"
+_MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_ADVISORY_LOCK = 0x6361_6C65  # "cale": an arbitrary constant naming the ledger's migration lock
+
+
+def var_dir() -> Path:
+    """The data directory for writable state: ``$COMPUTEATLAS_VAR`` or ``./var`` (absolute)."""
+    return Path(os.environ.get("COMPUTEATLAS_VAR") or "var").resolve()
+
+
+def database_url() -> str:
+    """The ledger's SQLAlchemy URL: ``$COMPUTEATLAS_DATABASE_URL`` or SQLite in :func:`var_dir`."""
+    url = os.environ.get("COMPUTEATLAS_DATABASE_URL", "").strip()
+    return url or f"sqlite:///{var_dir() / SQLITE_NAME}"
+
+
+def _driver_url(url: str) -> str:
+    """Use psycopg (v3) for ``postgresql://`` and ``postgres://`` URLs that name no driver."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+class LedgerEntry(BaseModel):
+    """One recorded request, as ``requests list`` and ``requests export`` show it."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: int
+    created_at: dt.datetime
+    kind: str
+    name: str
+    email: str
+    organisation: str
+    intended_use: str
+    licence_accepted: bool
+    data_version: str
+    schema_version: str
+
+
+def email_key(email: str) -> str:
+    """The lookup key of an email address: normalised as the form normalises it, then casefolded.
+
+    ``Zoë@Example.ORG`` and ``ZOË@example.org`` share one key, so an operator finds a
+    person's requests however they type the address.
+    """
+    text = unicodedata.normalize("NFC", email.strip())
+    try:
+        text = validate_email(text, check_deliverability=False).normalized
+    except EmailNotValidError:
+        pass
+    return text.casefold()
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def engine_for(url: str) -> Engine:
+    """An engine for ``url``; SQLite connections get WAL, ``synchronous=FULL`` and a 30 s busy timeout.
+
+    Creates the SQLite file's folder when missing.
+    """
+    url = _driver_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": 30}, pool_size=10, max_overflow=20)
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA busy_timeout = 30000")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.close()
+
+    return engine
+
+
+@contextlib.contextmanager
+def _migration_lock(engine: Engine) -> Iterator[None]:
+    """Hold an exclusive lock across processes while migrating."""
+    if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+        lock_path = Path(engine.url.database).with_suffix(".migrate.lock")
+        with open(lock_path, "a+b") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+    else:
+        yield
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the database to ``revision`` with the packaged Alembic migrations, under a lock."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+    with _migration_lock(engine), engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _ADVISORY_LOCK})
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+class Ledger:
+    """The store of dataset requests over one SQLAlchemy engine.
+
+    Use :meth:`open` (which migrates) rather than the constructor. Every method opens
+    its own transaction; a write has committed when the method returns.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def open(cls, url: str | None = None) -> Ledger:
+        """Open (creating and migrating as needed) the ledger at ``url`` (default :func:`database_url`)."""
+        engine = engine_for(url or database_url())
+        migrate(engine)
+        return cls(engine)
+
+    def close(self) -> None:
+        """Release the engine's connections."""
+        self.engine.dispose()
+
+    def record(
+        self,
+        request: DatasetRequest,
+        key: str,
+        *,
+        data_version: str,
+        schema_version: str,
+        now: dt.datetime | None = None,
+    ) -> tuple[LedgerEntry, bool]:
+        """Record ``request`` under the one-time ``key``; return ``(entry, created)``.
+
+        A second call with the same key records nothing and returns the first entry with
+        ``created`` False. ``now`` is naive UTC (default: the current time). Committed on return.
+        """
+        values = {
+            "idempotency_key": key,
+            "created_at": now or _utcnow(),
+            "kind": request.kind,
+            "name": request.name,
+            "email": request.email,
+            "email_key": email_key(request.email),
+            "organisation": request.organisation,
+            "intended_use": request.intended_use,
+            "licence_accepted": request.licence_accepted,
+            "data_version": data_version,
+            "schema_version": schema_version,
+        }
+        dialect = self.engine.dialect.name
+        with self.engine.begin() as connection:
+            if dialect in ("sqlite", "postgresql"):
+                module = __import__(f"sqlalchemy.dialects.{dialect}", fromlist=["insert"])
+                statement = (
+                    module.insert(requests).values(values).on_conflict_do_nothing(index_elements=["idempotency_key"])
+                    .returning(requests.c.id)
+                )
+                created = connection.execute(statement).first() is not None
+            else:  # any other database: rely on the unique constraint
+                try:
+                    with connection.begin_nested():
+                        connection.execute(insert(requests).values(values))
+                    created = True
+                except IntegrityError:
+                    created = False
+            row = connection.execute(select(requests).where(requests.c.idempotency_key == key)).mappings().one()
+        return LedgerEntry.model_validate(dict(row)), created
+
+    def list(self, limit: int | None = 100) -> list[LedgerEntry]:
+        """The newest ``limit`` requests (all when None), newest first."""
+        query = select(requests).order_by(requests.c.created_at.desc(), requests.c.id.desc())
+        if limit is not None:
+            query = query.limit(limit)
+        with self.engine.connect() as connection:
+            return [LedgerEntry.model_validate(dict(r)) for r in connection.execute(query).mappings()]
+
+    def count(self) -> int:
+        """How many requests are recorded."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(func.count()).select_from(requests)).scalar_one()
+
+    def export(self, email: str) -> list[LedgerEntry]:
+        """Every request made with ``email`` (any case, see :func:`email_key`), oldest first."""
+        query = (
+            select(requests)
+            .where(requests.c.email_key == email_key(email))
+            .order_by(requests.c.created_at, requests.c.id)
+        )
+        with self.engine.connect() as connection:
+            return [LedgerEntry.model_validate(dict(r)) for r in connection.execute(query).mappings()]
+
+    def erase(self, email: str) -> int:
+        """Delete every request made with ``email`` (any case, see :func:`email_key`); return how many."""
+        with self.engine.begin() as connection:
+            result = connection.execute(delete(requests).where(requests.c.email_key == email_key(email)))
+            return result.rowcount
+
+    def purge(self, older_than_days: int = DEFAULT_RETENTION_DAYS, now: dt.datetime | None = None) -> int:
+        """Delete requests recorded more than ``older_than_days`` days before ``now``; return how many.
+
+        Raises ``ValueError`` for a negative number of days.
+        """
+        if older_than_days < 0:
+            raise ValueError("older_than_days must not be negative")
+        cutoff = (now or _utcnow()) - dt.timedelta(days=older_than_days)
+        with self.engine.begin() as connection:
+            return connection.execute(delete(requests).where(requests.c.created_at < cutoff)).rowcount
+
+    def integrity(self) -> str:
+        """``"ok"`` when the database checks clean (SQLite ``PRAGMA integrity_check``; a query elsewhere)."""
+        with self.engine.connect() as connection:
+            if self.engine.dialect.name == "sqlite":
+                return connection.execute(text("PRAGMA integrity_check")).scalar_one()
+            connection.execute(select(func.count()).select_from(requests)).scalar_one()
+            return "ok"

@@ -1,0 +1,170 @@
+"""Chart pages, their SVG pictures and their data as JSON.
+
+- ``/charts/memory-bandwidth`` and ``/charts/compute-power/{format}``: a chart with its
+  text alternative and data table (HTML);
+- the same paths with ``.svg``: the picture (cached per data version by
+  :func:`computeatlas.charts.svg`);
+- ``/api/charts/...``: the :class:`~computeatlas.charts.ChartView` as JSON.
+
+Charts: memory against bandwidth and compute against power (embedded in ``/silicon/``,
+see :func:`silicon_charts`); price per accelerator-hour by provider
+(``/charts/prices/{accelerator}``, embedded in ``/cloud/prices/{accelerator}``); power
+per system against the average rack (``/charts/rack-power``, embedded in ``/energy/``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from fastapi import Path, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from computeatlas import charts
+from computeatlas.catalog import Catalog
+from computeatlas.charts import ChartView
+from computeatlas.model import NumberFormat
+from computeatlas.web.errors import NotFound
+from computeatlas.web.page import Route, catalog_of, find_accelerator, render
+
+ID_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", max_length=100)
+FORMAT_PATH = Path(description="number format, e.g. 'FP8', 'BF16', 'INT8'", max_length=10)
+DEFAULT_FORMAT = NumberFormat.FP8
+"""The compute chart shown on ``/silicon/``: the format most current parts publish dense."""
+
+
+def _format(catalog: Catalog, text: str) -> NumberFormat:
+    """The number format ``text`` names, if it has a chart; else :class:`NotFound` listing those that do."""
+    available = charts.compute_formats(catalog)
+    for fmt in available:
+        if fmt.value.lower() == text.lower():
+            return fmt
+    suggestions = [(f"{fmt.value} compute against power", f"/charts/compute-power/{fmt.value}") for fmt in available]
+    raise NotFound(
+        "No such chart",
+        f"There is no compute chart for number format '{text}': fewer than two parts publish both it and power.",
+        suggestions,
+    )
+
+
+def silicon_charts(catalog: Catalog) -> dict[str, object]:
+    """What ``/silicon/`` shows: the memory chart, the compute chart at FP8, and the other formats."""
+    formats = charts.compute_formats(catalog)
+    fmt = DEFAULT_FORMAT if DEFAULT_FORMAT in formats else (formats[0] if formats else None)
+    return {
+        "memory": charts.memory_bandwidth(catalog),
+        "compute": charts.compute_power(catalog, fmt) if fmt else None,
+        "formats": formats,
+    }
+
+
+def _svg(view: ChartView) -> Response:
+    return Response(charts.svg(view), media_type="image/svg+xml")
+
+
+def _page(request: Request, view: ChartView) -> HTMLResponse:
+    catalog = catalog_of(request)
+    return render(request, "chart.html", page_title=view.title, chart=view, formats=charts.compute_formats(catalog))
+
+
+def memory_page(request: Request) -> HTMLResponse:
+    """Memory capacity against bandwidth, with the data and the parts left out."""
+    return _page(request, charts.memory_bandwidth(catalog_of(request)))
+
+
+def memory_svg(request: Request) -> Response:
+    """The memory chart as SVG."""
+    return _svg(charts.memory_bandwidth(catalog_of(request)))
+
+
+def memory_api(request: Request) -> ChartView:
+    """The memory chart's data: plotted points (GB, TB/s) and parts left out with the reason."""
+    return charts.memory_bandwidth(catalog_of(request))
+
+
+def compute_page(request: Request, fmt: str = FORMAT_PATH) -> HTMLResponse:
+    """Dense compute at one number format against power."""
+    catalog = catalog_of(request)
+    return _page(request, charts.compute_power(catalog, _format(catalog, fmt)))
+
+
+def compute_svg(request: Request, fmt: str = FORMAT_PATH) -> Response:
+    """The compute chart at one number format as SVG."""
+    catalog = catalog_of(request)
+    return _svg(charts.compute_power(catalog, _format(catalog, fmt)))
+
+
+def compute_api(request: Request, fmt: str = FORMAT_PATH) -> ChartView:
+    """The compute chart's data at one number format: points (W, TFLOPS or TOPS) and parts left out."""
+    catalog = catalog_of(request)
+    return charts.compute_power(catalog, _format(catalog, fmt))
+
+
+def _prices(request: Request, ident: str) -> ChartView:
+    catalog = catalog_of(request)
+    view = charts.prices(catalog, find_accelerator(catalog, ident))
+    if not view.points:
+        raise NotFound("No prices to chart", f"No offer for '{ident}' has a USD price per accelerator-hour.", [("Its price page", f"/cloud/prices/{ident}")])
+    return view
+
+
+def prices_page(request: Request, ident: str = ID_PATH) -> HTMLResponse:
+    """Every offer's price per accelerator-hour by provider, the spread's two ends marked."""
+    return _page(request, _prices(request, ident))
+
+
+def prices_svg(request: Request, ident: str = ID_PATH) -> Response:
+    """The price chart of one accelerator as SVG."""
+    return _svg(_prices(request, ident))
+
+
+def prices_api(request: Request, ident: str = ID_PATH) -> ChartView:
+    """The price chart's data: offers (USD per accelerator-hour) by provider, the spread's ends, offers left out."""
+    return _prices(request, ident)
+
+
+def rack_page(request: Request) -> HTMLResponse:
+    """Power per system against the average rack."""
+    return _page(request, charts.rack_power(catalog_of(request)))
+
+
+def rack_svg(request: Request) -> Response:
+    """The rack power chart as SVG."""
+    return _svg(charts.rack_power(catalog_of(request)))
+
+
+def rack_api(request: Request) -> ChartView:
+    """The rack power chart's data: kW per system (vendor or reported), the average rack, systems left out."""
+    return charts.rack_power(catalog_of(request))
+
+
+def priced(catalog: Catalog) -> list[str]:
+    """Accelerator ids with at least one offer in the catalog (candidates for a price chart)."""
+    return sorted({o.accelerator for o in catalog.offers.values()})
+
+
+def static_paths(catalog: Catalog) -> Iterable[str]:
+    """Every chart page, picture and JSON document, for the static build."""
+    yield from ("/charts/memory-bandwidth", "/charts/memory-bandwidth.svg", "/api/charts/memory-bandwidth")
+    for fmt in charts.compute_formats(catalog):
+        yield from (f"/charts/compute-power/{fmt.value}", f"/charts/compute-power/{fmt.value}.svg", f"/api/charts/compute-power/{fmt.value}")
+    if catalog.systems:
+        yield from ("/charts/rack-power", "/charts/rack-power.svg", "/api/charts/rack-power")
+    for ident in priced(catalog):
+        if ident in catalog.accelerators and charts.prices(catalog, catalog.accelerators[ident]).points:
+            yield from (f"/charts/prices/{ident}", f"/charts/prices/{ident}.svg", f"/api/charts/prices/{ident}")
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("/charts/memory-bandwidth.svg", memory_svg, "chart_memory_svg", Response),
+    Route("/charts/memory-bandwidth", memory_page, "chart_memory"),
+    Route("/charts/compute-power/{fmt}.svg", compute_svg, "chart_compute_svg", Response),
+    Route("/charts/compute-power/{fmt}", compute_page, "chart_compute"),
+    Route("/charts/prices/{ident}.svg", prices_svg, "chart_prices_svg", Response),
+    Route("/charts/prices/{ident}", prices_page, "chart_prices"),
+    Route("/charts/rack-power.svg", rack_svg, "chart_rack_svg", Response),
+    Route("/charts/rack-power", rack_page, "chart_rack"),
+    Route("/api/charts/prices/{ident}", prices_api, "api_chart_prices", JSONResponse, ChartView, in_schema=True, summary="Price per accelerator-hour chart data"),
+    Route("/api/charts/rack-power", rack_api, "api_chart_rack", JSONResponse, ChartView, in_schema=True, summary="Rack power chart data"),
+    Route("/api/charts/memory-bandwidth", memory_api, "api_chart_memory", JSONResponse, ChartView, in_schema=True, summary="Memory against bandwidth chart data"),
+    Route("/api/charts/compute-power/{fmt}", compute_api, "api_chart_compute", JSONResponse, ChartView, in_schema=True, summary="Compute against power chart data"),
+)

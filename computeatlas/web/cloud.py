@@ -1,0 +1,173 @@
+"""Cloud pages and API: providers, what they rent, prices per accelerator-hour and spreads.
+
+Pages: ``/cloud/`` (providers and the filterable price table), ``/cloud/{provider}``
+(its offers and lock-in facts), ``/cloud/prices/{accelerator}`` (every offer, the
+spread and a dot plot). API: ``/api/offers``, ``/api/prices/{accelerator}``,
+``/api/providers``, ``/api/providers/{provider}``. Pages and API build the same view
+objects (:mod:`computeatlas.pricing`, :mod:`computeatlas.providers`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from fastapi import Path, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from computeatlas import pricing
+from computeatlas.catalog import Catalog
+from computeatlas.model import Provider
+from computeatlas.pricing import OfferPrice, PriceQuery, PriceView
+from computeatlas.providers import ProviderSummary, ProviderView, cloud_index, provider_summaries, provider_view
+from computeatlas.web.errors import BadRequest, NotFound, closest
+from computeatlas.web.page import Route, catalog_of, find_accelerator, render
+
+INDEX_PARAMS = ("accelerator", "provider", "pricing", "region")
+"""Filters of the ``/cloud/`` price table."""
+
+PRICE_PARAMS = ("variant", "since", "until", "include_stale", "region")
+"""Parameters of a price page: which variant, the date window, stale offers, region."""
+
+OFFER_PARAMS = ("accelerator", "provider", "pricing", "region", "variant", "since", "until")
+"""Filters of ``/api/offers``."""
+
+PROVIDER_PATH = Path(description="provider id, e.g. 'coreweave'", max_length=100)
+ACCELERATOR_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", max_length=100)
+
+_Q = {
+    "accelerator": Query(None, max_length=200, description="accelerator id, e.g. nvidia-h100-sxm"),
+    "provider": Query(None, max_length=200, description="provider id, e.g. lambda"),
+    "pricing": Query(None, max_length=200, description="on-demand, spot or reserved"),
+    "region": Query(None, max_length=200, description="a region exactly as an offer names it, e.g. us-east-1"),
+    "variant": Query(None, max_length=200, description="variant key such as 'sxm-80gb' (see /api/prices/{accelerator}), or 'all' to mix every variant"),
+    "since": Query(None, max_length=200, description="first 'seen' date of the window, YYYY-MM-DD"),
+    "until": Query(None, max_length=200, description="last 'seen' date of the window, YYYY-MM-DD"),
+    "include_stale": Query(None, max_length=200, description="true to count offers seen more than 90 days ago in the spread"),
+}
+
+
+def _query(request: Request, allowed: Iterable[str]) -> PriceQuery:
+    try:
+        return pricing.parse_query(dict(request.query_params), catalog_of(request), allowed)
+    except pricing.PricingQueryError as exc:
+        raise BadRequest("Bad query parameter", str(exc)) from None
+
+
+def find_provider(catalog: Catalog, ident: str) -> Provider:
+    """The provider ``ident`` names; raises :class:`NotFound` listing the closest ids."""
+    provider = catalog.providers.get(ident)
+    if provider is not None:
+        return provider
+    by_name = {p.name.lower(): p.id for p in catalog.providers.values()}
+    near = closest(ident, list(catalog.providers) + list(by_name))
+    ids = list(dict.fromkeys(by_name.get(n, n) for n in near))
+    raise NotFound("No such provider", f"There is no cloud provider with id '{ident}'.",
+                   [(catalog.providers[i].name, f"/cloud/{i}") for i in ids])
+
+
+def _price_view(request: Request, ident: str) -> PriceView:
+    catalog = catalog_of(request)
+    acc = find_accelerator(catalog, ident)
+    query = _query(request, PRICE_PARAMS)
+    try:
+        return pricing.price_view(catalog, acc, query)
+    except pricing.PricingQueryError as exc:
+        raise BadRequest("Bad query parameter", str(exc)) from None
+
+
+# --- pages ---------------------------------------------------------------------------
+
+
+def cloud_page(request: Request) -> HTMLResponse:
+    """Providers, and every offer in a price table filtered by query parameters."""
+    view = cloud_index(catalog_of(request), _query(request, INDEX_PARAMS))
+    return render(request, "cloud_index.html", page_title="Cloud", view=view)
+
+
+def provider_page(request: Request, ident: str = PROVIDER_PATH) -> HTMLResponse:
+    """One provider: what it rents at what price, and what makes leaving hard."""
+    catalog = catalog_of(request)
+    view = provider_view(catalog, find_provider(catalog, ident))
+    return render(request, "cloud_provider.html", page_title=view.name, view=view)
+
+
+def prices_page(request: Request, ident: str = ACCELERATOR_PATH) -> HTMLResponse:
+    """Every offer for one accelerator, the spread for the chosen variant and window, a dot plot."""
+    view = _price_view(request, ident)
+    return render(request, "cloud_prices.html", page_title=f"{view.accelerator_name} prices", view=view)
+
+
+def cloud_redirect(request: Request) -> Response:
+    """``/cloud`` goes to ``/cloud/``, ``/cloud/prices/`` to the price table."""
+    target = "/cloud/#prices" if request.url.path.startswith("/cloud/prices") else "/cloud/"
+    return RedirectResponse(target, status_code=301)
+
+
+# --- API -----------------------------------------------------------------------------
+
+
+def api_offers(
+    request: Request,
+    accelerator: str | None = _Q["accelerator"],
+    provider: str | None = _Q["provider"],
+    pricing_: str | None = Query(None, alias="pricing", max_length=200, description="on-demand, spot or reserved"),
+    region: str | None = _Q["region"],
+    variant: str | None = _Q["variant"],
+    since: str | None = _Q["since"],
+    until: str | None = _Q["until"],
+) -> list[OfferPrice]:
+    """Every offer matching the filters, each with its price per accelerator-hour and the
+    arithmetic; stale offers are included and marked (``stale``)."""
+    catalog = catalog_of(request)
+    return pricing.offer_prices(catalog, _query(request, OFFER_PARAMS))
+
+
+def api_prices(
+    request: Request,
+    ident: str = ACCELERATOR_PATH,
+    variant: str | None = _Q["variant"],
+    since: str | None = _Q["since"],
+    until: str | None = _Q["until"],
+    include_stale: str | None = _Q["include_stale"],
+    region: str | None = _Q["region"],
+) -> PriceView:
+    """Every offer for one accelerator, and its price spread (cheapest and dearest on-demand
+    USD per accelerator-hour for one variant in a date window, with the ratio)."""
+    return _price_view(request, ident)
+
+
+def api_providers(request: Request) -> list[ProviderSummary]:
+    """Every cloud provider with its kind, regions and what it rents."""
+    return provider_summaries(catalog_of(request))
+
+
+def api_provider(request: Request, ident: str = PROVIDER_PATH) -> ProviderView:
+    """One provider with its lock-in facts (each sourced) and its offers with prices."""
+    catalog = catalog_of(request)
+    return provider_view(catalog, find_provider(catalog, ident))
+
+
+def static_paths(catalog: Catalog) -> Iterable[str]:
+    """Every cloud page and API document, for the static build."""
+    yield from ("/cloud/", "/api/offers", "/api/providers")
+    for ident in catalog.providers:
+        yield f"/cloud/{ident}"
+        yield f"/api/providers/{ident}"
+    for ident in catalog.accelerators:
+        yield f"/cloud/prices/{ident}"
+        yield f"/api/prices/{ident}"
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("/cloud", cloud_redirect, "cloud_redirect", Response),
+    Route("/cloud/", cloud_page, "cloud_index"),
+    Route("/cloud/prices", cloud_redirect, "cloud_prices_bare_redirect", Response),
+    Route("/cloud/prices/", cloud_redirect, "cloud_prices_redirect", Response),
+    Route("/cloud/prices/{ident}", prices_page, "cloud_prices"),
+    Route("/cloud/{ident}", provider_page, "cloud_provider"),
+    Route("/api/offers", api_offers, "api_offers", JSONResponse, list[OfferPrice], in_schema=True, summary="List offers with prices per accelerator-hour"),
+    Route("/api/prices/{ident}", api_prices, "api_prices", JSONResponse, PriceView, in_schema=True, summary="Offers and price spread of one accelerator"),
+    Route("/api/providers", api_providers, "api_providers", JSONResponse, list[ProviderSummary], in_schema=True, summary="List cloud providers"),
+    Route("/api/providers/{ident}", api_provider, "api_provider", JSONResponse, ProviderView, in_schema=True, summary="One cloud provider"),
+)
+

@@ -1,0 +1,224 @@
+"""The dataset layer: ``/data/`` (what the table holds, and the request form) and ``/api/dataset``.
+
+``GET /data/`` shows the schema, licence and versions and a four-question form. ``POST
+/data/`` checks the form (:func:`computeatlas.ledger.request.check`) behind the guards of
+:mod:`computeatlas.web.guard`, records the request in the ledger, and then:
+
+- research or evaluation → the response *is* the CSV (``Content-Disposition:
+  attachment``, a dated file name), sent only after the request has been committed;
+- commercial → a page saying the licence enquiry was recorded; no data is sent.
+
+A form with mistakes comes back (400) with each field's message and what was typed,
+escaped. Bad tokens are 403, an oversized body 413, a body that is not a form 415, too
+many submissions from one address 429 (with ``Retry-After``), a ledger that cannot be
+written 503; none of them records anything. The ledger is never readable over HTTP.
+
+The ledger is :meth:`Ledger.open` of :func:`computeatlas.ledger.database_url`, opened on
+the first submission (tests may set ``app.state.ledger`` and ``app.state.form_guard``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+from collections.abc import Iterable, Mapping
+from urllib.parse import parse_qsl
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.concurrency import run_in_threadpool
+
+from computeatlas.catalog import Catalog
+from computeatlas.exports import csv as csv_export
+from computeatlas.exports.silicon_table import SCHEMA_VERSION, DatasetView, build, describe
+from computeatlas.ledger import FORM_FIELDS, INTENDED_USES, Ledger, check, var_dir
+from computeatlas.ledger.request import DOWNLOAD
+from computeatlas.web.errors import BadRequest
+from computeatlas.web.guard import COOKIE, FormGuard, TokenError, UnsupportedMediaType, client_key, read_body
+from computeatlas.web.page import Route, catalog_of, render
+
+log = logging.getLogger("computeatlas.web.dataset")
+
+HONEYPOT = "website"
+"""A field people never see (hidden by CSS, skipped by keyboard); bots fill it in."""
+
+PRIVACY = (
+    "What you type here is used only to answer this request: we keep your name, email, organisation, "
+    "intended use and the date, and nothing else (no IP address, no tracking). It is never sold, shared or "
+    "used for marketing, and it is deleted after 365 days, or sooner if you write to ask."
+)
+
+_ARTIFACTS: dict[str, tuple[DatasetView, bytes]] = {}
+_ARTIFACTS_LOCK = threading.Lock()
+_LEDGER_LOCK = threading.Lock()
+
+
+def artifacts(catalog: Catalog) -> tuple[DatasetView, bytes]:
+    """The dataset description and the CSV bytes for ``catalog``, built once per data version."""
+    with _ARTIFACTS_LOCK:
+        found = _ARTIFACTS.get(catalog.version)
+        if found is None:
+            found = (describe(catalog), csv_export.to_bytes(build(catalog)))
+            if len(_ARTIFACTS) > 8:
+                _ARTIFACTS.clear()
+            _ARTIFACTS[catalog.version] = found
+        return found
+
+
+def _guard(request: Request) -> FormGuard:
+    guard = getattr(request.app.state, "form_guard", None)
+    if guard is None:
+        guard = request.app.state.form_guard = FormGuard.from_env(var_dir())
+    return guard
+
+
+def _ledger(request: Request) -> Ledger:
+    """The app's ledger, opened (and migrated) on first use; runs in a worker thread."""
+    with _LEDGER_LOCK:
+        ledger = getattr(request.app.state, "ledger", None)
+        if ledger is None:
+            ledger = request.app.state.ledger = Ledger.open()
+        return ledger
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _form_page(
+    request: Request,
+    *,
+    status: int = 200,
+    values: Mapping[str, str] | None = None,
+    errors: Mapping[str, str] | None = None,
+    notice: str | None = None,
+    key: str | None = None,
+) -> HTMLResponse:
+    """The ``/data/`` page with a fresh token (keeping one-time ``key`` when given)."""
+    guard = _guard(request)
+    cookie = guard.cookie_of(request)
+    new_cookie = cookie is None
+    cookie = cookie or guard.new_cookie()
+    view, _ = artifacts(catalog_of(request))
+    response = render(
+        request,
+        "data.html",
+        status=status,
+        page_title="The silicon table as data",
+        view=view,
+        fields=FORM_FIELDS,
+        uses=INTENDED_USES,
+        values=values or {},
+        errors=errors or {},
+        notice=notice,
+        token=guard.issue(cookie, key),
+        honeypot=HONEYPOT,
+        privacy=PRIVACY,
+    )
+    if new_cookie:
+        response.set_cookie(
+            COOKIE, cookie, httponly=True, samesite="strict", path="/data/", secure=request.url.scheme == "https"
+        )
+    return _no_store(response)
+
+
+# --- pages ---------------------------------------------------------------------------
+
+
+def data_page(request: Request) -> HTMLResponse:
+    """What the dataset holds (columns, licence, version, last change) and the request form."""
+    return _form_page(request)
+
+
+def data_redirect(request: Request) -> Response:
+    """``/data`` without the slash goes to the page."""
+    return RedirectResponse("/data/", status_code=301)
+
+
+async def data_submit(request: Request) -> Response:
+    """Record a dataset request; answer with the CSV (research, evaluation) or an enquiry page."""
+    guard = _guard(request)
+    retry = guard.allow(client_key(request))
+    if retry is not None:
+        minutes = max(1, round(retry / 60))
+        response = _form_page(
+            request,
+            status=429,
+            notice=f"Too many requests from your address. Please try again in about {minutes} minute{'s' if minutes != 1 else ''}.",
+        )
+        response.headers["Retry-After"] = str(retry)
+        return response
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/x-www-form-urlencoded":
+        raise UnsupportedMediaType("Form not understood", "Send the form as application/x-www-form-urlencoded, as a browser does.")
+    body = await read_body(request)
+    try:
+        form = dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=20, errors="strict"))
+    except (UnicodeDecodeError, ValueError):
+        raise BadRequest("Form not understood", "The form must be UTF-8 text with at most 20 fields.") from None
+    token = form.get("token", "")
+    shown = {k: form.get(k, "")[:300] for k in ("name", "email", "organisation", "intended_use", "licence")}
+    try:
+        key = guard.verify(token, guard.cookie_of(request))
+    except TokenError as exc:
+        return _form_page(
+            request, status=403, values=shown,
+            notice=f"{exc} We have refreshed the form: please check it and send it again.",
+        )
+    if form.get(HONEYPOT, ""):
+        return _form_page(
+            request, status=400, values=shown, key=key,
+            notice="The form could not be accepted: the field marked “leave this empty” was filled in.",
+        )
+    dataset_request, errors, values = check(form)
+    if dataset_request is None:
+        return _form_page(request, status=400, values=values, errors=errors, key=key)
+    catalog = catalog_of(request)
+    _, csv_bytes = artifacts(catalog)
+
+    def record() -> tuple[object, bool]:
+        return _ledger(request).record(dataset_request, key, data_version=catalog.version, schema_version=SCHEMA_VERSION)
+
+    try:
+        entry, _created = await run_in_threadpool(record)
+    except SQLAlchemyError:
+        log.exception("could not record a dataset request")
+        return _form_page(
+            request, status=503, values=values, key=key,
+            notice="We could not record your request just now, so nothing was sent. Please try again in a minute.",
+        )
+    if entry.kind == DOWNLOAD:  # type: ignore[attr-defined]
+        name = csv_export.filename(dt.datetime.now(dt.UTC).date())
+        return _no_store(Response(
+            csv_bytes,
+            media_type=csv_export.MEDIA_TYPE,
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        ))
+    return _no_store(render(request, "data_enquiry.html", page_title="Licence enquiry recorded", entry=entry, view=artifacts(catalog)[0]))
+
+
+# --- API -----------------------------------------------------------------------------
+
+
+def api_dataset(request: Request) -> DatasetView:
+    """The dataset's schema (columns with units), licence, schema and data versions, size."""
+    view, _ = artifacts(catalog_of(request))
+    return view
+
+
+def static_paths(catalog: Catalog) -> Iterable[str]:
+    """``/data/`` and its JSON for the static build. A static copy's form posts to the live
+    server (the build points POST forms there); its token has no cookie and expires, so
+    the live server answers the first send with a fresh form, keeping what was typed."""
+    yield from ("/data/", "/api/dataset")
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("/data", data_redirect, "data_redirect", Response),
+    Route("/data/", data_page, "data_page"),
+    Route("/data/", data_submit, "data_submit", Response, methods=("POST",)),
+    Route("/api/dataset", api_dataset, "api_dataset", JSONResponse, DatasetView, in_schema=True, summary="The dataset: schema, licence, versions"),
+)

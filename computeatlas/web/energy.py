@@ -1,0 +1,218 @@
+"""Layer 1 (energy) and economics pages and API: energy topics, rack-scale systems, the
+economics claims and our own estimate.
+
+Pages and API endpoints build the same view objects (:mod:`computeatlas.energy`,
+:mod:`computeatlas.estimate`); pages render them with Jinja2, the API returns them as JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from urllib.parse import urlencode
+
+from fastapi import Path, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from computeatlas import energy as energy_views
+from computeatlas.catalog import Catalog
+from computeatlas.energy import EconomicsView, SystemView, TopicView
+from computeatlas.estimate import DoesNotFit, Estimate, EstimateError, estimate, parse_request
+from computeatlas.model import EnergyTopic, NumberFormat, Offer, System
+from computeatlas.web.errors import BadRequest, NotFound, PageError, closest
+from computeatlas.web.page import Route, catalog_of, render
+
+TOPIC_PATH = Path(description="energy topic id, e.g. 'rack-power-density'", max_length=100)
+SYSTEM_PATH = Path(description="system id, e.g. 'nvidia-gb200-nvl72'", max_length=100)
+ESTIMATE_FIELDS = ("accelerator", "params", "format", "utilisation", "price", "offer")
+FORM_DEFAULTS = {"params": "70e9", "format": "FP8", "utilisation": "0.5"}
+
+
+def find_topic(catalog: Catalog, ident: str) -> EnergyTopic:
+    """The energy topic ``ident``; raises :class:`NotFound` naming the closest topics."""
+    if ident in catalog.energy:
+        return catalog.energy[ident]
+    near = [(catalog.energy[i].title, f"/energy/{i}") for i in closest(ident, catalog.energy)]
+    raise NotFound("No such energy topic", f"There is no energy topic with id '{ident}'.", near)
+
+
+def find_system(catalog: Catalog, ident: str) -> System:
+    """The system ``ident``; raises :class:`NotFound` naming the closest systems."""
+    if ident in catalog.systems:
+        return catalog.systems[ident]
+    near = [(catalog.systems[i].name, f"/systems/{i}") for i in closest(ident, catalog.systems)]
+    raise NotFound("No such system", f"There is no rack-scale system with id '{ident}'.", near)
+
+
+def _raw_inputs(request: Request) -> dict[str, str | None]:
+    return {name: request.query_params.get(name) for name in ESTIMATE_FIELDS}
+
+
+def _page_error(exc: EstimateError, path: str, raw: dict[str, str | None]) -> PageError:
+    """An estimate input error as a 4xx naming the parameter; unknown ids suggest near ones."""
+    suggestions = []
+    for name, ident in exc.suggestions:
+        fixed = {k: v for k, v in raw.items() if v} | {exc.param: ident}
+        suggestions.append((name, f"{path}?{urlencode(fixed)}"))
+    if isinstance(exc, DoesNotFit):
+        return BadRequest("The model does not fit", f"parameter '{exc.param}': {exc.reason}.")
+    if exc.status == 404:
+        return NotFound("Unknown id", f"parameter '{exc.param}': {exc.reason}.", suggestions)
+    return BadRequest("Bad estimate input", f"parameter '{exc.param}': {exc.reason}.")
+
+
+# --- pages ---------------------------------------------------------------------------
+
+
+def energy_index(request: Request) -> HTMLResponse:
+    """Layer 1: every energy topic with its newest figure, and the rack-scale systems."""
+    catalog = catalog_of(request)
+    topics = [energy_views.topic_view(catalog, t) for t in catalog.energy.values()]
+    systems = [energy_views.system_view(catalog, s) for s in catalog.systems.values()]
+    return render(request, "energy_index.html", page_title="Energy", topics=topics, systems=systems,
+                  power_text=energy_views.system_power_text)  # fmt: skip
+
+
+def energy_topic(request: Request, ident: str = TOPIC_PATH) -> HTMLResponse:
+    """One energy topic: dated, sourced figures with who claims them."""
+    catalog = catalog_of(request)
+    view = energy_views.topic_view(catalog, find_topic(catalog, ident))
+    return render(request, "energy_topic.html", page_title=view.title, view=view)
+
+
+def systems_index(request: Request) -> HTMLResponse:
+    """Every rack-scale system: members, memory and power totals on the system's basis."""
+    catalog = catalog_of(request)
+    systems = [energy_views.system_view(catalog, s) for s in catalog.systems.values()]
+    return render(request, "systems_index.html", page_title="Rack-scale systems", systems=systems,
+                  power_text=energy_views.system_power_text)  # fmt: skip
+
+
+def system_page(request: Request, ident: str = SYSTEM_PATH) -> HTMLResponse:
+    """One system: its members (linked), totals per node/rack/pod, power or "not published"."""
+    catalog = catalog_of(request)
+    view = energy_views.system_view(catalog, find_system(catalog, ident))
+    return render(request, "system.html", page_title=view.name, view=view)
+
+
+def economics_page(request: Request) -> HTMLResponse:
+    """The economics claims, each with its claimant's interest, and a way to our estimate."""
+    view = energy_views.economics_view(catalog_of(request))
+    return render(request, "economics.html", page_title="Economics", view=view)
+
+
+def estimate_page(request: Request) -> HTMLResponse:
+    """Our estimate as a GET form (shareable URL); with inputs, the result and every assumption.
+
+    Bad inputs re-render the form with the error and a 4xx status (400, or 404 for an
+    unknown id); a model that does not fit says so and gives the minimum accelerators.
+    """
+    catalog = catalog_of(request)
+    raw = _raw_inputs(request)
+    result: Estimate | None = None
+    error: PageError | None = None
+    if any(v for v in raw.values()):
+        try:
+            result = estimate(catalog, parse_request(**{("number_format" if k == "format" else k): v for k, v in raw.items()}))
+        except EstimateError as exc:
+            error = _page_error(exc, "/economics/estimate", raw)
+    submitted = any(raw.values())
+    form = {k: (v or "") if submitted else FORM_DEFAULTS.get(k, "") for k, v in raw.items()}
+    offers: dict[str, list[Offer]] = {}
+    for offer in sorted(catalog.offers.values(), key=lambda o: (list(catalog.accelerators).index(o.accelerator)
+                                                                if o.accelerator in catalog.accelerators else 0)):  # fmt: skip
+        offers.setdefault(offer.accelerator, []).append(offer)
+    return render(
+        request, "estimate.html", status=error.status if error else 200, page_title="Our estimate",
+        form=form, result=result, error=error, formats=list(NumberFormat), offers=offers,
+        api_url="/api/estimate?" + urlencode(result.query) if result else None,
+    )  # fmt: skip
+
+
+def _redirect(to: str):  # type: ignore[no-untyped-def]
+    def handler(request: Request) -> Response:
+        return RedirectResponse(to, status_code=301)
+
+    handler.__doc__ = f"Redirect to {to}."
+    return handler
+
+
+# --- API -----------------------------------------------------------------------------
+
+
+def api_energy(request: Request) -> list[TopicView]:
+    """Every energy topic with its dated figures and claimants."""
+    catalog = catalog_of(request)
+    return [energy_views.topic_view(catalog, t) for t in catalog.energy.values()]
+
+
+def api_energy_topic(request: Request, ident: str = TOPIC_PATH) -> TopicView:
+    """One energy topic: figures with value, date, claimant, claimant's interest and source."""
+    catalog = catalog_of(request)
+    return energy_views.topic_view(catalog, find_topic(catalog, ident))
+
+
+def api_systems(request: Request) -> list[SystemView]:
+    """Every rack-scale system; totals are on the system's basis (node, rack, pod), never per chip."""
+    catalog = catalog_of(request)
+    return [energy_views.system_view(catalog, s) for s in catalog.systems.values()]
+
+
+def api_system(request: Request, ident: str = SYSTEM_PATH) -> SystemView:
+    """One system: members, totals with basis and source, power or its state."""
+    catalog = catalog_of(request)
+    return energy_views.system_view(catalog, find_system(catalog, ident))
+
+
+def api_economics(request: Request) -> EconomicsView:
+    """Cost-per-million-token and tokens-per-watt claims with claimant and interest."""
+    return energy_views.economics_view(catalog_of(request))
+
+
+def api_estimate(
+    request: Request,
+    accelerator: str = Query(..., max_length=100, description="accelerator id, e.g. 'nvidia-h200-sxm'"),
+    params: str = Query(..., max_length=100, description="parameter count: 70e9, 70000000000 or 70B"),
+    number_format: str = Query(..., alias="format", max_length=100, description="number format: " + ", ".join(f.value for f in NumberFormat)),
+    utilisation: str = Query(..., max_length=100, description="share of dense peak compute used at large batch, in (0, 1]"),
+    price: str | None = Query(None, max_length=100, description="USD per accelerator-hour (or give an offer)"),
+    offer: str | None = Query(None, max_length=100, description="an offer id from the cloud layer, e.g. 'neoclouds-2'"),
+) -> Estimate:
+    """Roofline upper bound on decode tokens/s and lower bound on cost per million tokens,
+    with every input, formula and assumption. 400 for bad input or a model that does not
+    fit (with the minimum number of accelerators); 404 for an unknown accelerator or offer."""
+    raw = {"accelerator": accelerator, "params": params, "format": number_format, "utilisation": utilisation,
+           "price": price, "offer": offer}  # fmt: skip
+    try:
+        return estimate(catalog_of(request), parse_request(accelerator, params, number_format, utilisation, price, offer))
+    except EstimateError as exc:
+        raise _page_error(exc, "/api/estimate", raw) from None
+
+
+def static_paths(catalog: Catalog) -> Iterable[str]:
+    """Every energy, system and economics page and API document, for the static build."""
+    yield from ("/energy/", "/systems/", "/economics/", "/economics/estimate", "/api/energy", "/api/systems", "/api/economics")
+    for ident in catalog.energy:
+        yield f"/energy/{ident}"
+        yield f"/api/energy/{ident}"
+    for ident in catalog.systems:
+        yield f"/systems/{ident}"
+        yield f"/api/systems/{ident}"
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("/energy", _redirect("/energy/"), "energy_redirect", Response),
+    Route("/energy/", energy_index, "energy_index"),
+    Route("/energy/{ident}", energy_topic, "energy_topic"),
+    Route("/systems", _redirect("/systems/"), "systems_redirect", Response),
+    Route("/systems/", systems_index, "systems_index"),
+    Route("/systems/{ident}", system_page, "system_page"),
+    Route("/economics", _redirect("/economics/"), "economics_redirect", Response),
+    Route("/economics/", economics_page, "economics"),
+    Route("/economics/estimate", estimate_page, "estimate_page"),
+    Route("/api/energy", api_energy, "api_energy", JSONResponse, list[TopicView], in_schema=True, summary="Energy topics"),
+    Route("/api/energy/{ident}", api_energy_topic, "api_energy_topic", JSONResponse, TopicView, in_schema=True, summary="One energy topic"),
+    Route("/api/systems", api_systems, "api_systems", JSONResponse, list[SystemView], in_schema=True, summary="Rack-scale systems"),
+    Route("/api/systems/{ident}", api_system, "api_system", JSONResponse, SystemView, in_schema=True, summary="One rack-scale system"),
+    Route("/api/economics", api_economics, "api_economics", JSONResponse, EconomicsView, in_schema=True, summary="Economics claims"),
+    Route("/api/estimate", api_estimate, "api_estimate", JSONResponse, Estimate, in_schema=True, summary="Our roofline estimate"),
+)

@@ -1,0 +1,263 @@
+"""The site's own files: ``/sitemap.xml``, ``/feed.xml`` (Atom), ``/robots.txt``, the 404 page,
+and the data files every page is built from (``/records/...``).
+
+Absolute URLs (sitemap locations, feed links) are made from the address the request came
+to, so the live site names its own host and the static build (:mod:`computeatlas.site`)
+names the ``--site-url`` it was given. The page list comes from every layer's
+``static_paths(catalog)`` (see :mod:`computeatlas.web.routes`), so a new layer's pages
+appear in the sitemap without touching this module.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Path, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
+
+from computeatlas.catalog import Catalog
+from computeatlas.web.errors import NotFound
+from computeatlas.web.page import Route, catalog_of, render
+
+ATOM = "http://www.w3.org/2005/Atom"
+SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
+RECORDS = "/records/"
+
+RECORD_PAGES: dict[str, str] = {
+    "accelerators": "/silicon/{id}",
+    "providers": "/cloud/{id}",
+    "systems": "/systems/{id}",
+    "energy": "/energy/{id}",
+    "comparisons": "/compare/{id}",
+    "claims": "/economics/",
+}
+"""Where each kind of record has its page; used when that page is among the built paths,
+else the record's data file stands in (a layer not yet built never gives a dead link)."""
+
+
+def all_paths(catalog: Catalog) -> list[str]:
+    """Every concrete URL the site renders statically: each layer's ``static_paths``, in order, once."""
+    from computeatlas.web import routes  # the route table imports this module
+
+    seen: dict[str, None] = {}
+    for layer in routes.LAYERS:
+        paths = getattr(layer, "static_paths", None)
+        if paths is not None:
+            for path in paths(catalog):
+                seen.setdefault(path, None)
+    return list(seen)
+
+
+def is_page(path: str) -> bool:
+    """True for a URL that is an HTML page: not under ``/api/`` or ``/records/``, no file extension."""
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    return not path.startswith(("/api/", RECORDS, "/static/")) and "." not in last
+
+
+def data_file_url(rel: str) -> str:
+    """The URL of a data file given as ``catalog.files`` holds it (``data/accelerators/x.toml`` → ``/records/accelerators/x.toml``)."""
+    return RECORDS + rel.split("/", 1)[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One record as last checked: what it is, when (``verified``), and where it lives."""
+
+    folder: str
+    ident: str
+    title: str
+    summary: str
+    verified: dt.date
+    url: str
+
+
+def _title(folder: str, record: Any, catalog: Catalog) -> str:
+    if hasattr(record, "name"):
+        return record.name
+    if hasattr(record, "title"):
+        return record.title
+    if folder == "comparisons":
+        names = [catalog.accelerators[p].name if p in catalog.accelerators else p for p in record.parts]
+        return " vs ".join(names)
+    if folder == "claims":
+        return f"{record.claimant}: {record.metric.replace('_', ' ')}" + (f" ({record.model})" if getattr(record, "model", None) else "")
+    return record.id
+
+
+def _summary(record: Any) -> str:
+    for attr in ("summary", "framing", "conditions"):
+        text = getattr(record, attr, None)
+        if text:
+            return str(text)
+    return ""
+
+
+def changes(catalog: Catalog, paths: Iterable[str] | None = None) -> list[Change]:
+    """Every record with a verified date, newest first (ties by title), linked to its page.
+
+    A record links to its page when that page is among ``paths`` (default: :func:`all_paths`),
+    else to its data file under ``/records/``.
+    """
+    built = set(all_paths(catalog) if paths is None else paths)
+    out: list[Change] = []
+    for folder, records in catalog.collections.items():
+        for ident, record in records.items():
+            verified = getattr(record, "verified", None)
+            if verified is None:
+                continue
+            page = RECORD_PAGES.get(folder, "").format(id=ident)
+            url = page if page in built else data_file_url(catalog.files[f"{folder}/{ident}"])
+            out.append(Change(folder, ident, _title(folder, record, catalog), _summary(record), verified, url))
+    out.sort(key=lambda c: (-c.verified.toordinal(), c.title.lower(), c.ident))
+    return out
+
+
+def _origin(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+def _stamp(day: dt.date) -> str:
+    return dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC).isoformat().replace("+00:00", "Z")
+
+
+def _xml(root: ET.Element, namespace: str) -> bytes:
+    """Serialise ``root`` (built with plain tag names) as a UTF-8 document in ``namespace``."""
+    root.set("xmlns", namespace)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def feed_xml(catalog: Catalog, origin: str, paths: Iterable[str] | None = None) -> bytes:
+    """The Atom feed: one entry per record change, keyed by its verified date, newest first.
+
+    An entry's id is its page URL with ``#verified-{date}``, so re-checking a record makes
+    a new entry. ``origin`` is the absolute site address without a trailing slash.
+    """
+    items = changes(catalog, paths)
+    ns = ""
+    feed = ET.Element(ns + "feed")
+    ET.SubElement(feed, ns + "title").text = "Compute Atlas: records checked against their sources"
+    ET.SubElement(feed, ns + "subtitle").text = (
+        "Each entry is a record (an accelerator, provider, system, energy topic, comparison or claim) "
+        "as of the date someone last verified it against its sources."
+    )
+    ET.SubElement(feed, ns + "id").text = origin + "/"
+    ET.SubElement(feed, ns + "updated").text = _stamp(items[0].verified if items else dt.date(2000, 1, 1))
+    ET.SubElement(feed, ns + "link", rel="self", type="application/atom+xml", href=origin + "/feed.xml")
+    ET.SubElement(feed, ns + "link", rel="alternate", type="text/html", href=origin + "/")
+    author = ET.SubElement(feed, ns + "author")
+    ET.SubElement(author, ns + "name").text = "Compute Atlas"
+    ET.SubElement(feed, ns + "generator").text = "Compute Atlas"
+    for item in items:
+        entry = ET.SubElement(feed, ns + "entry")
+        ET.SubElement(entry, ns + "title").text = f"{item.title} — verified {item.verified.isoformat()}"
+        ET.SubElement(entry, ns + "id").text = f"{origin}{item.url}#verified-{item.verified.isoformat()}"
+        ET.SubElement(entry, ns + "updated").text = _stamp(item.verified)
+        ET.SubElement(entry, ns + "link", rel="alternate", href=origin + item.url)
+        ET.SubElement(entry, ns + "category", term=item.folder)
+        summary = ET.SubElement(entry, ns + "summary", type="text")
+        summary.text = (item.summary + " " if item.summary else "") + (
+            f"Checked against its sources on {item.verified.isoformat()} (data version {catalog.version})."
+        )
+    return _xml(feed, ATOM)
+
+
+def sitemap_xml(catalog: Catalog, origin: str, paths: Iterable[str] | None = None) -> bytes:
+    """The sitemap: every HTML page among ``paths`` (default: :func:`all_paths`), with a last-modified date.
+
+    A record's page carries its verified date; other pages carry the catalog's newest one.
+    """
+    paths = list(all_paths(catalog) if paths is None else paths)
+    verified = {c.url: c.verified for c in changes(catalog, paths)}
+    newest = catalog.last_verified
+    ns = ""
+    urlset = ET.Element(ns + "urlset")
+    for path in paths:
+        if not is_page(path):
+            continue
+        url = ET.SubElement(urlset, ns + "url")
+        ET.SubElement(url, ns + "loc").text = origin + path
+        day = verified.get(path, newest)
+        if day is not None:
+            ET.SubElement(url, ns + "lastmod").text = day.isoformat()
+    return _xml(urlset, SITEMAP)
+
+
+def robots_txt(origin: str) -> str:
+    """robots.txt: everything may be crawled except query-string variants; points at the sitemap."""
+    return (
+        "# Compute Atlas. Canonical pages carry no query string; sorted, filtered and on-demand\n"
+        "# variants (?sort=, ?ids=) are the same records and are not for indexing.\n"
+        "User-agent: *\n"
+        "Allow: /\n"
+        "Disallow: /*?\n"
+        f"Sitemap: {origin}/sitemap.xml\n"
+    )
+
+
+# --- handlers ------------------------------------------------------------------------
+
+
+def sitemap(request: Request) -> Response:
+    """The sitemap (sitemaps.org protocol) of every page."""
+    return Response(sitemap_xml(catalog_of(request), _origin(request)), media_type="application/xml")
+
+
+def feed(request: Request) -> Response:
+    """The Atom feed of record changes by verified date."""
+    return Response(feed_xml(catalog_of(request), _origin(request)), media_type="application/atom+xml")
+
+
+def robots(request: Request) -> PlainTextResponse:
+    """robots.txt with the sitemap's address."""
+    return PlainTextResponse(robots_txt(_origin(request)))
+
+
+def not_found_page(request: Request) -> HTMLResponse:
+    """The page shown for an address that does not exist (status 404); the static build's 404.html."""
+    raise NotFound("No such page", "Nothing lives at this address. The links below lead back into the atlas.")
+
+
+def _data_files(catalog: Catalog) -> list[str]:
+    return sorted(set(catalog.files.values()))
+
+
+def records_index(request: Request) -> HTMLResponse:
+    """Every data file the site is built from, with the data version."""
+    catalog = catalog_of(request)
+    files = [(rel, data_file_url(rel)) for rel in _data_files(catalog)]
+    return render(request, "records.html", page_title="Data files", files=files)
+
+
+def record_file(
+    request: Request,
+    folder: str = Path(description="data sub-folder, e.g. 'accelerators'", max_length=40),
+    name: str = Path(description="file name, e.g. 'aws-trainium-3.toml'", max_length=120),
+) -> Response:
+    """One data file, byte for byte as the catalog was loaded from it (TOML or CSV)."""
+    catalog = catalog_of(request)
+    rel = f"{catalog.root.name}/{folder}/{name}"
+    if rel not in set(catalog.files.values()):
+        raise NotFound("No such data file", f"There is no data file '{folder}/{name}'.", [("All data files", RECORDS)])
+    kind = "text/csv" if name.endswith(".csv") else "text/plain"
+    return Response((catalog.root / folder / name).read_bytes(), media_type=f"{kind}; charset=utf-8")
+
+
+def static_paths(catalog: Catalog) -> Iterator[str]:
+    """The site's own files and every data file, for the static build (the 404 page is built apart)."""
+    yield from ("/sitemap.xml", "/feed.xml", "/robots.txt", "/openapi.json", "/api/docs", RECORDS)
+    for rel in _data_files(catalog):
+        yield data_file_url(rel)
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("/sitemap.xml", sitemap, "sitemap", Response),
+    Route("/feed.xml", feed, "feed", Response),
+    Route("/robots.txt", robots, "robots", PlainTextResponse),
+    Route("/404.html", not_found_page, "not_found"),
+    Route(RECORDS, records_index, "records"),
+    Route(RECORDS + "{folder}/{name}", record_file, "record_file", Response),
+)

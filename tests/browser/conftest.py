@@ -1,0 +1,142 @@
+"""Browser-test fixtures: the real server in a subprocess, Debian's chromium driven by Playwright,
+and axe-core (from the npm registry) for the accessibility check.
+
+- ``server``: ``computeatlas serve`` on a free loopback port, with the bundled data and a
+  throw-away ledger folder; stopped at the end of the session.
+- ``browser``: headless ``/usr/bin/chromium`` (``make test`` installs it with apt when missing;
+  without it these tests skip locally and fail under CI, so a green CI cannot hide it).
+- ``axe_script``: the path of ``axe.min.js``, installed once with npm into ``.cache/axe/``
+  (gitignored); the accessibility tests skip if npm cannot fetch it.
+- Screenshots go to ``test-artifacts/`` (gitignored).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+AXE_DIR = ROOT / ".cache" / "axe"
+AXE_VERSION = "4.10"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _missing(reason: str) -> None:
+    """Skip, or fail under CI, where the browser tests must run."""
+    if os.environ.get("CI"):
+        pytest.fail(reason + " (CI must run the browser tests: make test installs chromium)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL (``http://127.0.0.1:PORT``) of the real server over the bundled data."""
+    port = _free_port()
+    var = tmp_path_factory.mktemp("browser-var")
+    env = {k: v for k, v in os.environ.items() if k not in ("COMPUTEATLAS_DATA", "COMPUTEATLAS_DATABASE_URL")}
+    env["COMPUTEATLAS_VAR"] = str(var)
+    command = [sys.executable, "-c", "from computeatlas.cli import app; app()", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    log = (var / "server.log").open("wb")
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail("the server did not start:\n" + (var / "server.log").read_text(errors="replace")[-3000:])
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Headless Debian chromium under Playwright."""
+    if not CHROMIUM.exists():
+        _missing(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package is not installed (pip install -e '.[test]')")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    """A fresh page (own cookies), 1280×900, the site's CSP in force."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """The screenshot folder (gitignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> Path:
+    """axe-core's browser bundle, installed from the npm registry on first use."""
+    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            _missing("npm is not installed, so axe-core cannot be fetched")
+        AXE_DIR.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(
+            [npm, "install", "--prefix", str(AXE_DIR), "--no-audit", "--no-fund", "--no-save", "--silent", f"axe-core@{AXE_VERSION}"],
+            capture_output=True, text=True, timeout=300,
+        )
+        if done.returncode != 0 or not script.is_file():
+            _missing(f"npm could not install axe-core: {done.stderr.strip()[-500:]}")
+    return script

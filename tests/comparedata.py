@@ -1,0 +1,84 @@
+"""A small catalog for the comparison tests: the conftest parts plus aliases, a part with no
+dense per-accelerator compute, a part with unpublished memory, and one curated pair."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import tomli_w
+from fastapi.testclient import TestClient
+
+from computeatlas.catalog import Catalog, load
+from computeatlas.web.app import create_app
+from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data
+
+ALIASES = {"acme-a1": ["A1", "Acme One", "Acme"], "acme-a2": ["A2", "Acme"], "globex-g1": ["G1"]}
+
+EXTRA = [
+    make_record(
+        "initech-i1",
+        name="Initech I1",
+        family="Initech",
+        aliases=["I1"],
+        specs__compute__FP8={
+            "state": "not_comparable",
+            "published_text": "up to 4 PFLOPS of FP8",
+            "basis": "chip",
+            "source": "sheet",
+            "note": "Sparsity not stated.",
+        },
+        specs__compute__BF16={"state": "not_published", "note": "Not stated."},
+    ),
+    make_record(
+        "hooli-h1",
+        name="Hooli H1",
+        family="Test",
+        availability="rent",
+        specs__memory={"state": "not_published", "note": "Withheld."},
+    ),
+]
+
+CURATED = {
+    "id": "acme-a1-vs-acme-a2",
+    "parts": ["acme-a2", "acme-a1"],
+    "framing": "Acme's newer part against its first one.",
+    "verdict": "The A2 has more memory and bandwidth. Its power is not published.",
+    "verified": "2026-11-01",
+    "sources": {
+        "review": {
+            "title": "A review",
+            "url": "https://review.example/a2",
+            "publisher": "Review Weekly",
+            "kind": "press",
+            "accessed": "2026-11-01",
+        }
+    },
+}
+
+
+def write_compare_data(folder: Path) -> Path:
+    """Write the comparison test catalog under ``folder``; return it."""
+    records = [dict(r, aliases=ALIASES.get(r["id"], [])) for r in SMALL_CATALOG] + EXTRA
+    write_data(folder, records)
+    (folder / "comparisons").mkdir(exist_ok=True)
+    (folder / "comparisons" / f"{CURATED['id']}.toml").write_text(tomli_w.dumps(CURATED), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def compare_data(tmp_path: Path) -> Path:
+    """The comparison test data folder."""
+    return write_compare_data(tmp_path / "data")
+
+
+@pytest.fixture
+def compare_catalog(compare_data: Path) -> Catalog:
+    """The comparison test catalog, validated as of 2026-11-30."""
+    return load(compare_data, today=TODAY)
+
+
+@pytest.fixture
+def compare_client(compare_catalog: Catalog) -> TestClient:
+    """A client over the comparison test catalog that does not follow redirects."""
+    return TestClient(create_app(compare_catalog), follow_redirects=False)

@@ -1,0 +1,164 @@
+"""Charts: which parts are plotted (only published per-accelerator figures), the reasons for the
+rest, the SVG's title and text alternative, caching per data version, and the pages."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+
+from computeatlas import charts, labels
+from computeatlas.catalog import Catalog, load
+from computeatlas.model import NumberFormat
+from computeatlas.web.app import create_app
+from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture
+def chart_catalog(tmp_path: Path) -> Catalog:
+    """The small catalog plus a superchip whose memory is stated per superchip only."""
+    superchip = make_record(
+        "globex-s1",
+        name="Globex S1",
+        vendor="globex",
+        form_factor="superchip",
+        specs__memory={"state": "not_comparable", "published_text": "Up to 384 GB per superchip", "basis": "superchip", "source": "sheet"},
+        specs__power={"state": "not_comparable", "published_text": "1200 W per superchip", "basis": "superchip", "source": "sheet"},
+    )
+    return load(write_data(tmp_path / "data", [*SMALL_CATALOG, superchip]), today=TODAY)
+
+
+def test_memory_chart_plots_published_figures_in_display_units(catalog: Catalog) -> None:
+    view = charts.memory_bandwidth(catalog)
+    points = {p.id: (p.x, p.y, p.x_text, p.y_text) for p in view.points}
+    # 80 GB / 3.35 TB/s, 144 GB / 4.9 TB/s, 24 GB / 300 GB/s = 0.3 TB/s (records in conftest)
+    assert points["acme-a1"] == pytest.approx((80.0, 3.35, "80 GB", "3.35 TB/s"))
+    assert points["acme-a2"] == pytest.approx((144.0, 4.9, "144 GB", "4.9 TB/s"))
+    assert points["globex-g1"][:2] == pytest.approx((24.0, 0.3))
+    assert view.excluded == []
+    assert view.data_version == catalog.version
+    assert "3 accelerators" in view.description and "highest Acme A2 (144 GB)" in view.description
+
+
+def test_not_comparable_memory_is_listed_not_plotted(chart_catalog: Catalog) -> None:
+    view = charts.memory_bandwidth(chart_catalog)
+    assert "globex-s1" not in {p.id for p in view.points}
+    (left_out,) = view.excluded
+    assert left_out.id == "globex-s1"
+    assert left_out.reason == "memory: not comparable (stated per superchip)"
+
+
+def test_compute_chart_never_substitutes_another_format(catalog: Catalog) -> None:
+    fp8 = charts.compute_power(catalog, NumberFormat.FP8)
+    assert [(p.id, p.x, p.y) for p in fp8.points] == [("acme-a1", 700.0, pytest.approx(1979.0))]
+    reasons = {e.id: e.reason for e in fp8.excluded}
+    # Acme A2 withholds power; Globex G1 has no FP8 units (its BF16 figure must not stand in).
+    assert reasons == {"acme-a2": "power: not published", "globex-g1": "FP8 compute: not applicable"}
+
+
+def test_power_per_superchip_is_not_a_per_accelerator_figure(chart_catalog: Catalog) -> None:
+    bf16 = charts.compute_power(chart_catalog, NumberFormat.BF16)
+    reasons = {e.id: e.reason for e in bf16.excluded}
+    assert reasons["globex-s1"] == "power: not comparable (stated per superchip)"
+    assert {p.id for p in bf16.points} == {"acme-a1", "globex-g1"}
+
+
+def test_compute_formats_need_two_parts_with_both_figures(catalog: Catalog) -> None:
+    # FP8 and power: only Acme A1. BF16 and power: Acme A1 (700 W) and Globex G1 (72 W).
+    assert charts.compute_formats(catalog) == [NumberFormat.BF16]
+    assert charts.compute_unit(NumberFormat.INT8) == "TOPS" and charts.compute_unit(NumberFormat.BF16) == "TFLOPS"
+
+
+def test_svg_has_title_desc_and_one_mark_per_part(catalog: Catalog) -> None:
+    view = charts.memory_bandwidth(catalog)
+    root = ET.fromstring(charts.svg(view))
+    assert root.tag == SVG + "svg" and root.get("role") == "img"
+    title, desc = root[0], root[1]
+    assert (title.tag, desc.tag) == (SVG + "title", SVG + "desc")
+    assert title.text == "Memory capacity against memory bandwidth, per accelerator"
+    assert desc.text == view.description
+    assert root.get("aria-labelledby") == f"{title.get('id')} {desc.get('id')}"
+    symbols = [g for g in root.iter(SVG + "g") if "mark-symbol" in (g.get("class") or "")]
+    assert sum(len(list(g.iter(SVG + "path"))) for g in symbols) == 3
+    texts = {t.text for t in root.iter(SVG + "text")}
+    # Vendor "Globex" prefixes "Globex G1", so its label is "G1"; "Acme Silicon" is not a prefix of "Acme A1".
+    assert {"Acme A1", "Acme A2", "G1"} <= texts
+    assert "style=" not in charts.svg(view)  # the CSP forbids inline styles
+
+
+def test_svg_is_rendered_once_per_data_version(catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real = charts._render
+
+    def counting(view: charts.ChartView) -> str:
+        calls.append(view.data_version)
+        return real(view)
+
+    monkeypatch.setattr(charts, "_render", counting)
+    view = charts.compute_power(catalog, NumberFormat.BF16).model_copy(update={"data_version": "test-v1"})
+    first = charts.svg(view)
+    assert charts.svg(view) is first
+    charts.svg(view.model_copy(update={"data_version": "test-v2"}))
+    assert calls == ["test-v1", "test-v2"]
+
+
+def test_label_text_drops_parentheticals() -> None:
+    assert labels.label_text("Gaudi 3 (HL-325L OAM)") == "Gaudi 3"
+    assert labels.label_text("B200") == "B200"
+
+
+def test_short_name_drops_the_vendor(real_catalog: Catalog) -> None:
+    assert charts.short_name(real_catalog, real_catalog.accelerators["nvidia-b200"]) == "B200"
+
+
+def test_silicon_page_embeds_both_charts_with_text_alternatives(client: TestClient) -> None:
+    soup = BeautifulSoup(client.get("/silicon/").text, "html.parser")
+    section = soup.find(id="charts")
+    images = [img["src"] for img in section.find_all("img")]
+    # FP8 has one plottable part in the small catalog, so the compute chart falls back to BF16.
+    assert images == ["/charts/memory-bandwidth.svg", "/charts/compute-power/BF16.svg"]
+    assert all(img["alt"] for img in section.find_all("img"))
+    compute = section.find(id="chart-compute-power-BF16")
+    excluded = [li.get_text(" ", strip=True) for li in compute.select(".chart-excluded li")]
+    assert excluded == ["Acme A2 — power: not published"]
+    rows = [[c.get_text(strip=True) for c in tr.find_all(["th", "td"])] for tr in compute.select("table tbody tr")]
+    assert rows == [["Acme A1", "700 W", "989.5 TFLOPS"], ["Globex G1", "72 W", "989.5 TFLOPS"]]
+
+
+def test_chart_routes(client: TestClient) -> None:
+    svg = client.get("/charts/compute-power/BF16.svg")
+    assert svg.status_code == 200 and svg.headers["content-type"] == "image/svg+xml"
+    page = BeautifulSoup(client.get("/charts/compute-power/bf16").text, "html.parser")
+    assert page.h1.get_text() == "Dense BF16 compute against power, per accelerator"
+    data = client.get("/api/charts/memory-bandwidth").json()
+    assert [p["id"] for p in data["points"]] == ["acme-a1", "acme-a2", "globex-g1"]
+    assert "/api/charts/compute-power/{fmt}" in client.get("/openapi.json").json()["paths"]
+
+
+@pytest.mark.parametrize("path", ["/charts/compute-power/FP8", "/charts/compute-power/FP99.svg", "/api/charts/compute-power/nope"])
+def test_chart_without_data_is_a_clear_404(client: TestClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    text = response.text
+    assert "fewer than two parts publish both it and power" in text and "BF16" in text
+
+
+def test_real_fp8_chart(real_client: TestClient, real_catalog: Catalog) -> None:
+    view = charts.compute_power(real_catalog, NumberFormat.FP8)
+    points = {p.id: (p.x, p.y) for p in view.points}
+    # NVIDIA H100 SXM: 700 W, 1979 TFLOPS dense FP8 (its record); Trainium 3's power is not published.
+    assert points["nvidia-h100-sxm"] == pytest.approx((700.0, 1979.0))
+    assert {e.id: e.reason for e in view.excluded}["aws-trainium-3"] == "power: not published"
+    assert real_client.get("/charts/compute-power/FP8.svg").status_code == 200
+
+
+def test_app_fixture_is_independent_of_chart_cache(catalog: Catalog) -> None:
+    # Two apps over the same catalog serve the same picture.
+    a = TestClient(create_app(catalog)).get("/charts/memory-bandwidth.svg").content
+    b = TestClient(create_app(catalog)).get("/charts/memory-bandwidth.svg").content
+    assert a == b and a.startswith(b"<svg")

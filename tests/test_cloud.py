@@ -1,0 +1,245 @@
+"""The cloud layer's faces: pages (parsed with BeautifulSoup), the JSON API, the CLI, and
+the real bundled offers.
+
+Small-catalog tests use the fixed offers of :mod:`tests.test_pricing` (expected figures are
+worked by hand there); real-data tests use the bundled ``data/offers``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from computeatlas import pricing
+from computeatlas.catalog import Catalog
+from computeatlas.cli import app as cli
+from computeatlas.web.app import create_app
+from computeatlas.web.cloud import static_paths
+
+from .test_pricing import cloud_catalog, fixed_today, write_cloud  # noqa: F401  (fixtures)
+
+
+@pytest.fixture
+def cloud_client(cloud_catalog: Catalog) -> TestClient:  # noqa: F811
+    return TestClient(create_app(cloud_catalog))
+
+
+def soup(client: TestClient, url: str) -> BeautifulSoup:
+    response = client.get(url)
+    assert response.status_code == 200, (url, response.text[:300])
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def text(node) -> str:  # type: ignore[no-untyped-def]
+    """The words of ``node`` as a reader sees them: one space between, none before punctuation."""
+    words = " ".join(node.get_text(" ").split())
+    return re.sub(r"\( ", "(", re.sub(r" ([,.;)])", r"\1", words))
+
+
+# --- pages ---------------------------------------------------------------------------
+
+
+def test_price_page_shows_the_spread_ends_dated_and_linked(cloud_client: TestClient) -> None:
+    page = soup(cloud_client, "/cloud/prices/acme-a1")
+    cheapest, dearest = page.select_one(".end.cheapest dd"), page.select_one(".end.dearest dd")
+    assert text(cheapest).startswith("4.00 USD per accelerator-hour — Gamma Market, 1x A1, seen 2026-11-20")
+    assert cheapest.find("a")["href"] == "/cloud/prices/acme-a1#offer-offers-4"
+    assert text(dearest).startswith("12.29 USD per accelerator-hour — Alpha GPU, 8x A1, seen 2026-11-01")
+    assert "98.32 USD ÷ 8 = 12.29 USD per accelerator-hour" in text(dearest)
+    assert text(page.select_one(".end.spread-ratio dd")).startswith("3.07×")
+    assert "variant PCIe 80 GB" in text(page.select_one(".spread-scope"))
+
+
+def test_price_page_marks_every_offer_in_or_out_with_the_reason(cloud_client: TestClient) -> None:
+    page = soup(cloud_client, "/cloud/prices/acme-a1")
+    status = {row["data-offer"]: text(row.select_one('[data-key="status"]')) for row in page.select("#offers tbody tr")}
+    assert len(status) == 10 - 1  # every acme-a1 offer; the A2 offer is on its own page
+    assert status["offers-2"] == "yes"
+    assert status["offers-5"] == "no — stale: seen 121 days ago (more than 90)"
+    assert status["offers-8"].startswith("no — priced in EUR")
+    stale_row = page.select_one("#offer-offers-5")
+    assert "stale" in stale_row["class"] and "stale" in text(stale_row.select_one('[data-key="seen"]'))
+    assert text(page.select_one('#offer-offers-9 [data-key="per-accelerator"]')).startswith("not separable")
+    assert "no exchange rate" in text(page.select_one('#offer-offers-8 [data-key="per-accelerator"]'))
+
+
+def test_price_page_dot_plot_is_plain_html(cloud_client: TestClient) -> None:
+    page = soup(cloud_client, "/cloud/prices/acme-a1")
+    dots = {li["data-offer"]: li for li in page.select("ol.dotplot li")}
+    assert set(dots) == {"offers-2", "offers-3", "offers-4", "offers-5", "offers-6", "offers-7", "offers-11"}  # USD, separable
+    assert "at-95" in dots["offers-2"].select_one(".dot")["class"]  # 12.29 of a 0–13 scale
+    assert "in" in dots["offers-4"]["class"] and "out" in dots["offers-6"]["class"]
+    assert not page.select("script") and not page.select("[style]")
+    assert "Beta Cloud" in text(page.select_one(".not-plotted"))
+
+
+def test_query_parameters_change_variant_window_and_stale(cloud_client: TestClient) -> None:
+    mixed = soup(cloud_client, "/cloud/prices/acme-a1?variant=all")
+    assert "all variants mixed (as asked)" in text(mixed.select_one(".spread-scope"))
+    assert text(mixed.select_one(".end.cheapest dd")).startswith("2.00 USD")
+    stale = soup(cloud_client, "/cloud/prices/acme-a1?include_stale=true")
+    assert text(stale.select_one(".end.cheapest dd")).startswith("1.50 USD")
+    assert stale.select_one('input[name="include_stale"]').has_attr("checked")
+    window = soup(cloud_client, "/cloud/prices/acme-a1?since=2026-10-01&until=2026-11-10")
+    assert text(window.select_one(".end.cheapest dd")).startswith("9.50 USD")
+    assert soup(cloud_client, "/cloud/prices/acme-a1?variant=nvl-94gb").select_one(".spread")["data-state"] == "single offer"
+
+
+def test_bad_parameters_are_400s_that_name_them(cloud_client: TestClient) -> None:
+    for url, words in (("/cloud/prices/acme-a1?variant=sxm-80gb", "variant"), ("/cloud/prices/acme-a1?since=yesterday", "since"),
+                       ("/cloud/?pricing=free", "pricing"), ("/cloud/?region=<script>", "region"), ("/api/offers?provider=nobody", "provider"),
+                       ("/api/prices/acme-a1?include_stale=perhaps", "include_stale"), ("/cloud/prices/acme-a1?sort=price", "sort")):
+        response = cloud_client.get(url)
+        assert response.status_code == 400, url
+        assert f"'{words}'" in html.unescape(response.text) and "<script>" not in response.text
+
+
+def test_unknown_ids_are_404s_with_suggestions(cloud_client: TestClient) -> None:
+    page = cloud_client.get("/cloud/alfa")
+    assert page.status_code == 404 and "/cloud/alpha" in page.text
+    assert cloud_client.get("/cloud/prices/acme-a3").status_code == 404
+    body = cloud_client.get("/api/providers/gama").json()
+    assert body["status"] == 404 and body["suggestions"][0]["url"] == "/cloud/gamma"
+
+
+def test_cloud_index_lists_providers_and_filters_prices(cloud_client: TestClient) -> None:
+    page = soup(cloud_client, "/cloud/")
+    providers = {row["data-provider"]: text(row) for row in page.select("#providers tbody tr")}
+    assert set(providers) == {"alpha", "beta", "gamma"}
+    assert providers["beta"].startswith("Beta Cloud hyperscaler US, EU Acme A1, Acme A2 5")
+    assert len(page.select("table.offers[class] tbody tr[data-offer]")) == 10
+    assert len(soup(cloud_client, "/cloud/?accelerator=acme-a2").select("tr[data-offer]")) == 1
+    assert len(soup(cloud_client, "/cloud/?pricing=spot").select("tr[data-offer]")) == 1
+    assert len(soup(cloud_client, "/cloud/?region=eu-west").select("tr[data-offer]")) == 3
+    filtered = soup(cloud_client, "/cloud/?provider=beta&pricing=on-demand")
+    assert {tr["data-offer"] for tr in filtered.select("tr[data-offer]")} == {"offers-3", "offers-8", "offers-9", "offers-10"}
+    assert filtered.select_one('select[name="provider"] option[selected]')["value"] == "beta"
+
+
+def test_provider_page_shows_lock_in_and_offers(cloud_client: TestClient) -> None:
+    page = soup(cloud_client, "/cloud/beta")
+    facts = {d["data-topic"]: text(d) for d in page.select("#lock-in [data-topic]")}
+    assert facts["exclusive_parts"].startswith("Parts only this cloud has Only Beta Cloud rents the Acme A2.")
+    assert "Beta Cloud (the provider itself)" in facts["commitment"]
+    missing = [text(d) for d in page.select("#lock-in dd.missing")]
+    assert missing == ["not yet collected", "not yet collected"]  # software stack, egress
+    assert {tr["data-offer"] for tr in page.select("tr[data-offer]")} == {"offers-3", "offers-8", "offers-9", "offers-10", "offers-11"}
+
+
+def test_accelerator_page_says_where_you_rent_it(cloud_client: TestClient) -> None:
+    a2 = soup(cloud_client, "/silicon/acme-a2").select_one("#rent")
+    assert "choosing this part is choosing Beta Cloud" in text(a2.select_one(".cloud-only"))
+    assert text(a2.select_one(".exclusive")) == "Only Beta Cloud rents the Acme A2."
+    assert "one offer, 7.50 USD per accelerator-hour (Beta Cloud" in text(a2.select_one(".rent-range"))  # 30.00 / 4
+    a1 = soup(cloud_client, "/silicon/acme-a1").select_one("#rent")
+    assert a1.select_one(".cloud-only") is None
+    assert [a.text for a in a1.select(".rent-providers a")] == ["Alpha GPU", "Beta Cloud", "Gamma Market"]
+    assert "from 4.00 USD per accelerator-hour (Gamma Market, seen 2026-11-20) to 12.29 USD per accelerator-hour (Alpha GPU" in text(a1)
+    assert soup(cloud_client, "/silicon/globex-g1").select_one("#rent") is None  # no offer, not cloud-only: no section
+    assert cloud_client.get("/api/accelerators/globex-g1").json()["rent"] is None
+
+
+def test_nav_links_to_cloud(cloud_client: TestClient) -> None:
+    assert soup(cloud_client, "/").select_one('nav a[href="/cloud/"]') is not None
+    assert cloud_client.get("/cloud", follow_redirects=False).headers["location"] == "/cloud/"
+
+
+# --- API -----------------------------------------------------------------------------
+
+
+def test_api_offers_filters_and_shows_arithmetic(cloud_client: TestClient) -> None:
+    body = cloud_client.get("/api/offers", params={"accelerator": "acme-a1", "pricing": "on-demand", "variant": "pcie-80gb"}).json()
+    assert [o["id"] for o in body] == ["offers-5", "offers-4", "offers-3", "offers-2", "offers-9", "offers-8"]  # USD by price, then the rest
+    eight = next(o for o in body if o["id"] == "offers-2")
+    assert (eight["per_accelerator_hour"], eight["arithmetic"]) == (12.29, "98.32 USD ÷ 8 = 12.29 USD per accelerator-hour")
+    assert next(o for o in body if o["id"] == "offers-5")["stale"] is True
+    assert next(o for o in body if o["id"] == "offers-9")["state"] == "not separable"
+
+
+def test_api_prices_is_the_page_data(cloud_client: TestClient) -> None:
+    body = cloud_client.get("/api/prices/acme-a1", params={"include_stale": "true"}).json()
+    spread = body["spread"]
+    assert (spread["cheapest"]["offer_id"], spread["dearest"]["offer_id"]) == ("offers-5", "offers-2")
+    assert spread["ratio"] == pytest.approx(12.29 / 1.5) and spread["include_stale"] is True
+    assert [v["key"] for v in body["variants"]] == ["pcie-80gb", "nvl-94gb"]
+    schema = cloud_client.get("/openapi.json").json()
+    for path in ("/api/offers", "/api/prices/{ident}", "/api/providers", "/api/providers/{ident}"):
+        assert path in schema["paths"]
+    params = {p["name"] for p in schema["paths"]["/api/offers"]["get"]["parameters"]}
+    assert {"accelerator", "provider", "pricing", "region", "variant", "since", "until"} <= params
+
+
+def test_static_paths_cover_every_provider_and_part(cloud_catalog: Catalog, cloud_client: TestClient) -> None:  # noqa: F811
+    paths = list(static_paths(cloud_catalog))
+    assert "/cloud/gamma" in paths and "/cloud/prices/globex-g1" in paths
+    for path in paths:
+        assert cloud_client.get(path).status_code == 200, path
+
+
+# --- CLI -----------------------------------------------------------------------------
+
+
+def test_cli_prices_shows_offers_and_spread(tmp_path: Path) -> None:
+    folder = write_cloud(tmp_path / "data")
+    result = CliRunner().invoke(cli, ["prices", "acme-a1", "--data", str(folder)], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert "98.32 USD ÷ 8 = 12.29 USD per accelerator-hour" in result.output
+    assert "Spread (on-demand USD, variant PCIe 80 GB): 12.29 ÷ 4.00 ≈ 3.07× over 3 offers" in result.output
+    assert "cheapest: 4.00 USD per accelerator-hour — Gamma Market, 1x A1, seen 2026-11-20" in result.output
+    spot = CliRunner().invoke(cli, ["prices", "acme-a1", "--pricing", "spot", "--json", "--data", str(folder)])
+    assert [r["offer"]["id"] for r in json.loads(spot.output)["rows"]] == ["offers-7"]
+    nvl = CliRunner().invoke(cli, ["prices", "acme-a1", "--variant", "NVL 94 GB", "--data", str(folder)], env={"COLUMNS": "250"})
+    assert "no spread: only one offer qualifies" in nvl.output
+
+
+def test_cli_prices_rejects_bad_input_with_exit_2(tmp_path: Path) -> None:
+    folder = write_cloud(tmp_path / "data")
+    for args, words in ((["acme-a9"], "No accelerator with id 'acme-a9'"), (["acme-a1", "--since", "2026-13-01"], "option '--since'"),
+                        (["acme-a1", "--region", "mars"], "option '--region'"), (["acme-a1", "--variant", "sxm-80gb"], "option '--variant'")):
+        result = CliRunner().invoke(cli, ["prices", *args, "--data", str(folder)])
+        assert result.exit_code == 2 and words in result.output, args
+
+
+# --- the real bundled offers ---------------------------------------------------------
+
+
+def test_real_offers_meet_the_issue(real_catalog: Catalog) -> None:
+    offers = list(real_catalog.offers.values())
+    assert len(offers) >= 60
+    h100 = [o for o in offers if o.accelerator in ("nvidia-h100-sxm", "nvidia-h100-pcie")]
+    assert len(h100) >= 15 and len({o.provider for o in h100}) >= 8
+    assert all(o.seen <= dt.date.today() and o.source_url.startswith(("https://", "http://")) for o in offers)
+
+
+def test_real_h100_sxm_spread(real_catalog: Catalog, real_client: TestClient) -> None:
+    spread = pricing.price_view(real_catalog, real_catalog.accelerators["nvidia-h100-sxm"]).spread
+    assert spread.variant and spread.variant.label == "SXM 80 GB"
+    assert (spread.cheapest.provider, spread.cheapest.per_accelerator_hour, str(spread.cheapest.seen)) == ("voltage-park", 1.99, "2026-09-20")
+    assert (spread.dearest.provider, spread.dearest.arithmetic) == ("coreweave", "49.24 USD ÷ 8 = 6.155 USD per GPU-hour")
+    assert spread.ratio == pytest.approx(6.155 / 1.99)  # 3.09
+    page = BeautifulSoup(real_client.get("/cloud/prices/nvidia-h100-sxm").text, "html.parser")
+    assert text(page.select_one(".end.spread-ratio dd")).startswith("3.09×")
+
+
+def test_real_h100_nvl_is_never_mixed_with_the_80gb_pcie(real_catalog: Catalog) -> None:
+    acc = real_catalog.accelerators["nvidia-h100-pcie"]
+    default = pricing.price_view(real_catalog, acc).spread
+    assert default.variant and default.variant.key == "pcie-80gb"
+    assert "NVL" not in default.cheapest.display and default.cheapest.per_accelerator_hour == 1.99  # RunPod Community PCIe
+    nvl = pricing.price_view(real_catalog, acc, pricing.PriceQuery(variant="nvl-94gb")).spread
+    assert (nvl.cheapest.per_accelerator_hour, nvl.dearest.per_accelerator_hour) == (2.59, 3.19)
+
+
+def test_real_cloud_only_part_names_its_cloud(real_client: TestClient) -> None:
+    rent = BeautifulSoup(real_client.get("/silicon/aws-inferentia-2").text, "html.parser").select_one("#rent")
+    assert "choosing this part is choosing Amazon Web Services" in text(rent)
+    tpu = BeautifulSoup(real_client.get("/silicon/google-tpu-v7").text, "html.parser").select_one("#rent .cloud-only")
+    assert "choosing the part is choosing the cloud" in text(tpu) and "No offer for it is recorded" in text(tpu)

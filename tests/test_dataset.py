@@ -1,0 +1,346 @@
+"""``/data/`` and ``/api/dataset``: the page, the form's outcomes, every form error, the guards
+(token, honeypot, rate limit, body cap), escaping, and that the ledger is never served."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
+from starlette.requests import Request
+
+from computeatlas.catalog import Catalog
+from computeatlas.ledger import Ledger
+from computeatlas.web import dataset as dataset_web
+from computeatlas.web.app import create_app
+from computeatlas.web.guard import MAX_BODY, FormGuard, client_key
+from tests.test_exports import EXPECTED_CSV
+
+VALID = {
+    "name": "Zoë O’Brien-Núñez",
+    "email": "zoe@example.org",
+    "organisation": "Université de Genève",
+    "intended_use": "research",
+    "licence": "accepted",
+}
+
+
+def make_app(catalog: Catalog, tmp_path: Path, rate: str = "1000/minute") -> FastAPI:
+    app = create_app(catalog)
+    app.state.ledger = Ledger.open(f"sqlite:///{tmp_path / 'ledger.sqlite3'}")
+    app.state.form_guard = FormGuard(b"test-secret-0123456789", rate=rate)
+    return app
+
+
+@pytest.fixture
+def app(catalog: Catalog, tmp_path: Path) -> Iterator[FastAPI]:
+    made = make_app(catalog, tmp_path)
+    yield made
+    made.state.ledger.close()
+
+
+@pytest.fixture
+def web(app: FastAPI) -> TestClient:
+    return TestClient(app)
+
+
+def soup(response) -> BeautifulSoup:  # type: ignore[no-untyped-def]
+    assert response.headers["content-type"].startswith("text/html")
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def token_of(client: TestClient) -> str:
+    response = client.get("/data/")
+    assert response.status_code == 200
+    return soup(response).select_one('form input[name="token"]')["value"]
+
+
+def submit(client: TestClient, token: str | None = None, **fields: str):  # type: ignore[no-untyped-def]
+    data = {**VALID, **fields}
+    data["token"] = token if token is not None else token_of(client)
+    return client.post("/data/", data={k: v for k, v in data.items() if v is not None})
+
+
+def rows(app: FastAPI) -> list:
+    return app.state.ledger.list(limit=None)
+
+
+# --- the page ------------------------------------------------------------------------
+
+
+def test_page_says_what_the_table_holds(web: TestClient, catalog: Catalog) -> None:
+    response = web.get("/data/")
+    page = soup(response)
+    assert page.select_one("h1").get_text() == "The silicon table as data"
+    columns = [tr["data-column"] for tr in page.select("#columns tr[data-column]")]
+    assert columns[:3] == ["id", "name", "vendor"] and len(columns) == 50
+    memory = page.select_one('#columns tr[data-column="memory_gb"]').get_text(" ", strip=True)
+    assert "GB (10^9 bytes)" in memory
+    assert page.select_one('a[rel~="license"]')["href"] == "https://creativecommons.org/licenses/by-nc/4.0/"
+    assert page.select_one("#schema-version").get_text() == "1.0.0"
+    assert page.select_one("#data-version").get_text() == catalog.version
+    assert page.select_one("#last-verified").get_text() == "2026-11-01"  # newest verified date in the small catalog
+    assert "only to answer this request" in page.select_one("#privacy").get_text()
+    assert page.select_one('header nav a[href="/data/"]').get_text() == "Data"
+    assert [f["name"] for f in page.select("form.request-form [name]")] == [
+        "token", "name", "email", "organisation", "intended_use", "licence", "website",
+    ]
+
+
+def test_page_is_never_cached_and_sets_a_strict_cookie(web: TestClient) -> None:
+    first, second = web.get("/data/"), TestClient(web.app).get("/data/")
+    assert first.headers["cache-control"] == "no-store" and "etag" not in first.headers
+    cookie = first.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/data/" in cookie
+    assert soup(first).select_one('[name="token"]')["value"] != soup(second).select_one('[name="token"]')["value"]
+
+
+def test_data_without_slash_redirects(web: TestClient) -> None:
+    response = web.get("/data", follow_redirects=False)
+    assert response.status_code == 301 and response.headers["location"] == "/data/"
+
+
+def test_api_dataset_describes_the_schema(web: TestClient, catalog: Catalog) -> None:
+    body = web.get("/api/dataset").json()
+    assert (body["schema_version"], body["licence"], body["rows"]) == ("1.0.0", "CC-BY-NC-4.0", 3)
+    assert body["data_version"] == catalog.version and body["last_verified"] == "2026-11-01"
+    units = {c["name"]: c["unit"] for c in body["columns"]}
+    assert units["memory_bandwidth_tbps"] == "TB/s (10^12 bytes/s)" and units["power_w"] == "W"
+    assert body["states"] == ["not published", "not applicable", "not comparable", "not yet collected"]
+    assert "/api/dataset" in web.get("/openapi.json").json()["paths"]
+    assert list(dataset_web.static_paths(catalog)) == ["/data/", "/api/dataset"]
+
+
+# --- outcomes ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("use", ["research", "evaluation"])
+def test_a_valid_request_is_recorded_and_answered_with_the_csv(web: TestClient, app: FastAPI, use: str) -> None:
+    response = submit(web, intended_use=use)
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "text/csv; charset=utf-8; header=present"
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    assert response.headers["content-disposition"] == f'attachment; filename="compute-atlas-silicon-{today}.csv"'
+    assert response.headers["cache-control"] == "no-store"
+    assert response.content.decode("utf-8") == EXPECTED_CSV
+    [entry] = rows(app)
+    assert (entry.name, entry.email, entry.organisation) == (VALID["name"], VALID["email"], VALID["organisation"])
+    assert (entry.kind, entry.intended_use, entry.licence_accepted) == ("download", use, True)
+
+
+def test_a_commercial_request_is_a_licence_enquiry_with_no_download(web: TestClient, app: FastAPI) -> None:
+    response = submit(web, intended_use="commercial", licence=None)
+    assert response.status_code == 200
+    page = soup(response)
+    assert page.select_one("h1").get_text() == "Licence enquiry recorded"
+    assert page.select_one(".email").get_text() == "zoe@example.org"
+    assert "content-disposition" not in response.headers and "id,name" not in response.text
+    [entry] = rows(app)
+    assert (entry.kind, entry.intended_use, entry.licence_accepted) == ("enquiry", "commercial", False)
+
+
+def test_double_submit_records_one_row(web: TestClient, app: FastAPI) -> None:
+    token = token_of(web)
+    first, second = submit(web, token), submit(web, token)
+    assert first.status_code == second.status_code == 200
+    assert first.content == second.content and first.headers["content-type"].startswith("text/csv")
+    assert len(rows(app)) == 1
+    submit(web)  # a newly loaded form is a new request
+    assert len(rows(app)) == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "organisation"),
+    [
+        ("Zoë O’Brien-Núñez", "Université de Genève"),
+        ("D'Arcy Ó Súilleabháin", "Coláiste na hOllscoile, Corcaigh"),
+        ("王小明", "清华大学"),
+        ("می\u200cخواهم", "دانشگاه تهران"),  # a zero-width non-joiner, as Persian writes it
+        ("  Ana   María  ", "independent"),
+    ],
+)
+def test_names_with_accents_apostrophes_and_any_script_are_accepted(web: TestClient, app: FastAPI, name: str, organisation: str) -> None:
+    assert submit(web, name=name, organisation=organisation).status_code == 200
+    assert rows(app)[0].name == " ".join(name.split())
+
+
+# --- form errors ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"name": ""}, "name", "Enter your name."),
+        ({"name": "x" * 101}, "name", "Name is too long: at most 100 characters."),
+        ({"name": "Bell\x07"}, "name", "Name contains a control or invisible character (U+0007)"),
+        ({"name": "abc\u202edef"}, "name", "Name contains a control or invisible character (U+202E)"),
+        ({"email": ""}, "email", "Enter your email address."),
+        ({"email": "not-an-email"}, "email", "That email address is not valid: An email address must have an @-sign."),
+        ({"email": "a@" + "b" * 250 + ".org"}, "email", "Email is too long: at most 254 characters."),
+        ({"email": "zoe@localhost"}, "email", "That email address is not valid"),
+        ({"organisation": ""}, "organisation", "Enter your organisation (or “independent”)."),
+        ({"organisation": "o" * 151}, "organisation", "Organisation is too long: at most 150 characters."),
+        ({"intended_use": ""}, "intended_use", "Choose research, evaluation or commercial use."),
+        ({"intended_use": "resale"}, "intended_use", "Choose research, evaluation or commercial use."),
+        ({"licence": ""}, "licence", "Tick the box to accept the CC-BY-NC-4.0 licence"),
+    ],
+)
+def test_each_form_error_reshows_the_form_with_the_fields_message(
+    web: TestClient, app: FastAPI, fields: dict[str, str], field: str, message: str
+) -> None:
+    response = submit(web, **fields)
+    assert response.status_code == 400
+    page = soup(response)
+    assert message in page.select_one(f"#error-{field}").get_text()
+    assert page.select_one(f"#field-{field}")["aria-invalid"] == "true"
+    assert page.select_one(f'.form-errors a[href="#field-{field}"]') is not None
+    assert page.select_one("#field-organisation")["value"] == " ".join(fields.get("organisation", VALID["organisation"]).split())[:150]
+    assert rows(app) == []
+
+
+def test_a_corrected_form_keeps_its_key_and_records_once(web: TestClient, app: FastAPI) -> None:
+    page = soup(submit(web, email="broken"))
+    token = page.select_one('[name="token"]')["value"]
+    assert submit(web, token).status_code == 200
+    assert submit(web, token).status_code == 200  # the same form again
+    assert len(rows(app)) == 1
+
+
+def test_nothing_typed_is_reflected_unescaped(web: TestClient) -> None:
+    hostile = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+    response = submit(web, name=hostile, organisation=hostile, email=hostile)
+    assert response.status_code == 400
+    page = soup(response)
+    assert page.select("script") == [] and page.select("img") == []
+    assert page.select_one("#field-name")["value"] == hostile
+    assert "&lt;script&gt;" in response.text and "<script>" not in response.text
+
+
+def test_the_enquiry_page_escapes_what_was_typed(web: TestClient) -> None:
+    response = submit(web, name="<b>Bold</b> & Co", organisation="<i>Org</i>", intended_use="commercial")
+    page = soup(response)
+    assert page.select_one(".who").get_text() == "<b>Bold</b> & Co" and page.select("b, i") == []
+
+
+# --- guards --------------------------------------------------------------------------
+
+
+def test_missing_or_forged_token_is_refused(web: TestClient, app: FastAPI) -> None:
+    token_of(web)  # the browser has its cookie
+    missing = submit(web, token="")
+    assert missing.status_code == 403
+    assert "arrived without its security token" in soup(missing).select_one(".form-notice").get_text()
+    forged = submit(web, token="eyJrIjoiYWFhYWFhYWFhYWFhYWFhYWFhYWEiLCJjIjoiMCJ9.forged.sig")
+    assert forged.status_code == 403 and "not valid" in soup(forged).select_one(".form-notice").get_text()
+    assert soup(forged).select_one("#field-name")["value"] == VALID["name"]  # what was typed is kept
+    assert rows(app) == []
+
+
+def test_a_token_from_another_browser_is_refused(app: FastAPI) -> None:
+    alice, mallory = TestClient(app), TestClient(app)
+    stolen = token_of(mallory)
+    token_of(alice)
+    response = submit(alice, token=stolen)
+    assert response.status_code == 403 and "another browser" in response.text
+    assert rows(app) == []
+
+
+def test_a_post_without_the_cookie_is_refused(app: FastAPI) -> None:
+    token = token_of(TestClient(app))
+    response = submit(TestClient(app), token=token)  # a fresh client: no cookie
+    assert response.status_code == 403 and "did not send back the form" in response.text
+
+
+def test_an_expired_token_is_refused(web: TestClient, app: FastAPI) -> None:
+    token = token_of(web)
+    app.state.form_guard.max_age = -1
+    response = submit(web, token=token)
+    assert response.status_code == 403 and "has expired" in response.text
+    assert rows(app) == []
+
+
+def test_the_honeypot_refuses_bots(web: TestClient, app: FastAPI) -> None:
+    response = submit(web, website="http://spam.example")
+    assert response.status_code == 400 and "leave this empty" in response.text
+    assert rows(app) == []
+
+
+def test_rate_limit_per_address(catalog: Catalog, tmp_path: Path) -> None:
+    app = make_app(catalog, tmp_path, rate="3/minute")
+    client = TestClient(app)
+    statuses = [submit(client, email=f"p{i}@example.org").status_code for i in range(3)]
+    assert statuses == [200, 200, 200]
+    limited = submit(client)
+    assert limited.status_code == 429
+    assert 1 <= int(limited.headers["retry-after"]) <= 60
+    assert "Too many requests from your address" in soup(limited).select_one(".form-notice").get_text()
+    assert len(rows(app)) == 3
+    app.state.ledger.close()
+
+
+def test_client_key_groups_ipv6_by_64() -> None:
+    def key(host: str) -> str:
+        return client_key(Request({"type": "http", "client": (host, 1234), "headers": []}))
+
+    assert key("2001:db8:1:2:aaaa::1") == key("2001:db8:1:2:bbbb::9") == "2001:db8:1:2::/64"
+    assert key("203.0.113.7") == "203.0.113.7"
+    assert key("::ffff:203.0.113.7") == "203.0.113.7"
+
+
+def test_an_oversized_body_is_refused(web: TestClient, app: FastAPI) -> None:
+    response = submit(web, organisation="o" * (MAX_BODY + 1))
+    assert response.status_code == 413 and "at most 16384" in response.text
+    assert rows(app) == []
+
+
+def test_an_oversized_streamed_body_without_length_is_refused(web: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        for _ in range(40):
+            yield b"name=" + b"x" * 1000 + b"&"
+
+    response = web.post("/data/", content=chunks(), headers={"content-type": "application/x-www-form-urlencoded"})
+    assert response.status_code == 413
+
+
+@pytest.mark.parametrize(
+    ("content", "content_type", "status", "words"),
+    [
+        (b'{"name": "x"}', "application/json", 415, "application/x-www-form-urlencoded"),
+        (b"name=%FF%FE", "application/x-www-form-urlencoded", 400, "UTF-8"),
+        (b"&".join(b"f%d=1" % i for i in range(25)), "application/x-www-form-urlencoded", 400, "at most 20 fields"),
+    ],
+)
+def test_a_body_that_is_not_our_form_is_a_clear_4xx(web: TestClient, content: bytes, content_type: str, status: int, words: str) -> None:
+    response = web.post("/data/", content=content, headers={"content-type": content_type})
+    assert response.status_code == status and words in response.text
+
+
+def test_a_ledger_that_cannot_be_written_is_a_503_and_sends_nothing(web: TestClient, app: FastAPI) -> None:
+    class Broken:
+        def record(self, *args: object, **kwargs: object) -> None:
+            raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+    real, app.state.ledger = app.state.ledger, Broken()
+    try:
+        response = submit(web)
+    finally:
+        app.state.ledger = real
+    assert response.status_code == 503 and "nothing was sent" in response.text
+    assert "id,name" not in response.text
+
+
+@pytest.mark.parametrize("path", ["/var/ledger.sqlite3", "/ledger.sqlite3", "/data/ledger.sqlite3", "/static/../var/ledger.sqlite3", "/api/requests"])
+def test_the_ledger_is_never_served(web: TestClient, path: str) -> None:
+    submit(web)
+    response = web.get(path)
+    assert response.status_code == 404 and "zoe@example.org" not in response.text
+
+
+def test_no_route_reads_the_ledger(app: FastAPI) -> None:
+    paths = {route.path for route in app.routes}
+    assert not any("request" in p or "ledger" in p for p in paths)

@@ -1,0 +1,77 @@
+"""Derived figures: hand-worked arithmetic from the records, and states that propagate."""
+
+from __future__ import annotations
+
+import pytest
+
+from computeatlas import derive
+from computeatlas.catalog import Catalog
+from computeatlas.derive import DerivedState
+from computeatlas.model import NumberFormat
+
+FP8, BF16 = NumberFormat.FP8, NumberFormat.BF16
+
+
+def test_h100_sxm_figures(real_catalog: Catalog) -> None:
+    h100 = real_catalog.accelerators["nvidia-h100-sxm"]
+    ridge = derive.ridge_point(h100, FP8)
+    assert ridge.state is DerivedState.DERIVED
+    assert ridge.value == pytest.approx(1979e12 / 3.35e12)  # 590.7 FLOP/byte
+    assert ridge.display == "590.7 FLOP/byte"
+    assert ridge.worked == "1979 TFLOPS ÷ 3.35 TB/s = 590.7 FLOP/byte"
+    assert ridge.provenance == "derived from published figures"
+    assert [i.key for i in ridge.inputs] == ["compute.FP8", "memory_bandwidth"]
+    sweeps = derive.bandwidth_per_capacity(h100)
+    assert sweeps.value == pytest.approx(3.35e12 / 80e9)  # 41.875 per second
+    assert sweeps.display == "41.88 per second"
+    per_watt = derive.compute_per_watt(h100, BF16)
+    assert per_watt.value == pytest.approx(989.5e12 / 700)  # 1.414 TFLOP/s per W
+    assert per_watt.display == "1.414 TFLOP/s per W"
+    assert derive.largest_model(h100, FP8).value == pytest.approx(80e9)
+    assert derive.largest_model(h100, BF16).display == "40 billion parameters"
+
+
+def test_gib_memory_is_converted(real_catalog: Catalog) -> None:
+    trn3 = real_catalog.accelerators["aws-trainium-3"]  # 144 GiB, as AWS writes it
+    model = derive.largest_model(trn3, BF16)
+    assert model.value == pytest.approx(144 * 2**30 * 8 / 16)  # 77.3 billion
+    assert model.display == "77.31 billion parameters"
+
+
+def test_power_not_published_makes_per_watt_not_published(real_catalog: Catalog) -> None:
+    trn3 = real_catalog.accelerators["aws-trainium-3"]
+    figure = derive.compute_per_watt(trn3, FP8)
+    assert figure.state is DerivedState.NOT_PUBLISHED
+    assert figure.value is None and figure.worked is None
+    assert figure.display == "not published"
+    assert figure.reason == "power is not published"
+
+
+def test_not_comparable_input_is_not_published(real_catalog: Catalog) -> None:
+    h200 = real_catalog.accelerators["nvidia-h200-sxm"]  # FP8 stated without saying dense or sparse
+    figure = derive.ridge_point(h200, FP8)
+    assert figure.state is DerivedState.NOT_PUBLISHED and figure.value is None
+    assert "not comparable" in figure.reason
+
+
+def test_not_applicable_input_is_not_applicable(real_catalog: Catalog) -> None:
+    a100 = real_catalog.accelerators["nvidia-a100-sxm-80gb"]  # no FP8 in the hardware
+    assert derive.ridge_point(a100, FP8).state is DerivedState.NOT_APPLICABLE
+    assert derive.largest_model(a100, FP8).display == "not applicable"
+    assert derive.ridge_point(a100, BF16).value == pytest.approx(312e12 / 2039e9)
+
+
+def test_missing_format_is_not_yet_collected(real_catalog: Catalog) -> None:
+    h100 = real_catalog.accelerators["nvidia-h100-sxm"]  # the record lists no FP4
+    figure = derive.ridge_point(h100, NumberFormat.FP4)
+    assert figure.state is DerivedState.NOT_COLLECTED and figure.display == "not yet collected"
+
+
+def test_page_set_follows_the_record_formats(real_catalog: Catalog) -> None:
+    keys = [f.key for f in derive.derived_figures(real_catalog.accelerators["aws-trainium-3"])]
+    assert keys == [
+        "bandwidth_per_capacity",
+        "ridge_point.FP4", "ridge_point.FP8", "ridge_point.BF16",
+        "compute_per_watt.FP4", "compute_per_watt.FP8", "compute_per_watt.BF16",
+        "largest_model.FP4", "largest_model.FP8", "largest_model.BF16",
+    ]

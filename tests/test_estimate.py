@@ -1,0 +1,311 @@
+"""Our estimate: the roofline bounds worked by hand from the records, the not-published
+rule, bad input as clear errors, and the same result on the page, the API and the CLI.
+
+Hand-worked figures (small catalog, Acme A1: 80 GB, 3.35 TB/s, FP8 1979 TFLOPS dense):
+70e9 parameters in FP8 = 70 GB of weights (fits in 80 GB);
+batch 1: 3.35e12 ÷ 70e9 = 47.857 tokens/s;
+large batch at 0.5: 1979e12 × 0.5 ÷ (2 × 70e9) = 7067.857 tokens/s;
+at 2 USD/h: 2 ÷ (47.857 × 3600) × 1e6 = 11.6086 and 2 ÷ (7067.857 × 3600) × 1e6 = 0.078603 USD per million tokens.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from computeatlas.catalog import Catalog, load
+from computeatlas.cli import app as cli_app
+from computeatlas.estimate import DoesNotFit, EstimateError, Outcome, estimate, parse_request
+from computeatlas.model import NumberFormat
+from computeatlas.web.app import create_app
+from tests.conftest import TODAY
+from tests.test_energy import write_energy_data
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    """The small catalog with the energy layer's records, providers and offers."""
+    return write_energy_data(tmp_path / "data")
+
+
+@pytest.fixture
+def cat(data: Path) -> Catalog:
+    return load(data, today=TODAY)
+
+
+@pytest.fixture
+def web(cat: Catalog) -> TestClient:
+    return TestClient(create_app(cat))
+
+
+def run(catalog: Catalog, accelerator: str, params: str, fmt: str, utilisation: str = "0.5", price: str | None = None, offer: str | None = None):  # type: ignore[no-untyped-def]
+    return estimate(catalog, parse_request(accelerator, params, fmt, utilisation, price, offer))
+
+
+# --- the arithmetic --------------------------------------------------------------------
+
+
+def test_bounds_worked_by_hand(cat: Catalog) -> None:
+    e = run(cat, "acme-a1", "70e9", "FP8", "0.5", "2")
+    assert e.weight_bytes == 70e9 and e.weight_display == "70 GB" and e.fits is Outcome.COMPUTED
+    assert e.decode_batch1.amount == pytest.approx(47.857142857)
+    assert e.decode_compute_bound.amount == pytest.approx(7067.857142857)
+    assert e.cost_batch1.amount == pytest.approx(11.6086, rel=1e-4)
+    assert e.cost_compute_bound.amount == pytest.approx(0.078603, rel=1e-4)
+    assert e.decode_batch1.working == "3.35 TB/s ÷ 70 GB = 47.86 tokens/s"
+    assert e.label == "upper bound from published figures, not a measurement"
+    assert e.cost_batch1.label_note == "lower bound on cost from published figures, not a measurement"
+
+
+def test_format_sets_the_weight_bytes(cat: Catalog) -> None:
+    e = run(cat, "acme-a1", "35e9", "BF16")  # 35e9 × 16 bits ÷ 8 = 70 GB, same bandwidth bound
+    assert e.weight_bytes == 70e9 and e.decode_batch1.amount == pytest.approx(47.857142857)
+    # BF16 dense 989.5 TFLOPS × 0.5 ÷ (2 × 35e9) = 7067.857 tokens/s
+    assert e.decode_compute_bound.amount == pytest.approx(7067.857142857)
+
+
+def test_exact_fit_and_the_minimum_chip_count(cat: Catalog) -> None:
+    assert run(cat, "acme-a1", "80e9", "FP8").fits is Outcome.COMPUTED  # 80 GB in 80 GB: fits
+    with pytest.raises(DoesNotFit) as one_more:
+        run(cat, "acme-a1", "81e9", "FP8")
+    assert one_more.value.min_accelerators == 2
+    with pytest.raises(DoesNotFit) as exact:
+        run(cat, "acme-a1", "160e9", "FP8")  # 160 GB ÷ 80 GB = exactly 2, not 3
+    assert exact.value.min_accelerators == 2
+    with pytest.raises(DoesNotFit) as many:
+        run(cat, "globex-g1", "70e9", "BF16")  # 140 GB ÷ 24 GB = 5.83 → 6
+    assert many.value.min_accelerators == 6
+
+
+def test_not_published_power_of_inputs(cat: Catalog) -> None:
+    e = run(cat, "acme-a1", "7e9", "INT8", price="2")  # no INT8 figure collected
+    assert e.decode_compute_bound.outcome is Outcome.NOT_PUBLISHED and e.decode_compute_bound.amount is None
+    assert e.cost_compute_bound.outcome is Outcome.NOT_PUBLISHED and e.cost_compute_bound.display == "not published"
+    assert e.decode_batch1.outcome is Outcome.COMPUTED  # 3.35e12 ÷ 7e9 = 478.57
+    assert e.decode_batch1.amount == pytest.approx(478.5714286)
+
+
+def test_not_applicable_format(cat: Catalog) -> None:
+    e = run(cat, "globex-g1", "7e9", "FP8", price="1")
+    assert e.decode_compute_bound.outcome is Outcome.NOT_APPLICABLE
+    assert "not applicable" in (e.decode_compute_bound.reason or "")
+    assert e.decode_batch1.amount == pytest.approx(300e9 / 7e9)
+
+
+def test_no_price_and_bundle_prices(cat: Catalog) -> None:
+    assert run(cat, "acme-a1", "7e9", "FP8").cost_batch1.display == "no price given"
+    bundle = run(cat, "acme-a1", "7e9", "FP8", offer="cloud-3")
+    assert bundle.price.outcome is Outcome.NOT_SEPARABLE and bundle.cost_batch1.outcome is Outcome.NOT_SEPARABLE
+
+
+def test_offer_price_per_accelerator_hour(cat: Catalog) -> None:
+    e = run(cat, "acme-a1", "70e9", "FP8", offer="cloud-2")  # 40.00 USD ÷ 8 = 5.00 per accelerator-hour
+    assert e.price.per_accelerator_hour == pytest.approx(5.0) and e.price.provider == "CloudCo"
+    assert e.cost_batch1.amount == pytest.approx(5 / (3.35e12 / 70e9 * 3600) * 1e6)  # 29.02
+    assert e.cost_batch1.display == "29.02 USD per million tokens"
+
+
+def test_real_h200_70b_fp8(real_catalog: Catalog) -> None:
+    e = run(real_catalog, "nvidia-h200-sxm", "70e9", "FP8", price="3")
+    assert e.memory.amount == 141e9 and e.memory_bandwidth.amount == 4.8e12
+    assert e.fits is Outcome.COMPUTED
+    assert e.decode_batch1.amount == pytest.approx(68.5714, rel=1e-5)  # 4.8e12 ÷ 70e9
+    assert e.cost_batch1.amount == pytest.approx(3 / (68.5714 * 3600) * 1e6, rel=1e-5)  # 12.15
+    # the record's FP8 figure is "not comparable" (press wording, sparsity unstated): no compute ceiling
+    assert e.compute.state.value == "not_comparable" and e.decode_compute_bound.outcome is Outcome.NOT_PUBLISHED
+    assert e.cost_compute_bound.outcome is Outcome.NOT_PUBLISHED
+
+
+def test_real_70b_bf16_too_big_for_an_80gb_part(real_catalog: Catalog) -> None:
+    with pytest.raises(DoesNotFit) as exc:
+        run(real_catalog, "nvidia-h100-sxm", "70e9", "BF16")
+    assert exc.value.need_bytes == 140e9 and exc.value.memory_bytes == 80e9 and exc.value.min_accelerators == 2
+    assert "needs at least 2" in str(exc.value)
+
+
+# --- parsing ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "count"), [("70e9", 70e9), ("70B", 70e9), ("70b", 70e9), ("1.5T", 1.5e12), ("7000000000", 7e9), ("350M", 350e6)])
+def test_parameter_counts(text: str, count: float) -> None:
+    assert parse_request("x", text, "fp8", "1").params == count
+
+
+def test_utilisation_as_percentage() -> None:
+    assert parse_request("x", "7e9", "FP8", "50%").utilisation == 0.5
+    assert parse_request("x", "7e9", "bf16", "1").number_format is NumberFormat.BF16
+
+
+@pytest.mark.parametrize(
+    ("args", "param", "words"),
+    [
+        (("x", "0", "FP8", "0.5"), "params", "positive"),
+        (("x", "-70e9", "FP8", "0.5"), "params", "positive"),
+        (("x", "seventy", "FP8", "0.5"), "params", "as a number"),
+        (("x", "1e400", "FP8", "0.5"), "params", "finite"),
+        (("x", "7e9", "FP9", "0.5"), "format", "unknown number format 'FP9'"),
+        (("x", "7e9", "FP8", "0"), "utilisation", "(0, 1]"),
+        (("x", "7e9", "FP8", "1.01"), "utilisation", "(0, 1]"),
+        (("x", "7e9", "FP8", "nan"), "utilisation", "(0, 1]"),
+        (("x", "7e9", "FP8", "0.5", "0"), "price", "positive"),
+        (("x", "7e9", "FP8", "0.5", "2", "cloud-2"), "price", "not both"),
+        (("", "7e9", "FP8", "0.5"), "accelerator", "required"),
+    ],
+)
+def test_bad_input_names_the_parameter(args: tuple, param: str, words: str) -> None:
+    with pytest.raises(EstimateError) as exc:
+        parse_request(*args)
+    assert exc.value.param == param and words in exc.value.reason
+
+
+def test_unknown_ids(cat: Catalog) -> None:
+    with pytest.raises(EstimateError) as acc:
+        run(cat, "acme-a3", "7e9", "FP8")
+    assert acc.value.status == 404 and ("Acme A1", "acme-a1") in acc.value.suggestions
+    with pytest.raises(EstimateError) as offer:
+        run(cat, "acme-a1", "7e9", "FP8", offer="cloud-99")
+    assert offer.value.status == 404 and offer.value.param == "offer"
+    with pytest.raises(EstimateError) as other:
+        run(cat, "acme-a1", "7e9", "FP8", offer="cloud-4")  # an Acme A2 offer
+    assert other.value.status == 400 and "rents acme-a2, not acme-a1" in other.value.reason
+
+
+# --- the page, the API and the CLI -----------------------------------------------------
+
+QUERY = "accelerator=acme-a1&params=70e9&format=FP8&utilisation=0.5&price=2&offer="
+
+
+def test_page_shows_result_assumptions_and_formulas(web: TestClient) -> None:
+    response = web.get(f"/economics/estimate?{QUERY}")
+    assert response.status_code == 200
+    page = BeautifulSoup(response.text, "html.parser")
+    form = page.select_one("form.estimate-form")
+    assert form["method"] == "get" and form["action"] == "/economics/estimate"
+    assert page.select_one('select[name="accelerator"] option[selected]')["value"] == "acme-a1"
+    rows = {tr["data-bound"]: tr for tr in page.select("tr[data-bound]")}
+    assert rows["decode_batch1"].select_one(".result").get_text(strip=True) == "47.86 tokens/s"
+    assert rows["decode_compute_bound"].select_one(".result").get_text(strip=True) == "7068 tokens/s"
+    assert rows["cost_batch1"].select_one(".result").get_text(strip=True) == "11.61 USD per million tokens"
+    assert rows["cost_compute_bound"].select_one(".result").get_text(strip=True) == "0.0786 USD per million tokens"
+    assert "memory bandwidth (B/s) ÷ weight bytes" in rows["decode_batch1"].get_text()
+    assert "upper bound from published figures, not a measurement" in page.select_one("#result").get_text().lower()
+    assert len(page.select(".assumptions li")) == 8 and "weights only" in page.select(".assumptions li")[0].get_text()
+    assert page.select_one('tr[data-input="memory_bandwidth"]').get_text(" ", strip=True).startswith("Memory bandwidth 3.35 TB/s per chip")
+
+
+def test_page_without_inputs_is_the_empty_form(web: TestClient) -> None:
+    response = web.get("/economics/estimate")
+    page = BeautifulSoup(response.text, "html.parser")
+    assert response.status_code == 200 and page.select_one("#result") is None and page.select_one("#error") is None
+    assert page.select_one('input[name="params"]')["value"] == "70e9"
+
+
+def test_page_model_does_not_fit(web: TestClient) -> None:
+    response = web.get("/economics/estimate?accelerator=acme-a1&params=70e9&format=BF16&utilisation=0.5")
+    assert response.status_code == 400
+    error = BeautifulSoup(response.text, "html.parser").select_one("#error").get_text(" ", strip=True)
+    assert "The model does not fit" in error and "140 GB" in error and "at least 2" in error
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "words"),
+    [
+        ("accelerator=acme-a9&params=7e9&format=FP8&utilisation=0.5", 404, "no accelerator with id 'acme-a9'"),
+        ("accelerator=acme-a1&params=-1&format=FP8&utilisation=0.5", 400, "parameter 'params'"),
+        ("accelerator=acme-a1&params=7e9&format=FP8&utilisation=2", 400, "parameter 'utilisation'"),
+        ("accelerator=acme-a1&params=7e9&format=FP7&utilisation=0.5", 400, "unknown number format"),
+        ("accelerator=acme-a1&params=%3Cscript%3Ealert(1)%3C/script%3E&format=FP8&utilisation=0.5", 400, "parameter 'params'"),
+        ("accelerator=acme-a1&params=" + "9" * 500 + "&format=FP8&utilisation=0.5", 400, "too long"),
+    ],
+)
+def test_page_bad_input_is_a_clear_4xx(web: TestClient, query: str, status: int, words: str) -> None:
+    response = web.get(f"/economics/estimate?{query}")
+    assert response.status_code == status
+    assert words in BeautifulSoup(response.text, "html.parser").select_one("#error").get_text(" ", strip=True)
+    assert "<script>alert" not in response.text
+
+
+def test_page_suggests_close_ids(web: TestClient) -> None:
+    page = BeautifulSoup(web.get("/economics/estimate?accelerator=acme-a9&params=7e9&format=FP8&utilisation=0.5").text, "html.parser")
+    hrefs = [a["href"] for a in page.select("#error a")]
+    assert "/economics/estimate?accelerator=acme-a1&params=7e9&format=FP8&utilisation=0.5" in hrefs
+
+
+def test_api_matches_the_page(web: TestClient) -> None:
+    body = web.get(f"/api/estimate?{QUERY}").json()
+    assert body["decode_batch1"]["amount"] == pytest.approx(47.857142857)
+    assert body["cost_compute_bound"]["amount"] == pytest.approx(0.078603, rel=1e-4)
+    assert body["query"] == {"accelerator": "acme-a1", "params": "70e9", "format": "FP8", "utilisation": "0.5", "price": "2"}
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "words"),
+    [
+        ("accelerator=acme-a1&params=70e9&format=BF16&utilisation=0.5", 400, "at least 2"),
+        ("accelerator=acme-a1&params=0&format=FP8&utilisation=0.5", 400, "parameter 'params'"),
+        ("accelerator=acme-a1&params=7e9&format=FP8&utilisation=1.5", 400, "(0, 1]"),
+        ("accelerator=nope&params=7e9&format=FP8&utilisation=0.5", 404, "no accelerator"),
+        ("accelerator=acme-a1&params=7e9&format=FP8&utilisation=0.5&offer=cloud-99", 404, "no offer"),
+        ("accelerator=acme-a1&params=7e9&format=FP8", 400, "utilisation"),
+    ],
+)
+def test_api_bad_input(web: TestClient, query: str, status: int, words: str) -> None:
+    response = web.get(f"/api/estimate?{query}")
+    assert response.status_code == status
+    body = response.json()
+    assert body["status"] == status and words in body["detail"]
+
+
+def test_real_api_h200(real_client: TestClient) -> None:
+    body = real_client.get("/api/estimate?accelerator=nvidia-h200-sxm&params=70e9&format=FP8&utilisation=0.5").json()
+    assert body["decode_batch1"]["display"] == "68.57 tokens/s"
+    assert body["decode_compute_bound"]["display"] == "not published"
+    assert body["cost_batch1"]["display"] == "no price given"
+
+
+def test_cli_estimate(data: Path) -> None:
+    result = runner.invoke(cli_app, ["estimate", "acme-a1", "--params", "70e9", "--format", "FP8", "--utilisation", "0.5",
+                                     "--offer", "cloud-2", "--data", str(data)], env={"COLUMNS": "200"})  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "47.86 tokens/s" in result.output and "29.02 USD per million tokens" in result.output
+    assert "40.00 USD ÷ 8 = 5.00 USD per accelerator-hour" in result.output
+    assert "not a measurement" in result.output
+
+
+def test_cli_estimate_json_is_the_api(data: Path, web: TestClient) -> None:
+    result = runner.invoke(cli_app, ["estimate", "acme-a1", "--params", "70e9", "--format", "FP8", "--utilisation", "0.5",
+                                     "--price", "2", "--json", "--data", str(data)])  # fmt: skip
+    assert json.loads(result.output) == web.get(f"/api/estimate?{QUERY}").json()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["acme-a1", "--params", "70e9", "--format", "BF16", "--utilisation", "0.5"], "at least 2"),
+        (["acme-a1", "--params", "-5", "--format", "FP8", "--utilisation", "0.5"], "--params"),
+        (["acme-a1", "--params", "7e9", "--format", "FP8", "--utilisation", "1.2"], "--utilisation"),
+        (["acme-a3", "--params", "7e9", "--format", "FP8", "--utilisation", "0.5"], "acme-a1"),
+        (["acme-a1", "--params", "7e9", "--format", "XF8", "--utilisation", "0.5"], "unknown number format"),
+    ],
+)
+def test_cli_bad_input_exits_2(data: Path, args: list[str], words: str) -> None:
+    result = runner.invoke(cli_app, ["estimate", *args, "--data", str(data)])
+    assert result.exit_code == 2 and words in result.output
+
+
+@pytest.mark.parametrize("command", ["estimate", "claims"])
+def test_cli_help(command: str) -> None:
+    result = runner.invoke(cli_app, [command, "--help"])
+    assert result.exit_code == 0 and "Usage" in result.output
+
+
+def test_cli_claims_shows_interest(data: Path) -> None:
+    result = runner.invoke(cli_app, ["claims", "--data", str(data)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "chip vendor (these parts)" in result.output and "acme-a2-cost" in result.output

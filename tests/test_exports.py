@@ -1,0 +1,303 @@
+"""The silicon table and its exports: the frozen schema, the literal CSV of the small catalog,
+formula neutralisation, JSON, Parquet, SQLite, the Frictionless data package, the Hugging Face
+card, and ``computeatlas export``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from computeatlas.catalog import Catalog, load
+from computeatlas.cli import app
+from computeatlas.exports import FOLDER_FORMATS, build, huggingface
+from computeatlas.exports import csv as csv_export
+from computeatlas.exports import json as json_export
+from computeatlas.exports import silicon_table
+from computeatlas.exports.datapackage import descriptor
+from computeatlas.ledger.request import FORM_FIELDS
+from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data
+
+FROZEN_COLUMNS_1_0_0 = (
+    "id,name,vendor,vendor_id,family,form_factor,workload,availability,memory_gb,memory_type,memory_bandwidth_tbps,"
+    "int4_dense_tops,int4_sparse_tops,fp4_dense_tflops,fp4_sparse_tflops,fp6_dense_tflops,fp6_sparse_tflops,"
+    "int8_dense_tops,int8_sparse_tops,fp8_dense_tflops,fp8_sparse_tflops,bf16_dense_tflops,bf16_sparse_tflops,"
+    "fp16_dense_tflops,fp16_sparse_tflops,tf32_dense_tflops,tf32_sparse_tflops,fp32_dense_tflops,fp32_sparse_tflops,"
+    "fp64_dense_tflops,fp64_sparse_tflops,power_w,interconnect,interconnect_bandwidth_gbps,software,audience,catch,"
+    "ridge_point_fp4_flop_per_byte,ridge_point_fp8_flop_per_byte,ridge_point_bf16_flop_per_byte,memory_sweeps_per_s,"
+    "fp4_dense_tflops_per_w,fp8_dense_tflops_per_w,bf16_dense_tflops_per_w,largest_model_fp4_billion_params,"
+    "largest_model_fp8_billion_params,largest_model_bf16_billion_params,disputed_specs,verified,sources"
+)
+
+NYC = "not yet collected"
+LOW8 = ",".join([NYC] * 8)  # INT4, FP4, FP6, INT8: dense and sparse
+HIGH8 = ",".join([NYC] * 8)  # FP16, TF32, FP32, FP64: dense and sparse
+SOURCE = "Acme datasheet — Acme [vendor] https://acme.example/sheet.pdf"
+
+# Hand-worked from the records in conftest.SMALL_CATALOG:
+# acme-a1: 80 GB, 3.35 TB/s, FP8 1979 / 3958 sparse, BF16 989.5 / 1979, 700 W, AcmeLink 900 GB/s
+#   ridge FP8 1979e12 / 3.35e12 = 590.746268657; ridge BF16 989.5 / 3.35 = 295.373134328
+#   sweeps 3.35e12 / 80e9 = 41.875; FP8/W 1979 / 700 = 2.82714285714; BF16/W 989.5 / 700 = 1.41357142857
+#   largest model 80 GB x 8 bits: FP4 160, FP8 80, BF16 40 billion parameters
+# acme-a2: 144 GB, 4.9 TB/s, power not published -> every per-watt figure "not published"
+#   ridge FP8 1979 / 4.9 = 403.87755102; BF16 989.5 / 4.9 = 201.93877551; sweeps 4.9e12 / 144e9 = 34.0277777778
+# globex-g1: 24 GB, 0.3 TB/s, no FP8 units -> FP8 cells and FP8-derived figures "not applicable"
+#   ridge BF16 989.5 / 0.3 = 3298.33333333; sweeps 0.3e12 / 24e9 = 12.5; BF16/W 989.5 / 72 = 13.7430555556
+EXPECTED_CSV = (
+    FROZEN_COLUMNS_1_0_0 + "\r\n"
+    f"acme-a1,Acme A1,Acme Silicon,acme,Test,PCIe card,both,buy,80,HBM3,3.35,{LOW8},1979,3958,989.5,1979,{HIGH8},"
+    f"700,AcmeLink,900,AcmeSDK,Testers.,None known.,{NYC},590.746268657,295.373134328,41.875,{NYC},2.82714285714,"
+    f"1.41357142857,160,80,40,none,2026-11-01,{SOURCE}\r\n"
+    f"acme-a2,Acme A2,Acme Silicon,acme,Test,PCIe card,both,cloud-only,144,HBM3e,4.9,{LOW8},1979,3958,989.5,1979,{HIGH8},"
+    f"not published,AcmeLink,900,AcmeSDK,Testers.,None known.,{NYC},403.87755102,201.93877551,34.0277777778,"
+    f"not published,not published,not published,288,144,72,none,2026-11-01,{SOURCE}\r\n"
+    f"globex-g1,Globex G1,Globex,globex,Test,PCIe card,inference,buy,24,GDDR6,0.3,{LOW8},not applicable,not applicable,"
+    f"989.5,1979,{HIGH8},72,AcmeLink,900,AcmeSDK,Testers.,None known.,{NYC},not applicable,3298.33333333,12.5,{NYC},"
+    f"not applicable,13.7430555556,48,not applicable,12,none,2026-11-01,{SOURCE}\r\n"
+)
+
+
+def test_schema_is_frozen_for_its_version() -> None:
+    # A change of columns must raise SCHEMA_VERSION and add to SCHEMA_CHANGES (then update this test).
+    assert silicon_table.SCHEMA_VERSION == "1.0.0"
+    assert ",".join(c.name for c in silicon_table.COLUMNS) == FROZEN_COLUMNS_1_0_0
+    assert silicon_table.SCHEMA_CHANGES[-1][0] == silicon_table.SCHEMA_VERSION
+    units = {c.name: c.unit for c in silicon_table.COLUMNS}
+    assert units["memory_gb"] == "GB (10^9 bytes)"
+    assert units["fp8_dense_tflops"] == "TFLOPS (10^12 FLOP/s)"
+    assert units["int8_dense_tops"] == "TOPS (10^12 OP/s)"
+    assert all(c.description for c in silicon_table.COLUMNS)
+
+
+def test_csv_of_the_small_catalog_is_exactly_this(catalog: Catalog) -> None:
+    assert csv_export.to_text(build(catalog)) == EXPECTED_CSV
+
+
+def test_csv_reads_back_with_states_as_words(catalog: Catalog) -> None:
+    rows = list(csv.DictReader(io.StringIO(csv_export.to_text(build(catalog)), newline="")))
+    by_id = {r["id"]: r for r in rows}
+    assert by_id["acme-a2"]["power_w"] == "not published"
+    assert by_id["globex-g1"]["fp8_dense_tflops"] == "not applicable"
+    assert by_id["acme-a1"]["fp4_dense_tflops"] == "not yet collected"
+    assert not any(value == "" for row in rows for value in row.values())  # never a blank
+
+
+def test_a_per_superchip_figure_is_not_comparable_and_never_a_number(tmp_path: Path) -> None:
+    record = make_record(
+        "acme-s1",
+        specs__memory={"state": "not_comparable", "published_text": "384 GB per superchip", "basis": "superchip", "source": "sheet"},
+        specs__compute__FP8={"state": "not_comparable", "published_text": "20 PFLOPS sparse only", "basis": "chip", "source": "sheet"},
+    )
+    table = build(load(write_data(tmp_path / "d", [record]), today=TODAY))
+    row = next(table.records())
+    assert row["memory_gb"] == "not comparable"
+    assert row["fp8_dense_tflops"] == "not comparable" and row["fp8_sparse_tflops"] == "not comparable"
+    assert row["memory_sweeps_per_s"] == "not published"  # derived from a not-comparable input
+    assert row["largest_model_fp8_billion_params"] == "not published"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
+        ("+SUM(A1:A9)", "'+SUM(A1:A9)"),
+        ("-2+3", "'-2+3"),
+        ("@cmd", "'@cmd"),
+        ("\tindent", "'\tindent"),
+        ("\rreturn", "'\rreturn"),
+        ("-3.5", "-3.5"),  # a real negative number stays a number
+        ("-7", "-7"),
+        ("plain", "plain"),
+        ("a=b", "a=b"),
+    ],
+)
+def test_neutralise(text: str, expected: str) -> None:
+    assert csv_export.neutralise(text) == expected
+
+
+def test_numbers_stay_numbers_and_text_is_neutralised_in_a_written_row() -> None:
+    buffer = io.StringIO(newline="")
+    csv_export.write_rows(buffer, ["a", "b", "c", "d", "e"], [[-3.5, -12, 0.00001, "=1+1", "-1"]])
+    assert buffer.getvalue() == "a,b,c,d,e\r\n-3.5,-12,0.00001,'=1+1,-1\r\n"
+
+
+@given(st.text(max_size=40))
+def test_no_neutralised_cell_starts_a_formula(text: str) -> None:
+    out = csv_export.neutralise(text)
+    if out.startswith(csv_export.FORMULA_START):
+        float(out)  # only a plain negative number may start with "-"
+        assert out.startswith("-")
+
+
+def test_hostile_record_text_is_neutralised_in_the_csv(tmp_path: Path) -> None:
+    record = make_record(
+        "evil-x1",
+        name='=HYPERLINK("http://evil.example","click")',
+        family="+cmd|' /C calc'!A0",
+        audience="@SUM(1+1)",
+        catch="-2+3",
+        form_factor="\tPCIe card",
+    )
+    text = csv_export.to_text(build(load(write_data(tmp_path / "d", [record]), today=TODAY)))
+    row = next(csv.DictReader(io.StringIO(text, newline="")))
+    assert row["name"] == "'=HYPERLINK(\"http://evil.example\",\"click\")"
+    assert row["family"] == "'+cmd|' /C calc'!A0"
+    assert row["audience"] == "'@SUM(1+1)"
+    assert row["catch"] == "'-2+3"
+    assert row["form_factor"] == "'\tPCIe card"
+    assert row["memory_gb"] == "80"
+
+
+def test_download_file_name_is_dated() -> None:
+    import datetime as dt
+
+    assert csv_export.filename(dt.date(2026, 11, 30)) == "compute-atlas-silicon-2026-11-30.csv"
+
+
+def test_json_document_has_numbers_and_words(catalog: Catalog) -> None:
+    doc = json.loads(json_export.to_text(build(catalog)))
+    assert doc["schema_version"] == "1.0.0" and doc["licence"] == "CC-BY-NC-4.0"
+    assert doc["data_version"] == catalog.version
+    rows = {r["id"]: r for r in doc["rows"]}
+    assert rows["acme-a1"]["memory_bandwidth_tbps"] == 3.35
+    assert rows["acme-a1"]["fp8_sparse_tflops"] == 3958
+    assert rows["acme-a2"]["power_w"] == "not published"
+    assert [c["name"] for c in doc["columns"]] == FROZEN_COLUMNS_1_0_0.split(",")
+
+
+def test_parquet_keeps_numbers_typed_and_states_beside_them(catalog: Catalog, tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet", reason="the optional 'parquet' extra (pyarrow) is not installed")
+    from computeatlas.exports import parquet
+
+    path = parquet.write(build(catalog), tmp_path / "silicon.parquet")[0]
+    table = pq.read_table(path)
+    rows = {r["id"]: r for r in table.to_pylist()}
+    assert rows["acme-a1"]["memory_gb"] == 80.0 and rows["acme-a1"]["memory_gb_state"] == "published"
+    assert rows["acme-a2"]["power_w"] is None and rows["acme-a2"]["power_w_state"] == "not published"
+    assert str(rows["acme-a1"]["verified"]) == "2026-11-01"
+    assert table.schema.metadata[b"schema_version"] == b"1.0.0"
+
+
+def test_sqlite_has_primary_keys_and_keeps_states(catalog: Catalog, tmp_path: Path) -> None:
+    from computeatlas.exports import sqlite as sqlite_export
+
+    path = sqlite_export.write(build(catalog), tmp_path / "silicon.db")[0]
+    db = sqlite3.connect(path)
+    try:
+        for table, keys in (("accelerators", ["id"]), ("sources", ["accelerator_id", "key"]), ("columns", ["name"]), ("dataset_info", ["key"])):
+            info = db.execute(f"PRAGMA table_info({table})").fetchall()
+            assert [row[1] for row in sorted(info, key=lambda r: r[5]) if row[5]] == keys, table
+        assert db.execute("SELECT memory_gb, typeof(memory_gb) FROM accelerators WHERE id = 'acme-a2'").fetchone() == (144.0, "real")
+        assert db.execute("SELECT power_w FROM accelerators WHERE id = 'acme-a2'").fetchone() == ("not published",)
+        assert db.execute("SELECT count(*) FROM sources").fetchone() == (3,)
+        assert db.execute("SELECT value FROM dataset_info WHERE key = 'licence'").fetchone() == ("CC-BY-NC-4.0",)
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+    finally:
+        db.close()
+
+
+def test_datapackage_validates_with_frictionless(catalog: Catalog, tmp_path: Path) -> None:
+    frictionless = pytest.importorskip("frictionless")
+    from computeatlas.exports import datapackage
+
+    written = datapackage.write(build(catalog), tmp_path / "pkg")
+    assert [p.name for p in written] == ["silicon.csv", "datapackage.json"]
+    report = frictionless.validate(str(tmp_path / "pkg" / "datapackage.json"))
+    assert report.valid, report.flatten(["rowNumber", "fieldName", "type", "note"])
+    resource = descriptor(build(catalog))["resources"][0]
+    assert resource["schema"]["primaryKey"] == ["id"]
+    assert "not published" in resource["schema"]["missingValues"]
+    fields = {f["name"]: f for f in resource["schema"]["fields"]}
+    assert fields["memory_gb"]["type"] == "number" and fields["verified"]["type"] == "date"
+
+
+def test_datapackage_validation_catches_a_broken_csv(catalog: Catalog, tmp_path: Path) -> None:
+    frictionless = pytest.importorskip("frictionless")
+    from computeatlas.exports import datapackage
+
+    datapackage.write(build(catalog), tmp_path / "pkg")
+    csv_path = tmp_path / "pkg" / "silicon.csv"
+    csv_path.write_text(csv_path.read_text(encoding="utf-8").replace(",80,HBM3,", ",eighty,HBM3,"), encoding="utf-8")
+    assert not frictionless.validate(str(tmp_path / "pkg" / "datapackage.json")).valid
+
+
+def test_huggingface_card_header_declares_licence_and_our_form(catalog: Catalog, tmp_path: Path) -> None:
+    yaml = pytest.importorskip("yaml")
+    written = huggingface.write(build(catalog), tmp_path / "hf")
+    assert sorted(p.relative_to(tmp_path / "hf").as_posix() for p in written) == ["README.md", "data/silicon.csv"]
+    text = (tmp_path / "hf" / "README.md").read_text(encoding="utf-8")
+    assert text.startswith("---\n")
+    header = yaml.safe_load(text.split("---\n")[1])
+    assert header["license"] == "cc-by-nc-4.0"
+    assert header["configs"][0]["data_files"][0]["path"] == "data/silicon.csv"
+    fields = header["extra_gated_fields"]
+    assert list(fields) == [f.label for f in FORM_FIELDS] == [
+        "Name", "Email", "Organisation", "Intended use", "I accept the CC-BY-NC-4.0 licence",
+    ]
+    assert fields["Name"] == "text" and fields["I accept the CC-BY-NC-4.0 licence"] == "checkbox"
+    assert fields["Intended use"]["type"] == "select"
+    assert [o["value"] for o in fields["Intended use"]["options"]] == ["research", "evaluation", "commercial"]
+    assert (tmp_path / "hf" / "data" / "silicon.csv").read_bytes() == csv_export.to_bytes(build(catalog))
+
+
+@pytest.mark.parametrize(
+    ("fmt", "name"),
+    [("csv", "t.csv"), ("json", "t.json"), ("sqlite", "t.db"), ("parquet", "t.parquet"), ("datapackage", "pkg"), ("huggingface", "hf")],
+)
+def test_cli_export_writes_each_format(data_dir: Path, tmp_path: Path, fmt: str, name: str) -> None:
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow", reason="the optional 'parquet' extra (pyarrow) is not installed")
+    out = tmp_path / "out" / name
+    result = CliRunner().invoke(app, ["export", "--format", fmt, "--out", str(out), "--data", str(data_dir)])
+    assert result.exit_code == 0, result.output
+    assert f"wrote {out}" in result.output.replace("\n", "")
+    assert out.is_dir() if fmt in FOLDER_FORMATS else out.is_file()
+    if fmt == "csv":
+        assert out.read_bytes().decode("utf-8").split("\r\n")[0] == FROZEN_COLUMNS_1_0_0
+
+
+def test_cli_export_rejects_a_bad_format_and_a_file_for_a_folder(data_dir: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    bad = runner.invoke(app, ["export", "--format", "xlsx", "--out", str(tmp_path / "x"), "--data", str(data_dir)])
+    assert bad.exit_code == 2 and "xlsx" in bad.output
+    file = tmp_path / "f.txt"
+    file.write_text("x")
+    clash = runner.invoke(app, ["export", "--format", "huggingface", "--out", str(file), "--data", str(data_dir)])
+    assert clash.exit_code == 2 and "writes a folder" in clash.output
+
+
+def test_real_data_exports_every_accelerator_with_no_blank_cell(real_catalog: Catalog) -> None:
+    table = build(real_catalog)
+    assert len(table.rows) == len(real_catalog.accelerators)
+    rows = {r["id"]: r for r in table.records()}
+    assert all(v != "" for row in rows.values() for v in row.values())
+    h100 = rows["nvidia-h100-sxm"]
+    assert (h100["memory_gb"], h100["memory_bandwidth_tbps"], h100["power_w"]) == (80, 3.35, 700)
+    assert (h100["fp8_dense_tflops"], h100["fp8_sparse_tflops"]) == (1979, 3958)
+    assert h100["ridge_point_fp8_flop_per_byte"] == 590.746268657  # 1979e12 / 3.35e12
+    assert rows["nvidia-a100-sxm-80gb"]["fp8_dense_tflops"] == "not applicable"
+
+
+def test_derived_columns_fall_back_to_the_same_figures_without_the_derive_module(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_derive = list(build(catalog).records())
+    monkeypatch.setitem(__import__("sys").modules, "computeatlas.derive", None)  # import now raises ImportError
+    assert list(build(catalog).records()) == with_derive
+
+
+def test_parquet_without_pyarrow_is_a_clear_message_not_a_traceback(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(__import__("sys").modules, "pyarrow", None)
+    result = CliRunner().invoke(app, ["export", "--format", "parquet", "--out", str(tmp_path / "t.parquet"), "--data", str(data_dir)])
+    assert result.exit_code == 2
+    assert "Parquet needs pyarrow: install the extra with  pip install 'computeatlas[parquet]'" in result.output
+    assert not (tmp_path / "t.parquet").exists()

@@ -1,0 +1,343 @@
+"""The static build and the site's own files: file layout, links rewritten for a sub-path, no dead
+link, the Atom feed, the sitemap, robots.txt, the 404 page, data files, citations, the CLI."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from computeatlas import site
+from computeatlas.catalog import Catalog, load
+from computeatlas.citation import bibtex_escape, citation
+from computeatlas.cli import app
+from computeatlas.web.site import all_paths, changes, is_page
+from tests.conftest import SMALL_CATALOG, TODAY, write_data
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+ORIGIN = "https://atlas.example.org"
+LIVE = "https://live.atlas.example.org"
+
+
+@pytest.fixture
+def dated_catalog(tmp_path: Path) -> Catalog:
+    """The small catalog with Acme A2 verified later (2026-11-20) than the others (2026-11-01)."""
+    records = [dict(r, verified="2026-11-20") if r["id"] == "acme-a2" else r for r in SMALL_CATALOG]
+    return load(write_data(tmp_path / "data", records), today=TODAY)
+
+
+@pytest.fixture
+def built(catalog: Catalog, tmp_path: Path) -> site.BuildResult:
+    """The small catalog built for https://atlas.example.org/sub/."""
+    return site.build(catalog, tmp_path / "out", "/sub/", site_url=ORIGIN, live_url=LIVE)
+
+
+@pytest.fixture(scope="session")
+def real_build(real_catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) -> site.BuildResult:
+    """The bundled data built once per session, for a sub-path."""
+    return site.build(real_catalog, tmp_path_factory.mktemp("real") / "out", "/atlas/", site_url=ORIGIN, live_url=LIVE)
+
+
+# --- where things go -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "kind", "file", "url"),
+    [
+        ("/", "text/html; charset=utf-8", "index.html", "/"),
+        ("/silicon/", "text/html", "silicon/index.html", "/silicon/"),
+        ("/silicon/acme-a1", "text/html", "silicon/acme-a1/index.html", "/silicon/acme-a1/"),
+        ("/api/accelerators", "application/json", "api/accelerators.json", "/api/accelerators.json"),
+        ("/api/accelerators/acme-a1", "application/json", "api/accelerators/acme-a1.json", "/api/accelerators/acme-a1.json"),
+        ("/charts/memory-bandwidth.svg", "image/svg+xml", "charts/memory-bandwidth.svg", "/charts/memory-bandwidth.svg"),
+        ("/feed.xml", "application/atom+xml", "feed.xml", "/feed.xml"),
+        ("/openapi.json", "application/json", "openapi.json", "/openapi.json"),
+    ],
+)
+def test_file_for(path: str, kind: str, file: str, url: str) -> None:
+    assert site.file_for(path, kind) == file
+    assert site.public_url(file) == url
+
+
+@pytest.mark.parametrize(("given", "expected"), [("", ""), ("/", ""), ("/sub/", "/sub"), ("sub", "/sub"), ("/a/b", "/a/b")])
+def test_base_path_normalised(given: str, expected: str) -> None:
+    assert site.normalise_base_path(given) == expected
+
+
+@pytest.mark.parametrize("bad", ["https://x.org/sub", "/a/../b", "/a b/"])
+def test_bad_base_path_is_refused(bad: str) -> None:
+    with pytest.raises(ValueError, match="base path"):
+        site.normalise_base_path(bad)
+
+
+def test_build_renders_every_static_path(built: site.BuildResult, catalog: Catalog) -> None:
+    out = built.out_dir
+    assert set(built.files) == set(all_paths(catalog)) | {"/404.html"}
+    for ident in catalog.accelerators:
+        assert (out / "silicon" / ident / "index.html").is_file()
+        assert json.loads((out / "api" / "accelerators" / f"{ident}.json").read_text())["id"] == ident
+    for name in ("index.html", "404.html", "sitemap.xml", "feed.xml", "robots.txt", "static/site.css", site.MARKER):
+        assert (out / name).is_file(), name
+    assert built.site_url == ORIGIN + "/sub/"
+
+
+def test_pages_are_the_live_pages_with_links_for_the_sub_path(built: site.BuildResult, client: TestClient) -> None:
+    html = (built.out_dir / "silicon" / "index.html").read_text()
+    soup = BeautifulSoup(html, "html.parser")
+    live = BeautifulSoup(client.get("/silicon/").text, "html.parser")
+    assert [r["data-id"] for r in soup.select("#silicon-table tbody tr")] == [r["data-id"] for r in live.select("#silicon-table tbody tr")]
+    links = {a.get_text(): a["href"] for a in soup.select("#silicon-table tbody th a")}
+    assert links == {"Acme A1": "/sub/silicon/acme-a1/", "Acme A2": "/sub/silicon/acme-a2/", "Globex G1": "/sub/silicon/globex-g1/"}
+    assert soup.find("link", rel="stylesheet")["href"] == "/sub/static/site.css"
+    assert soup.find("link", rel="canonical")["href"] == ORIGIN + "/sub/silicon/"
+    # A sort link keeps its query string (a static host serves the unsorted table).
+    assert soup.select_one('th[data-key="memory"] a')["href"] == "/sub/silicon/?sort=memory"
+    assert 'href="/silicon/' not in html
+
+
+def test_json_links_are_rewritten_and_values_kept(built: site.BuildResult, client: TestClient) -> None:
+    listed = json.loads((built.out_dir / "api" / "accelerators.json").read_text())
+    live = client.get("/api/accelerators").json()
+    assert [r["id"] for r in listed] == [r["id"] for r in live]
+    first = listed[0]
+    assert first["url"] == "/sub/silicon/acme-a1/" and first["api_url"] == "/sub/api/accelerators/acme-a1.json"
+    one = json.loads((built.out_dir / "api" / "accelerators" / "acme-a2.json").read_text())
+    assert one["specs"] == client.get("/api/accelerators/acme-a2").json()["specs"]
+
+
+def test_the_404_page(built: site.BuildResult, client: TestClient) -> None:
+    soup = BeautifulSoup((built.out_dir / "404.html").read_text(), "html.parser")
+    assert soup.h1.get_text() == "No such page"
+    assert soup.find("link", rel="canonical") is None
+    assert client.get("/404.html").status_code == 404
+
+
+def test_no_dead_link_in_a_small_build(built: site.BuildResult) -> None:
+    dead = site.dead_links(built.out_dir, "/sub/", ORIGIN)
+    assert dead == [], "\n".join(map(str, dead))
+    assert built.live_dead == []
+
+
+def test_no_dead_link_in_the_real_build(real_build: site.BuildResult) -> None:
+    assert len(real_build.files) > 100
+    dead = site.dead_links(real_build.out_dir, "/atlas/", ORIGIN)
+    assert dead == [], f"{len(dead)} dead link(s):\n" + "\n".join(map(str, dead[:40]))
+    assert real_build.live_dead == [], real_build.live_dead
+
+
+def test_without_a_live_server_dynamic_links_are_reported(catalog: Catalog, tmp_path: Path) -> None:
+    result = site.build(catalog, tmp_path / "out", "/sub/", site_url=ORIGIN)
+    assert result.live == []
+    dead = {d.link for d in site.dead_links(result.out_dir, "/sub/", ORIGIN)}
+    built = {p.split("?")[0] for p in site.build(catalog, tmp_path / "again", "/sub/", site_url=ORIGIN, live_url=LIVE).live}
+    # Exactly the links that a live server would take are dead on a static host alone.
+    assert {urlsplit(link).path.removeprefix("/sub") for link in dead} == built
+
+
+def test_the_link_walker_finds_dead_links(built: site.BuildResult) -> None:
+    out = built.out_dir
+    (out / "silicon" / "acme-a2" / "index.html").unlink()
+    page = out / "silicon" / "acme-a1" / "index.html"
+    page.write_text(page.read_text().replace("</main>", '<a href="#no-such-anchor">x</a><a href="../globex-g1/">ok</a><a href="/elsewhere/">out</a></main>'))
+    dead = {(d.page, d.link, d.reason) for d in site.dead_links(out, "/sub/", ORIGIN)}
+    assert ("silicon/index.html", "/sub/silicon/acme-a2/", "no such file") in dead
+    assert ("silicon/acme-a1/index.html", "#no-such-anchor", "no element with id 'no-such-anchor'") in dead
+    assert ("silicon/acme-a1/index.html", "/elsewhere/", "outside the base path /sub/") in dead
+    assert not any(link == "../globex-g1/" for _, link, _ in dead)
+    assert ("sitemap.xml", ORIGIN + "/sub/silicon/acme-a2/", "no such file") in dead
+
+
+def test_forms_and_unbuilt_pages_go_to_the_live_server() -> None:
+    relink = site.Relinker({"/silicon/": "/silicon/", "/data/": "/data/"}, "/sub", ORIGIN, live_url=LIVE + "/")
+    html = (
+        '<form method="post" action="/data/" class="request-form"><a href="/data/">d</a></form>'
+        '<form method="get" action="/search"><a href="/silicon/?sort=memory">t</a>'
+    )
+    out = relink.text(html, "text/html")
+    assert f'<form method="post" action="{LIVE}/data/" class="request-form">' in out
+    assert '<a href="/sub/data/">' in out and f'<form method="get" action="{LIVE}/search">' in out
+    assert '<a href="/sub/silicon/?sort=memory">' in out
+    assert relink.sent_live == {"/search"}
+
+
+def test_the_dataset_form_posts_to_the_live_server(built: site.BuildResult) -> None:
+    # /data/ is not built (its form token is bound to a cookie the live server sets).
+    nav = BeautifulSoup((built.out_dir / "index.html").read_text(), "html.parser").select("header.site nav a")
+    hrefs = {a.get_text(): a["href"] for a in nav}
+    assert hrefs["Silicon"] == "/sub/silicon/"
+    if "/data/" not in built.files:
+        assert hrefs["Data"] == LIVE + "/data/"
+        assert "/data/" in built.live
+
+
+def test_rebuild_replaces_an_earlier_build_but_refuses_other_folders(catalog: Catalog, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    site.build(catalog, out, site_url=ORIGIN)
+    (out / "stale.html").write_text("old")
+    site.build(catalog, out, site_url=ORIGIN)
+    assert not (out / "stale.html").exists()
+    other = tmp_path / "precious"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep me")
+    with pytest.raises(site.BuildError, match="not empty and was not made by a build"):
+        site.build(catalog, other, site_url=ORIGIN)
+    assert (other / "notes.txt").read_text() == "keep me"
+
+
+def test_a_path_that_fails_stops_the_build(catalog: Catalog, tmp_path: Path) -> None:
+    with pytest.raises(site.BuildError) as info:
+        site.build(catalog, tmp_path / "out", paths=["/silicon/", "/silicon/no-such-part"], site_url=ORIGIN)
+    assert info.value.problems == ["/silicon/no-such-part: HTTP 404"]
+
+
+def test_progress_is_reported_for_every_url(catalog: Catalog, tmp_path: Path) -> None:
+    seen: list[tuple[int, int, str]] = []
+    site.build(catalog, tmp_path / "out", paths=["/", "/silicon/"], site_url=ORIGIN, on_progress=lambda *a: seen.append(a))
+    assert seen == [(1, 3, "/"), (2, 3, "/silicon/"), (3, 3, "/404.html")]
+
+
+# --- feed, sitemap, robots -------------------------------------------------------------
+
+
+def test_feed_has_one_entry_per_record_newest_first(dated_catalog: Catalog) -> None:
+    client = TestClient(__import__("computeatlas.web.app", fromlist=["create_app"]).create_app(dated_catalog))
+    response = client.get("/feed.xml")
+    assert response.headers["content-type"] == "application/atom+xml"
+    root = ET.fromstring(response.content)
+    assert root.tag == ATOM + "feed"
+    for required in ("id", "title", "updated"):
+        assert root.find(ATOM + required).text
+    entries = root.findall(ATOM + "entry")
+    # Three accelerators: A2 verified 2026-11-20, then A1 and G1 (2026-11-01) by title.
+    assert [e.find(ATOM + "title").text for e in entries] == [
+        "Acme A2 — verified 2026-11-20",
+        "Acme A1 — verified 2026-11-01",
+        "Globex G1 — verified 2026-11-01",
+    ]
+    first = entries[0]
+    assert first.find(ATOM + "updated").text == "2026-11-20T00:00:00Z"
+    assert first.find(ATOM + "link").get("href") == "http://testserver/silicon/acme-a2"
+    assert first.find(ATOM + "id").text == "http://testserver/silicon/acme-a2#verified-2026-11-20"
+    assert root.find(ATOM + "updated").text == "2026-11-20T00:00:00Z"
+    assert all(e.find(ATOM + "summary").text.startswith("A test part.") for e in entries)
+
+
+def test_changes_link_to_the_data_file_when_no_page_is_built(catalog: Catalog) -> None:
+    found = {c.ident: c.url for c in changes(catalog, paths=["/silicon/acme-a1"])}
+    assert found["acme-a1"] == "/silicon/acme-a1"
+    assert found["globex-g1"] == "/records/accelerators/globex-g1.toml"
+
+
+def test_sitemap_lists_pages_only(dated_catalog: Catalog) -> None:
+    from computeatlas.web.app import create_app
+
+    root = ET.fromstring(TestClient(create_app(dated_catalog)).get("/sitemap.xml").content)
+    assert root.tag == SITEMAP + "urlset"
+    urls = {u.find(SITEMAP + "loc").text: u.find(SITEMAP + "lastmod").text for u in root.findall(SITEMAP + "url")}
+    assert urls["http://testserver/silicon/acme-a2"] == "2026-11-20"
+    assert urls["http://testserver/silicon/acme-a1"] == "2026-11-01"
+    assert urls["http://testserver/silicon/"] == "2026-11-20"  # the newest verified date
+    assert not any("/api/" in u or u.endswith((".json", ".svg", ".xml", ".toml")) for u in urls)
+    dt.date.fromisoformat(next(iter(urls.values())))
+
+
+def test_built_feed_and_sitemap_name_the_public_site(built: site.BuildResult) -> None:
+    feed = ET.parse(built.out_dir / "feed.xml").getroot()
+    links = [e.find(ATOM + "link").get("href") for e in feed.findall(ATOM + "entry")]
+    assert links[0] == ORIGIN + "/sub/silicon/acme-a1/"
+    assert feed.find(ATOM + "link[@rel='self']").get("href") == ORIGIN + "/sub/feed.xml"
+    sitemap = ET.parse(built.out_dir / "sitemap.xml").getroot()
+    locs = [u.find(SITEMAP + "loc").text for u in sitemap.findall(SITEMAP + "url")]
+    assert ORIGIN + "/sub/" in locs and ORIGIN + "/sub/silicon/acme-a1/" in locs
+    assert (built.out_dir / "robots.txt").read_text().endswith(f"Sitemap: {ORIGIN}/sub/sitemap.xml\n")
+
+
+@pytest.mark.parametrize(("path", "page"), [("/silicon/", True), ("/silicon/x", True), ("/api/accelerators", False), ("/feed.xml", False), ("/records/", False)])
+def test_is_page(path: str, page: bool) -> None:
+    assert is_page(path) is page
+
+
+# --- data files and citations ----------------------------------------------------------
+
+
+def test_data_files_are_served_verbatim(client: TestClient, data_dir: Path) -> None:
+    response = client.get("/records/accelerators/acme-a1.toml")
+    assert response.status_code == 200 and response.headers["content-type"] == "text/plain; charset=utf-8"
+    assert response.content == (data_dir / "accelerators" / "acme-a1.toml").read_bytes()
+    index = BeautifulSoup(client.get("/records/").text, "html.parser")
+    assert "/records/accelerators/acme-a2.toml" in [a["href"] for a in index.select("ul.records a")]
+
+
+@pytest.mark.parametrize("path", ["/records/accelerators/nope.toml", "/records/..%2F..%2Fetc/passwd", "/records/vendors/../../pyproject.toml"])
+def test_unknown_data_file_is_a_404(client: TestClient, path: str) -> None:
+    assert client.get(path).status_code == 404
+
+
+def test_accelerator_page_has_trust_features(client: TestClient, catalog: Catalog) -> None:
+    soup = BeautifulSoup(client.get("/silicon/acme-a1").text, "html.parser")
+    assert soup.find("link", rel="canonical")["href"] == "http://testserver/silicon/acme-a1"
+    assert soup.find("meta", attrs={"name": "description"})["content"] == "Acme A1: A test part."
+    assert soup.find("meta", property="og:title")["content"] == "Acme A1"
+    cite = soup.find(id="cite")
+    assert cite.select_one(".cite-text").get_text() == (
+        f"Compute Atlas. “Acme A1”. Verified 2026-11-01; data version {catalog.version}. http://testserver/silicon/acme-a1"
+    )
+    bibtex = cite.find("code").get_text()
+    assert bibtex.startswith("@misc{computeatlas-acme-a1-2026,") and "month        = nov," in bibtex
+    assert "\\url{http://testserver/silicon/acme-a1}" in bibtex
+    provenance = soup.select_one("p.provenance a")
+    assert provenance["href"] == "/records/accelerators/acme-a1.toml"
+    footer = soup.select_one("footer.site")
+    assert catalog.version in footer.get_text() and footer.find("a", href="/records/")
+    assert soup.find("link", rel="alternate", type="application/atom+xml")["href"] == "/feed.xml"
+
+
+def test_citation_escapes_bibtex_but_not_the_url() -> None:
+    found = citation("x-1", "R&D 50% _fast_", "https://h.example/a_b?x=1", dt.date(2026, 3, 5), "abc")
+    assert "title        = {{R\\&D 50\\% \\_fast\\_}}," in found.bibtex
+    assert "\\url{https://h.example/a_b?x=1}" in found.bibtex and "month        = mar," in found.bibtex
+    assert found.key == "computeatlas-x-1-2026"
+    assert bibtex_escape("{a}") == "\\{a\\}"
+
+
+def test_every_html_page_has_title_description_and_canonical(built: site.BuildResult) -> None:
+    for file in built.out_dir.rglob("index.html"):
+        soup = BeautifulSoup(file.read_text(), "html.parser")
+        name = file.relative_to(built.out_dir).as_posix()
+        if soup.find("meta", attrs={"http-equiv": "refresh"}) or name == "api/docs/index.html":
+            continue  # a redirect page, or FastAPI's own API explorer
+        assert soup.title and soup.title.get_text().strip(), name
+        assert soup.find("meta", attrs={"name": "description"})["content"].strip(), name
+        assert soup.find("link", rel="canonical")["href"].startswith(ORIGIN + "/sub/"), name
+
+
+# --- CLI -------------------------------------------------------------------------------
+
+
+def test_cli_build(data_dir: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "public"
+    result = runner.invoke(app, ["build", str(out), "--data", str(data_dir), "--base-path", "/sub/", "--site-url", ORIGIN, "--live-url", LIVE], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "Wrote" in result.output and f"for {ORIGIN}/sub/" in result.output
+    assert "Every internal link leads to a file." in result.output
+    assert (out / "silicon" / "acme-a1" / "index.html").is_file()
+
+
+@pytest.mark.parametrize(("args", "message"), [(["--base-path", "http://x/"], "base path"), (["--site-url", "atlas.example.org"], "site URL")])
+def test_cli_build_bad_input(data_dir: Path, tmp_path: Path, args: list[str], message: str) -> None:
+    result = CliRunner().invoke(app, ["build", str(tmp_path / "o"), "--data", str(data_dir), *args])
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_cli_build_has_help() -> None:
+    result = CliRunner().invoke(app, ["build", "--help"])
+    assert result.exit_code == 0 and "--base-path" in result.output
