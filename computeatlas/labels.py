@@ -148,4 +148,4 @@ class _Grid:
         return list(seen.values())
 
 
-__all__ = ["HEIGHT", "WIDTH", "domain", "label_text", "overlap", "place"]
+__all__ = ["CHAR_WIDTH", "HEIGHT", "LABEL_HEIGHT", "WIDTH", "domain", "label_text", "overlap", "place"]

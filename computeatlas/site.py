@@ -78,6 +78,8 @@ EXTENSIONS = {
 TEXT_TYPES = ("text/html", "application/json", "application/xml", "application/atom+xml", "text/plain")
 _ATTR = re.compile(r"""(\s(?:href|src|action|poster)\s*=\s*)(["'])(.*?)\2""", re.I | re.S)
 _FORM = re.compile(r"<form\b[^>]*>", re.I | re.S)
+_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.I | re.S)
+_QUOTED = re.compile(r"""(['"])(/[^'"\s]*)\1""")
 
 
 class BuildError(Exception):
@@ -205,11 +207,21 @@ class Relinker:
             return tag[:-1] + f' action="{action}">'
         return tag
 
+    def _script(self, match: re.Match[str]) -> str:
+        """Inside a ``<script>`` (FastAPI's API explorer), a quoted string that is exactly a built URL."""
+
+        def one(m: re.Match[str]) -> str:
+            path = m.group(2)
+            return m.group(1) + (self.base + self.urls[path]) + m.group(1) if path in self.urls else m.group(0)
+
+        return _QUOTED.sub(one, match.group(0))
+
     def text(self, body: str, kind: str) -> str:
         """Rewrite an HTML, XML or plain-text body."""
         if kind == "text/html":
             body = _ATTR.sub(self._attr, body)
             body = _FORM.sub(self._form, body)
+            body = _SCRIPT.sub(self._script, body)
         elif kind in ("application/xml", "application/atom+xml"):
             body = _ATTR.sub(self._attr, body)
         return self._absolute.sub(self._own, body)

@@ -3,6 +3,7 @@ rest, the SVG's title and text alternative, caching per data version, and the pa
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -162,3 +163,77 @@ def test_app_fixture_is_independent_of_chart_cache(catalog: Catalog) -> None:
     a = TestClient(create_app(catalog)).get("/charts/memory-bandwidth.svg").content
     b = TestClient(create_app(catalog)).get("/charts/memory-bandwidth.svg").content
     assert a == b and a.startswith(b"<svg")
+
+
+# --- cloud and energy charts -----------------------------------------------------------
+
+
+@pytest.fixture
+def cloud_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Catalog:
+    """The pricing tests' providers and ten offers (tests/test_pricing.py), seen from 2026-11-30."""
+    from computeatlas import pricing
+    from tests.test_pricing import write_cloud
+
+    monkeypatch.setattr(pricing, "today", lambda: TODAY)
+    return load(write_cloud(tmp_path / "data"), today=TODAY)
+
+
+def test_price_chart_marks_the_spread_ends(cloud_catalog: Catalog) -> None:
+    view = charts.prices(cloud_catalog, cloud_catalog.accelerators["acme-a1"])
+    marks = {p.id: (p.category, p.x, p.marker) for p in view.points}
+    # Cheapest counted offer: Gamma's 4.00 USD per accelerator-hour; dearest: Alpha's 98.32 ÷ 8 = 12.29.
+    assert marks["offers-4"] == ("Gamma Market", 4.0, "cheapest end of the spread")
+    assert marks["offers-2"] == ("Alpha GPU", pytest.approx(12.29), "dearest end of the spread")
+    # Real prices that the spread does not count are plotted, marked as such: stale, another variant, spot, reserved.
+    for ident, price in (("offers-5", 1.5), ("offers-6", 2.0), ("offers-7", 2.5), ("offers-11", 8.0)):
+        assert marks[ident][1:] == (pytest.approx(price), "not in the spread")
+    # A bundle with no per-accelerator share and a EUR price are listed, never plotted at zero.
+    assert {e.id for e in view.excluded} == {"offers-8", "offers-9"}
+    assert "offers-10" not in marks  # an Acme A2 offer
+    assert [p.label for p in view.points if p.label] == ["cheapest: " + pricing_display(view, "offers-4"), "dearest: " + pricing_display(view, "offers-2")]
+    assert view.markers == ["cheapest end of the spread", "dearest end of the spread", "in the spread", "not in the spread"][: len(view.markers)]
+
+
+def pricing_display(view: charts.ChartView, ident: str) -> str:
+    return next(p.x_text for p in view.points if p.id == ident)
+
+
+def test_price_chart_svg_and_page(cloud_catalog: Catalog) -> None:
+    client = TestClient(create_app(cloud_catalog))
+    root = ET.fromstring(client.get("/charts/prices/acme-a1.svg").content)
+    assert root[0].text == "Acme A1: price per accelerator-hour by provider (USD)"
+    assert "cheapest" in root[1].text or "spread" in root[1].text
+    page = BeautifulSoup(client.get("/charts/prices/acme-a1").text, "html.parser")
+    left_out = [li.get_text(" ", strip=True) for li in page.select(".chart-excluded li")]
+    assert len(left_out) == 2
+    prices_page = BeautifulSoup(client.get("/cloud/prices/acme-a1").text, "html.parser")
+    assert prices_page.select_one("figure.chart-embed img")["src"] == "/charts/prices/acme-a1.svg"
+    # A part with no priced offer has no price chart: a clear 404.
+    assert client.get("/charts/prices/globex-g1.svg").status_code == 404
+
+
+def test_rack_power_chart_from_the_bundled_data(real_catalog: Catalog) -> None:
+    view = charts.rack_power(real_catalog)
+    marks = {p.id: (p.x, p.marker, p.label) for p in view.points}
+    # NVIDIA publishes 10.2 kW for a DGX H100 node; GB200 NVL72's 120 kW is reported by The Register, not NVIDIA.
+    assert marks["nvidia-dgx-h100"] == (pytest.approx(10.2), "published by the vendor", "10.2 kW per node (NVIDIA, vendor)")
+    reported = {k: v for k, v in marks.items() if k.startswith("nvidia-gb200-nvl72-")}
+    assert list(reported.values()) == [(pytest.approx(120.0), "reported by another party", "120 kW (The Register, independent)")]
+    assert view.reference is not None and view.reference.x == pytest.approx(16.0)
+    assert view.reference.label == "average rack: 16 kW (AFCOM, 2025)"
+    excluded = {e.id: e.reason for e in view.excluded}
+    assert excluded["aws-trn3-ultraserver"] == "power: not published; no other party's figure recorded"
+    svg = ET.fromstring(charts.svg(view))
+    assert svg[0].tag == SVG + "title" and svg[1].tag == SVG + "desc"
+
+
+def test_labels_do_not_overlap_and_every_mark_has_one() -> None:
+    points = [(10.0, 10.0, "Alpha"), (10.5, 10.2, "Beta"), (11.0, 9.8, "Gamma"), (200.0, 50.0, "Far"), (10.0, 10.0, "Twin")]
+    placed = labels.place(points, (1.0, 1000.0), (1.0, 100.0), log=True)
+    assert sorted(r["text"] for r in placed) == ["Alpha / Twin", "Beta", "Far", "Gamma"]  # coincident marks share a label
+    boxes = []
+    for r in placed:
+        x = (math.log10(r["lx"]) - 0) / 3 * labels.WIDTH
+        y = labels.HEIGHT - (math.log10(r["ly"]) - 0) / 2 * labels.HEIGHT
+        boxes.append((x, y - labels.LABEL_HEIGHT / 2, x + len(r["text"]) * labels.CHAR_WIDTH, y + labels.LABEL_HEIGHT / 2))
+    assert all(labels.overlap(a, b) < 1 for i, a in enumerate(boxes) for b in boxes[i + 1 :])
