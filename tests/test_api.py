@@ -53,3 +53,14 @@ def test_openapi_documents_the_api(client: TestClient) -> None:
     view = schema["components"]["schemas"]["AcceleratorView"]
     assert {"specs", "sources", "verified", "data_version"} <= set(view["properties"])
     assert "/silicon/" not in schema["paths"]  # pages are not API
+
+
+def test_api_reference_page_is_generated_from_openapi(client: TestClient) -> None:
+    from bs4 import BeautifulSoup
+
+    response = client.get("/api/docs")
+    assert response.status_code == 200
+    page = BeautifulSoup(response.text, "html.parser")
+    headings = [h.get_text(" ", strip=True) for h in page.select("section.endpoint h2")]
+    assert "GET /api/accelerators/{ident}" in headings
+    assert page.select("script") == []  # no CDN script, nothing the CSP would block

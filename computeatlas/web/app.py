@@ -55,7 +55,7 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
         version=computeatlas.__version__,
         description="A sourced, verified reference for AI accelerators. Every figure has a state "
         "(published, not published, not applicable, not comparable), a basis and a source.",
-        docs_url="/api/docs",
+        docs_url=None,
         redoc_url=None,
     )
     app.state.catalog = catalog

@@ -14,8 +14,9 @@ from computeatlas.web import energy  # -- energy (issue 5) --
 from computeatlas.web import cloud  # -- cloud (issue 4) --
 from computeatlas.web import charts, site  # -- site (issue 7): static build files, charts --
 from computeatlas.web import dataset  # -- dataset (issue 6) --
+from computeatlas.web import api_docs
 from computeatlas.web.page import Route
 
-LAYERS = (silicon, compare, energy, cloud, charts, site, dataset)  # -- add layer modules here: compare (3), cloud (4), energy (5), dataset (6), site (7) --
+LAYERS = (silicon, compare, energy, cloud, charts, site, dataset, api_docs)  # -- add layer modules here: compare (3), cloud (4), energy (5), dataset (6), site (7) --
 
 ROUTES: tuple[Route, ...] = tuple(route for layer in LAYERS for route in layer.ROUTES)
