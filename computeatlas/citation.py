@@ -14,6 +14,23 @@ from pydantic import BaseModel
 
 PUBLISHER = "Compute Atlas"
 
+
+class SourceView(BaseModel):
+    """A source as pages and the API show it: its key in the record's ``[sources]`` table
+    and its fields; ``kind == "vendor"`` marks a party that sells one side."""
+
+    key: str
+    title: str
+    url: str
+    publisher: str
+    kind: str
+    accessed: dt.date
+
+
+def source_view(key: str, source: BaseModel) -> SourceView:
+    """The view of ``source`` (a :class:`computeatlas.model.Source`) under ``key``."""
+    return SourceView(key=key, **source.model_dump())
+
 _BIBTEX_SPECIAL = {
     "\\": r"\textbackslash{}",
     "{": r"\{",

@@ -32,9 +32,10 @@ from pydantic import BaseModel, Field
 
 from computeatlas import derive, resolve
 from computeatlas.catalog import Catalog
+from computeatlas.citation import SourceView, source_view
 from computeatlas.model import Accelerator, Claim, NumberFormat, State, pair_id
 from computeatlas.related import title_of
-from computeatlas.views import SPEC_LABELS, SourceView, spec_view
+from computeatlas.views import SPEC_LABELS, spec_view
 
 MIN_PARTS = 2
 MAX_PARTS = 6
@@ -351,7 +352,7 @@ def build(catalog: Catalog, names: Sequence[str]) -> ComparisonView:
             framing=record.framing,
             verdict=record.verdict,
             verified=record.verified,
-            sources=[SourceView(key=k, **s.model_dump()) for k, s in record.sources.items()],
+            sources=[source_view(k, s) for k, s in record.sources.items()],
         )
     url = f"/compare/{pair_id(*ids)}" if len(ids) == 2 else "/compare/?ids=" + ",".join(ids)
     return ComparisonView(

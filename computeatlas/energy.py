@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from pydantic import BaseModel, Field
 
 from computeatlas.catalog import Catalog
+from computeatlas.citation import SourceView, source_view
 from computeatlas.model import (
     Accelerator,
     Claim,
@@ -48,17 +49,6 @@ METRIC_LABELS = {Metric.COST_PER_MILLION_TOKENS: "Cost per million tokens", Metr
 UNITS = {"memory": "B", "memory_bandwidth": "B/s", "power": "W"}
 
 
-class SourceRef(BaseModel):
-    """A source as shown; ``vendor`` sources are marked as selling one side."""
-
-    key: str
-    title: str
-    url: str
-    publisher: str
-    kind: str
-    accessed: dt.date
-
-
 class Link(BaseModel):
     """A link to another page of the atlas."""
 
@@ -80,7 +70,7 @@ class FigureView(BaseModel):
     claimant_interest: Interest
     interest_words: str
     sells_one_side: bool
-    source: SourceRef
+    source: SourceView
     note: str | None = None
 
 
@@ -96,7 +86,7 @@ class SystemClaimView(BaseModel):
     amount: float | None = Field(None, description="canonical amount (B, B/s, FLOP/s, W) of the whole system")
     unit: str | None = None
     basis: str | None = None
-    source: SourceRef | None = None
+    source: SourceView | None = None
     note: str | None = None
     published_text: str | None = Field(None, description="the vendor's words, for a not comparable figure")
     disputed: bool = False
@@ -128,7 +118,7 @@ class SystemView(BaseModel):
     specs: list[SystemClaimView]
     power: SystemClaimView
     reported_power: list[FigureView] = Field(description="power figures for this system from others, never the vendor's own")
-    sources: list[SourceRef]
+    sources: list[SourceView]
     url: str
     api_url: str
     data_file: str
@@ -152,7 +142,7 @@ class ClaimView(BaseModel):
     model: str
     conditions: str
     date: dt.date
-    source: SourceRef
+    source: SourceView
     verified: dt.date
     data_file: str
 
@@ -205,10 +195,10 @@ class PowerQuestion(BaseModel):
     topics: list[Link]
 
 
-def _source(sources: dict[str, Source], key: str | None) -> SourceRef | None:
+def _source(sources: dict[str, Source], key: str | None) -> SourceView | None:
     if key is None or key not in sources:
         return None
-    return SourceRef(key=key, **sources[key].model_dump())
+    return source_view(key, sources[key])
 
 
 def claim_view(sources: dict[str, Source], key: str, label: str, claim: Claim) -> SystemClaimView:
@@ -286,7 +276,7 @@ def system_view(catalog: Catalog, system: System) -> SystemView:
         specs=[s for s in specs if s.key != "power"],
         power=next(s for s in specs if s.key == "power"),
         reported_power=reported_power(catalog, system),
-        sources=[SourceRef(key=k, **s.model_dump()) for k, s in system.sources.items()],
+        sources=[source_view(k, s) for k, s in system.sources.items()],
         url=f"/systems/{system.id}", api_url=f"/api/systems/{system.id}",
         data_file=catalog.files[f"systems/{system.id}"],
     )  # fmt: skip
@@ -389,7 +379,7 @@ def system_power_text(view: SystemClaimView) -> str:
 
 
 __all__ = [
-    "ClaimView", "EconomicsView", "FigureView", "Link", "MemberView", "PowerQuestion", "SourceRef", "SystemClaimView",
+    "ClaimView", "EconomicsView", "FigureView", "Link", "MemberView", "PowerQuestion", "SystemClaimView",
     "SystemPowerView", "SystemView", "TopicView", "claim_view", "economics_claim_view", "economics_view",
     "figure_view", "latest_figures", "number_text", "power_question", "reported_power", "system_power_text", "system_view",
     "systems_of", "topic_view",

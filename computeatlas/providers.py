@@ -11,9 +11,16 @@ import datetime as dt
 from pydantic import BaseModel, Field
 
 from computeatlas.catalog import Catalog
+from computeatlas.citation import SourceView, source_view
 from computeatlas.model import LockInTopic, Pricing, Provider
-from computeatlas.pricing import STALE_AFTER_DAYS, OfferPrice, PriceQuery, offer_prices, regions_of, today
-from computeatlas.views import SourceView
+from computeatlas.pricing import (
+    STALE_AFTER_DAYS,
+    OfferPrice,
+    PriceQuery,
+    offer_prices,
+    regions_of,
+    today,
+)
 
 
 class ProviderSummary(BaseModel):
@@ -92,7 +99,7 @@ def provider_summaries(catalog: Catalog) -> list[ProviderSummary]:
 
 def provider_view(catalog: Catalog, provider: Provider, on: dt.date | None = None) -> ProviderView:
     """The page data of one provider; offers priced as of ``on`` (default today)."""
-    sources = {k: SourceView(key=k, **s.model_dump()) for k, s in provider.sources.items()}
+    sources = {k: source_view(k, s) for k, s in provider.sources.items()}
     facts = [
         LockInView(topic=f.topic, topic_label=f.topic.label, text=f.text, source=sources[f.source])
         for f in sorted(provider.lock_in, key=lambda f: list(LockInTopic).index(f.topic))

@@ -16,6 +16,8 @@ from pydantic import BaseModel, Field
 from computeatlas.catalog import Catalog
 from computeatlas.model import Accelerator, Availability, LockInTopic
 from computeatlas.pricing import PriceQuery, Spread, price_view
+
+
 class RentProvider(BaseModel):
     """A provider that rents a part, with how many of its offers are recorded."""
 

@@ -14,7 +14,6 @@ from pydantic import BaseModel, Field
 
 from computeatlas.model import Accelerator, Offer
 
-
 _FORMS = (("NVL", re.compile(r"\bNVL\b", re.I)), ("SXM", re.compile(r"SXM\d*|\bHGX\b", re.I)),
           ("PCIe", re.compile(r"\bPCIe\b", re.I)), ("OAM", re.compile(r"\bOAM\b", re.I)))
 _MEMORY = re.compile(r"(\d+(?:\.\d+)?)\s*GB\b")

@@ -13,12 +13,29 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from computeatlas.catalog import Catalog
-from computeatlas.model import Accelerator, Claim, ComputeSpec, MemorySpec, NumberFormat, Source, State
-from computeatlas.units import humanize
-from computeatlas.derive import DerivedFigure, derived_figures  # -- comparisons (issue 3) --
-from computeatlas.related import CuratedLink, RelatedPart, compared_against, related  # -- comparisons (issue 3) --
+from computeatlas.citation import SourceView, source_view
+from computeatlas.derive import (  # -- comparisons (issue 3) --
+    DerivedFigure,
+    derived_figures,
+)
 from computeatlas.energy import PowerQuestion, power_question  # -- energy (issue 5) --
+from computeatlas.model import (
+    Accelerator,
+    Claim,
+    ComputeSpec,
+    MemorySpec,
+    NumberFormat,
+    Source,
+    State,
+)
+from computeatlas.related import (  # -- comparisons (issue 3) --
+    CuratedLink,
+    RelatedPart,
+    compared_against,
+    related,
+)
 from computeatlas.rental import RentSummary, rent_summary  # -- cloud (issue 4) --
+from computeatlas.units import humanize
 
 SPEC_LABELS = {
     "memory": "Memory",
@@ -31,17 +48,6 @@ SPEC_LABELS = {
     "details.die_size": "Die size",
 }
 CANONICAL_UNITS = {"memory": "B", "memory_bandwidth": "B/s", "power": "W", "interconnect": "B/s"}
-
-
-class SourceView(BaseModel):
-    """A source as shown: its key in the record, and whether it is the vendor's own."""
-
-    key: str
-    title: str
-    url: str
-    publisher: str
-    kind: str
-    accessed: dt.date
 
 
 class ClaimView(BaseModel):
@@ -127,7 +133,7 @@ def _source(acc: Accelerator, key: str | None) -> SourceView | None:
     if key is None:
         return None
     src: Source = acc.sources[key]
-    return SourceView(key=key, **src.model_dump())
+    return source_view(key, src)
 
 
 def _unit(key: str, fmt: NumberFormat | None) -> str | None:
@@ -223,7 +229,7 @@ def accelerator_view(catalog: Catalog, acc: Accelerator) -> AcceleratorView:
         predecessor=acc.predecessor,
         specs=[spec_view(acc, key, claim) for key, claim in acc.claims()],
         details_missing=[SPEC_LABELS[f"details.{n}"] for n in ("process", "transistors", "die_size") if getattr(details, n) is None],
-        sources=[SourceView(key=k, **s.model_dump()) for k, s in acc.sources.items()],
+        sources=[source_view(k, s) for k, s in acc.sources.items()],
         data_file=catalog.files[f"accelerators/{acc.id}"],
         data_version=catalog.version,
         # -- comparisons (issue 3) --

@@ -23,7 +23,7 @@ from computeatlas.exports import json as json_export
 from computeatlas.exports import silicon_table
 from computeatlas.exports.datapackage import descriptor
 from computeatlas.ledger.request import FORM_FIELDS
-from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data
+from tests.conftest import TODAY, make_record, write_data
 
 FROZEN_COLUMNS_1_0_0 = (
     "id,name,vendor,vendor_id,family,form_factor,workload,availability,memory_gb,memory_type,memory_bandwidth_tbps,"

@@ -8,7 +8,14 @@ import typer
 from rich.table import Table
 
 from computeatlas import pricing
-from computeatlas.cli.base import DataOption, app, fail, find_accelerator_id, load_catalog, out
+from computeatlas.cli.base import (
+    DataOption,
+    app,
+    fail,
+    find_accelerator_id,
+    load_catalog,
+    out,
+)
 
 
 @app.command()

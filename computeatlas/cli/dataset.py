@@ -18,7 +18,12 @@ from rich.table import Table
 
 from computeatlas.cli.base import DataOption, app, fail, load_catalog, out
 from computeatlas.exports import FOLDER_FORMATS, FORMATS, build
-from computeatlas.ledger import DEFAULT_RETENTION_DAYS, Ledger, LedgerEntry, database_url
+from computeatlas.ledger import (
+    DEFAULT_RETENTION_DAYS,
+    Ledger,
+    LedgerEntry,
+    database_url,
+)
 
 
 class ExportFormat(StrEnum):

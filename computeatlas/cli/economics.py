@@ -7,10 +7,17 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from computeatlas.cli.base import (
+    DataOption,
+    app,
+    fail,
+    find_accelerator_id,
+    load_catalog,
+    out,
+)
 from computeatlas.energy import economics_view
-from computeatlas.estimate import DoesNotFit, EstimateError, estimate as run_estimate, parse_request
-
-from computeatlas.cli.base import DataOption, app, fail, find_accelerator_id, load_catalog, out
+from computeatlas.estimate import DoesNotFit, EstimateError, parse_request
+from computeatlas.estimate import estimate as run_estimate
 
 
 @app.command()

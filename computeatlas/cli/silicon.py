@@ -12,10 +12,11 @@ from rich.table import Table
 from computeatlas import catalog as catalog_mod
 from computeatlas import table as table_mod
 from computeatlas.catalog import CatalogError
+from computeatlas.cli.base import DataOption, app, fail, load_catalog, out
+from computeatlas.cli.compare import (
+    accelerator_id,  # -- comparisons (issue 3): show accepts aliases --
+)
 from computeatlas.views import accelerator_view
-
-from computeatlas.cli.base import DataOption, app, fail, find_accelerator_id, load_catalog, out
-from computeatlas.cli.compare import accelerator_id  # -- comparisons (issue 3): show accepts aliases --
 
 
 @app.command()

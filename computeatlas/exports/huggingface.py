@@ -12,7 +12,13 @@ import json
 from pathlib import Path
 
 from computeatlas.exports import csv as csv_export
-from computeatlas.exports.silicon_table import LICENCE_URL, SCHEMA_VERSION, STATE_WORDS, TITLE, SiliconTable
+from computeatlas.exports.silicon_table import (
+    LICENCE_URL,
+    SCHEMA_VERSION,
+    STATE_WORDS,
+    TITLE,
+    SiliconTable,
+)
 from computeatlas.ledger.request import FORM_FIELDS, FormField
 
 HF_LICENCE = "cc-by-nc-4.0"

@@ -34,7 +34,14 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from computeatlas.catalog import Catalog
-from computeatlas.model import Accelerator, Claim, ComputeSpec, MemorySpec, NumberFormat, State
+from computeatlas.model import (
+    Accelerator,
+    Claim,
+    ComputeSpec,
+    MemorySpec,
+    NumberFormat,
+    State,
+)
 
 SCHEMA_VERSION = "1.0.0"
 """Version of the column schema; raised whenever a column is added, removed, renamed or re-unit-ed."""

@@ -6,8 +6,19 @@
   the database URL and the Alembic migrations it runs.
 """
 
-from computeatlas.ledger.request import FORM_FIELDS, INTENDED_USES, DatasetRequest, check
-from computeatlas.ledger.store import DEFAULT_RETENTION_DAYS, Ledger, LedgerEntry, database_url, var_dir
+from computeatlas.ledger.request import (
+    FORM_FIELDS,
+    INTENDED_USES,
+    DatasetRequest,
+    check,
+)
+from computeatlas.ledger.store import (
+    DEFAULT_RETENTION_DAYS,
+    Ledger,
+    LedgerEntry,
+    database_url,
+    var_dir,
+)
 
 __all__ = [
     "DEFAULT_RETENTION_DAYS", "FORM_FIELDS", "INTENDED_USES", "DatasetRequest", "Ledger", "LedgerEntry", "check",

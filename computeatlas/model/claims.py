@@ -12,7 +12,14 @@ import re
 from enum import StrEnum
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationInfo, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationInfo,
+    model_validator,
+)
 
 from computeatlas.units import Dimension, Figure, UnitError, parse
 

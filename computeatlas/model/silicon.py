@@ -10,9 +10,9 @@ from pydantic import Field, ValidationInfo, model_validator
 from computeatlas.model.claims import (
     AreaDetail,
     BandwidthSpec,
+    Claim,
     ComputeSpec,
     CountDetail,
-    Claim,
     Id,
     LinkSpec,
     MemorySpec,

@@ -18,9 +18,21 @@ from computeatlas import pricing
 from computeatlas.catalog import Catalog
 from computeatlas.model import Provider
 from computeatlas.pricing import OfferPrice, PriceQuery, PriceView
-from computeatlas.providers import ProviderSummary, ProviderView, cloud_index, provider_summaries, provider_view
-from computeatlas.web.errors import BadRequest, NotFound, closest
-from computeatlas.web.page import Route, catalog_of, find_accelerator, render
+from computeatlas.providers import (
+    ProviderSummary,
+    ProviderView,
+    cloud_index,
+    provider_summaries,
+    provider_view,
+)
+from computeatlas.web.errors import BadRequest
+from computeatlas.web.page import (
+    Route,
+    catalog_of,
+    find_accelerator,
+    find_record,
+    render,
+)
 
 INDEX_PARAMS = ("accelerator", "provider", "pricing", "region")
 """Filters of the ``/cloud/`` price table."""
@@ -55,14 +67,7 @@ def _query(request: Request, allowed: Iterable[str]) -> PriceQuery:
 
 def find_provider(catalog: Catalog, ident: str) -> Provider:
     """The provider ``ident`` names; raises :class:`NotFound` listing the closest ids."""
-    provider = catalog.providers.get(ident)
-    if provider is not None:
-        return provider
-    by_name = {p.name.lower(): p.id for p in catalog.providers.values()}
-    near = closest(ident, list(catalog.providers) + list(by_name))
-    ids = list(dict.fromkeys(by_name.get(n, n) for n in near))
-    raise NotFound("No such provider", f"There is no cloud provider with id '{ident}'.",
-                   [(catalog.providers[i].name, f"/cloud/{i}") for i in ids])
+    return find_record(catalog.providers, ident, "cloud provider", "/cloud/{}", lambda p: p.name)
 
 
 def _price_view(request: Request, ident: str) -> PriceView:

@@ -32,11 +32,23 @@ from starlette.concurrency import run_in_threadpool
 
 from computeatlas.catalog import Catalog
 from computeatlas.exports import csv as csv_export
-from computeatlas.exports.silicon_table import SCHEMA_VERSION, DatasetView, build, describe
+from computeatlas.exports.silicon_table import (
+    SCHEMA_VERSION,
+    DatasetView,
+    build,
+    describe,
+)
 from computeatlas.ledger import FORM_FIELDS, INTENDED_USES, Ledger, check, var_dir
 from computeatlas.ledger.request import DOWNLOAD
 from computeatlas.web.errors import BadRequest
-from computeatlas.web.guard import COOKIE, FormGuard, TokenError, UnsupportedMediaType, client_key, read_body
+from computeatlas.web.guard import (
+    COOKIE,
+    FormGuard,
+    TokenError,
+    UnsupportedMediaType,
+    client_key,
+    read_body,
+)
 from computeatlas.web.page import Route, catalog_of, render
 
 log = logging.getLogger("computeatlas.web.dataset")

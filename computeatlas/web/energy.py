@@ -16,10 +16,16 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from computeatlas import energy as energy_views
 from computeatlas.catalog import Catalog
 from computeatlas.energy import EconomicsView, SystemView, TopicView
-from computeatlas.estimate import DoesNotFit, Estimate, EstimateError, estimate, parse_request
+from computeatlas.estimate import (
+    DoesNotFit,
+    Estimate,
+    EstimateError,
+    estimate,
+    parse_request,
+)
 from computeatlas.model import EnergyTopic, NumberFormat, Offer, System
-from computeatlas.web.errors import BadRequest, NotFound, PageError, closest
-from computeatlas.web.page import Route, catalog_of, render
+from computeatlas.web.errors import BadRequest, NotFound, PageError
+from computeatlas.web.page import Route, catalog_of, find_record, render
 
 TOPIC_PATH = Path(description="energy topic id, e.g. 'rack-power-density'", max_length=100)
 SYSTEM_PATH = Path(description="system id, e.g. 'nvidia-gb200-nvl72'", max_length=100)
@@ -29,18 +35,12 @@ FORM_DEFAULTS = {"params": "70e9", "format": "FP8", "utilisation": "0.5"}
 
 def find_topic(catalog: Catalog, ident: str) -> EnergyTopic:
     """The energy topic ``ident``; raises :class:`NotFound` naming the closest topics."""
-    if ident in catalog.energy:
-        return catalog.energy[ident]
-    near = [(catalog.energy[i].title, f"/energy/{i}") for i in closest(ident, catalog.energy)]
-    raise NotFound("No such energy topic", f"There is no energy topic with id '{ident}'.", near)
+    return find_record(catalog.energy, ident, "energy topic", "/energy/{}", lambda t: t.title)
 
 
 def find_system(catalog: Catalog, ident: str) -> System:
     """The system ``ident``; raises :class:`NotFound` naming the closest systems."""
-    if ident in catalog.systems:
-        return catalog.systems[ident]
-    near = [(catalog.systems[i].name, f"/systems/{i}") for i in closest(ident, catalog.systems)]
-    raise NotFound("No such system", f"There is no rack-scale system with id '{ident}'.", near)
+    return find_record(catalog.systems, ident, "rack-scale system", "/systems/{}", lambda s: s.name)
 
 
 def _raw_inputs(request: Request) -> dict[str, str | None]:

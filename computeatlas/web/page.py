@@ -6,9 +6,9 @@ Each layer's module (``silicon``, ``compare``, ``cloud`` …) defines ``ROUTES``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
@@ -16,6 +16,8 @@ from fastapi.responses import HTMLResponse, Response
 from computeatlas.catalog import Catalog
 from computeatlas.model import Accelerator
 from computeatlas.web.errors import NotFound, closest
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -46,13 +48,19 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     return HTMLResponse(html, status_code=status)
 
 
+def find_record(records: Mapping[str, T], ident: str, what: str, url: str, name: Callable[[T], str]) -> T:
+    """The record ``ident`` of ``records``; raises :class:`NotFound` suggesting the closest
+    ids and names, each linked as ``url.format(id)``. ``what`` names the kind ("accelerator")."""
+    record = records.get(ident)
+    if record is not None:
+        return record
+    by_name = {name(r).lower(): key for key, r in records.items()}
+    near = closest(ident, list(records) + list(by_name))
+    ids = list(dict.fromkeys(by_name.get(n, n) for n in near))
+    suggestions = [(name(records[i]), url.format(i)) for i in ids]
+    raise NotFound(f"No such {what}", f"There is no {what} with id '{ident}'.", suggestions)
+
+
 def find_accelerator(catalog: Catalog, ident: str) -> Accelerator:
     """The accelerator ``ident`` names; raises :class:`NotFound` listing the closest ids."""
-    acc = catalog.accelerators.get(ident)
-    if acc is not None:
-        return acc
-    by_name = {a.name.lower(): a.id for a in catalog.accelerators.values()}
-    near = closest(ident, list(catalog.accelerators) + list(by_name))
-    ids = list(dict.fromkeys(by_name.get(n, n) for n in near))
-    suggestions = [(catalog.accelerators[i].name, f"/silicon/{i}") for i in ids]
-    raise NotFound("No such accelerator", f"There is no accelerator with id '{ident}'.", suggestions)
+    return find_record(catalog.accelerators, ident, "accelerator", "/silicon/{}", lambda a: a.name)

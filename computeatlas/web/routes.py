@@ -9,12 +9,16 @@ URLs of its pages (one per record) that the static build renders.
 
 from __future__ import annotations
 
-from computeatlas.web import compare, silicon
-from computeatlas.web import energy  # -- energy (issue 5) --
-from computeatlas.web import cloud  # -- cloud (issue 4) --
-from computeatlas.web import charts, site  # -- site (issue 7): static build files, charts --
-from computeatlas.web import dataset  # -- dataset (issue 6) --
-from computeatlas.web import api_docs
+from computeatlas.web import (  # -- site (issue 7): static build files, charts --
+    api_docs,
+    charts,
+    cloud,  # -- cloud (issue 4) --
+    compare,
+    dataset,  # -- dataset (issue 6) --
+    energy,  # -- energy (issue 5) --
+    silicon,
+    site,
+)
 from computeatlas.web.page import Route
 
 LAYERS = (silicon, compare, energy, cloud, charts, site, dataset, api_docs)  # -- add layer modules here: compare (3), cloud (4), energy (5), dataset (6), site (7) --

@@ -10,7 +10,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from computeatlas import table
 from computeatlas.catalog import Catalog
 from computeatlas.citation import citation  # -- site (issue 7) --
-from computeatlas.views import AcceleratorSummary, AcceleratorView, accelerator_view, summary_view
+from computeatlas.views import (
+    AcceleratorSummary,
+    AcceleratorView,
+    accelerator_view,
+    summary_view,
+)
 from computeatlas.web.charts import silicon_charts  # -- site (issue 7) --
 from computeatlas.web.errors import BadRequest
 from computeatlas.web.page import Route, catalog_of, find_accelerator, render

@@ -1,0 +1,57 @@
+"""Synthetic catalogs for the benchmarks: the bundled data folder with N× the accelerators.
+
+Shared by ``run.py``, ``compare_bench.py`` and ``build_bench.py`` (one generator, so every
+benchmark grows the catalog the same way)::
+
+    from synthetic import synthetic
+    folder = synthetic(10, Path(tmp) / "data")   # 10× the accelerators
+
+The whole bundled data folder is copied (vendors, comparisons, providers, offers, systems,
+energy, claims), then every accelerator record is cloned ``factor - 1`` times under a new
+id ``{id}-x{n}`` and name ``{name} x{n}``, with its aliases and its predecessor renamed to
+match (``H100 SXM5 80GB x3``, ``nvidia-a100-sxm-x3``), so the clones are valid records
+that the alias index, the cross-links and every scan must carry. The other records stay
+as they are: the providers, systems and curated comparisons do not grow.
+``factor=1`` is an exact copy of the bundled data.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tomllib
+from pathlib import Path
+
+import tomli_w
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from computeatlas.catalog import DEFAULT_DATA  # noqa: E402
+
+
+def clone(record: dict, n: int) -> dict:
+    """Accelerator ``record`` as its ``n``-th synthetic copy (new id, name, aliases, predecessor)."""
+    copy = dict(record, id=f"{record['id']}-x{n}", name=f"{record['name']} x{n}")
+    copy["aliases"] = [f"{alias} x{n}" for alias in record.get("aliases", [])]
+    if record.get("predecessor"):
+        copy["predecessor"] = f"{record['predecessor']}-x{n}"
+    return copy
+
+
+def synthetic(factor: int, folder: Path, source: Path = DEFAULT_DATA) -> Path:
+    """Write to ``folder`` (which must not exist) a copy of ``source`` with ``factor``× its accelerators; return ``folder``."""
+    if factor < 1:
+        raise ValueError(f"factor {factor}: must be 1 or more")
+    shutil.copytree(source, folder)
+    accelerators = folder / "accelerators"
+    for path in sorted(accelerators.glob("*.toml")):
+        record = tomllib.loads(path.read_text(encoding="utf-8"))
+        for n in range(1, factor):
+            copy = clone(record, n)
+            (accelerators / f"{copy['id']}.toml").write_text(tomli_w.dumps(copy), encoding="utf-8")
+    return folder
+
+
+__all__ = ["clone", "synthetic"]
