@@ -27,8 +27,8 @@ validate: $(STAMP)
 schema: $(STAMP)
 	$(BIN)/computeatlas schema --out schema
 
-bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
+bench: $(STAMP)  # ~10 min: peers in benchmarks/.peers/ (gitignored), nginx and wrk via apt-get; writes benchmarks/RESULTS.md
+	$(BIN)/python benchmarks/run.py --results benchmarks/RESULTS.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info

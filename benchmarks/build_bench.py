@@ -1,9 +1,10 @@
 """Static build benchmark, run by hand (never in CI): full build time and pages per second.
 
-Builds the bundled catalog, then a synthetic catalog with 10× its accelerators (every
-accelerator record copied nine times under new ids, aliases dropped; the other records
-as they are), each ``RUNS`` times into a temporary folder, in this process, and prints
-Markdown for benchmarks/README.md ("Static build").
+Builds the bundled catalog, then a synthetic catalog with 10× its accelerators
+(``benchmarks/synthetic.py``: every accelerator record cloned nine times under new ids,
+aliases and predecessors renamed; the other records as they are), each ``RUNS`` times
+into a temporary folder, in this process, and prints Markdown for benchmarks/README.md
+("Static build").
 
     .venv/bin/python benchmarks/build_bench.py
 """
@@ -16,31 +17,16 @@ import statistics
 import sys
 import tempfile
 import time
-import tomllib
 from pathlib import Path
-
-import tomli_w
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from computeatlas import load, site  # noqa: E402
-from computeatlas.catalog import DEFAULT_DATA  # noqa: E402
+from synthetic import synthetic  # noqa: E402
 
 RUNS = 3
-
-
-def synthetic(folder: Path, factor: int = 10) -> Path:
-    """A copy of the bundled data folder with ``factor``× the accelerators."""
-    import shutil
-
-    shutil.copytree(DEFAULT_DATA, folder)
-    for path in sorted((folder / "accelerators").glob("*.toml")):
-        record = tomllib.loads(path.read_text(encoding="utf-8"))
-        for n in range(1, factor):
-            copy = dict(record, id=f"{record['id']}-x{n}", name=f"{record['name']} (copy {n})", aliases=[])
-            (path.parent / f"{copy['id']}.toml").write_text(tomli_w.dumps(copy), encoding="utf-8")
-    return folder
 
 
 def measure(data: Path | None) -> tuple[int, int, list[float]]:
@@ -60,7 +46,7 @@ def main() -> None:
     print("| catalog | accelerators | files rendered | build time, median (s) | min–max (s) | pages/s (median) |")
     print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
-        for label, data in (("bundled", None), ("synthetic 10×", synthetic(Path(tmp) / "data"))):
+        for label, data in (("bundled", None), ("synthetic 10×", synthetic(10, Path(tmp) / "data"))):
             count, pages, times = measure(data)
             median = statistics.median(times)
             print(f"| {label} | {count} | {pages} | {median:.2f} | {min(times):.2f}–{max(times):.2f} | {pages / median:.0f} |")

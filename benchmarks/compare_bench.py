@@ -21,45 +21,27 @@ from __future__ import annotations
 
 import os
 import platform
-import shutil
 import statistics
 import sys
 import tempfile
 import time
-import tomllib
 from pathlib import Path
 
-import tomli_w
 from fastapi.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from computeatlas import compare  # noqa: E402
-from computeatlas.catalog import DEFAULT_DATA, Catalog, load  # noqa: E402
+from computeatlas.catalog import Catalog, load  # noqa: E402
 from computeatlas.web.app import create_app  # noqa: E402
 from computeatlas.web.cache import PageCache  # noqa: E402
+from synthetic import synthetic  # noqa: E402
 
 PAIR = "/compare/nvidia-h100-sxm-vs-nvidia-h200-sxm"
 SIX = ["nvidia-h100-sxm", "nvidia-h200-sxm", "nvidia-b200", "amd-instinct-mi300x", "aws-trainium-3", "google-tpu-v7"]
 RUNS = 300
-
-
-def synthetic(factor: int, folder: Path) -> Path:
-    """Write a data folder with every accelerator ``factor`` times (the original plus clones)."""
-    shutil.copytree(DEFAULT_DATA / "vendors", folder / "vendors")
-    shutil.copytree(DEFAULT_DATA / "comparisons", folder / "comparisons")
-    (folder / "accelerators").mkdir(parents=True)
-    for path in sorted((DEFAULT_DATA / "accelerators").glob("*.toml")):
-        shutil.copy(path, folder / "accelerators" / path.name)
-        record = tomllib.loads(path.read_text(encoding="utf-8"))
-        for n in range(1, factor):
-            clone = dict(record, id=f"{record['id']}-x{n}", name=f"{record['name']} x{n}")
-            clone["aliases"] = [f"{alias} x{n}" for alias in record.get("aliases", [])]
-            if record.get("predecessor"):
-                clone["predecessor"] = f"{record['predecessor']}-x{n}"
-            (folder / "accelerators" / f"{clone['id']}.toml").write_text(tomli_w.dumps(clone), encoding="utf-8")
-    return folder
 
 
 def timed(call, runs: int = RUNS) -> list[float]:  # type: ignore[no-untyped-def]

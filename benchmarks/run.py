@@ -1,98 +1,171 @@
-"""Benchmarks, run by hand (`make bench`), never in CI.
+"""``make bench``: Compute Atlas against the tools a user would pick instead, in one run.
 
-Measures, on this machine:
-- catalog load time (median of 15 cold loads in fresh subprocesses, and of 30 warm loads
-  in one process once pint's registry is built);
-- page latency and requests/s for `/silicon/` and `/silicon/aws-trainium-3` with wrk,
-  32 connections on loopback, 2 threads, 10 s after a 3 s warm-up, against
-  `computeatlas serve` in a subprocess.
+Never part of ``make test``; loopback only; about 10 minutes on a 2-core machine (the
+whole run must stay under 20). Steps, all in one run so every ratio compares figures
+taken minutes apart on the same machine:
 
-Writes the figures to stdout as Markdown; copy them into benchmarks/README.md with the date.
-Requires `wrk` (Debian package) for the HTTP part; without it, only load times are measured.
+1. peers (:mod:`peers`): Datasette, py-spy and pyinstrument in ``benchmarks/.peers/venv``
+   (gitignored, never a project dependency); Debian's nginx and wrk via apt-get if missing;
+2. inputs, with our own CLI: ``computeatlas export --format sqlite`` (for Datasette),
+   ``--format csv`` and ``computeatlas build OUT --no-check`` (for nginx);
+3. HTTP (:mod:`http_bench`): ours (1 and 2 workers) vs Datasette vs nginx, wrk with 32
+   connections, warm-up, ``BENCH_REPS`` interleaved rounds of ``BENCH_SECONDS`` s; then a
+   py-spy profile of our server under load;
+4. rendering (:mod:`render_bench`): the static build vs a plain Jinja2 loop over the same pages;
+5. growth (:mod:`scale_bench`): catalog load, CSV export and comparison pages at 1×, 10×,
+   100× the catalog (:mod:`synthetic`), and a py-spy profile of the load at 100×;
+6. ``benchmarks/RESULTS.md`` written from the figures (raw figures and profiles kept in
+   ``benchmarks/.peers/last-run/``).
+
+    .venv/bin/python benchmarks/run.py [--results PATH]
 """
 
 from __future__ import annotations
 
+import argparse
+import datetime as dt
+import importlib.metadata as md
+import json
 import os
 import platform
-import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for entry in (str(ROOT), str(HERE)):
+    if entry not in sys.path:
+        sys.path.insert(0, entry)
+
+import http_bench  # noqa: E402
+import peers  # noqa: E402
+import render_bench  # noqa: E402
+import report  # noqa: E402
+import scale_bench  # noqa: E402
+from synthetic import synthetic  # noqa: E402
+
 BIN = Path(sys.executable).parent
+BUDGET_S = 20 * 60
+KEEP = peers.PEERS_DIR / "last-run"
 
 
-def cold_load_ms(runs: int = 15) -> list[float]:
-    """Wall time of `computeatlas.load()` in fresh interpreters (imports excluded)."""
-    code = "import time, computeatlas; t=time.perf_counter(); computeatlas.load(); print((time.perf_counter()-t)*1000)"
-    return [float(subprocess.check_output([sys.executable, "-c", code], cwd=ROOT, text=True)) for _ in range(runs)]
+def log(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
-def warm_load_ms(runs: int = 30) -> list[float]:
-    """Wall time of `computeatlas.load()` once the unit registry is built."""
-    import computeatlas
-
-    computeatlas.load()
-    out = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        computeatlas.load()
-        out.append((time.perf_counter() - start) * 1000)
-    return out
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wrk(url: str, seconds: int = 10) -> dict[str, str]:
-    subprocess.run(["wrk", "-t2", "-c32", "-d3s", url], capture_output=True, check=True)  # warm-up
-    text = subprocess.run(
-        ["wrk", "-t2", "-c32", f"-d{seconds}s", "--latency", url], capture_output=True, text=True, check=True
-    ).stdout
-    get = lambda pattern: (re.search(pattern, text) or [None, "?"])[1]  # noqa: E731
+def machine() -> dict[str, Any]:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+        mem_kb = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal"))
+    except (OSError, StopIteration):
+        mem_kb = 0
     return {
-        "rps": get(r"Requests/sec:\s+([\d.]+)"),
-        "p50": get(r"\s50%\s+(\S+)"),
-        "p99": get(r"\s99%\s+(\S+)"),
-        "errors": get(r"Non-2xx or 3xx responses: (\d+)") if "Non-2xx" in text else "0",
+        "arch": platform.machine(),
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "memory_gib": round(mem_kb / 1024 / 1024, 1),
+        "kernel": platform.release(),
     }
 
 
+def versions(found: peers.Peers) -> dict[str, str]:
+    def pkg(name: str) -> str:
+        try:
+            return md.version(name)
+        except md.PackageNotFoundError:
+            return "not installed"
+
+    out = {"python": platform.python_version()}
+    for name in ("computeatlas", "uvicorn", "fastapi", "starlette", "h11", "jinja2", "pydantic", "uvloop", "httptools"):
+        out[name] = pkg(name)
+    out["datasette"] = peers.version([str(found.datasette), "--version"]) if found.datasette else "not installed"
+    out["nginx"] = peers.version([str(found.nginx), "-v"]) if found.nginx else "not installed"
+    out["wrk"] = peers.version([str(found.wrk), "-v"]) if found.wrk else "not installed"
+    out["py-spy"] = peers.version([str(found.py_spy), "--version"]) if found.py_spy else "not installed"
+    return out
+
+
+def cli(*args: str) -> float:
+    """Run ``computeatlas ARGS`` (output discarded); return its wall time in seconds."""
+    start = time.perf_counter()
+    subprocess.run([str(BIN / "computeatlas"), *args], cwd=ROOT, check=True, stdout=subprocess.DEVNULL, timeout=600)
+    return time.perf_counter() - start
+
+
+def profile_load(py_spy: Path, factor: int, work: Path) -> dict[str, Any]:
+    """py-spy (200 Hz) over a fresh interpreter loading the ``factor``× catalog."""
+    folder = synthetic(factor, work / f"data-x{factor}")
+    out = KEEP / f"profile-load-x{factor}.txt"
+    code = f"import computeatlas; computeatlas.load(); computeatlas.load({str(folder)!r})"
+    subprocess.run(
+        [str(py_spy), "record", "--rate", "200", "--format", "raw", "--output", str(out), "--", sys.executable, "-c", code],
+        cwd=ROOT, capture_output=True, check=True, timeout=600,
+    )
+    shutil.rmtree(folder, ignore_errors=True)
+    summary = http_bench.summarise_profile(out, top=12, layers=http_bench.LOAD_LAYERS)
+    summary["factor"] = factor
+    return summary
+
+
 def main() -> None:
-    print(f"# Benchmarks {time.strftime('%Y-%m-%d')}\n")
-    print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.platform()}\n")
-    cold, warm = cold_load_ms(), warm_load_ms()
-    print("| measure | median | min | max |\n|---|---|---|---|")
-    print(f"| catalog load, cold process (ms) | {statistics.median(cold):.1f} | {min(cold):.1f} | {max(cold):.1f} |")
-    print(f"| catalog load, warm (ms) | {statistics.median(warm):.1f} | {min(warm):.1f} | {max(warm):.1f} |")
-    if not shutil.which("wrk"):
-        print("\nwrk not found: install Debian's `wrk` for the HTTP figures.")
-        return
-    port = free_port()
-    server = subprocess.Popen([str(BIN / "computeatlas"), "serve", "--port", str(port)], cwd=ROOT)
-    try:
-        for _ in range(100):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", type=Path, default=HERE / "RESULTS.md", help="Markdown file to write (default benchmarks/RESULTS.md).")
+    args = parser.parse_args()
+
+    started = time.monotonic()
+    run: dict[str, Any] = {"date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), "load_start": os.getloadavg(), "timings": {}}
+    found = peers.ensure()
+    run["machine"], run["versions"] = machine(), versions(found)
+    KEEP.mkdir(parents=True, exist_ok=True)
+    for old in KEEP.iterdir():
+        old.unlink()
+
+    def step(name: str) -> None:
+        run["timings"][name] = round(time.monotonic() - started, 1)
+        log(f"{name} ({run['timings'][name]:.0f} s since start)")
+
+    with tempfile.TemporaryDirectory(prefix="atlas-bench-") as tmp:
+        work = Path(tmp)
+        step("inputs")
+        db, csv_file, site_dir = work / "silicon.db", work / "silicon.csv", work / "site"
+        run["inputs"] = {
+            "export_sqlite_s": cli("export", "--format", "sqlite", "--out", str(db)),
+            "export_csv_s": cli("export", "--format", "csv", "--out", str(csv_file)),
+            "build_s": cli("build", str(site_dir), "--no-check"),
+        }
+        shutil.copy(csv_file, site_dir / "silicon.csv")
+        step("http")
+        run["http"] = http_bench.measure(found, work, site_dir, db, KEEP)
+        run["load_after_http"] = os.getloadavg()
+        step("render")
+        run["render"] = render_bench.measure()
+        step("scale")
+        run["scale"] = scale_bench.measure()
+        if found.py_spy:
+            step("profile-load")
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        print("\n| page (wrk, 32 connections, 1 server process) | requests/s | p50 | p99 | non-2xx |\n|---|---|---|---|---|")
-        for path in ("/silicon/", "/silicon/aws-trainium-3"):
-            r = wrk(f"http://127.0.0.1:{port}{path}")
-            print(f"| `{path}` | {r['rps']} | {r['p50']} | {r['p99']} | {r['errors']} |")
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+                run["load_profile"] = profile_load(found.py_spy, 100, work)
+            except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+                run["load_profile_error"] = str(exc)
+    run["load_end"] = os.getloadavg()
+    run["elapsed_s"] = round(time.monotonic() - started, 1)
+    (KEEP / "results.json").write_text(json.dumps(run, indent=1, default=str), encoding="utf-8")
+    text = report.markdown(run)
+    args.results.write_text(text, encoding="utf-8")
+    print(text)
+    log(f"wrote {args.results} in {run['elapsed_s'] / 60:.1f} min")
+    if run["elapsed_s"] > BUDGET_S:
+        log(f"over the {BUDGET_S // 60}-minute budget")
 
 
 if __name__ == "__main__":

@@ -141,7 +141,7 @@ def _state(inputs: list[DerivedInput]) -> tuple[DerivedState, str | None]:
     for wanted, state in (
         (("not_applicable",), DerivedState.NOT_APPLICABLE),
         (("not_published", "not_comparable", "published"), DerivedState.NOT_PUBLISHED),
-        (("not_collected",), DerivedState.NOT_COLLECTED),
+        (("not_collected", "not_sourced"), DerivedState.NOT_COLLECTED),
     ):
         blocking = [i for i in inputs if i.amount is None and i.state in wanted]
         if blocking:

@@ -23,7 +23,7 @@ import datetime as dt
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -56,14 +56,31 @@ class PricingQueryError(ValueError):
 
 def amount_text(value: float | Decimal) -> str:
     """A price as text, rounded half up as by hand: at least two decimals, at most four,
-    trailing zeros dropped beyond two (``12.29``, ``6.155``, ``1.0818``)."""
-    text = f"{_four(value):f}".rstrip("0")
+    trailing zeros dropped beyond two (``12.29``, ``6.155``, ``1.0818``). Any finite size
+    works (``1e300`` is written out in full); a non-finite value reads ``not a finite number``."""
+    amount = _four(value)
+    if not amount.is_finite():
+        return "not a finite number"
+    text = f"{amount:f}".rstrip("0")
     whole, _, frac = text.partition(".")
     return f"{whole}.{frac.ljust(2, '0')}"
 
 
+_FOUR_PLACES = Decimal("0.0001")
+
+
 def _four(value: float | Decimal) -> Decimal:
-    return Decimal(repr(value) if isinstance(value, float) else value).quantize(Decimal("0.0001"), ROUND_HALF_UP)
+    """``value`` rounded half up to four decimal places, exactly, whatever its size.
+
+    The precision is set from the value (digits before the point + 4 + a margin), so a
+    large price never raises ``decimal.InvalidOperation`` as the default 28 digits would
+    from about 1e24 up. A non-finite value is returned unchanged.
+    """
+    number = Decimal(repr(value) if isinstance(value, float) else value)
+    if not number.is_finite():
+        return number
+    digits = max(number.adjusted(), 0) + 1 + 4 + 2
+    return number.quantize(_FOUR_PLACES, ROUND_HALF_UP, context=Context(prec=max(28, digits)))
 
 
 def unit_word(acc: Accelerator) -> str:
@@ -137,7 +154,9 @@ def offer_price(catalog: Catalog, offer: Offer, on: dt.date | None = None) -> Of
         display = f"{amount_text(price)} {cur} per {unit}-hour"
         arithmetic = f"{amount_text(price)} {cur} per {unit}-hour, as published (no division)"
     else:
-        quotient = Decimal(repr(price)) / offer.accelerators_per_instance
+        published = Decimal(repr(price))
+        context = Context(prec=max(28, max(published.adjusted(), 0) + 1 + 28))  # any size, 28 digits after the point
+        quotient = context.divide(published, offer.accelerators_per_instance)
         state, amount = "derived", float(quotient)
         display = f"{amount_text(quotient)} {cur} per {unit}-hour"
         sign = "=" if _four(quotient) == quotient else "≈"
@@ -439,7 +458,7 @@ def spread_of(acc: Accelerator, prices: list[OfferPrice], query: PriceQuery, on:
     rows = [
         PriceRow(
             offer=p, in_spread=reasons[p.id] is None, excluded_because=reasons[p.id],
-            position=round(100 * p.per_accelerator_hour / top) if top and p.usd_comparable and p.per_accelerator_hour else None,
+            position=round(100 * (p.per_accelerator_hour / top)) if top and p.usd_comparable and p.per_accelerator_hour else None,
         )
         for p in prices
     ]

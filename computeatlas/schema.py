@@ -11,10 +11,18 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from computeatlas.model import Accelerator, Vendor
+from computeatlas.model import Accelerator, Comparison, EconomicsClaim, EnergyTopic, Provider, System, Vendor
 
-SCHEMAS: dict[str, type[BaseModel]] = {"accelerator": Accelerator, "vendor": Vendor}
-"""File stem → record type, for each schema written."""
+SCHEMAS: dict[str, type[BaseModel]] = {
+    "accelerator": Accelerator,
+    "vendor": Vendor,
+    "comparison": Comparison,
+    "provider": Provider,
+    "system": System,
+    "energy-topic": EnergyTopic,
+    "economics-claim": EconomicsClaim,
+}
+"""File stem → record type, for each schema written (one per TOML data folder)."""
 
 
 def schema_text(model: type[BaseModel]) -> str:

@@ -119,3 +119,11 @@ def test_cross_check_against_epoch(real_catalog: Catalog, ident: str, epoch_name
     theirs = float(rows[epoch_name][column])
     ours = real_catalog.accelerator(ident).compute(fmt).figure.amount
     assert ours == pytest.approx(theirs, rel=0.01), f"{ident} {fmt}: ours {ours:g}, Epoch {theirs:g}: re-read the vendor source"
+
+
+def test_a_sourcing_gap_is_not_called_vendor_withholding(real_catalog: Catalog, real_client: TestClient) -> None:
+    # NVIDIA publishes H200 BF16 in its datasheet, which we could not read: ours, not NVIDIA's, gap.
+    bf16 = real_catalog.accelerator("nvidia-h200-sxm").compute(NumberFormat.BF16)
+    assert bf16.state is State.NOT_SOURCED
+    page = BeautifulSoup(real_client.get("/silicon/nvidia-h200-sxm").text, "html.parser")
+    assert page.select_one('[data-spec="compute.BF16"] dd').get_text(" ", strip=True).startswith("not yet sourced")

@@ -32,7 +32,18 @@ def _jsonable(value):
     return value
 
 
-@pytest.mark.parametrize(("name", "folder"), [("accelerator", "accelerators"), ("vendor", "vendors")])
+@pytest.mark.parametrize(
+    ("name", "folder"),
+    [
+        ("accelerator", "accelerators"),
+        ("vendor", "vendors"),
+        ("comparison", "comparisons"),
+        ("provider", "providers"),
+        ("system", "systems"),
+        ("energy-topic", "energy"),
+        ("economics-claim", "claims"),
+    ],
+)
 def test_every_data_file_passes_the_schema(name: str, folder: str) -> None:
     schema = json.loads((ROOT / "schema" / f"{name}.schema.json").read_text(encoding="utf-8"))
     files = sorted((DEFAULT_DATA / folder).glob("*.toml"))

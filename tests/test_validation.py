@@ -161,3 +161,11 @@ def test_today_defaults_to_the_real_date(tmp_path: Path) -> None:
     _, problems = check(folder)
     assert any("in the future" in str(p) for p in problems)
     assert found  # and the pinned date rejects it too
+
+
+def test_not_sourced_needs_a_note_and_no_value(tmp_path: Path) -> None:
+    bare = {"state": "not_sourced"}
+    found = problems_for(tmp_path, make_record("acme-x", specs__power=bare))
+    assert len(found) == 1 and "not_sourced spec needs a note saying where we looked" in found[0]
+    ok = {"state": "not_sourced", "note": "The datasheet was not available to us."}
+    assert problems_for(tmp_path / "ok", make_record("acme-x", specs__power=ok)) == []

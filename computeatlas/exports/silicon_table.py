@@ -166,7 +166,7 @@ def sparse_figure(claim: ComputeSpec | None, scale: float) -> Value:
     return _state_word(claim)
 
 
-_PRECEDENCE = (State.NOT_APPLICABLE.label, State.NOT_PUBLISHED.label, NOT_YET_COLLECTED)
+_PRECEDENCE = (State.NOT_APPLICABLE.label, State.NOT_PUBLISHED.label, State.NOT_SOURCED.label, NOT_YET_COLLECTED)
 
 
 def ratio(numerator: Claim | None, denominator: Claim | None, scale: float = 1.0) -> Value:

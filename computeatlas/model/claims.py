@@ -28,17 +28,23 @@ Id = Annotated[str, Field(pattern=ID_PATTERN, description="lower-case words join
 
 
 class State(StrEnum):
-    """The research state of a spec; shown everywhere, never as a blank or a zero."""
+    """The research state of a spec; shown everywhere, never as a blank or a zero.
+
+    ``not_published`` says something about the vendor (it withholds the figure);
+    ``not_sourced`` says something about us: the spec was researched (the note says
+    where we looked) but no source we could read states it, although the vendor may.
+    """
 
     PUBLISHED = "published"
     NOT_PUBLISHED = "not_published"
     NOT_APPLICABLE = "not_applicable"
     NOT_COMPARABLE = "not_comparable"
+    NOT_SOURCED = "not_sourced"
 
     @property
     def label(self) -> str:
         """Words for the state as pages and CSV cells show it."""
-        return self.value.replace("_", " ")
+        return "not yet sourced" if self is State.NOT_SOURCED else self.value.replace("_", " ")
 
 
 class Basis(StrEnum):
@@ -201,6 +207,8 @@ class Claim(Record):
                 raise ValueError("a not_comparable spec keeps the vendor's words in published_text")
             if self.source is None:
                 raise ValueError("a not_comparable spec needs a source")
+        elif self.state is State.NOT_SOURCED and not self.note:
+            raise ValueError("a not_sourced spec needs a note saying where we looked")
         elif self.value is not None:
             raise ValueError(f"a {self.state.value} spec must not carry a value ({self.value!r})")
         if self.other_claims and not self.primary_reason:
