@@ -248,16 +248,20 @@ LAYERS = (
     ("fastapi/", "FastAPI (telemetry and body-limit middleware, app entry)"),
     ("computeatlas/", "Compute Atlas (page cache lookup, security headers)"),
     ("asyncio/", "asyncio event loop"),
+    ("selectors.py", "waiting for the network (epoll)"),
     ("contextlib", "contextlib (async context managers in the middleware stack)"),
 )
 
 
 LOAD_LAYERS = (
     ("tomllib/", "TOML parsing (tomllib, pure Python)"),
+    ("computeatlas/derive", "derived figures (computeatlas/derive.py)"),
+    ("computeatlas/exports", "the silicon table and CSV writer (computeatlas/exports/)"),
+    ("csv.py", "csv module"),
     ("pydantic", "pydantic validation and model construction"),
     ("computeatlas/units", "unit parsing (computeatlas/units.py)"),
     ("pint/", "pint"),
-    ("computeatlas/", "Compute Atlas, other (cross-links, checks, content hash)"),
+    ("computeatlas/", "Compute Atlas, other (records, checks, cross-links)"),
     ("hashlib", "hashing"),
     ("pathlib", "file system"),
 )
@@ -270,8 +274,13 @@ def _layer(frame: str, layers: tuple[tuple[str, str], ...]) -> str:
     return "other"
 
 
-def summarise_profile(raw: Path, top: int = 12, layers: tuple[tuple[str, str], ...] = LAYERS) -> dict[str, Any]:
-    """Self time by layer and by function from a py-spy ``--format raw`` file."""
+IDLE_LEAVES = ("Condition.wait (threading.py", "Queue.get (queue.py", "Event.wait (threading.py")
+"""Leaf frames of a thread parked on a lock (an idle thread-pool worker): not work, left out."""
+
+
+def summarise_profile(raw: Path, top: int = 12, layers: tuple[tuple[str, str], ...] = LAYERS, within: str | None = None) -> dict[str, Any]:
+    """Self time by layer and by function from a py-spy ``--format raw`` file (idle parked threads left out;
+    with ``within``, only stacks that pass through a frame starting with it)."""
     by_layer: Counter[str] = Counter()
     by_function: Counter[str] = Counter()
     inclusive: Counter[str] = Counter()
@@ -281,9 +290,13 @@ def summarise_profile(raw: Path, top: int = 12, layers: tuple[tuple[str, str], .
         if not stack or not count.isdigit():
             continue
         n = int(count)
+        frames = [f for f in stack.split(";") if not f.startswith("process ")]
+        leaf = frames[-1] if frames else ""
+        if not frames or leaf.startswith(IDLE_LEAVES):
+            continue
+        if within is not None and not any(f.startswith(within) for f in frames):
+            continue
         total += n
-        frames = stack.split(";")
-        leaf = frames[-1]
         by_layer[_layer(leaf, layers)] += n
         by_function[re.sub(r":\d+\)$", ")", leaf)] += n
         for frame in {f.split(" (")[0] + " (" + f.split(" (")[-1].split(":")[0] + ")" for f in frames}:

@@ -1,6 +1,6 @@
 """The peers the benchmarks measure against, installed on demand and never project dependencies.
 
-- Datasette (and the profilers py-spy and pyinstrument) in a throwaway virtual environment
+- Datasette (and the profiler py-spy) in a throwaway virtual environment
   ``benchmarks/.peers/venv`` (gitignored), made with this interpreter and pip from PyPI;
 - nginx and wrk, Debian packages, installed with apt-get when missing and we are root.
 
@@ -20,7 +20,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PEERS_DIR = HERE / ".peers"
 VENV = PEERS_DIR / "venv"
-PIP_PACKAGES = ("datasette==0.65.5", "py-spy==0.4.3", "pyinstrument==5.1.3")
+PIP_PACKAGES = ("datasette==0.65.5", "py-spy==0.4.3")
 """Pinned so that a re-run measures the same peer; raise them deliberately."""
 DEBIAN = {"nginx": "nginx-light", "wrk": "wrk"}
 

@@ -4,7 +4,7 @@ Never part of ``make test``; loopback only; about 10 minutes on a 2-core machine
 whole run must stay under 20). Steps, all in one run so every ratio compares figures
 taken minutes apart on the same machine:
 
-1. peers (:mod:`peers`): Datasette, py-spy and pyinstrument in ``benchmarks/.peers/venv``
+1. peers (:mod:`peers`): Datasette and py-spy in ``benchmarks/.peers/venv``
    (gitignored, never a project dependency); Debian's nginx and wrk via apt-get if missing;
 2. inputs, with our own CLI: ``computeatlas export --format sqlite`` (for Datasette),
    ``--format csv`` and ``computeatlas build OUT --no-check`` (for nginx);
@@ -13,7 +13,7 @@ taken minutes apart on the same machine:
    py-spy profile of our server under load;
 4. rendering (:mod:`render_bench`): the static build vs a plain Jinja2 loop over the same pages;
 5. growth (:mod:`scale_bench`): catalog load, CSV export and comparison pages at 1×, 10×,
-   100× the catalog (:mod:`synthetic`), and a py-spy profile of the load at 100×;
+   100× the catalog (:mod:`synthetic`), and a py-spy profile of load and export at 100×;
 6. ``benchmarks/RESULTS.md`` written from the figures (raw figures and profiles kept in
    ``benchmarks/.peers/last-run/``).
 
@@ -102,19 +102,32 @@ def cli(*args: str) -> float:
     return time.perf_counter() - start
 
 
-def profile_load(py_spy: Path, factor: int, work: Path) -> dict[str, Any]:
-    """py-spy (200 Hz) over a fresh interpreter loading the ``factor``× catalog."""
+PROFILE_CODE = """
+import pathlib, computeatlas
+from computeatlas.exports import FORMATS, silicon_table
+computeatlas.load()
+def load_synthetic():
+    return computeatlas.load(pathlib.Path({folder!r}))
+def export_csv(catalog):
+    FORMATS["csv"](silicon_table.build(catalog), pathlib.Path({out!r}))
+export_csv(load_synthetic())
+"""
+
+
+def profile_growth(py_spy: Path, factor: int, work: Path) -> dict[str, Any]:
+    """py-spy (200 Hz) over a fresh interpreter that loads the ``factor``× catalog and exports its CSV."""
     folder = synthetic(factor, work / f"data-x{factor}")
-    out = KEEP / f"profile-load-x{factor}.txt"
-    code = f"import computeatlas; computeatlas.load(); computeatlas.load({str(folder)!r})"
+    out = KEEP / f"profile-load-export-x{factor}.txt"
+    code = PROFILE_CODE.format(folder=str(folder), out=str(work / f"x{factor}.csv"))
     subprocess.run(
         [str(py_spy), "record", "--rate", "200", "--format", "raw", "--output", str(out), "--", sys.executable, "-c", code],
         cwd=ROOT, capture_output=True, check=True, timeout=600,
     )
     shutil.rmtree(folder, ignore_errors=True)
-    summary = http_bench.summarise_profile(out, top=12, layers=http_bench.LOAD_LAYERS)
-    summary["factor"] = factor
-    return summary
+    result: dict[str, Any] = {"factor": factor, "file": out.name}
+    for part, frame in (("load", "load_synthetic (<string>"), ("export", "export_csv (<string>")):
+        result[part] = http_bench.summarise_profile(out, top=12, layers=http_bench.LOAD_LAYERS, within=frame)
+    return result
 
 
 def main() -> None:
@@ -144,19 +157,25 @@ def main() -> None:
             "build_s": cli("build", str(site_dir), "--no-check"),
         }
         shutil.copy(csv_file, site_dir / "silicon.csv")
-        step("http")
-        run["http"] = http_bench.measure(found, work, site_dir, db, KEEP)
-        run["load_after_http"] = os.getloadavg()
-        step("render")
-        run["render"] = render_bench.measure()
-        step("scale")
-        run["scale"] = scale_bench.measure()
-        if found.py_spy:
-            step("profile-load")
+        for name, call in (
+            ("http", lambda: http_bench.measure(found, work, site_dir, db, KEEP)),
+            ("render", render_bench.measure),
+            ("scale", scale_bench.measure),
+        ):
+            step(name)
             try:
-                run["load_profile"] = profile_load(found.py_spy, 100, work)
+                run[name] = call()
+            except Exception as exc:  # one part failing (say, the data folder mid-edit) must not lose the others
+                log(f"{name} failed: {exc!r}")
+                run["failed"] = {**run.get("failed", {}), name: f"{type(exc).__name__}: {' / '.join(str(exc).splitlines())[:400]}"}
+            if name == "http":
+                run["load_after_http"] = os.getloadavg()
+        if found.py_spy:
+            step("profile-growth")
+            try:
+                run["growth_profile"] = profile_growth(found.py_spy, 100, work)
             except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
-                run["load_profile_error"] = str(exc)
+                run["growth_profile_error"] = str(exc)
     run["load_end"] = os.getloadavg()
     run["elapsed_s"] = round(time.monotonic() - started, 1)
     (KEEP / "results.json").write_text(json.dumps(run, indent=1, default=str), encoding="utf-8")

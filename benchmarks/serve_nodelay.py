@@ -34,7 +34,7 @@ def bind_socket(self: uvicorn.config.Config) -> socket.socket:
 uvicorn.config.Config.bind_socket = bind_socket  # type: ignore[method-assign]
 
 if __name__ == "__main__":
-    from computeatlas.cli import app
+    from computeatlas import cli
 
     sys.argv[0] = "computeatlas"
-    app()
+    (getattr(cli, "main", None) or cli.app)()  # the console script's entry point

@@ -185,7 +185,7 @@ def _problems_from(exc: ValidationError, rel: str, raw: Mapping[str, Any]) -> li
 
 def _read(path: Path, rel: str, model: type[R], today: dt.date) -> tuple[R | None, list[Problem]]:
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except UnicodeDecodeError as exc:
         return None, [Problem(rel, "(file)", f"not UTF-8 text: {exc}")]
     except tomllib.TOMLDecodeError as exc:
@@ -219,24 +219,31 @@ def check(root: Path | None = None, today: dt.date | None = None) -> tuple[Catal
         problems.append(Problem(str(root), "(folder)", "data folder not found"))
     records: dict[str, dict[str, Any]] = {name: {} for name in (*FOLDERS, *TABLES)}
     files: dict[str, str] = {}
-    digest = hashlib.sha256()
+    failed: set[str] = set()  # ids of files that exist but did not validate
+    digest = hashlib.sha256()  # of names relative to the data folder, so copies hash alike
     for folder, model in TABLES.items():
         for path in sorted((root / folder).glob("*.csv")) if (root / folder).is_dir() else []:
             rel = f"{root.name}/{folder}/{path.name}"
-            digest.update(rel.encode() + b"\0" + path.read_bytes())
+            digest.update(f"{folder}/{path.name}".encode() + b"\0" + path.read_bytes())
             rows, found = _read_table(path, rel, model, today)
             problems += found
             for row in rows:
-                records[folder][row.id] = row  # type: ignore[attr-defined]
-                files[f"{folder}/{row.id}"] = rel  # type: ignore[attr-defined]
+                ident = row.id  # type: ignore[attr-defined]
+                if ident in records[folder]:
+                    first = records[folder][ident]
+                    problems.append(Problem(rel, f"row {row.row}", f"duplicate offer: same provider, instance type, pricing, term, region and date as {first.file} row {first.row}", ident))  # type: ignore[attr-defined]
+                    continue
+                records[folder][ident] = row
+                files[f"{folder}/{ident}"] = rel
     for folder, model in FOLDERS.items():
         seen: dict[str, str] = {}
         for path in _files(root, folder):
             rel = f"{root.name}/{folder}/{path.name}"
-            digest.update(rel.encode() + b"\0" + path.read_bytes())
+            digest.update(f"{folder}/{path.name}".encode() + b"\0" + path.read_bytes())
             record, found = _read(path, rel, model, today)
             problems += found
             if record is None:
+                failed.add(f"{folder}/{path.stem}")
                 continue
             ident = record.id  # type: ignore[attr-defined]
             if ident in seen:
@@ -245,7 +252,9 @@ def check(root: Path | None = None, today: dt.date | None = None) -> tuple[Catal
             seen[ident] = rel
             records[folder][ident] = record
             files[f"{folder}/{ident}"] = rel
-    problems += _cross_check(records, files)
+    if root.is_dir() and not _files(root, "accelerators"):
+        problems.append(Problem(f"{root.name}/accelerators", "(folder)", "no accelerator files (*.toml): is this the data folder?"))
+    problems += [p for p in _cross_check(records, files) if not _refers_to_failed(p, failed)]
     for folder in ("accelerators", "providers", "systems"):
         records[folder] = dict(sorted(records[folder].items(), key=lambda kv: (kv[1].name.lower(), kv[0])))
     verified = [r.verified for group in records.values() for r in group.values() if hasattr(r, "verified")]
@@ -297,6 +306,12 @@ def _cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, s
         if not math.isfinite(offer.price_per_hour):  # pydantic's float accepts "inf"
             found.append(Problem(files[f"offers/{ident}"], f"row {offer.row}: price_per_hour", "a price must be a finite number", str(offer.price_per_hour)))
     return [p for p in found if p is not None]
+
+
+def _refers_to_failed(problem: Problem, failed: set[str]) -> bool:
+    """True for a "no such record" problem whose target exists but failed to validate:
+    that file's own problems already say what is wrong, so the reference is not repeated."""
+    return problem.message.startswith("no such ") and any(f.endswith("/" + str(problem.text)) for f in failed)
 
 
 def _read_table(path: Path, rel: str, model: type[R], today: dt.date) -> tuple[list[R], list[Problem]]:

@@ -13,6 +13,10 @@ Every assumption is explicit and travels with the result (:attr:`Estimate.assump
   tokens/s ≤ dense FLOP/s at the number format × utilisation ÷ (2 × parameters);
 - cost per million tokens ≥ price per accelerator-hour ÷ (tokens/s × 3600) × 10⁶.
 
+Inputs must be finite and plausible (:func:`parse_request`): a whole parameter count from
+1e6 to 1e15, utilisation from 0.001 to 1, a price from 0.0001 to 1e6 USD per
+accelerator-hour; a result that is still not a finite number is an error naming the input.
+
 The figures are upper bounds on speed (lower bounds on cost) built from the vendor's
 published peaks, never measurements. A figure the vendor does not publish per accelerator
 makes every result built on it "not published": nothing is estimated or borrowed.
@@ -23,13 +27,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from decimal import Decimal, DecimalException
 from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
 from computeatlas.catalog import Catalog
 from computeatlas.model import Accelerator, Claim, NumberFormat, Offer, State
-from computeatlas.pricing import offer_price
+from computeatlas.pricing import amount_text, offer_price
 from computeatlas.units import humanize
 from computeatlas.web.errors import closest
 
@@ -39,10 +44,22 @@ LABEL = "upper bound from published figures, not a measurement"
 COST_LABEL = "lower bound on cost from published figures, not a measurement"
 """How every estimated cost is labelled: it is the floor implied by the speed upper bound."""
 
+MIN_PARAMS = 1e6
+"""Smallest parameter count accepted (a million): below it a decode estimate means nothing."""
+
 MAX_PARAMS = 1e15
 """Largest parameter count accepted (a quadrillion); anything above is surely a typo."""
 
-_SUFFIXES = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+MIN_UTILISATION = 0.001
+"""Smallest utilisation accepted (0.1 % of dense peak); the largest is 1 (all of it)."""
+
+MIN_PRICE = 0.0001
+"""Smallest price accepted, in USD per accelerator-hour (a hundredth of a cent)."""
+
+MAX_PRICE = 1e6
+"""Largest price accepted, in USD per accelerator-hour (a million)."""
+
+_SUFFIXES = {"k": 3, "m": 6, "b": 9, "g": 9, "t": 12}
 _NUMBER = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*([kmbgt]?)\s*$", re.IGNORECASE)
 
 
@@ -50,14 +67,21 @@ class EstimateError(ValueError):
     """Bad input for an estimate: ``param`` names the input, ``reason`` says what is wrong.
 
     ``status`` is the HTTP status the web layer answers with (400 bad value, 404 unknown
-    id); ``suggestions`` lists ``(name, id)`` pairs of the closest known ids.
+    id); ``suggestions`` lists ``(name, id)`` pairs of the closest known ids, and ``more``
+    counts the known ids left out of that list (``accelerator`` names the part whose
+    offers they are, when the list is of offers).
     """
 
-    def __init__(self, param: str, reason: str, status: int = 400, suggestions: Sequence[tuple[str, str]] = ()) -> None:
+    def __init__(
+        self, param: str, reason: str, status: int = 400, suggestions: Sequence[tuple[str, str]] = (),
+        more: int = 0, accelerator: str | None = None,
+    ) -> None:  # fmt: skip
         self.param = param
         self.reason = reason
         self.status = status
         self.suggestions = list(suggestions)
+        self.more = more
+        self.accelerator = accelerator
         super().__init__(f"{param}: {reason}")
 
 
@@ -92,22 +116,30 @@ class Outcome(StrEnum):
 
 
 def params_text(params: float) -> str:
-    """A parameter count as short text that :func:`parse_request` reads back: ``70e9``, ``1.5e12``, ``350e6``."""
-    for scale, exponent in ((1e12, 12), (1e9, 9), (1e6, 6), (1e3, 3)):
-        if params >= scale:
-            return f"{params / scale:.6g}e{exponent}"
+    """A parameter count as short text that :func:`parse_request` reads back exactly:
+    ``70e9``, ``1.5e12``, ``350e6``, ``1.234567e6`` (a whole count keeps every digit)."""
+    whole = math.isfinite(params) and params == math.floor(params)
+    for exponent in (12, 9, 6, 3):
+        if params >= 10**exponent:
+            if not whole:
+                return f"{params / 10**exponent:.6g}e{exponent}"
+            mantissa = Decimal(int(params)).scaleb(-exponent).normalize()
+            return f"{mantissa:f}e{exponent}"
     return f"{params:.6g}"
 
 
 class EstimateRequest(BaseModel):
-    """Parsed inputs. ``params`` is a parameter count; ``utilisation`` is in (0, 1];
-    ``price_per_hour`` is USD per accelerator-hour given by the user; ``offer`` an offer id."""
+    """Parsed inputs, each finite and in a plausible range. ``params`` is a whole parameter
+    count from :data:`MIN_PARAMS` (1e6) to :data:`MAX_PARAMS` (1e15); ``utilisation`` is a
+    share of dense peak from :data:`MIN_UTILISATION` (0.001) to 1; ``price_per_hour`` is USD
+    per accelerator-hour given by the user, from :data:`MIN_PRICE` (0.0001) to
+    :data:`MAX_PRICE` (1e6); ``offer`` an offer id."""
 
     accelerator: str = Field(max_length=100)
-    params: float = Field(gt=0, le=MAX_PARAMS)
+    params: float = Field(ge=MIN_PARAMS, le=MAX_PARAMS, allow_inf_nan=False)
     number_format: NumberFormat
-    utilisation: float = Field(gt=0, le=1)
-    price_per_hour: float | None = Field(None, gt=0)
+    utilisation: float = Field(ge=MIN_UTILISATION, le=1, allow_inf_nan=False)
+    price_per_hour: float | None = Field(None, ge=MIN_PRICE, le=MAX_PRICE, allow_inf_nan=False)
     offer: str | None = Field(None, max_length=100)
 
     def query(self) -> dict[str, str]:
@@ -121,16 +153,26 @@ class EstimateRequest(BaseModel):
         return out
 
 
-def _positive(param: str, text: str, what: str, suffixes: bool = False) -> float:
+def _sci(value: float) -> str:
+    """A round limit as short text: ``1e6``, ``1e15``, ``0.0001``."""
+    return f"{value:g}".replace("e+0", "e").replace("e+", "e")
+
+
+def _positive(param: str, text: str, what: str, suffixes: bool = False) -> Decimal:
+    """``text`` as an exact positive, finite number (a k/M/B/G/T suffix scales it when
+    ``suffixes``); raises :class:`EstimateError` naming ``param`` otherwise."""
     match = _NUMBER.match(text or "")
     if text and text.strip().startswith("-"):
-        raise EstimateError(param, f"{what} must be positive, got {text.strip()!r}")
+        raise EstimateError(param, f"{what} must be positive, got {text.strip()[:40]!r}")
     if match is None or (match.group(2) and not suffixes):
         hint = " (e.g. 70e9 or 70B)" if suffixes else ""
         raise EstimateError(param, f"expected {what} as a number{hint}, got {text.strip()[:40]!r}")
-    value = float(match.group(1)) * _SUFFIXES.get(match.group(2).lower(), 1.0)
-    if not math.isfinite(value) or value <= 0:
-        raise EstimateError(param, f"{what} must be a positive, finite number, got {text.strip()!r}")
+    try:
+        value = Decimal(match.group(1)).scaleb(_SUFFIXES.get(match.group(2).lower(), 0))
+    except DecimalException:  # an exponent beyond Decimal's range
+        value = Decimal("Infinity")
+    if not math.isfinite(float(value)) or value <= 0:
+        raise EstimateError(param, f"{what} must be a positive, finite number, got {text.strip()[:40]!r}")
     return value
 
 
@@ -144,10 +186,12 @@ def parse_request(
 ) -> EstimateRequest:
     """Parse the inputs as typed in a form, a URL or the CLI; raise :class:`EstimateError`.
 
-    ``params`` accepts ``70e9``, ``70000000000`` or ``70B`` (k, M, B/G, T suffixes);
-    ``number_format`` is a format name in any case (``fp8``); ``utilisation`` is a number in
-    (0, 1] (``0.5``) or a percentage (``50%``); ``price`` is USD per accelerator-hour. A price
-    and an offer together are an error: the estimate uses one price.
+    ``params`` accepts ``70e9``, ``70000000000`` or ``70B`` (k, M, B/G, T suffixes): a whole
+    count from 1e6 to 1e15; ``number_format`` is a format name in any case (``fp8``);
+    ``utilisation`` is a number in (0, 1] and at least 0.001 (``0.5``) or a percentage
+    (``50%``); ``price`` is USD per accelerator-hour, from 0.0001 to 1e6 (``$`` allowed).
+    A price and an offer together are an error: the estimate uses one price. Every number
+    must be finite (no ``nan``, ``inf`` or ``1e400``).
     """
     for name, value in (("accelerator", accelerator), ("params", params), ("format", number_format), ("utilisation", utilisation)):
         if value is None or not value.strip():
@@ -156,11 +200,14 @@ def parse_request(
         if value is not None and len(value) > 100:
             raise EstimateError(name, "value is too long")
     assert accelerator is not None and params is not None and number_format is not None and utilisation is not None
-    count = _positive("params", params, "a parameter count", suffixes=True)
-    if count < 1:
-        raise EstimateError("params", f"a model has at least one parameter, got {params.strip()!r}")
+    exact = _positive("params", params, "a parameter count", suffixes=True)
+    count = float(exact)
+    if count < MIN_PARAMS:
+        raise EstimateError("params", f"{params_text(count)} parameters is fewer than the {_sci(MIN_PARAMS)} (a million) we accept")
     if count > MAX_PARAMS:
-        raise EstimateError("params", f"{count:g} parameters is more than the {MAX_PARAMS:g} we accept")
+        raise EstimateError("params", f"{params_text(count)} parameters is more than the {_sci(MAX_PARAMS)} we accept")
+    if exact != exact.to_integral_value():
+        raise EstimateError("params", f"a parameter count is a whole number, got {params.strip()[:40]!r}")
     try:
         fmt = NumberFormat(number_format.strip().upper())
     except ValueError:
@@ -172,11 +219,17 @@ def parse_request(
         share = float(text.removesuffix("%")) / (100 if text.endswith("%") else 1)
     except ValueError:
         share = math.nan
-    if not 0 < share <= 1:  # also rejects nan
-        raise EstimateError("utilisation", f"must be a number in (0, 1], a share of dense peak such as 0.5, got {text[:40]!r}")
+    if not MIN_UTILISATION <= share <= 1:  # also rejects nan and inf
+        raise EstimateError("utilisation", f"must be a number in (0, 1] and at least {MIN_UTILISATION:g}, a share of dense "
+                                           f"peak such as 0.5 or 50%, got {text[:40]!r}")  # fmt: skip
     if price is not None and price.strip() and offer is not None and offer.strip():
         raise EstimateError("price", "give a price or an offer, not both")
-    per_hour = _positive("price", price.strip().lstrip("$"), "a price per accelerator-hour") if price and price.strip() else None
+    per_hour = None
+    if price and price.strip():
+        per_hour = float(_positive("price", price.strip().lstrip("$"), "a price per accelerator-hour"))
+        if not MIN_PRICE <= per_hour <= MAX_PRICE:
+            raise EstimateError("price", f"a price per accelerator-hour must be from {_sci(MIN_PRICE)} to {_sci(MAX_PRICE)} USD, "
+                                         f"got {price.strip()[:40]!r}")  # fmt: skip
     return EstimateRequest(
         accelerator=accelerator.strip(),
         params=count,
@@ -310,12 +363,27 @@ def _missing(fig: InputFigure, name: str) -> tuple[Outcome, str]:
     return Outcome.NOT_PUBLISHED, f"{fig.label} is {fig.state_label} for {name}"
 
 
+MAX_OFFER_SUGGESTIONS = 8
+"""How many of a part's offers an unknown offer id lists; the rest are counted (``more``)."""
+
+
+def offer_label(offer: Offer) -> str:
+    """An offer in words that tell it from its neighbours: provider, instance, pricing and
+    term, region and the price as published, e.g. ``aws · p5.48xlarge · reserved (Capacity
+    Block) · US East (Ohio) · 39.33 USD/h per instance``."""
+    terms = offer.pricing.value + (f" ({offer.term})" if offer.term else "")
+    price = f"{amount_text(offer.price_per_hour)} {offer.currency}/h per {offer.price_basis.value}"
+    return " · ".join((offer.provider, offer.instance_type, terms, offer.region or "region not stated", price))
+
+
 def _offer_price(catalog: Catalog, acc: Accelerator, ident: str) -> PriceInput:
     offer: Offer | None = catalog.offers.get(ident)
     if offer is None:
         own = [o for o in catalog.offers.values() if o.accelerator == acc.id]
-        hint = [(f"{o.provider} {o.instance_type} ({o.pricing.value})", o.id) for o in own[:8]]
-        raise EstimateError("offer", f"no offer with id {ident!r}" + ("" if own else f"; the atlas has no offers for {acc.id}"), 404, hint)
+        hint = [(offer_label(o), o.id) for o in own[:MAX_OFFER_SUGGESTIONS]]
+        more = max(len(own) - MAX_OFFER_SUGGESTIONS, 0)
+        raise EstimateError("offer", f"no offer with id {ident!r}" + ("" if own else f"; the atlas has no offers for {acc.id}"),
+                            404, hint, more=more, accelerator=acc.id)  # fmt: skip
     if offer.accelerator != acc.id:
         raise EstimateError("offer", f"offer {ident!r} rents {offer.accelerator}, not {acc.id}")
     derived = offer_price(catalog, offer)  # the cloud layer's derivation: instance price ÷ accelerators
@@ -328,6 +396,13 @@ def _offer_price(catalog: Catalog, acc: Accelerator, ident: str) -> PriceInput:
     )  # fmt: skip
 
 
+def _finite(value: float, param: str, what: str) -> float:
+    """``value`` when it is a finite number; else :class:`EstimateError` (400) naming ``param``."""
+    if not math.isfinite(value):
+        raise EstimateError(param, f"{what} comes out as {value!r}, not a finite number: this input is out of range")
+    return value
+
+
 def _cost(key: str, label: str, speed: Bound, price: PriceInput) -> Bound:
     unit = f"{price.currency} per million tokens"
     formula = "price per accelerator-hour ÷ (tokens/s × 3600) × 1,000,000"
@@ -338,7 +413,8 @@ def _cost(key: str, label: str, speed: Bound, price: PriceInput) -> Bound:
         why = price.working if price.outcome is Outcome.NOT_SEPARABLE else "give a price per accelerator-hour or choose an offer"
         return Bound(key=key, label=label, outcome=price.outcome, unit=unit, display=price.outcome.value, formula=formula,
                      label_note=COST_LABEL, reason=why)
-    cost = price.per_accelerator_hour / (speed.amount * 3600) * 1e6
+    cost = _finite(price.per_accelerator_hour / (speed.amount * 3600) * 1e6, "offer" if price.origin == "offer" else "price",
+                   f"the {label.lower()}")  # fmt: skip
     return Bound(
         key=key, label=label, outcome=Outcome.COMPUTED, amount=cost, unit=unit,
         display=f"{cost:.4g} {unit}", formula=formula, label_note=COST_LABEL,
@@ -350,8 +426,9 @@ def estimate(catalog: Catalog, request: EstimateRequest) -> Estimate:
     """Estimate ``request`` against the catalog's records (see the module docstring for the formulas).
 
     Raises :class:`EstimateError` (status 404) for an unknown accelerator or offer, or an
-    offer for another part (400), and :class:`DoesNotFit` when the weights exceed one
-    accelerator's published memory. Results built on a figure that is not published per
+    offer for another part (400), or a result that is not a finite number (400, naming the
+    input that drove it: ``params``, ``utilisation``, ``price`` or ``offer``), and
+    :class:`DoesNotFit` when the weights exceed one accelerator's published memory. Results built on a figure that is not published per
     accelerator are returned with outcome "not published" (or "not applicable").
     """
     acc = catalog.accelerators.get(request.accelerator)
@@ -386,7 +463,7 @@ def estimate(catalog: Catalog, request: EstimateRequest) -> Estimate:
         batch1 = Bound(key="decode_batch1", label="Decode at batch 1 (memory-bound)", outcome=outcome, unit=speed_unit,
                        display=outcome.value, formula=formula1, reason=why)  # fmt: skip
     else:
-        tps = bandwidth.amount / weight
+        tps = _finite(bandwidth.amount / weight, "params", "decode at batch 1")
         batch1 = Bound(key="decode_batch1", label="Decode at batch 1 (memory-bound)", outcome=Outcome.COMPUTED,
                        amount=tps, unit=speed_unit, display=f"{tps:.4g} tokens/s", formula=formula1,
                        working=f"{humanize(bandwidth.amount, 'B/s')} ÷ {weight_text} = {tps:.4g} tokens/s")  # fmt: skip
@@ -400,7 +477,7 @@ def estimate(catalog: Catalog, request: EstimateRequest) -> Estimate:
         big = Bound(key="decode_compute_bound", label="Decode at large batch (compute-bound)", outcome=outcome,
                     unit=speed_unit, display=outcome.value, formula=formula2, reason=why)  # fmt: skip
     else:
-        tps = compute.amount * request.utilisation / (2 * params)
+        tps = _finite(compute.amount * request.utilisation / (2 * params), "utilisation", "decode at large batch")
         big = Bound(key="decode_compute_bound", label="Decode at large batch (compute-bound)", outcome=Outcome.COMPUTED,
                     amount=tps, unit=speed_unit, display=f"{tps:.4g} tokens/s", formula=formula2,
                     working=f"{humanize(compute.amount, op)} × {request.utilisation:g} ÷ (2 × {params_text(params)}) = {tps:.4g} tokens/s")  # fmt: skip
@@ -457,6 +534,7 @@ def assumptions(fmt: NumberFormat, params: float, utilisation: float, weight_tex
 
 
 __all__ = [
-    "Bound", "DoesNotFit", "Estimate", "EstimateError", "EstimateRequest", "InputFigure", "LABEL", "Outcome",
-    "PriceInput", "assumptions", "estimate", "params_text", "parse_request",
+    "Bound", "DoesNotFit", "Estimate", "EstimateError", "EstimateRequest", "InputFigure", "LABEL", "MAX_PARAMS",
+    "MAX_PRICE", "MIN_PARAMS", "MIN_PRICE", "MIN_UTILISATION", "Outcome", "PriceInput", "assumptions", "estimate",
+    "offer_label", "params_text", "parse_request",
 ]  # fmt: skip

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from computeatlas.catalog import Catalog
 from computeatlas.model import Accelerator, Offer, PriceBasis, Pricing
@@ -100,7 +100,7 @@ class OfferPrice(BaseModel):
     None when the price is a bundle that cannot be split (``state`` "not separable").
     """
 
-    id: str = Field(description="stable offer id: CSV file stem and line, e.g. 'neoclouds-12'")
+    id: str = Field(description="stable offer id from provider, instance type, pricing, term, region and date seen, e.g. 'lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20'")
     provider: str
     provider_name: str
     provider_kind: str
@@ -190,23 +190,40 @@ def offers_of(catalog: Catalog, accelerator: str) -> list[Offer]:
 class PriceQuery(BaseModel):
     """Filters for offer lists and the spread, as given by query parameters or CLI options.
 
-    ``variant`` is a variant key (``sxm-80gb``), ``all`` to mix every variant, or None for
-    the default one; ``since``/``until`` bound the ``seen`` date (inclusive).
+    ``accelerator``, ``provider``, ``pricing`` and ``region`` (:data:`LIST_PARAMS`) each
+    hold one value, a tuple of several (an offer matching any of them passes), or None for
+    any; a list or tuple of one value is kept as that value. ``variant`` is a variant key
+    (``sxm-80gb``), ``all`` to mix every variant, or None for the default one;
+    ``since``/``until`` bound the ``seen`` date (inclusive).
     """
 
-    accelerator: str | None = None
-    provider: str | None = None
-    pricing: Pricing | None = None
-    region: str | None = None
+    accelerator: str | tuple[str, ...] | None = None
+    provider: str | tuple[str, ...] | None = None
+    pricing: Pricing | tuple[Pricing, ...] | None = None
+    region: str | tuple[str, ...] | None = None
     variant: str | None = None
     since: dt.date | None = None
     until: dt.date | None = None
     include_stale: bool = False
 
+    @field_validator("accelerator", "provider", "pricing", "region", mode="before")
+    @classmethod
+    def _one_or_several(cls, value: object) -> object:
+        if isinstance(value, list | tuple | set | frozenset):
+            unique = tuple(dict.fromkeys(value))
+            return None if not unique else unique[0] if len(unique) == 1 else unique
+        return value
+
+    def values(self, name: str) -> tuple[object, ...]:
+        """The values of the list filter ``name`` as a tuple: empty for any."""
+        value = getattr(self, name)
+        return () if value is None else value if isinstance(value, tuple) else (value,)
+
     def params(self) -> dict[str, str]:
-        """The non-default parameters, for links that keep the current choice."""
+        """The non-default parameters, for links that keep the current choice (several
+        values of a filter as one comma-separated list)."""
         raw = self.model_dump(exclude_defaults=True, mode="json")
-        return {k: ("true" if v is True else str(v)) for k, v in raw.items()}
+        return {k: ("true" if v is True else ",".join(map(str, v)) if isinstance(v, list) else str(v)) for k, v in raw.items()}
 
 
 _TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off", ""}
@@ -215,37 +232,63 @@ _TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off", ""}
 QUERY_PARAMS = tuple(PriceQuery.model_fields)
 """Every parameter name :func:`parse_query` knows."""
 
+LIST_PARAMS = ("accelerator", "provider", "pricing", "region")
+"""Parameters that take several values as one comma-separated list (``provider=aws,lambda``)."""
 
-def parse_query(params: Mapping[str, str | None], catalog: Catalog, allowed: Iterable[str] = QUERY_PARAMS) -> PriceQuery:
+
+def _split(text: str) -> list[str]:
+    """Comma-separated values, trimmed, blanks and repeats dropped, in order."""
+    return list(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))
+
+
+def parse_query(
+    params: Mapping[str, str | None] | Iterable[tuple[str, str | None]], catalog: Catalog, allowed: Iterable[str] = QUERY_PARAMS
+) -> PriceQuery:
     """Check and parse filter parameters; raise :class:`PricingQueryError` naming the bad one.
 
-    ``allowed`` lists the names this page or command takes (default: all of
-    :data:`QUERY_PARAMS`); any other name is an error. Blank values mean "any". Ids and
+    ``params`` is a mapping, or the raw ``(name, value)`` pairs of a query string (e.g.
+    ``request.query_params.multi_items()``), so that a name given twice is an error
+    rather than silently keeping one value. ``allowed`` lists the names this page or
+    command takes (default: all of :data:`QUERY_PARAMS`); any other name is an error.
+    Blank values mean "any". :data:`LIST_PARAMS` take several values as one
+    comma-separated list (``provider=aws,lambda``: an offer of either passes). Ids and
     regions must exist in the catalog; dates are YYYY-MM-DD.
     """
     allowed = tuple(allowed)
-    for name, value in params.items():
+    pairs = list(params.items()) if isinstance(params, Mapping) else list(params)
+    given: set[str] = set()
+    for name, value in pairs:
         if name not in allowed:
-            raise PricingQueryError(f"parameter '{name}': unknown parameter; known: {', '.join(allowed)}")
+            raise PricingQueryError(f"parameter '{name[:40]}': unknown parameter; known: {', '.join(allowed)}")
+        if name in given:
+            hint = f"give several values as one comma-separated list ({name}=a,b)" if name in LIST_PARAMS else "give it once"
+            raise PricingQueryError(f"parameter '{name}': given more than once; {hint}")
+        given.add(name)
         if value is not None and len(value) > 200:
             raise PricingQueryError(f"parameter '{name}': value is too long")
-    clean = {k: v.strip() for k, v in params.items() if v is not None and v.strip()}
+    clean = {k: v.strip() for k, v in pairs if v is not None and v.strip()}
     out: dict[str, object] = {}
     for name, target, what in (("accelerator", catalog.accelerators, "accelerator"), ("provider", catalog.providers, "provider")):
         if name in clean:
-            if clean[name] not in target:
-                raise PricingQueryError(f"parameter '{name}': no {what} with id {clean[name]!r}")
-            out[name] = clean[name]
+            for ident in _split(clean[name]):
+                if ident not in target:
+                    raise PricingQueryError(f"parameter '{name}': no {what} with id {ident!r}")
+            out[name] = _split(clean[name])
     if "pricing" in clean:
-        try:
-            out["pricing"] = Pricing(clean["pricing"])
-        except ValueError:
-            raise PricingQueryError(f"parameter 'pricing': {clean['pricing']!r} is not one of " + ", ".join(p.value for p in Pricing)) from None
+        chosen = []
+        for text in _split(clean["pricing"]):
+            try:
+                chosen.append(Pricing(text))
+            except ValueError:
+                raise PricingQueryError(f"parameter 'pricing': {text!r} is not one of " + ", ".join(p.value for p in Pricing)) from None
+        out["pricing"] = chosen
     if "region" in clean:
         regions = {r.casefold(): r for r in regions_of(catalog.offers.values())}
-        if clean["region"].casefold() not in regions:
-            raise PricingQueryError(f"parameter 'region': no offer lists region {clean['region']!r}")
-        out["region"] = regions[clean["region"].casefold()]
+        names = [clean["region"]] if clean["region"].casefold() in regions else _split(clean["region"])  # a region may hold a comma
+        for text in names:
+            if text.casefold() not in regions:
+                raise PricingQueryError(f"parameter 'region': no offer lists region {text!r}")
+        out["region"] = [regions[text.casefold()] for text in names]
     for name in ("since", "until"):
         if name in clean:
             try:
@@ -256,7 +299,7 @@ def parse_query(params: Mapping[str, str | None], catalog: Catalog, allowed: Ite
         raise PricingQueryError(f"parameters 'since' and 'until': {out['since']} is after {out['until']}")
     if "variant" in clean:
         out["variant"] = variant_key(clean["variant"]) if clean["variant"].lower() != ALL_VARIANTS else ALL_VARIANTS
-    stale = (params.get("include_stale") or "").strip().lower()
+    stale = (dict(pairs).get("include_stale") or "").strip().lower()
     if stale not in _TRUE | _FALSE:
         raise PricingQueryError(f"parameter 'include_stale': {stale!r} is not true or false")
     out["include_stale"] = stale in _TRUE
@@ -272,10 +315,10 @@ def matches(price: OfferPrice, query: PriceQuery) -> bool:
     """True when ``price`` passes the list filters of ``query`` (stale offers are kept in
     lists, only marked; the spread is where they are left out)."""
     return (
-        (query.accelerator is None or price.accelerator == query.accelerator)
-        and (query.provider is None or price.provider == query.provider)
-        and (query.pricing is None or price.pricing is query.pricing)
-        and (query.region is None or price.region == query.region)
+        (query.accelerator is None or price.accelerator in query.values("accelerator"))
+        and (query.provider is None or price.provider in query.values("provider"))
+        and (query.pricing is None or price.pricing in query.values("pricing"))
+        and (query.region is None or price.region in query.values("region"))
         and (query.variant in (None, ALL_VARIANTS) or price.variant.key == query.variant)
         and (query.since is None or price.seen >= query.since)
         and (query.until is None or price.seen <= query.until)
@@ -330,7 +373,7 @@ class Spread(BaseModel):
     currency: str = COMPARISON_CURRENCY
     since: dt.date | None
     until: dt.date | None
-    region: str | None
+    region: str | tuple[str, ...] | None = Field(description="the region, or the regions, the spread is narrowed to")
     include_stale: bool
     as_of: dt.date
     state: Literal["computed", "single offer", "no offers"]
@@ -388,7 +431,7 @@ def _exclusion(p: OfferPrice, variant: str, query: PriceQuery) -> str | None:
         return f"priced in {p.currency}: left out of {COMPARISON_CURRENCY} comparisons (no exchange rate)"
     if variant != ALL_VARIANTS and p.variant.key != variant:
         return f"another variant ({p.variant.label})"
-    if query.region is not None and p.region != query.region:
+    if query.region is not None and p.region not in query.values("region"):
         return f"another region ({p.region_label})"
     if query.since is not None and p.seen < query.since:
         return f"seen {p.seen}, before the window starts ({query.since})"

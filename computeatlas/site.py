@@ -119,11 +119,35 @@ def normalise_base_path(base_path: str) -> str:
     return "/" + text.strip("/")
 
 
-def _origin(site_url: str) -> str:
+def site_origin(site_url: str) -> str:
+    """The origin (``scheme://host[:port]``) of ``site_url``; raises ValueError unless it is an absolute http(s) URL."""
     parts = urlsplit(site_url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError(f"site URL {site_url!r}: write an absolute http(s) address such as https://atlas.example.org")
     return f"{parts.scheme}://{parts.netloc}"
+
+
+def normalise_live_url(live_url: str | None) -> str | None:
+    """``None`` when no live server is given, else ``live_url`` without a trailing slash.
+
+    A live URL is an absolute ``http`` or ``https`` address (a path is allowed, as in
+    ``https://host/atlas``; a query string or fragment is not), because forms post to it
+    and links lead to it. Raises ``ValueError`` naming it otherwise (``javascript:…``,
+    ``//host``, ``host`` alone, quotes or spaces).
+    """
+    if live_url is None or not live_url.strip():
+        return None
+    text = live_url.strip()
+    parts = urlsplit(text)
+    if (
+        parts.scheme.lower() not in ("http", "https")
+        or not parts.hostname
+        or parts.query
+        or parts.fragment
+        or not re.fullmatch(r"[^\s\"'<>\\^`{|}]+", text)
+    ):
+        raise ValueError(f"live URL {live_url!r}: write an absolute http(s) address such as https://live.atlas.example.org")
+    return text.rstrip("/")
 
 
 def file_for(path: str, content_type: str) -> str:
@@ -279,7 +303,8 @@ def build(
     created, or emptied if an earlier build made it; any other non-empty folder is refused.
 
     Raises :class:`BuildError` listing every URL that did not answer 200 (or a redirect),
-    and ``ValueError`` for a bad ``base_path`` or ``site_url``.
+    and ``ValueError`` for a bad ``base_path``, ``site_url`` or ``live_url`` (see
+    :func:`normalise_live_url`).
     """
     from fastapi.testclient import TestClient
 
@@ -288,7 +313,8 @@ def build(
 
     started = time.perf_counter()
     base = normalise_base_path(base_path)
-    origin = _origin(site_url)
+    origin = site_origin(site_url)
+    live_url = normalise_live_url(live_url)
     out = Path(out_dir)
     wanted = list(dict.fromkeys(paths if paths is not None else all_paths(catalog)))
     _prepare(out)
@@ -414,7 +440,7 @@ def dead_links(out_dir: Path | str, base_path: str = "", site_url: str | None = 
     """
     out = Path(out_dir)
     base = normalise_base_path(base_path)
-    origin = _origin(site_url) if site_url else None
+    origin = site_origin(site_url) if site_url else None
     parsed: dict[Path, _Links] = {}
     dead: list[DeadLink] = []
 
@@ -474,4 +500,7 @@ def _join(page_url: str, relative: str) -> str:
     return joined if joined.startswith("/") else "/" + joined
 
 
-__all__ = ["BuildError", "BuildResult", "DeadLink", "Relinker", "build", "dead_links", "file_for", "normalise_base_path", "public_url"]
+__all__ = [
+    "BuildError", "BuildResult", "DeadLink", "Relinker", "build", "dead_links", "file_for", "normalise_base_path",
+    "normalise_live_url", "public_url", "site_origin",
+]

@@ -16,6 +16,7 @@ Bad parameters raise :class:`QueryError` naming the parameter and the reason.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -134,9 +135,13 @@ class Query:
 def _number(param: str, raw: str, column: Column) -> float:
     text = raw.strip()
     try:
-        return float(text)
+        number = float(text)
     except ValueError:
         pass
+    else:
+        if not math.isfinite(number):
+            raise QueryError(param, f"{text!r} is not a finite number")
+        return number
     assert column.dimension is not None
     try:
         return parse(text, column.dimension).amount / column.scale

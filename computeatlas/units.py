@@ -12,6 +12,7 @@ real dimension, and add ``FLOP``/``OP`` as a dimension of computation.
 from __future__ import annotations
 
 import functools
+import math
 import pathlib
 import re
 import shutil
@@ -107,7 +108,7 @@ def _conversion(unit: str, dimension: Dimension) -> tuple[float | None, str | No
     try:
         quantity = ureg.Quantity(1.0, unit) if unit else ureg.Quantity(1.0)
     except Exception as exc:  # pint raises several unrelated types for bad text
-        return None, f"cannot read {{text}} as {dimension.label} ({exc})"
+        return None, f"cannot read {{text}} as {dimension.label}" + (f" ({exc})" if str(exc) else "")
     matches = quantity.dimensionless if dimension is Dimension.COUNT else quantity.check(dimension.dimensionality)
     if not matches and quantity.dimensionless:
         return None, f"{{text}} has no unit: write it like {dimension.example!r}"
@@ -140,7 +141,9 @@ def parse(text: str, dimension: Dimension) -> Figure:
         amount = float(match[1]) * factor  # type: ignore[operator]
     else:
         amount = _parse_whole(text, dimension)
-    if not amount > 0 or amount == float("inf"):
+    if not math.isfinite(amount):
+        raise UnitError(f"{text!r} is not a finite figure")
+    if not amount > 0:
         raise UnitError(f"{text!r} must be a positive figure")
     return Figure(text=text, amount=amount, dimension=dimension)
 
@@ -151,7 +154,7 @@ def _parse_whole(text: str, dimension: Dimension) -> float:
     try:
         quantity = ureg.Quantity(text)
     except Exception as exc:  # pint raises several unrelated types for bad text
-        raise UnitError(f"cannot read {text!r} as {dimension.label} ({exc})") from None
+        raise UnitError(f"cannot read {text!r} as {dimension.label}" + (f" ({exc})" if str(exc) else "")) from None
     if isinstance(quantity, (int, float)):
         quantity = ureg.Quantity(quantity)
     factor, problem = _conversion(f"{quantity.units}", dimension)

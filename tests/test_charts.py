@@ -16,6 +16,7 @@ from computeatlas.catalog import Catalog, load
 from computeatlas.model import NumberFormat
 from computeatlas.web.app import create_app
 from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data
+from tests.test_pricing import O
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -182,15 +183,15 @@ def test_price_chart_marks_the_spread_ends(cloud_catalog: Catalog) -> None:
     view = charts.prices(cloud_catalog, cloud_catalog.accelerators["acme-a1"])
     marks = {p.id: (p.category, p.x, p.marker) for p in view.points}
     # Cheapest counted offer: Gamma's 4.00 USD per accelerator-hour; dearest: Alpha's 98.32 ÷ 8 = 12.29.
-    assert marks["offers-4"] == ("Gamma Market", 4.0, "cheapest end of the spread")
-    assert marks["offers-2"] == ("Alpha GPU", pytest.approx(12.29), "dearest end of the spread")
+    assert marks[O[4]] == ("Gamma Market", 4.0, "cheapest end of the spread")
+    assert marks[O[2]] == ("Alpha GPU", pytest.approx(12.29), "dearest end of the spread")
     # Real prices that the spread does not count are plotted, marked as such: stale, another variant, spot, reserved.
-    for ident, price in (("offers-5", 1.5), ("offers-6", 2.0), ("offers-7", 2.5), ("offers-11", 8.0)):
+    for ident, price in ((O[5], 1.5), (O[6], 2.0), (O[7], 2.5), (O[11], 8.0)):
         assert marks[ident][1:] == (pytest.approx(price), "not in the spread")
     # A bundle with no per-accelerator share and a EUR price are listed, never plotted at zero.
-    assert {e.id for e in view.excluded} == {"offers-8", "offers-9"}
-    assert "offers-10" not in marks  # an Acme A2 offer
-    assert [p.label for p in view.points if p.label] == ["cheapest: " + pricing_display(view, "offers-4"), "dearest: " + pricing_display(view, "offers-2")]
+    assert {e.id for e in view.excluded} == {O[8], O[9]}
+    assert O[10] not in marks  # an Acme A2 offer
+    assert [p.label for p in view.points if p.label] == ["cheapest: " + pricing_display(view, O[4]), "dearest: " + pricing_display(view, O[2])]
     assert view.markers == ["cheapest end of the spread", "dearest end of the spread", "in the spread", "not in the spread"][: len(view.markers)]
 
 

@@ -51,6 +51,132 @@ def test_list_filters_like_the_web_table(data_dir: Path) -> None:
 def test_list_bad_filter_is_a_clear_error(data_dir: Path) -> None:
     result = runner.invoke(app, ["list", "--min", "memory=5 W", "--data", str(data_dir)])
     assert result.exit_code == 2
-    assert "query parameter 'memory_min': '5 W' is not a memory size" in result.output
+    assert "--min memory: '5 W' is not a memory size" in result.output and "memory_min" not in result.output
     result = runner.invoke(app, ["list", "--min", "memory", "--data", str(data_dir)])
     assert result.exit_code == 2 and "COLUMN=VALUE" in result.output
+
+
+# --- bad output paths, serve's start-up check, option names in messages (tester findings) ---
+
+PROC = Path("/proc")
+needs_proc = pytest.mark.skipif(not (PROC / "self").exists(), reason="needs Linux /proc (a folder nobody can create files in)")
+
+
+def test_an_os_error_from_any_command_is_one_line_naming_the_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import computeatlas.schema
+
+    def refuse(out_dir: Path) -> list[Path]:
+        raise PermissionError(13, "Permission denied", str(out_dir / "accelerator.schema.json"))
+
+    monkeypatch.setattr(computeatlas.schema, "write_schemas", refuse)
+    result = runner.invoke(app, ["schema", "--out", str(tmp_path / "s")])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert result.stderr == f"Error: cannot use {tmp_path / 's' / 'accelerator.schema.json'}: Permission denied\n"
+
+
+def test_main_turns_an_os_error_into_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from computeatlas import cli
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise FileNotFoundError(2, "No such file or directory", "/nowhere/x")
+
+    monkeypatch.setattr(cli, "app", boom)  # an OSError raised outside any command
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["schema"])
+    assert exited.value.code == 1
+    assert capsys.readouterr().err == "Error: cannot use /nowhere/x: No such file or directory\n"
+
+
+@needs_proc
+@pytest.mark.parametrize(
+    ("args", "path"),
+    [
+        (["export", "--format", "json", "--out", "/proc/atlas-x.json"], "/proc/atlas-x.json"),
+        (["export", "--format", "csv", "--out", "/proc/atlas-x.csv"], "/proc/atlas-x.csv"),
+        (["export", "--format", "sqlite", "--out", "/proc/atlas-x.sqlite"], "/proc/atlas-x.sqlite"),
+        (["export", "--format", "datapackage", "--out", "/proc/atlas-pkg"], "/proc/atlas-pkg"),
+        (["schema", "--out", "/proc/atlas-schema"], "/proc/atlas-schema"),
+        (["build", "/proc/atlas-site", "--no-check"], "/proc/atlas-site"),
+    ],
+)
+def test_an_unwritable_out_path_is_one_line_exit_1(
+    args: list[str], path: str, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from computeatlas.cli import main
+
+    extra = [] if args[0] == "schema" else ["--data", str(data_dir)]
+    with pytest.raises(SystemExit) as exited:
+        main([*args, *extra])
+    assert exited.value.code == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and path in err and "Traceback" not in err and "╭" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["export", "--format", "csv", "--out", "{file}/x.csv"], "{file} is a file, not a folder"),
+        (["export", "--format", "huggingface", "--out", "{file}/hf"], "{file} is a file, not a folder"),
+        (["schema", "--out", "{file}"], "this is a file; give a folder"),
+        (["schema", "--out", "{file}/s"], "{file} is a file, not a folder"),
+        (["build", "{file}/site"], "{file} is a file, not a folder"),
+    ],
+)
+def test_an_out_path_under_a_file_is_a_clear_exit_2(args: list[str], words: str, data_dir: Path, tmp_path: Path) -> None:
+    file = tmp_path / "a-file"
+    file.write_text("x")
+    extra = [] if args[0] == "schema" else ["--data", str(data_dir)]
+    result = runner.invoke(app, [a.format(file=file) for a in args] + extra)
+    assert result.exit_code == 2, result.output
+    assert words.format(file=file) in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_list_messages_name_the_cli_options(data_dir: Path) -> None:
+    result = runner.invoke(app, ["list", "--min", "memory=100", "--max", "memory=10", "--data", str(data_dir)])
+    assert result.exit_code == 2 and "--min memory: is above --max memory (100 > 10)" in result.stderr
+    result = runner.invoke(app, ["list", "--max", "bogus=1", "--data", str(data_dir)])
+    assert result.exit_code == 2 and "--max bogus: no numeric column 'bogus'; choose one of memory," in result.stderr
+    result = runner.invoke(app, ["list", "--form-factor", "nope", "--data", str(data_dir)])
+    assert result.exit_code == 2 and result.stderr.startswith("--form-factor: no part has form_factor 'nope'")
+    result = runner.invoke(app, ["list", "--sort", "nope", "--data", str(data_dir)])
+    assert result.exit_code == 2 and result.stderr.startswith("--sort: no column 'nope'")
+    assert "query parameter" not in result.stderr
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """Calls to uvicorn.run (replaced: nothing is served); a clean ledger environment."""
+    import uvicorn
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: calls.append(kwargs))
+    for name in ("COMPUTEATLAS_DATABASE_URL", "COMPUTEATLAS_SECRET", "COMPUTEATLAS_RATE_LIMIT", "COMPUTEATLAS_RATE_LIMIT_STORAGE"):
+        monkeypatch.delenv(name, raising=False)
+    return calls
+
+
+def test_serve_refuses_to_start_when_the_ledger_folder_cannot_be_created(
+    served: list[dict[str, object]], data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    monkeypatch.setenv("COMPUTEATLAS_VAR", str(blocker / "var"))
+    result = runner.invoke(app, ["serve", "--data", str(data_dir)])
+    assert result.exit_code == 1 and served == []
+    assert result.stderr.startswith(f"Not starting: the request ledger at folder {blocker / 'var'} cannot be opened or created:")
+    assert "COMPUTEATLAS_VAR" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_serve_refuses_a_short_secret_and_starts_with_a_writable_folder(
+    served: list[dict[str, object]], data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COMPUTEATLAS_VAR", str(tmp_path / "var"))
+    monkeypatch.setenv("COMPUTEATLAS_SECRET", "short")
+    monkeypatch.setenv("COMPUTEATLAS_DATA", str(data_dir))  # serve sets it for the workers; monkeypatch undoes it
+    result = runner.invoke(app, ["serve", "--data", str(data_dir)])
+    assert result.exit_code == 1 and "COMPUTEATLAS_SECRET must be at least 16 characters" in result.stderr and served == []
+    monkeypatch.delenv("COMPUTEATLAS_SECRET")
+    result = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", "8123"])
+    assert result.exit_code == 0, result.output
+    assert len(served) == 1 and served[0]["port"] == 8123
+    assert (tmp_path / "var" / "ledger.sqlite3").is_file() and (tmp_path / "var" / "secret.key").is_file()

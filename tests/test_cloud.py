@@ -24,7 +24,7 @@ from computeatlas.cli import app as cli
 from computeatlas.web.app import create_app
 from computeatlas.web.cloud import static_paths
 
-from .test_pricing import cloud_catalog, fixed_today, write_cloud  # noqa: F401  (fixtures)
+from .test_pricing import O, cloud_catalog, fixed_today, write_cloud  # noqa: F401  (fixtures)
 
 
 @pytest.fixture
@@ -51,7 +51,7 @@ def test_price_page_shows_the_spread_ends_dated_and_linked(cloud_client: TestCli
     page = soup(cloud_client, "/cloud/prices/acme-a1")
     cheapest, dearest = page.select_one(".end.cheapest dd"), page.select_one(".end.dearest dd")
     assert text(cheapest).startswith("4.00 USD per accelerator-hour — Gamma Market, 1x A1, seen 2026-11-20")
-    assert cheapest.find("a")["href"] == "/cloud/prices/acme-a1#offer-offers-4"
+    assert cheapest.find("a")["href"] == f"/cloud/prices/acme-a1#offer-{O[4]}"
     assert text(dearest).startswith("12.29 USD per accelerator-hour — Alpha GPU, 8x A1, seen 2026-11-01")
     assert "98.32 USD ÷ 8 = 12.29 USD per accelerator-hour" in text(dearest)
     assert text(page.select_one(".end.spread-ratio dd")).startswith("3.07×")
@@ -62,21 +62,21 @@ def test_price_page_marks_every_offer_in_or_out_with_the_reason(cloud_client: Te
     page = soup(cloud_client, "/cloud/prices/acme-a1")
     status = {row["data-offer"]: text(row.select_one('[data-key="status"]')) for row in page.select("#offers tbody tr")}
     assert len(status) == 10 - 1  # every acme-a1 offer; the A2 offer is on its own page
-    assert status["offers-2"] == "yes"
-    assert status["offers-5"] == "no — stale: seen 121 days ago (more than 90)"
-    assert status["offers-8"].startswith("no — priced in EUR")
-    stale_row = page.select_one("#offer-offers-5")
+    assert status[O[2]] == "yes"
+    assert status[O[5]] == "no — stale: seen 121 days ago (more than 90)"
+    assert status[O[8]].startswith("no — priced in EUR")
+    stale_row = page.select_one(f"#offer-{O[5]}")
     assert "stale" in stale_row["class"] and "stale" in text(stale_row.select_one('[data-key="seen"]'))
-    assert text(page.select_one('#offer-offers-9 [data-key="per-accelerator"]')).startswith("not separable")
-    assert "no exchange rate" in text(page.select_one('#offer-offers-8 [data-key="per-accelerator"]'))
+    assert text(page.select_one(f'#offer-{O[9]} [data-key="per-accelerator"]')).startswith("not separable")
+    assert "no exchange rate" in text(page.select_one(f'#offer-{O[8]} [data-key="per-accelerator"]'))
 
 
 def test_price_page_dot_plot_is_plain_html(cloud_client: TestClient) -> None:
     page = soup(cloud_client, "/cloud/prices/acme-a1")
     dots = {li["data-offer"]: li for li in page.select("ol.dotplot li")}
-    assert set(dots) == {"offers-2", "offers-3", "offers-4", "offers-5", "offers-6", "offers-7", "offers-11"}  # USD, separable
-    assert "at-95" in dots["offers-2"].select_one(".dot")["class"]  # 12.29 of a 0–13 scale
-    assert "in" in dots["offers-4"]["class"] and "out" in dots["offers-6"]["class"]
+    assert set(dots) == {O[2], O[3], O[4], O[5], O[6], O[7], O[11]}  # USD, separable
+    assert "at-95" in dots[O[2]].select_one(".dot")["class"]  # 12.29 of a 0–13 scale
+    assert "in" in dots[O[4]]["class"] and "out" in dots[O[6]]["class"]
     assert not page.select("script") and not page.select("[style]")
     assert "Beta Cloud" in text(page.select_one(".not-plotted"))
 
@@ -120,7 +120,7 @@ def test_cloud_index_lists_providers_and_filters_prices(cloud_client: TestClient
     assert len(soup(cloud_client, "/cloud/?pricing=spot").select("tr[data-offer]")) == 1
     assert len(soup(cloud_client, "/cloud/?region=eu-west").select("tr[data-offer]")) == 3
     filtered = soup(cloud_client, "/cloud/?provider=beta&pricing=on-demand")
-    assert {tr["data-offer"] for tr in filtered.select("tr[data-offer]")} == {"offers-3", "offers-8", "offers-9", "offers-10"}
+    assert {tr["data-offer"] for tr in filtered.select("tr[data-offer]")} == {O[3], O[8], O[9], O[10]}
     assert filtered.select_one('select[name="provider"] option[selected]')["value"] == "beta"
 
 
@@ -131,7 +131,7 @@ def test_provider_page_shows_lock_in_and_offers(cloud_client: TestClient) -> Non
     assert "Beta Cloud (the provider itself)" in facts["commitment"]
     missing = [text(d) for d in page.select("#lock-in dd.missing")]
     assert missing == ["not yet collected", "not yet collected"]  # software stack, egress
-    assert {tr["data-offer"] for tr in page.select("tr[data-offer]")} == {"offers-3", "offers-8", "offers-9", "offers-10", "offers-11"}
+    assert {tr["data-offer"] for tr in page.select("tr[data-offer]")} == {O[3], O[8], O[9], O[10], O[11]}
 
 
 def test_accelerator_page_says_where_you_rent_it(cloud_client: TestClient) -> None:
@@ -157,17 +157,17 @@ def test_nav_links_to_cloud(cloud_client: TestClient) -> None:
 
 def test_api_offers_filters_and_shows_arithmetic(cloud_client: TestClient) -> None:
     body = cloud_client.get("/api/offers", params={"accelerator": "acme-a1", "pricing": "on-demand", "variant": "pcie-80gb"}).json()
-    assert [o["id"] for o in body] == ["offers-5", "offers-4", "offers-3", "offers-2", "offers-9", "offers-8"]  # USD by price, then the rest
-    eight = next(o for o in body if o["id"] == "offers-2")
+    assert [o["id"] for o in body] == [O[5], O[4], O[3], O[2], O[9], O[8]]  # USD by price, then the rest
+    eight = next(o for o in body if o["id"] == O[2])
     assert (eight["per_accelerator_hour"], eight["arithmetic"]) == (12.29, "98.32 USD ÷ 8 = 12.29 USD per accelerator-hour")
-    assert next(o for o in body if o["id"] == "offers-5")["stale"] is True
-    assert next(o for o in body if o["id"] == "offers-9")["state"] == "not separable"
+    assert next(o for o in body if o["id"] == O[5])["stale"] is True
+    assert next(o for o in body if o["id"] == O[9])["state"] == "not separable"
 
 
 def test_api_prices_is_the_page_data(cloud_client: TestClient) -> None:
     body = cloud_client.get("/api/prices/acme-a1", params={"include_stale": "true"}).json()
     spread = body["spread"]
-    assert (spread["cheapest"]["offer_id"], spread["dearest"]["offer_id"]) == ("offers-5", "offers-2")
+    assert (spread["cheapest"]["offer_id"], spread["dearest"]["offer_id"]) == (O[5], O[2])
     assert spread["ratio"] == pytest.approx(12.29 / 1.5) and spread["include_stale"] is True
     assert [v["key"] for v in body["variants"]] == ["pcie-80gb", "nvl-94gb"]
     schema = cloud_client.get("/openapi.json").json()
@@ -189,13 +189,13 @@ def test_static_paths_cover_every_provider_and_part(cloud_catalog: Catalog, clou
 
 def test_cli_prices_shows_offers_and_spread(tmp_path: Path) -> None:
     folder = write_cloud(tmp_path / "data")
-    result = CliRunner().invoke(cli, ["prices", "acme-a1", "--data", str(folder)], env={"COLUMNS": "250"})
+    result = CliRunner().invoke(cli, ["prices", "acme-a1", "--data", str(folder)], env={"COLUMNS": "400"})
     assert result.exit_code == 0, result.output
     assert "98.32 USD ÷ 8 = 12.29 USD per accelerator-hour" in result.output
     assert "Spread (on-demand USD, variant PCIe 80 GB): 12.29 ÷ 4.00 ≈ 3.07× over 3 offers" in result.output
     assert "cheapest: 4.00 USD per accelerator-hour — Gamma Market, 1x A1, seen 2026-11-20" in result.output
     spot = CliRunner().invoke(cli, ["prices", "acme-a1", "--pricing", "spot", "--json", "--data", str(folder)])
-    assert [r["offer"]["id"] for r in json.loads(spot.output)["rows"]] == ["offers-7"]
+    assert [r["offer"]["id"] for r in json.loads(spot.output)["rows"]] == [O[7]]
     nvl = CliRunner().invoke(cli, ["prices", "acme-a1", "--variant", "NVL 94 GB", "--data", str(folder)], env={"COLUMNS": "250"})
     assert "no spread: only one offer qualifies" in nvl.output
 
@@ -243,3 +243,44 @@ def test_real_cloud_only_part_names_its_cloud(real_client: TestClient) -> None:
     assert "choosing this part is choosing Amazon Web Services" in text(rent)
     tpu = BeautifulSoup(real_client.get("/silicon/google-tpu-v7").text, "html.parser").select_one("#rent .cloud-only")
     assert "choosing the part is choosing the cloud" in text(tpu) and "No offer for it is recorded" in text(tpu)
+
+
+# --- comma-separated filters, repeated parameters, large prices (tester's findings) ----
+
+
+def test_cloud_filters_take_comma_separated_lists(cloud_client: TestClient) -> None:
+    page = soup(cloud_client, "/cloud/?provider=alpha,gamma")
+    rows = page.select("tr[data-offer]")
+    assert len(rows) == 5  # alpha's three offers and gamma's two
+    assert 'provider=alpha%2Cgamma' in page.select_one(".api-link a")["href"]
+    body = cloud_client.get("/api/offers", params={"provider": "alpha,beta", "pricing": "spot,reserved"}).json()
+    assert sorted((o["provider"], o["pricing"]) for o in body) == [("alpha", "spot"), ("beta", "reserved")]
+    spread = cloud_client.get("/api/prices/acme-a1", params={"region": "eu-west,us-east"}).json()["spread"]
+    assert spread["region"] == ["eu-west", "us-east"] and spread["counted"] == 2  # 9.50 in eu-west, 12.29 in us-east
+
+
+def test_a_repeated_parameter_is_a_400_that_says_to_use_commas(cloud_client: TestClient) -> None:
+    for url, words in (("/cloud/?provider=alpha&provider=beta", "parameter 'provider': given more than once"),
+                       ("/api/offers?pricing=spot&pricing=reserved", "give several values as one comma-separated list (pricing=a,b)"),
+                       ("/api/prices/acme-a1?since=2026-10-01&since=2026-11-01", "parameter 'since': given more than once; give it once")):  # fmt: skip
+        response = cloud_client.get(url)
+        assert response.status_code == 400, url
+        assert words in html.unescape(response.text), url
+
+
+def test_a_huge_price_never_breaks_a_page(cloud_catalog: Catalog) -> None:  # noqa: F811
+    import dataclasses
+
+    ident = next(i for i, o in cloud_catalog.offers.items() if o.instance_type == "8x A1")
+    offers = {**cloud_catalog.offers, ident: cloud_catalog.offers[ident].model_copy(update={"price_per_hour": 1e300})}
+    client = TestClient(create_app(dataclasses.replace(cloud_catalog, collections={**cloud_catalog.collections, "offers": offers})))
+    for path in ("/cloud/", "/cloud/alpha", "/cloud/prices/acme-a1", "/api/prices/acme-a1", "/api/offers", "/api/providers/alpha",
+                 "/silicon/acme-a1", "/api/accelerators/acme-a1"):  # fmt: skip
+        assert client.get(path).status_code == 200, path
+
+
+def test_cli_prices_takes_comma_separated_pricing(tmp_path: Path) -> None:
+    folder = write_cloud(tmp_path / "data")
+    result = CliRunner().invoke(cli, ["prices", "acme-a1", "--pricing", "spot,reserved", "--json", "--data", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert sorted(r["offer"]["pricing"] for r in json.loads(result.output)["rows"]) == ["reserved", "spot"]

@@ -130,14 +130,14 @@ def test_real_headline_prefers_floating_point_over_int8(real_catalog: Catalog) -
 
 
 def test_real_power_not_published_on_one_side(real_catalog: Catalog) -> None:
-    view = compare.build(real_catalog, ["Trn3", "MI355X"])
-    assert view.ids == ["aws-trainium-3", "amd-instinct-mi355x"]  # curated order
+    view = compare.build(real_catalog, ["Trn3", "B200"])
+    assert view.ids == ["aws-trainium-3", "nvidia-b200"]
     per_watt = cells(view, "compute_per_watt.FP8")
     assert per_watt["aws-trainium-3"].display == "not published"
-    assert per_watt["amd-instinct-mi355x"].amount == pytest.approx(5e15 / 1400)  # 3.571 TFLOP/s per W
-    assert per_watt["amd-instinct-mi355x"].ratio is None
-    assert cells(view, "power")["amd-instinct-mi355x"].ratio is None
-    assert cells(view, "compute.FP8")["amd-instinct-mi355x"].ratio == pytest.approx(5000 / 2517)
+    assert per_watt["nvidia-b200"].amount == pytest.approx(4.5e15 / 1000)  # 4.5 TFLOP/s per W
+    assert per_watt["nvidia-b200"].ratio is None
+    assert cells(view, "power")["nvidia-b200"].ratio is None
+    assert cells(view, "compute.FP8")["nvidia-b200"].ratio == pytest.approx(4500 / 2517)
 
 
 def test_interconnect_gets_no_ratio(real_catalog: Catalog) -> None:

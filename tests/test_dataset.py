@@ -344,3 +344,49 @@ def test_the_ledger_is_never_served(web: TestClient, path: str) -> None:
 def test_no_route_reads_the_ledger(app: FastAPI) -> None:
     paths = {route.path for route in app.routes}
     assert not any("request" in p or "ledger" in p for p in paths)
+
+
+# --- an unusable data folder is a 503, the privacy note says how to ask (tester findings) ---
+
+
+@pytest.fixture
+def unwritable_var(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``$COMPUTEATLAS_VAR`` under a file, so neither the secret nor the ledger can be created."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    monkeypatch.setenv("COMPUTEATLAS_VAR", str(blocker / "var"))
+    for name in ("COMPUTEATLAS_DATABASE_URL", "COMPUTEATLAS_SECRET", "COMPUTEATLAS_RATE_LIMIT", "COMPUTEATLAS_RATE_LIMIT_STORAGE"):
+        monkeypatch.delenv(name, raising=False)
+    return blocker / "var"
+
+
+def test_an_unwritable_data_folder_makes_the_form_page_a_503_not_a_500(catalog: Catalog, unwritable_var: Path) -> None:
+    client = TestClient(create_app(catalog), raise_server_exceptions=False)
+    response = client.get("/data/")
+    assert response.status_code == 503
+    assert "The request form is unavailable" in response.text and "/silicon/" in response.text
+    assert str(unwritable_var) not in response.text  # the server's paths are not shown to visitors
+    assert client.post("/data/", data=VALID).status_code == 503
+    assert client.get("/api/dataset").status_code == 200  # the description does not need the folder
+
+
+def test_a_ledger_that_cannot_be_opened_is_a_503_and_sends_nothing(
+    catalog: Catalog, unwritable_var: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COMPUTEATLAS_SECRET", "a-secret-long-enough-0123456789")
+    client = TestClient(create_app(catalog), raise_server_exceptions=False)  # no ledger yet: opened on first use
+    response = submit(client)
+    assert response.status_code == 503 and "nothing was sent" in response.text
+    assert "id,name" not in response.text
+
+
+def test_the_privacy_note_says_how_to_ask_and_whom_when_configured(web: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COMPUTEATLAS_CONTACT", raising=False)
+    note = soup(web.get("/data/")).select_one("#privacy").get_text()
+    assert "write to ask" not in note and "deleted after 365 days" in note
+    assert "computeatlas requests export --email" in note and "computeatlas requests erase --email" in note
+    assert "Write to" not in note
+    monkeypatch.setenv("COMPUTEATLAS_CONTACT", "privacy@atlas.example <b>now</b>")
+    response = web.get("/data/")
+    assert "Write to privacy@atlas.example <b>now</b> to ask." in soup(response).select_one("#privacy").get_text()
+    assert "<b>now</b>" not in response.text  # escaped

@@ -10,6 +10,8 @@ at 2 USD/h: 2 ÷ (47.857 × 3600) × 1e6 = 11.6086 and 2 ÷ (7067.857 × 3600) �
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -24,7 +26,10 @@ from computeatlas.estimate import DoesNotFit, EstimateError, Outcome, estimate, 
 from computeatlas.model import NumberFormat
 from computeatlas.web.app import create_app
 from tests.conftest import TODAY
-from tests.test_energy import write_energy_data
+from tests.test_energy import OFFERS, write_energy_data
+from tests.test_pricing import offer_ids
+
+C = offer_ids(list(csv.DictReader(io.StringIO(OFFERS))))  # offer ids by line of the test offers CSV
 
 runner = CliRunner()
 
@@ -101,12 +106,12 @@ def test_not_applicable_format(cat: Catalog) -> None:
 
 def test_no_price_and_bundle_prices(cat: Catalog) -> None:
     assert run(cat, "acme-a1", "7e9", "FP8").cost_batch1.display == "no price given"
-    bundle = run(cat, "acme-a1", "7e9", "FP8", offer="cloud-3")
+    bundle = run(cat, "acme-a1", "7e9", "FP8", offer=C[3])
     assert bundle.price.outcome is Outcome.NOT_SEPARABLE and bundle.cost_batch1.outcome is Outcome.NOT_SEPARABLE
 
 
 def test_offer_price_per_accelerator_hour(cat: Catalog) -> None:
-    e = run(cat, "acme-a1", "70e9", "FP8", offer="cloud-2")  # 40.00 USD ÷ 8 = 5.00 per accelerator-hour
+    e = run(cat, "acme-a1", "70e9", "FP8", offer=C[2])  # 40.00 USD ÷ 8 = 5.00 per accelerator-hour
     assert e.price.per_accelerator_hour == pytest.approx(5.0) and e.price.provider == "CloudCo"
     assert e.cost_batch1.amount == pytest.approx(5 / (3.35e12 / 70e9 * 3600) * 1e6)  # 29.02
     assert e.cost_batch1.display == "29.02 USD per million tokens"
@@ -155,7 +160,7 @@ def test_utilisation_as_percentage() -> None:
         (("x", "7e9", "FP8", "1.01"), "utilisation", "(0, 1]"),
         (("x", "7e9", "FP8", "nan"), "utilisation", "(0, 1]"),
         (("x", "7e9", "FP8", "0.5", "0"), "price", "positive"),
-        (("x", "7e9", "FP8", "0.5", "2", "cloud-2"), "price", "not both"),
+        (("x", "7e9", "FP8", "0.5", "2", C[2]), "price", "not both"),
         (("", "7e9", "FP8", "0.5"), "accelerator", "required"),
     ],
 )
@@ -170,10 +175,10 @@ def test_unknown_ids(cat: Catalog) -> None:
         run(cat, "acme-a3", "7e9", "FP8")
     assert acc.value.status == 404 and ("Acme A1", "acme-a1") in acc.value.suggestions
     with pytest.raises(EstimateError) as offer:
-        run(cat, "acme-a1", "7e9", "FP8", offer="cloud-99")
+        run(cat, "acme-a1", "7e9", "FP8", offer="no-such-offer")
     assert offer.value.status == 404 and offer.value.param == "offer"
     with pytest.raises(EstimateError) as other:
-        run(cat, "acme-a1", "7e9", "FP8", offer="cloud-4")  # an Acme A2 offer
+        run(cat, "acme-a1", "7e9", "FP8", offer=C[4])  # an Acme A2 offer
     assert other.value.status == 400 and "rents acme-a2, not acme-a1" in other.value.reason
 
 
@@ -252,7 +257,7 @@ def test_api_matches_the_page(web: TestClient) -> None:
         ("accelerator=acme-a1&params=0&format=FP8&utilisation=0.5", 400, "parameter 'params'"),
         ("accelerator=acme-a1&params=7e9&format=FP8&utilisation=1.5", 400, "(0, 1]"),
         ("accelerator=nope&params=7e9&format=FP8&utilisation=0.5", 404, "no accelerator"),
-        ("accelerator=acme-a1&params=7e9&format=FP8&utilisation=0.5&offer=cloud-99", 404, "no offer"),
+        ("accelerator=acme-a1&params=7e9&format=FP8&utilisation=0.5&offer=no-such-offer", 404, "no offer"),
         ("accelerator=acme-a1&params=7e9&format=FP8", 400, "utilisation"),
     ],
 )
@@ -272,7 +277,7 @@ def test_real_api_h200(real_client: TestClient) -> None:
 
 def test_cli_estimate(data: Path) -> None:
     result = runner.invoke(cli_app, ["estimate", "acme-a1", "--params", "70e9", "--format", "FP8", "--utilisation", "0.5",
-                                     "--offer", "cloud-2", "--data", str(data)], env={"COLUMNS": "200"})  # fmt: skip
+                                     "--offer", C[2], "--data", str(data)], env={"COLUMNS": "200"})  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "47.86 tokens/s" in result.output and "29.02 USD per million tokens" in result.output
     assert "40.00 USD ÷ 8 = 5.00 USD per accelerator-hour" in result.output
@@ -309,3 +314,107 @@ def test_cli_help(command: str) -> None:
 def test_cli_claims_shows_interest(data: Path) -> None:
     result = runner.invoke(cli_app, ["claims", "--data", str(data)], env={"COLUMNS": "200"})
     assert result.exit_code == 0 and "chip vendor (these parts)" in result.output and "acme-a2-cost" in result.output
+
+
+# --- ranges, unknown and repeated parameters, offer labels (tester's findings) ----------
+
+BASE = "accelerator=acme-a1&params=70e9&format=FP8&utilisation=0.5"
+
+
+@pytest.mark.parametrize(
+    ("args", "param", "words"),
+    [
+        (("x", "7e9", "FP8", "0.5", "1e308"), "price", "from 0.0001 to 1e6 USD"),
+        (("x", "7e9", "FP8", "0.5", "1000001"), "price", "from 0.0001 to 1e6 USD"),
+        (("x", "7e9", "FP8", "0.5", "0.00001"), "price", "from 0.0001 to 1e6 USD"),
+        (("x", "7e9", "FP8", "0.5", "1e400"), "price", "finite"),
+        (("x", "7e9", "FP8", "0.5", "nan"), "price", "as a number"),
+        (("x", "7e9", "FP8", "1e-300"), "utilisation", "at least 0.001"),
+        (("x", "7e9", "FP8", "0.0009"), "utilisation", "at least 0.001"),
+        (("x", "7e9", "FP8", "inf"), "utilisation", "(0, 1]"),
+        (("x", "1.5", "FP8", "0.5"), "params", "fewer than the 1e6"),
+        (("x", "999999", "FP8", "0.5"), "params", "fewer than the 1e6"),
+        (("x", "2e15", "FP8", "0.5"), "params", "more than the 1e15"),
+        (("x", "1000000.5", "FP8", "0.5"), "params", "whole number"),
+        (("x", "1e99999999999999999999", "FP8", "0.5"), "params", "finite"),
+    ],
+)
+def test_numbers_out_of_range_name_the_parameter(args: tuple, param: str, words: str) -> None:
+    with pytest.raises(EstimateError) as exc:
+        parse_request(*args)
+    assert exc.value.param == param and exc.value.status == 400 and words in exc.value.reason
+
+
+def test_the_range_limits_themselves_are_accepted() -> None:
+    assert parse_request("x", "1e6", "FP8", "0.001", "0.0001").params == 1e6
+    assert parse_request("x", "1e15", "FP8", "1", "1e6").price_per_hour == 1e6
+    assert parse_request("x", "1.1M", "FP8", "0.1%").params == 1_100_000  # exact, though 1.1 × 1e6 is not in floats
+
+
+def test_the_shareable_params_text_keeps_every_digit() -> None:
+    request = parse_request("x", "1234567", "FP8", "0.5")
+    assert request.query()["params"] == "1.234567e6"
+    assert parse_request("x", request.query()["params"], "FP8", "0.5").params == 1234567
+
+
+def test_huge_price_is_a_400_not_a_500_or_inf(web: TestClient) -> None:
+    api = web.get(f"/api/estimate?{BASE}&price=1e308")
+    assert api.status_code == 400 and "parameter 'price'" in api.json()["detail"]
+    page = web.get(f"/economics/estimate?{BASE}&price=1e308")
+    assert page.status_code == 400 and "inf USD" not in page.text
+    assert "parameter 'price'" in BeautifulSoup(page.text, "html.parser").select_one("#error").get_text(" ", strip=True)
+    tiny = web.get(f"/api/estimate?{BASE}&utilisation=1e-300".replace("utilisation=0.5&", ""))
+    assert tiny.status_code == 400 and "parameter 'utilisation'" in tiny.json()["detail"]
+
+
+def test_a_non_finite_result_is_a_400_naming_the_input(cat: Catalog) -> None:
+    import dataclasses
+
+    from computeatlas.model import PriceBasis
+
+    ident, offer = next((i, o) for i, o in cat.offers.items() if o.accelerator == "acme-a1" and o.price_basis is PriceBasis.INSTANCE)
+    dear = offer.model_copy(update={"price_per_hour": 1.5e308, "price_basis": PriceBasis.ACCELERATOR})  # past any valid price
+    huge = dataclasses.replace(cat, collections={**cat.collections, "offers": {**cat.offers, ident: dear}})
+    with pytest.raises(EstimateError) as exc:
+        run(huge, "acme-a1", "70e9", "FP8", offer=ident)
+    assert exc.value.param == "offer" and exc.value.status == 400 and "not a finite number" in exc.value.reason
+    body = TestClient(create_app(huge)).get(f"/api/estimate?{BASE}&offer={ident}")
+    assert body.status_code == 400 and "parameter 'offer'" in body.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [("&foo=1", "parameter 'foo': unknown parameter"), ("&params=7e9", "parameter 'params': given more than once"),
+     ("&utilisation=1e-300", "parameter 'utilisation': given more than once"), ("&price=2&price=3", "parameter 'price': given more than once")],
+)
+def test_unknown_and_repeated_parameters_are_400s(web: TestClient, extra: str, words: str) -> None:
+    api = web.get(f"/api/estimate?{BASE}{extra}")
+    assert api.status_code == 400 and words in api.json()["detail"]
+    page = web.get(f"/economics/estimate?{BASE}{extra}")
+    assert page.status_code == 400
+    assert words in BeautifulSoup(page.text, "html.parser").select_one("#error").get_text(" ", strip=True)
+
+
+def test_unknown_parameter_alone_is_a_400_on_the_page(web: TestClient) -> None:
+    page = web.get("/economics/estimate?colour=red")
+    assert page.status_code == 400
+    assert "parameter 'colour': unknown parameter" in BeautifulSoup(page.text, "html.parser").select_one("#error").get_text(" ", strip=True)
+
+
+def test_offer_labels_tell_offers_apart(real_catalog: Catalog, real_client: TestClient) -> None:
+    page = BeautifulSoup(real_client.get("/economics/estimate").text, "html.parser")
+    labels = [o.get_text(strip=True) for o in page.select('select[name="offer"] option') if o["value"]]
+    assert len(labels) == len(real_catalog.offers) and len(set(labels)) == len(labels)  # no two offers read alike
+    assert any("p5.48xlarge · reserved (Capacity Block) · US East (Ohio) · 39.33 USD/h" in label for label in labels)
+
+
+def test_unknown_offer_says_how_many_more_there_are(real_catalog: Catalog, real_client: TestClient) -> None:
+    own = [o for o in real_catalog.offers.values() if o.accelerator == "nvidia-h100-sxm"]
+    assert len(own) > 8
+    result = runner.invoke(cli_app, ["estimate", "nvidia-h100-sxm", "--params", "70e9", "--format", "FP8", "--utilisation", "0.5",
+                                     "--offer", "nope", "--data", str(real_catalog.root)])  # fmt: skip
+    assert result.exit_code == 2
+    assert f"(and {len(own) - 8} more; see computeatlas prices nvidia-h100-sxm)." in " ".join(result.output.split())
+    body = real_client.get("/api/estimate?accelerator=nvidia-h100-sxm&params=70e9&format=FP8&utilisation=0.5&offer=nope").json()
+    assert body["status"] == 404 and f"8 of its {len(own)} offers" in body["detail"]
+    assert body["suggestions"][-1]["url"] == "/cloud/prices/nvidia-h100-sxm" and " · " in body["suggestions"][0]["name"]

@@ -160,9 +160,9 @@ def test_requests_commands_list_export_erase_purge(url: str) -> None:
     assert code == 0 and [e["organisation"] for e in json.loads(out)] == ["Université de Genève"]
     assert "1 request(s)" in err
 
-    code, out, _ = cli("requests", "purge", "--database", url)
+    code, out, _ = cli("requests", "purge", "--yes", "--database", url)
     assert code == 0 and out.strip() == "Purged 1 request(s) older than 365 days."
-    code, out, _ = cli("requests", "erase", "--email", "zoe@example.org", "--database", url)
+    code, out, _ = cli("requests", "erase", "--email", "zoe@example.org", "--yes", "--database", url)
     assert code == 0 and out.strip() == "Erased 1 request(s) for zoe@example.org."
     code, out, _ = cli("requests", "list", "--json", "--database", url)
     assert json.loads(out) == []
@@ -171,8 +171,8 @@ def test_requests_commands_list_export_erase_purge(url: str) -> None:
 def test_requests_commands_use_the_var_directory_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COMPUTEATLAS_DATABASE_URL", raising=False)
     monkeypatch.setenv("COMPUTEATLAS_VAR", str(tmp_path / "v"))
-    code, out, _ = cli("requests", "purge", "--older-than", "0")
-    assert code == 0 and out.strip() == "Purged 0 request(s) older than 0 days."
+    code, out, _ = cli("requests", "purge", "--older-than", "1")
+    assert code == 0 and out.strip() == "Purged 0 request(s) older than 1 days."
     assert (tmp_path / "v" / "ledger.sqlite3").is_file()
 
 
@@ -183,3 +183,102 @@ def test_requests_commands_reject_bad_input(tmp_path: Path) -> None:
     assert code == 1 and "cannot open the ledger at nosuchdb://x" in err
     code, _, err = cli("requests", "erase", "--database", f"sqlite:///{tmp_path / 'l.db'}")
     assert code == 2 and "--email" in err
+
+
+# --- purge and erase: a documented range, a count, confirmation, --dry-run (tester findings) ---
+
+
+def test_purge_and_count_check_the_range(ledger: Ledger) -> None:
+    from computeatlas.ledger import MAX_RETENTION_DAYS
+
+    record(ledger, person(name="Old"), "key-0000000000000061", NOW - dt.timedelta(days=40))
+    record(ledger, person(name="New", email="new@example.org"), "key-0000000000000062", NOW)
+    assert ledger.count() == 2 and ledger.count(older_than_days=30, now=NOW) == 1 and ledger.count(email="NEW@example.org") == 1
+    for days in (MAX_RETENTION_DAYS + 1, 99999999999):
+        with pytest.raises(ValueError, match=f"at most {MAX_RETENTION_DAYS}"):
+            ledger.purge(older_than_days=days)
+        with pytest.raises(ValueError, match=f"at most {MAX_RETENTION_DAYS}"):
+            ledger.count(older_than_days=days)
+    assert ledger.purge(older_than_days=MAX_RETENTION_DAYS, now=NOW) == 0 and ledger.count() == 2
+
+
+@pytest.fixture
+def filled(tmp_path: Path) -> str:
+    """A SQLite ledger URL with one request from today and one from 2020."""
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    ledger = Ledger.open(url)
+    record(ledger, person(), "key-0000000000000071", dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(seconds=5))
+    record(ledger, person(name="Ancient", email="old@example.org"), "key-0000000000000072", dt.datetime(2020, 1, 1))
+    ledger.close()
+    return url
+
+
+def names(url: str) -> list[str]:
+    ledger = Ledger.open(url)
+    try:
+        return sorted(e.name for e in ledger.list(limit=None))
+    finally:
+        ledger.close()
+
+
+@pytest.mark.parametrize("days", ["0", "-1", "36501", "99999999999"])
+def test_purge_older_than_outside_1_to_36500_is_refused(filled: str, days: str) -> None:
+    result = CliRunner().invoke(app, ["requests", "purge", "--older-than", days, "--yes", "--database", filled])
+    assert result.exit_code == 2 and "--older-than" in result.stderr
+    assert isinstance(result.exception, SystemExit)  # no OverflowError traceback
+    assert len(names(filled)) == 2
+
+
+def test_purge_help_documents_the_range() -> None:
+    result = CliRunner().invoke(app, ["requests", "purge", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "1 to 36500" in result.output and "--dry-run" in result.output and "--yes" in result.output
+
+
+def test_purge_and_erase_refuse_without_yes_when_nothing_can_ask(filled: str) -> None:
+    code, out, err = cli("requests", "purge", "--older-than", "1", "--database", filled)
+    assert code == 2 and out == ""
+    assert err.startswith("This would delete 1 request(s) older than 1 days") and "add --yes" in err
+    code, out, err = cli("requests", "erase", "--email", "ZOE@example.org", "--database", filled)
+    assert code == 2 and "This would delete 1 request(s) for ZOE@example.org" in err and "add --yes" in err
+    assert names(filled) == ["Ancient", "Zoë O’Brien-Núñez"]
+
+
+def test_dry_run_only_counts(filled: str) -> None:
+    code, out, _ = cli("requests", "purge", "--older-than", "1", "--dry-run", "--database", filled)
+    assert code == 0 and out.startswith("Would purge 1 request(s) older than 1 days") and "nothing deleted" in out
+    code, out, _ = cli("requests", "erase", "--email", "old@example.org", "--dry-run", "--database", filled)
+    assert code == 0 and out.strip() == "Would erase 1 request(s) for old@example.org (dry run: nothing deleted)."
+    assert len(names(filled)) == 2
+
+
+def test_purge_and_erase_ask_first_on_a_terminal(filled: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from computeatlas.cli import dataset as dataset_cli
+
+    monkeypatch.setattr(dataset_cli, "_interactive", lambda: True)
+    result = CliRunner().invoke(app, ["requests", "purge", "--older-than", "1", "--database", filled], input="n\n")
+    assert result.exit_code == 1 and "This will delete 1 request(s) older than 1 days" in result.stderr
+    assert "Nothing was deleted." in result.stderr and len(names(filled)) == 2
+    result = CliRunner().invoke(app, ["requests", "purge", "--older-than", "1", "--database", filled], input="y\n")
+    assert result.exit_code == 0 and result.stdout.splitlines()[-1] == "Purged 1 request(s) older than 1 days."  # the runner echoes "y"
+    assert names(filled) == ["Zoë O’Brien-Núñez"]
+    result = CliRunner().invoke(app, ["requests", "erase", "--email", "zoe@example.org", "--database", filled], input="y\n")
+    assert result.exit_code == 0 and "This will delete 1 request(s) for zoe@example.org" in result.stderr
+    assert names(filled) == []
+
+
+def test_an_unwritable_ledger_folder_is_named(tmp_path: Path) -> None:
+    from computeatlas.ledger import LedgerUnavailable
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    with pytest.raises(LedgerUnavailable) as raised:
+        Ledger.open(f"sqlite:///{blocker / 'var' / 'ledger.sqlite3'}")
+    assert raised.value.where == f"folder {blocker / 'var'}" and raised.value.reason
+    code, _, err = cli("requests", "list", "--database", f"sqlite:///{blocker / 'var' / 'ledger.sqlite3'}")
+    assert code == 1 and err.startswith(f"cannot open the ledger at folder {blocker / 'var'}: ") and err.count("\n") == 1
+
+
+def test_the_ledger_location_hides_a_password() -> None:
+    from computeatlas.ledger import location
+
+    assert location("postgresql://atlas:s3cret@db.example/atlas") == "postgresql://atlas:***@db.example/atlas"

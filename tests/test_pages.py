@@ -89,6 +89,10 @@ def test_sort_links_keep_filters_and_toggle(client: TestClient) -> None:
         ("?memory_min=100&memory_max=10", "query parameter 'memory_min': is above memory_max"),
         ("?vendor=initech", "query parameter 'vendor': no part has vendor 'initech'"),
         ("?colour=red", "query parameter 'colour': unknown parameter"),
+        ("?vendor=acme&vendor=globex", "query parameter 'vendor': given more than once; separate several values with commas"),
+        ("?memory_min=NaN", "query parameter 'memory_min': 'NaN' is not a finite number"),
+        ("?memory_min=inf", "query parameter 'memory_min': 'inf' is not a finite number"),
+        ("?memory_min=1e400", "query parameter 'memory_min': '1e400' is not a finite number"),
     ],
 )
 def test_bad_query_parameter_is_a_400_naming_it(client: TestClient, query: str, words: str) -> None:
@@ -177,3 +181,23 @@ def test_repeat_request_is_served_from_cache_with_etag(client: TestClient) -> No
 def test_errors_are_not_cached(client: TestClient) -> None:
     assert client.get("/silicon/nope").status_code == 404
     assert "etag" not in client.get("/silicon/nope").headers
+
+
+def test_head_works_on_every_page_before_any_get(client: TestClient) -> None:
+    for path in ("/silicon/acme-a1", "/silicon/", "/"):
+        response = client.head(path)
+        assert response.status_code == 200, path
+        assert response.content == b""
+        assert response.headers["content-type"].startswith("text/html")
+
+
+def test_wrong_method_is_a_405_with_allow(client: TestClient) -> None:
+    response = client.post("/silicon/acme-a1")
+    assert response.status_code == 405
+    assert "GET" in response.headers["allow"]
+
+
+def test_error_pages_show_the_data_version_and_no_control_characters(client: TestClient, catalog) -> None:
+    page = soup(client.get("/silicon/%00acme"))
+    assert page.select_one("footer code").get_text() == catalog.version
+    assert "\x00" not in page.get_text()

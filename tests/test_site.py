@@ -341,3 +341,29 @@ def test_cli_build_bad_input(data_dir: Path, tmp_path: Path, args: list[str], me
 def test_cli_build_has_help() -> None:
     result = CliRunner().invoke(app, ["build", "--help"])
     assert result.exit_code == 0 and "--base-path" in result.output
+
+
+# --- --live-url is an http(s) address (tester finding) ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["javascript:alert(1)", "data:text/html,x", "//live.example.org", "live.example.org", "ftp://live.example.org",
+     "https://", "https://live.example.org/?a=1", "https://live.example.org/#x", 'https://live.example.org/"onmouseover="x'],
+)
+def test_a_live_url_that_is_not_http_is_refused(bad: str, catalog: Catalog, data_dir: Path, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="live URL"):
+        site.normalise_live_url(bad)
+    with pytest.raises(ValueError, match="live URL"):
+        site.build(catalog, tmp_path / "lib", site_url=ORIGIN, live_url=bad)
+    result = CliRunner().invoke(app, ["build", str(tmp_path / "cli"), "--data", str(data_dir), "--live-url", bad])
+    assert result.exit_code == 2 and result.stderr.startswith(f"live URL {bad!r}: write an absolute http(s) address")
+    assert not (tmp_path / "lib").exists() and not (tmp_path / "cli").exists()
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [(None, None), ("", None), ("https://live.example.org/", "https://live.example.org"), ("HTTP://h:8000/atlas/", "HTTP://h:8000/atlas")],
+)
+def test_a_live_url_is_normalised(given: str | None, expected: str | None) -> None:
+    assert site.normalise_live_url(given) == expected

@@ -47,3 +47,9 @@ def test_parse_rejects_wrong_or_missing_units(text: str, dimension: Dimension, w
 def test_humanize_uses_decimal_prefixes() -> None:
     assert humanize(4.9e12, "B/s") == "4.9 TB/s"
     assert humanize(2.517e15, "FLOP/s") == "2.517 PFLOP/s"
+
+
+@pytest.mark.parametrize("text", ["inf GB", "1e400 GB", "1e308 TB", "nan GB"])
+def test_non_finite_figures_say_so(text: str) -> None:
+    with pytest.raises(UnitError, match="is not a finite figure"):
+        parse(text, Dimension.MEMORY)

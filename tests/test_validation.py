@@ -169,3 +169,39 @@ def test_not_sourced_needs_a_note_and_no_value(tmp_path: Path) -> None:
     assert len(found) == 1 and "not_sourced spec needs a note saying where we looked" in found[0]
     ok = {"state": "not_sourced", "note": "The datasheet was not available to us."}
     assert problems_for(tmp_path / "ok", make_record("acme-x", specs__power=ok)) == []
+
+
+def test_an_empty_or_wrong_data_folder_is_a_problem(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    _, problems = check(tmp_path / "empty", today=TODAY)
+    assert [str(p) for p in problems] == ["empty/accelerators: (folder): no accelerator files (*.toml): is this the data folder?"]
+
+
+def test_one_broken_file_is_not_also_reported_as_missing_everywhere(tmp_path: Path) -> None:
+    bad = {"state": "published", "value": "4.9 TB", "basis": "chip", "source": "sheet"}
+    found = problems_for(
+        tmp_path,
+        make_record("acme-a1", specs__memory_bandwidth=bad),
+        make_record("acme-a2", predecessor="acme-a1"),
+    )
+    assert len(found) == 1 and "acme-a1.toml: specs.memory_bandwidth.value" in found[0]
+
+
+def test_data_version_does_not_depend_on_the_folder_name(tmp_path: Path) -> None:
+    one = write_data(tmp_path / "data", SMALL_CATALOG)
+    two = write_data(tmp_path / "copy-of-data", SMALL_CATALOG)
+    assert load(one, today=TODAY).version == load(two, today=TODAY).version
+    (two / "accelerators" / "acme-a1.toml").write_text((two / "accelerators" / "acme-a1.toml").read_text().replace("80 GB", "96 GB"))
+    assert load(one, today=TODAY).version != load(two, today=TODAY).version
+
+
+def test_announced_date_in_the_future(tmp_path: Path) -> None:
+    found = problems_for(tmp_path, make_record("acme-x", announced="2099-01-01"))
+    assert found == ["data/accelerators/acme-x.toml: (record): announced date 2099-01-01 is in the future (today is 2026-11-30)"]
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    folder = write_data(tmp_path / "data", SMALL_CATALOG)
+    path = folder / "accelerators" / "acme-a1.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert check(folder, today=TODAY)[1] == []

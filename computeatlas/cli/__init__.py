@@ -1,4 +1,14 @@
-"""The ``computeatlas`` command. Each module registers its commands on the shared app."""
+"""The ``computeatlas`` command. Each module registers its commands on the shared app.
+
+:func:`main` is the console script's entry point; ``app`` stays importable for tests
+(``CliRunner().invoke(app, …)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import typer
 
 from computeatlas.cli import (
     cloud,  # noqa: F401  (registers commands)
@@ -8,6 +18,22 @@ from computeatlas.cli import (
     silicon,  # noqa: F401  (registers commands)
     site,  # noqa: F401  (registers commands)
 )
-from computeatlas.cli.base import app
+from computeatlas.cli.base import app, os_error_message
 
-__all__ = ["app"]
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run ``computeatlas`` with ``argv`` (default: the process's arguments); never returns.
+
+    Exits 0 on success, 1 on bad data or an operating-system error, 2 on bad input. An
+    :class:`OSError` is one line naming the path and the OS reason (commands already do
+    this through :class:`~computeatlas.cli.base.AtlasGroup`; this catches any raised
+    outside a command), never a traceback.
+    """
+    try:
+        app(args=list(argv) if argv is not None else None, prog_name="computeatlas")
+    except OSError as exc:
+        typer.echo(f"Error: {os_error_message(exc)}", err=True)
+        raise SystemExit(1) from None
+
+
+__all__ = ["app", "main"]

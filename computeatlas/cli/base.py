@@ -2,26 +2,60 @@
 
 Every command is a thin layer over the Python API: it loads the catalog through
 :func:`computeatlas.catalog.load`, calls the library and prints what it returns; errors
-are one clear message on stderr and a non-zero exit code (1: bad data, 2: bad input).
+are one clear message on stderr and a non-zero exit code (1: bad data or an operating
+system error, 2: bad input). An :class:`OSError` that escapes a command (an ``--out``
+path that cannot be written, a folder that is a file …) is caught once, here, by the
+app's group (:class:`AtlasGroup`) and printed as one line naming the path and the reason;
+pretty tracebacks are off, so nothing else turns into a screenful of frames.
 """
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
 from computeatlas import catalog as catalog_mod
 from computeatlas.catalog import Catalog, CatalogError
 from computeatlas.resolve import ResolveError, resolve_id
+
+
+def os_error_message(exc: OSError) -> str:
+    """One line for an operating-system error: the path(s) it names and the OS reason.
+
+    ``FileNotFoundError(2, "No such file or directory", "/proc/x.json")`` gives
+    ``"cannot use /proc/x.json: No such file or directory"``; an error naming no path gives its text.
+    """
+    reason = (exc.strerror or str(exc) or type(exc).__name__).replace("\n", " ").strip()
+    paths = [str(p) for p in (exc.filename, exc.filename2) if p is not None]
+    return f"cannot use {' → '.join(paths)}: {reason}" if paths else reason
+
+
+class AtlasGroup(TyperGroup):
+    """The app's command group: an :class:`OSError` from any command is one line on stderr, exit 1."""
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; turn an escaping :class:`OSError` into :func:`os_error_message` and exit 1."""
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:  # the reader went away (``| head``): let click handle it quietly
+                raise
+            typer.echo(f"Error: {os_error_message(exc)}", err=True)
+            raise typer.Exit(1) from None
+
 
 app = typer.Typer(
     name="computeatlas",
     help="Compute Atlas: a sourced, verified reference for AI accelerators.",
     no_args_is_help=True,
     add_completion=False,
+    cls=AtlasGroup,
+    pretty_exceptions_enable=False,
 )
 out = Console(soft_wrap=False)
 err = Console(stderr=True)
@@ -54,3 +88,23 @@ def find_accelerator_id(catalog: Catalog, name: str) -> str:
         return resolve_id(catalog, name)
     except ResolveError as exc:
         raise fail(exc.message) from None
+
+
+def check_out_path(option: str, path: Path, *, folder: bool) -> None:
+    """Exit 2 when ``path`` (given as ``option``) cannot be what the command writes.
+
+    ``folder`` True: ``path`` must be a folder or not exist; False: a file or not exist.
+    Either way no existing ancestor of ``path`` may be a file. Anything else the OS
+    refuses later (no permission, a read-only file system) is reported by :class:`AtlasGroup`.
+    """
+    if path.exists():
+        if folder and not path.is_dir():
+            raise fail(f"{option} {path}: this is a file; give a folder (new or empty).")
+        if not folder and path.is_dir():
+            raise fail(f"{option} {path}: this is a folder; give a file name.")
+        return
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise fail(f"{option} {path}: {parent} is a file, not a folder.")
+            return

@@ -22,8 +22,8 @@ from computeatlas.cli.base import (
 def prices(
     ident: Annotated[str, typer.Argument(help="Accelerator id, e.g. nvidia-h100-sxm.")],
     variant: Annotated[str | None, typer.Option(help="Variant key, e.g. sxm-80gb ('all' mixes every variant); default: the part's own variant.")] = None,
-    pricing_: Annotated[str | None, typer.Option("--pricing", help="List only on-demand, spot or reserved offers (the spread is always on-demand).")] = None,
-    region: Annotated[str | None, typer.Option(help="Only offers in this region, as the offer names it (narrows the spread too).")] = None,
+    pricing_: Annotated[str | None, typer.Option("--pricing", help="List only on-demand, spot or reserved offers, or several comma-separated (the spread is always on-demand).")] = None,
+    region: Annotated[str | None, typer.Option(help="Only offers in this region, as the offer names it, or in any of several comma-separated (narrows the spread too).")] = None,
     since: Annotated[str | None, typer.Option(help="Only offers seen on or after this date (YYYY-MM-DD).")] = None,
     until: Annotated[str | None, typer.Option(help="Only offers seen on or before this date (YYYY-MM-DD).")] = None,
     include_stale: Annotated[bool, typer.Option("--include-stale", help=f"Count offers seen more than {pricing.STALE_AFTER_DAYS} days ago in the spread.")] = False,

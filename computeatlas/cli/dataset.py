@@ -4,11 +4,18 @@
 ``computeatlas requests list | export --email | erase --email | purge --older-than DAYS``
 are the operator's tools over the ledger (``$COMPUTEATLAS_DATABASE_URL``, else SQLite in
 ``$COMPUTEATLAS_VAR``, default ``./var``).
+
+``erase`` and ``purge`` delete rows: each first says how many it will delete and asks for
+confirmation, unless ``--yes`` is given; without a terminal to ask on (a script, a pipe)
+and without ``--yes`` they refuse (exit 2). ``--dry-run`` only prints the count.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import sqlite3
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -16,13 +23,21 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from computeatlas.cli.base import DataOption, app, fail, load_catalog, out
+from computeatlas.cli.base import (
+    DataOption,
+    app,
+    check_out_path,
+    fail,
+    load_catalog,
+    out,
+)
 from computeatlas.exports import FOLDER_FORMATS, FORMATS, build
 from computeatlas.ledger import (
     DEFAULT_RETENTION_DAYS,
+    MAX_RETENTION_DAYS,
     Ledger,
     LedgerEntry,
-    database_url,
+    LedgerUnavailable,
 )
 
 
@@ -43,18 +58,27 @@ def export(
     out_path: Annotated[Path, typer.Option("--out", help="File to write; a folder for datapackage and huggingface.")],
     data: DataOption = None,
 ) -> None:
-    """Write the silicon table (one row per accelerator, CC-BY-NC-4.0) in one format."""
+    """Write the silicon table (one row per accelerator, CC-BY-NC-4.0) in one format.
+
+    Exits 2 when ``--out`` is the wrong kind (a file for a folder format, or the other
+    way round, or under a file), 1 when the system refuses to write it (naming the path
+    and the reason).
+    """
     catalog = load_catalog(data)
-    if format_.value in FOLDER_FORMATS and out_path.exists() and not out_path.is_dir():
+    folder = format_.value in FOLDER_FORMATS
+    if folder and out_path.exists() and not out_path.is_dir():
         raise fail(f"--out {out_path}: {format_.value} writes a folder, and this is a file.")
-    if format_.value not in FOLDER_FORMATS and out_path.is_dir():
+    if not folder and out_path.is_dir():
         raise fail(f"--out {out_path}: {format_.value} writes a file, and this is a folder.")
+    check_out_path("--out", out_path, folder=folder)
     from computeatlas.exports.parquet import ParquetUnavailable
 
     try:
         written = FORMATS[format_.value](build(catalog), out_path)
     except ParquetUnavailable as exc:
         raise fail(str(exc)) from None
+    except sqlite3.Error as exc:  # SQLite names no path: say which file it could not write
+        raise fail(f"Error: cannot write {out_path}: {exc}", 1) from None
     for path in written:
         out.print(f"wrote {path}", highlight=False)
 
@@ -72,11 +96,35 @@ DatabaseOption = Annotated[
 ]
 
 
+YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking for confirmation.")]
+DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Only print how many requests would be deleted; delete nothing.")]
+
+
 def _open(database: str | None) -> Ledger:
     try:
-        return Ledger.open(database or database_url())
-    except Exception as exc:  # a bad URL or an unreachable server: one clear line, no traceback
-        raise fail(f"cannot open the ledger at {database or database_url()}: {exc}", 1) from None
+        return Ledger.open(database)
+    except LedgerUnavailable as exc:  # a bad URL, an unwritable folder, an unreachable server: one line
+        raise fail(f"cannot open the ledger at {exc.where}: {exc.reason}", 1) from None
+
+
+def _interactive() -> bool:
+    """True when there is a terminal to ask for confirmation on."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def _confirm(what: str, yes: bool) -> None:
+    """Ask before deleting ``what`` (e.g. "3 request(s) for x@example.org"); exit unless confirmed.
+
+    ``yes`` skips the question; with no terminal and no ``yes``, exit 2 saying to add ``--yes``.
+    A "no" exits 1 having deleted nothing.
+    """
+    if yes:
+        return
+    if not _interactive():
+        raise fail(f"This would delete {what}. Not deleting without confirmation: add --yes (or --dry-run to only count).")
+    typer.echo(f"This will delete {what}.", err=True)
+    if not typer.confirm("Delete them?", default=False, err=True):
+        raise fail("Nothing was deleted.", 1)
 
 
 def _dump(entries: list[LedgerEntry]) -> str:
@@ -124,12 +172,24 @@ def export_requests(
 @requests_app.command("erase")
 def erase_requests(
     email: Annotated[str, typer.Option(help="The person's email address (any letter case).")],
+    yes: YesOption = False,
+    dry_run: DryRunOption = False,
     database: DatabaseOption = None,
 ) -> None:
-    """Delete every request made with one email address (for an erasure request)."""
+    """Delete every request made with one email address (for an erasure request).
+
+    Says how many requests it will delete and asks first, unless --yes; --dry-run only counts.
+    """
     ledger = _open(database)
     try:
-        erased = ledger.erase(email)
+        count = ledger.count(email=email)
+        what = f"{count} request(s) for {email}"
+        if dry_run:
+            typer.echo(f"Would erase {what} (dry run: nothing deleted).")
+            return
+        if count:
+            _confirm(what, yes)
+        erased = ledger.erase(email) if count else 0
     finally:
         ledger.close()
     typer.echo(f"Erased {erased} request(s) for {email}.")
@@ -137,13 +197,29 @@ def erase_requests(
 
 @requests_app.command("purge")
 def purge_requests(
-    older_than: Annotated[int, typer.Option("--older-than", help="Delete requests recorded more than this many days ago.", min=0)] = DEFAULT_RETENTION_DAYS,
+    older_than: Annotated[int, typer.Option(
+        "--older-than", min=1, max=MAX_RETENTION_DAYS,
+        help=f"Delete requests recorded more than this many days ago: 1 to {MAX_RETENTION_DAYS} (100 years).",
+    )] = DEFAULT_RETENTION_DAYS,
+    yes: YesOption = False,
+    dry_run: DryRunOption = False,
     database: DatabaseOption = None,
 ) -> None:
-    """Delete requests older than the retention period (default 365 days)."""
+    """Delete requests older than the retention period (default 365 days).
+
+    Says how many requests it will delete and asks first, unless --yes; --dry-run only counts.
+    """
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None)  # one cut-off for the count and the delete
     ledger = _open(database)
     try:
-        purged = ledger.purge(older_than)
+        count = ledger.count(older_than_days=older_than, now=now)
+        what = f"{count} request(s) older than {older_than} days (recorded before {now - dt.timedelta(days=older_than):%Y-%m-%d %H:%M} UTC)"
+        if dry_run:
+            typer.echo(f"Would purge {what} (dry run: nothing deleted).")
+            return
+        if count:
+            _confirm(what, yes)
+        purged = ledger.purge(older_than, now=now) if count else 0
     finally:
         ledger.close()
     typer.echo(f"Purged {purged} request(s) older than {older_than} days.")

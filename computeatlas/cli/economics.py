@@ -23,19 +23,22 @@ from computeatlas.estimate import estimate as run_estimate
 @app.command()
 def estimate(
     accelerator: Annotated[str, typer.Argument(help="Accelerator id, e.g. nvidia-h200-sxm.")],
-    params: Annotated[str, typer.Option("--params", help="Model parameters: 70e9, 70000000000 or 70B.")],
+    params: Annotated[str, typer.Option("--params", help="Model parameters, a whole number from 1e6 to 1e15: 70e9, 70000000000 or 70B.")],
     number_format: Annotated[str, typer.Option("--format", help="Number format of the weights and compute: FP8, BF16, FP4 ...")],
-    utilisation: Annotated[str, typer.Option("--utilisation", help="Share of dense peak compute reached at large batch, in (0, 1], e.g. 0.5.")],
-    price: Annotated[str | None, typer.Option("--price", help="Price in USD per accelerator-hour (or use --offer).")] = None,
-    offer: Annotated[str | None, typer.Option("--offer", help="An offer id from data/offers (e.g. neoclouds-2) to take the price from.")] = None,
+    utilisation: Annotated[str, typer.Option("--utilisation", help="Share of dense peak compute reached at large batch, from 0.001 to 1, e.g. 0.5 or 50%.")],
+    price: Annotated[str | None, typer.Option("--price", help="Price in USD per accelerator-hour, from 0.0001 to 1e6 (or use --offer).")] = None,
+    offer: Annotated[str | None, typer.Option("--offer", help="An offer id from data/offers (e.g. lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20; see computeatlas prices) to take the price from.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of tables.")] = False,
     data: DataOption = None,
 ) -> None:
     """Upper bound on decode tokens/s and lower bound on cost per million tokens, from published figures.
 
     Batch 1 is memory-bound (bandwidth ÷ weight bytes); large batch is compute-bound
-    (dense FLOP/s × utilisation ÷ 2 × parameters). Exits 2 on bad input, including a model
-    that does not fit in one accelerator's memory (with the minimum number needed).
+    (dense FLOP/s × utilisation ÷ 2 × parameters). Inputs: a whole parameter count from 1e6
+    to 1e15, utilisation from 0.001 to 1, a price from 0.0001 to 1e6 USD per
+    accelerator-hour. Exits 2 on bad input, including a model that does not fit in one
+    accelerator's memory (with the minimum number needed) and an unknown offer (listing
+    some of the part's offers and how many more there are).
     """
     catalog = load_catalog(data)
     try:
@@ -46,7 +49,8 @@ def estimate(
         raise fail(f"Does not fit: {exc.reason}.") from None
     except EstimateError as exc:
         label = "Offers for this accelerator" if exc.param == "offer" else "Closest"
-        near = f" {label}: {', '.join(i for _, i in exc.suggestions)}." if exc.suggestions else ""
+        more = f" (and {exc.more} more; see computeatlas prices {exc.accelerator})" if exc.more and exc.accelerator else ""
+        near = f" {label}: {', '.join(i for _, i in exc.suggestions)}{more}." if exc.suggestions else ""
         raise fail(f"--{exc.param}: {exc.reason}.{near}") from None
     if as_json:
         out.print_json(result.model_dump_json())

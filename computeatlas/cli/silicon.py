@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -12,7 +13,14 @@ from rich.table import Table
 from computeatlas import catalog as catalog_mod
 from computeatlas import table as table_mod
 from computeatlas.catalog import CatalogError
-from computeatlas.cli.base import DataOption, app, fail, load_catalog, out
+from computeatlas.cli.base import (
+    DataOption,
+    app,
+    check_out_path,
+    fail,
+    load_catalog,
+    out,
+)
 from computeatlas.cli.compare import (
     accelerator_id,  # -- comparisons (issue 3): show accepts aliases --
 )
@@ -37,16 +45,54 @@ def serve(
     workers: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
     data: DataOption = None,
 ) -> None:
-    """Serve the site and API; refuses to start on invalid data."""
+    """Serve the site and API; refuses to start on invalid data, or when the dataset
+    request ledger (and the form's secret beside it) cannot be opened or created."""
     import os
 
     import uvicorn
 
-    if data is not None:
-        os.environ["COMPUTEATLAS_DATA"] = str(data)
     catalog = load_catalog(data)  # fail here, with every problem, before binding a port
+    check_ledger()
+    if data is not None:  # the app factory runs in uvicorn's workers and reads the folder from here
+        os.environ["COMPUTEATLAS_DATA"] = str(data)
     out.print(f"Serving {len(catalog.accelerators)} accelerators on http://{host}:{port}/")
     uvicorn.run("computeatlas.web.app:create_app", factory=True, host=host, port=port, workers=workers, log_level="warning")
+
+
+def check_ledger() -> None:
+    """Exit 1 with one line naming the folder (or database) when the ``/data/`` form could
+    not work: the ledger cannot be opened or created (:meth:`Ledger.open`), or the form's
+    signing secret cannot be read or created (:meth:`FormGuard.from_env`)."""
+    from limits.errors import ConfigurationError
+
+    from computeatlas.ledger import Ledger, LedgerUnavailable, var_dir
+    from computeatlas.web.guard import FormGuard
+
+    hint = "Set COMPUTEATLAS_VAR to a writable folder (or COMPUTEATLAS_DATABASE_URL to a database)"
+    try:
+        Ledger.open().close()
+    except LedgerUnavailable as exc:
+        raise fail(f"Not starting: the request ledger at {exc.where} cannot be opened or created: {exc.reason}. {hint}.", 1) from None
+    try:
+        FormGuard.from_env(var_dir())
+    except OSError as exc:
+        raise fail(f"Not starting: the form secret in folder {var_dir()} cannot be read or created: {exc.strerror or exc}. "
+                   f"{hint}, or set COMPUTEATLAS_SECRET.", 1) from None
+    except (ValueError, ConfigurationError) as exc:  # a short COMPUTEATLAS_SECRET, a bad rate limit or its storage
+        raise fail(f"Not starting: {exc}.", 1) from None
+
+
+def _cli_option(param: str) -> str:
+    """The ``list`` option a table query parameter came from: ``memory_min`` → ``--min memory``."""
+    column, _, end = param.rpartition("_")
+    if end in ("min", "max") and param in table_mod.RANGE_PARAMS:
+        return f"--{end} {column}"
+    return "--" + param.replace("_", "-")
+
+
+def _cli_text(reason: str) -> str:
+    """``reason`` with every range parameter it names (``memory_max``) spelled as the option (``--max memory``)."""
+    return re.sub(r"\b[a-z0-9_]+_(?:min|max)\b", lambda m: _cli_option(m.group(0)) if m.group(0) in table_mod.RANGE_PARAMS else m.group(0), reason)
 
 
 @app.command("list")
@@ -64,16 +110,19 @@ def list_(
     """List accelerators with the same filters and sorting as the web table."""
     catalog = load_catalog(data)
     params = {k: v for k, v in {"sort": sort, "vendor": vendor, "availability": availability, "workload": workload, "form_factor": form_factor}.items() if v is not None}
+    numeric = [c.key for c in table_mod.COLUMNS if f"{c.key}_min" in table_mod.RANGE_PARAMS]
     for end, items in (("min", min_ or []), ("max", max_ or [])):
         for item in items:
             column, sep, value = item.partition("=")
             if not sep:
                 raise fail(f"--{end} {item!r}: write COLUMN=VALUE, e.g. memory=80")
+            if f"{column.strip()}_{end}" not in table_mod.RANGE_PARAMS:
+                raise fail(f"--{end} {column.strip()}: no numeric column '{column.strip()}'; choose one of {', '.join(numeric)}")
             params[f"{column.strip()}_{end}"] = value
     try:
         rows = table_mod.rows(catalog, table_mod.parse_query(params, catalog))
     except table_mod.QueryError as exc:
-        raise fail(str(exc)) from None
+        raise fail(f"{_cli_option(exc.param)}: {_cli_text(exc.reason)}") from None
     if as_json:
         out.print_json(json.dumps([{c.key: r.cells[c.key].text for c in table_mod.COLUMNS} | {"id": r.accelerator.id} for r in rows]))
         return
@@ -125,8 +174,13 @@ def show(
 
 @app.command()
 def schema(out_dir: Annotated[Path, typer.Option("--out", help="Folder to write the JSON Schema files to.")] = Path("schema")) -> None:
-    """Write the JSON Schema of the data files, generated from the records."""
+    """Write the JSON Schema of the data files, generated from the records.
+
+    Exits 2 when ``--out`` is a file (or under one), 1 when the system refuses to write it.
+    """
     from computeatlas.schema import write_schemas
+
+    check_out_path("--out", out_dir, folder=True)
 
     for path in write_schemas(out_dir):
         out.print(f"wrote {path}")

@@ -15,7 +15,14 @@ from rich.progress import (
 )
 
 from computeatlas import site
-from computeatlas.cli.base import DataOption, app, fail, load_catalog, out
+from computeatlas.cli.base import (
+    DataOption,
+    app,
+    check_out_path,
+    fail,
+    load_catalog,
+    out,
+)
 
 
 @app.command()
@@ -23,14 +30,24 @@ def build(
     out_dir: Annotated[Path, typer.Argument(help="Folder to write the site to (created; emptied if an earlier build made it).")],
     base_path: Annotated[str, typer.Option("--base-path", help="URL path the site is served from, e.g. /atlas/ (default: the root).")] = "",
     site_url: Annotated[str, typer.Option("--site-url", help="Public origin for canonical URLs, the sitemap and the feed, e.g. https://atlas.example.org.")] = site.DEFAULT_SITE_URL,
-    live_url: Annotated[str | None, typer.Option("--live-url", help="A running server (computeatlas serve) for what a static host cannot do: the /data/ request form posts there, and links to pages not built (on-demand comparisons, search) go there.")] = None,
+    live_url: Annotated[str | None, typer.Option("--live-url", help="An http(s) address of a running server (computeatlas serve) for what a static host cannot do: the /data/ request form posts there, and links to pages not built (on-demand comparisons, search) go there.")] = None,
     check: Annotated[bool, typer.Option("--check/--no-check", help="Walk every internal link of the build afterwards; exit 1 if any is dead.")] = True,
     data: DataOption = None,
 ) -> None:
-    """Render the whole site (pages, API JSON, exports, charts, sitemap, feed, robots.txt, 404) as static files."""
-    catalog = load_catalog(data)
+    """Render the whole site (pages, API JSON, exports, charts, sitemap, feed, robots.txt, 404) as static files.
+
+    Exits 2 on a bad --base-path, --site-url or --live-url (http or https only) or an OUT
+    that is a file; 1 when the build fails, a link is dead, or the system refuses to write OUT.
+    """
     try:
         base = site.normalise_base_path(base_path)
+        site.site_origin(site_url)
+        live_url = site.normalise_live_url(live_url)
+    except ValueError as exc:
+        raise fail(f"{exc}.") from None
+    check_out_path("OUT", out_dir, folder=True)
+    catalog = load_catalog(data)
+    try:
         with Progress(
             TextColumn("[bold]Building[/bold]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
             console=out, transient=False,

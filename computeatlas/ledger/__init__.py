@@ -2,8 +2,8 @@
 
 - :mod:`~computeatlas.ledger.request`: the form's fields and how typed text is checked;
 - :mod:`~computeatlas.ledger.tables`: the SQLAlchemy Core table;
-- :mod:`~computeatlas.ledger.store`: :class:`Ledger` (record, list, export, erase, purge),
-  the database URL and the Alembic migrations it runs.
+- :mod:`~computeatlas.ledger.store`: :class:`Ledger` (record, list, count, export, erase, purge),
+  :class:`LedgerUnavailable`, the database URL and the Alembic migrations it runs.
 """
 
 from computeatlas.ledger.request import (
@@ -14,13 +14,16 @@ from computeatlas.ledger.request import (
 )
 from computeatlas.ledger.store import (
     DEFAULT_RETENTION_DAYS,
+    MAX_RETENTION_DAYS,
     Ledger,
     LedgerEntry,
+    LedgerUnavailable,
     database_url,
+    location,
     var_dir,
 )
 
 __all__ = [
-    "DEFAULT_RETENTION_DAYS", "FORM_FIELDS", "INTENDED_USES", "DatasetRequest", "Ledger", "LedgerEntry", "check",
-    "database_url", "var_dir",
+    "DEFAULT_RETENTION_DAYS", "FORM_FIELDS", "INTENDED_USES", "MAX_RETENTION_DAYS", "DatasetRequest", "Ledger", "LedgerEntry",
+    "LedgerUnavailable", "check", "database_url", "location", "var_dir",
 ]

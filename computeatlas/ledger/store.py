@@ -25,13 +25,16 @@ from email_validator import EmailNotValidError, validate_email
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from computeatlas.ledger.request import DatasetRequest
 from computeatlas.ledger.tables import requests
 
 DEFAULT_RETENTION_DAYS = 365
 """Requests older than this are removed by ``computeatlas requests purge``."""
+
+MAX_RETENTION_DAYS = 36500
+"""The largest retention :meth:`Ledger.purge` accepts, in days (100 years)."""
 
 SQLITE_NAME = "ledger.sqlite3"
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -47,6 +50,45 @@ def database_url() -> str:
     """The ledger's SQLAlchemy URL: ``$COMPUTEATLAS_DATABASE_URL`` or SQLite in :func:`var_dir`."""
     url = os.environ.get("COMPUTEATLAS_DATABASE_URL", "").strip()
     return url or f"sqlite:///{var_dir() / SQLITE_NAME}"
+
+
+class LedgerUnavailable(Exception):
+    """The ledger cannot be opened, created or migrated.
+
+    ``where`` names the place (the SQLite file's folder, or the database URL without its
+    password) and ``reason`` the cause (the OS or database error, in one line).
+    """
+
+    def __init__(self, where: str, reason: str) -> None:
+        self.where = where
+        self.reason = reason
+        super().__init__(f"the request ledger at {where} cannot be opened or created: {reason}")
+
+
+def location(url: str | None = None) -> str:
+    """Where the ledger at ``url`` (default :func:`database_url`) lives, for messages.
+
+    SQLite: the folder holding the file; any other database: its URL with the password hidden.
+    """
+    url = url or database_url()
+    try:
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001  (not a URL at all: show it as given)
+        return url
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            return f"folder {Path(parsed.database).parent}"
+        return "an in-memory SQLite database"
+    return parsed.render_as_string(hide_password=True)
+
+
+def _reason(exc: BaseException) -> str:
+    """One line saying why ``exc`` happened (the OS reason and path, or the database's message)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror}" + (f" ({exc.filename})" if exc.filename is not None else "")
+    original = getattr(exc, "orig", None)  # SQLAlchemy wraps the driver's error
+    text = str(original if original is not None else exc) or type(exc).__name__
+    return " ".join(text.split())
 
 
 def _driver_url(url: str) -> str:
@@ -90,6 +132,15 @@ def email_key(email: str) -> str:
 
 def _utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def _cutoff(older_than_days: int, now: dt.datetime | None) -> dt.datetime:
+    """``now`` (default the current naive UTC time) minus ``older_than_days`` days, range-checked."""
+    if older_than_days < 0:
+        raise ValueError("older_than_days must not be negative")
+    if older_than_days > MAX_RETENTION_DAYS:
+        raise ValueError(f"older_than_days must be at most {MAX_RETENTION_DAYS} (100 years)")
+    return (now or _utcnow()) - dt.timedelta(days=older_than_days)
 
 
 def engine_for(url: str) -> Engine:
@@ -157,9 +208,23 @@ class Ledger:
 
     @classmethod
     def open(cls, url: str | None = None) -> Ledger:
-        """Open (creating and migrating as needed) the ledger at ``url`` (default :func:`database_url`)."""
-        engine = engine_for(url or database_url())
-        migrate(engine)
+        """Open (creating and migrating as needed) the ledger at ``url`` (default :func:`database_url`).
+
+        Raises :class:`LedgerUnavailable` (naming the folder or database and the reason)
+        when the folder cannot be created or written, the database cannot be reached, or
+        the migrations fail.
+        """
+        from alembic.util import CommandError
+
+        url = url or database_url()
+        engine = None
+        try:
+            engine = engine_for(url)
+            migrate(engine)
+        except (OSError, SQLAlchemyError, CommandError) as exc:
+            if engine is not None:
+                engine.dispose()
+            raise LedgerUnavailable(location(url), _reason(exc)) from exc
         return cls(engine)
 
     def close(self) -> None:
@@ -220,10 +285,19 @@ class Ledger:
         with self.engine.connect() as connection:
             return [LedgerEntry.model_validate(dict(r)) for r in connection.execute(query).mappings()]
 
-    def count(self) -> int:
-        """How many requests are recorded."""
+    def count(self, *, email: str | None = None, older_than_days: int | None = None, now: dt.datetime | None = None) -> int:
+        """How many requests are recorded: all of them, or those :meth:`erase` (``email``) or
+        :meth:`purge` (``older_than_days`` before ``now``, naive UTC) would delete.
+
+        Raises ``ValueError`` for ``older_than_days`` outside 0 to :data:`MAX_RETENTION_DAYS`.
+        """
+        query = select(func.count()).select_from(requests)
+        if email is not None:
+            query = query.where(requests.c.email_key == email_key(email))
+        if older_than_days is not None:
+            query = query.where(requests.c.created_at < _cutoff(older_than_days, now))
         with self.engine.connect() as connection:
-            return connection.execute(select(func.count()).select_from(requests)).scalar_one()
+            return connection.execute(query).scalar_one()
 
     def export(self, email: str) -> list[LedgerEntry]:
         """Every request made with ``email`` (any case, see :func:`email_key`), oldest first."""
@@ -242,13 +316,12 @@ class Ledger:
             return result.rowcount
 
     def purge(self, older_than_days: int = DEFAULT_RETENTION_DAYS, now: dt.datetime | None = None) -> int:
-        """Delete requests recorded more than ``older_than_days`` days before ``now``; return how many.
+        """Delete requests recorded more than ``older_than_days`` days before ``now`` (naive
+        UTC, default the current time); return how many.
 
-        Raises ``ValueError`` for a negative number of days.
+        Raises ``ValueError`` for a negative number of days or more than :data:`MAX_RETENTION_DAYS`.
         """
-        if older_than_days < 0:
-            raise ValueError("older_than_days must not be negative")
-        cutoff = (now or _utcnow()) - dt.timedelta(days=older_than_days)
+        cutoff = _cutoff(older_than_days, now)
         with self.engine.begin() as connection:
             return connection.execute(delete(requests).where(requests.c.created_at < cutoff)).rowcount
 

@@ -7,6 +7,7 @@ accelerator-hour is derived, never written: see :mod:`computeatlas.pricing`.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from enum import StrEnum
 
@@ -90,6 +91,10 @@ class Pricing(StrEnum):
     RESERVED = "reserved"
 
 
+MAX_PRICE_PER_HOUR = 1e7
+"""The largest price per hour the loader accepts, in the offer's currency."""
+
+
 def _blank_to_none(value: object) -> object:
     return None if isinstance(value, str) and not value.strip() else value
 
@@ -112,7 +117,7 @@ class Offer(Record):
     price_basis: PriceBasis
     pricing: Pricing
     term: str | None = None
-    price_per_hour: float = Field(gt=0)
+    price_per_hour: float = Field(gt=0, description="as published; finite, at most 10 million per hour")
     currency: str = Field(pattern=r"^[A-Z]{3}$")
     region: str | None = None
     seen: dt.date
@@ -121,11 +126,23 @@ class Offer(Record):
 
     _blanks = field_validator("term", "region", "note", mode="before")(_blank_to_none)
 
+    @field_validator("price_per_hour")
+    @classmethod
+    def _plausible_price(cls, value: float) -> float:
+        if not math.isfinite(value):
+            raise ValueError("a price must be a finite number")
+        if value > MAX_PRICE_PER_HOUR:
+            raise ValueError(f"a price above {MAX_PRICE_PER_HOUR:,.0f} per hour is not a plausible published price")
+        return value
+
     @property
     def id(self) -> str:
-        """A stable id: file stem and line number, e.g. ``neoclouds-12``."""
-        stem = re.sub(r"\.csv$", "", self.file.rsplit("/", 1)[-1])
-        return f"{stem}-{self.row}"
+        """A stable id from what identifies the price, not from its line number:
+        provider, instance type, pricing, term, region and the date seen, as a slug
+        (``lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20``). Inserting rows never
+        changes another offer's id; two rows with the same id are a duplicate listing."""
+        parts = (self.provider, self.instance_type, self.pricing.value, self.term or "", self.region or "", self.seen.isoformat())
+        return re.sub(r"[^a-z0-9]+", "-", " ".join(parts).lower()).strip("-")
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> Offer:

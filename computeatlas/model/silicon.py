@@ -115,6 +115,8 @@ class Accelerator(Record):
         today = today_from(info)
         if self.verified > today:
             raise ValueError(f"verified date {self.verified} is in the future (today is {today})")
+        if self.announced is not None and self.announced > today:
+            raise ValueError(f"announced date {self.announced} is in the future (today is {today})")
         undefined = sorted({key for _, claim in self.claims() for key in claim.sources_used()} - set(self.sources))
         if undefined:
             raise ValueError(f"source id(s) {', '.join(map(repr, undefined))} not defined in [sources]")

@@ -9,6 +9,8 @@ page or JSON body — never a traceback.
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -77,6 +79,9 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
     @app.middleware("http")
     async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
         cache: PageCache = request.app.state.cache
+        head = request.method == "HEAD"
+        if head:  # every GET page answers HEAD: the same headers, no body
+            request.scope["method"] = "GET"
         try:
             if cache.cacheable(request):
                 response: Response = await cache.respond(request, call_next)
@@ -87,17 +92,19 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
             response = _error_response(request, 500, "Something went wrong on our side", "The error was logged.")
         for key, value in SECURITY_HEADERS.items():
             response.headers.setdefault(key, value)
+        if head:
+            return Response(status_code=response.status_code, headers=dict(response.headers))
         return response
 
     @app.exception_handler(PageError)
     async def page_error(request: Request, exc: PageError) -> Response:
-        return _error_response(request, exc.status, exc.title, exc.detail, exc.suggestions)
+        return _error_response(request, exc.status, exc.title, exc.detail, exc.suggestions, getattr(exc, "headers", None))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404:
             return await page_error(request, NotFound("No such page", f"Nothing lives at {request.url.path}."))
-        return _error_response(request, exc.status_code, "Request not accepted", str(exc.detail))
+        return _error_response(request, exc.status_code, "Request not accepted", str(exc.detail), headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
@@ -108,18 +115,37 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
     return app
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def _error_response(
-    request: Request, status: int, title: str, detail: str, suggestions: list[tuple[str, str]] | None = None
+    request: Request,
+    status: int,
+    title: str,
+    detail: str,
+    suggestions: list[tuple[str, str]] | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> Response:
-    """An error as JSON for ``/api/`` paths and as an HTML page elsewhere."""
+    """An error as JSON for ``/api/`` paths and as an HTML page elsewhere.
+
+    Control characters a visitor put in the URL are replaced, never echoed; ``headers``
+    (``Allow`` on a 405, ``Retry-After`` on a 429) are kept.
+    """
     suggestions = suggestions or []
+    detail = _CONTROL.sub("\ufffd", detail)
     if request.url.path.startswith("/api/"):
-        body = {"error": title, "detail": detail, "status": status}
+        body: dict[str, object] = {"error": title, "detail": detail, "status": status}
         if suggestions:
             body["suggestions"] = [{"name": name, "url": url} for name, url in suggestions]
-        return JSONResponse(body, status_code=status)
+        return JSONResponse(body, status_code=status, headers=dict(headers or {}))
     tpl: Jinja2Templates = request.app.state.templates
     html = tpl.get_template("error.html").render(
-        request=request, status=status, title=title, detail=detail, suggestions=suggestions, page_title=title
+        request=request,
+        status=status,
+        title=title,
+        detail=detail,
+        suggestions=suggestions,
+        page_title=title,
+        data_version=request.app.state.catalog.version,
     )
-    return HTMLResponse(html, status_code=status)
+    return HTMLResponse(html, status_code=status, headers=dict(headers or {}))

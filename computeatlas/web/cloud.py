@@ -4,7 +4,9 @@ Pages: ``/cloud/`` (providers and the filterable price table), ``/cloud/{provide
 (its offers and lock-in facts), ``/cloud/prices/{accelerator}`` (every offer, the
 spread and a dot plot). API: ``/api/offers``, ``/api/prices/{accelerator}``,
 ``/api/providers``, ``/api/providers/{provider}``. Pages and API build the same view
-objects (:mod:`computeatlas.pricing`, :mod:`computeatlas.providers`).
+objects (:mod:`computeatlas.pricing`, :mod:`computeatlas.providers`). The filters
+``accelerator``, ``provider``, ``pricing`` and ``region`` take comma-separated lists
+(``provider=aws,lambda``); a parameter given twice is a 400 that says to use commas.
 """
 
 from __future__ import annotations
@@ -47,10 +49,10 @@ PROVIDER_PATH = Path(description="provider id, e.g. 'coreweave'", max_length=100
 ACCELERATOR_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", max_length=100)
 
 _Q = {
-    "accelerator": Query(None, max_length=200, description="accelerator id, e.g. nvidia-h100-sxm"),
-    "provider": Query(None, max_length=200, description="provider id, e.g. lambda"),
-    "pricing": Query(None, max_length=200, description="on-demand, spot or reserved"),
-    "region": Query(None, max_length=200, description="a region exactly as an offer names it, e.g. us-east-1"),
+    "accelerator": Query(None, max_length=200, description="accelerator id, e.g. nvidia-h100-sxm; several comma-separated"),
+    "provider": Query(None, max_length=200, description="provider id, e.g. lambda; several comma-separated (aws,lambda)"),
+    "pricing": Query(None, max_length=200, description="on-demand, spot or reserved; several comma-separated"),
+    "region": Query(None, max_length=200, description="a region as an offer names it, e.g. us-east-1; several comma-separated"),
     "variant": Query(None, max_length=200, description="variant key such as 'sxm-80gb' (see /api/prices/{accelerator}), or 'all' to mix every variant"),
     "since": Query(None, max_length=200, description="first 'seen' date of the window, YYYY-MM-DD"),
     "until": Query(None, max_length=200, description="last 'seen' date of the window, YYYY-MM-DD"),
@@ -59,8 +61,10 @@ _Q = {
 
 
 def _query(request: Request, allowed: Iterable[str]) -> PriceQuery:
+    """The query string as a :class:`PriceQuery`; a 400 naming an unknown parameter, a bad
+    value or a parameter given twice (several values go in one comma-separated list)."""
     try:
-        return pricing.parse_query(dict(request.query_params), catalog_of(request), allowed)
+        return pricing.parse_query(request.query_params.multi_items(), catalog_of(request), allowed)
     except pricing.PricingQueryError as exc:
         raise BadRequest("Bad query parameter", str(exc)) from None
 
@@ -115,14 +119,16 @@ def api_offers(
     request: Request,
     accelerator: str | None = _Q["accelerator"],
     provider: str | None = _Q["provider"],
-    pricing_: str | None = Query(None, alias="pricing", max_length=200, description="on-demand, spot or reserved"),
+    pricing_: str | None = Query(None, alias="pricing", max_length=200, description="on-demand, spot or reserved; several comma-separated"),
     region: str | None = _Q["region"],
     variant: str | None = _Q["variant"],
     since: str | None = _Q["since"],
     until: str | None = _Q["until"],
 ) -> list[OfferPrice]:
     """Every offer matching the filters, each with its price per accelerator-hour and the
-    arithmetic; stale offers are included and marked (``stale``)."""
+    arithmetic; stale offers are included and marked (``stale``). ``accelerator``,
+    ``provider``, ``pricing`` and ``region`` take comma-separated lists; a parameter given
+    twice is a 400."""
     catalog = catalog_of(request)
     return pricing.offer_prices(catalog, _query(request, OFFER_PARAMS))
 

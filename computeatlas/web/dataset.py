@@ -11,7 +11,13 @@
 A form with mistakes comes back (400) with each field's message and what was typed,
 escaped. Bad tokens are 403, an oversized body 413, a body that is not a form 415, too
 many submissions from one address 429 (with ``Retry-After``), a ledger that cannot be
-written 503; none of them records anything. The ledger is never readable over HTTP.
+opened or written 503; none of them records anything. The ledger is never readable over
+HTTP. When the form's secret cannot be read or created (an unwritable ``$COMPUTEATLAS_VAR``)
+``GET /data/`` is a 503 page too, never a 500 (``computeatlas serve`` checks both at start-up).
+
+The privacy note says how to have one's data exported or erased sooner (the operator's
+``computeatlas requests export/erase --email``) and, when ``$COMPUTEATLAS_CONTACT`` is set
+(an address or URL), whom to write to.
 
 The ledger is :meth:`Ledger.open` of :func:`computeatlas.ledger.database_url`, opened on
 the first submission (tests may set ``app.state.ledger`` and ``app.state.form_guard``).
@@ -21,12 +27,14 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import os
 import threading
 from collections.abc import Iterable, Mapping
 from urllib.parse import parse_qsl
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from limits.errors import ConfigurationError
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
@@ -38,12 +46,21 @@ from computeatlas.exports.silicon_table import (
     build,
     describe,
 )
-from computeatlas.ledger import FORM_FIELDS, INTENDED_USES, Ledger, check, var_dir
+from computeatlas.ledger import (
+    DEFAULT_RETENTION_DAYS,
+    FORM_FIELDS,
+    INTENDED_USES,
+    Ledger,
+    LedgerUnavailable,
+    check,
+    var_dir,
+)
 from computeatlas.ledger.request import DOWNLOAD
 from computeatlas.web.errors import BadRequest
 from computeatlas.web.guard import (
     COOKIE,
     FormGuard,
+    ServiceUnavailable,
     TokenError,
     UnsupportedMediaType,
     client_key,
@@ -59,8 +76,23 @@ HONEYPOT = "website"
 PRIVACY = (
     "What you type here is used only to answer this request: we keep your name, email, organisation, "
     "intended use and the date, and nothing else (no IP address, no tracking). It is never sold, shared or "
-    "used for marketing, and it is deleted after 365 days, or sooner if you write to ask."
+    f"used for marketing, and it is deleted after {DEFAULT_RETENTION_DAYS} days. To see what we hold about you, "
+    "or to have it deleted sooner, ask the operator of this site: they can export or erase every request made "
+    "with your email address (computeatlas requests export --email, computeatlas requests erase --email)."
 )
+"""The privacy note without a contact; :func:`privacy_note` adds ``$COMPUTEATLAS_CONTACT`` when set."""
+
+CONTACT_ENV = "COMPUTEATLAS_CONTACT"
+MAX_CONTACT = 200
+
+
+def privacy_note() -> str:
+    """The privacy note shown under the form, with whom to write to when ``$COMPUTEATLAS_CONTACT``
+    is set (its first :data:`MAX_CONTACT` characters, on one line; the template escapes it)."""
+    contact = " ".join(os.environ.get(CONTACT_ENV, "").split())[:MAX_CONTACT]
+    if not contact:
+        return PRIVACY
+    return f"{PRIVACY} Write to {contact} to ask."
 
 _ARTIFACTS: dict[str, tuple[DatasetView, bytes]] = {}
 _ARTIFACTS_LOCK = threading.Lock()
@@ -80,9 +112,20 @@ def artifacts(catalog: Catalog) -> tuple[DatasetView, bytes]:
 
 
 def _guard(request: Request) -> FormGuard:
+    """The app's form guard, made on first use; raises :class:`ServiceUnavailable` (503)
+    when its secret cannot be read or created or its settings are wrong."""
     guard = getattr(request.app.state, "form_guard", None)
     if guard is None:
-        guard = request.app.state.form_guard = FormGuard.from_env(var_dir())
+        try:
+            guard = FormGuard.from_env(var_dir())
+        except (OSError, ValueError, ConfigurationError):
+            log.exception("the dataset form cannot start: its secret or settings are not usable")
+            raise ServiceUnavailable(
+                "The request form is unavailable",
+                "The server cannot use its data folder just now, so it cannot take dataset requests. "
+                "Please try again later; the silicon table itself is still at /silicon/.",
+            ) from None
+        request.app.state.form_guard = guard
     return guard
 
 
@@ -128,7 +171,7 @@ def _form_page(
         notice=notice,
         token=guard.issue(cookie, key),
         honeypot=HONEYPOT,
-        privacy=PRIVACY,
+        privacy=privacy_note(),
     )
     if new_cookie:
         response.set_cookie(
@@ -196,7 +239,7 @@ async def data_submit(request: Request) -> Response:
 
     try:
         entry, _created = await run_in_threadpool(record)
-    except SQLAlchemyError:
+    except (SQLAlchemyError, LedgerUnavailable, OSError):
         log.exception("could not record a dataset request")
         return _form_page(
             request, status=503, values=values, key=key,

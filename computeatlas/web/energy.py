@@ -21,6 +21,7 @@ from computeatlas.estimate import (
     Estimate,
     EstimateError,
     estimate,
+    offer_label,
     parse_request,
 )
 from computeatlas.model import EnergyTopic, NumberFormat, Offer, System
@@ -47,16 +48,33 @@ def _raw_inputs(request: Request) -> dict[str, str | None]:
     return {name: request.query_params.get(name) for name in ESTIMATE_FIELDS}
 
 
+def _check_names(request: Request) -> None:
+    """Raise :class:`EstimateError` (400) for a query parameter the estimate does not take,
+    or one given more than once (the estimate takes one value of each)."""
+    seen: set[str] = set()
+    for name, _ in request.query_params.multi_items():
+        if name not in ESTIMATE_FIELDS:
+            raise EstimateError(name[:40], f"unknown parameter; known: {', '.join(ESTIMATE_FIELDS)}")
+        if name in seen:
+            raise EstimateError(name, "given more than once; give it once")
+        seen.add(name)
+
+
 def _page_error(exc: EstimateError, path: str, raw: dict[str, str | None]) -> PageError:
     """An estimate input error as a 4xx naming the parameter; unknown ids suggest near ones."""
     suggestions = []
     for name, ident in exc.suggestions:
         fixed = {k: v for k, v in raw.items() if v} | {exc.param: ident}
         suggestions.append((name, f"{path}?{urlencode(fixed)}"))
+    more = ""
+    if exc.more and exc.accelerator:
+        more = (f" Suggested: {len(exc.suggestions)} of its {len(exc.suggestions) + exc.more} offers; "
+                f"every one is on /cloud/prices/{exc.accelerator}.")
+        suggestions.append((f"all {len(exc.suggestions) + exc.more} offers for {exc.accelerator}", f"/cloud/prices/{exc.accelerator}"))
     if isinstance(exc, DoesNotFit):
         return BadRequest("The model does not fit", f"parameter '{exc.param}': {exc.reason}.")
     if exc.status == 404:
-        return NotFound("Unknown id", f"parameter '{exc.param}': {exc.reason}.", suggestions)
+        return NotFound("Unknown id", f"parameter '{exc.param}': {exc.reason}.{more}", suggestions)
     return BadRequest("Bad estimate input", f"parameter '{exc.param}': {exc.reason}.")
 
 
@@ -104,17 +122,19 @@ def estimate_page(request: Request) -> HTMLResponse:
     """Our estimate as a GET form (shareable URL); with inputs, the result and every assumption.
 
     Bad inputs re-render the form with the error and a 4xx status (400, or 404 for an
-    unknown id); a model that does not fit says so and gives the minimum accelerators.
+    unknown id); so do an unknown parameter and one given twice (400). A model that does
+    not fit says so and gives the minimum accelerators.
     """
     catalog = catalog_of(request)
     raw = _raw_inputs(request)
     result: Estimate | None = None
     error: PageError | None = None
-    if any(v for v in raw.values()):
-        try:
+    try:
+        _check_names(request)
+        if any(v for v in raw.values()):
             result = estimate(catalog, parse_request(**{("number_format" if k == "format" else k): v for k, v in raw.items()}))
-        except EstimateError as exc:
-            error = _page_error(exc, "/economics/estimate", raw)
+    except EstimateError as exc:
+        error = _page_error(exc, "/economics/estimate", raw)
     submitted = any(raw.values())
     form = {k: (v or "") if submitted else FORM_DEFAULTS.get(k, "") for k, v in raw.items()}
     offers: dict[str, list[Offer]] = {}
@@ -123,7 +143,7 @@ def estimate_page(request: Request) -> HTMLResponse:
         offers.setdefault(offer.accelerator, []).append(offer)
     return render(
         request, "estimate.html", status=error.status if error else 200, page_title="Our estimate",
-        form=form, result=result, error=error, formats=list(NumberFormat), offers=offers,
+        form=form, result=result, error=error, formats=list(NumberFormat), offers=offers, offer_label=offer_label,
         api_url="/api/estimate?" + urlencode(result.query) if result else None,
     )  # fmt: skip
 
@@ -171,18 +191,22 @@ def api_economics(request: Request) -> EconomicsView:
 def api_estimate(
     request: Request,
     accelerator: str = Query(..., max_length=100, description="accelerator id, e.g. 'nvidia-h200-sxm'"),
-    params: str = Query(..., max_length=100, description="parameter count: 70e9, 70000000000 or 70B"),
+    params: str = Query(..., max_length=100, description="parameter count, a whole number from 1e6 to 1e15: 70e9, 70000000000 or 70B"),
     number_format: str = Query(..., alias="format", max_length=100, description="number format: " + ", ".join(f.value for f in NumberFormat)),
-    utilisation: str = Query(..., max_length=100, description="share of dense peak compute used at large batch, in (0, 1]"),
-    price: str | None = Query(None, max_length=100, description="USD per accelerator-hour (or give an offer)"),
-    offer: str | None = Query(None, max_length=100, description="an offer id from the cloud layer, e.g. 'neoclouds-2'"),
+    utilisation: str = Query(..., max_length=100, description="share of dense peak compute used at large batch, from 0.001 to 1 (or 0.1% to 100%)"),
+    price: str | None = Query(None, max_length=100, description="USD per accelerator-hour, from 0.0001 to 1e6 (or give an offer)"),
+    offer: str | None = Query(None, max_length=100, description="an offer id from the cloud layer, e.g. 'lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20'"),
 ) -> Estimate:
     """Roofline upper bound on decode tokens/s and lower bound on cost per million tokens,
     with every input, formula and assumption. 400 for bad input or a model that does not
-    fit (with the minimum number of accelerators); 404 for an unknown accelerator or offer."""
+    fit (with the minimum number of accelerators), an unknown parameter or one given twice,
+    and a number out of range: params a whole count from 1e6 to 1e15, utilisation from
+    0.001 to 1, price from 0.0001 to 1e6 USD per accelerator-hour, nothing non-finite;
+    404 for an unknown accelerator or offer."""
     raw = {"accelerator": accelerator, "params": params, "format": number_format, "utilisation": utilisation,
            "price": price, "offer": offer}  # fmt: skip
     try:
+        _check_names(request)
         return estimate(catalog_of(request), parse_request(accelerator, params, number_format, utilisation, price, offer))
     except EstimateError as exc:
         raise _page_error(exc, "/api/estimate", raw) from None

@@ -59,12 +59,22 @@ class UnsupportedMediaType(PageError):
     status = 415
 
 
+class ServiceUnavailable(PageError):
+    """503: the form cannot work just now (its secret or the ledger cannot be read or written)."""
+
+    status = 503
+
+
 class TokenError(ValueError):
     """A form token that is missing, forged, expired, or not this browser's."""
 
 
 def load_secret(var: Path) -> bytes:
-    """The signing secret: ``$COMPUTEATLAS_SECRET``, else ``var/secret.key`` (created atomically)."""
+    """The signing secret: ``$COMPUTEATLAS_SECRET``, else ``var/secret.key`` (created atomically).
+
+    Raises ``ValueError`` when ``$COMPUTEATLAS_SECRET`` is under 16 characters, and
+    ``OSError`` when ``var`` or the key file cannot be created or read.
+    """
     env = os.environ.get("COMPUTEATLAS_SECRET", "")
     if env:
         if len(env) < 16:
@@ -129,7 +139,11 @@ class FormGuard:
 
     @classmethod
     def from_env(cls, var: Path) -> FormGuard:
-        """A guard configured from the environment (see the module docstring)."""
+        """A guard configured from the environment (see the module docstring).
+
+        Raises ``OSError`` when the secret in ``var`` cannot be read or created, and
+        ``ValueError`` for a too-short ``$COMPUTEATLAS_SECRET`` or a bad rate limit.
+        """
         return cls(
             load_secret(var),
             os.environ.get("COMPUTEATLAS_RATE_LIMIT") or DEFAULT_RATE,

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from computeatlas.catalog import Catalog
 from computeatlas.model import Accelerator
-from computeatlas.web.errors import NotFound, closest
+from computeatlas.web.errors import BadRequest, NotFound, closest
 
 T = TypeVar("T")
 
@@ -46,6 +46,17 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
         request=request, catalog=catalog, data_version=catalog.version, **context
     )
     return HTMLResponse(html, status_code=status)
+
+
+def single_params(request: Request) -> dict[str, str]:
+    """The query parameters as a dict; raises :class:`BadRequest` naming a parameter given
+    more than once (several values go in one parameter, separated by commas)."""
+    params: dict[str, str] = {}
+    for key, value in request.query_params.multi_items():
+        if key in params:
+            raise BadRequest("Bad query parameter", f"query parameter '{key}': given more than once; separate several values with commas")
+        params[key] = value
+    return params
 
 
 def find_record(records: Mapping[str, T], ident: str, what: str, url: str, name: Callable[[T], str]) -> T:

@@ -18,14 +18,14 @@ from computeatlas.views import (
 )
 from computeatlas.web.charts import silicon_charts  # -- site (issue 7) --
 from computeatlas.web.errors import BadRequest
-from computeatlas.web.page import Route, catalog_of, find_accelerator, render
+from computeatlas.web.page import Route, catalog_of, find_accelerator, render, single_params
 
 ID_PATH = Path(description="accelerator id, e.g. 'aws-trainium-3'", max_length=100)
 
 
 def _table_query(request: Request) -> table.Query:
     try:
-        return table.parse_query(dict(request.query_params), catalog_of(request))
+        return table.parse_query(single_params(request), catalog_of(request))
     except table.QueryError as exc:
         raise BadRequest("Bad query parameter", str(exc)) from None
 
