@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 from pathlib import Path
 from typing import Annotated
 
 import typer
+import uvicorn
 from rich.table import Table
 
 from computeatlas import catalog as catalog_mod
@@ -49,14 +51,37 @@ def serve(
     request ledger (and the form's secret beside it) cannot be opened or created."""
     import os
 
-    import uvicorn
-
     catalog = load_catalog(data)  # fail here, with every problem, before binding a port
     check_ledger()
     if data is not None:  # the app factory runs in uvicorn's workers and reads the folder from here
         os.environ["COMPUTEATLAS_DATA"] = str(data)
     out.print(f"Serving {len(catalog.accelerators)} accelerators on http://{host}:{port}/")
-    uvicorn.run("computeatlas.web.app:create_app", factory=True, host=host, port=port, workers=workers, log_level="warning")
+    if workers == 1:
+        uvicorn.run("computeatlas.web.app:create_app", factory=True, host=host, port=port, log_level="warning")
+        return
+    # With several workers uvicorn binds the socket itself with protocol 0, so asyncio never
+    # sets TCP_NODELAY on accepted connections and every keep-alive response waits ~40 ms on
+    # Nagle's algorithm (Kludex/uvicorn#3149). The same supervisor, with a TCP socket:
+    from uvicorn.supervisors import Multiprocess
+
+    config = TcpConfig("computeatlas.web.app:create_app", factory=True, host=host, port=port, workers=workers, log_level="warning")
+    try:
+        sock = config.bind_socket()
+    except SystemExit:
+        raise fail(f"Not starting: cannot listen on {host}:{port}.", 1) from None
+    Multiprocess(config, sockets=[sock]).run()
+
+
+class TcpConfig(uvicorn.Config):
+    """uvicorn's config whose shared listening socket says it is TCP, so that asyncio sets
+    TCP_NODELAY on every accepted connection (uvicorn binds it with protocol 0)."""
+
+    def bind_socket(self) -> socket.socket:
+        """The bound socket, re-read so that its protocol is ``IPPROTO_TCP``."""
+        sock = super().bind_socket()
+        if sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock = socket.socket(fileno=sock.detach())  # family, type and protocol read from the socket
+        return sock
 
 
 def check_ledger() -> None:
