@@ -140,3 +140,30 @@ def axe_script() -> Path:
         if done.returncode != 0 or not script.is_file():
             _missing(f"npm could not install axe-core: {done.stderr.strip()[-500:]}")
     return script
+
+
+@pytest.fixture(scope="session")
+def serious_violations(browser: object, server: str, axe_script: Path):  # type: ignore[no-untyped-def]
+    """A function ``(path, screenshot=None) -> list`` that opens ``path`` at phone width,
+    runs axe-core on it and returns its serious and critical violations (id, impact, help,
+    the first five nodes). The site's CSP forbids injected scripts; the context bypasses it
+    only to load axe. ``screenshot`` saves a full-page PNG there first."""
+
+    def run(path: str, screenshot: Path | None = None) -> list[dict[str, object]]:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)  # type: ignore[attr-defined]
+        try:
+            page = context.new_page()
+            page.goto(server + path)
+            if screenshot is not None:
+                page.screenshot(path=str(screenshot), full_page=True)
+            page.add_script_tag(path=str(axe_script))
+            result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+        finally:
+            context.close()
+        return [
+            {"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"][:5]]}
+            for v in result["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+
+    return run

@@ -4,7 +4,6 @@ accessibility violation, and the dot plot's dots sit where their prices say."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -12,18 +11,9 @@ CLOUD_PAGES = ["/cloud/prices/nvidia-h100-sxm", "/cloud/coreweave", "/silicon/aw
 
 
 @pytest.mark.parametrize("path", CLOUD_PAGES)
-def test_cloud_pages_have_no_serious_accessibility_violation(browser, server: str, axe_script: Path, path: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    try:
-        page = context.new_page()
-        page.goto(server + path)
-        page.add_script_tag(path=str(axe_script))
-        result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
-    finally:
-        context.close()
-    serious = [{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"][:5]]}
-               for v in result["violations"] if v["impact"] in ("serious", "critical")]
-    assert serious == [], json.dumps(serious, indent=1)
+def test_cloud_pages_have_no_serious_accessibility_violation(serious_violations, path: str) -> None:  # type: ignore[no-untyped-def]
+    found = serious_violations(path)
+    assert found == [], json.dumps(found, indent=1)
 
 
 def test_dot_plot_places_dots_by_price_without_scripts(browser, server: str) -> None:  # type: ignore[no-untyped-def]

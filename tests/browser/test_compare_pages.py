@@ -17,18 +17,9 @@ COMPARE_PAGES = [
 
 
 @pytest.mark.parametrize("path", COMPARE_PAGES)
-def test_compare_pages_have_no_serious_accessibility_violation(browser, server: str, axe_script: Path, path: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    try:
-        page = context.new_page()
-        page.goto(server + path)
-        page.add_script_tag(path=str(axe_script))
-        result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
-    finally:
-        context.close()
-    serious = [{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"][:5]]}
-               for v in result["violations"] if v["impact"] in ("serious", "critical")]
-    assert serious == [], json.dumps(serious, indent=1)
+def test_compare_pages_have_no_serious_accessibility_violation(serious_violations, path: str) -> None:  # type: ignore[no-untyped-def]
+    found = serious_violations(path)
+    assert found == [], json.dumps(found, indent=1)
 
 
 def test_six_part_table_scrolls_inside_its_box_on_a_phone(browser, server: str, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
