@@ -75,13 +75,13 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
             summary=route.summary,
             response_model=route.response_model,
         )
+        if "GET" in route.methods:  # every page answers HEAD; the server sends no body for it
+            app.add_api_route(route.path, route.endpoint, methods=["HEAD"], name=f"{route.name}_head",
+                              response_class=route.response_class, include_in_schema=False)
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
         cache: PageCache = request.app.state.cache
-        head = request.method == "HEAD"
-        if head:  # every GET page answers HEAD: the same headers, no body
-            request.scope["method"] = "GET"
         try:
             if cache.cacheable(request):
                 response: Response = await cache.respond(request, call_next)
@@ -92,8 +92,6 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
             response = _error_response(request, 500, "Something went wrong on our side", "The error was logged.")
         for key, value in SECURITY_HEADERS.items():
             response.headers.setdefault(key, value)
-        if head:
-            return Response(status_code=response.status_code, headers=dict(response.headers))
         return response
 
     @app.exception_handler(PageError)
