@@ -201,3 +201,19 @@ def test_error_pages_show_the_data_version_and_no_control_characters(client: Tes
     page = soup(client.get("/silicon/%00acme"))
     assert page.select_one("footer code").get_text() == catalog.version
     assert "\x00" not in page.get_text()
+
+
+def test_an_unhandled_error_is_a_plain_500_page(catalog) -> None:
+    from computeatlas.web.app import create_app
+
+    app = create_app(catalog)
+
+    def boom() -> None:
+        raise RuntimeError("secret internals")
+
+    app.add_api_route("/boom", boom)
+    response = TestClient(app, raise_server_exceptions=False).get("/boom")
+    assert response.status_code == 500
+    assert "Something went wrong on our side" in response.text
+    assert "secret internals" not in response.text and "Traceback" not in response.text
+    assert response.headers["x-content-type-options"] == "nosniff"

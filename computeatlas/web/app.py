@@ -18,7 +18,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import computeatlas
 from computeatlas.catalog import Catalog, load
@@ -79,20 +81,7 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
             app.add_api_route(route.path, route.endpoint, methods=["HEAD"], name=f"{route.name}_head",
                               response_class=route.response_class, include_in_schema=False)
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
-        cache: PageCache = request.app.state.cache
-        try:
-            if cache.cacheable(request):
-                response: Response = await cache.respond(request, call_next)
-            else:
-                response = await call_next(request)
-        except Exception:  # the last line of defence: log it, show a plain page
-            log.exception("unhandled error on %s", request.url.path)
-            response = _error_response(request, 500, "Something went wrong on our side", "The error was logged.")
-        for key, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(key, value)
-        return response
+    app.add_middleware(SiteMiddleware)
 
     @app.exception_handler(PageError)
     async def page_error(request: Request, exc: PageError) -> Response:
@@ -114,6 +103,65 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class SiteMiddleware:
+    """Plain ASGI middleware around the whole site: serves cached pages
+    (:class:`~computeatlas.web.cache.PageCache`) without entering the app, keeps rendered
+    200s, adds :data:`SECURITY_HEADERS` to every response, and turns an unhandled error
+    into a plain 500 page (logged), never a traceback. Plain ASGI rather than Starlette's
+    ``BaseHTTPMiddleware``, which costs a task group and a body stream per request."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope, receive)
+        cache: PageCache = scope["app"].state.cache
+
+        async def send_secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for key, value in SECURITY_HEADERS.items():
+                    headers.setdefault(key, value)
+            await send(message)
+
+        cacheable = cache.cacheable(request)
+        if cacheable:
+            entry = cache.lookup(request)
+            if entry is not None:
+                await cache.replay(entry, request)(scope, receive, send_secured)
+                return
+        started = False
+        status = 0
+        held: list[tuple[bytes, bytes]] = []
+        chunks: list[bytes] = []
+
+        async def send_kept(message: Message) -> None:
+            nonlocal started, status, held
+            if message["type"] == "http.response.start":
+                started, status, held = True, message["status"], list(message.get("headers", []))
+                if cacheable and status == 200:
+                    return  # held until the body is complete, then kept and replayed
+            elif message["type"] == "http.response.body" and cacheable and status == 200:
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body", False):
+                    entry = cache.store(request, status, b"".join(chunks), held)
+                    await cache.replay(entry, request)(scope, receive, send_secured)
+                return
+            await send_secured(message)
+
+        try:
+            await self.app(scope, receive, send_kept)
+        except Exception:  # the last line of defence: log it, show a plain page
+            log.exception("unhandled error on %s", request.url.path)
+            if started:
+                raise
+            response = _error_response(request, 500, "Something went wrong on our side", "The error was logged.")
+            await response(scope, receive, send_secured)
 
 
 def _error_response(

@@ -12,15 +12,11 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from email.utils import format_datetime
 
 from starlette.requests import Request
 from starlette.responses import Response
-
-Handler = Callable[[Request], Awaitable[Response]]
-
 
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -61,25 +57,36 @@ class PageCache:
         """GET and HEAD requests outside the skipped prefixes."""
         return request.method in ("GET", "HEAD") and not request.url.path.startswith(self.skip)
 
-    async def respond(self, request: Request, call_next: Handler) -> Response:
-        """Serve ``request`` from the cache, or render it with ``call_next`` and keep a 200."""
-        key = request.url.path + ("?" + request.url.query if request.url.query else "")
-        entry = self._entries.get(key)
+    @staticmethod
+    def key(request: Request) -> str:
+        """The cache key of ``request``: its path and query string."""
+        return request.url.path + ("?" + request.url.query if request.url.query else "")
+
+    def lookup(self, request: Request) -> Entry | None:
+        """The cached response for ``request``, counting a hit or a miss."""
+        entry = self._entries.get(self.key(request))
         if entry is None:
             self.misses += 1
-            response = await call_next(request)
-            if response.status_code != 200:
-                return response
-            body = b"".join([chunk async for chunk in response.body_iterator])  # type: ignore[attr-defined]
-            etag = '"' + hashlib.sha256(f"{self.version}{key}".encode()).hexdigest()[:20] + '"'
-            keep = tuple((k, v) for k, v in response.headers.items() if k.lower() in ("content-type", "location"))
-            entry = Entry(response.status_code, body, keep, etag)
-            self._entries[key] = entry
-            if len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
-        else:
-            self.hits += 1
-            self._entries.move_to_end(key)
+            return None
+        self.hits += 1
+        self._entries.move_to_end(self.key(request))
+        return entry
+
+    def store(self, request: Request, status: int, body: bytes, headers: list[tuple[bytes, bytes]]) -> Entry:
+        """Keep a rendered 200 for ``request``; ``headers`` as ASGI sends them (only the
+        content type and location are replayed). The oldest entry goes past ``max_entries``."""
+        key = self.key(request)
+        etag = '"' + hashlib.sha256(f"{self.version}{key}".encode()).hexdigest()[:20] + '"'
+        keep = tuple((k.decode("latin-1"), v.decode("latin-1")) for k, v in headers if k.lower() in (b"content-type", b"location"))
+        entry = Entry(status, body, keep, etag)
+        self._entries[key] = entry
+        if len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+        return entry
+
+    def replay(self, entry: Entry, request: Request) -> Response:
+        """The response for a cached ``entry``: 304 when the request's ``If-None-Match``
+        names its ETag, else the body with ETag, Cache-Control and Last-Modified."""
         headers = dict(entry.headers)
         headers["ETag"] = entry.etag
         headers["Cache-Control"] = "public, max-age=300"
