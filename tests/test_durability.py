@@ -12,15 +12,11 @@ import os
 import re
 import secrets
 import signal
-import socket
 import sqlite3
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -28,28 +24,16 @@ import pytest
 
 from computeatlas.ledger import Ledger
 from tests.ledger_support import BACKENDS, ledger_url
+from tests.serving import Server, free_port, running
 from tests.test_exports import EXPECTED_CSV
 
 EXPECTED = EXPECTED_CSV.encode("utf-8")
 COMMAND = Path(sys.executable).with_name("computeatlas")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@dataclass
-class Server:
-    url: str
-    process: subprocess.Popen
-    log: Path
-
-
 @contextmanager
 def serve(data_dir: Path, var: Path, database: str) -> Iterator[Server]:
-    """Start ``computeatlas serve`` on a free port; wait until /healthz answers; always stop it."""
+    """Start ``computeatlas serve`` on a free port over ``data_dir``; always stop it."""
     port = free_port()
     env = {
         **os.environ,
@@ -58,36 +42,9 @@ def serve(data_dir: Path, var: Path, database: str) -> Iterator[Server]:
         "COMPUTEATLAS_RATE_LIMIT": "100000/minute",
         "COMPUTEATLAS_SECRET": "durability-test-secret-0123456789",
     }
-    log = var / f"server-{port}.log"
-    var.mkdir(parents=True, exist_ok=True)
-    with open(log, "wb") as sink:
-        process = subprocess.Popen(
-            [str(COMMAND), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data_dir)],
-            env=env, stdout=sink, stderr=subprocess.STDOUT,
-        )
-    server = Server(f"http://127.0.0.1:{port}", process, log)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"server exited with {process.returncode}:\n{log.read_text()}")
-            try:
-                if httpx.get(f"{server.url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"server did not answer within 60 s:\n{log.read_text()}")
-            time.sleep(0.1)
+    command = [str(COMMAND), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data_dir)]
+    with running(command, port, env, var / f"server-{port}.log") as server:
         yield server
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
 
 
 TOKEN = re.compile(r'<input type="hidden" name="token" value="([^"]+)">')

@@ -17,12 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from computeatlas.exports.silicon_table import (
-    LICENCE,
-    LICENCE_URL,
     NAME,
-    SCHEMA_VERSION,
     STATE_WORDS,
-    TITLE,
     SiliconTable,
     columns_view,
 )
@@ -32,12 +28,7 @@ def document(table: SiliconTable) -> dict[str, Any]:
     """The table as a JSON-ready dict (see the module docstring for its shape)."""
     return {
         "name": NAME,
-        "title": TITLE,
-        "schema_version": SCHEMA_VERSION,
-        "data_version": table.data_version,
-        "last_verified": table.last_verified.isoformat() if table.last_verified else None,
-        "licence": LICENCE,
-        "licence_url": LICENCE_URL,
+        **table.about(),
         "states": list(STATE_WORDS),
         "columns": [c.model_dump() for c in columns_view(table.columns)],
         "rows": list(table.records()),

@@ -106,6 +106,18 @@ class SiliconTable:
         """The column names, in order."""
         return [c.name for c in self.columns]
 
+    def about(self) -> dict[str, str | None]:
+        """What every format says about the table: title, schema and data versions, the
+        newest verified date (ISO) and the licence with its URL."""
+        return {
+            "title": TITLE,
+            "schema_version": SCHEMA_VERSION,
+            "data_version": self.data_version,
+            "last_verified": self.last_verified.isoformat() if self.last_verified else None,
+            "licence": LICENCE,
+            "licence_url": LICENCE_URL,
+        }
+
     def records(self) -> Iterator[dict[str, Value]]:
         """Each row as a ``{column name: cell}`` dict."""
         names = self.names

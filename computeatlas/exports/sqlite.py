@@ -18,11 +18,7 @@ import sqlite3
 from pathlib import Path
 
 from computeatlas.exports.silicon_table import (
-    LICENCE,
-    LICENCE_URL,
-    SCHEMA_VERSION,
     SOURCE_COLUMNS,
-    TITLE,
     SiliconTable,
 )
 
@@ -55,15 +51,7 @@ def write(table: SiliconTable, out: Path) -> list[Path]:
                 "INSERT INTO columns VALUES (?, ?, ?, ?)", [(c.name, c.kind, c.unit, c.description) for c in table.columns]
             )
             db.execute("CREATE TABLE dataset_info (key TEXT PRIMARY KEY, value TEXT)")
-            info = {
-                "title": TITLE,
-                "schema_version": SCHEMA_VERSION,
-                "data_version": table.data_version,
-                "last_verified": table.last_verified.isoformat() if table.last_verified else None,
-                "licence": LICENCE,
-                "licence_url": LICENCE_URL,
-            }
-            db.executemany("INSERT INTO dataset_info VALUES (?, ?)", list(info.items()))
+            db.executemany("INSERT INTO dataset_info VALUES (?, ?)", list(table.about().items()))
     finally:
         db.close()
     tmp.replace(out)

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.serving import free_port, running
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -40,12 +39,6 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _missing(reason: str) -> None:
     """Skip, or fail under CI, where the browser tests must run."""
     if os.environ.get("CI"):
@@ -56,36 +49,13 @@ def _missing(reason: str) -> None:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Base URL (``http://127.0.0.1:PORT``) of the real server over the bundled data."""
-    port = _free_port()
+    port = free_port()
     var = tmp_path_factory.mktemp("browser-var")
     env = {k: v for k, v in os.environ.items() if k not in ("COMPUTEATLAS_DATA", "COMPUTEATLAS_DATABASE_URL")}
     env["COMPUTEATLAS_VAR"] = str(var)
     command = [sys.executable, "-c", "from computeatlas.cli import app; app()", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    log = (var / "server.log").open("wb")
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail("the server did not start:\n" + (var / "server.log").read_text(errors="replace")[-3000:])
-            time.sleep(0.2)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    with running(command, port, env, var / "server.log", cwd=ROOT) as served:
+        yield served.url
 
 
 @pytest.fixture(scope="session")
