@@ -23,8 +23,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from computeatlas import load, site  # noqa: E402
 from synthetic import synthetic  # noqa: E402
+
+from computeatlas import load
+from computeatlas.build import static as site
 
 RUNS = 3
 

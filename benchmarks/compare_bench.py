@@ -6,7 +6,7 @@ test client, so no network), the median and 90th-percentile latency of:
 
 - the page of one pair, ``/compare/nvidia-h100-sxm-vs-nvidia-h200-sxm``;
 - the page of six parts, ``/compare/?ids=…`` (canonical ids, so no redirect);
-- ``computeatlas.compare.build`` alone for the same six (no HTTP, no template).
+- ``computeatlas.silicon.comparison.build`` alone for the same six (no HTTP, no template).
 
 The page cache is switched off for these runs (every request renders), because a cached
 page costs the same at any catalog size and would hide the work. Synthetic catalogs are
@@ -33,11 +33,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from computeatlas import compare  # noqa: E402
-from computeatlas.catalog import Catalog, load  # noqa: E402
+from synthetic import synthetic  # noqa: E402
+
+from computeatlas.core.catalog import Catalog, load  # noqa: E402
+from computeatlas.silicon import comparison as compare
 from computeatlas.web.app import create_app  # noqa: E402
 from computeatlas.web.cache import PageCache  # noqa: E402
-from synthetic import synthetic  # noqa: E402
 
 PAIR = "/compare/nvidia-h100-sxm-vs-nvidia-h200-sxm"
 SIX = ["nvidia-h100-sxm", "nvidia-h200-sxm", "nvidia-b200", "amd-instinct-mi300x", "aws-trainium-3", "google-tpu-v7"]

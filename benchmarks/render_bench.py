@@ -38,10 +38,12 @@ if str(ROOT) not in sys.path:
 
 from starlette.datastructures import URL, QueryParams  # noqa: E402
 
-from computeatlas import load, site, table  # noqa: E402
-from computeatlas.catalog import Catalog  # noqa: E402
-from computeatlas.citation import citation  # noqa: E402
-from computeatlas.views import accelerator_view  # noqa: E402
+from computeatlas import load
+from computeatlas.build import static as site
+from computeatlas.core.catalog import Catalog  # noqa: E402
+from computeatlas.core.citation import citation  # noqa: E402
+from computeatlas.pages.accelerator import accelerator_view  # noqa: E402
+from computeatlas.silicon import table
 from computeatlas.web.app import templates  # noqa: E402
 from computeatlas.web.charts import silicon_charts  # noqa: E402
 

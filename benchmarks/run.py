@@ -29,7 +29,6 @@ import json
 import os
 import platform
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -104,7 +103,7 @@ def cli(*args: str) -> float:
 
 PROFILE_CODE = """
 import pathlib, computeatlas
-from computeatlas.exports import FORMATS, silicon_table
+from computeatlas.publish.exports import FORMATS, silicon_table
 computeatlas.load()
 def load_synthetic():
     return computeatlas.load(pathlib.Path({folder!r}))

@@ -47,9 +47,11 @@ for entry in (str(ROOT), str(HERE)):
 from compare_bench import PAIR, SIX  # noqa: E402
 from synthetic import synthetic  # noqa: E402
 
-from computeatlas.catalog import Catalog, load  # noqa: E402
-from computeatlas.exports import FORMATS  # noqa: E402
-from computeatlas.exports import silicon_table  # noqa: E402
+from computeatlas.core.catalog import Catalog, load  # noqa: E402
+from computeatlas.publish.exports import (
+    FORMATS,  # noqa: E402
+    silicon_table,  # noqa: E402
+)
 
 FACTORS = (1, 10, 100)
 LOAD_RUNS = {1: 7, 10: 5, 100: 3}

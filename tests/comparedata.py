@@ -9,7 +9,7 @@ import pytest
 import tomli_w
 from fastapi.testclient import TestClient
 
-from computeatlas.catalog import Catalog, load
+from computeatlas.core.catalog import Catalog, load
 from computeatlas.web.app import create_app
 from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data
 

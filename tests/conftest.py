@@ -17,7 +17,7 @@ import pytest
 import tomli_w
 from fastapi.testclient import TestClient
 
-from computeatlas.catalog import Catalog, load
+from computeatlas.core.catalog import Catalog, load
 from computeatlas.web.app import create_app
 
 TODAY = dt.date(2026, 11, 30)

@@ -11,9 +11,10 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
-from computeatlas import charts, labels
-from computeatlas.catalog import Catalog, load
-from computeatlas.model import NumberFormat
+from computeatlas.charts import chart as charts
+from computeatlas.charts import labels
+from computeatlas.core.catalog import Catalog, load
+from computeatlas.core.claims import NumberFormat
 from computeatlas.web.app import create_app
 from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data
 from tests.test_pricing import O
@@ -172,7 +173,7 @@ def test_app_fixture_is_independent_of_chart_cache(catalog: Catalog) -> None:
 @pytest.fixture
 def cloud_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Catalog:
     """The pricing tests' providers and ten offers (tests/test_pricing.py), seen from 2026-11-30."""
-    from computeatlas import pricing
+    from computeatlas.cloud import pricing
     from tests.test_pricing import write_cloud
 
     monkeypatch.setattr(pricing, "today", lambda: TODAY)

@@ -63,12 +63,12 @@ needs_proc = pytest.mark.skipif(not (PROC / "self").exists(), reason="needs Linu
 
 
 def test_an_os_error_from_any_command_is_one_line_naming_the_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import computeatlas.schema
+    import computeatlas.publish.schema
 
     def refuse(out_dir: Path) -> list[Path]:
         raise PermissionError(13, "Permission denied", str(out_dir / "accelerator.schema.json"))
 
-    monkeypatch.setattr(computeatlas.schema, "write_schemas", refuse)
+    monkeypatch.setattr(computeatlas.publish.schema, "write_schemas", refuse)
     result = runner.invoke(app, ["schema", "--out", str(tmp_path / "s")])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert result.stderr == f"Error: cannot use {tmp_path / 's' / 'accelerator.schema.json'}: Permission denied\n"

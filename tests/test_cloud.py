@@ -18,9 +18,9 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from computeatlas import pricing
-from computeatlas.catalog import Catalog
 from computeatlas.cli import app as cli
+from computeatlas.cloud import pricing
+from computeatlas.core.catalog import Catalog
 from computeatlas.web.app import create_app
 from computeatlas.web.cloud import static_paths
 

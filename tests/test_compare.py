@@ -12,10 +12,10 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from computeatlas import compare
-from computeatlas.catalog import Catalog
 from computeatlas.cli import app
-from computeatlas.model import NumberFormat
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.claims import NumberFormat
+from computeatlas.silicon import comparison as compare
 from computeatlas.web import compare as web_compare
 from tests.comparedata import compare_catalog, compare_client, compare_data  # noqa: F401  (fixtures)
 
@@ -159,7 +159,7 @@ CURATED = [
 
 
 def test_the_fourteen_curated_pairs_exist(real_catalog: Catalog) -> None:
-    from computeatlas.model import pair_id
+    from computeatlas.silicon.curated import pair_id
 
     assert {pair_id(a, b) for a, b in CURATED} <= set(real_catalog.comparisons)
     for a, b in CURATED:

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 from starlette.requests import Request
 
-from computeatlas.catalog import Catalog
+from computeatlas.core.catalog import Catalog
 from computeatlas.ledger import Ledger
 from computeatlas.web import dataset as dataset_web
 from computeatlas.web.app import create_app

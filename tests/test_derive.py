@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from computeatlas import derive
-from computeatlas.catalog import Catalog
-from computeatlas.derive import DerivedState
-from computeatlas.model import NumberFormat
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.claims import NumberFormat
+from computeatlas.silicon import derive
+from computeatlas.silicon.derive import DerivedState
 
 FP8, BF16 = NumberFormat.FP8, NumberFormat.BF16
 

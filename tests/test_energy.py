@@ -16,7 +16,7 @@ import tomli_w
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
-from computeatlas.catalog import Catalog, load
+from computeatlas.core.catalog import Catalog, load
 from computeatlas.web import energy as energy_pages
 from computeatlas.web.app import create_app
 from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data

@@ -20,10 +20,16 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from computeatlas.catalog import Catalog, load
 from computeatlas.cli import app as cli_app
-from computeatlas.estimate import DoesNotFit, EstimateError, Outcome, estimate, parse_request
-from computeatlas.model import NumberFormat
+from computeatlas.core.catalog import Catalog, load
+from computeatlas.core.claims import NumberFormat
+from computeatlas.economics.estimate import (
+    DoesNotFit,
+    EstimateError,
+    Outcome,
+    estimate,
+    parse_request,
+)
 from computeatlas.web.app import create_app
 from tests.conftest import TODAY
 from tests.test_energy import OFFERS, write_energy_data
@@ -370,7 +376,7 @@ def test_huge_price_is_a_400_not_a_500_or_inf(web: TestClient) -> None:
 def test_a_non_finite_result_is_a_400_naming_the_input(cat: Catalog) -> None:
     import dataclasses
 
-    from computeatlas.model import PriceBasis
+    from computeatlas.cloud.records import PriceBasis
 
     ident, offer = next((i, o) for i, o in cat.offers.items() if o.accelerator == "acme-a1" and o.price_basis is PriceBasis.INSTANCE)
     dear = offer.model_copy(update={"price_per_hour": 1.5e308, "price_basis": PriceBasis.ACCELERATOR})  # past any valid price

@@ -15,14 +15,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from computeatlas.catalog import Catalog, load
 from computeatlas.cli import app
-from computeatlas.exports import FOLDER_FORMATS, build, huggingface
-from computeatlas.exports import csv as csv_export
-from computeatlas.exports import json as json_export
-from computeatlas.exports import silicon_table
-from computeatlas.exports.datapackage import descriptor
+from computeatlas.core.catalog import Catalog, load
 from computeatlas.ledger.request import FORM_FIELDS
+from computeatlas.publish.exports import (
+    FOLDER_FORMATS,
+    build,
+    huggingface,
+    silicon_table,
+)
+from computeatlas.publish.exports import csv as csv_export
+from computeatlas.publish.exports import json as json_export
+from computeatlas.publish.exports.datapackage import descriptor
 from tests.conftest import TODAY, make_record, write_data
 
 FROZEN_COLUMNS_1_0_0 = (
@@ -174,7 +178,7 @@ def test_json_document_has_numbers_and_words(catalog: Catalog) -> None:
 
 def test_parquet_keeps_numbers_typed_and_states_beside_them(catalog: Catalog, tmp_path: Path) -> None:
     pq = pytest.importorskip("pyarrow.parquet", reason="the optional 'parquet' extra (pyarrow) is not installed")
-    from computeatlas.exports import parquet
+    from computeatlas.publish.exports import parquet
 
     path = parquet.write(build(catalog), tmp_path / "silicon.parquet")[0]
     table = pq.read_table(path)
@@ -186,7 +190,7 @@ def test_parquet_keeps_numbers_typed_and_states_beside_them(catalog: Catalog, tm
 
 
 def test_sqlite_has_primary_keys_and_keeps_states(catalog: Catalog, tmp_path: Path) -> None:
-    from computeatlas.exports import sqlite as sqlite_export
+    from computeatlas.publish.exports import sqlite as sqlite_export
 
     path = sqlite_export.write(build(catalog), tmp_path / "silicon.db")[0]
     db = sqlite3.connect(path)
@@ -205,7 +209,7 @@ def test_sqlite_has_primary_keys_and_keeps_states(catalog: Catalog, tmp_path: Pa
 
 def test_datapackage_validates_with_frictionless(catalog: Catalog, tmp_path: Path) -> None:
     frictionless = pytest.importorskip("frictionless")
-    from computeatlas.exports import datapackage
+    from computeatlas.publish.exports import datapackage
 
     written = datapackage.write(build(catalog), tmp_path / "pkg")
     assert [p.name for p in written] == ["silicon.csv", "datapackage.json"]
@@ -220,7 +224,7 @@ def test_datapackage_validates_with_frictionless(catalog: Catalog, tmp_path: Pat
 
 def test_datapackage_validation_catches_a_broken_csv(catalog: Catalog, tmp_path: Path) -> None:
     frictionless = pytest.importorskip("frictionless")
-    from computeatlas.exports import datapackage
+    from computeatlas.publish.exports import datapackage
 
     datapackage.write(build(catalog), tmp_path / "pkg")
     csv_path = tmp_path / "pkg" / "silicon.csv"
@@ -289,7 +293,7 @@ def test_derived_columns_fall_back_to_the_same_figures_without_the_derive_module
     catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with_derive = list(build(catalog).records())
-    monkeypatch.setitem(__import__("sys").modules, "computeatlas.derive", None)  # import now raises ImportError
+    monkeypatch.setitem(__import__("sys").modules, "computeatlas.silicon.derive", None)  # import now raises ImportError
     assert list(build(catalog).records()) == with_derive
 
 

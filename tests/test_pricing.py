@@ -16,10 +16,10 @@ import pytest
 import tomli_w
 from typer.testing import CliRunner
 
-from computeatlas import pricing, variants
-from computeatlas.catalog import Catalog, CatalogError, check, load
 from computeatlas.cli import app as cli
-from computeatlas.model import Offer
+from computeatlas.cloud import pricing, variants
+from computeatlas.cloud.records import Offer
+from computeatlas.core.catalog import Catalog, CatalogError, check, load
 from computeatlas.web.app import create_app
 
 from .conftest import SMALL_CATALOG, TODAY, write_data

@@ -10,8 +10,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from computeatlas.catalog import DEFAULT_DATA
-from computeatlas.schema import SCHEMAS, schema_text
+from computeatlas.core.catalog import DEFAULT_DATA
+from computeatlas.publish.schema import SCHEMAS, schema_text
 
 ROOT = Path(__file__).resolve().parents[1]
 

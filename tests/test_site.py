@@ -14,11 +14,12 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from computeatlas import site
-from computeatlas.catalog import Catalog, load
-from computeatlas.citation import bibtex_escape, citation
+from computeatlas.build import static as site
 from computeatlas.cli import app
-from computeatlas.web.site import all_paths, changes, is_page
+from computeatlas.core.catalog import Catalog, load
+from computeatlas.core.citation import bibtex_escape, citation
+from computeatlas.web.routes import all_paths
+from computeatlas.web.site import changes, is_page
 from tests.conftest import SMALL_CATALOG, TODAY, write_data
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -231,7 +232,7 @@ def test_feed_has_one_entry_per_record_newest_first(dated_catalog: Catalog) -> N
 
 
 def test_changes_link_to_the_data_file_when_no_page_is_built(catalog: Catalog) -> None:
-    found = {c.ident: c.url for c in changes(catalog, paths=["/silicon/acme-a1"])}
+    found = {c.ident: c.url for c in changes(catalog, ["/silicon/acme-a1"])}
     assert found["acme-a1"] == "/silicon/acme-a1"
     assert found["globex-g1"] == "/records/accelerators/globex-g1.toml"
 

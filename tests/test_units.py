@@ -2,7 +2,7 @@
 
 import pytest
 
-from computeatlas.units import Dimension, UnitError, humanize, parse
+from computeatlas.core.units import Dimension, UnitError, humanize, parse
 
 
 @pytest.mark.parametrize(

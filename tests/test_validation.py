@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from computeatlas.catalog import CatalogError, check, load
 from computeatlas.cli import app as cli
+from computeatlas.core.catalog import CatalogError, check, load
 from computeatlas.web.app import create_app
 
 from .conftest import SMALL_CATALOG, TODAY, make_record, write_data

@@ -1,7 +1,7 @@
 """The Typer app and what every command shares: loading the catalog, finding a part, consoles.
 
 Every command is a thin layer over the Python API: it loads the catalog through
-:func:`computeatlas.catalog.load`, calls the library and prints what it returns; errors
+:func:`computeatlas.core.catalog.load`, calls the library and prints what it returns; errors
 are one clear message on stderr and a non-zero exit code (1: bad data or an operating
 system error, 2: bad input). An :class:`OSError` that escapes a command (an ``--out``
 path that cannot be written, a folder that is a file …) is caught once, here, by the
@@ -19,9 +19,9 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from computeatlas import catalog as catalog_mod
-from computeatlas.catalog import Catalog, CatalogError
-from computeatlas.resolve import ResolveError, resolve_id
+from computeatlas.core import catalog as catalog_mod
+from computeatlas.core.catalog import Catalog, CatalogError
+from computeatlas.silicon.resolve import ResolveError, resolve_id
 
 
 def os_error_message(exc: OSError) -> str:
@@ -82,7 +82,7 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def find_accelerator_id(catalog: Catalog, name: str) -> str:
-    """The id that ``name`` (an id, alias or name) resolves to, by :func:`computeatlas.resolve.resolve_id`;
+    """The id that ``name`` (an id, alias or name) resolves to, by :func:`computeatlas.silicon.resolve.resolve_id`;
     else exit 2 listing the candidates (ambiguous) or the closest ids (unknown)."""
     try:
         return resolve_id(catalog, name)

@@ -7,7 +7,6 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from computeatlas import pricing
 from computeatlas.cli.base import (
     DataOption,
     app,
@@ -16,6 +15,7 @@ from computeatlas.cli.base import (
     load_catalog,
     out,
 )
+from computeatlas.cloud import pricing
 
 
 @app.command()

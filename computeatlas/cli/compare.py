@@ -8,10 +8,10 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from computeatlas import compare as compare_mod
-from computeatlas import resolve
-from computeatlas.catalog import Catalog
 from computeatlas.cli.base import DataOption, app, fail, load_catalog, out
+from computeatlas.core.catalog import Catalog
+from computeatlas.silicon import comparison as compare_mod
+from computeatlas.silicon import resolve
 
 
 def accelerator_id(catalog: Catalog, name: str) -> str:

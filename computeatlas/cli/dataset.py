@@ -31,7 +31,6 @@ from computeatlas.cli.base import (
     load_catalog,
     out,
 )
-from computeatlas.exports import FOLDER_FORMATS, FORMATS, build
 from computeatlas.ledger import (
     DEFAULT_RETENTION_DAYS,
     MAX_RETENTION_DAYS,
@@ -39,6 +38,7 @@ from computeatlas.ledger import (
     LedgerEntry,
     LedgerUnavailable,
 )
+from computeatlas.publish.exports import FOLDER_FORMATS, FORMATS, build
 
 
 class ExportFormat(StrEnum):
@@ -71,7 +71,7 @@ def export(
     if not folder and out_path.is_dir():
         raise fail(f"--out {out_path}: {format_.value} writes a file, and this is a folder.")
     check_out_path("--out", out_path, folder=folder)
-    from computeatlas.exports.parquet import ParquetUnavailable
+    from computeatlas.publish.exports.parquet import ParquetUnavailable
 
     try:
         written = FORMATS[format_.value](build(catalog), out_path)

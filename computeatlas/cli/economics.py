@@ -15,9 +15,9 @@ from computeatlas.cli.base import (
     load_catalog,
     out,
 )
-from computeatlas.energy import economics_view
-from computeatlas.estimate import DoesNotFit, EstimateError, parse_request
-from computeatlas.estimate import estimate as run_estimate
+from computeatlas.economics.estimate import DoesNotFit, EstimateError, parse_request
+from computeatlas.economics.estimate import estimate as run_estimate
+from computeatlas.energy.views import economics_view
 
 
 @app.command()

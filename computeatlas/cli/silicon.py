@@ -12,9 +12,6 @@ import typer
 import uvicorn
 from rich.table import Table
 
-from computeatlas import catalog as catalog_mod
-from computeatlas import table as table_mod
-from computeatlas.catalog import CatalogError
 from computeatlas.cli.base import (
     DataOption,
     app,
@@ -26,7 +23,10 @@ from computeatlas.cli.base import (
 from computeatlas.cli.compare import (
     accelerator_id,  # -- comparisons (issue 3): show accepts aliases --
 )
-from computeatlas.views import accelerator_view
+from computeatlas.core import catalog as catalog_mod
+from computeatlas.core.catalog import CatalogError
+from computeatlas.pages.accelerator import accelerator_view
+from computeatlas.silicon import table as table_mod
 
 
 @app.command()
@@ -203,7 +203,7 @@ def schema(out_dir: Annotated[Path, typer.Option("--out", help="Folder to write 
 
     Exits 2 when ``--out`` is a file (or under one), 1 when the system refuses to write it.
     """
-    from computeatlas.schema import write_schemas
+    from computeatlas.publish.schema import write_schemas
 
     check_out_path("--out", out_dir, folder=True)
 

@@ -14,7 +14,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from computeatlas import site
+from computeatlas.build import static as site
 from computeatlas.cli.base import (
     DataOption,
     app,

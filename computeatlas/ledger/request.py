@@ -1,7 +1,7 @@
 """The dataset request form: its fields, their limits, and checking what people type.
 
 The same field list drives the ``/data/`` form and the Hugging Face card's gated-access
-questions (:mod:`computeatlas.exports.huggingface`), so the two ask the same things.
+questions (:mod:`computeatlas.publish.exports.huggingface`), so the two ask the same things.
 
 :func:`check` takes the submitted text fields and returns either a
 :class:`DatasetRequest` or a message per field; it never raises on bad input. Names and

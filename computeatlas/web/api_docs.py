@@ -14,7 +14,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel
 
-from computeatlas.catalog import Catalog
+from computeatlas.core.catalog import Catalog
 from computeatlas.web.page import Route, render
 
 

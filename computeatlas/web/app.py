@@ -1,7 +1,7 @@
 """The web application: one FastAPI app over one immutable catalog.
 
 :func:`create_app` loads (or is given) the catalog, refuses to start on invalid data
-(raising :class:`~computeatlas.catalog.CatalogError` with every problem), mounts the
+(raising :class:`~computeatlas.core.catalog.CatalogError` with every problem), mounts the
 route table from :mod:`computeatlas.web.routes`, and turns every error into a clear
 page or JSON body — never a traceback.
 """
@@ -23,10 +23,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import computeatlas
-from computeatlas.catalog import Catalog, load
+from computeatlas.core.catalog import Catalog, load
+from computeatlas.core.errors import NotFound, PageError
 from computeatlas.web import routes
 from computeatlas.web.cache import PageCache
-from computeatlas.web.errors import NotFound, PageError
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("computeatlas.web")
@@ -50,7 +50,7 @@ def templates() -> Jinja2Templates:
 def create_app(catalog: Catalog | None = None) -> FastAPI:
     """Build the app over ``catalog`` (default: :func:`computeatlas.load` of the data folder).
 
-    Raises :class:`~computeatlas.catalog.CatalogError` when the data does not validate, so
+    Raises :class:`~computeatlas.core.catalog.CatalogError` when the data does not validate, so
     the server never starts on bad data.
     """
     catalog = catalog if catalog is not None else load()
@@ -63,6 +63,7 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.catalog = catalog
+    app.state.all_paths = routes.all_paths
     app.state.cache = PageCache(catalog.version, catalog.last_verified, skip=("/healthz", "/static/", "/data/"))
     app.state.templates = templates()
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")

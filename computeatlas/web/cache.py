@@ -18,6 +18,7 @@ from email.utils import format_datetime
 from starlette.requests import Request
 from starlette.responses import Response
 
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """A cached response: status, body bytes and the headers worth replaying."""

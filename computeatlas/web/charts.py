@@ -3,8 +3,8 @@
 - ``/charts/memory-bandwidth`` and ``/charts/compute-power/{format}``: a chart with its
   text alternative and data table (HTML);
 - the same paths with ``.svg``: the picture (cached per data version by
-  :func:`computeatlas.charts.svg`);
-- ``/api/charts/...``: the :class:`~computeatlas.charts.ChartView` as JSON.
+  :func:`computeatlas.charts.chart.svg`);
+- ``/api/charts/...``: the :class:`~computeatlas.charts.chart.ChartView` as JSON.
 
 Charts: memory against bandwidth and compute against power (embedded in ``/silicon/``,
 see :func:`silicon_charts`); price per accelerator-hour by provider
@@ -19,11 +19,11 @@ from collections.abc import Iterable
 from fastapi import Path, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from computeatlas import charts
-from computeatlas.catalog import Catalog
-from computeatlas.charts import ChartView
-from computeatlas.model import NumberFormat
-from computeatlas.web.errors import NotFound
+from computeatlas.charts import chart as charts
+from computeatlas.charts.chart import ChartView
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.claims import NumberFormat
+from computeatlas.core.errors import NotFound
 from computeatlas.web.page import Route, catalog_of, find_accelerator, render
 
 ID_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", max_length=100)

@@ -4,7 +4,7 @@ Pages: ``/cloud/`` (providers and the filterable price table), ``/cloud/{provide
 (its offers and lock-in facts), ``/cloud/prices/{accelerator}`` (every offer, the
 spread and a dot plot). API: ``/api/offers``, ``/api/prices/{accelerator}``,
 ``/api/providers``, ``/api/providers/{provider}``. Pages and API build the same view
-objects (:mod:`computeatlas.pricing`, :mod:`computeatlas.providers`). The filters
+objects (:mod:`computeatlas.cloud.pricing`, :mod:`computeatlas.cloud.providers`). The filters
 ``accelerator``, ``provider``, ``pricing`` and ``region`` take comma-separated lists
 (``provider=aws,lambda``); a parameter given twice is a 400 that says to use commas.
 """
@@ -16,18 +16,18 @@ from collections.abc import Iterable
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from computeatlas import pricing
-from computeatlas.catalog import Catalog
-from computeatlas.model import Provider
-from computeatlas.pricing import OfferPrice, PriceQuery, PriceView
-from computeatlas.providers import (
+from computeatlas.cloud import pricing
+from computeatlas.cloud.pricing import OfferPrice, PriceQuery, PriceView
+from computeatlas.cloud.providers import (
     ProviderSummary,
     ProviderView,
     cloud_index,
     provider_summaries,
     provider_view,
 )
-from computeatlas.web.errors import BadRequest
+from computeatlas.cloud.records import Provider
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.errors import BadRequest
 from computeatlas.web.page import (
     Route,
     catalog_of,

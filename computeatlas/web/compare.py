@@ -7,7 +7,7 @@
 - ``/search?q=``: a name people use → the part's page, the candidates, or suggestions;
 - ``/api/compare?ids=…`` and ``/api/search?q=…``: the same objects as JSON.
 
-Every bad input is a 4xx naming what was wrong (see :class:`computeatlas.compare.CompareError`).
+Every bad input is a 4xx naming what was wrong (see :class:`computeatlas.silicon.comparison.CompareError`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ from urllib.parse import quote
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from computeatlas import compare, resolve
-from computeatlas.catalog import Catalog
-from computeatlas.model import pair_id
-from computeatlas.related import title_of
-from computeatlas.web.errors import BadRequest, NotFound, PageError
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.errors import BadRequest, NotFound, PageError
+from computeatlas.silicon import comparison as compare
+from computeatlas.silicon import resolve
+from computeatlas.silicon.curated import pair_id
+from computeatlas.silicon.related import title_of
 from computeatlas.web.page import Route, catalog_of, render
 
 MAX_QUERY = 2000

@@ -38,14 +38,8 @@ from limits.errors import ConfigurationError
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
-from computeatlas.catalog import Catalog
-from computeatlas.exports import csv as csv_export
-from computeatlas.exports.silicon_table import (
-    SCHEMA_VERSION,
-    DatasetView,
-    build,
-    describe,
-)
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.errors import BadRequest
 from computeatlas.ledger import (
     DEFAULT_RETENTION_DAYS,
     FORM_FIELDS,
@@ -56,7 +50,13 @@ from computeatlas.ledger import (
     var_dir,
 )
 from computeatlas.ledger.request import DOWNLOAD
-from computeatlas.web.errors import BadRequest
+from computeatlas.publish.exports import csv as csv_export
+from computeatlas.publish.exports.silicon_table import (
+    SCHEMA_VERSION,
+    DatasetView,
+    build,
+    describe,
+)
 from computeatlas.web.guard import (
     COOKIE,
     FormGuard,

@@ -1,8 +1,8 @@
 """Layer 1 (energy) and economics pages and API: energy topics, rack-scale systems, the
 economics claims and our own estimate.
 
-Pages and API endpoints build the same view objects (:mod:`computeatlas.energy`,
-:mod:`computeatlas.estimate`); pages render them with Jinja2, the API returns them as JSON.
+Pages and API endpoints build the same view objects (:mod:`computeatlas.energy.views`,
+:mod:`computeatlas.economics.estimate`); pages render them with Jinja2, the API returns them as JSON.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from urllib.parse import urlencode
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from computeatlas import energy as energy_views
-from computeatlas.catalog import Catalog
-from computeatlas.energy import EconomicsView, SystemView, TopicView
-from computeatlas.estimate import (
+from computeatlas.cloud.records import Offer
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.claims import NumberFormat
+from computeatlas.core.errors import BadRequest, NotFound, PageError
+from computeatlas.economics.estimate import (
     DoesNotFit,
     Estimate,
     EstimateError,
@@ -24,8 +25,9 @@ from computeatlas.estimate import (
     offer_label,
     parse_request,
 )
-from computeatlas.model import EnergyTopic, NumberFormat, Offer, System
-from computeatlas.web.errors import BadRequest, NotFound, PageError
+from computeatlas.energy import views as energy_views
+from computeatlas.energy.records import EnergyTopic, System
+from computeatlas.energy.views import EconomicsView, SystemView, TopicView
 from computeatlas.web.page import Route, catalog_of, find_record, render
 
 TOPIC_PATH = Path(description="energy topic id, e.g. 'rack-power-density'", max_length=100)

@@ -33,7 +33,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from limits import parse_many, storage, strategies
 from starlette.requests import Request
 
-from computeatlas.web.errors import PageError
+from computeatlas.core.errors import PageError
 
 MAX_BODY = 16 * 1024
 """Largest accepted form body, in bytes (the form's fields together are under 1 KiB)."""

@@ -13,9 +13,9 @@ from typing import Any, TypeVar
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
-from computeatlas.catalog import Catalog
-from computeatlas.model import Accelerator
-from computeatlas.web.errors import BadRequest, NotFound, closest
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.errors import BadRequest, NotFound, closest
+from computeatlas.silicon.records import Accelerator
 
 T = TypeVar("T")
 

@@ -9,6 +9,7 @@ URLs of its pages (one per record) that the static build renders.
 
 from __future__ import annotations
 
+from computeatlas.core.catalog import Catalog
 from computeatlas.web import (  # -- site (issue 7): static build files, charts --
     api_docs,
     charts,
@@ -24,3 +25,8 @@ from computeatlas.web.page import Route
 LAYERS = (silicon, compare, energy, cloud, charts, site, dataset, api_docs)  # -- add layer modules here: compare (3), cloud (4), energy (5), dataset (6), site (7) --
 
 ROUTES: tuple[Route, ...] = tuple(route for layer in LAYERS for route in layer.ROUTES)
+
+
+def all_paths(catalog: Catalog) -> list[str]:
+    """Every concrete URL the site renders statically, in route-table order, once."""
+    return site.paths_of(LAYERS, catalog)

@@ -7,18 +7,20 @@ from collections.abc import Iterable
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from computeatlas import table
-from computeatlas.catalog import Catalog
-from computeatlas.citation import citation  # -- site (issue 7) --
-from computeatlas.views import (
-    AcceleratorSummary,
-    AcceleratorView,
-    accelerator_view,
-    summary_view,
-)
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.citation import citation  # -- site (issue 7) --
+from computeatlas.core.errors import BadRequest
+from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
+from computeatlas.silicon import table
+from computeatlas.silicon.specs import AcceleratorSummary, summary_view
 from computeatlas.web.charts import silicon_charts  # -- site (issue 7) --
-from computeatlas.web.errors import BadRequest
-from computeatlas.web.page import Route, catalog_of, find_accelerator, render, single_params
+from computeatlas.web.page import (
+    Route,
+    catalog_of,
+    find_accelerator,
+    render,
+    single_params,
+)
 
 ID_PATH = Path(description="accelerator id, e.g. 'aws-trainium-3'", max_length=100)
 

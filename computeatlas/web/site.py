@@ -2,7 +2,7 @@
 and the data files every page is built from (``/records/...``).
 
 Absolute URLs (sitemap locations, feed links) are made from the address the request came
-to, so the live site names its own host and the static build (:mod:`computeatlas.site`)
+to, so the live site names its own host and the static build (:mod:`computeatlas.build.static`)
 names the ``--site-url`` it was given. The page list comes from every layer's
 ``static_paths(catalog)`` (see :mod:`computeatlas.web.routes`), so a new layer's pages
 appear in the sitemap without touching this module.
@@ -19,8 +19,8 @@ from typing import Any
 from fastapi import Path, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
-from computeatlas.catalog import Catalog
-from computeatlas.web.errors import NotFound
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.errors import NotFound
 from computeatlas.web.page import Route, catalog_of, render
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -39,12 +39,15 @@ RECORD_PAGES: dict[str, str] = {
 else the record's data file stands in (a layer not yet built never gives a dead link)."""
 
 
-def all_paths(catalog: Catalog) -> list[str]:
-    """Every concrete URL the site renders statically: each layer's ``static_paths``, in order, once."""
-    from computeatlas.web import routes  # the route table imports this module
+def paths_of(layers: Iterable[Any], catalog: Catalog) -> list[str]:
+    """Every concrete URL of ``layers`` (route modules): each one's ``static_paths``, in order, once.
 
+    The route table (:func:`computeatlas.web.routes.all_paths`) calls this with every layer;
+    handlers here reach it through ``request.app.state.all_paths`` so that this module,
+    itself one of the layers, does not import the table.
+    """
     seen: dict[str, None] = {}
-    for layer in routes.LAYERS:
+    for layer in layers:
         paths = getattr(layer, "static_paths", None)
         if paths is not None:
             for path in paths(catalog):
@@ -96,13 +99,13 @@ def _summary(record: Any) -> str:
     return ""
 
 
-def changes(catalog: Catalog, paths: Iterable[str] | None = None) -> list[Change]:
+def changes(catalog: Catalog, paths: Iterable[str]) -> list[Change]:
     """Every record with a verified date, newest first (ties by title), linked to its page.
 
-    A record links to its page when that page is among ``paths`` (default: :func:`all_paths`),
+    A record links to its page when that page is among ``paths`` ,
     else to its data file under ``/records/``.
     """
-    built = set(all_paths(catalog) if paths is None else paths)
+    built = set(paths)
     out: list[Change] = []
     for folder, records in catalog.collections.items():
         for ident, record in records.items():
@@ -130,7 +133,7 @@ def _xml(root: ET.Element, namespace: str) -> bytes:
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
-def feed_xml(catalog: Catalog, origin: str, paths: Iterable[str] | None = None) -> bytes:
+def feed_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
     """The Atom feed: one entry per record change, keyed by its verified date, newest first.
 
     An entry's id is its page URL with ``#verified-{date}``, so re-checking a record makes
@@ -165,12 +168,12 @@ def feed_xml(catalog: Catalog, origin: str, paths: Iterable[str] | None = None) 
     return _xml(feed, ATOM)
 
 
-def sitemap_xml(catalog: Catalog, origin: str, paths: Iterable[str] | None = None) -> bytes:
-    """The sitemap: every HTML page among ``paths`` (default: :func:`all_paths`), with a last-modified date.
+def sitemap_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
+    """The sitemap: every HTML page among ``paths`` , with a last-modified date.
 
     A record's page carries its verified date; other pages carry the catalog's newest one.
     """
-    paths = list(all_paths(catalog) if paths is None else paths)
+    paths = list(paths)
     verified = {c.url: c.verified for c in changes(catalog, paths)}
     newest = catalog.last_verified
     ns = ""
@@ -201,14 +204,19 @@ def robots_txt(origin: str) -> str:
 # --- handlers ------------------------------------------------------------------------
 
 
+def _all_paths(request: Request) -> list[str]:
+    """Every page URL of the app serving ``request`` (set by :func:`computeatlas.web.app.create_app`)."""
+    return request.app.state.all_paths(catalog_of(request))
+
+
 def sitemap(request: Request) -> Response:
     """The sitemap (sitemaps.org protocol) of every page."""
-    return Response(sitemap_xml(catalog_of(request), _origin(request)), media_type="application/xml")
+    return Response(sitemap_xml(catalog_of(request), _origin(request), _all_paths(request)), media_type="application/xml")
 
 
 def feed(request: Request) -> Response:
     """The Atom feed of record changes by verified date."""
-    return Response(feed_xml(catalog_of(request), _origin(request)), media_type="application/atom+xml")
+    return Response(feed_xml(catalog_of(request), _origin(request), _all_paths(request)), media_type="application/atom+xml")
 
 
 def robots(request: Request) -> PlainTextResponse:

@@ -1,0 +1,492 @@
+"""Charts as static SVG: page data for a chart, and its SVG rendered once per data version.
+
+A chart is built in two steps so that the page, the API and the picture cannot disagree:
+
+1. a :class:`ChartView` (pydantic) holds the points, the parts left out with the reason
+   (a figure not published, not applicable or not comparable per accelerator is never
+   plotted, and never plotted at zero), a title and a text alternative. Pages render it
+   as a figure with its data table; ``/api/charts/...`` returns it as JSON.
+2. :func:`svg` turns a view into SVG with Altair (a Vega-Lite spec) and vl-convert
+   (no browser, no network), adds ``<title>`` and ``<desc>`` for screen readers, and
+   caches the result keyed by the data version and the chart's key.
+
+Only published per-accelerator figures (:attr:`Claim.comparable`) are plotted; compute is
+the dense figure at one number format, so no chart mixes formats or sparsity.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Literal
+from xml.sax.saxutils import escape
+
+from pydantic import BaseModel, Field
+
+from computeatlas.charts import labels as labels_mod
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.claims import Claim, NumberFormat, State
+from computeatlas.silicon.records import Accelerator
+
+# The site's palette (computeatlas/web/static/site.css :root).
+INK, MUTED, LINE, ACCENT, BACKGROUND = "#1d2228", "#5b6570", "#d9dee3", "#0b5cad", "#ffffff"
+FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+
+
+class ChartPoint(BaseModel):
+    """One plotted part: ``x`` and ``y`` in the chart's display units (see :class:`ChartView`)."""
+
+    id: str
+    name: str
+    label: str = Field(description="the text written beside the mark ('' for none)")
+    x: float
+    y: float | None = Field(None, description="the y figure (scatter charts); strip charts use ``category``")
+    x_text: str = Field(description="the x figure as the source wrote it")
+    y_text: str = Field("", description="the y figure as the source wrote it")
+    category: str | None = Field(None, description="the row of a strip chart (a provider, a system)")
+    marker: str | None = Field(None, description="what kind of figure the mark is, as the legend names it")
+    url: str
+
+
+class ChartExclusion(BaseModel):
+    """A part that is not plotted, and why (e.g. "power: not published")."""
+
+    id: str
+    name: str
+    reason: str
+    url: str
+
+
+class ChartReference(BaseModel):
+    """A reference line across a strip chart (e.g. the average rack), with who states it."""
+
+    x: float
+    label: str
+
+
+class ChartView(BaseModel):
+    """A chart's data, title and text alternative; the same object feeds the SVG, the page and the API."""
+
+    key: str = Field(description="stable chart id, part of the SVG's URL")
+    title: str
+    description: str = Field(description="text alternative: what the chart shows, in one paragraph")
+    x_label: str = Field(description="x axis title with its display unit, e.g. 'Memory (GB)'")
+    y_label: str = Field(description="y axis title with its display unit")
+    x_unit: str
+    y_unit: str
+    log_scale: bool = Field(description="both axes logarithmic (figures span orders of magnitude)")
+    points: list[ChartPoint]
+    excluded: list[ChartExclusion]
+    svg_url: str
+    page_url: str
+    api_url: str
+    data_version: str
+    kind: Literal["scatter", "strip"] = "scatter"
+    markers: list[str] = Field(default_factory=list, description="legend entries of a strip chart, in order")
+    reference: ChartReference | None = None
+
+
+MEMORY_SCALE, BANDWIDTH_SCALE, POWER_SCALE, COMPUTE_SCALE = 1e9, 1e12, 1.0, 1e12
+"""Canonical units per display unit: GB, TB/s, W, TFLOPS (or TOPS for integer formats)."""
+
+
+def short_name(catalog: Catalog, acc: Accelerator) -> str:
+    """The part's name without its vendor's name in front ("NVIDIA H100 SXM" → "H100 SXM")."""
+    vendor = catalog.vendor_of(acc).name
+    name = acc.name
+    if name.lower().startswith(vendor.lower() + " ") and len(name) > len(vendor) + 1:
+        return name[len(vendor) + 1 :]
+    return name
+
+
+def _why_not(label: str, claim: Claim | None) -> str | None:
+    """None when ``claim`` is a comparable per-accelerator figure, else the reason in words."""
+    if claim is None:
+        return f"{label}: not yet collected"
+    if claim.comparable:
+        return None
+    if claim.state is State.PUBLISHED:
+        basis = claim.basis.value if claim.basis else "no basis"
+        return f"{label}: published per {basis}, not per accelerator"
+    if claim.state is State.NOT_COMPARABLE:
+        return f"{label}: not comparable (stated per {claim.basis.value if claim.basis else 'another basis'})"
+    return f"{label}: {claim.state.label}"
+
+
+def _scatter(
+    catalog: Catalog,
+    *,
+    x: tuple[str, Callable[[Accelerator], Claim | None], float],
+    y: tuple[str, Callable[[Accelerator], Claim | None], float],
+) -> tuple[list[ChartPoint], list[ChartExclusion]]:
+    """Split the catalog's parts into plotted points and exclusions with reasons."""
+    points: list[ChartPoint] = []
+    excluded: list[ChartExclusion] = []
+    for acc in catalog.accelerators.values():
+        xc, yc = x[1](acc), y[1](acc)
+        reasons = [r for r in (_why_not(x[0], xc), _why_not(y[0], yc)) if r]
+        url = f"/silicon/{acc.id}"
+        if reasons or xc is None or yc is None or xc.figure is None or yc.figure is None:
+            excluded.append(ChartExclusion(id=acc.id, name=acc.name, reason="; ".join(reasons), url=url))
+            continue
+        points.append(
+            ChartPoint(
+                id=acc.id,
+                name=acc.name,
+                label=short_name(catalog, acc),
+                x=xc.figure.amount / x[2],
+                y=yc.figure.amount / y[2],
+                x_text=xc.value or "",
+                y_text=yc.value or "",
+                url=url,
+            )
+        )
+    return points, excluded
+
+
+def _extremes(points: list[ChartPoint], axis: str, unit: str) -> str:
+    if not points:
+        return ""
+    top = max(points, key=lambda p: getattr(p, axis))
+    low = min(points, key=lambda p: getattr(p, axis))
+    return f"highest {top.name} ({getattr(top, axis):.4g} {unit}), lowest {low.name} ({getattr(low, axis):.4g} {unit})"
+
+
+def memory_bandwidth(catalog: Catalog) -> ChartView:
+    """Memory capacity (GB) against memory bandwidth (TB/s), one labelled mark per part.
+
+    Figures are the primary published per-accelerator claims (per chip or per package);
+    parts whose memory or bandwidth is not published per accelerator are listed in
+    ``excluded`` with the reason. Both axes are logarithmic: on-chip SRAM parts sit orders
+    of magnitude away from HBM parts.
+    """
+    points, excluded = _scatter(
+        catalog,
+        x=("memory", lambda a: a.specs.memory, MEMORY_SCALE),
+        y=("memory bandwidth", lambda a: a.specs.memory_bandwidth, BANDWIDTH_SCALE),
+    )
+    description = (
+        f"Scatter plot of {len(points)} accelerators: memory capacity in gigabytes across, memory bandwidth "
+        f"in terabytes per second up, both on logarithmic scales. Memory: {_extremes(points, 'x', 'GB')}. "
+        f"Bandwidth: {_extremes(points, 'y', 'TB/s')}. "
+        f"{len(excluded)} part(s) are not plotted because a figure is not published per accelerator; they are listed beside the chart."
+    )
+    return ChartView(
+        key="memory-bandwidth",
+        title="Memory capacity against memory bandwidth, per accelerator",
+        description=description,
+        x_label="Memory (GB)",
+        y_label="Memory bandwidth (TB/s)",
+        x_unit="GB",
+        y_unit="TB/s",
+        log_scale=True,
+        points=points,
+        excluded=excluded,
+        svg_url="/charts/memory-bandwidth.svg",
+        page_url="/charts/memory-bandwidth",
+        api_url="/api/charts/memory-bandwidth",
+        data_version=catalog.version,
+    )
+
+
+def compute_unit(fmt: NumberFormat) -> str:
+    """Display unit of compute at ``fmt``: TOPS for integer formats, TFLOPS otherwise."""
+    return "TOPS" if fmt.is_integer else "TFLOPS"
+
+
+def compute_formats(catalog: Catalog, minimum: int = 2) -> list[NumberFormat]:
+    """Number formats at which at least ``minimum`` parts publish both dense compute and power."""
+    out = []
+    for fmt in NumberFormat:
+        count = sum(
+            1
+            for a in catalog.accelerators.values()
+            if (c := a.compute(fmt)) is not None and c.comparable and a.specs.power.comparable
+        )
+        if count >= minimum:
+            out.append(fmt)
+    return out
+
+
+def compute_power(catalog: Catalog, fmt: NumberFormat) -> ChartView:
+    """Dense compute at ``fmt`` (TFLOPS, or TOPS for integer formats) against power (W).
+
+    Power is the vendor's TDP or board power per accelerator. Parts whose compute at
+    ``fmt`` or power is not published per accelerator (including formats nobody
+    collected) are listed in ``excluded``; no other number format stands in for ``fmt``.
+    """
+    unit = compute_unit(fmt)
+    points, excluded = _scatter(
+        catalog,
+        x=("power", lambda a: a.specs.power, POWER_SCALE),
+        y=(f"{fmt.value} compute", lambda a: a.compute(fmt), COMPUTE_SCALE),
+    )
+    description = (
+        f"Scatter plot of {len(points)} accelerators: power in watts across, dense {fmt.value} compute in {unit} up, "
+        f"both on logarithmic scales. Power: {_extremes(points, 'x', 'W')}. Compute: {_extremes(points, 'y', unit)}. "
+        f"{len(excluded)} part(s) are not plotted because power or {fmt.value} compute is not published per "
+        "accelerator; they are listed beside the chart."
+    )
+    return ChartView(
+        key=f"compute-power-{fmt.value}",
+        title=f"Dense {fmt.value} compute against power, per accelerator",
+        description=description,
+        x_label="Power (W)",
+        y_label=f"Dense {fmt.value} compute ({unit})",
+        x_unit="W",
+        y_unit=unit,
+        log_scale=True,
+        points=points,
+        excluded=excluded,
+        svg_url=f"/charts/compute-power/{fmt.value}.svg",
+        page_url=f"/charts/compute-power/{fmt.value}",
+        api_url=f"/api/charts/compute-power/{fmt.value}",
+        data_version=catalog.version,
+    )
+
+
+def spec(view: ChartView) -> dict:
+    """The Vega-Lite spec (a dict) of ``view``: marks, labels, site colours and fonts."""
+    import altair as alt
+
+    if view.kind == "strip":
+        return _strip_spec(view)
+
+    xd = labels_mod.domain([p.x for p in view.points], view.log_scale)
+    yd = labels_mod.domain([p.y for p in view.points], view.log_scale)
+    kind = "log" if view.log_scale else "linear"
+    suffix = ", log scale" if view.log_scale else ""
+    xs = alt.Scale(type=kind, domain=list(xd), nice=False)
+    ys = alt.Scale(type=kind, domain=list(yd), nice=False)
+    points = [p.model_dump(include={"name", "x", "y"}) for p in view.points]
+    labels = labels_mod.place([(p.x, p.y, p.label) for p in view.points], xd, yd, view.log_scale)
+    marks = alt.Chart(alt.Data(values=points)).mark_circle(size=60, color=ACCENT, opacity=0.9).encode(
+        x=alt.X("x:Q", title=view.x_label + suffix, scale=xs), y=alt.Y("y:Q", title=view.y_label + suffix, scale=ys)
+    )
+    leaders = alt.Chart(alt.Data(values=[r for r in labels if r["leader"]])).mark_rule(color=MUTED, strokeWidth=0.7).encode(
+        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), x2="ex:Q", y2="ey:Q"
+    )
+    texts = alt.Chart(alt.Data(values=labels)).mark_text(align="left", baseline="middle", fontSize=11, color=INK).encode(
+        x=alt.X("lx:Q", scale=xs), y=alt.Y("ly:Q", scale=ys), text="text:N"
+    )
+    layers = [marks, texts] if not any(r["leader"] for r in labels) else [leaders, marks, texts]
+    chart = alt.layer(*layers).properties(
+        width=labels_mod.WIDTH, height=labels_mod.HEIGHT, title=alt.Title(view.title, anchor="start", fontSize=15, color=INK, font=FONT),
+        description=view.description,
+    )
+    chart = chart.configure(font=FONT, background=BACKGROUND).configure_axis(
+        labelColor=MUTED, titleColor=INK, gridColor=LINE, domainColor=MUTED, tickColor=MUTED, labelFontSize=11, titleFontSize=12
+    ).configure_view(stroke=LINE)
+    return chart.to_dict(validate=False)  # schema validation costs more than the render; vl-convert rejects a bad spec anyway
+
+
+MARKER_COLOURS = {
+    "cheapest end of the spread": "#1b7f3b",
+    "dearest end of the spread": "#a3340f",
+    "in the spread": ACCENT,
+    "not in the spread": "#9aa3ab",
+    "published by the vendor": ACCENT,
+    "reported by another party": "#a3340f",
+}
+
+
+def _strip_spec(view: ChartView) -> dict:
+    """A strip chart: one row per category, marks along a linear x axis from zero, a legend
+    for the marker kinds, labels where a point has one, and the reference line if any."""
+    import altair as alt
+
+    rows = [p.model_dump(include={"x", "category", "marker", "label", "x_text"}) for p in view.points]
+    categories = list(dict.fromkeys(p.category for p in view.points))
+    top = max([p.x for p in view.points] + ([view.reference.x] if view.reference else []), default=1.0)
+    xs = alt.Scale(domain=[0, top * 1.3], nice=False, zero=True)
+    ys = alt.Y("category:N", title=None, sort=categories, axis=alt.Axis(labelLimit=220))
+    colours = alt.Scale(domain=view.markers, range=[MARKER_COLOURS.get(m, ACCENT) for m in view.markers])
+    base = alt.Chart(alt.Data(values=rows))
+    marks = base.mark_point(filled=True, size=90, opacity=0.95).encode(
+        x=alt.X("x:Q", title=view.x_label, scale=xs),
+        y=ys,
+        color=alt.Color("marker:N", scale=colours, legend=alt.Legend(title=None, orient="bottom", labelFontSize=11)),
+        shape=alt.Shape("marker:N", scale=alt.Scale(domain=view.markers), legend=None),
+    )
+    texts = base.transform_filter("datum.label != ''").mark_text(align="left", baseline="middle", dx=9, dy=-9, fontSize=11, color=INK).encode(
+        x=alt.X("x:Q", scale=xs), y=ys, text="label:N"
+    )
+    layers: list = [marks, texts]
+    height = max(120, 34 * len(categories) + (18 if view.reference else 0))
+    if view.reference is not None:
+        ref = alt.Chart(alt.Data(values=[view.reference.model_dump()]))
+        layers.insert(0, ref.mark_rule(color=MUTED, strokeDash=[5, 4], strokeWidth=1.2).encode(x=alt.X("x:Q", scale=xs)))
+        layers.append(ref.mark_text(align="left", baseline="bottom", dx=4, y=height - 3, fontSize=11, color=MUTED).encode(x=alt.X("x:Q", scale=xs), text="label:N"))
+    chart = alt.layer(*layers).properties(
+        width=labels_mod.WIDTH, height=height, description=view.description,
+        title=alt.Title(view.title, anchor="start", fontSize=15, color=INK, font=FONT),
+    )
+    chart = chart.configure(font=FONT, background=BACKGROUND).configure_axis(
+        labelColor=MUTED, titleColor=INK, gridColor=LINE, domainColor=MUTED, tickColor=MUTED, labelFontSize=11, titleFontSize=12
+    ).configure_view(stroke=LINE)
+    return chart.to_dict(validate=False)
+
+
+def prices(catalog: Catalog, acc: Accelerator) -> ChartView:
+    """Every offer of ``acc`` with a USD price per accelerator-hour, by provider; the spread's ends marked.
+
+    Built from :func:`computeatlas.cloud.pricing.price_view` with the default query (on-demand,
+    the part's own variant, no stale offers), so the marks agree with the price page's
+    spread. Offers with no USD price per accelerator-hour (a bundle that cannot be split,
+    another currency) are listed in ``excluded``, never plotted at zero.
+    """
+    from computeatlas.cloud import pricing
+
+    view = pricing.price_view(catalog, acc)
+    spread = view.spread
+    ends = {spread.cheapest.offer_id: "cheapest end of the spread"} if spread.cheapest else {}
+    if spread.dearest and spread.state == "computed":
+        ends[spread.dearest.offer_id] = "dearest end of the spread"
+    points, excluded = [], []
+    for row in view.rows:
+        o = row.offer
+        if o.per_accelerator_hour is None or not o.usd_comparable:
+            excluded.append(ChartExclusion(id=o.id, name=f"{o.provider_name} {o.instance_type}", reason=o.currency_note or o.display, url=o.url))
+            continue
+        marker = ends.get(o.id) or ("in the spread" if row.in_spread else "not in the spread")
+        label = f"{'cheapest' if 'cheapest' in marker else 'dearest'}: {o.display}" if o.id in ends else ""
+        points.append(ChartPoint(
+            id=o.id, name=f"{o.provider_name} {o.instance_type} ({o.pricing.value}, {o.variant.label})", label=label,
+            x=o.per_accelerator_hour, x_text=o.display, category=o.provider_name, marker=marker, url=o.url,
+        ))  # fmt: skip
+    used = {p.marker for p in points}
+    markers = [m for m in ("cheapest end of the spread", "dearest end of the spread", "in the spread", "not in the spread") if m in used]
+    summary = (
+        f"the spread ({spread.state_label}) runs from {spread.cheapest.display} at {spread.cheapest.provider_name} "
+        f"to {spread.dearest.display} at {spread.dearest.provider_name}, {spread.ratio_text}"
+        if spread.state == "computed" and spread.cheapest and spread.dearest
+        else f"spread: {spread.state_label}"
+    )
+    return ChartView(
+        key=f"prices-{acc.id}", title=f"{acc.name}: price per {view.unit}-hour by provider (USD)",
+        description=(
+            f"Strip chart of {len(points)} published offer(s) from {len({p.category for p in points})} provider(s): "
+            f"price per {view.unit}-hour in US dollars across, one row per provider. On-demand, {summary}. "
+            f"{len(excluded)} offer(s) are not plotted because they have no USD price per {view.unit}-hour."
+        ),
+        x_label=f"USD per {view.unit}-hour", y_label="Provider", x_unit="USD", y_unit="", log_scale=False,
+        points=points, excluded=excluded, svg_url=f"/charts/prices/{acc.id}.svg", page_url=f"/charts/prices/{acc.id}",
+        api_url=f"/api/charts/prices/{acc.id}", data_version=catalog.version, kind="strip", markers=markers,
+    )  # fmt: skip
+
+
+AVERAGE_RACK_TOPIC = "rack-power-density"
+"""The energy topic whose figures labelled "Average rack ..." give the reference line."""
+
+
+def rack_power(catalog: Catalog) -> ChartView:
+    """Power per system (kW): the vendor's published figure, or other parties' reported ones,
+    against the newest "average rack" figure of the rack-power-density topic.
+
+    A vendor's figure keeps its basis (a node is not a rack: the label says "per node");
+    a reported figure is marked with who reports it and what they sell. A system with
+    neither is listed in ``excluded`` ("not published by the vendor").
+    """
+    from computeatlas.energy import views as energy
+
+    points, excluded = [], []
+    for system in catalog.systems.values():
+        view = energy.system_view(catalog, system)
+        url = f"/systems/{system.id}"
+        power = view.power
+        if power.state is State.PUBLISHED and power.amount is not None:
+            points.append(ChartPoint(
+                id=system.id, name=system.name, label=f"{power.value} per {power.basis} ({view.vendor}, vendor)",
+                x=power.amount / 1e3, x_text=power.display, category=system.name, marker="published by the vendor", url=url,
+            ))  # fmt: skip
+        for fig in view.reported_power:
+            if fig.watts is None:
+                continue
+            points.append(ChartPoint(
+                id=f"{system.id}-{fig.key}", name=system.name, label=f"{fig.value} ({fig.claimant}, {fig.claimant_interest.value})",
+                x=fig.watts / 1e3, x_text=fig.value, category=system.name, marker="reported by another party", url=url,
+            ))  # fmt: skip
+        if not any(p.category == system.name for p in points):
+            excluded.append(ChartExclusion(id=system.id, name=system.name, reason=f"power: {power.state_label}; no other party's figure recorded", url=url))
+    average = None
+    topic = catalog.energy.get(AVERAGE_RACK_TOPIC)
+    if topic is not None:
+        candidates = [f for f in topic.figures if f.label.lower().startswith("average rack") and f.power is not None]
+        if candidates:
+            newest = max(candidates, key=lambda f: f.as_of)
+            average = ChartReference(x=newest.power.amount / 1e3, label=f"average rack: {newest.value} ({newest.claimant}, {newest.as_of.year})")
+    used = {p.marker for p in points}
+    return ChartView(
+        key="rack-power", title="Power per system against the average data-centre rack (kW)",
+        description=(
+            f"Strip chart of {len(points)} power figure(s) for {len({p.category for p in points})} system(s), in kilowatts across, "
+            "one row per system; blue circles are the vendor's own published figure, red squares are figures other parties report, each naming who reports it. "
+            + (f"A dashed line marks the {average.label}. " if average else "")
+            + f"{len(excluded)} system(s) have no power figure and are listed beside the chart."
+        ),
+        x_label="Power (kW)", y_label="System", x_unit="kW", y_unit="", log_scale=False, points=points, excluded=excluded,
+        svg_url="/charts/rack-power.svg", page_url="/charts/rack-power", api_url="/api/charts/rack-power",
+        data_version=catalog.version, kind="strip", reference=average,
+        markers=[m for m in ("published by the vendor", "reported by another party") if m in used],
+    )  # fmt: skip
+
+
+_cache: OrderedDict[tuple[str, str, str], str] = OrderedDict()
+_lock = threading.Lock()
+CACHE_SIZE = 64
+
+
+def svg(view: ChartView) -> str:
+    """The chart as standalone SVG text with ``<title>`` and ``<desc>``; cached per data version.
+
+    The cache key is the data version, the chart's key and a hash of the view (a price
+    chart also depends on the date, through stale offers): a chart is rendered once per
+    data version (the first call pays vl-convert's start-up, about half a second).
+    """
+    key = (view.data_version, view.key, hashlib.sha256(view.model_dump_json().encode()).hexdigest())
+    with _lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+            return hit
+        text = _accessible(_render(view), view)
+        _cache[key] = text
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+        return text
+
+
+def _render(view: ChartView) -> str:
+    import vl_convert
+
+    return vl_convert.vegalite_to_svg(spec(view))
+
+
+def _accessible(text: str, view: ChartView) -> str:
+    """Give the root ``<svg>`` role="img", a ``<title>`` and a ``<desc>`` (the text alternative)."""
+    head, sep, rest = text.partition(">")
+    if not sep or not head.startswith("<svg"):
+        raise ValueError("vl-convert did not return an <svg> document")
+    ident = f"chart-{view.key}"
+    head += f' role="img" aria-labelledby="{ident}-title {ident}-desc"'
+    extra = f'<title id="{ident}-title">{escape(view.title)}</title><desc id="{ident}-desc">{escape(view.description)}</desc>'
+    return head + sep + extra + rest
+
+
+__all__ = [
+    "ChartExclusion",
+    "ChartReference",
+    "prices",
+    "rack_power",
+    "ChartPoint",
+    "ChartView",
+    "compute_formats",
+    "compute_power",
+    "compute_unit",
+    "memory_bandwidth",
+    "short_name",
+    "spec",
+    "svg",
+]

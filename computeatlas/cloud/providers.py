@@ -1,0 +1,132 @@
+"""Cloud providers as the site shows them: the provider list with the price table
+(``/cloud/``) and one provider with its lock-in facts and offers (``/cloud/{provider}``).
+
+The same view objects are rendered by the templates and returned by the API.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import BaseModel, Field
+
+from computeatlas.cloud.pricing import (
+    STALE_AFTER_DAYS,
+    OfferPrice,
+    PriceQuery,
+    offer_prices,
+    regions_of,
+    today,
+)
+from computeatlas.cloud.records import LockInTopic, Pricing, Provider
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.citation import SourceView, source_view
+
+
+class ProviderSummary(BaseModel):
+    """A provider in the list: kind, regions and what it rents."""
+
+    id: str
+    name: str
+    kind: str
+    url: str = Field(description="the provider's own site")
+    regions: list[str]
+    offers: int = Field(description="offers recorded for it")
+    accelerators: list[str] = Field(description="names of the parts it rents, per the offers")
+    page_url: str
+
+
+class LockInView(BaseModel):
+    """One sourced fact that makes leaving a provider hard."""
+
+    topic: LockInTopic
+    topic_label: str
+    text: str
+    source: SourceView
+
+
+class ProviderView(BaseModel):
+    """Everything ``/cloud/{provider}`` shows: the record, its lock-in facts by topic,
+    the topics nobody has collected yet (shown as words), and its offers with prices."""
+
+    id: str
+    name: str
+    kind: str
+    url: str
+    regions: list[str]
+    summary: str
+    verified: dt.date
+    lock_in: list[LockInView]
+    lock_in_missing: list[str] = Field(description="lock-in topics with no recorded fact: 'not yet collected'")
+    offers: list[OfferPrice]
+    sources: list[SourceView]
+    data_file: str
+    data_version: str
+
+
+class Choice(BaseModel):
+    """One option of a filter: the parameter value and its words."""
+
+    value: str
+    label: str
+
+
+class CloudIndexView(BaseModel):
+    """``/cloud/``: every provider, and the price table filtered by ``query``."""
+
+    providers: list[ProviderSummary]
+    query: PriceQuery
+    offers: list[OfferPrice]
+    total_offers: int
+    choices: dict[str, list[Choice]] = Field(description="filter options: accelerator, provider, pricing, region")
+    stale_after_days: int = STALE_AFTER_DAYS
+    as_of: dt.date
+
+
+def _summary(catalog: Catalog, provider: Provider) -> ProviderSummary:
+    offers = [o for o in catalog.offers.values() if o.provider == provider.id]
+    parts = [a.name for a in catalog.accelerators.values() if any(o.accelerator == a.id for o in offers)]
+    return ProviderSummary(
+        id=provider.id, name=provider.name, kind=provider.kind.value, url=provider.url, regions=list(provider.regions),
+        offers=len(offers), accelerators=parts, page_url=f"/cloud/{provider.id}",
+    )
+
+
+def provider_summaries(catalog: Catalog) -> list[ProviderSummary]:
+    """Every provider, ordered by name."""
+    return [_summary(catalog, p) for p in catalog.providers.values()]
+
+
+def provider_view(catalog: Catalog, provider: Provider, on: dt.date | None = None) -> ProviderView:
+    """The page data of one provider; offers priced as of ``on`` (default today)."""
+    sources = {k: source_view(k, s) for k, s in provider.sources.items()}
+    facts = [
+        LockInView(topic=f.topic, topic_label=f.topic.label, text=f.text, source=sources[f.source])
+        for f in sorted(provider.lock_in, key=lambda f: list(LockInTopic).index(f.topic))
+    ]
+    covered = {f.topic for f in provider.lock_in}
+    return ProviderView(
+        id=provider.id, name=provider.name, kind=provider.kind.value, url=provider.url, regions=list(provider.regions),
+        summary=provider.summary, verified=provider.verified, lock_in=facts,
+        lock_in_missing=[t.label for t in LockInTopic if t not in covered],
+        offers=offer_prices(catalog, PriceQuery(provider=provider.id), on),
+        sources=list(sources.values()), data_file=catalog.file_of("providers", provider.id), data_version=catalog.version,
+    )
+
+
+def cloud_index(catalog: Catalog, query: PriceQuery | None = None, on: dt.date | None = None) -> CloudIndexView:
+    """The provider list and the price table filtered by ``query`` (accelerator,
+    provider, pricing, region …); stale offers stay in the table, marked."""
+    on = on or today()
+    query = query or PriceQuery()
+    offered = {o.accelerator for o in catalog.offers.values()}
+    choices = {
+        "accelerator": [Choice(value=a.id, label=a.name) for a in catalog.accelerators.values() if a.id in offered],
+        "provider": [Choice(value=p.id, label=p.name) for p in catalog.providers.values()],
+        "pricing": [Choice(value=p.value, label=p.value) for p in Pricing],
+        "region": [Choice(value=r, label=r) for r in regions_of(catalog.offers.values())],
+    }
+    return CloudIndexView(
+        providers=provider_summaries(catalog), query=query, offers=offer_prices(catalog, query, on),
+        total_offers=len(catalog.offers), choices=choices, as_of=on,
+    )

@@ -1,0 +1,76 @@
+"""Where an accelerator is actually rented: the accelerator page's cloud section.
+
+Built from the records only: the offers name the providers, the default spread of
+:mod:`computeatlas.cloud.pricing` gives the on-demand price range, and for a cloud-only part
+the providers' "exclusive parts" lock-in facts back the note that choosing the part is
+choosing the cloud.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+
+from pydantic import BaseModel, Field
+
+from computeatlas.cloud.pricing import PriceQuery, Spread, price_view
+from computeatlas.cloud.records import LockInTopic
+from computeatlas.core.catalog import Catalog
+from computeatlas.silicon.records import Accelerator, Availability
+
+
+class RentProvider(BaseModel):
+    """A provider that rents a part, with how many of its offers are recorded."""
+
+    id: str
+    name: str
+    kind: str
+    offers: int
+    url: str
+
+
+class RentSummary(BaseModel):
+    """The accelerator page's "Where you actually rent this": who rents the part, its
+    on-demand USD price range (the default spread) and, for cloud-only parts, the note
+    that choosing the part is choosing the cloud, with that cloud's exclusive-parts facts."""
+
+    offers: int
+    providers: list[RentProvider]
+    spread: Spread
+    cloud_only: bool
+    cloud_note: str | None
+    exclusive_facts: list[str] = Field(default_factory=list)
+    prices_url: str
+
+
+def rent_summary(catalog: Catalog, acc: Accelerator, on: dt.date | None = None) -> RentSummary | None:
+    """Build "Where you actually rent this" for ``acc`` from its offers and providers.
+
+    None (no section) when no offer for the part is recorded and it is not cloud-only:
+    the page then says nothing rather than fill a section with nothing.
+    """
+    view = price_view(catalog, acc, PriceQuery(), on)
+    if not view.rows and acc.availability is not Availability.CLOUD_ONLY:
+        return None
+    counts = Counter(r.offer.provider for r in view.rows)
+    providers = [
+        RentProvider(id=p.id, name=p.name, kind=p.kind.value, offers=counts[p.id], url=f"/cloud/{p.id}")
+        for p in catalog.providers.values() if p.id in counts
+    ]
+    note, facts = None, []
+    cloud_only = acc.availability is Availability.CLOUD_ONLY
+    if cloud_only and len(providers) == 1:
+        only = catalog.providers[providers[0].id]
+        note = (f"{acc.name} is cloud-only and every offer recorded for it is from {only.name}: "
+                f"choosing this part is choosing {only.name}, and leaving {only.name} later means leaving the part too.")
+        facts = [f.text for f in only.lock_in if f.topic is LockInTopic.EXCLUSIVE_PARTS]
+    elif cloud_only and providers:
+        note = (f"{acc.name} is cloud-only: it can only be rented, from " + ", ".join(p.name for p in providers)
+                + "; choosing the part limits the choice of cloud to these.")
+    elif cloud_only:
+        note = (f"{acc.name} is cloud-only, so choosing the part is choosing the cloud that runs it. "
+                f"{acc.availability_note} No offer for it is recorded in the atlas yet.")
+    return RentSummary(
+        offers=len(view.rows), providers=providers, spread=view.spread, cloud_only=cloud_only,
+        cloud_note=note, exclusive_facts=facts, prices_url=f"/cloud/prices/{acc.id}",
+    )

@@ -1,0 +1,92 @@
+"""Variants of a part as offers name them: the form (SXM, PCIe, NVL, OAM) and the memory
+per accelerator, so that prices of different variants are never mixed by accident.
+
+The provider's ``variant`` text is read first; what it leaves out is taken from the part's
+own record (its form factor and its published per-accelerator memory) and listed in
+:attr:`Variant.from_record`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+from computeatlas.cloud.records import Offer
+from computeatlas.silicon.records import Accelerator
+
+_FORMS = (("NVL", re.compile(r"\bNVL\b", re.I)), ("SXM", re.compile(r"SXM\d*|\bHGX\b", re.I)),
+          ("PCIe", re.compile(r"\bPCIe\b", re.I)), ("OAM", re.compile(r"\bOAM\b", re.I)))
+_MEMORY = re.compile(r"(\d+(?:\.\d+)?)\s*GB\b")
+
+
+class Variant(BaseModel):
+    """One variant of a part: form and memory per accelerator (in GB, decimal).
+
+    ``from_record`` lists what the provider did not state and was taken from the part's
+    own record (``form``, ``memory``); ``key`` is the URL form of ``label``.
+    """
+
+    key: str = Field(description="e.g. 'sxm-80gb'; the value of the 'variant' query parameter")
+    label: str = Field(description="e.g. 'SXM 80 GB'")
+    form: str | None = None
+    memory_gb: float | None = Field(None, description="memory per accelerator in GB (10^9 bytes)")
+    from_record: list[str] = Field(default_factory=list)
+
+
+def _make_variant(form: str | None, memory: tuple[str, float] | None, from_record: list[str]) -> Variant:
+    label = " ".join(p for p in (form, memory[0] if memory else None) if p) or "as recorded"
+    return Variant(key=variant_key(label), label=label, form=form, memory_gb=memory[1] if memory else None, from_record=from_record)
+
+
+def variant_key(text: str) -> str:
+    """The URL form of a variant label or of what a visitor typed: ``"SXM 80 GB"`` → ``sxm-80gb``."""
+    return re.sub(r"[^a-z0-9]+", "-", re.sub(r" (?=[kmgt]i?b\b)", "", text.lower())).strip("-")
+
+
+def _record_form(acc: Accelerator) -> str | None:
+    for form, pattern in _FORMS:
+        if pattern.search(acc.form_factor):
+            return form
+    return None
+
+
+def _record_memory(acc: Accelerator) -> tuple[str, float] | None:
+    """The record's published per-accelerator memory as (text as written, GB)."""
+    claim = acc.specs.memory
+    if not (claim.comparable and claim.figure and claim.value):
+        return None
+    found = re.match(r"\s*([\d.]+)\s*([A-Za-z]+)", claim.value)
+    text = f"{float(found.group(1)):g} {found.group(2)}" if found else claim.value
+    return text, round(claim.figure.amount / 1e9, 3)
+
+
+def record_variant(acc: Accelerator) -> Variant:
+    """The variant the part's own record describes (form factor and published memory)."""
+    return _make_variant(_record_form(acc), _record_memory(acc), ["form", "memory"])
+
+
+def variant_of(offer: Offer, acc: Accelerator) -> Variant:
+    """The variant an offer rents, read from its ``variant`` text.
+
+    The form is SXM (also written SXM5 or HGX), PCIe, NVL or OAM; the memory is the first
+    ``N GB`` in the text, divided by ``accelerators_per_instance`` when the text says it
+    is per instance. What the text leaves out comes from the part's record.
+    """
+    text = offer.variant
+    form = next((name for name, pattern in _FORMS if pattern.search(text)), None)
+    found = _MEMORY.search(text)
+    memory: tuple[str, float] | None = None
+    if found:
+        gb = float(found.group(1))
+        if "per instance" in text.lower():
+            gb = round(gb / offer.accelerators_per_instance, 3)
+        memory = (f"{gb:g} GB", gb)
+    from_record = []
+    if form is None:
+        form, from_record = _record_form(acc), from_record + ["form"]
+    if memory is None:
+        memory, from_record = _record_memory(acc), from_record + ["memory"]
+    return _make_variant(form, memory, from_record)
+
+__all__ = ["Variant", "record_variant", "variant_key", "variant_of"]

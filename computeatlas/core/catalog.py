@@ -1,0 +1,346 @@
+"""Load the data folder into a validated, immutable, cross-linked catalog.
+
+Loading never stops at the first problem: every file is read and every problem is
+collected as a :class:`Problem` naming the file, the field and the offending text, so that
+``computeatlas validate`` can list them all. :func:`load` raises :class:`CatalogError`
+carrying that list when there is any.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import importlib
+import os
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+if TYPE_CHECKING:  # the record types of each domain, for type checkers only
+    from computeatlas.cloud.records import Offer, Provider
+    from computeatlas.energy.records import EconomicsClaim, EnergyTopic, System
+    from computeatlas.silicon.curated import Comparison
+    from computeatlas.silicon.records import Accelerator, Vendor
+
+DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "data"
+"""The bundled data folder of a source checkout (``<repo>/data``)."""
+
+DOMAINS = (
+    "computeatlas.silicon.records",
+    "computeatlas.silicon.curated",
+    "computeatlas.cloud.records",
+    "computeatlas.energy.records",
+)
+"""The modules that define the catalog's records, in load order. Each has ``FOLDERS``
+(a data sub-folder of TOML files, one record per file → record type), optionally
+``TABLES`` (a sub-folder of CSV files, one record per row → record type) and optionally
+``cross_check(records, files) -> Iterable[Problem]`` for references between records.
+Core names them here instead of importing them, so that imports flow one way
+(core ← domains)."""
+
+
+def _domains() -> list[Any]:
+    return [importlib.import_module(name) for name in DOMAINS]
+
+
+def folders() -> dict[str, type[BaseModel]]:
+    """Every data sub-folder of TOML files (one record per file) and its record type."""
+    return {k: v for mod in _domains() for k, v in getattr(mod, "FOLDERS", {}).items()}
+
+
+def tables() -> dict[str, type[BaseModel]]:
+    """Every data sub-folder of CSV files (one record per row) and its record type."""
+    return {k: v for mod in _domains() for k, v in getattr(mod, "TABLES", {}).items()}
+
+
+R = TypeVar("R", bound=BaseModel)
+
+
+def data_dir() -> Path:
+    """The data folder to load: ``$COMPUTEATLAS_DATA`` if set, else the bundled one."""
+    return Path(os.environ.get("COMPUTEATLAS_DATA") or DEFAULT_DATA)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with the data: where (file, field) and what (message, text)."""
+
+    file: str
+    field: str
+    message: str
+    text: str | None = None
+
+    def __str__(self) -> str:
+        shown = f" (found {self.text!r})" if self.text is not None and self.text not in self.message else ""
+        return f"{self.file}: {self.field}: {self.message}{shown}"
+
+
+class CatalogError(Exception):
+    """Raised by :func:`load` when the data folder has problems; ``problems`` lists them all."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        lines = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(f"{len(problems)} problem(s) in the data folder:\n{lines}")
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The validated catalog: records by id, the file each came from, and a data version.
+
+    ``version`` is a short hash of every data file's bytes: it changes whenever the data
+    does and is used for caching and in citations. ``accelerators`` is ordered by name.
+    """
+
+    root: Path
+    collections: Mapping[str, Mapping[str, Any]]
+    files: Mapping[str, str]
+    version: str
+    last_verified: dt.date | None = None
+    problems: tuple[Problem, ...] = field(default=())
+
+    @property
+    def vendors(self) -> Mapping[str, Vendor]:
+        """Vendors by id."""
+        return self.collections["vendors"]
+
+    @property
+    def accelerators(self) -> Mapping[str, Accelerator]:
+        """Accelerators by id, ordered by name."""
+        return self.collections["accelerators"]
+
+    @property
+    def comparisons(self) -> Mapping[str, Comparison]:
+        """Curated comparisons by canonical pair id."""
+        return self.collections["comparisons"]
+
+    @property
+    def providers(self) -> Mapping[str, Provider]:
+        """Cloud providers by id, ordered by name."""
+        return self.collections["providers"]
+
+    @property
+    def offers(self) -> Mapping[str, Offer]:
+        """Published prices by offer id (``{csv stem}-{line}``)."""
+        return self.collections["offers"]
+
+    @property
+    def systems(self) -> Mapping[str, System]:
+        """Rack-scale systems by id."""
+        return self.collections["systems"]
+
+    @property
+    def energy(self) -> Mapping[str, EnergyTopic]:
+        """Energy topics by id."""
+        return self.collections["energy"]
+
+    @property
+    def claims(self) -> Mapping[str, EconomicsClaim]:
+        """Economics claims by id."""
+        return self.collections["claims"]
+
+    def file_of(self, folder: str, ident: str) -> str:
+        """The data file (relative to the data folder's parent) a record came from."""
+        return self.files[f"{folder}/{ident}"]
+
+    def accelerator(self, ident: str) -> Accelerator:
+        """The accelerator with id ``ident``; raises ``KeyError`` when there is none."""
+        return self.accelerators[ident]
+
+    def vendor_of(self, accelerator: Accelerator) -> Vendor:
+        """The vendor record of ``accelerator``."""
+        return self.vendors[accelerator.vendor]
+
+
+def _error_text(value: Any) -> str | None:
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        text = str(value)
+        return text if len(text) <= 120 else text[:117] + "..."
+    return None
+
+
+def _problems_from(exc: ValidationError, rel: str, raw: Mapping[str, Any]) -> list[Problem]:
+    """Turn a pydantic error into problems with dotted field paths and friendly wording."""
+    out = []
+    for err in exc.errors(include_url=False):
+        loc = [str(p) for p in err["loc"]]
+        path = ".".join(loc) or "(record)"
+        message = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "missing" and loc[:1] == ["specs"] and len(loc) == 2:
+            message = (
+                f"core spec '{loc[1]}' not researched: give it a state "
+                "(published, not_published, not_applicable, not_comparable)"
+            )
+        elif err["type"] == "extra_forbidden":
+            message = f"unknown field '{loc[-1]}'"
+        text = _error_text(err.get("input"))
+        node: Any = raw
+        for part in err["loc"]:
+            node = node.get(part) if isinstance(node, Mapping) else None
+        if isinstance(node, Mapping):  # a claim-level error: point at the field it quotes
+            for key in ("value", "sparse"):
+                if isinstance(node.get(key), str) and repr(node[key]) in message:
+                    path, text = f"{path}.{key}", node[key]
+                    break
+        out.append(Problem(rel, path, message, text))
+    return out
+
+
+def _read(path: Path, rel: str, model: type[R], today: dt.date) -> tuple[R | None, list[Problem]]:
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        return None, [Problem(rel, "(file)", f"not UTF-8 text: {exc}")]
+    except tomllib.TOMLDecodeError as exc:
+        return None, [Problem(rel, "(file)", f"broken TOML: {exc}")]
+    problems = []
+    if raw.get("id") != path.stem:
+        problems.append(Problem(rel, "id", f"id must equal the file name '{path.stem}'", _error_text(raw.get("id"))))
+    try:
+        record = model.model_validate(raw, context={"today": today})
+    except ValidationError as exc:
+        return None, problems + _problems_from(exc, rel, raw)
+    return record, problems
+
+
+def _files(root: Path, folder: str) -> list[Path]:
+    base = root / folder
+    return sorted(base.glob("*.toml")) if base.is_dir() else []
+
+
+def check(root: Path | None = None, today: dt.date | None = None) -> tuple[Catalog, list[Problem]]:
+    """Read every data file under ``root`` and return the catalog and all problems found.
+
+    The catalog holds only the records that validated; callers that need a clean
+    catalog use :func:`load`. ``today`` (default: the current date) is what verified and
+    accessed dates may not exceed.
+    """
+    root = Path(root or data_dir())
+    today = today or dt.date.today()
+    problems: list[Problem] = []
+    if not root.is_dir():
+        problems.append(Problem(str(root), "(folder)", "data folder not found"))
+    FOLDERS, TABLES = folders(), tables()
+    records: dict[str, dict[str, Any]] = {name: {} for name in (*FOLDERS, *TABLES)}
+    files: dict[str, str] = {}
+    failed: set[str] = set()  # ids of files that exist but did not validate
+    digest = hashlib.sha256()  # of names relative to the data folder, so copies hash alike
+    for folder, model in TABLES.items():
+        for path in sorted((root / folder).glob("*.csv")) if (root / folder).is_dir() else []:
+            rel = f"{root.name}/{folder}/{path.name}"
+            digest.update(f"{folder}/{path.name}".encode() + b"\0" + path.read_bytes())
+            rows, found = _read_table(path, rel, model, today)
+            problems += found
+            for row in rows:
+                ident = row.id  # type: ignore[attr-defined]
+                if ident in records[folder]:
+                    first = records[folder][ident]
+                    problems.append(Problem(rel, f"row {row.row}", f"duplicate offer: same provider, instance type, pricing, term, region and date as {first.file} row {first.row}", ident))  # type: ignore[attr-defined]
+                    continue
+                records[folder][ident] = row
+                files[f"{folder}/{ident}"] = rel
+    for folder, model in FOLDERS.items():
+        seen: dict[str, str] = {}
+        for path in _files(root, folder):
+            rel = f"{root.name}/{folder}/{path.name}"
+            digest.update(f"{folder}/{path.name}".encode() + b"\0" + path.read_bytes())
+            record, found = _read(path, rel, model, today)
+            problems += found
+            if record is None:
+                failed.add(f"{folder}/{path.stem}")
+                continue
+            ident = record.id  # type: ignore[attr-defined]
+            if ident in seen:
+                problems.append(Problem(rel, "id", f"duplicate id, also defined in {seen[ident]}", ident))
+                continue
+            seen[ident] = rel
+            records[folder][ident] = record
+            files[f"{folder}/{ident}"] = rel
+    if root.is_dir() and not _files(root, "accelerators"):
+        problems.append(Problem(f"{root.name}/accelerators", "(folder)", "no accelerator files (*.toml): is this the data folder?"))
+    problems += [p for p in _cross_check(records, files) if p is not None and not _refers_to_failed(p, failed)]
+    for folder in ("accelerators", "providers", "systems"):
+        records[folder] = dict(sorted(records[folder].items(), key=lambda kv: (kv[1].name.lower(), kv[0])))
+    verified = [r.verified for group in records.values() for r in group.values() if hasattr(r, "verified")]
+    catalog = Catalog(
+        root=root,
+        collections=MappingProxyType({k: MappingProxyType(v) for k, v in records.items()}),
+        files=MappingProxyType(files),
+        version=digest.hexdigest()[:12],
+        last_verified=max(verified, default=None),
+        problems=tuple(problems),
+    )
+    return catalog, problems
+
+
+def _cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterable[Problem]:
+    """Every domain's ``cross_check``: references to records that do not exist."""
+    for mod in _domains():
+        if hasattr(mod, "cross_check"):
+            yield from mod.cross_check(records, files)
+
+
+def missing(files: Mapping[str, str], folder: str, ident: str, field_name: str, value: str, target: Mapping[str, Any], where: str) -> Problem | None:
+    """A problem when ``value`` (a reference in record ``folder/ident``) is not in ``target``."""
+    if value in target:
+        return None
+    return Problem(files[f"{folder}/{ident}"], field_name, f"no such {where}", value)
+
+
+def _refers_to_failed(problem: Problem, failed: set[str]) -> bool:
+    """True for a "no such record" problem whose target exists but failed to validate:
+    that file's own problems already say what is wrong, so the reference is not repeated."""
+    return problem.message.startswith("no such ") and any(f.endswith("/" + str(problem.text)) for f in failed)
+
+
+def _read_table(path: Path, rel: str, model: type[R], today: dt.date) -> tuple[list[R], list[Problem]]:
+    """Read a CSV of records, one per row; every bad row and field is a problem."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return [], [Problem(rel, "(file)", f"not UTF-8 text: {exc}")]
+    reader = csv.DictReader(text.splitlines(keepends=True), strict=True)
+    expected = [name for name in model.model_fields if name not in ("file", "row")]
+    try:
+        header = reader.fieldnames or []
+    except csv.Error as exc:
+        return [], [Problem(rel, "(header)", f"broken CSV: {exc}")]
+    unknown = [h for h in header if h not in expected]
+    absent = [h for h in expected if h not in header and model.model_fields[h].is_required()]
+    if unknown or absent:
+        parts = ([f"unknown column(s) {', '.join(unknown)}"] if unknown else []) + ([f"missing column(s) {', '.join(absent)}"] if absent else [])
+        return [], [Problem(rel, "(header)", "; ".join(parts))]
+    rows: list[R] = []
+    problems: list[Problem] = []
+    try:
+        for raw in reader:
+            line = reader.line_num
+            if None in raw or any(v is None for v in raw.values()):
+                problems.append(Problem(rel, f"row {line}", f"expected {len(header)} cells"))
+                continue
+            try:
+                rows.append(model.model_validate({**raw, "file": rel, "row": line}, context={"today": today}))
+            except ValidationError as exc:
+                for p in _problems_from(exc, rel, raw):
+                    problems.append(Problem(rel, f"row {line}: {p.field}", p.message, p.text))
+    except csv.Error as exc:
+        problems.append(Problem(rel, f"row {reader.line_num}", f"broken CSV: {exc}"))
+    return rows, problems
+
+
+def load(root: Path | None = None, today: dt.date | None = None) -> Catalog:
+    """Load and validate the data folder; raise :class:`CatalogError` listing every problem.
+
+    This is the public entry point (``computeatlas.load()``). The returned catalog is
+    immutable: mappings are read-only proxies over frozen pydantic records.
+    """
+    catalog, problems = check(root, today)
+    if problems:
+        raise CatalogError(problems)
+    return catalog

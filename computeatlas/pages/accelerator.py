@@ -1,0 +1,94 @@
+"""The accelerator page's data: one view object built once from every domain.
+
+The page renders it with Jinja2, ``/api/accelerators/{id}`` returns it as JSON and
+``computeatlas show`` prints it, so the three faces cannot disagree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from computeatlas.cloud.rental import RentSummary, rent_summary
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.citation import SourceView, source_view
+from computeatlas.energy.views import PowerQuestion, power_question
+from computeatlas.silicon.derive import DerivedFigure, derived_figures
+from computeatlas.silicon.records import Accelerator
+from computeatlas.silicon.related import (
+    CuratedLink,
+    RelatedPart,
+    compared_against,
+    related,
+)
+from computeatlas.silicon.specs import SPEC_LABELS, SpecView, spec_view
+
+
+class AcceleratorView(BaseModel):
+    """Everything an accelerator page shows, and the body of ``/api/accelerators/{id}``."""
+
+    id: str
+    name: str
+    vendor: str
+    vendor_id: str
+    family: str
+    aliases: list[str]
+    summary: str
+    workload: str
+    form_factor: str
+    availability: str
+    availability_note: str
+    audience: str
+    catch: str
+    economics: str
+    announced: dt.date | None
+    verified: dt.date
+    predecessor: str | None
+    specs: list[SpecView]
+    details_missing: list[str] = Field(description="optional details nobody has collected yet")
+    sources: list[SourceView]
+    data_file: str
+    data_version: str
+    kind: Literal["accelerator"] = "accelerator"
+    compared_against: list[CuratedLink] = Field(default_factory=list, description="curated comparisons that include this part")
+    related: list[RelatedPart] = Field(default_factory=list, description="related silicon picked from the records")
+    derived: list[DerivedFigure] = Field(default_factory=list, description="derived from published figures, with formulas")
+    rent: RentSummary | None = Field(None, description="where you actually rent this: providers, on-demand price range, cloud-only note")
+    power: PowerQuestion | None = Field(None, description="the power question: this part's power, its systems' power, energy figures")
+
+
+
+def accelerator_view(catalog: Catalog, acc: Accelerator) -> AcceleratorView:
+    """Build the full page data for ``acc`` from the catalog."""
+    details = acc.details
+    return AcceleratorView(
+        id=acc.id,
+        name=acc.name,
+        vendor=catalog.vendor_of(acc).name,
+        vendor_id=acc.vendor,
+        family=acc.family,
+        aliases=list(acc.aliases),
+        summary=acc.summary,
+        workload=acc.workload.value,
+        form_factor=acc.form_factor,
+        availability=acc.availability.value,
+        availability_note=acc.availability_note,
+        audience=acc.audience,
+        catch=acc.catch,
+        economics=acc.economics,
+        announced=acc.announced,
+        verified=acc.verified,
+        predecessor=acc.predecessor,
+        specs=[spec_view(acc, key, claim) for key, claim in acc.claims()],
+        details_missing=[SPEC_LABELS[f"details.{n}"] for n in ("process", "transistors", "die_size") if getattr(details, n) is None],
+        sources=[source_view(k, s) for k, s in acc.sources.items()],
+        data_file=catalog.files[f"accelerators/{acc.id}"],
+        data_version=catalog.version,
+        compared_against=compared_against(catalog, acc),
+        related=related(catalog, acc),
+        derived=derived_figures(acc),
+        rent=rent_summary(catalog, acc),
+        power=power_question(catalog, acc),
+    )

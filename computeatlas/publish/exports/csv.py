@@ -1,0 +1,79 @@
+"""The silicon table as CSV: RFC 4180 (comma, double quotes, CRLF line ends), UTF-8, a header row.
+
+No cell ever starts a spreadsheet formula: a text cell beginning with ``=``, ``+``,
+``-``, ``@``, a tab or a carriage return gets a leading apostrophe (``'=1+1``), the
+neutralisation spreadsheet programs recognise. Numbers are written plainly (no exponent,
+no thousands separator) and a real negative number (``-3.5``) stays a number.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from computeatlas.publish.exports.silicon_table import (
+    NAME,
+    SiliconTable,
+    Value,
+    plain_text,
+)
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""First characters that make a spreadsheet treat a cell as a formula."""
+
+_NEGATIVE_NUMBER = re.compile(r"-\d+(?:\.\d+)?")
+
+MEDIA_TYPE = "text/csv; charset=utf-8; header=present"
+
+
+def neutralise(text: str) -> str:
+    """``text`` made safe to open in a spreadsheet: a leading apostrophe where it would
+    start a formula. A plain negative number such as ``"-3.5"`` is left as it is."""
+    if text.startswith(FORMULA_START) and not _NEGATIVE_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def cell_text(value: Value) -> str:
+    """One cell as CSV text: numbers plainly, text neutralised."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return plain_text(value)
+    return neutralise(str(value))
+
+
+def write_rows(stream: io.TextIOBase, header: Sequence[str], rows: Iterable[Sequence[Value]]) -> None:
+    """Write ``header`` and ``rows`` to a text ``stream`` (opened with ``newline=""``)."""
+    writer = csv.writer(stream, dialect="excel", lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
+    writer.writerow([neutralise(h) for h in header])
+    for row in rows:
+        writer.writerow([cell_text(v) for v in row])
+
+
+def to_text(table: SiliconTable) -> str:
+    """The whole table as one CSV string."""
+    buffer = io.StringIO(newline="")
+    write_rows(buffer, table.names, table.rows)
+    return buffer.getvalue()
+
+
+def to_bytes(table: SiliconTable) -> bytes:
+    """The whole table as UTF-8 CSV bytes (no byte-order mark)."""
+    return to_text(table).encode("utf-8")
+
+
+def filename(day: dt.date) -> str:
+    """The dated download name, e.g. ``compute-atlas-silicon-2026-11-30.csv``."""
+    return f"{NAME}-{day.isoformat()}.csv"
+
+
+def write(table: SiliconTable, out: Path) -> list[Path]:
+    """Write the CSV file ``out``; return ``[out]``."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(to_bytes(table))
+    return [out]

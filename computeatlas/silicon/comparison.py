@@ -1,0 +1,406 @@
+"""Aligned comparisons of 2 to 6 accelerators, built from the records on request.
+
+A comparison is never stored: :func:`build` assembles it from the records each time (a
+curated record in ``data/comparisons/`` only adds a framing line and a verdict). Rows are
+aligned by spec; every cell keeps its state, basis, source and the record's verified date.
+
+Honesty rules, enforced here and nowhere else:
+
+- compute is compared only within one number format and only dense (sparse figures are
+  shown beside the dense one, never compared);
+- the headline compute row is the lowest-precision floating-point format that *every*
+  part publishes as a dense per-accelerator figure (an integer format only when no
+  floating-point one is shared); where there is none the comparison says so;
+- a ratio appears only where both cells are comparable (published, a number, per chip or
+  per package); "not published", "not applicable", "not comparable" and "not yet
+  collected" never produce a ratio. Ratios are against the first part (the reference);
+- interconnect bandwidths get no ratio: vendors count them differently (per direction,
+  both directions, per link set).
+
+Bad input raises :class:`CompareError` with an HTTP-style ``status`` (400, or 404 for an
+unknown name) and the closest ids or candidates in ``options``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.citation import SourceView, source_view
+from computeatlas.core.claims import Claim, NumberFormat, State
+from computeatlas.silicon import derive, resolve
+from computeatlas.silicon.curated import pair_id
+from computeatlas.silicon.records import Accelerator
+from computeatlas.silicon.related import title_of
+from computeatlas.silicon.specs import SPEC_LABELS, spec_view
+
+MIN_PARTS = 2
+MAX_PARTS = 6
+NO_RATIO_ROWS = ("interconnect", "software")
+"""Rows that never carry a ratio (see the module docstring)."""
+
+
+class CompareError(ValueError):
+    """Bad input for a comparison. ``status`` is 400 or 404; ``options`` lists candidates or
+    the closest ids; ``message`` is one sentence naming what was wrong."""
+
+    def __init__(self, message: str, status: int = 400, options: list[resolve.Candidate] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.options = options or []
+
+
+def split_ids(values: str | Iterable[str] | None) -> list[str]:
+    """Names from ``"a,b,c"`` or repeated values (``ids=a&ids=b``): split on commas, trimmed, blanks dropped."""
+    if values is None:
+        return []
+    items = [values] if isinstance(values, str) else list(values)
+    return [part.strip() for item in items for part in item.split(",") if part.strip()]
+
+
+def resolve_parts(catalog: Catalog, names: Sequence[str]) -> list[str]:
+    """Resolve 2–6 names (ids, aliases, names) to distinct ids, keeping their order.
+
+    Raises :class:`CompareError`: none given (400), more than :data:`MAX_PARTS` (400), an
+    unknown name (404, closest ids), an ambiguous one (400, candidates), the same part
+    twice (400), or only one part (400).
+    """
+    if not names:
+        raise CompareError("No accelerators given: name 2 to 6, e.g. ids=nvidia-h100-sxm,nvidia-h200-sxm.")
+    if len(names) > MAX_PARTS:
+        raise CompareError(f"{len(names)} accelerators given: a comparison takes at most {MAX_PARTS}.")
+    ids: list[str] = []
+    given: dict[str, str] = {}
+    for name in names:
+        try:
+            ident = resolve.resolve_id(catalog, name)
+        except resolve.UnknownName as exc:
+            raise CompareError(exc.message, 404, exc.options) from None
+        except resolve.ResolveError as exc:
+            raise CompareError(exc.message, 400, exc.options) from None
+        if ident in ids:
+            first = given[ident]
+            which = f"'{ident}' is named twice" if first == name == ident else f"'{first}' and '{name}' are both {ident}"
+            raise CompareError(f"The same accelerator twice: {which}. Compare different parts.")
+        ids.append(ident)
+        given[ident] = name
+    if len(ids) < MIN_PARTS:
+        raise CompareError(f"Only one accelerator given ({ids[0]}): name at least {MIN_PARTS}.")
+    return ids
+
+
+def display_order(catalog: Catalog, ids: Sequence[str]) -> list[str]:
+    """The order parts are shown in: a pair follows its curated record's ``parts`` if there
+    is one, else the canonical (sorted) order; three or more keep the order given."""
+    if len(ids) != 2:
+        return list(ids)
+    curated = catalog.comparisons.get(pair_id(*ids))
+    return list(curated.parts) if curated is not None else sorted(ids)
+
+
+class PartView(BaseModel):
+    """One accelerator in a comparison (a column)."""
+
+    id: str
+    name: str
+    vendor: str
+    availability: str
+    verified: dt.date
+    url: str
+    api_url: str
+    data_file: str
+
+
+class CellView(BaseModel):
+    """One part's value in a row, with its state, basis, source and date.
+
+    ``ratio`` is this cell ÷ the reference part's cell, set only when both are comparable
+    figures in the same unit, format and sparsity; ``state`` is a spec state
+    (``published`` …), ``not_collected``, or a derived state (``derived`` …).
+    """
+
+    id: str
+    state: str
+    state_label: str
+    display: str
+    comparable: bool
+    amount: float | None = Field(None, description="canonical unit of the row")
+    basis: str | None = None
+    source: SourceView | None = None
+    vendor_source: bool = Field(False, description="the source is the vendor, who sells this part")
+    verified: dt.date
+    note: str | None = None
+    published_text: str | None = None
+    memory_type: str | None = None
+    sparse: str | None = Field(None, description="the sparsity figure, shown, never compared")
+    disputed: bool = False
+    other_claims: list[str] = Field(default_factory=list)
+    worked: str | None = Field(None, description="derived rows: the formula with this part's figures")
+    reason: str | None = Field(None, description="derived rows: why there is no value")
+    is_reference: bool = False
+    ratio: float | None = None
+    ratio_display: str | None = None
+
+
+class RowView(BaseModel):
+    """One spec (or derived figure) across every part."""
+
+    key: str
+    label: str
+    group: Literal["memory", "compute", "power", "interconnect", "software", "derived"]
+    number_format: NumberFormat | None = None
+    unit: str | None = None
+    formula: str | None = None
+    note: str | None = None
+    cells: list[CellView]
+
+
+class HeadlineView(BaseModel):
+    """The headline compute comparison: a shared dense format, or why there is none."""
+
+    number_format: NumberFormat | None
+    text: str
+    row: RowView | None = None
+
+
+class PairGap(BaseModel):
+    """Two parts with no number format both publish as a dense per-accelerator figure."""
+
+    a: str
+    b: str
+    text: str
+
+
+class CuratedView(BaseModel):
+    """The words a curated comparison adds above the generated rows."""
+
+    id: str
+    title: str
+    framing: str
+    verdict: str
+    verified: dt.date
+    sources: list[SourceView]
+
+
+class ComparisonView(BaseModel):
+    """A whole comparison: the page data and the body of ``/api/compare``."""
+
+    ids: list[str]
+    title: str
+    url: str = Field(description="the page: /compare/{a}-vs-{b} for a pair, /compare/?ids=… for more")
+    api_url: str
+    parts: list[PartView]
+    reference: str = Field(description="the part ratios are taken against (the first)")
+    curated: CuratedView | None = None
+    headline: HeadlineView
+    gaps: list[PairGap] = Field(description="pairs with no shared dense per-accelerator number format")
+    rows: list[RowView]
+    derived: list[RowView] = Field(description="derived from published figures, each with its formula")
+    data_version: str
+    kind: Literal["comparison"] = "comparison"
+
+
+def ratio_text(ratio: float) -> str:
+    """``1.4328`` → ``"1.43×"`` (three significant figures)."""
+    return f"{ratio:.3g}×"
+
+
+def _with_ratios(row: RowView) -> RowView:
+    reference = row.cells[0]
+    reference.is_reference = True
+    if row.key in NO_RATIO_ROWS or not reference.comparable or not reference.amount:
+        return row
+    for cell in row.cells[1:]:
+        if cell.comparable and cell.amount is not None:
+            cell.ratio = cell.amount / reference.amount
+            cell.ratio_display = ratio_text(cell.ratio)
+    return row
+
+
+_ORDER = {fmt: i for i, fmt in enumerate(NumberFormat)}
+"""Lowest precision first (``NumberFormat.rank`` without its list scan)."""
+
+_GROUPS = {"memory": "memory", "memory_bandwidth": "memory", "power": "power", "interconnect": "interconnect", "software": "software"}
+
+
+def _spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> CellView:
+    claim = claims.get(key)
+    if claim is None:
+        return CellView(id=acc.id, state="not_collected", state_label="not yet collected", display="not yet collected", comparable=False, verified=acc.verified)
+    spec = spec_view(acc, key, claim)
+    src = spec.primary.source
+    return CellView(
+        id=acc.id,
+        state=spec.state.value,
+        state_label=spec.state_label,
+        display=spec.primary.display if claim.state is State.PUBLISHED else claim.state.label,
+        comparable=claim.comparable,
+        amount=spec.primary.amount if claim.comparable else None,
+        basis=spec.primary.basis,
+        source=src,
+        vendor_source=bool(src and src.kind == "vendor"),
+        verified=acc.verified,
+        note=spec.primary.note,
+        published_text=spec.published_text,
+        memory_type=spec.memory_type,
+        sparse=spec.sparse.display if spec.sparse else None,
+        disputed=spec.disputed,
+        other_claims=[f"{o.display}{' per ' + o.basis if o.basis else ''} ({o.source.publisher if o.source else 'no source'})" for o in spec.other_claims],
+    )
+
+
+def _spec_row(accs: list[Accelerator], claims: dict[str, dict[str, Claim]], key: str) -> RowView:
+    fmt = NumberFormat(key.split(".", 1)[1]) if key.startswith("compute.") else None
+    unit = ("OP/s" if fmt.is_integer else "FLOP/s") if fmt else {"memory": "B", "memory_bandwidth": "B/s", "power": "W", "interconnect": "B/s"}.get(key)
+    label = f"Compute, {fmt.value}, dense" if fmt else SPEC_LABELS[key]
+    note = "Vendors count link bandwidth differently (one direction or both, some or all links): no ratio." if key == "interconnect" else None
+    return _with_ratios(RowView(key=key, label=label, group="compute" if fmt else _GROUPS[key], number_format=fmt, unit=unit, note=note, cells=[_spec_cell(a, claims[a.id], key) for a in accs]))
+
+
+def _derived_row(accs: list[Accelerator], figures: list[derive.DerivedFigure]) -> RowView:
+    first = figures[0]
+    cells = [
+        CellView(
+            id=acc.id,
+            state=fig.state.value,
+            state_label=fig.state_label,
+            display=fig.display,
+            comparable=fig.value is not None,
+            amount=fig.value,
+            verified=acc.verified,
+            worked=fig.worked,
+            reason=fig.reason,
+        )
+        for acc, fig in zip(accs, figures, strict=True)
+    ]
+    return _with_ratios(RowView(key=first.key, label=first.label, group="derived", number_format=first.number_format, unit=first.unit, formula=first.formula, note=first.note, cells=cells))
+
+
+def shared_formats(accs: Sequence[Accelerator]) -> list[NumberFormat]:
+    """Number formats every part in ``accs`` publishes as a dense per-accelerator figure, lowest precision first."""
+    common = [f for f in NumberFormat if all((c := a.compute(f)) is not None and c.comparable for a in accs)]
+    return sorted(common, key=_ORDER.__getitem__)
+
+
+def headline_format(accs: Sequence[Accelerator]) -> NumberFormat | None:
+    """The headline format: the lowest-precision floating-point format in :func:`shared_formats`,
+    else the lowest integer one, else None."""
+    common = shared_formats(accs)
+    floats = [f for f in common if not f.is_integer]
+    return (floats or common or [None])[0]
+
+
+def _published_formats(acc: Accelerator) -> str:
+    fmts = [f.value for f in sorted(acc.specs.compute, key=_ORDER.__getitem__) if acc.specs.compute[f].comparable]
+    return ", ".join(fmts) if fmts else "none"
+
+
+def build(catalog: Catalog, names: Sequence[str]) -> ComparisonView:
+    """Build the comparison of ``names`` (2–6 ids, aliases or names) from the records.
+
+    Work is proportional to the number of parts, not to the catalog. Raises
+    :class:`CompareError` for bad input (see :func:`resolve_parts`).
+    """
+    ids = display_order(catalog, resolve_parts(catalog, names))
+    accs = [catalog.accelerators[i] for i in ids]
+    formats = sorted({f for a in accs for f in a.specs.compute}, key=_ORDER.__getitem__)
+    keys = ["memory", "memory_bandwidth", *(f"compute.{f.value}" for f in formats), "power", "interconnect", "software"]
+    claims = {a.id: dict(a.claims()) for a in accs}
+    rows = [_spec_row(accs, claims, key) for key in keys]
+    by_key = {row.key: row for row in rows}
+
+    fmt = headline_format(accs)
+    names_of = {a.id: a.name for a in accs}
+    if fmt is not None:
+        integer = " (no floating-point format is shared)" if fmt.is_integer else ""
+        headline = HeadlineView(
+            number_format=fmt,
+            row=by_key[f"compute.{fmt.value}"],
+            text=f"Compute at {fmt.value}, dense: the lowest-precision number format every part here publishes as a dense per-accelerator figure{integer}.",
+        )
+    else:
+        each = "; ".join(f"{a.name}: {_published_formats(a)}" for a in accs)
+        headline = HeadlineView(
+            number_format=None,
+            text="No headline compute comparison: these parts share no number format that all publish as a dense "
+            f"per-accelerator figure, and we do not set one format beside another. Dense per-accelerator formats published — {each}.",
+        )
+    gaps = []
+    for a, b in itertools.combinations(accs, 2):
+        if not shared_formats([a, b]):
+            gaps.append(PairGap(a=a.id, b=b.id, text=f"{a.name} and {b.name} share no number format both publish as a dense per-accelerator figure."))
+
+    derived_formats = sorted({f for f in (fmt, NumberFormat.FP8, NumberFormat.BF16) if f is not None}, key=_ORDER.__getitem__)
+    makers = [("bandwidth_per_capacity", lambda acc: derive.bandwidth_per_capacity(acc))]
+    for f in derived_formats:
+        makers.append((f"ridge_point.{f.value}", lambda acc, f=f: derive.ridge_point(acc, f)))
+    for f in derived_formats:
+        makers.append((f"compute_per_watt.{f.value}", lambda acc, f=f: derive.compute_per_watt(acc, f)))
+    for f in derived_formats:
+        makers.append((f"largest_model.{f.value}", lambda acc, f=f: derive.largest_model(acc, f)))
+    derived = [_derived_row(accs, [make(a) for a in accs]) for _, make in makers]
+
+    curated = None
+    if len(ids) == 2 and (record := catalog.comparisons.get(pair_id(*ids))) is not None:
+        curated = CuratedView(
+            id=record.id,
+            title=title_of(catalog, record),
+            framing=record.framing,
+            verdict=record.verdict,
+            verified=record.verified,
+            sources=[source_view(k, s) for k, s in record.sources.items()],
+        )
+    url = f"/compare/{pair_id(*ids)}" if len(ids) == 2 else "/compare/?ids=" + ",".join(ids)
+    return ComparisonView(
+        ids=ids,
+        title=" vs ".join(names_of[i] for i in ids),
+        url=url,
+        api_url="/api/compare?ids=" + ",".join(ids),
+        parts=[
+            PartView(
+                id=a.id,
+                name=a.name,
+                vendor=catalog.vendor_of(a).name,
+                availability=a.availability.value,
+                verified=a.verified,
+                url=f"/silicon/{a.id}",
+                api_url=f"/api/accelerators/{a.id}",
+                data_file=catalog.files[f"accelerators/{a.id}"],
+            )
+            for a in accs
+        ],
+        reference=ids[0],
+        curated=curated,
+        headline=headline,
+        gaps=gaps,
+        rows=rows,
+        derived=derived,
+        data_version=catalog.version,
+    )
+
+
+__all__ = [
+    "CellView",
+    "CompareError",
+    "ComparisonView",
+    "CuratedView",
+    "HeadlineView",
+    "MAX_PARTS",
+    "MIN_PARTS",
+    "PairGap",
+    "PartView",
+    "RowView",
+    "build",
+    "display_order",
+    "headline_format",
+    "ratio_text",
+    "resolve_parts",
+    "shared_formats",
+    "split_ids",
+]

@@ -1,0 +1,304 @@
+"""Derived figures: arithmetic on published figures, each with its formula and inputs.
+
+Every figure here is labelled "derived from published figures". It is computed only from
+*comparable* claims (published, a number, per accelerator: chip or package) of one
+record, using the primary claim where a spec is disputed. Otherwise it takes the state of
+its weakest input and has no value:
+
+- an input that is ``not_applicable`` (the hardware has no such thing) → not applicable;
+- an input that is ``not_published`` or ``not_comparable`` (stated per rack, per
+  superchip, sparse only) → **not published**: a derived figure built on a withheld
+  figure is itself withheld, never estimated;
+- an input nobody has collected (a number format the record does not list) → not yet
+  collected.
+
+The figures (canonical units in, canonical units out):
+
+- ridge point, per number format: dense compute (FLOP/s) ÷ memory bandwidth (bytes/s) =
+  FLOP per byte; a kernel needing fewer FLOP per byte is bound by memory bandwidth;
+- memory bandwidth ÷ memory capacity (bytes/s ÷ bytes) = full-memory sweeps per second,
+  an upper bound on how often every byte of memory can be read;
+- compute per watt, per number format: dense compute (FLOP/s) ÷ power (W);
+- largest model whose weights fit, per number format: memory (bytes) × 8 ÷ bits per
+  weight = parameters (weights only: KV cache, activations and runtime need more).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from computeatlas.core.claims import Claim, NumberFormat, State
+from computeatlas.core.units import humanize
+from computeatlas.silicon.records import Accelerator
+
+LABEL = "derived from published figures"
+"""How every derived figure is labelled wherever it is shown."""
+
+RIDGE_FORMATS = (NumberFormat.INT4, NumberFormat.FP4, NumberFormat.FP6, NumberFormat.INT8, NumberFormat.FP8, NumberFormat.BF16)
+"""Number formats the accelerator page derives ridge points and compute per watt for."""
+
+WEIGHT_FORMATS = (NumberFormat.FP4, NumberFormat.FP8, NumberFormat.BF16)
+"""Number formats the largest-model figure is given for (4, 8 and 16 bits per weight)."""
+
+
+class DerivedState(StrEnum):
+    """The state of a derived figure; shown as words, never as a blank or a zero."""
+
+    DERIVED = "derived"
+    NOT_PUBLISHED = "not_published"
+    NOT_APPLICABLE = "not_applicable"
+    NOT_COLLECTED = "not_collected"
+
+    @property
+    def label(self) -> str:
+        """Words for the state as pages show it."""
+        return {
+            "derived": LABEL,
+            "not_published": "not published",
+            "not_applicable": "not applicable",
+            "not_collected": "not yet collected",
+        }[self.value]
+
+
+class DerivedInput(BaseModel):
+    """One input of a derived figure: the spec, its state, the figure and where it came from."""
+
+    key: str = Field(description="spec path in the record, e.g. 'compute.FP8'")
+    label: str
+    state: str = Field(description="published, not_published, not_applicable, not_comparable or not_collected")
+    state_label: str
+    value: str | None = Field(None, description="the figure as the source wrote it")
+    amount: float | None = Field(None, description="the figure in its canonical unit")
+    unit: str | None = None
+    basis: str | None = None
+    source: str | None = Field(None, description="source key in the record")
+    source_url: str | None = None
+    source_publisher: str | None = None
+    source_kind: str | None = Field(None, description="vendor sources sell the part")
+    disputed: bool = False
+
+
+class DerivedFigure(BaseModel):
+    """A figure computed from published ones, with its formula, inputs and state.
+
+    ``value`` is in ``unit`` (FLOP/byte, 1/s, FLOP/s per W, parameters) and is None
+    unless ``state`` is ``derived``; ``display`` is always words or a figure, never blank.
+    """
+
+    key: str = Field(description="e.g. 'ridge_point.FP8', 'bandwidth_per_capacity', 'compute_per_watt.FP8', 'largest_model.FP8'")
+    label: str
+    number_format: NumberFormat | None = None
+    state: DerivedState
+    state_label: str
+    value: float | None = None
+    unit: str
+    display: str
+    formula: str
+    worked: str | None = Field(None, description="the formula with this record's figures")
+    reason: str | None = Field(None, description="why there is no value, naming the input")
+    note: str | None = None
+    inputs: list[DerivedInput]
+    provenance: Literal["derived from published figures"] = LABEL
+
+
+def _input(acc: Accelerator, key: str, label: str, claim: Claim | None, unit: str) -> DerivedInput:
+    if claim is None:
+        return DerivedInput(key=key, label=label, state="not_collected", state_label="not yet collected")
+    src = acc.sources.get(claim.source) if claim.source else None
+    fig = claim.figure if claim.comparable else None
+    return DerivedInput(
+        key=key,
+        label=label,
+        state=claim.state.value,
+        state_label=claim.state.label,
+        value=claim.value if claim.state is State.PUBLISHED else None,
+        amount=fig.amount if fig else None,
+        unit=unit if fig else None,
+        basis=claim.basis.value if claim.basis else None,
+        source=claim.source,
+        source_url=src.url if src else None,
+        source_publisher=src.publisher if src else None,
+        source_kind=src.kind.value if src else None,
+        disputed=claim.disputed,
+    )
+
+
+def _why(inp: DerivedInput) -> str:
+    if inp.state == State.NOT_COMPARABLE.value:
+        per_acc = inp.basis in ("chip", "package")
+        where = "not as a dense per-accelerator figure" if per_acc or not inp.basis else f"only per {inp.basis}"
+        return f"{inp.label} is not comparable: published {where}"
+    if inp.state == State.PUBLISHED.value:
+        return f"{inp.label} is published without a per-accelerator figure"
+    return f"{inp.label} is {inp.state_label}"
+
+
+def _state(inputs: list[DerivedInput]) -> tuple[DerivedState, str | None]:
+    """The derived state from the inputs' states, and the reason when it is not derived."""
+    for wanted, state in (
+        (("not_applicable",), DerivedState.NOT_APPLICABLE),
+        (("not_published", "not_comparable", "published"), DerivedState.NOT_PUBLISHED),
+        (("not_collected", "not_sourced"), DerivedState.NOT_COLLECTED),
+    ):
+        blocking = [i for i in inputs if i.amount is None and i.state in wanted]
+        if blocking:
+            return state, "; ".join(_why(i) for i in blocking)
+    return DerivedState.DERIVED, None
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if value >= 1000 else f"{value:.4g}"
+
+
+def _parameters(value: float) -> str:
+    if value >= 1e12:
+        return f"{value / 1e12:.4g} trillion parameters"
+    if value >= 1e9:
+        return f"{value / 1e9:.4g} billion parameters"
+    return f"{value / 1e6:.4g} million parameters"
+
+
+def _compute_unit(fmt: NumberFormat) -> str:
+    return "OP/s" if fmt.is_integer else "FLOP/s"
+
+
+def _figure(
+    key: str,
+    label: str,
+    fmt: NumberFormat | None,
+    unit: str,
+    formula: str,
+    inputs: list[DerivedInput],
+    compute: Callable[..., float],
+    show: Callable[[float], str],
+    expression: str,
+    note: str | None = None,
+) -> DerivedFigure:
+    """Assemble a figure; ``expression`` is the worked formula with ``{0}``, ``{1}`` for the inputs' texts."""
+    state, reason = _state(inputs)
+    value = worked = None
+    if state is DerivedState.DERIVED:
+        value = compute(*(i.amount for i in inputs))
+        worked = expression.format(*(i.value for i in inputs)) + f" = {show(value)}"
+    return DerivedFigure(
+        key=key,
+        label=label,
+        number_format=fmt,
+        state=state,
+        state_label=state.label,
+        value=value,
+        unit=unit,
+        display=show(value) if value is not None else state.label,
+        formula=formula,
+        worked=worked,
+        reason=reason,
+        note=note,
+        inputs=inputs,
+    )
+
+
+def ridge_point(acc: Accelerator, fmt: NumberFormat) -> DerivedFigure:
+    """FLOP (OP for integer formats) per byte at which ``acc`` turns from memory- to compute-bound.
+
+    Formula: dense compute at ``fmt`` (FLOP/s) ÷ memory bandwidth (bytes/s). H100 SXM at
+    FP8: 1979e12 ÷ 3.35e12 = 590.7 FLOP/byte.
+    """
+    ops = "OP" if fmt.is_integer else "FLOP"
+    inputs = [
+        _input(acc, f"compute.{fmt.value}", f"{fmt.value} dense compute", acc.compute(fmt), _compute_unit(fmt)),
+        _input(acc, "memory_bandwidth", "memory bandwidth", acc.specs.memory_bandwidth, "B/s"),
+    ]
+    return _figure(
+        f"ridge_point.{fmt.value}", f"Ridge point, {fmt.value}", fmt, f"{ops}/byte",
+        f"ridge point = {fmt.value} dense compute ÷ memory bandwidth",
+        inputs, lambda c, b: c / b, lambda v: f"{_number(v)} {ops}/byte", "{0} ÷ {1}",
+        note="Work per byte read from memory above which a kernel is limited by compute rather than bandwidth.",
+    )
+
+
+def bandwidth_per_capacity(acc: Accelerator) -> DerivedFigure:
+    """How many times per second ``acc`` can read its whole memory (1/s).
+
+    Formula: memory bandwidth (bytes/s) ÷ memory capacity (bytes). H100 SXM:
+    3.35e12 ÷ 80e9 = 41.88 per second.
+    """
+    inputs = [
+        _input(acc, "memory_bandwidth", "memory bandwidth", acc.specs.memory_bandwidth, "B/s"),
+        _input(acc, "memory", "memory capacity", acc.specs.memory, "B"),
+    ]
+    return _figure(
+        "bandwidth_per_capacity", "Memory bandwidth ÷ capacity", None, "1/s",
+        "full-memory sweeps per second = memory bandwidth ÷ memory capacity",
+        inputs, lambda b, m: b / m, lambda v: f"{_number(v)} per second", "{0} ÷ {1}",
+        note="An upper bound on how often every byte of memory can be read; decode speed of a model filling memory is bounded by it.",
+    )
+
+
+def compute_per_watt(acc: Accelerator, fmt: NumberFormat) -> DerivedFigure:
+    """Dense compute at ``fmt`` per watt of the vendor's power figure (FLOP/s per W).
+
+    Formula: dense compute (FLOP/s) ÷ power (W, TDP or board power as the record notes).
+    H100 SXM at FP8: 1979e12 ÷ 700 = 2.827e12 FLOP/s per W. Power not published → not
+    published.
+    """
+    unit = f"{_compute_unit(fmt)} per W"
+    inputs = [
+        _input(acc, f"compute.{fmt.value}", f"{fmt.value} dense compute", acc.compute(fmt), _compute_unit(fmt)),
+        _input(acc, "power", "power", acc.specs.power, "W"),
+    ]
+    return _figure(
+        f"compute_per_watt.{fmt.value}", f"{fmt.value} compute per watt", fmt, unit,
+        f"compute per watt = {fmt.value} dense compute ÷ power",
+        inputs, lambda c, p: c / p, lambda v: humanize(v, unit), "{0} ÷ {1}",
+        note="Peak rate over the vendor's power rating; not a measured efficiency.",
+    )
+
+
+def largest_model(acc: Accelerator, fmt: NumberFormat) -> DerivedFigure:
+    """Parameters whose weights alone fill ``acc``'s memory at ``fmt`` (``fmt.bits`` per weight).
+
+    Formula: memory (bytes) × 8 ÷ bits per weight. H100 SXM (80 GB) at FP8: 80e9 × 8 ÷ 8
+    = 80 billion parameters. Not applicable when the record says the part has no ``fmt``.
+    """
+    memory = _input(acc, "memory", "memory capacity", acc.specs.memory, "B")
+    inputs = [memory]
+    claim = acc.compute(fmt)
+    if claim is not None and claim.state is State.NOT_APPLICABLE:
+        inputs.append(_input(acc, f"compute.{fmt.value}", f"{fmt.value} support", claim, _compute_unit(fmt)))
+    return _figure(
+        f"largest_model.{fmt.value}", f"Largest model whose weights fit, {fmt.value}", fmt, "parameters",
+        f"parameters = memory capacity × 8 ÷ {fmt.bits} bits per weight",
+        inputs, lambda m, *_: m * 8 / fmt.bits, _parameters, "{0} × 8 ÷ %d bits" % fmt.bits,
+        note="Storage arithmetic for weights on one accelerator: the KV cache, activations and runtime need memory too, and running at this format needs hardware support for it (see compute).",
+    )
+
+
+def derived_figures(acc: Accelerator, formats: Iterable[NumberFormat] | None = None) -> list[DerivedFigure]:
+    """Every derived figure of ``acc``: bandwidth ÷ capacity, then per number format the
+    ridge point and compute per watt (``formats``, default: the record's formats among
+    :data:`RIDGE_FORMATS`), then the largest model at :data:`WEIGHT_FORMATS`."""
+    fmts = list(formats) if formats is not None else [f for f in RIDGE_FORMATS if f in acc.specs.compute]
+    out = [bandwidth_per_capacity(acc)]
+    out += [ridge_point(acc, f) for f in fmts]
+    out += [compute_per_watt(acc, f) for f in fmts]
+    out += [largest_model(acc, f) for f in WEIGHT_FORMATS]
+    return out
+
+
+__all__ = [
+    "DerivedFigure",
+    "DerivedInput",
+    "DerivedState",
+    "LABEL",
+    "RIDGE_FORMATS",
+    "WEIGHT_FORMATS",
+    "bandwidth_per_capacity",
+    "compute_per_watt",
+    "derived_figures",
+    "largest_model",
+    "ridge_point",
+]

@@ -1,0 +1,171 @@
+"""Silicon records: vendors and accelerators with their core specifications."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Mapping
+from enum import StrEnum
+from typing import Any
+
+from pydantic import Field, ValidationInfo, model_validator
+
+from computeatlas.core.catalog import Problem, missing
+from computeatlas.core.claims import (
+    AreaDetail,
+    BandwidthSpec,
+    Claim,
+    ComputeSpec,
+    CountDetail,
+    Id,
+    LinkSpec,
+    MemorySpec,
+    NumberFormat,
+    PowerSpec,
+    Record,
+    Source,
+    TextDetail,
+    TextSpec,
+    today_from,
+)
+
+REQUIRED_FORMATS = (NumberFormat.FP8, NumberFormat.BF16)
+"""Compute formats every accelerator must give a state for."""
+
+
+class Workload(StrEnum):
+    """What a part is built for."""
+
+    TRAINING = "training"
+    INFERENCE = "inference"
+    BOTH = "both"
+
+
+class Availability(StrEnum):
+    """How a buyer can get the part."""
+
+    BUY = "buy"
+    RENT = "rent"
+    CLOUD_ONLY = "cloud-only"
+
+
+class Specs(Record):
+    """The core specifications; each must be present in some state."""
+
+    memory: MemorySpec
+    memory_bandwidth: BandwidthSpec
+    compute: dict[NumberFormat, ComputeSpec]
+    power: PowerSpec
+    interconnect: LinkSpec
+    software: TextSpec
+
+    @model_validator(mode="after")
+    def _required_formats(self) -> Specs:
+        missing = [f.value for f in REQUIRED_FORMATS if f not in self.compute]
+        if missing:
+            raise ValueError(
+                f"compute.{'/'.join(missing)} not researched: give every core format a state "
+                "(published, not_published, not_applicable, not_comparable)"
+            )
+        return self
+
+
+class Details(Record):
+    """Optional details; absent ones read "not yet collected"."""
+
+    process: TextDetail | None = None
+    transistors: CountDetail | None = None
+    die_size: AreaDetail | None = None
+
+
+class Vendor(Record):
+    """A company that designs accelerators."""
+
+    id: Id
+    name: str
+    url: str = Field(pattern=r"^https?://\S+$")
+
+
+class Accelerator(Record):
+    """One accelerator as sold or rented: a chip, or a package of several dies.
+
+    Cross-references (``vendor``, ``predecessor``) are checked by the catalog; source keys
+    used by specs are checked here against ``sources``.
+    """
+
+    id: Id
+    name: str = Field(min_length=1)
+    vendor: Id
+    family: str = Field(min_length=1)
+    aliases: list[str] = Field(default_factory=list)
+    generation: int | None = Field(None, ge=1)
+    predecessor: Id | None = None
+    announced: dt.date | None = None
+    summary: str = Field(min_length=1)
+    workload: Workload
+    form_factor: str = Field(min_length=1)
+    availability: Availability
+    availability_note: str = Field(min_length=1)
+    audience: str = Field(min_length=1)
+    catch: str = Field(min_length=1)
+    economics: str = Field(min_length=1)
+    verified: dt.date
+    sources: dict[Id, Source] = Field(min_length=1)
+    specs: Specs
+    details: Details = Field(default_factory=Details)
+
+    @model_validator(mode="after")
+    def _check(self, info: ValidationInfo) -> Accelerator:
+        today = today_from(info)
+        if self.verified > today:
+            raise ValueError(f"verified date {self.verified} is in the future (today is {today})")
+        if self.announced is not None and self.announced > today:
+            raise ValueError(f"announced date {self.announced} is in the future (today is {today})")
+        undefined = sorted({key for _, claim in self.claims() for key in claim.sources_used()} - set(self.sources))
+        if undefined:
+            raise ValueError(f"source id(s) {', '.join(map(repr, undefined))} not defined in [sources]")
+        return self
+
+    def claims(self) -> list[tuple[str, Claim]]:
+        """Every spec and detail as ``(field path, claim)``, e.g. ``("compute.FP8", spec)``."""
+        s = self.specs
+        out: list[tuple[str, Claim]] = [
+            ("memory", s.memory),
+            ("memory_bandwidth", s.memory_bandwidth),
+            *((f"compute.{fmt.value}", c) for fmt, c in sorted(s.compute.items(), key=lambda kv: kv[0].rank)),
+            ("power", s.power),
+            ("interconnect", s.interconnect),
+            ("software", s.software),
+        ]
+        for name in ("process", "transistors", "die_size"):
+            detail = getattr(self.details, name)
+            if detail is not None:
+                out.append((f"details.{name}", detail))
+        return out
+
+    def compute(self, fmt: NumberFormat) -> ComputeSpec | None:
+        """The compute spec at ``fmt``, or None when nobody collected it."""
+        return self.specs.compute.get(fmt)
+
+
+_FORMAT_ORDER = {fmt: i for i, fmt in enumerate(NumberFormat)}
+
+__all__ = ["Accelerator", "Availability", "Details", "REQUIRED_FORMATS", "Specs", "Vendor", "Workload"]
+
+
+FOLDERS = {"vendors": Vendor, "accelerators": Accelerator}
+"""The data sub-folders of this domain (one TOML record per file) and their record types."""
+
+
+def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterator[Problem | None]:
+    """Vendors and predecessors that do not exist, and aliases that are another part's id."""
+    accelerators, vendors = records["accelerators"], records["vendors"]
+    ids = {i.casefold(): i for i in accelerators}
+    for ident, acc in accelerators.items():
+        yield missing(files, "accelerators", ident, "vendor", acc.vendor, vendors, "vendor in data/vendors/")
+        if acc.predecessor is not None:
+            yield missing(files, "accelerators", ident, "predecessor", acc.predecessor, accelerators, "accelerator in data/accelerators/")
+            if acc.predecessor == ident:
+                yield Problem(files[f"accelerators/{ident}"], "predecessor", "a part cannot be its own predecessor", ident)
+        for alias in acc.aliases:
+            if ids.get(alias.casefold(), ident) != ident:
+                yield Problem(files[f"accelerators/{ident}"], "aliases", "alias is another accelerator's id", alias)

@@ -1,0 +1,173 @@
+"""Spec views: how one accelerator's specs are shown on its page, in the API and the CLI.
+
+The same view objects are rendered to HTML by the templates and returned as JSON by the
+API, so the two faces cannot disagree. Figures keep the text the vendor wrote plus the
+canonical amount (bytes, bytes/s, FLOP/s, W).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from computeatlas.core.citation import SourceView, source_view
+from computeatlas.core.claims import (
+    Claim,
+    ComputeSpec,
+    MemorySpec,
+    NumberFormat,
+    Source,
+    State,
+)
+from computeatlas.core.units import humanize
+from computeatlas.silicon.records import Accelerator
+
+SPEC_LABELS = {
+    "memory": "Memory",
+    "memory_bandwidth": "Memory bandwidth",
+    "power": "Power",
+    "interconnect": "Interconnect",
+    "software": "Software",
+    "details.process": "Process",
+    "details.transistors": "Transistors",
+    "details.die_size": "Die size",
+}
+CANONICAL_UNITS = {"memory": "B", "memory_bandwidth": "B/s", "power": "W", "interconnect": "B/s"}
+
+
+class ClaimView(BaseModel):
+    """One claim as shown. ``amount`` is canonical (``unit``); ``display`` is human text."""
+
+    value: str | None = Field(None, description="the figure as the source wrote it")
+    amount: float | None = Field(None, description="the figure in the canonical unit")
+    unit: str | None = Field(None, description="canonical unit of amount: B, B/s, FLOP/s, OP/s, W")
+    display: str
+    basis: str | None = None
+    source: SourceView | None = None
+    note: str | None = None
+
+
+class SpecView(BaseModel):
+    """One spec row: its state, primary claim and any competing claims."""
+
+    key: str = Field(description="field path, e.g. 'memory' or 'compute.FP8'")
+    label: str
+    state: State
+    state_label: str
+    number_format: NumberFormat | None = None
+    primary: ClaimView
+    sparse: ClaimView | None = Field(None, description="the structured-sparsity figure, where published")
+    sparse_pattern: str | None = Field(None, description="pattern the sparse figure assumes, e.g. 2:4")
+    memory_type: str | None = None
+    published_text: str | None = None
+    disputed: bool = False
+    primary_reason: str | None = None
+    other_claims: list[ClaimView] = Field(default_factory=list)
+
+
+class AcceleratorSummary(BaseModel):
+    """A row of the accelerator list in the API."""
+
+    id: str
+    name: str
+    vendor: str
+    family: str
+    availability: str
+    workload: str
+    url: str
+    api_url: str
+
+
+def _source(acc: Accelerator, key: str | None) -> SourceView | None:
+    if key is None:
+        return None
+    src: Source = acc.sources[key]
+    return source_view(key, src)
+
+
+def _unit(key: str, fmt: NumberFormat | None) -> str | None:
+    if fmt is not None:
+        return "OP/s" if fmt.is_integer else "FLOP/s"
+    return CANONICAL_UNITS.get(key)
+
+
+def _display(claim: Claim, unit: str | None) -> str:
+    if claim.state is State.PUBLISHED:
+        parts = [claim.value] if claim.value else []
+        if claim.text:
+            parts.insert(0, claim.text)
+        return " · ".join(parts) if parts else claim.state.label
+    if claim.state is State.NOT_COMPARABLE:
+        return f"not comparable per accelerator ({claim.basis.value if claim.basis else 'other basis'})"
+    return claim.state.label
+
+
+def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
+    """Build the view of one spec of ``acc``; ``key`` is its field path (``compute.FP8``)."""
+    fmt = NumberFormat(key.split(".", 1)[1]) if key.startswith("compute.") else None
+    unit = _unit(key, fmt)
+    fig = claim.figure
+    primary = ClaimView(
+        value=claim.value,
+        amount=fig.amount if fig and claim.state is State.PUBLISHED else None,
+        unit=unit if fig and claim.state is State.PUBLISHED else None,
+        display=_display(claim, unit),
+        basis=claim.basis.value if claim.basis else None,
+        source=_source(acc, claim.source),
+        note=claim.note,
+    )
+    sparse = None
+    if isinstance(claim, ComputeSpec) and claim.sparse_figure is not None:
+        sparse = ClaimView(
+            value=claim.sparse,
+            amount=claim.sparse_figure.amount,
+            unit=unit,
+            display=f"{claim.sparse} with {claim.sparse_pattern} sparsity",
+            basis=claim.basis.value if claim.basis else None,
+            source=_source(acc, claim.source),
+        )
+    others = [
+        ClaimView(
+            value=o.value,
+            amount=f.amount if f else None,
+            unit=unit if f else None,
+            display=" · ".join(x for x in (o.text, o.value) if x) or "(no figure)",
+            basis=o.basis.value if o.basis else None,
+            source=_source(acc, o.source),
+            note=o.note,
+        )
+        for o, f in zip(claim.other_claims, claim.other_figures, strict=True)
+    ]
+    return SpecView(
+        key=key,
+        label=f"Compute, {fmt.value}" if fmt else SPEC_LABELS.get(key, key),
+        state=claim.state,
+        state_label=claim.state.label,
+        number_format=fmt,
+        primary=primary,
+        sparse=sparse,
+        sparse_pattern=claim.sparse_pattern if sparse else None,
+        memory_type=claim.memory_type if isinstance(claim, MemorySpec) else None,
+        published_text=claim.published_text,
+        disputed=claim.disputed,
+        primary_reason=claim.primary_reason,
+        other_claims=others,
+    )
+
+
+def summary_view(acc: Accelerator) -> AcceleratorSummary:
+    """The short form of ``acc`` used in API lists."""
+    return AcceleratorSummary(
+        id=acc.id,
+        name=acc.name,
+        vendor=acc.vendor,
+        family=acc.family,
+        availability=acc.availability.value,
+        workload=acc.workload.value,
+        url=f"/silicon/{acc.id}",
+        api_url=f"/api/accelerators/{acc.id}",
+    )
+
+
+def short_figure(amount: float | None, unit: str) -> str:
+    """A compact human figure (``"4.9 TB/s"``) for tables; "—" is never used for states."""
+    return humanize(amount, unit) if amount is not None else ""
