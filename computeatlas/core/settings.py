@@ -1,0 +1,77 @@
+"""Settings: every knob of the atlas in one object, read once from the environment.
+
+:class:`Settings` is built by :meth:`Settings.from_env` (variables prefixed
+``COMPUTEATLAS_``, e.g. ``COMPUTEATLAS_DATA``) and passed to the app, the CLI and the
+static build; nothing else reads the environment. Tests build one directly:
+``Settings(data=path, form_min_seconds=0)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+BUNDLED_DATA = Path(__file__).resolve().parent.parent.parent / "data"
+"""The bundled data folder of a source checkout (``<repo>/data``)."""
+
+
+class Settings(BaseSettings):
+    """Every setting, with its default; each is also ``COMPUTEATLAS_<NAME>`` in the environment.
+
+    Raises :class:`pydantic.ValidationError` (naming the variable) for a malformed value.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="COMPUTEATLAS_", frozen=True, extra="forbid")
+
+    data: Path = Field(BUNDLED_DATA, description="the data folder (the catalog's TOML and CSV files)")
+    prices: Path | None = Field(
+        None,
+        description="the price-observation store (a folder of date-partitioned files); default: data/prices",
+    )
+    var: Path = Field(Path("var"), description="folder for writable state: the SQLite ledger, the form secret")
+    database_url: str = Field("", description="the ledger's SQLAlchemy URL; default: SQLite in var/")
+    secret: str = Field("", description="the form-token signing secret (16+ characters); default: var/secret.key")
+    public_origin: str = Field(
+        "http://127.0.0.1:8000",
+        description="scheme and host of the public site, for canonical links, feeds and the sitemap "
+        "(never taken from a request's Host header)",
+    )
+    base_path: str = Field("", description="the path the site is served under, e.g. '/atlas' ('' for the root)")
+    page_cache: bool = Field(True, description="cache rendered pages in memory")
+    page_cache_bytes: int = Field(64 * 1024 * 1024, ge=0, description="the page cache's bound in bytes of bodies")
+    rate_limit: str = Field("5/minute;30/hour", description="form posts allowed per client (the limits library's syntax)")
+    rate_limit_storage: str = Field("memory://", description="where rate-limit counts live (memory:// is per process)")
+    trusted_proxies: tuple[str, ...] = Field(
+        (), description="addresses or networks whose X-Forwarded-For is believed; none by default"
+    )
+    form_min_seconds: float = Field(3.0, ge=0, description="minimum time between serving the request form and accepting it")
+    contact: str = Field("", description="an e-mail address for licence enquiries, shown on /data/")
+    freshness_days: int = Field(90, ge=1, description="a price observation older than this is stale (history, not current)")
+
+    @field_validator("base_path")
+    @classmethod
+    def _base_path(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if value and not value.startswith("/"):
+            raise ValueError("base_path must start with '/' (e.g. '/atlas') or be empty")
+        return value
+
+    @field_validator("public_origin")
+    @classmethod
+    def _origin(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")) or "/" in value.split("://", 1)[1]:
+            raise ValueError("public_origin must be a scheme and host, e.g. 'https://atlas.example.org'")
+        return value
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        """The settings from ``COMPUTEATLAS_*`` variables, with ``overrides`` (e.g. from CLI options) on top."""
+        return cls(**{k: v for k, v in overrides.items() if v is not None})
+
+    @property
+    def prices_dir(self) -> Path:
+        """The price-observation store: :attr:`prices`, else ``prices/`` inside the data folder."""
+        return self.prices if self.prices is not None else self.data / "prices"
