@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import computeatlas
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.errors import NotFound, PageError
+from computeatlas.core.settings import Settings
 from computeatlas.web import routes
 from computeatlas.web.cache import PageCache
 
@@ -47,12 +48,14 @@ def templates() -> Jinja2Templates:
     return env
 
 
-def create_app(catalog: Catalog | None = None) -> FastAPI:
-    """Build the app over ``catalog`` (default: :func:`computeatlas.load` of the data folder).
+def create_app(catalog: Catalog | None = None, settings: Settings | None = None) -> FastAPI:
+    """Build the app over ``catalog`` (default: :func:`computeatlas.load` of the data folder)
+    with ``settings`` (default: :meth:`Settings.from_env`), kept as ``app.state.settings``.
 
     Raises :class:`~computeatlas.core.catalog.CatalogError` when the data does not validate, so
     the server never starts on bad data.
     """
+    settings = settings if settings is not None else Settings.from_env()
     catalog = catalog if catalog is not None else load()
     app = FastAPI(
         title="Compute Atlas",
@@ -63,6 +66,7 @@ def create_app(catalog: Catalog | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.catalog = catalog
+    app.state.settings = settings
     app.state.all_paths = routes.all_paths
     app.state.cache = PageCache(catalog.version, catalog.last_verified, skip=("/healthz", "/static/", "/data/"))
     app.state.templates = templates()

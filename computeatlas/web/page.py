@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import BadRequest, NotFound, closest
+from computeatlas.core.settings import Settings
 from computeatlas.silicon.records import Accelerator
 
 T = TypeVar("T")
@@ -32,6 +33,11 @@ class Route:
     methods: Sequence[str] = ("GET",)
     in_schema: bool = False
     summary: str | None = None
+
+
+def settings_of(request: Request) -> Settings:
+    """The settings of the app serving ``request``."""
+    return request.app.state.settings
 
 
 def catalog_of(request: Request) -> Catalog:
