@@ -41,7 +41,8 @@ class QueryError(ValueError):
 class Cell:
     """One table cell: a number in the column's display unit, or a state, or text.
 
-    ``stated`` is the figure as the source wrote it (``144 GiB`` beside 154.618822656 GB).
+    ``stated`` is the figure as the source wrote it where its unit is not the column's
+    (``144 GiB`` beside 154.618822656 GB).
     """
 
     text: str
@@ -99,7 +100,7 @@ class Column:
             state=shown.state,
             basis=shown.basis if number is not None else None,
             disputed=shown.disputed,
-            stated=shown.stated,
+            stated=shown.stated if shown.stated and not shown.stated.endswith(f" {self.figure.unit}") else None,
         )
 
 
