@@ -27,8 +27,8 @@ from pydantic import BaseModel, Field
 
 from computeatlas.charts import labels as labels_mod
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.claims import Claim, NumberFormat, State
-from computeatlas.core.presentation import present, tera_unit
+from computeatlas.core.claims import Claim, NumberFormat
+from computeatlas.core.presentation import Shown, present, tera_unit
 from computeatlas.silicon.records import Accelerator
 
 # The site's palette (computeatlas/web/static/site.css :root).
@@ -391,7 +391,7 @@ def rack_power(catalog: Catalog) -> ChartView:
         view = energy.system_view(catalog, system)
         url = f"/systems/{system.id}"
         power = view.power
-        if power.state is State.PUBLISHED and power.amount is not None:
+        if power.state is Shown.PUBLISHED and power.amount is not None:
             points.append(ChartPoint(
                 id=system.id, name=system.name, label=f"{power.value} per {power.basis} ({view.vendor}, vendor)",
                 x=power.amount / 1e3, x_text=power.display, category=system.name, marker="published by the vendor", url=url,
