@@ -375,7 +375,7 @@ def test_accelerator_page_compared_against_related_and_derived(compare_client: T
     related = {li["data-id"]: li for li in page.select("#related li")}
     assert related["acme-a2"]["data-relation"] == "successor"
     assert related["acme-a2"].select_one(".summary").get_text() == "144 GB HBM3e per chip, cloud only"
-    assert related["hooli-h1"].select_one(".summary").get_text() == "not published in directly comparable terms, rent"
+    assert related["hooli-h1"].select_one(".summary").get_text() == "memory: not published, rent"
     ridge = page.select_one('[data-derived="ridge_point.FP8"]')
     assert ridge["data-state"] == "derived"
     assert "590.7 FLOP/byte" in ridge.get_text(" ")
