@@ -200,7 +200,9 @@ def why(state: Shown, claim: Claim | None) -> str:
     if state is Shown.PUBLISHED_AS_TEXT and claim is not None:
         return f"published as text (“{claim.text}”)"
     if state is Shown.NOT_COMPARABLE and claim is not None:
-        return f"not comparable (stated per {claim.basis.value if claim.basis else 'another basis'})"
+        if claim.basis is not None and not claim.basis.per_accelerator:
+            return f"not comparable (stated per {claim.basis.value})"
+        return "not comparable (not stated as a dense per-accelerator figure)"
     if state is Shown.PUBLISHED and claim is not None and claim.basis is not None and not claim.basis.per_accelerator:
         return f"published per {claim.basis.value}, not per accelerator"
     return state.label
