@@ -348,3 +348,14 @@ def test_every_record_state_keeps_its_words(outputs: Outputs) -> None:
     assert present(acc.specs.interconnect, figure=True).display == "900 GB/s"
     assert present_sparse(acc.compute(NumberFormat.FP4)).state is Shown.NOT_COLLECTED
     assert all(Shown(s.value).label == s.label for s in State)  # the five record states keep their words
+
+
+def test_derived_columns_of_the_exports_carry_the_weakest_input_state(outputs: Outputs) -> None:
+    text = outputs.csv_rows["acme-text"]
+    assert (text["fp8_dense_tflops_per_w"], text["fp8_dense_tflops_per_w_state"]) == ("", "published as text")
+    hopper = outputs.json_rows["acme-hopperish"]
+    assert (hopper["ridge_point_fp4_flop_per_byte"], hopper["ridge_point_fp4_flop_per_byte_state"]) == (None, "not yet collected")
+    gib = outputs.sqlite_rows["acme-gib"]
+    assert (gib["largest_model_bf16_billion_params"], gib["largest_model_bf16_billion_params_state"]) == (
+        pytest.approx(77.309411328), "derived from published figures",
+    )
