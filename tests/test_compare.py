@@ -119,7 +119,7 @@ def test_real_h100_vs_h200(real_catalog: Catalog) -> None:
     assert cells(view, "compute.FP8")["nvidia-h200-sxm"].state == "not_comparable"
     assert cells(view, "compute.FP8")["nvidia-h200-sxm"].ratio is None
     assert cells(view, "compute.BF16")["nvidia-h200-sxm"].state == "not_sourced"  # NVIDIA publishes it; we could not read it
-    assert cells(view, "ridge_point.FP8")["nvidia-h200-sxm"].display == "not published"
+    assert cells(view, "ridge_point.FP8")["nvidia-h200-sxm"].display == "not comparable"  # the weakest input's state
     assert view.curated is not None and view.curated.title == "NVIDIA H100 SXM5 80GB vs NVIDIA H200 SXM 141GB"
 
 
@@ -375,14 +375,14 @@ def test_accelerator_page_compared_against_related_and_derived(compare_client: T
     related = {li["data-id"]: li for li in page.select("#related li")}
     assert related["acme-a2"]["data-relation"] == "successor"
     assert related["acme-a2"].select_one(".summary").get_text() == "144 GB HBM3e per chip, cloud only"
-    assert related["hooli-h1"].select_one(".summary").get_text() == "not published in directly comparable terms, rent"
+    assert related["hooli-h1"].select_one(".summary").get_text() == "memory: not published, rent"
     ridge = page.select_one('[data-derived="ridge_point.FP8"]')
     assert ridge["data-state"] == "derived"
     assert "590.7 FLOP/byte" in ridge.get_text(" ")
     assert "ridge point = FP8 dense compute ÷ memory bandwidth" in ridge.get_text(" ")
     other = soup(compare_client.get("/silicon/acme-a2"))
     per_watt = other.select_one('[data-derived="compute_per_watt.FP8"]')
-    assert per_watt["data-state"] == "not_published" and "power is not published" in per_watt.get_text(" ")
+    assert per_watt["data-state"] == "not_published" and "power: not published" in per_watt.get_text(" ")
 
 
 def test_real_part_with_nothing_to_relate_says_so(real_client: TestClient) -> None:

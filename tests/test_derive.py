@@ -44,13 +44,13 @@ def test_power_not_published_makes_per_watt_not_published(real_catalog: Catalog)
     assert figure.state is DerivedState.NOT_PUBLISHED
     assert figure.value is None and figure.worked is None
     assert figure.display == "not published"
-    assert figure.reason == "power is not published"
+    assert figure.reason == "power: not published"
 
 
-def test_not_comparable_input_is_not_published(real_catalog: Catalog) -> None:
+def test_not_comparable_input_makes_the_figure_not_comparable(real_catalog: Catalog) -> None:
     h200 = real_catalog.accelerators["nvidia-h200-sxm"]  # FP8 stated without saying dense or sparse
     figure = derive.ridge_point(h200, FP8)
-    assert figure.state is DerivedState.NOT_PUBLISHED and figure.value is None
+    assert figure.state is DerivedState.NOT_COMPARABLE and figure.value is None  # the weakest input's state
     assert "not comparable" in figure.reason
 
 

@@ -95,10 +95,10 @@ def test_exact_fit_and_the_minimum_chip_count(cat: Catalog) -> None:
     assert many.value.min_accelerators == 6
 
 
-def test_not_published_power_of_inputs(cat: Catalog) -> None:
-    e = run(cat, "acme-a1", "7e9", "INT8", price="2")  # no INT8 figure collected
-    assert e.decode_compute_bound.outcome is Outcome.NOT_PUBLISHED and e.decode_compute_bound.amount is None
-    assert e.cost_compute_bound.outcome is Outcome.NOT_PUBLISHED and e.cost_compute_bound.display == "not published"
+def test_a_missing_input_passes_its_state_on(cat: Catalog) -> None:
+    e = run(cat, "acme-a1", "7e9", "INT8", price="2")  # no INT8 figure collected: never blamed on the vendor
+    assert e.decode_compute_bound.outcome is Outcome.NOT_COLLECTED and e.decode_compute_bound.amount is None
+    assert e.cost_compute_bound.outcome is Outcome.NOT_COLLECTED and e.cost_compute_bound.display == "not yet collected"
     assert e.decode_batch1.outcome is Outcome.COMPUTED  # 3.35e12 ÷ 7e9 = 478.57
     assert e.decode_batch1.amount == pytest.approx(478.5714286)
 
@@ -130,8 +130,8 @@ def test_real_h200_70b_fp8(real_catalog: Catalog) -> None:
     assert e.decode_batch1.amount == pytest.approx(68.5714, rel=1e-5)  # 4.8e12 ÷ 70e9
     assert e.cost_batch1.amount == pytest.approx(3 / (68.5714 * 3600) * 1e6, rel=1e-5)  # 12.15
     # the record's FP8 figure is "not comparable" (press wording, sparsity unstated): no compute ceiling
-    assert e.compute.state.value == "not_comparable" and e.decode_compute_bound.outcome is Outcome.NOT_PUBLISHED
-    assert e.cost_compute_bound.outcome is Outcome.NOT_PUBLISHED
+    assert e.compute.state.value == "not_comparable" and e.decode_compute_bound.outcome is Outcome.NOT_COMPARABLE
+    assert e.cost_compute_bound.outcome is Outcome.NOT_COMPARABLE
 
 
 def test_real_70b_bf16_too_big_for_an_80gb_part(real_catalog: Catalog) -> None:
@@ -277,7 +277,7 @@ def test_api_bad_input(web: TestClient, query: str, status: int, words: str) -> 
 def test_real_api_h200(real_client: TestClient) -> None:
     body = real_client.get("/api/estimate?accelerator=nvidia-h200-sxm&params=70e9&format=FP8&utilisation=0.5").json()
     assert body["decode_batch1"]["display"] == "68.57 tokens/s"
-    assert body["decode_compute_bound"]["display"] == "not published"
+    assert body["decode_compute_bound"]["display"] == "not comparable"  # FP8 stated without dense or sparse
     assert body["cost_batch1"]["display"] == "no price given"
 
 

@@ -29,21 +29,85 @@ from computeatlas.publish.exports import json as json_export
 from computeatlas.publish.exports.datapackage import descriptor
 from tests.conftest import TODAY, make_record, write_data
 
-FROZEN_COLUMNS_1_0_0 = (
-    "id,name,vendor,vendor_id,family,form_factor,workload,availability,memory_gb,memory_type,memory_bandwidth_tbps,"
-    "int4_dense_tops,int4_sparse_tops,fp4_dense_tflops,fp4_sparse_tflops,fp6_dense_tflops,fp6_sparse_tflops,"
-    "int8_dense_tops,int8_sparse_tops,fp8_dense_tflops,fp8_sparse_tflops,bf16_dense_tflops,bf16_sparse_tflops,"
-    "fp16_dense_tflops,fp16_sparse_tflops,tf32_dense_tflops,tf32_sparse_tflops,fp32_dense_tflops,fp32_sparse_tflops,"
-    "fp64_dense_tflops,fp64_sparse_tflops,power_w,interconnect,interconnect_bandwidth_gbps,software,audience,catch,"
-    "ridge_point_fp4_flop_per_byte,ridge_point_fp8_flop_per_byte,ridge_point_bf16_flop_per_byte,memory_sweeps_per_s,"
-    "fp4_dense_tflops_per_w,fp8_dense_tflops_per_w,bf16_dense_tflops_per_w,largest_model_fp4_billion_params,"
-    "largest_model_fp8_billion_params,largest_model_bf16_billion_params,disputed_specs,verified,sources"
-)
+def _figure_columns(name: str, stated: str | None = None) -> list[str]:
+    return [name, f"{name}_state", *([stated] if stated else [])]
+
+
+def _frozen_columns() -> list[str]:
+    """Schema 2.0.0, written out rule by rule (the rules are the schema's documentation)."""
+    formats = [("int4", "tops"), ("fp4", "tflops"), ("fp6", "tflops"), ("int8", "tops"), ("fp8", "tflops"),
+               ("bf16", "tflops"), ("fp16", "tflops"), ("tf32", "tflops"), ("fp32", "tflops"), ("fp64", "tflops")]  # fmt: skip
+    compute = [
+        c
+        for f, unit in formats
+        for c in (*_figure_columns(f"{f}_dense_{unit}", f"{f}_dense_stated"),
+                  *_figure_columns(f"{f}_sparse_{unit}", f"{f}_sparse_stated"), f"{f}_sparse_pattern")  # fmt: skip
+    ]
+    derived = [
+        "ridge_point_fp4_flop_per_byte", "ridge_point_fp8_flop_per_byte", "ridge_point_bf16_flop_per_byte",
+        "memory_sweeps_per_s", "fp4_dense_tflops_per_w", "fp8_dense_tflops_per_w", "bf16_dense_tflops_per_w",
+        "largest_model_fp4_billion_params", "largest_model_fp8_billion_params", "largest_model_bf16_billion_params",
+    ]
+    return [
+        "id", "name", "vendor", "vendor_id", "family", "form_factor", "workload", "availability",
+        *_figure_columns("memory_gb", "memory_stated"), "memory_bytes", "memory_type",
+        *_figure_columns("memory_bandwidth_tbps", "memory_bandwidth_stated"),
+        *compute,
+        *_figure_columns("power_w", "power_stated"), "interconnect",
+        *_figure_columns("interconnect_bandwidth_gbps", "interconnect_bandwidth_stated"), "software", "audience", "catch",
+        *(c for d in derived for c in _figure_columns(d)),
+        "disputed_specs", "verified", "sources",
+    ]  # fmt: skip
+
+
+FROZEN_COLUMNS_2_0_0 = ",".join(_frozen_columns())
 
 NYC = "not yet collected"
-LOW8 = ",".join([NYC] * 8)  # INT4, FP4, FP6, INT8: dense and sparse
-HIGH8 = ",".join([NYC] * 8)  # FP16, TF32, FP32, FP64: dense and sparse
+DERIVED = "derived from published figures"
 SOURCE = "Acme datasheet — Acme [vendor] https://acme.example/sheet.pdf"
+_NOT_LISTED = ("int4_dense_tops", "int4_sparse_tops", "fp4_dense_tflops", "fp4_sparse_tflops", "fp6_dense_tflops",
+               "fp6_sparse_tflops", "int8_dense_tops", "int8_sparse_tops", "fp16_dense_tflops", "fp16_sparse_tflops",
+               "tf32_dense_tflops", "tf32_sparse_tflops", "fp32_dense_tflops", "fp32_sparse_tflops", "fp64_dense_tflops",
+               "fp64_sparse_tflops")  # fmt: skip
+
+
+def _row(**cells: str) -> dict[str, str]:
+    """Every cell of a row; cells not named are empty, formats the record does not list are not yet collected."""
+    row = dict.fromkeys(FROZEN_COLUMNS_2_0_0.split(","), "")
+    row.update({f"{c}_state": NYC for c in _NOT_LISTED})
+    common = {"vendor": "Acme Silicon", "vendor_id": "acme", "family": "Test", "form_factor": "PCIe card", "workload": "both",
+              "availability": "buy", "interconnect": "AcmeLink", "interconnect_bandwidth_gbps": "900",
+              "interconnect_bandwidth_gbps_state": "published", "interconnect_bandwidth_stated": "900 GB/s",
+              "software": "AcmeSDK", "audience": "Testers.", "catch": "None known.", "disputed_specs": "none",
+              "verified": "2026-11-01", "sources": SOURCE, "ridge_point_fp4_flop_per_byte_state": NYC,
+              "fp4_dense_tflops_per_w_state": NYC}  # fmt: skip
+    for key, value in {**common, **cells}.items():
+        assert key in row, key
+        row[key] = value
+    return row
+
+
+def _published(name: str, number: str, stated: str | None) -> dict[str, str]:
+    out = {name: number, f"{name}_state": "published"}
+    if stated:
+        out[{"memory_gb": "memory_stated", "memory_bandwidth_tbps": "memory_bandwidth_stated", "power_w": "power_stated"}.get(
+            name, name.rsplit("_", 1)[0] + "_stated")] = stated
+    return out
+
+
+def _derived(**numbers: str) -> dict[str, str]:
+    out = {}
+    for name, value in numbers.items():
+        out.update({name: value, f"{name}_state": DERIVED} if value[0].isdigit() else {f"{name}_state": value})
+    return out
+
+
+_ACME_COMPUTE = {
+    **_published("fp8_dense_tflops", "1979", "1979 TFLOPS"), **_published("fp8_sparse_tflops", "3958", "3958 TFLOPS"),
+    "fp8_sparse_pattern": "2:4",
+    **_published("bf16_dense_tflops", "989.5", "989.5 TFLOPS"), **_published("bf16_sparse_tflops", "1979", "1979 TFLOPS"),
+    "bf16_sparse_pattern": "2:4",
+}  # fmt: skip
 
 # Hand-worked from the records in conftest.SMALL_CATALOG:
 # acme-a1: 80 GB, 3.35 TB/s, FP8 1979 / 3958 sparse, BF16 989.5 / 1979, 700 W, AcmeLink 900 GB/s
@@ -54,27 +118,57 @@ SOURCE = "Acme datasheet — Acme [vendor] https://acme.example/sheet.pdf"
 #   ridge FP8 1979 / 4.9 = 403.87755102; BF16 989.5 / 4.9 = 201.93877551; sweeps 4.9e12 / 144e9 = 34.0277777778
 # globex-g1: 24 GB, 0.3 TB/s, no FP8 units -> FP8 cells and FP8-derived figures "not applicable"
 #   ridge BF16 989.5 / 0.3 = 3298.33333333; sweeps 0.3e12 / 24e9 = 12.5; BF16/W 989.5 / 72 = 13.7430555556
-EXPECTED_CSV = (
-    FROZEN_COLUMNS_1_0_0 + "\r\n"
-    f"acme-a1,Acme A1,Acme Silicon,acme,Test,PCIe card,both,buy,80,HBM3,3.35,{LOW8},1979,3958,989.5,1979,{HIGH8},"
-    f"700,AcmeLink,900,AcmeSDK,Testers.,None known.,{NYC},590.746268657,295.373134328,41.875,{NYC},2.82714285714,"
-    f"1.41357142857,160,80,40,none,2026-11-01,{SOURCE}\r\n"
-    f"acme-a2,Acme A2,Acme Silicon,acme,Test,PCIe card,both,cloud-only,144,HBM3e,4.9,{LOW8},1979,3958,989.5,1979,{HIGH8},"
-    f"not published,AcmeLink,900,AcmeSDK,Testers.,None known.,{NYC},403.87755102,201.93877551,34.0277777778,"
-    f"not published,not published,not published,288,144,72,none,2026-11-01,{SOURCE}\r\n"
-    f"globex-g1,Globex G1,Globex,globex,Test,PCIe card,inference,buy,24,GDDR6,0.3,{LOW8},not applicable,not applicable,"
-    f"989.5,1979,{HIGH8},72,AcmeLink,900,AcmeSDK,Testers.,None known.,{NYC},not applicable,3298.33333333,12.5,{NYC},"
-    f"not applicable,13.7430555556,48,not applicable,12,none,2026-11-01,{SOURCE}\r\n"
-)
+EXPECTED_ROWS = [
+    _row(
+        id="acme-a1", name="Acme A1", **_published("memory_gb", "80", "80 GB"), memory_bytes="80000000000", memory_type="HBM3",
+        **_published("memory_bandwidth_tbps", "3.35", "3.35 TB/s"), **_ACME_COMPUTE, **_published("power_w", "700", "700 W"),
+        **_derived(ridge_point_fp8_flop_per_byte="590.746268657", ridge_point_bf16_flop_per_byte="295.373134328",
+                   memory_sweeps_per_s="41.875", fp8_dense_tflops_per_w="2.82714285714", bf16_dense_tflops_per_w="1.41357142857",
+                   largest_model_fp4_billion_params="160", largest_model_fp8_billion_params="80",
+                   largest_model_bf16_billion_params="40"),
+    ),
+    _row(
+        id="acme-a2", name="Acme A2", availability="cloud-only", **_published("memory_gb", "144", "144 GB"),
+        memory_bytes="144000000000", memory_type="HBM3e", **_published("memory_bandwidth_tbps", "4.9", "4.9 TB/s"),
+        **_ACME_COMPUTE, power_w_state="not published",
+        **_derived(ridge_point_fp8_flop_per_byte="403.87755102", ridge_point_bf16_flop_per_byte="201.93877551",
+                   memory_sweeps_per_s="34.0277777778", fp4_dense_tflops_per_w="not published",
+                   fp8_dense_tflops_per_w="not published", bf16_dense_tflops_per_w="not published",
+                   largest_model_fp4_billion_params="288", largest_model_fp8_billion_params="144",
+                   largest_model_bf16_billion_params="72"),
+    ),
+    _row(
+        id="globex-g1", name="Globex G1", vendor="Globex", vendor_id="globex", workload="inference",
+        **_published("memory_gb", "24", "24 GB"), memory_bytes="24000000000", memory_type="GDDR6",
+        **_published("memory_bandwidth_tbps", "0.3", "300 GB/s"),
+        fp8_dense_tflops_state="not applicable", fp8_sparse_tflops_state="not applicable",
+        **_published("bf16_dense_tflops", "989.5", "989.5 TFLOPS"), **_published("bf16_sparse_tflops", "1979", "1979 TFLOPS"),
+        bf16_sparse_pattern="2:4", **_published("power_w", "72", "72 W"),
+        **_derived(ridge_point_fp8_flop_per_byte="not applicable", ridge_point_bf16_flop_per_byte="3298.33333333",
+                   memory_sweeps_per_s="12.5", fp8_dense_tflops_per_w="not applicable",
+                   bf16_dense_tflops_per_w="13.7430555556", largest_model_fp4_billion_params="48",
+                   largest_model_fp8_billion_params="not applicable", largest_model_bf16_billion_params="12"),
+    ),
+]
+
+
+def _csv(rows: list[dict[str, str]]) -> str:
+    def quote(cell: str) -> str:
+        return f'"{cell}"' if any(ch in cell for ch in ',"\r\n') else cell
+
+    return "".join(",".join(quote(c) for c in row.values()) + "\r\n" for row in rows)
+
+
+EXPECTED_CSV = FROZEN_COLUMNS_2_0_0 + "\r\n" + _csv(EXPECTED_ROWS)
 
 
 def test_schema_is_frozen_for_its_version() -> None:
     # A change of columns must raise SCHEMA_VERSION and add to SCHEMA_CHANGES (then update this test).
-    assert silicon_table.SCHEMA_VERSION == "1.0.0"
-    assert ",".join(c.name for c in silicon_table.COLUMNS) == FROZEN_COLUMNS_1_0_0
+    assert silicon_table.SCHEMA_VERSION == "2.0.0"
+    assert ",".join(c.name for c in silicon_table.COLUMNS) == FROZEN_COLUMNS_2_0_0
     assert silicon_table.SCHEMA_CHANGES[-1][0] == silicon_table.SCHEMA_VERSION
     units = {c.name: c.unit for c in silicon_table.COLUMNS}
-    assert units["memory_gb"] == "GB (10^9 bytes)"
+    assert units["memory_gb"] == "GB (10^9 bytes)" and units["memory_bytes"] == "bytes"
     assert units["fp8_dense_tflops"] == "TFLOPS (10^12 FLOP/s)"
     assert units["int8_dense_tops"] == "TOPS (10^12 OP/s)"
     assert all(c.description for c in silicon_table.COLUMNS)
@@ -84,13 +178,29 @@ def test_csv_of_the_small_catalog_is_exactly_this(catalog: Catalog) -> None:
     assert csv_export.to_text(build(catalog)) == EXPECTED_CSV
 
 
-def test_csv_reads_back_with_states_as_words(catalog: Catalog) -> None:
+def test_csv_reads_back_with_numbers_and_states_beside_them(catalog: Catalog) -> None:
     rows = list(csv.DictReader(io.StringIO(csv_export.to_text(build(catalog)), newline="")))
     by_id = {r["id"]: r for r in rows}
-    assert by_id["acme-a2"]["power_w"] == "not published"
-    assert by_id["globex-g1"]["fp8_dense_tflops"] == "not applicable"
-    assert by_id["acme-a1"]["fp4_dense_tflops"] == "not yet collected"
-    assert not any(value == "" for row in rows for value in row.values())  # never a blank
+    assert (by_id["acme-a2"]["power_w"], by_id["acme-a2"]["power_w_state"]) == ("", "not published")
+    assert (by_id["globex-g1"]["fp8_dense_tflops"], by_id["globex-g1"]["fp8_dense_tflops_state"]) == ("", "not applicable")
+    assert by_id["acme-a1"]["fp4_dense_tflops_state"] == "not yet collected"
+    numbers = [c.name for c in silicon_table.COLUMNS if c.kind == "number"]
+    for row in rows:  # a number column holds a number or nothing, and its state never is blank
+        for name in numbers:
+            assert row[name] == "" or float(row[name]) >= 0, (name, row[name])
+            if name != "memory_bytes":
+                assert row[f"{name}_state"], name
+
+
+def test_pandas_reads_every_number_column_as_numbers(tmp_path: Path, real_catalog: Catalog) -> None:
+    pandas = pytest.importorskip("pandas")
+    path = csv_export.write(build(real_catalog), tmp_path / "silicon.csv")[0]
+    frame = pandas.read_csv(path)
+    for column in silicon_table.COLUMNS:
+        if column.kind == "number":
+            assert pandas.api.types.is_numeric_dtype(frame[column.name]), (column.name, frame[column.name].dtype)
+    assert frame.loc[frame["id"] == "aws-trainium-3", "memory_stated"].item() == "144 GiB"
+    assert frame.loc[frame["id"] == "aws-trainium-3", "memory_bytes"].item() == 144 * 2**30
 
 
 def test_a_per_superchip_figure_is_not_comparable_and_never_a_number(tmp_path: Path) -> None:
@@ -101,10 +211,11 @@ def test_a_per_superchip_figure_is_not_comparable_and_never_a_number(tmp_path: P
     )
     table = build(load(write_data(tmp_path / "d", [record]), today=TODAY))
     row = next(table.records())
-    assert row["memory_gb"] == "not comparable"
-    assert row["fp8_dense_tflops"] == "not comparable" and row["fp8_sparse_tflops"] == "not comparable"
-    assert row["memory_sweeps_per_s"] == "not published"  # derived from a not-comparable input
-    assert row["largest_model_fp8_billion_params"] == "not published"
+    assert (row["memory_gb"], row["memory_gb_state"], row["memory_stated"]) == (None, "not comparable", "384 GB per superchip")
+    assert row["fp8_dense_tflops"] is None and row["fp8_dense_tflops_state"] == "not comparable"
+    assert row["fp8_sparse_tflops_state"] == "not comparable"
+    assert row["memory_sweeps_per_s_state"] == "not comparable"  # derived: the state of its weakest input
+    assert row["largest_model_fp8_billion_params_state"] == "not comparable"
 
 
 @pytest.mark.parametrize(
@@ -167,13 +278,14 @@ def test_download_file_name_is_dated() -> None:
 
 def test_json_document_has_numbers_and_words(catalog: Catalog) -> None:
     doc = json.loads(json_export.to_text(build(catalog)))
-    assert doc["schema_version"] == "1.0.0" and doc["licence"] == "CC-BY-NC-4.0"
+    assert doc["licence"] == "CC-BY-NC-4.0"
     assert doc["data_version"] == catalog.version
     rows = {r["id"]: r for r in doc["rows"]}
     assert rows["acme-a1"]["memory_bandwidth_tbps"] == 3.35
     assert rows["acme-a1"]["fp8_sparse_tflops"] == 3958
-    assert rows["acme-a2"]["power_w"] == "not published"
-    assert [c["name"] for c in doc["columns"]] == FROZEN_COLUMNS_1_0_0.split(",")
+    assert (rows["acme-a2"]["power_w"], rows["acme-a2"]["power_w_state"]) == (None, "not published")
+    assert [c["name"] for c in doc["columns"]] == FROZEN_COLUMNS_2_0_0.split(",")
+    assert doc["schema_version"] == "2.0.0"
 
 
 def test_parquet_keeps_numbers_typed_and_states_beside_them(catalog: Catalog, tmp_path: Path) -> None:
@@ -186,7 +298,8 @@ def test_parquet_keeps_numbers_typed_and_states_beside_them(catalog: Catalog, tm
     assert rows["acme-a1"]["memory_gb"] == 80.0 and rows["acme-a1"]["memory_gb_state"] == "published"
     assert rows["acme-a2"]["power_w"] is None and rows["acme-a2"]["power_w_state"] == "not published"
     assert str(rows["acme-a1"]["verified"]) == "2026-11-01"
-    assert table.schema.metadata[b"schema_version"] == b"1.0.0"
+    assert table.schema.metadata[b"schema_version"] == b"2.0.0"
+    assert str(table.schema.field("power_w").type) == "double" and str(table.schema.field("power_w_state").type) == "string"
 
 
 def test_sqlite_has_primary_keys_and_keeps_states(catalog: Catalog, tmp_path: Path) -> None:
@@ -199,7 +312,8 @@ def test_sqlite_has_primary_keys_and_keeps_states(catalog: Catalog, tmp_path: Pa
             info = db.execute(f"PRAGMA table_info({table})").fetchall()
             assert [row[1] for row in sorted(info, key=lambda r: r[5]) if row[5]] == keys, table
         assert db.execute("SELECT memory_gb, typeof(memory_gb) FROM accelerators WHERE id = 'acme-a2'").fetchone() == (144.0, "real")
-        assert db.execute("SELECT power_w FROM accelerators WHERE id = 'acme-a2'").fetchone() == ("not published",)
+        assert db.execute("SELECT power_w, power_w_state FROM accelerators WHERE id = 'acme-a2'").fetchone() == (None, "not published")
+        assert db.execute("SELECT count(*) FROM accelerators WHERE typeof(power_w) NOT IN ('real', 'null')").fetchone() == (0,)
         assert db.execute("SELECT count(*) FROM sources").fetchone() == (3,)
         assert db.execute("SELECT value FROM dataset_info WHERE key = 'licence'").fetchone() == ("CC-BY-NC-4.0",)
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
@@ -217,9 +331,11 @@ def test_datapackage_validates_with_frictionless(catalog: Catalog, tmp_path: Pat
     assert report.valid, report.flatten(["rowNumber", "fieldName", "type", "note"])
     resource = descriptor(build(catalog))["resources"][0]
     assert resource["schema"]["primaryKey"] == ["id"]
-    assert "not published" in resource["schema"]["missingValues"]
+    assert resource["schema"]["missingValues"] == [""]
     fields = {f["name"]: f for f in resource["schema"]["fields"]}
     assert fields["memory_gb"]["type"] == "number" and fields["verified"]["type"] == "date"
+    assert "not published" in fields["power_w_state"]["constraints"]["enum"]
+    assert fields["memory_stated"]["type"] == "string"
 
 
 def test_datapackage_validation_catches_a_broken_csv(catalog: Catalog, tmp_path: Path) -> None:
@@ -228,7 +344,7 @@ def test_datapackage_validation_catches_a_broken_csv(catalog: Catalog, tmp_path:
 
     datapackage.write(build(catalog), tmp_path / "pkg")
     csv_path = tmp_path / "pkg" / "silicon.csv"
-    csv_path.write_text(csv_path.read_text(encoding="utf-8").replace(",80,HBM3,", ",eighty,HBM3,"), encoding="utf-8")
+    csv_path.write_text(csv_path.read_text(encoding="utf-8").replace(",80,published,80 GB,", ",eighty,published,80 GB,"), encoding="utf-8")
     assert not frictionless.validate(str(tmp_path / "pkg" / "datapackage.json")).valid
 
 
@@ -264,7 +380,7 @@ def test_cli_export_writes_each_format(data_dir: Path, tmp_path: Path, fmt: str,
     assert f"wrote {out}" in result.output.replace("\n", "")
     assert out.is_dir() if fmt in FOLDER_FORMATS else out.is_file()
     if fmt == "csv":
-        assert out.read_bytes().decode("utf-8").split("\r\n")[0] == FROZEN_COLUMNS_1_0_0
+        assert out.read_bytes().decode("utf-8").split("\r\n")[0] == FROZEN_COLUMNS_2_0_0
 
 
 def test_cli_export_rejects_a_bad_format_and_a_file_for_a_folder(data_dir: Path, tmp_path: Path) -> None:
@@ -277,24 +393,21 @@ def test_cli_export_rejects_a_bad_format_and_a_file_for_a_folder(data_dir: Path,
     assert clash.exit_code == 2 and "writes a folder" in clash.output
 
 
-def test_real_data_exports_every_accelerator_with_no_blank_cell(real_catalog: Catalog) -> None:
+def test_real_data_exports_every_accelerator_with_a_state_for_every_number(real_catalog: Catalog) -> None:
     table = build(real_catalog)
     assert len(table.rows) == len(real_catalog.accelerators)
     rows = {r["id"]: r for r in table.records()}
-    assert all(v != "" for row in rows.values() for v in row.values())
+    numbers = [c.name for c in table.columns if c.kind == "number" and c.name != "memory_bytes"]
+    assert all(row[f"{n}_state"] for row in rows.values() for n in numbers)
     h100 = rows["nvidia-h100-sxm"]
     assert (h100["memory_gb"], h100["memory_bandwidth_tbps"], h100["power_w"]) == (80, 3.35, 700)
     assert (h100["fp8_dense_tflops"], h100["fp8_sparse_tflops"]) == (1979, 3958)
     assert h100["ridge_point_fp8_flop_per_byte"] == 590.746268657  # 1979e12 / 3.35e12
-    assert rows["nvidia-a100-sxm-80gb"]["fp8_dense_tflops"] == "not applicable"
-
-
-def test_derived_columns_fall_back_to_the_same_figures_without_the_derive_module(
-    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    with_derive = list(build(catalog).records())
-    monkeypatch.setitem(__import__("sys").modules, "computeatlas.silicon.derive", None)  # import now raises ImportError
-    assert list(build(catalog).records()) == with_derive
+    assert rows["nvidia-a100-sxm-80gb"]["fp8_dense_tflops_state"] == "not applicable"
+    mi300x = rows["amd-instinct-mi300x"]  # AMD publishes sparse figures; our record holds none
+    assert (mi300x["fp8_sparse_tflops"], mi300x["fp8_sparse_tflops_state"]) == (None, "not yet collected")
+    trn2 = rows["aws-trainium-2"]
+    assert trn2["fp8_sparse_pattern"] == "M:N structured (AWS: up to 4:16)"
 
 
 def test_parquet_without_pyarrow_is_a_clear_message_not_a_traceback(

@@ -27,7 +27,8 @@ from pydantic import BaseModel, Field
 
 from computeatlas.charts import labels as labels_mod
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.claims import Claim, NumberFormat, State
+from computeatlas.core.claims import Claim, NumberFormat
+from computeatlas.core.presentation import Shown, present, tera_unit
 from computeatlas.silicon.records import Accelerator
 
 # The site's palette (computeatlas/web/static/site.css :root).
@@ -47,6 +48,7 @@ class ChartPoint(BaseModel):
     y_text: str = Field("", description="the y figure as the source wrote it")
     category: str | None = Field(None, description="the row of a strip chart (a provider, a system)")
     marker: str | None = Field(None, description="what kind of figure the mark is, as the legend names it")
+    disputed: bool = Field(False, description="another source makes a different claim for x or y (the primary claim is plotted)")
     url: str
 
 
@@ -102,17 +104,9 @@ def short_name(catalog: Catalog, acc: Accelerator) -> str:
 
 
 def _why_not(label: str, claim: Claim | None) -> str | None:
-    """None when ``claim`` is a comparable per-accelerator figure, else the reason in words."""
-    if claim is None:
-        return f"{label}: not yet collected"
-    if claim.comparable:
-        return None
-    if claim.state is State.PUBLISHED:
-        basis = claim.basis.value if claim.basis else "no basis"
-        return f"{label}: published per {basis}, not per accelerator"
-    if claim.state is State.NOT_COMPARABLE:
-        return f"{label}: not comparable (stated per {claim.basis.value if claim.basis else 'another basis'})"
-    return f"{label}: {claim.state.label}"
+    """None when ``claim`` is a per-accelerator number, else the reason in words (from the presentation rule)."""
+    shown = present(claim, what=label, figure=True)
+    return None if shown.comparable else shown.reason
 
 
 def _scatter(
@@ -140,6 +134,7 @@ def _scatter(
                 y=yc.figure.amount / y[2],
                 x_text=xc.value or "",
                 y_text=yc.value or "",
+                disputed=xc.disputed or yc.disputed,
                 url=url,
             )
         )
@@ -192,8 +187,8 @@ def memory_bandwidth(catalog: Catalog) -> ChartView:
 
 
 def compute_unit(fmt: NumberFormat) -> str:
-    """Display unit of compute at ``fmt``: TOPS for integer formats, TFLOPS otherwise."""
-    return "TOPS" if fmt.is_integer else "TFLOPS"
+    """Display unit of compute at ``fmt``: TOPS for integer formats, TFLOPS otherwise (the presentation rule's)."""
+    return tera_unit(fmt)
 
 
 def compute_formats(catalog: Catalog, minimum: int = 2) -> list[NumberFormat]:
@@ -396,7 +391,7 @@ def rack_power(catalog: Catalog) -> ChartView:
         view = energy.system_view(catalog, system)
         url = f"/systems/{system.id}"
         power = view.power
-        if power.state is State.PUBLISHED and power.amount is not None:
+        if power.state is Shown.PUBLISHED and power.amount is not None:
             points.append(ChartPoint(
                 id=system.id, name=system.name, label=f"{power.value} per {power.basis} ({view.vendor}, vendor)",
                 x=power.amount / 1e3, x_text=power.display, category=system.name, marker="published by the vendor", url=url,

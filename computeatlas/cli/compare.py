@@ -25,6 +25,8 @@ def accelerator_id(catalog: Catalog, name: str) -> str:
 
 def _cell_text(cell: compare_mod.CellView) -> str:
     text = cell.display if cell.state in ("published", "derived") else cell.state_label
+    if cell.state == "published_as_text":
+        text = f"{cell.state_label}: {cell.display}"
     if cell.state == "published" and cell.basis:
         text += f" /{cell.basis}"
     if cell.ratio_display:

@@ -179,7 +179,7 @@ def show(
     for heading in ("spec", "state", "value", "basis", "sparse (2:4 or as noted)", "source"):
         grid.add_column(heading)
     for spec in view.specs:
-        value = spec.primary.display if spec.state.value == "published" else (spec.published_text or "")
+        value = spec.primary.display if spec.state.value in ("published", "published_as_text") else (spec.published_text or "")
         if spec.memory_type:
             value += f" {spec.memory_type}"
         if spec.disputed:

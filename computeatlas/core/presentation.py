@@ -10,11 +10,42 @@ Two vocabularies:
   may sit on any of them: *derived* (with the state of its weakest input) and *disputed*.
 - :class:`OfferQualifier` — what qualifies a price: stale, held, variant not stated, not
   separable, derived from a monthly or weekly term.
+
+The rule, in one place (:func:`present`):
+
+- no claim at all → *not yet collected* (nobody has looked);
+- a published claim with a number → *published*: the figure as the source wrote it
+  (``stated``), and, when it is per accelerator (chip or package), its ``amount`` in the
+  canonical unit, the only thing any output compares, plots, sorts or divides;
+- a published claim with words only where a number belongs (power "Up to 700 W (board)")
+  → *published as text*: shown as those words everywhere, never as a number and never as
+  missing. The text of an interconnect or a software stack *is* the spec (published); the
+  interconnect's bandwidth, when the record has no figure for it, is *not yet collected*;
+- a sparse figure the record does not hold → *not yet collected* (never "not published":
+  the record says nothing about whether the vendor publishes one);
+- every other state shows its own words; a *not comparable* claim keeps the vendor's words.
+
+Numbers are rounded once (:func:`plain`: 12 significant digits, an integer when whole);
+FLOP/s against OP/s is decided once (:func:`compute_unit`: integer formats count OP/s).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from decimal import Decimal
 from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+from computeatlas.core.claims import (
+    Claim,
+    ComputeSpec,
+    LinkSpec,
+    NumberFormat,
+    State,
+    TextDetail,
+    TextSpec,
+)
 
 
 class Shown(StrEnum):
@@ -44,6 +75,245 @@ _SHOWN_LABELS = {
     Shown.NOT_COLLECTED: "not yet collected",
 }
 
+STATE_WORDS: tuple[str, ...] = tuple(s.label for s in Shown)
+"""Every word a state cell may hold, in :class:`Shown` order."""
+
+DERIVED_LABEL = "derived from published figures"
+"""How a derived figure computed from published inputs is labelled wherever it is shown."""
+
+WEAKEST_FIRST: tuple[Shown, ...] = (
+    Shown.NOT_APPLICABLE,
+    Shown.NOT_PUBLISHED,
+    Shown.NOT_COMPARABLE,
+    Shown.PUBLISHED_AS_TEXT,
+    Shown.NOT_SOURCED,
+    Shown.NOT_COLLECTED,
+    Shown.PUBLISHED,
+)
+"""Which input decides a derived figure's state: the first of these among its inputs
+without a number (the hardware has no such thing, before the vendor withholds it, before
+another basis, before words only, before our own gaps)."""
+
+_STATE_OF = {
+    State.PUBLISHED: Shown.PUBLISHED,
+    State.NOT_PUBLISHED: Shown.NOT_PUBLISHED,
+    State.NOT_APPLICABLE: Shown.NOT_APPLICABLE,
+    State.NOT_COMPARABLE: Shown.NOT_COMPARABLE,
+    State.NOT_SOURCED: Shown.NOT_SOURCED,
+}
+
+
+def shown_of(state: State) -> Shown:
+    """The shown state of a record state (the five record states keep their words)."""
+    return _STATE_OF[state]
+
+
+# --- units and numbers ----------------------------------------------------------------
+
+
+def compute_unit(fmt: NumberFormat) -> str:
+    """Canonical unit of compute at ``fmt``: ``"OP/s"`` for integer formats (INT8, INT4), else ``"FLOP/s"``."""
+    return "OP/s" if fmt.is_integer else "FLOP/s"
+
+
+def operations(fmt: NumberFormat) -> str:
+    """What compute at ``fmt`` counts: ``"OP"`` for integer formats, else ``"FLOP"``."""
+    return "OP" if fmt.is_integer else "FLOP"
+
+
+def tera_unit(fmt: NumberFormat) -> str:
+    """Display unit of compute at ``fmt`` in tables and charts: ``"TOPS"`` or ``"TFLOPS"``."""
+    return "TOPS" if fmt.is_integer else "TFLOPS"
+
+
+CANONICAL_UNITS = {"memory": "B", "memory_bandwidth": "B/s", "power": "W", "interconnect": "B/s"}
+"""Canonical unit of each spec's amount (compute: :func:`compute_unit`)."""
+
+
+def canonical_unit(key: str) -> str | None:
+    """Canonical unit of the spec at field path ``key`` (``"memory"``, ``"compute.INT8"``)."""
+    if key.startswith("compute."):
+        return compute_unit(NumberFormat(key.split(".", 1)[1]))
+    return CANONICAL_UNITS.get(key)
+
+
+def plain(number: float) -> int | float:
+    """A figure rounded once for every output: 12 significant digits (no float noise), an int when whole."""
+    rounded = float(f"{number:.12g}")
+    return int(rounded) if rounded.is_integer() and abs(rounded) < 1e15 else rounded
+
+
+def plain_text(number: int | float) -> str:
+    """A number as text without exponent or thousands separator: ``1e-05`` → ``"0.00001"``."""
+    if isinstance(number, int):
+        return str(number)
+    text = format(Decimal(repr(number)), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+# --- what a person sees ---------------------------------------------------------------
+
+
+class Presented(BaseModel):
+    """One figure as every output shows it.
+
+    ``amount`` (canonical unit ``unit``) is set only for a published per-accelerator number:
+    the only value that is compared, plotted, sorted, filtered or divided. ``display`` is
+    what a person reads (the figure as written, the published words, or the state's words);
+    ``stated`` is what the source wrote (figure with its unit, or its words).
+    """
+
+    state: Shown
+    display: str
+    amount: float | None = Field(None, description="the figure in the canonical unit; only for per-accelerator figures")
+    unit: str | None = Field(None, description="canonical unit of amount: B, B/s, FLOP/s, OP/s, W")
+    stated: str | None = Field(None, description="the figure or words as the source wrote them")
+    basis: str | None = None
+    reason: str | None = Field(None, description="why there is no number, in words")
+    derived: bool = Field(False, description="computed from other figures; the state is that of its weakest input")
+    disputed: bool = Field(False, description="another source makes a different claim")
+
+    @property
+    def label(self) -> str:
+        """The state in words; a derived figure from published inputs reads "derived from published figures"."""
+        if self.derived and self.state is Shown.PUBLISHED:
+            return DERIVED_LABEL
+        return self.state.label
+
+    @property
+    def comparable(self) -> bool:
+        """True when there is a per-accelerator number to compare."""
+        return self.amount is not None
+
+    def scaled(self, scale: float) -> int | float | None:
+        """The amount in a display unit (``scale`` canonical units per display unit), rounded once."""
+        return plain(self.amount / scale) if self.amount is not None else None
+
+
+def _words_are_the_spec(claim: Claim) -> bool:
+    """True for specs whose text is the spec itself (a software stack, a process node)."""
+    return isinstance(claim, (TextSpec, TextDetail)) or claim.dimension is None
+
+
+def why(state: Shown, claim: Claim | None) -> str:
+    """Why a figure has no number to compare, in words (the part after "power: ")."""
+    if state is Shown.PUBLISHED_AS_TEXT and claim is not None:
+        return f"published as text (“{claim.text}”)"
+    if state is Shown.NOT_COMPARABLE and claim is not None:
+        if claim.basis is not None and not claim.basis.per_accelerator:
+            return f"not comparable (stated per {claim.basis.value})"
+        return "not comparable (not stated as a dense per-accelerator figure)"
+    if state is Shown.PUBLISHED and claim is not None and claim.basis is not None and not claim.basis.per_accelerator:
+        return f"published per {claim.basis.value}, not per accelerator"
+    return state.label
+
+
+def _reason(state: Shown, claim: Claim | None, what: str) -> str:
+    return f"{what}: {why(state, claim)}"
+
+
+def present(claim: Claim | None, *, unit: str | None = None, what: str = "the figure", figure: bool = False) -> Presented:
+    """What every output shows for ``claim`` (None: nobody collected it).
+
+    ``unit`` is the canonical unit of the amount (see :func:`canonical_unit`); ``what``
+    names the figure in reasons ("power"). With ``figure=True`` the claim is read as a
+    number column: an interconnect named in words without a bandwidth figure is then
+    *not yet collected* rather than published.
+    """
+    if claim is None:
+        return Presented(state=Shown.NOT_COLLECTED, display=Shown.NOT_COLLECTED.label, reason=f"{what}: not yet collected")
+    disputed = claim.disputed
+    basis = claim.basis.value if claim.basis else None
+    if claim.state is State.PUBLISHED:
+        fig = claim.figure
+        if fig is not None:
+            per_accelerator = bool(claim.basis and claim.basis.per_accelerator)
+            parts = [claim.value] if claim.value else []
+            if claim.text and not figure:
+                parts.insert(0, claim.text)
+            return Presented(
+                state=Shown.PUBLISHED,
+                display=" · ".join(parts),
+                amount=fig.amount if per_accelerator else None,
+                unit=unit if per_accelerator else None,
+                stated=claim.value,
+                basis=basis,
+                reason=None if per_accelerator else _reason(Shown.PUBLISHED, claim, what),
+                disputed=disputed,
+            )
+        if isinstance(claim, LinkSpec) and figure:
+            return Presented(
+                state=Shown.NOT_COLLECTED, display=Shown.NOT_COLLECTED.label, basis=basis,
+                reason=f"{what}: not yet collected (the record names the link, “{claim.text}”, without a figure)", disputed=disputed,
+            )
+        if claim.text and (_words_are_the_spec(claim) or isinstance(claim, LinkSpec)):
+            return Presented(state=Shown.PUBLISHED, display=claim.text, stated=claim.text, basis=basis, disputed=disputed)
+        state = Shown.PUBLISHED_AS_TEXT
+        return Presented(
+            state=state, display=claim.text or state.label, stated=claim.text, basis=basis,
+            reason=_reason(state, claim, what), disputed=disputed,
+        )
+    state = shown_of(claim.state)
+    return Presented(
+        state=state,
+        display=state.label,
+        stated=claim.published_text if state is Shown.NOT_COMPARABLE else None,
+        basis=basis,
+        reason=_reason(state, claim, what),
+        disputed=disputed,
+    )
+
+
+def present_sparse(claim: ComputeSpec | None, *, unit: str | None = None, what: str = "the sparse figure") -> Presented:
+    """The structured-sparsity figure beside a dense one.
+
+    A published sparse figure per accelerator is a number. Where the dense figure is
+    published but the record holds no sparse figure, the sparse figure is *not yet
+    collected* (the record does not say the vendor withholds it). Where the dense figure
+    is itself a state (not applicable, not published, not comparable …), the sparse figure
+    carries that state.
+    """
+    if claim is None or claim.sparse_figure is None:
+        dense = present(claim, unit=unit, what=what, figure=True)
+        if claim is None or dense.state in (Shown.PUBLISHED, Shown.PUBLISHED_AS_TEXT):
+            return Presented(state=Shown.NOT_COLLECTED, display=Shown.NOT_COLLECTED.label, reason=f"{what}: not yet collected")
+        return dense.model_copy(update={"stated": None})
+    per_accelerator = bool(claim.basis and claim.basis.per_accelerator)
+    return Presented(
+        state=Shown.PUBLISHED,
+        display=f"{claim.sparse} with {claim.sparse_pattern} sparsity",
+        amount=claim.sparse_figure.amount if per_accelerator else None,
+        unit=unit if per_accelerator else None,
+        stated=claim.sparse,
+        basis=claim.basis.value if claim.basis else None,
+        disputed=claim.disputed,
+    )
+
+
+def weakest(states: Iterable[Shown]) -> Shown:
+    """The state a derived figure takes from its inputs' states (see :data:`WEAKEST_FIRST`)."""
+    given = set(states)
+    return next((s for s in WEAKEST_FIRST if s in given), Shown.PUBLISHED)
+
+
+def present_derived(inputs: Iterable[Presented], value: float | None, unit: str, display: str | None = None) -> Presented:
+    """A derived figure: ``value`` (in ``unit``) when every input has a number, else the
+    state of the weakest input, its reason, and no value."""
+    given = list(inputs)
+    missing = [i for i in given if i.amount is None]
+    if not missing and value is not None:
+        return Presented(state=Shown.PUBLISHED, display=display or f"{plain(value)} {unit}", amount=value, unit=unit,
+                         derived=True, disputed=any(i.disputed for i in given))  # fmt: skip
+    def effective(i: Presented) -> Shown:
+        return Shown.NOT_COMPARABLE if i.state is Shown.PUBLISHED else i.state  # published, but not per accelerator
+
+    state = weakest(effective(i) for i in missing) if missing else Shown.NOT_COLLECTED
+    reasons = [i.reason for i in missing if i.reason and effective(i) is state]
+    return Presented(state=state, display=state.label, reason="; ".join(reasons) or None, derived=True)
+
+
+# --- offers ---------------------------------------------------------------------------
+
 
 class OfferQualifier(StrEnum):
     """What qualifies one price observation as shown (the value is the CSV/API word)."""
@@ -67,3 +337,10 @@ _QUALIFIER_LABELS = {
     OfferQualifier.NOT_SEPARABLE: "not separable",
     OfferQualifier.DERIVED_FROM_TERM: "hourly equivalent derived from a monthly or weekly term",
 }
+
+
+__all__ = [
+    "CANONICAL_UNITS", "DERIVED_LABEL", "OfferQualifier", "Presented", "STATE_WORDS", "Shown", "WEAKEST_FIRST",
+    "canonical_unit", "compute_unit", "operations", "plain", "plain_text", "present", "present_derived",
+    "present_sparse", "shown_of", "tera_unit", "weakest", "why",
+]

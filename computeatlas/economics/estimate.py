@@ -18,8 +18,10 @@ Inputs must be finite and plausible (:func:`parse_request`): a whole parameter c
 accelerator-hour; a result that is still not a finite number is an error naming the input.
 
 The figures are upper bounds on speed (lower bounds on cost) built from the vendor's
-published peaks, never measurements. A figure the vendor does not publish per accelerator
-makes every result built on it "not published": nothing is estimated or borrowed.
+published peaks, never measurements. A result built on a figure that is not a published
+per-accelerator number takes that input's state ("not published", "not comparable", "not
+yet collected" …, as :mod:`computeatlas.core.presentation` shows it): nothing is estimated
+or borrowed.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from pydantic import BaseModel, Field
 from computeatlas.cloud.pricing import amount_text, offer_price
 from computeatlas.cloud.records import Offer
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.claims import Claim, NumberFormat, State
+from computeatlas.core.claims import Claim, NumberFormat
+from computeatlas.core.presentation import Shown, compute_unit, present
 from computeatlas.core.errors import closest
 from computeatlas.core.units import humanize
 from computeatlas.silicon.records import Accelerator
@@ -108,11 +111,19 @@ class DoesNotFit(EstimateError):
 
 
 class Outcome(StrEnum):
-    """The state of an estimated figure, shown as words, never as a blank or a zero."""
+    """The state of an estimated figure, shown as words, never as a blank or a zero.
+
+    A bound that cannot be computed takes the shown state of the input that stops it
+    (:mod:`computeatlas.core.presentation`), in that state's words.
+    """
 
     COMPUTED = "computed"
     NOT_PUBLISHED = "not published"
     NOT_APPLICABLE = "not applicable"
+    NOT_COMPARABLE = "not comparable"
+    PUBLISHED_AS_TEXT = "published as text"
+    NOT_SOURCED = "not yet sourced"
+    NOT_COLLECTED = "not yet collected"
     NOT_SEPARABLE = "not separable"
     NO_PRICE = "no price given"
 
@@ -247,7 +258,7 @@ class InputFigure(BaseModel):
 
     key: str
     label: str
-    state: State
+    state: Shown = Field(description="the state as shown (computeatlas.core.presentation); not_collected where nobody collected it")
     state_label: str
     usable: bool = Field(description="True when this is a published per-accelerator number the estimate can use")
     value: str | None = Field(None, description="the figure as the source wrote it")
@@ -314,7 +325,7 @@ class Estimate(BaseModel):
     utilisation: float
     weight_bytes: float = Field(description="parameters × bits ÷ 8, in bytes (weights only)")
     weight_display: str
-    fits: Outcome = Field(description="computed (fits on one accelerator) or not published (memory not published)")
+    fits: Outcome = Field(description="computed (fits on one accelerator), or the state of the memory figure that stops it")
     memory: InputFigure
     memory_bandwidth: InputFigure
     compute: InputFigure
@@ -330,19 +341,19 @@ class Estimate(BaseModel):
 
 
 def _input(acc: Accelerator, key: str, label: str, claim: Claim | None, unit: str) -> InputFigure:
+    shown = present(claim, unit=unit, what=label, figure=True)
     if claim is None:
-        return InputFigure(key=key, label=label, state=State.NOT_PUBLISHED, state_label="not yet collected", usable=False,
+        return InputFigure(key=key, label=label, state=shown.state, state_label=shown.label, usable=False,
                            unit=unit, note="Nobody has collected this figure for the atlas yet.")  # fmt: skip
     src = acc.sources.get(claim.source) if claim.source else None
-    usable = claim.comparable and claim.figure is not None
     return InputFigure(
         key=key,
         label=label,
-        state=claim.state,
-        state_label=claim.state.label,
-        usable=usable,
-        value=claim.value or claim.published_text,
-        amount=claim.figure.amount if usable and claim.figure else None,
+        state=shown.state,
+        state_label=shown.label,
+        usable=shown.comparable,
+        value=claim.value or claim.published_text or claim.text,
+        amount=shown.amount,
         unit=unit,
         basis=claim.basis.value if claim.basis else None,
         source_title=src.title if src else None,
@@ -355,14 +366,14 @@ def _input(acc: Accelerator, key: str, label: str, claim: Claim | None, unit: st
 
 def _missing(fig: InputFigure, name: str) -> tuple[Outcome, str]:
     """Why ``fig`` cannot be used: the outcome and a sentence naming the input's state."""
-    if fig.state is State.NOT_APPLICABLE:
+    if fig.state is Shown.NOT_APPLICABLE:
         return Outcome.NOT_APPLICABLE, f"{fig.label} is not applicable to {name} (the hardware has no such thing)"
-    if fig.state is State.NOT_COMPARABLE:
-        return Outcome.NOT_PUBLISHED, (
+    if fig.state is Shown.NOT_COMPARABLE:
+        return Outcome.NOT_COMPARABLE, (
             f"{fig.label} is published only on another basis or with sparsity ({fig.value!r}), "
             "not as a dense per-accelerator figure, so it is not used"
         )
-    return Outcome.NOT_PUBLISHED, f"{fig.label} is {fig.state_label} for {name}"
+    return Outcome(fig.state_label), f"{fig.label} is {fig.state_label} for {name}"
 
 
 MAX_OFFER_SUGGESTIONS = 8
@@ -431,7 +442,7 @@ def estimate(catalog: Catalog, request: EstimateRequest) -> Estimate:
     offer for another part (400), or a result that is not a finite number (400, naming the
     input that drove it: ``params``, ``utilisation``, ``price`` or ``offer``), and
     :class:`DoesNotFit` when the weights exceed one accelerator's published memory. Results built on a figure that is not published per
-    accelerator are returned with outcome "not published" (or "not applicable").
+    accelerator are returned with that input's state as their outcome ("not published", "not applicable", ...).
     """
     acc = catalog.accelerators.get(request.accelerator)
     if acc is None:
@@ -441,7 +452,7 @@ def estimate(catalog: Catalog, request: EstimateRequest) -> Estimate:
     fmt, params = request.number_format, request.params
     weight = params * fmt.bits / 8
     weight_text = humanize(weight, "B")
-    op = "OP/s" if fmt.is_integer else "FLOP/s"
+    op = compute_unit(fmt)
     memory = _input(acc, "memory", "Memory", acc.specs.memory, "B")
     bandwidth = _input(acc, "memory_bandwidth", "Memory bandwidth", acc.specs.memory_bandwidth, "B/s")
     compute = _input(acc, f"compute.{fmt.value}", f"Dense {fmt.value} compute", acc.compute(fmt), op)

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.claims import Claim, Source, State
+from computeatlas.core.presentation import Shown, canonical_unit, present
 from computeatlas.core.units import humanize
 from computeatlas.energy.records import (
     EconomicsClaim,
@@ -44,7 +45,6 @@ INTEREST_WORDS = {
     Interest.INDUSTRY_GROUP: "an industry group",
 }
 METRIC_LABELS = {Metric.COST_PER_MILLION_TOKENS: "Cost per million tokens", Metric.TOKENS_PER_WATT: "Tokens per watt"}
-UNITS = {"memory": "B", "memory_bandwidth": "B/s", "power": "W"}
 
 
 class Link(BaseModel):
@@ -77,7 +77,7 @@ class SystemClaimView(BaseModel):
 
     key: str
     label: str
-    state: State
+    state: Shown = Field(description="the state as shown (computeatlas.core.presentation): published_as_text for words where a figure belongs")
     state_label: str
     display: str
     value: str | None = None
@@ -201,7 +201,8 @@ def _source(sources: dict[str, Source], key: str | None) -> SourceView | None:
 
 def claim_view(sources: dict[str, Source], key: str, label: str, claim: Claim) -> SystemClaimView:
     """One spec of a system (or an accelerator's power) with its basis kept in the display."""
-    unit = UNITS.get(key) or ("FLOP/s" if key.startswith("compute.") else None)
+    unit = canonical_unit(key)
+    shown = present(claim, unit=unit, what=label)
     fig = claim.figure if claim.state is State.PUBLISHED else None
     if fig is not None:
         display = f"{claim.value} per {claim.basis.value}" if claim.basis else str(claim.value)
@@ -216,7 +217,7 @@ def claim_view(sources: dict[str, Source], key: str, label: str, claim: Claim) -
         for o in claim.other_claims
     ]
     return SystemClaimView(
-        key=key, label=label, state=claim.state, state_label=claim.state.label, display=display,
+        key=key, label=label, state=shown.state, state_label=shown.label, display=display,
         value=claim.value, amount=fig.amount if fig else None, unit=unit if fig else None,
         basis=claim.basis.value if claim.basis else None, source=_source(sources, claim.source), note=claim.note,
         published_text=claim.published_text, disputed=claim.disputed, primary_reason=claim.primary_reason, other_claims=others,

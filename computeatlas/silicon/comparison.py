@@ -32,7 +32,8 @@ from pydantic import BaseModel, Field
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
-from computeatlas.core.claims import Claim, NumberFormat, State
+from computeatlas.core.claims import Claim, NumberFormat
+from computeatlas.core.presentation import Shown, canonical_unit, present
 from computeatlas.silicon import derive, resolve
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.records import Accelerator
@@ -232,16 +233,18 @@ _GROUPS = {"memory": "memory", "memory_bandwidth": "memory", "power": "power", "
 def _spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> CellView:
     claim = claims.get(key)
     if claim is None:
-        return CellView(id=acc.id, state="not_collected", state_label="not yet collected", display="not yet collected", comparable=False, verified=acc.verified)
+        shown = present(None)
+        return CellView(id=acc.id, state=shown.state.value, state_label=shown.label, display=shown.display, comparable=False, verified=acc.verified)
     spec = spec_view(acc, key, claim)
+    shown = present(claim, unit=canonical_unit(key))
     src = spec.primary.source
     return CellView(
         id=acc.id,
-        state=spec.state.value,
-        state_label=spec.state_label,
-        display=spec.primary.display if claim.state is State.PUBLISHED else claim.state.label,
-        comparable=claim.comparable,
-        amount=spec.primary.amount if claim.comparable else None,
+        state=shown.state.value,
+        state_label=shown.label,
+        display=spec.primary.display if shown.state in (Shown.PUBLISHED, Shown.PUBLISHED_AS_TEXT) else shown.label,
+        comparable=shown.comparable,
+        amount=shown.amount,
         basis=spec.primary.basis,
         source=src,
         vendor_source=bool(src and src.kind == "vendor"),
@@ -257,7 +260,7 @@ def _spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> CellView
 
 def _spec_row(accs: list[Accelerator], claims: dict[str, dict[str, Claim]], key: str) -> RowView:
     fmt = NumberFormat(key.split(".", 1)[1]) if key.startswith("compute.") else None
-    unit = ("OP/s" if fmt.is_integer else "FLOP/s") if fmt else {"memory": "B", "memory_bandwidth": "B/s", "power": "W", "interconnect": "B/s"}.get(key)
+    unit = canonical_unit(key)
     label = f"Compute, {fmt.value}, dense" if fmt else SPEC_LABELS[key]
     note = "Vendors count link bandwidth differently (one direction or both, some or all links): no ratio." if key == "interconnect" else None
     return _with_ratios(RowView(key=key, label=label, group="compute" if fmt else _GROUPS[key], number_format=fmt, unit=unit, note=note, cells=[_spec_cell(a, claims[a.id], key) for a in accs]))

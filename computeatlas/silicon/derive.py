@@ -1,16 +1,12 @@
 """Derived figures: arithmetic on published figures, each with its formula and inputs.
 
 Every figure here is labelled "derived from published figures". It is computed only from
-*comparable* claims (published, a number, per accelerator: chip or package) of one
-record, using the primary claim where a spec is disputed. Otherwise it takes the state of
-its weakest input and has no value:
-
-- an input that is ``not_applicable`` (the hardware has no such thing) → not applicable;
-- an input that is ``not_published`` or ``not_comparable`` (stated per rack, per
-  superchip, sparse only) → **not published**: a derived figure built on a withheld
-  figure is itself withheld, never estimated;
-- an input nobody has collected (a number format the record does not list) → not yet
-  collected.
+figures :func:`computeatlas.core.presentation.present` shows as per-accelerator numbers
+(published, per chip or package) of one record, using the primary claim where a spec is
+disputed. Otherwise it carries the state of its weakest input
+(:func:`computeatlas.core.presentation.present_derived`) and has no value: not applicable,
+then not published, not comparable, published as text, not yet sourced, not yet
+collected — never estimated.
 
 The figures (canonical units in, canonical units out):
 
@@ -32,10 +28,19 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from computeatlas.core.claims import Claim, NumberFormat, State
+from computeatlas.core.presentation import (
+    DERIVED_LABEL,
+    Presented,
+    Shown,
+    compute_unit,
+    operations,
+    present,
+    present_derived,
+)
 from computeatlas.core.units import humanize
 from computeatlas.silicon.records import Accelerator
 
-LABEL = "derived from published figures"
+LABEL = DERIVED_LABEL
 """How every derived figure is labelled wherever it is shown."""
 
 RIDGE_FORMATS = (NumberFormat.INT4, NumberFormat.FP4, NumberFormat.FP6, NumberFormat.INT8, NumberFormat.FP8, NumberFormat.BF16)
@@ -46,22 +51,21 @@ WEIGHT_FORMATS = (NumberFormat.FP4, NumberFormat.FP8, NumberFormat.BF16)
 
 
 class DerivedState(StrEnum):
-    """The state of a derived figure; shown as words, never as a blank or a zero."""
+    """The state of a derived figure: ``derived`` when computed, else its weakest input's
+    shown state (:class:`computeatlas.core.presentation.Shown`); shown as words, never blank."""
 
     DERIVED = "derived"
-    NOT_PUBLISHED = "not_published"
     NOT_APPLICABLE = "not_applicable"
+    NOT_PUBLISHED = "not_published"
+    NOT_COMPARABLE = "not_comparable"
+    PUBLISHED_AS_TEXT = "published_as_text"
+    NOT_SOURCED = "not_sourced"
     NOT_COLLECTED = "not_collected"
 
     @property
     def label(self) -> str:
         """Words for the state as pages show it."""
-        return {
-            "derived": LABEL,
-            "not_published": "not published",
-            "not_applicable": "not applicable",
-            "not_collected": "not yet collected",
-        }[self.value]
+        return LABEL if self is DerivedState.DERIVED else Shown(self.value).label
 
 
 class DerivedInput(BaseModel):
@@ -69,7 +73,7 @@ class DerivedInput(BaseModel):
 
     key: str = Field(description="spec path in the record, e.g. 'compute.FP8'")
     label: str
-    state: str = Field(description="published, not_published, not_applicable, not_comparable or not_collected")
+    state: str = Field(description="the input's shown state: published, published_as_text, not_published, not_applicable, not_comparable, not_sourced or not_collected")
     state_label: str
     value: str | None = Field(None, description="the figure as the source wrote it")
     amount: float | None = Field(None, description="the figure in its canonical unit")
@@ -104,20 +108,28 @@ class DerivedFigure(BaseModel):
     inputs: list[DerivedInput]
     provenance: Literal["derived from published figures"] = LABEL
 
+    def presented(self) -> Presented:
+        """The figure as :class:`~computeatlas.core.presentation.Presented` (marked derived)."""
+        state = Shown.PUBLISHED if self.state is DerivedState.DERIVED else Shown(self.state.value)
+        return Presented(
+            state=state, display=self.display, amount=self.value, unit=self.unit if self.value is not None else None,
+            reason=self.reason, derived=True, disputed=any(i.disputed for i in self.inputs),
+        )
 
-def _input(acc: Accelerator, key: str, label: str, claim: Claim | None, unit: str) -> DerivedInput:
+
+def _input(acc: Accelerator, key: str, label: str, claim: Claim | None, unit: str) -> tuple[DerivedInput, Presented]:
+    shown = present(claim, unit=unit, what=label, figure=True)
     if claim is None:
-        return DerivedInput(key=key, label=label, state="not_collected", state_label="not yet collected")
+        return DerivedInput(key=key, label=label, state=shown.state.value, state_label=shown.label), shown
     src = acc.sources.get(claim.source) if claim.source else None
-    fig = claim.figure if claim.comparable else None
-    return DerivedInput(
+    inp = DerivedInput(
         key=key,
         label=label,
-        state=claim.state.value,
-        state_label=claim.state.label,
+        state=shown.state.value,
+        state_label=shown.label,
         value=claim.value if claim.state is State.PUBLISHED else None,
-        amount=fig.amount if fig else None,
-        unit=unit if fig else None,
+        amount=shown.amount,
+        unit=shown.unit,
         basis=claim.basis.value if claim.basis else None,
         source=claim.source,
         source_url=src.url if src else None,
@@ -125,29 +137,7 @@ def _input(acc: Accelerator, key: str, label: str, claim: Claim | None, unit: st
         source_kind=src.kind.value if src else None,
         disputed=claim.disputed,
     )
-
-
-def _why(inp: DerivedInput) -> str:
-    if inp.state == State.NOT_COMPARABLE.value:
-        per_acc = inp.basis in ("chip", "package")
-        where = "not as a dense per-accelerator figure" if per_acc or not inp.basis else f"only per {inp.basis}"
-        return f"{inp.label} is not comparable: published {where}"
-    if inp.state == State.PUBLISHED.value:
-        return f"{inp.label} is published without a per-accelerator figure"
-    return f"{inp.label} is {inp.state_label}"
-
-
-def _state(inputs: list[DerivedInput]) -> tuple[DerivedState, str | None]:
-    """The derived state from the inputs' states, and the reason when it is not derived."""
-    for wanted, state in (
-        (("not_applicable",), DerivedState.NOT_APPLICABLE),
-        (("not_published", "not_comparable", "published"), DerivedState.NOT_PUBLISHED),
-        (("not_collected", "not_sourced"), DerivedState.NOT_COLLECTED),
-    ):
-        blocking = [i for i in inputs if i.amount is None and i.state in wanted]
-        if blocking:
-            return state, "; ".join(_why(i) for i in blocking)
-    return DerivedState.DERIVED, None
+    return inp, shown
 
 
 def _number(value: float) -> str:
@@ -162,28 +152,27 @@ def _parameters(value: float) -> str:
     return f"{value / 1e6:.4g} million parameters"
 
 
-def _compute_unit(fmt: NumberFormat) -> str:
-    return "OP/s" if fmt.is_integer else "FLOP/s"
-
-
 def _figure(
     key: str,
     label: str,
     fmt: NumberFormat | None,
     unit: str,
     formula: str,
-    inputs: list[DerivedInput],
+    given: list[tuple[DerivedInput, Presented]],
     compute: Callable[..., float],
     show: Callable[[float], str],
     expression: str,
     note: str | None = None,
 ) -> DerivedFigure:
     """Assemble a figure; ``expression`` is the worked formula with ``{0}``, ``{1}`` for the inputs' texts."""
-    state, reason = _state(inputs)
+    inputs = [i for i, _ in given]
+    shown = [p for _, p in given]
     value = worked = None
-    if state is DerivedState.DERIVED:
-        value = compute(*(i.amount for i in inputs))
+    if all(p.amount is not None for p in shown):
+        value = compute(*(p.amount for p in shown))
         worked = expression.format(*(i.value for i in inputs)) + f" = {show(value)}"
+    result = present_derived(shown, value, unit, show(value) if value is not None else None)
+    state = DerivedState.DERIVED if result.state is Shown.PUBLISHED else DerivedState(result.state.value)
     return DerivedFigure(
         key=key,
         label=label,
@@ -192,10 +181,10 @@ def _figure(
         state_label=state.label,
         value=value,
         unit=unit,
-        display=show(value) if value is not None else state.label,
+        display=result.display,
         formula=formula,
         worked=worked,
-        reason=reason,
+        reason=result.reason,
         note=note,
         inputs=inputs,
     )
@@ -207,9 +196,9 @@ def ridge_point(acc: Accelerator, fmt: NumberFormat) -> DerivedFigure:
     Formula: dense compute at ``fmt`` (FLOP/s) ÷ memory bandwidth (bytes/s). H100 SXM at
     FP8: 1979e12 ÷ 3.35e12 = 590.7 FLOP/byte.
     """
-    ops = "OP" if fmt.is_integer else "FLOP"
+    ops = operations(fmt)
     inputs = [
-        _input(acc, f"compute.{fmt.value}", f"{fmt.value} dense compute", acc.compute(fmt), _compute_unit(fmt)),
+        _input(acc, f"compute.{fmt.value}", f"{fmt.value} dense compute", acc.compute(fmt), compute_unit(fmt)),
         _input(acc, "memory_bandwidth", "memory bandwidth", acc.specs.memory_bandwidth, "B/s"),
     ]
     return _figure(
@@ -245,9 +234,9 @@ def compute_per_watt(acc: Accelerator, fmt: NumberFormat) -> DerivedFigure:
     H100 SXM at FP8: 1979e12 ÷ 700 = 2.827e12 FLOP/s per W. Power not published → not
     published.
     """
-    unit = f"{_compute_unit(fmt)} per W"
+    unit = f"{compute_unit(fmt)} per W"
     inputs = [
-        _input(acc, f"compute.{fmt.value}", f"{fmt.value} dense compute", acc.compute(fmt), _compute_unit(fmt)),
+        _input(acc, f"compute.{fmt.value}", f"{fmt.value} dense compute", acc.compute(fmt), compute_unit(fmt)),
         _input(acc, "power", "power", acc.specs.power, "W"),
     ]
     return _figure(
@@ -264,11 +253,10 @@ def largest_model(acc: Accelerator, fmt: NumberFormat) -> DerivedFigure:
     Formula: memory (bytes) × 8 ÷ bits per weight. H100 SXM (80 GB) at FP8: 80e9 × 8 ÷ 8
     = 80 billion parameters. Not applicable when the record says the part has no ``fmt``.
     """
-    memory = _input(acc, "memory", "memory capacity", acc.specs.memory, "B")
-    inputs = [memory]
+    inputs = [_input(acc, "memory", "memory capacity", acc.specs.memory, "B")]
     claim = acc.compute(fmt)
     if claim is not None and claim.state is State.NOT_APPLICABLE:
-        inputs.append(_input(acc, f"compute.{fmt.value}", f"{fmt.value} support", claim, _compute_unit(fmt)))
+        inputs.append(_input(acc, f"compute.{fmt.value}", f"{fmt.value} support", claim, compute_unit(fmt)))
     return _figure(
         f"largest_model.{fmt.value}", f"Largest model whose weights fit, {fmt.value}", fmt, "parameters",
         f"parameters = memory capacity × 8 ÷ {fmt.bits} bits per weight",

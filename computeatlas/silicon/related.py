@@ -4,8 +4,8 @@
 successors (parts naming this one as predecessor), other parts of the same family
 (nearest generation first), then the parts closest by workload and memory capacity.
 Each comes with a one-line summary of its memory per accelerator and how it can be had,
-or "not published in directly comparable terms" when its memory is not a comparable
-per-accelerator figure.
+or, when its memory is not a per-accelerator number, the memory's state in the words of
+:mod:`computeatlas.core.presentation` ("memory: not published").
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import math
 from pydantic import BaseModel, Field
 
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.presentation import present
 from computeatlas.silicon.curated import Comparison
 from computeatlas.silicon.records import Accelerator, Workload
 
@@ -23,9 +24,6 @@ SAME_FAMILY = 3
 
 CLOSEST = 3
 """Parts listed as closest by workload and memory."""
-
-NOT_COMPARABLE = "not published in directly comparable terms"
-
 
 class CuratedLink(BaseModel):
     """A curated comparison that includes the part, as its page lists it."""
@@ -45,7 +43,7 @@ class RelatedPart(BaseModel):
     name: str
     url: str
     relation: str = Field(description="predecessor, successor, same family, or close in workload and memory")
-    summary: str = Field(description="'<memory> per <chip|package>, <availability>' or 'not published in directly comparable terms, …'")
+    summary: str = Field(description="'<memory> per <chip|package>, <availability>' or 'memory: <state>, <availability>'")
 
 
 def title_of(catalog: Catalog, comparison: Comparison) -> str:
@@ -79,11 +77,12 @@ def availability_words(acc: Accelerator) -> str:
 
 
 def summary_line(acc: Accelerator) -> str:
-    """One line: ``"192 GB HBM3 per package, rent"``, or ``"not published in directly
-    comparable terms, cloud only"`` when memory is not a comparable per-accelerator figure."""
+    """One line: ``"192 GB HBM3 per package, rent"``, or ``"memory: not published, cloud only"``
+    when memory is not a per-accelerator number (its state as the presentation rule words it)."""
     memory = acc.specs.memory
-    if not memory.comparable:
-        return f"{NOT_COMPARABLE}, {availability_words(acc)}"
+    shown = present(memory, what="memory", figure=True)
+    if not shown.comparable:
+        return f"{shown.reason}, {availability_words(acc)}"
     kind = f" {memory.memory_type}" if memory.memory_type else ""
     return f"{memory.value}{kind} per {memory.basis.value}, {availability_words(acc)}"  # type: ignore[union-attr]
 
@@ -135,4 +134,4 @@ def related(catalog: Catalog, acc: Accelerator) -> list[RelatedPart]:
     ]
 
 
-__all__ = ["CLOSEST", "CuratedLink", "NOT_COMPARABLE", "RelatedPart", "SAME_FAMILY", "availability_words", "compared_against", "related", "summary_line", "title_of"]
+__all__ = ["CLOSEST", "CuratedLink", "RelatedPart", "SAME_FAMILY", "availability_words", "compared_against", "related", "summary_line", "title_of"]

@@ -16,7 +16,12 @@ from computeatlas.core.claims import (
     MemorySpec,
     NumberFormat,
     Source,
-    State,
+)
+from computeatlas.core.presentation import (
+    Shown,
+    canonical_unit,
+    present,
+    present_sparse,
 )
 from computeatlas.core.units import humanize
 from computeatlas.silicon.records import Accelerator
@@ -31,7 +36,6 @@ SPEC_LABELS = {
     "details.transistors": "Transistors",
     "details.die_size": "Die size",
 }
-CANONICAL_UNITS = {"memory": "B", "memory_bandwidth": "B/s", "power": "W", "interconnect": "B/s"}
 
 
 class ClaimView(BaseModel):
@@ -51,7 +55,7 @@ class SpecView(BaseModel):
 
     key: str = Field(description="field path, e.g. 'memory' or 'compute.FP8'")
     label: str
-    state: State
+    state: Shown = Field(description="the state as shown: the record's state, or published_as_text for words where a figure belongs")
     state_label: str
     number_format: NumberFormat | None = None
     primary: ClaimView
@@ -84,44 +88,39 @@ def _source(acc: Accelerator, key: str | None) -> SourceView | None:
     return source_view(key, src)
 
 
-def _unit(key: str, fmt: NumberFormat | None) -> str | None:
-    if fmt is not None:
-        return "OP/s" if fmt.is_integer else "FLOP/s"
-    return CANONICAL_UNITS.get(key)
-
-
-def _display(claim: Claim, unit: str | None) -> str:
-    if claim.state is State.PUBLISHED:
-        parts = [claim.value] if claim.value else []
-        if claim.text:
-            parts.insert(0, claim.text)
-        return " · ".join(parts) if parts else claim.state.label
-    if claim.state is State.NOT_COMPARABLE:
+def _display(claim: Claim, shown: str) -> str:
+    if claim.state.value == "not_comparable":
         return f"not comparable per accelerator ({claim.basis.value if claim.basis else 'other basis'})"
-    return claim.state.label
+    return shown
 
 
 def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
-    """Build the view of one spec of ``acc``; ``key`` is its field path (``compute.FP8``)."""
+    """Build the view of one spec of ``acc``; ``key`` is its field path (``compute.FP8``).
+
+    States, figures and units come from :func:`computeatlas.core.presentation.present`.
+    """
     fmt = NumberFormat(key.split(".", 1)[1]) if key.startswith("compute.") else None
-    unit = _unit(key, fmt)
+    unit = canonical_unit(key)
+    label = f"Compute, {fmt.value}" if fmt else SPEC_LABELS.get(key, key)
+    shown = present(claim, unit=unit, what=label)
     fig = claim.figure
     primary = ClaimView(
         value=claim.value,
-        amount=fig.amount if fig and claim.state is State.PUBLISHED else None,
-        unit=unit if fig and claim.state is State.PUBLISHED else None,
-        display=_display(claim, unit),
+        amount=fig.amount if fig and shown.state is Shown.PUBLISHED else None,
+        unit=unit if fig and shown.state is Shown.PUBLISHED else None,
+        display=_display(claim, shown.display),
         basis=claim.basis.value if claim.basis else None,
         source=_source(acc, claim.source),
         note=claim.note,
     )
     sparse = None
     if isinstance(claim, ComputeSpec) and claim.sparse_figure is not None:
+        shown_sparse = present_sparse(claim, unit=unit)
         sparse = ClaimView(
             value=claim.sparse,
             amount=claim.sparse_figure.amount,
             unit=unit,
-            display=f"{claim.sparse} with {claim.sparse_pattern} sparsity",
+            display=shown_sparse.display,
             basis=claim.basis.value if claim.basis else None,
             source=_source(acc, claim.source),
         )
@@ -139,9 +138,9 @@ def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
     ]
     return SpecView(
         key=key,
-        label=f"Compute, {fmt.value}" if fmt else SPEC_LABELS.get(key, key),
-        state=claim.state,
-        state_label=claim.state.label,
+        label=label,
+        state=shown.state,
+        state_label=shown.label,
         number_format=fmt,
         primary=primary,
         sparse=sparse,

@@ -21,8 +21,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.claims import Claim, NumberFormat, State
+from computeatlas.core.claims import NumberFormat
+from computeatlas.core.presentation import Shown, plain_text
 from computeatlas.core.units import Dimension, UnitError, parse
+from computeatlas.silicon import columns as model
 from computeatlas.silicon.records import Accelerator
 
 
@@ -37,30 +39,48 @@ class QueryError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One table cell: a number in the column's display unit, or a state, or text."""
+    """One table cell: a number in the column's display unit, or a state, or text.
+
+    ``stated`` is the figure as the source wrote it where its unit is not the column's
+    (``144 GiB`` beside 154.618822656 GB).
+    """
 
     text: str
     number: float | None = None
-    state: State | None = None
+    state: Shown | None = None
     basis: str | None = None
     disputed: bool = False
+    stated: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Column:
-    """A table column. Numeric columns have a display ``unit`` and ``scale`` (canonical per unit)."""
+    """A table column: text from ``get``, or a figure of the one column model (:mod:`computeatlas.silicon.columns`)."""
 
     key: str
     label: str
-    get: Callable[[Accelerator], Claim | str | None]
-    unit: str | None = None
-    scale: float = 1.0
-    dimension: Dimension | None = None
+    get: Callable[[Accelerator], str] | None = None
+    figure: model.Figure | None = None
 
     @property
     def numeric(self) -> bool:
         """True for columns holding figures (sortable by value, filterable by range)."""
-        return self.dimension is not None
+        return self.figure is not None
+
+    @property
+    def unit(self) -> str | None:
+        """The display unit of a figure column (``"GB"``)."""
+        return self.figure.unit if self.figure else None
+
+    @property
+    def scale(self) -> float:
+        """Canonical units per display unit."""
+        return self.figure.scale if self.figure else 1.0
+
+    @property
+    def dimension(self) -> Dimension | None:
+        """The dimension a range filter written with a unit is read as."""
+        return self.figure.dimension if self.figure else None
 
     @property
     def heading(self) -> str:
@@ -68,40 +88,31 @@ class Column:
         return f"{self.label} ({self.unit})" if self.unit else self.label
 
     def cell(self, acc: Accelerator) -> Cell:
-        """The cell of ``acc`` in this column."""
-        got = self.get(acc)
-        if got is None:
-            return Cell(text="not yet collected")
-        if isinstance(got, str):
-            return Cell(text=got)
-        claim = got
-        if claim.comparable and claim.figure is not None:
-            number = claim.figure.amount / self.scale
-            return Cell(
-                text=f"{number:.6g}",
-                number=number,
-                state=claim.state,
-                basis=claim.basis.value if claim.basis else None,
-                disputed=claim.disputed,
-            )
-        if claim.state is State.PUBLISHED and claim.text and not claim.value:
-            return Cell(text=claim.text, state=claim.state)
-        return Cell(text=claim.state.label, state=claim.state, disputed=claim.disputed)
-
-
-def _compute(fmt: NumberFormat) -> Callable[[Accelerator], Claim | None]:
-    return lambda acc: acc.specs.compute.get(fmt)
+        """The cell of ``acc`` in this column: the same number (rounded once) the exports hold."""
+        if self.figure is None:
+            assert self.get is not None
+            return Cell(text=self.get(acc))
+        shown = self.figure.present(acc)
+        number = shown.scaled(self.figure.scale)
+        return Cell(
+            text=plain_text(number) if number is not None else shown.display,
+            number=number,
+            state=shown.state,
+            basis=shown.basis if number is not None else None,
+            disputed=shown.disputed,
+            stated=shown.stated if shown.stated and not shown.stated.endswith(f" {self.figure.unit}") else None,
+        )
 
 
 COLUMNS: tuple[Column, ...] = (
     Column("name", "Accelerator", lambda a: a.name),
     Column("vendor", "Vendor", lambda a: a.vendor),
-    Column("memory", "Memory", lambda a: a.specs.memory, "GB", 1e9, Dimension.MEMORY),
-    Column("memory_bandwidth", "Memory bandwidth", lambda a: a.specs.memory_bandwidth, "TB/s", 1e12, Dimension.BANDWIDTH),
-    Column("fp8", "FP8 dense", _compute(NumberFormat.FP8), "TFLOPS", 1e12, Dimension.COMPUTE),
-    Column("bf16", "BF16 dense", _compute(NumberFormat.BF16), "TFLOPS", 1e12, Dimension.COMPUTE),
-    Column("fp4", "FP4 dense", _compute(NumberFormat.FP4), "TFLOPS", 1e12, Dimension.COMPUTE),
-    Column("power", "Power", lambda a: a.specs.power, "W", 1.0, Dimension.POWER),
+    Column("memory", "Memory", figure=model.MEMORY),
+    Column("memory_bandwidth", "Memory bandwidth", figure=model.BANDWIDTH),
+    Column("fp8", "FP8 dense", figure=model.DENSE[NumberFormat.FP8]),
+    Column("bf16", "BF16 dense", figure=model.DENSE[NumberFormat.BF16]),
+    Column("fp4", "FP4 dense", figure=model.DENSE[NumberFormat.FP4]),
+    Column("power", "Power", figure=model.POWER),
     Column("availability", "Availability", lambda a: a.availability.value),
     Column("workload", "Workload", lambda a: a.workload.value),
     Column("form_factor", "Form factor", lambda a: a.form_factor),

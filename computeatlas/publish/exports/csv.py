@@ -3,7 +3,9 @@
 No cell ever starts a spreadsheet formula: a text cell beginning with ``=``, ``+``,
 ``-``, ``@``, a tab or a carriage return gets a leading apostrophe (``'=1+1``), the
 neutralisation spreadsheet programs recognise. Numbers are written plainly (no exponent,
-no thousands separator) and a real negative number (``-3.5``) stays a number.
+no thousands separator) and a real negative number (``-3.5``) stays a number. A number
+column holds numbers only: where there is none the cell is empty and the ``_state``
+column beside it says why, so ``pandas.read_csv`` reads every number column as numbers.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from computeatlas.core.presentation import plain_text
 from computeatlas.publish.exports.silicon_table import (
     NAME,
     SiliconTable,
     Value,
-    plain_text,
 )
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -39,7 +41,9 @@ def neutralise(text: str) -> str:
 
 
 def cell_text(value: Value) -> str:
-    """One cell as CSV text: numbers plainly, text neutralised."""
+    """One cell as CSV text: numbers plainly, nothing as an empty cell, text neutralised."""
+    if value is None:
+        return ""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):

@@ -1,9 +1,10 @@
 """A Frictionless data package: ``silicon.csv`` plus ``datapackage.json`` describing it.
 
 The descriptor follows the Data Package / Table Schema specifications: one tabular
-resource with its CSV dialect, its fields (type, unit and description), ``id`` as the
-primary key, and the state words ("not published", ...) declared as ``missingValues`` so
-that a number field validates while the CSV keeps the words.
+resource with its CSV dialect, its fields (type, unit and description, generated from the
+one column model), ``id`` as the primary key, and the empty cell as the only missing
+value: a number field holds numbers only, and each ``_state`` field (constrained to the
+state words) says why its number is empty.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from computeatlas.publish.exports.silicon_table import (
     LICENCE_URL,
     NAME,
     SCHEMA_VERSION,
-    STATE_WORDS,
     TITLE,
     SiliconTable,
 )
@@ -32,11 +32,13 @@ def descriptor(table: SiliconTable, csv_path: str = CSV_NAME) -> dict[str, Any]:
     """The ``datapackage.json`` content for the table's CSV at ``csv_path`` (relative)."""
     fields = []
     for column in table.columns:
-        field: dict[str, Any] = {"name": column.name, "type": column.kind if column.kind != "text" else "string"}
+        field: dict[str, Any] = {"name": column.name, "type": column.kind if column.kind in ("number", "date") else "string"}
         description = column.description + (f" Unit: {column.unit}." if column.unit else "")
         field["description"] = description
         if column.name == "id":
             field["constraints"] = {"required": True, "unique": True}
+        elif column.choices:
+            field["constraints"] = {"required": True, "enum": list(column.choices)}
         fields.append(field)
     return {
         "profile": "tabular-data-package",
@@ -44,7 +46,8 @@ def descriptor(table: SiliconTable, csv_path: str = CSV_NAME) -> dict[str, Any]:
         "title": TITLE,
         "description": "One row per AI accelerator: memory, bandwidth, compute per number format (dense, "
         "with the sparse figure beside it), power, interconnect, derived figures, verified date and sources. "
-        "A cell without a number holds its state in words.",
+        "Number columns hold numbers only; the _state column beside each says in words why a number is empty, "
+        "and _stated columns keep the vendor's own figure or words.",
         "version": f"{SCHEMA_VERSION}+{table.data_version}",
         "licenses": [{"name": LICENCE, "title": LICENCE_TITLE, "path": LICENCE_URL}],
         "resources": [
@@ -56,7 +59,7 @@ def descriptor(table: SiliconTable, csv_path: str = CSV_NAME) -> dict[str, Any]:
                 "mediatype": "text/csv",
                 "encoding": "utf-8",
                 "dialect": {"delimiter": ",", "lineTerminator": "\r\n", "quoteChar": '"', "doubleQuote": True, "header": True},
-                "schema": {"fields": fields, "primaryKey": ["id"], "missingValues": list(STATE_WORDS)},
+                "schema": {"fields": fields, "primaryKey": ["id"], "missingValues": [""]},
             }
         ],
     }

@@ -81,12 +81,16 @@ newest verification {table.last_verified.isoformat() if table.last_verified else
 
 ## How to read a cell
 
-A number column holds a plain number in the unit its name carries, or one of these words:
+A number column holds a plain number in the unit its name carries, or nothing. The
+`_state` column beside it says why in one of these words:
 {", ".join(f"“{w}”" for w in STATE_WORDS)}. A figure a vendor withholds is never estimated.
-Compute is dense; the structured-sparsity figure sits in the `_sparse_` column beside it.
-Only per-accelerator (per chip or per package) figures are numbers: a figure stated per
-rack or per superchip reads “not comparable”. Derived columns are computed from published
-figures only; a derived figure built on a withheld input reads “not published”.
+The `_stated` columns keep the figure or words as the source wrote them (a memory stated
+as 144 GiB stays “144 GiB”, with `memory_bytes` and `memory_gb` beside it).
+Compute is dense; the structured-sparsity figure sits in the `_sparse_` column beside it,
+with its pattern in `_sparse_pattern`. Only per-accelerator (per chip or per package)
+figures are numbers: a figure stated per rack or per superchip reads “not comparable”.
+Derived columns are computed from published figures only and carry the state of their
+weakest input (a per-watt figure for a part whose power is not published reads “not published”).
 
 Text cells that would start a spreadsheet formula begin with an apostrophe.
 

@@ -4,10 +4,10 @@ Shape::
 
     {"name", "title", "schema_version", "data_version", "last_verified", "licence",
      "licence_url", "states": [...], "columns": [{"name", "type", "unit", "description"}],
-     "rows": [{"id": "...", "memory_gb": 80, "power_w": "not published", ...}]}
+     "rows": [{"id": "...", "memory_gb": 80, "power_w": null, "power_w_state": "not published", ...}]}
 
-Numbers are JSON numbers in the column's unit; a cell with no number holds its state in
-words, exactly as in the CSV.
+Numbers are JSON numbers in the column's unit, null where there is none; the ``_state``
+column beside each says why in words, exactly as in the CSV.
 """
 
 from __future__ import annotations

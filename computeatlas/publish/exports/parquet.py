@@ -1,9 +1,8 @@
 """The silicon table as Parquet (needs the optional extra: ``pip install 'computeatlas[parquet]'``).
 
-A Parquet column has one type, so a number column ``memory_gb`` is ``float64`` (null where
-there is no number) and its state is kept in words in a companion column
-``memory_gb_state`` ("published", "not published", "not applicable", "not comparable",
-"not yet collected"). Text and date columns are strings and dates. The schema version,
+The table's own tidy columns, typed: a number column such as ``memory_gb`` is ``float64``
+(null where there is no number) and its state is in words in the table's companion column
+``memory_gb_state``. Text and state columns are strings, dates are dates. The schema version,
 data version and licence are in the file's key-value metadata.
 """
 
@@ -18,9 +17,6 @@ from computeatlas.publish.exports.silicon_table import (
     SCHEMA_VERSION,
     SiliconTable,
 )
-
-PUBLISHED = "published"
-
 
 class ParquetUnavailable(RuntimeError):
     """Raised when pyarrow, the optional ``parquet`` extra, is not installed."""
@@ -44,8 +40,7 @@ def arrow_table(table: SiliconTable) -> Any:
     for i, column in enumerate(table.columns):
         cells = [row[i] for row in table.rows]
         if column.kind == "number":
-            arrays[column.name] = pa.array([None if isinstance(v, str) else float(v) for v in cells], pa.float64())
-            arrays[f"{column.name}_state"] = pa.array([v if isinstance(v, str) else PUBLISHED for v in cells], pa.string())
+            arrays[column.name] = pa.array([None if v is None else float(v) for v in cells], pa.float64())
         elif column.kind == "date":
             arrays[column.name] = pa.array([dt.date.fromisoformat(str(v)) for v in cells], pa.date32())
         else:

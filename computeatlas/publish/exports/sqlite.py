@@ -3,9 +3,8 @@
 Tables (every one with a primary key):
 
 - ``accelerators`` — the silicon table, ``id`` the primary key. Number columns are
-  declared ``REAL``; where a cell has no number SQLite keeps the state words as TEXT
-  (SQLite types values, not columns), so ``WHERE typeof(memory_gb) = 'real'`` selects
-  published figures.
+  declared ``REAL`` and hold numbers only (NULL where there is none); the ``_state``
+  column beside each says why in words.
 - ``sources`` — one row per accelerator and source (``accelerator_id``, ``key``), with a
   foreign key to ``accelerators``.
 - ``columns`` — the documented schema (name, type, unit, description).
@@ -22,7 +21,7 @@ from computeatlas.publish.exports.silicon_table import (
     SiliconTable,
 )
 
-_TYPES = {"text": "TEXT", "number": "REAL", "date": "TEXT"}
+_TYPES = {"text": "TEXT", "number": "REAL", "date": "TEXT", "state": "TEXT"}
 
 
 def _quote(name: str) -> str:
