@@ -151,6 +151,15 @@ def plain_text(number: int | float) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def page_text(number: int | float) -> str:
+    """A number as a table cell on a page shows it: six significant digits, no exponent.
+
+    The exports keep :func:`plain` (12 digits); a page shows a converted figure such as
+    144 GiB in GB as ``154.619``, and the figure as stated in the cell's tooltip.
+    """
+    return plain_text(plain(float(f"{number:.6g}")) if not isinstance(number, int) else number)
+
+
 # --- what a person sees ---------------------------------------------------------------
 
 

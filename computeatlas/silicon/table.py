@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
-from computeatlas.core.presentation import Shown, plain_text
+from computeatlas.core.presentation import Shown, page_text
 from computeatlas.core.units import Dimension, UnitError, parse
 from computeatlas.silicon import columns as model
 from computeatlas.silicon.records import Accelerator
@@ -95,7 +95,7 @@ class Column:
         shown = self.figure.present(acc)
         number = shown.scaled(self.figure.scale)
         return Cell(
-            text=plain_text(number) if number is not None else shown.display,
+            text=page_text(number) if number is not None else shown.display,
             number=number,
             state=shown.state,
             basis=shown.basis if number is not None else None,
