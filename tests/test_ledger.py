@@ -282,3 +282,23 @@ def test_the_ledger_location_hides_a_password() -> None:
     from computeatlas.ledger import location
 
     assert location("postgresql://atlas:s3cret@db.example/atlas") == "postgresql://atlas:***@db.example/atlas"
+
+
+# --- what a visitor typed is printed literally, never read as markup -----------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "organisation"),
+    [("[/bold]", "Acme"), ("Mallory", "[link=https://evil.example]x[/link]"), ("[red]Eve[/red] :smile:", "[bold]Org")],
+)
+def test_requests_list_prints_visitor_text_literally(tmp_path: Path, name: str, organisation: str) -> None:
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    ledger = Ledger.open(url)
+    request, errors, _ = check({"name": name, "email": "m@example.org", "organisation": organisation,
+                                "intended_use": "research", "licence": "accepted"})
+    assert request is not None, errors
+    record(ledger, request, "key-0000000000000091")
+    ledger.close()
+    result = CliRunner().invoke(app, ["requests", "list", "--database", url], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert name in result.stdout and organisation in result.stdout

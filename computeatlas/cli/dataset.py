@@ -5,6 +5,10 @@
 are the operator's tools over the ledger (``$COMPUTEATLAS_DATABASE_URL``, else SQLite in
 ``$COMPUTEATLAS_VAR``, default ``./var``).
 
+What visitors typed (names, emails, organisations) is printed literally: table cells are
+:class:`rich.text.Text` (never parsed as rich markup or emoji codes) and the other commands
+print plain text and JSON through ``typer.echo``, which interprets nothing.
+
 ``erase`` and ``purge`` delete rows: each first says how many it will delete and asks for
 confirmation, unless ``--yes`` is given; without a terminal to ask on (a script, a pipe)
 and without ``--yes`` they refuse (exit 2). ``--dry-run`` only prints the count.
@@ -22,6 +26,7 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from computeatlas.cli.base import (
     DataOption,
@@ -149,9 +154,10 @@ def list_requests(
     grid = Table(title=f"{len(entries)} of {total} requests (newest first)")
     for heading in ("id", "recorded (UTC)", "kind", "name", "email", "organisation", "use"):
         grid.add_column(heading, no_wrap=heading in ("id", "email"))
-    for e in entries:
-        grid.add_row(str(e.id), e.created_at.strftime("%Y-%m-%d %H:%M"), e.kind, e.name, e.email, e.organisation, e.intended_use)
-    out.print(grid)
+    for e in entries:  # Text cells: what a visitor typed is printed as typed, never read as rich markup
+        grid.add_row(str(e.id), e.created_at.strftime("%Y-%m-%d %H:%M"), Text(e.kind), Text(e.name), Text(e.email),
+                     Text(e.organisation), Text(e.intended_use))
+    out.print(grid, emoji=False, highlight=False)
 
 
 @requests_app.command("export")
