@@ -302,3 +302,49 @@ def test_requests_list_prints_visitor_text_literally(tmp_path: Path, name: str, 
     result = CliRunner().invoke(app, ["requests", "list", "--database", url], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert name in result.stdout and organisation in result.stdout
+
+
+# --- what the form refuses, and files nobody else can read -----------------------------------
+
+
+def test_an_email_local_part_of_64_is_accepted_and_65_refused() -> None:
+    assert person(email="a" * 64 + "@example.org").email == "a" * 64 + "@example.org"
+    request, errors, _ = check({"name": "N", "email": "a" * 65 + "@example.org", "organisation": "O",
+                                "intended_use": "research", "licence": "accepted"})
+    assert request is None and "too long before the @-sign" in errors["email"]
+
+
+@pytest.mark.parametrize("name", ["박ㅤ지민", "Ĳssel", "ශ්‍රී", "O’Brien ⠁⠃"])
+def test_names_with_some_visible_characters_are_kept(name: str) -> None:
+    assert person(name=name).name == name
+
+
+def test_ledger_and_secret_files_are_readable_by_the_owner_only(tmp_path: Path) -> None:
+    from computeatlas.web.guard import load_secret
+
+    folder = tmp_path / "var"
+    ledger = Ledger.open(f"sqlite:///{folder / 'ledger.sqlite3'}")
+    try:
+        record(ledger, person(), "key-0000000000000071")
+        with ledger.engine.connect() as connection:  # hold the WAL and shared-memory files open
+            names = sorted(p.name for p in folder.iterdir() if p.name.startswith("ledger.sqlite3"))
+            assert names == ["ledger.sqlite3", "ledger.sqlite3-shm", "ledger.sqlite3-wal"]
+            modes = {p.name: oct(p.stat().st_mode & 0o777) for p in folder.iterdir()}
+            assert connection.closed is False
+    finally:
+        ledger.close()
+    load_secret(folder)
+    modes["secret.key"] = oct((folder / "secret.key").stat().st_mode & 0o777)
+    assert modes == {
+        "ledger.sqlite3": "0o600", "ledger.sqlite3-shm": "0o600", "ledger.sqlite3-wal": "0o600",
+        "ledger.migrate.lock": "0o600", "secret.key": "0o600",
+    }
+    assert oct(folder.stat().st_mode & 0o777) == "0o700"
+
+
+def test_an_existing_world_readable_ledger_is_made_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    Ledger.open(f"sqlite:///{path}").close()
+    path.chmod(0o644)
+    Ledger.open(f"sqlite:///{path}").close()
+    assert oct(path.stat().st_mode & 0o777) == "0o600"

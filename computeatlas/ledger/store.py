@@ -143,17 +143,47 @@ def _cutoff(older_than_days: int, now: dt.datetime | None) -> dt.datetime:
     return (now or _utcnow()) - dt.timedelta(days=older_than_days)
 
 
+OWNER_ONLY = 0o600
+"""Mode of every ledger file (the SQLite database, its ``-wal`` and ``-shm`` files, the lock):
+read and write for the owner, nothing for anyone else."""
+
+
+def _owner_only(path: Path) -> None:
+    """Create ``path`` (empty) with mode :data:`OWNER_ONLY`, or set that mode on an existing file.
+
+    Raises ``OSError`` when the file cannot be created or its mode changed."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, OWNER_ONLY)
+    try:
+        os.fchmod(fd, OWNER_ONLY)  # an existing file keeps its mode through os.open: set it
+    finally:
+        os.close(fd)
+
+
+def _sqlite_files(database: Path) -> None:
+    """Make the SQLite ``database`` file (created empty if missing) and any ``-wal``/``-shm``
+    beside it owner-only; SQLite gives the WAL and shared-memory files it creates later the
+    database file's mode. A new folder is created with mode 0700."""
+    database.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    _owner_only(database)
+    for suffix in ("-wal", "-shm", "-journal"):
+        companion = database.with_name(database.name + suffix)
+        if companion.exists():
+            companion.chmod(OWNER_ONLY)
+
+
 def engine_for(url: str) -> Engine:
     """An engine for ``url``; SQLite connections get WAL, ``synchronous=FULL`` and a 30 s busy timeout.
 
-    Creates the SQLite file's folder when missing.
+    Creates the SQLite file's folder when missing; the database, WAL and shared-memory files
+    are owner-only (:data:`OWNER_ONLY`). Raises ``OSError`` when the SQLite file or its
+    folder cannot be created.
     """
     url = _driver_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
     if parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        _sqlite_files(Path(parsed.database))
     engine = create_engine(url, connect_args={"timeout": 30}, pool_size=10, max_overflow=20)
 
     @event.listens_for(engine, "connect")
@@ -172,6 +202,7 @@ def _migration_lock(engine: Engine) -> Iterator[None]:
     """Hold an exclusive lock across processes while migrating."""
     if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
         lock_path = Path(engine.url.database).with_suffix(".migrate.lock")
+        _owner_only(lock_path)
         with open(lock_path, "a+b") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:

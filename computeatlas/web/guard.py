@@ -82,7 +82,7 @@ def load_secret(var: Path) -> bytes:
         return env.encode()
     path = var / "secret.key"
     if not path.exists():
-        var.mkdir(parents=True, exist_ok=True)
+        var.mkdir(parents=True, exist_ok=True, mode=0o700)
         tmp = var / f".secret.{os.getpid()}.{secrets.token_hex(4)}"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as handle:
