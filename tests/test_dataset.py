@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from computeatlas.ledger import Ledger
 from computeatlas.web import dataset as dataset_web
 from computeatlas.web.app import create_app
 from computeatlas.web.guard import MAX_BODY, FormGuard, client_key
+from tests.ledger_support import BACKENDS, ledger_url
 from tests.test_exports import EXPECTED_CSV
 
 VALID = {
@@ -396,3 +398,35 @@ def test_the_privacy_note_says_how_to_ask_and_whom_when_configured(web: TestClie
     response = web.get("/data/")
     assert "Write to privacy@atlas.example <b>now</b> to ask." in soup(response).select_one("#privacy").get_text()
     assert "<b>now</b>" not in response.text  # escaped
+
+
+# --- logs never carry what a visitor typed -----------------------------------------------------
+
+REFUSE_INSERTS = {
+    "sqlite": "CREATE TRIGGER refuse BEFORE INSERT ON dataset_requests BEGIN SELECT RAISE(ABORT, 'refused by test'); END",
+    "postgresql": "ALTER TABLE dataset_requests ADD CONSTRAINT refuse CHECK (false) NOT VALID",
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_failing_write_logs_no_visitor_text(catalog: Catalog, tmp_path: Path, backend: str, caplog: pytest.LogCaptureFixture) -> None:
+    from sqlalchemy import text
+
+    with ledger_url(backend, tmp_path) as url:
+        app = make_app(catalog, tmp_path)
+        app.state.ledger.close()
+        app.state.ledger = Ledger.open(url)
+        with app.state.ledger.engine.begin() as connection:
+            connection.execute(text(REFUSE_INSERTS[backend]))
+        caplog.set_level(logging.DEBUG)
+        caplog.set_level(logging.INFO, logger="sqlalchemy.engine")  # as an operator debugging SQL would
+        try:
+            response = submit(TestClient(app), name="Zoë Secretname", email="secret.person@example.org", organisation="Hidden Org Ltd")
+        finally:
+            app.state.ledger.close()
+    assert response.status_code == 503
+    logged = caplog.text + "".join(str(r.args) for r in caplog.records)
+    expected = {"sqlite": "IntegrityError: refused by test", "postgresql": "CheckViolation: new row for relation"}[backend]
+    assert f"could not record a dataset request: {expected}" in logged
+    for typed in ("Secretname", "secret.person", "Hidden Org"):
+        assert typed not in logged

@@ -91,6 +91,25 @@ def _reason(exc: BaseException) -> str:
     return " ".join(text.split())
 
 
+def safe_reason(exc: BaseException) -> str:
+    """One line for a log saying why a ledger operation failed, carrying nothing a visitor typed.
+
+    The error's class and the database's primary message only (``OperationalError: disk I/O
+    error``): never the statement's parameters, nor PostgreSQL's ``DETAIL`` (which can quote
+    the failing row). Used by the web layer's log lines; the operator reads the cause there.
+    """
+    if isinstance(exc, LedgerUnavailable):  # where and why it cannot be opened: no row involved
+        return str(exc)
+    original = getattr(exc, "orig", None)
+    if original is None:
+        return type(exc).__name__ + (f": {exc.strerror}" if isinstance(exc, OSError) and exc.strerror else "")
+    diag = getattr(original, "diag", None)  # psycopg: the primary message without DETAIL or the row
+    message = getattr(diag, "message_primary", None) if diag is not None else None
+    if message is None:
+        message = str(original).splitlines()[0] if str(original) else ""
+    return f"{type(original).__name__}: {' '.join(message.split())}" if message else type(original).__name__
+
+
 def _driver_url(url: str) -> str:
     """Use psycopg (v3) for ``postgresql://`` and ``postgres://`` URLs that name no driver."""
     for prefix in ("postgresql://", "postgres://"):
@@ -175,16 +194,17 @@ def engine_for(url: str) -> Engine:
     """An engine for ``url``; SQLite connections get WAL, ``synchronous=FULL`` and a 30 s busy timeout.
 
     Creates the SQLite file's folder when missing; the database, WAL and shared-memory files
-    are owner-only (:data:`OWNER_ONLY`). Raises ``OSError`` when the SQLite file or its
-    folder cannot be created.
+    are owner-only (:data:`OWNER_ONLY`). Statement parameters (what visitors typed) never
+    appear in SQLAlchemy's log lines or error messages (``hide_parameters``). Raises
+    ``OSError`` when the SQLite file or its folder cannot be created.
     """
     url = _driver_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, hide_parameters=True)
     if parsed.database and parsed.database != ":memory:":
         _sqlite_files(Path(parsed.database))
-    engine = create_engine(url, connect_args={"timeout": 30}, pool_size=10, max_overflow=20)
+    engine = create_engine(url, connect_args={"timeout": 30}, pool_size=10, max_overflow=20, hide_parameters=True)
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]

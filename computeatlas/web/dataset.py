@@ -50,6 +50,7 @@ from computeatlas.ledger import (
     var_dir,
 )
 from computeatlas.ledger.request import DOWNLOAD
+from computeatlas.ledger.store import safe_reason
 from computeatlas.publish.exports import csv as csv_export
 from computeatlas.publish.exports.silicon_table import (
     SCHEMA_VERSION,
@@ -239,8 +240,8 @@ async def data_submit(request: Request) -> Response:
 
     try:
         entry, _created = await run_in_threadpool(record)
-    except (SQLAlchemyError, LedgerUnavailable, OSError):
-        log.exception("could not record a dataset request")
+    except (SQLAlchemyError, LedgerUnavailable, OSError) as exc:  # the reason only: no traceback, nothing typed
+        log.error("could not record a dataset request: %s", safe_reason(exc))
         return _form_page(
             request, status=503, values=values, key=key,
             notice="We could not record your request just now, so nothing was sent. Please try again in a minute.",
