@@ -348,3 +348,70 @@ def test_an_existing_world_readable_ledger_is_made_owner_only(tmp_path: Path) ->
     path.chmod(0o644)
     Ledger.open(f"sqlite:///{path}").close()
     assert oct(path.stat().st_mode & 0o777) == "0o600"
+
+
+# --- erase leaves no readable copy in the ledger's files --------------------------------------
+
+SECRET_NAME = "Quintessa Vantablack"
+SECRET_EMAIL = "quintessa.vantablack@example.org"
+
+
+def _occurrences(paths: list[Path]) -> list[str]:
+    """Which of the paths' bytes hold the secret name or email (UTF-8, any letter case)."""
+    found = []
+    for path in paths:
+        if path.is_file():
+            data = path.read_bytes().lower()
+            found += [f"{path.name}: {needle}" for needle in (SECRET_NAME, SECRET_EMAIL) if needle.lower().encode() in data]
+    return found
+
+
+@pytest.mark.parametrize("how", ["erase", "purge"])
+def test_sqlite_erase_and_purge_leave_no_copy_in_the_database_or_wal(tmp_path: Path, how: str) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    files = [path, path.with_name(path.name + "-wal")]
+    ledger = Ledger.open(f"sqlite:///{path}")
+    try:
+        record(ledger, person(name=SECRET_NAME, email=SECRET_EMAIL), "key-0000000000000081", NOW - dt.timedelta(days=400))
+        for n in range(3):
+            record(ledger, person(name=f"Other {n}", email=f"o{n}@example.org"), f"key-000000000000008{n + 2}", NOW)
+        with ledger.engine.connect() as connection:  # copy the WAL into the main file too, as a server would over time
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        assert len(_occurrences(files)) >= 2  # the test can see the data before it is erased
+        deleted = ledger.erase(SECRET_EMAIL) if how == "erase" else ledger.purge(now=NOW)
+        assert deleted == 1
+        assert _occurrences(files) == []
+        assert sorted(e.name for e in ledger.list()) == ["Other 0", "Other 1", "Other 2"]
+        assert ledger.integrity() == "ok"
+    finally:
+        ledger.close()
+
+
+def test_postgresql_erase_rewrites_the_table_files(tmp_path: Path) -> None:
+    from sqlalchemy import text
+
+    with ledger_url("postgresql", tmp_path) as url:
+        ledger = Ledger.open(url)
+        try:
+            record(ledger, person(name=SECRET_NAME, email=SECRET_EMAIL), "key-0000000000000091", NOW)
+            record(ledger, person(name="Other", email="other@example.org"), "key-0000000000000092", NOW)
+
+            def relation_files() -> list[Path]:
+                with ledger.engine.connect() as connection:
+                    connection.exec_driver_sql("CHECKPOINT")  # write shared buffers to the files
+                    folder = Path(connection.exec_driver_sql("SHOW data_directory").scalar_one())
+                    names = connection.execute(text(
+                        "SELECT pg_relation_filepath(c.oid) FROM pg_class c WHERE c.oid = 'dataset_requests'::regclass "
+                        "OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'dataset_requests'::regclass)"
+                    )).scalars().all()
+                return [folder / name for name in names]
+
+            before = relation_files()
+            assert any(SECRET_EMAIL.encode() in p.read_bytes() for p in before)  # the test can see it before
+            assert ledger.erase(SECRET_EMAIL) == 1
+            after = relation_files()
+            assert _occurrences(after) == []
+            assert all(not p.exists() or p.stat().st_size == 0 for p in set(before) - set(after))
+            assert [e.name for e in ledger.list()] == ["Other"]
+        finally:
+            ledger.close()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import fcntl
+import logging
 import os
 import unicodedata
 from collections.abc import Iterator
@@ -35,6 +36,8 @@ DEFAULT_RETENTION_DAYS = 365
 
 MAX_RETENTION_DAYS = 36500
 """The largest retention :meth:`Ledger.purge` accepts, in days (100 years)."""
+
+log = logging.getLogger("computeatlas.ledger")
 
 SQLITE_NAME = "ledger.sqlite3"
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -191,7 +194,8 @@ def _sqlite_files(database: Path) -> None:
 
 
 def engine_for(url: str) -> Engine:
-    """An engine for ``url``; SQLite connections get WAL, ``synchronous=FULL`` and a 30 s busy timeout.
+    """An engine for ``url``; SQLite connections get WAL, ``synchronous=FULL``, a 30 s busy
+    timeout and ``secure_delete`` (a deleted row's bytes are overwritten with zeros).
 
     Creates the SQLite file's folder when missing; the database, WAL and shared-memory files
     are owner-only (:data:`OWNER_ONLY`). Statement parameters (what visitors typed) never
@@ -212,6 +216,7 @@ def engine_for(url: str) -> Engine:
         cursor.execute("PRAGMA busy_timeout = 30000")
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute("PRAGMA secure_delete = ON")  # deleted rows are overwritten with zeros, not left in free space
         cursor.close()
 
     return engine
@@ -361,20 +366,57 @@ class Ledger:
             return [LedgerEntry.model_validate(dict(r)) for r in connection.execute(query).mappings()]
 
     def erase(self, email: str) -> int:
-        """Delete every request made with ``email`` (any case, see :func:`email_key`); return how many."""
+        """Delete every request made with ``email`` (any case, see :func:`email_key`); return how many.
+
+        When any were deleted, :meth:`scrub` then removes their bytes from the ledger's files.
+        """
         with self.engine.begin() as connection:
-            result = connection.execute(delete(requests).where(requests.c.email_key == email_key(email)))
-            return result.rowcount
+            deleted = connection.execute(delete(requests).where(requests.c.email_key == email_key(email))).rowcount
+        if deleted:
+            self.scrub()
+        return deleted
 
     def purge(self, older_than_days: int = DEFAULT_RETENTION_DAYS, now: dt.datetime | None = None) -> int:
         """Delete requests recorded more than ``older_than_days`` days before ``now`` (naive
         UTC, default the current time); return how many.
 
+        When any were deleted, :meth:`scrub` then removes their bytes from the ledger's files.
         Raises ``ValueError`` for a negative number of days or more than :data:`MAX_RETENTION_DAYS`.
         """
         cutoff = _cutoff(older_than_days, now)
         with self.engine.begin() as connection:
-            return connection.execute(delete(requests).where(requests.c.created_at < cutoff)).rowcount
+            deleted = connection.execute(delete(requests).where(requests.c.created_at < cutoff)).rowcount
+        if deleted:
+            self.scrub()
+        return deleted
+
+    def scrub(self) -> bool:
+        """Leave no readable copy of deleted rows in the files the database keeps the table in.
+
+        - SQLite: deleted rows were already zeroed (``secure_delete``); a ``wal_checkpoint(TRUNCATE)``
+          copies the zeroed pages into the main file and empties the ``-wal`` file, whose older
+          frames still held the rows. It waits for readers up to the busy timeout (30 s).
+        - PostgreSQL: ``VACUUM FULL`` of the table rewrites it and its indexes into new files;
+          the old files are removed (emptied at once, unlinked at the next checkpoint). It holds an
+          exclusive lock on the table while it runs (milliseconds for a small ledger), so form
+          writes wait. What this cannot reach: the server's write-ahead log (``pg_wal``), its
+          archives and replicas, backups, and freed disk blocks; see the README.
+
+        Returns True when done completely, False when a SQLite reader kept the WAL from being
+        emptied (the deletion itself is committed either way; a later scrub finishes it). Raises
+        :class:`sqlalchemy.exc.SQLAlchemyError` when the database refuses (e.g. a PostgreSQL
+        user that does not own the table).
+        """
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            if self.engine.dialect.name == "sqlite":
+                busy, _, _ = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+                if busy:
+                    log.warning("the ledger's WAL could not be emptied (a reader held it); erased rows remain in "
+                                "ledger.sqlite3-wal until the next erase, purge or restart")
+                return not busy
+            if self.engine.dialect.name == "postgresql":
+                connection.exec_driver_sql(f"VACUUM FULL {requests.name}")
+            return True
 
     def integrity(self) -> str:
         """``"ok"`` when the database checks clean (SQLite ``PRAGMA integrity_check``; a query elsewhere)."""
