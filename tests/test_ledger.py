@@ -415,3 +415,83 @@ def test_postgresql_erase_rewrites_the_table_files(tmp_path: Path) -> None:
             assert [e.name for e in ledger.list()] == ["Other"]
         finally:
             ledger.close()
+
+
+# --- retention: 365 days, enforced at start-up, every hour while serving, and by a command ------
+
+
+def _aged(url: str, now: dt.datetime) -> None:
+    ledger = Ledger.open(url)
+    record(ledger, person(name="Expired", email="expired@example.org"), "key-0000000000000101", now - dt.timedelta(days=366))
+    record(ledger, person(name="Kept", email="kept@example.org"), "key-0000000000000102", now - dt.timedelta(days=364))
+    ledger.close()
+
+
+def _names(url: str) -> list[str]:
+    ledger = Ledger.open(url)
+    try:
+        return sorted(e.name for e in ledger.list(limit=None))
+    finally:
+        ledger.close()
+
+
+def test_a_sweep_deletes_requests_older_than_365_days_and_keeps_364(url: str) -> None:
+    from computeatlas.ledger import RetentionSweeper
+
+    _aged(url, NOW)
+    sweeper = RetentionSweeper(lambda: Ledger.open(url), now=lambda: NOW)
+    assert sweeper.sweep() == 1
+    assert _names(url) == ["Kept"]
+    assert sweeper.sweep() == 0
+
+
+def test_the_sweeper_keeps_sweeping_while_it_runs(tmp_path: Path) -> None:
+    import time
+
+    from computeatlas.ledger import SWEEP_INTERVAL, RetentionSweeper
+
+    assert SWEEP_INTERVAL == 3600
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    sweeper = RetentionSweeper(lambda: Ledger.open(url), interval=0.05, now=lambda: NOW)
+    sweeper.start()
+    try:
+        _aged(url, NOW)  # recorded after the sweeper started: a later sweep must find it
+        deadline = time.monotonic() + 10
+        while _names(url) != ["Kept"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        sweeper.stop()
+    assert _names(url) == ["Kept"]
+
+
+def test_a_sweep_on_an_unreachable_ledger_is_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
+    from computeatlas.ledger import LedgerUnavailable, RetentionSweeper
+
+    def broken() -> Ledger:
+        raise LedgerUnavailable("postgresql://atlas@db/atlas", "connection refused")
+
+    assert RetentionSweeper(broken).sweep() is None
+    assert "the retention sweep could not purge expired requests" in caplog.text
+
+
+def test_requests_purge_expired_deletes_without_asking(url: str) -> None:
+    _aged(url, dt.datetime.now(dt.UTC).replace(tzinfo=None))
+    code, out, _ = cli("requests", "purge-expired", "--dry-run", "--database", url)
+    assert code == 0 and out.strip() == "Would purge 1 request(s) older than 365 days (dry run: nothing deleted)."
+    code, out, _ = cli("requests", "purge-expired", "--database", url)
+    assert code == 0 and out.strip() == "Purged 1 request(s) older than 365 days."
+    assert _names(url) == ["Kept"]
+
+
+def test_serve_purges_expired_requests_at_start_up_and_keeps_a_sweeper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from computeatlas.cli.silicon import start_retention
+
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    monkeypatch.setenv("COMPUTEATLAS_DATABASE_URL", url)
+    _aged(url, dt.datetime.now(dt.UTC).replace(tzinfo=None))
+    sweeper = start_retention()
+    try:
+        assert _names(url) == ["Kept"]
+        assert sweeper.interval == 3600 and sweeper._thread is not None and sweeper._thread.is_alive()
+    finally:
+        sweeper.stop()

@@ -6,7 +6,7 @@ import json
 import re
 import socket
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 import uvicorn
@@ -28,6 +28,9 @@ from computeatlas.core.catalog import CatalogError
 from computeatlas.pages.accelerator import accelerator_view
 from computeatlas.silicon import table as table_mod
 
+if TYPE_CHECKING:
+    from computeatlas.ledger import RetentionSweeper
+
 
 @app.command()
 def validate(data: DataOption = None) -> None:
@@ -48,11 +51,15 @@ def serve(
     data: DataOption = None,
 ) -> None:
     """Serve the site and API; refuses to start on invalid data, or when the dataset
-    request ledger (and the form's secret beside it) cannot be opened or created."""
+    request ledger (and the form's secret beside it) cannot be opened or created.
+
+    Before listening it deletes requests older than the 365-day retention, and it does so
+    again every hour while it runs (:func:`start_retention`)."""
     import os
 
     catalog = load_catalog(data)  # fail here, with every problem, before binding a port
     check_ledger()
+    start_retention()  # expired requests go now, and every hour while this process runs
     if data is not None:  # the app factory runs in uvicorn's workers and reads the folder from here
         os.environ["COMPUTEATLAS_DATA"] = str(data)
     out.print(f"Serving {len(catalog.accelerators)} accelerators on http://{host}:{port}/")
@@ -105,6 +112,22 @@ def check_ledger() -> None:
                    f"{hint}, or set COMPUTEATLAS_SECRET.", 1) from None
     except (ValueError, ConfigurationError) as exc:  # a short COMPUTEATLAS_SECRET, a bad rate limit or its storage
         raise fail(f"Not starting: {exc}.", 1) from None
+
+
+def start_retention() -> RetentionSweeper:
+    """Delete expired requests now (saying how many) and then every hour in a daemon thread
+    of this process; return the running :class:`~computeatlas.ledger.RetentionSweeper`.
+
+    A sweep that fails is logged and retried an hour later; it never stops the server.
+    """
+    from computeatlas.ledger import DEFAULT_RETENTION_DAYS, Ledger, RetentionSweeper
+
+    sweeper = RetentionSweeper(Ledger.open)
+    purged = sweeper.sweep()
+    if purged:
+        out.print(f"Purged {purged} request(s) older than {DEFAULT_RETENTION_DAYS} days (the retention the form promises).")
+    sweeper.start()
+    return sweeper
 
 
 def _cli_option(param: str) -> str:
