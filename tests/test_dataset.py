@@ -16,6 +16,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.requests import Request
 
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.settings import Settings
 from computeatlas.ledger import Ledger
 from computeatlas.web import dataset as dataset_web
 from computeatlas.web.app import create_app
@@ -32,8 +33,8 @@ VALID = {
 }
 
 
-def make_app(catalog: Catalog, tmp_path: Path, rate: str = "1000/minute") -> FastAPI:
-    app = create_app(catalog)
+def make_app(catalog: Catalog, tmp_path: Path, rate: str = "1000/minute", form_min_seconds: float = 0) -> FastAPI:
+    app = create_app(catalog, Settings(var=tmp_path / "var", form_min_seconds=form_min_seconds))
     app.state.ledger = Ledger.open(f"sqlite:///{tmp_path / 'ledger.sqlite3'}")
     app.state.form_guard = FormGuard(b"test-secret-0123456789", rate=rate)
     return app
@@ -272,10 +273,47 @@ def test_an_expired_token_is_refused(web: TestClient, app: FastAPI) -> None:
     assert rows(app) == []
 
 
-def test_the_honeypot_refuses_bots(web: TestClient, app: FastAPI) -> None:
+def _notice(response) -> str:  # type: ignore[no-untyped-def]
+    return soup(response).select_one(".form-notice").get_text(" ", strip=True)
+
+
+def test_the_honeypot_refuses_bots_without_saying_why(web: TestClient, app: FastAPI) -> None:
     response = submit(web, website="http://spam.example")
-    assert response.status_code == 400 and "leave this empty" in response.text
+    assert response.status_code == 400
+    assert _notice(response) == "The form could not be accepted. Please check it and send it again."
+    assert soup(response).select_one("#field-name")["value"] == VALID["name"]  # what was typed comes back
     assert rows(app) == []
+
+
+def test_a_form_sent_back_too_fast_is_refused_exactly_as_the_honeypot(catalog: Catalog, tmp_path: Path) -> None:
+    app = make_app(catalog, tmp_path, form_min_seconds=3)
+    client = TestClient(app)
+    guard = app.state.form_guard
+    start = 1_800_000_000.0
+    guard.clock = lambda: start
+    token = token_of(client)
+    guard.clock = lambda: start + 2.9  # 2.9 s later: too fast
+    fast = submit(client, token)
+    guard.clock = lambda: start + 2.9
+    honeypot = submit(client, token_of(client), website="http://spam.example")
+    assert (fast.status_code, _notice(fast)) == (honeypot.status_code, _notice(honeypot)) == (
+        400, "The form could not be accepted. Please check it and send it again.")
+    assert rows(app) == []
+    guard.clock = lambda: start + 3.0  # the same form, once three seconds have passed
+    assert submit(client, token).status_code == 200
+    assert len(rows(app)) == 1
+    app.state.ledger.close()
+
+
+def test_the_minimum_time_comes_from_the_settings(catalog: Catalog, tmp_path: Path) -> None:
+    assert Settings().form_min_seconds == 3.0
+    app = make_app(catalog, tmp_path, form_min_seconds=60)
+    client = TestClient(app)
+    token = token_of(client)
+    assert submit(client, token).status_code == 400  # a test posts at once: well under a minute
+    app.state.form_guard.clock = lambda: __import__("time").time() + 61
+    assert submit(client, token).status_code == 200
+    app.state.ledger.close()
 
 
 def test_rate_limit_per_address(catalog: Catalog, tmp_path: Path) -> None:
@@ -382,7 +420,8 @@ def test_a_ledger_that_cannot_be_opened_is_a_503_and_sends_nothing(
     catalog: Catalog, unwritable_var: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COMPUTEATLAS_SECRET", "a-secret-long-enough-0123456789")
-    client = TestClient(create_app(catalog), raise_server_exceptions=False)  # no ledger yet: opened on first use
+    app = create_app(catalog, Settings(form_min_seconds=0))
+    client = TestClient(app, raise_server_exceptions=False)  # no ledger yet: opened on first use
     response = submit(client)
     assert response.status_code == 503 and "nothing was sent" in response.text
     assert "id,name" not in response.text

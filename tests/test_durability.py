@@ -41,6 +41,7 @@ def serve(data_dir: Path, var: Path, database: str) -> Iterator[Server]:
         "COMPUTEATLAS_DATABASE_URL": database,
         "COMPUTEATLAS_RATE_LIMIT": "100000/minute",
         "COMPUTEATLAS_SECRET": "durability-test-secret-0123456789",
+        "COMPUTEATLAS_FORM_MIN_SECONDS": "0",
     }
     command = [str(COMMAND), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data_dir)]
     with running(command, port, env, var / f"server-{port}.log") as server:

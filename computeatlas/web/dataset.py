@@ -9,9 +9,11 @@
 - commercial → a page saying the licence enquiry was recorded; no data is sent.
 
 A form with mistakes comes back (400) with each field's message and what was typed,
-escaped. Bad tokens are 403, an oversized body 413, a body that is not a form 415, too
-many submissions from one address 429 (with ``Retry-After``), a ledger that cannot be
-opened or written 503; none of them records anything. The ledger is never readable over
+escaped. A filled-in honeypot field and a form sent back sooner than
+``settings.form_min_seconds`` after it was served get the same 400 page, saying neither
+(:data:`NOT_ACCEPTED`); nothing is recorded. Bad tokens are 403, an oversized body 413, a
+body that is not a form 415, too many submissions from one address 429 (with
+``Retry-After``), a ledger that cannot be opened or written 503; none of them records anything. The ledger is never readable over
 HTTP. When the form's secret cannot be read or created (an unwritable ``$COMPUTEATLAS_VAR``)
 ``GET /data/`` is a 503 page too, never a 500 (``computeatlas serve`` checks both at start-up).
 
@@ -63,11 +65,12 @@ from computeatlas.web.guard import (
     FormGuard,
     ServiceUnavailable,
     TokenError,
+    TooFast,
     UnsupportedMediaType,
     client_key,
     read_body,
 )
-from computeatlas.web.page import Route, catalog_of, render
+from computeatlas.web.page import Route, catalog_of, render, settings_of
 
 log = logging.getLogger("computeatlas.web.dataset")
 
@@ -82,6 +85,10 @@ PRIVACY = (
     "with your email address (computeatlas requests export --email, computeatlas requests erase --email)."
 )
 """The privacy note without a contact; :func:`privacy_note` adds ``$COMPUTEATLAS_CONTACT`` when set."""
+
+NOT_ACCEPTED = "The form could not be accepted. Please check it and send it again."
+"""The one answer to a filled-in honeypot field and to a form sent back too fast: it says
+neither, so a bot cannot learn which check it tripped."""
 
 CONTACT_ENV = "COMPUTEATLAS_CONTACT"
 MAX_CONTACT = 200
@@ -217,18 +224,18 @@ async def data_submit(request: Request) -> Response:
         raise BadRequest("Form not understood", "The form must be UTF-8 text with at most 20 fields.") from None
     token = form.get("token", "")
     shown = {k: form.get(k, "")[:300] for k in ("name", "email", "organisation", "intended_use", "licence")}
+    too_fast = False
     try:
-        key = guard.verify(token, guard.cookie_of(request))
+        key = guard.verify(token, guard.cookie_of(request), min_seconds=settings_of(request).form_min_seconds)
     except TokenError as exc:
         return _form_page(
             request, status=403, values=shown,
             notice=f"{exc} We have refreshed the form: please check it and send it again.",
         )
-    if form.get(HONEYPOT, ""):
-        return _form_page(
-            request, status=400, values=shown, key=key,
-            notice="The form could not be accepted: the field marked “leave this empty” was filled in.",
-        )
+    except TooFast as exc:
+        key, too_fast = exc.key, True
+    if too_fast or form.get(HONEYPOT, ""):  # one answer for both, naming neither
+        return _form_page(request, status=400, values=shown, key=key, notice=NOT_ACCEPTED)
     dataset_request, errors, values = check(form)
     if dataset_request is None:
         return _form_page(request, status=400, values=values, errors=errors, key=key)

@@ -11,6 +11,9 @@ limit, and a capped request body.
   ``$COMPUTEATLAS_RATE_LIMIT_STORAGE`` (default ``memory://``, per process; use
   ``redis://…`` to share a limit between instances). Behind a proxy, run uvicorn with
   ``--proxy-headers`` so the client address is the visitor's.
+- **Minimum time.** The token carries the time the form was served; a post sooner than
+  ``settings.form_min_seconds`` (default 3 s) after it is :class:`TooFast`, which the form
+  answers exactly as it answers a filled-in honeypot field, without saying which.
 - **Body cap.** :func:`read_body` stops reading at :data:`MAX_BODY` bytes.
 
 The secret is ``$COMPUTEATLAS_SECRET`` or, when unset, a random key kept in
@@ -27,6 +30,7 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -67,6 +71,18 @@ class ServiceUnavailable(PageError):
 
 class TokenError(ValueError):
     """A form token that is missing, forged, expired, or not this browser's."""
+
+
+class TooFast(Exception):
+    """A good token sent back sooner than the minimum time after the form was served.
+
+    ``key`` is the token's one-time key and ``seconds`` how long the form was open. Not a
+    :class:`TokenError`: its reason is never shown (a bot must not learn what tripped it)."""
+
+    def __init__(self, key: str, seconds: float) -> None:
+        self.key = key
+        self.seconds = seconds
+        super().__init__(f"form sent {seconds:.2f} s after it was served")
 
 
 def load_secret(var: Path) -> bytes:
@@ -136,6 +152,8 @@ class FormGuard:
         self.rates = parse_many(rate)
         self.limiter = strategies.MovingWindowRateLimiter(storage.storage_from_string(storage_uri))
         self.max_age = max_age
+        self.clock: Callable[[], float] = time.time
+        """Seconds since the epoch; tests replace it to move time on."""
 
     @classmethod
     def from_env(cls, var: Path) -> FormGuard:
@@ -166,12 +184,15 @@ class FormGuard:
         return hashlib.sha256(cookie.encode()).hexdigest()[:24]
 
     def issue(self, cookie: str, key: str | None = None) -> str:
-        """A signed token binding the one-time ``key`` (new when None) to ``cookie``."""
+        """A signed token binding the one-time ``key`` (new when None) to ``cookie``, with the
+        time it was issued (seconds since the epoch, to the millisecond)."""
         key = key if key and _KEY_SHAPE.fullmatch(key) else secrets.token_urlsafe(18)
-        return self.serializer.dumps({"k": key, "c": self._bind(cookie)})
+        return self.serializer.dumps({"k": key, "c": self._bind(cookie), "t": round(self.clock(), 3)})
 
-    def verify(self, token: str, cookie: str | None) -> str:
-        """The one-time key in ``token``; raises :class:`TokenError` saying what is wrong."""
+    def verify(self, token: str, cookie: str | None, min_seconds: float = 0.0) -> str:
+        """The one-time key in ``token``; raises :class:`TokenError` saying what is wrong, and
+        :class:`TooFast` when an otherwise good token comes back less than ``min_seconds``
+        seconds after it was issued (people take longer than that to fill in the form)."""
         if not token:
             raise TokenError("The form arrived without its security token.")
         if cookie is None:
@@ -186,6 +207,11 @@ class FormGuard:
             raise TokenError("The form's security token is not valid.")
         if payload.get("c") != self._bind(cookie):
             raise TokenError("The form was opened in another browser or session.")
+        issued = payload.get("t")
+        if min_seconds > 0 and isinstance(issued, int | float):
+            seconds = self.clock() - float(issued)
+            if seconds < min_seconds:
+                raise TooFast(str(payload["k"]), seconds)
         return str(payload["k"])
 
     def key_of(self, token: str) -> str | None:
