@@ -329,6 +329,50 @@ def test_rate_limit_per_address(catalog: Catalog, tmp_path: Path) -> None:
     app.state.ledger.close()
 
 
+def _request(host: str, forwarded: str | None = None) -> Request:
+    headers = [(b"x-forwarded-for", forwarded.encode())] if forwarded is not None else []
+    return Request({"type": "http", "client": (host, 1234), "headers": headers})
+
+
+def test_forwarded_for_is_ignored_unless_the_peer_is_a_trusted_proxy() -> None:
+    assert client_key(_request("127.0.0.1", "198.51.100.7")) == "127.0.0.1"  # nothing trusted by default
+    assert client_key(_request("203.0.113.9", "198.51.100.7"), ("127.0.0.1",)) == "203.0.113.9"  # not our proxy
+    assert client_key(_request("127.0.0.1", "198.51.100.7"), ("127.0.0.1",)) == "198.51.100.7"
+    # read from the right: what a visitor put in front of the proxy's entry is not believed
+    assert client_key(_request("10.0.0.2", "6.6.6.6, 198.51.100.7, 10.0.0.1"), ("10.0.0.0/8",)) == "198.51.100.7"
+    assert client_key(_request("10.0.0.2", "2001:db8:1:2::5"), ("10.0.0.0/8",)) == "2001:db8:1:2::/64"
+    assert client_key(_request("10.0.0.2", "not-an-address"), ("10.0.0.0/8",)) == "10.0.0.2"
+    assert client_key(_request("10.0.0.2"), ("10.0.0.0/8",)) == "10.0.0.2"
+    with pytest.raises(ValueError, match="'localhost' is not an IP address or network"):
+        client_key(_request("10.0.0.2"), ("localhost",))
+
+
+def test_rotating_forwarded_for_shares_one_limit_unless_the_proxy_is_trusted(catalog: Catalog, tmp_path: Path) -> None:
+    for trusted, expected in (((), [200, 200, 429]), (("127.0.0.1",), [200, 200, 200])):
+        app = create_app(catalog, Settings(form_min_seconds=0, trusted_proxies=trusted))
+        app.state.ledger = Ledger.open(f"sqlite:///{tmp_path / f'ledger{len(trusted)}.sqlite3'}")
+        app.state.form_guard = FormGuard(b"test-secret-0123456789", rate="2/minute")
+        client = TestClient(app, client=("127.0.0.1", 5000))
+        statuses = []
+        for i in range(3):
+            token = token_of(client)
+            data = {**VALID, "email": f"p{i}@example.org", "token": token}
+            statuses.append(client.post("/data/", data=data, headers={"x-forwarded-for": f"198.51.100.{i}"}).status_code)
+        app.state.ledger.close()
+        assert statuses == expected, trusted
+
+
+def test_serve_warns_that_memory_rate_limits_count_per_worker() -> None:
+    from computeatlas.cli.silicon import rate_limit_warning
+
+    assert rate_limit_warning(1, "memory://") is None
+    assert rate_limit_warning(4, "redis://cache:6379") is None
+    assert rate_limit_warning(4, "memory://") == (
+        "Warning: rate limits are counted separately by each of the 4 workers (rate-limit storage memory://), so one "
+        "address may send up to 4 times the limit. To share one count, set COMPUTEATLAS_RATE_LIMIT_STORAGE to a shared "
+        "store such as redis://host:6379.")
+
+
 def test_client_key_groups_ipv6_by_64() -> None:
     def key(host: str) -> str:
         return client_key(Request({"type": "http", "client": (host, 1234), "headers": []}))

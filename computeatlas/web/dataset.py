@@ -204,7 +204,12 @@ def data_redirect(request: Request) -> Response:
 async def data_submit(request: Request) -> Response:
     """Record a dataset request; answer with the CSV (research, evaluation) or an enquiry page."""
     guard = _guard(request)
-    retry = guard.allow(client_key(request))
+    try:
+        address = client_key(request, settings_of(request).trusted_proxies)
+    except ValueError:  # a malformed trusted_proxies entry (serve refuses to start on one)
+        log.error("the dataset form cannot rate-limit: settings.trusted_proxies is malformed")
+        raise ServiceUnavailable("The request form is unavailable", "The server is misconfigured just now; please try again later.") from None
+    retry = guard.allow(address)
     if retry is not None:
         minutes = max(1, round(retry / 60))
         response = _form_page(

@@ -8,9 +8,11 @@ limit, and a capped request body.
   ledger's idempotency key: sending the same form twice records one request.
 - **Rate limit.** ``limits`` (moving window) per client address, IPv6 grouped by /64;
   ``$COMPUTEATLAS_RATE_LIMIT`` (default ``10/minute;100/day``), storage
-  ``$COMPUTEATLAS_RATE_LIMIT_STORAGE`` (default ``memory://``, per process; use
-  ``redis://…`` to share a limit between instances). Behind a proxy, run uvicorn with
-  ``--proxy-headers`` so the client address is the visitor's.
+  ``$COMPUTEATLAS_RATE_LIMIT_STORAGE`` (default ``memory://``: counted in each process
+  separately, so ``serve --workers N`` allows up to N times the limit; use ``redis://…`` to
+  share one count between workers and instances). The client address is the connection's
+  peer; ``X-Forwarded-For`` is believed only from ``settings.trusted_proxies`` (none by
+  default, :func:`client_address`), so behind a proxy list the proxy's address there.
 - **Minimum time.** The token carries the time the form was served; a post sooner than
   ``settings.form_min_seconds`` (default 3 s) after it is :class:`TooFast`, which the form
   answers exactly as it answers a filled-in honeypot field, without saying which.
@@ -23,6 +25,7 @@ Instances behind a load balancer must share one ``$COMPUTEATLAS_SECRET``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import math
@@ -112,16 +115,62 @@ def load_secret(var: Path) -> bytes:
     return path.read_text().strip().encode()
 
 
-def client_key(request: Request) -> str:
-    """The rate-limit key of the client: its IP address, an IPv6 address as its /64 network."""
-    host = request.client.host if request.client else "unknown"
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@functools.lru_cache(maxsize=16)
+def trusted_networks(entries: tuple[str, ...]) -> tuple[Network, ...]:
+    """The networks of ``settings.trusted_proxies`` (addresses or CIDR networks, e.g.
+    ``("127.0.0.1", "10.0.0.0/8")``). Raises ``ValueError`` naming an entry that is neither."""
+    networks = []
+    for entry in entries:
+        try:
+            networks.append(ipaddress.ip_network(entry.strip(), strict=False))
+        except ValueError:
+            raise ValueError(f"trusted_proxies: {entry!r} is not an IP address or network") from None
+    return tuple(networks)
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     try:
-        address = ipaddress.ip_address(host)
+        address = ipaddress.ip_address(text.strip())
     except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def client_address(request: Request, trusted_proxies: tuple[str, ...] = ()) -> str:
+    """The client's address: the connection's peer, unless the peer is one of
+    ``trusted_proxies``; then the ``X-Forwarded-For`` list is read from the right (the
+    entries our proxies appended) and the first address that is not a trusted proxy is the
+    client. With no trusted proxies (the default) the header is ignored, so a client cannot
+    choose its own address by sending one. Raises ``ValueError`` for a malformed
+    ``trusted_proxies`` entry."""
+    host = request.client.host if request.client else "unknown"
+    networks = trusted_networks(tuple(trusted_proxies))
+    peer = _address(host)
+    if not networks or peer is None or not any(peer in n for n in networks):
+        return host
+    hops = [h for value in request.headers.getlist("x-forwarded-for") for h in value.split(",")]
+    for hop in reversed(hops):
+        address = _address(hop)
+        if address is None:
+            return host  # a malformed entry: trust nothing left of it, count the proxy itself
+        if not any(address in n for n in networks):
+            return str(address)
+    return host
+
+
+def client_key(request: Request, trusted_proxies: tuple[str, ...] = ()) -> str:
+    """The rate-limit key of the client (:func:`client_address`): its IP address, an IPv6
+    address as its /64 network."""
+    host = client_address(request, trusted_proxies)
+    address = _address(host)
+    if address is None:
         return host
     if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
         return str(ipaddress.ip_network(f"{address}/64", strict=False))
     return str(address)
 
