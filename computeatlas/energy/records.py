@@ -14,7 +14,13 @@ from collections.abc import Iterator, Mapping
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from pydantic import Field, PrivateAttr, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    Field,
+    PrivateAttr,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from computeatlas.core.catalog import Problem, missing
 from computeatlas.core.claims import (

@@ -26,6 +26,18 @@ from computeatlas.ledger.store import (
 )
 
 __all__ = [
-    "DEFAULT_RETENTION_DAYS", "FORM_FIELDS", "INTENDED_USES", "MAX_RETENTION_DAYS", "DatasetRequest", "Ledger", "LedgerEntry",
-    "LedgerUnavailable", "RetentionSweeper", "SWEEP_INTERVAL", "check", "database_url", "location", "var_dir",
+    "DEFAULT_RETENTION_DAYS",
+    "FORM_FIELDS",
+    "INTENDED_USES",
+    "MAX_RETENTION_DAYS",
+    "SWEEP_INTERVAL",
+    "DatasetRequest",
+    "Ledger",
+    "LedgerEntry",
+    "LedgerUnavailable",
+    "RetentionSweeper",
+    "check",
+    "database_url",
+    "location",
+    "var_dir",
 ]

@@ -20,7 +20,12 @@ from collections.abc import Callable
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from computeatlas.ledger.store import DEFAULT_RETENTION_DAYS, Ledger, LedgerUnavailable, safe_reason
+from computeatlas.ledger.store import (
+    DEFAULT_RETENTION_DAYS,
+    Ledger,
+    LedgerUnavailable,
+    safe_reason,
+)
 
 log = logging.getLogger("computeatlas.ledger")
 
