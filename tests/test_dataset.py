@@ -362,6 +362,24 @@ def test_rotating_forwarded_for_shares_one_limit_unless_the_proxy_is_trusted(cat
         assert statuses == expected, trusted
 
 
+def test_a_malformed_trusted_proxy_is_a_503_not_a_500(catalog: Catalog, tmp_path: Path) -> None:
+    app = create_app(catalog, Settings(form_min_seconds=0, trusted_proxies=("localhost",)))
+    app.state.form_guard = FormGuard(b"test-secret-0123456789")
+    response = TestClient(app, raise_server_exceptions=False).post("/data/", data=VALID)
+    assert response.status_code == 503 and "The request form is unavailable" in response.text
+
+
+def test_serve_refuses_to_start_on_a_malformed_trusted_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from computeatlas.cli import app as cli_app
+
+    monkeypatch.setenv("COMPUTEATLAS_TRUSTED_PROXIES", '["10.0.0.0/8", "proxy.internal"]')
+    result = CliRunner().invoke(cli_app, ["serve", "--port", "1"])
+    assert result.exit_code == 1
+    assert "Not starting: trusted_proxies: 'proxy.internal' is not an IP address or network." in result.stderr
+
+
 def test_serve_warns_that_memory_rate_limits_count_per_worker() -> None:
     from computeatlas.cli.silicon import rate_limit_warning
 

@@ -13,8 +13,9 @@ escaped. A filled-in honeypot field and a form sent back sooner than
 ``settings.form_min_seconds`` after it was served get the same 400 page, saying neither
 (:data:`NOT_ACCEPTED`); nothing is recorded. Bad tokens are 403, an oversized body 413, a
 body that is not a form 415, too many submissions from one address 429 (with
-``Retry-After``), a ledger that cannot be opened or written 503; none of them records anything. The ledger is never readable over
-HTTP. When the form's secret cannot be read or created (an unwritable ``$COMPUTEATLAS_VAR``)
+``Retry-After``; the address is the peer's, or from ``X-Forwarded-For`` only when the peer
+is one of ``settings.trusted_proxies``), a ledger that cannot be opened or written 503;
+none of them records anything. The ledger is never readable over HTTP. When the form's secret cannot be read or created (an unwritable ``$COMPUTEATLAS_VAR``)
 ``GET /data/`` is a 503 page too, never a 500 (``computeatlas serve`` checks both at start-up).
 
 The privacy note says how to have one's data exported or erased sooner (the operator's
