@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,10 +16,12 @@ from sqlalchemy.exc import OperationalError
 from starlette.requests import Request
 
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.settings import Settings
 from computeatlas.ledger import Ledger
 from computeatlas.web import dataset as dataset_web
 from computeatlas.web.app import create_app
 from computeatlas.web.guard import MAX_BODY, FormGuard, client_key
+from tests.ledger_support import BACKENDS, ledger_url
 from tests.test_exports import EXPECTED_CSV
 
 VALID = {
@@ -30,8 +33,8 @@ VALID = {
 }
 
 
-def make_app(catalog: Catalog, tmp_path: Path, rate: str = "1000/minute") -> FastAPI:
-    app = create_app(catalog)
+def make_app(catalog: Catalog, tmp_path: Path, rate: str = "1000/minute", form_min_seconds: float = 0) -> FastAPI:
+    app = create_app(catalog, Settings(var=tmp_path / "var", form_min_seconds=form_min_seconds))
     app.state.ledger = Ledger.open(f"sqlite:///{tmp_path / 'ledger.sqlite3'}")
     app.state.form_guard = FormGuard(b"test-secret-0123456789", rate=rate)
     return app
@@ -186,6 +189,12 @@ def test_names_with_accents_apostrophes_and_any_script_are_accepted(web: TestCli
         ({"email": "not-an-email"}, "email", "That email address is not valid: An email address must have an @-sign."),
         ({"email": "a@" + "b" * 250 + ".org"}, "email", "Email is too long: at most 254 characters."),
         ({"email": "zoe@localhost"}, "email", "That email address is not valid"),
+        ({"email": "a" * 65 + "@example.org"}, "email", "too long before the @-sign"),
+        ({"name": "\u3164"}, "name", "Name has no visible characters (U+3164 shows nothing); please type it."),
+        ({"name": "\u2800 \u2800"}, "name", "Name has no visible characters (U+2800 shows nothing); please type it."),
+        ({"name": "\u200d\u200c"}, "name", "Name has no visible characters (U+200D shows nothing); please type it."),
+        ({"name": "\u115f\u1160\uffa0"}, "name", "Name has no visible characters (U+115F shows nothing); please type it."),
+        ({"organisation": "\u3164\u3164"}, "organisation", "Organisation has no visible characters (U+3164 shows nothing)"),
         ({"organisation": ""}, "organisation", "Enter your organisation (or “independent”)."),
         ({"organisation": "o" * 151}, "organisation", "Organisation is too long: at most 150 characters."),
         ({"intended_use": ""}, "intended_use", "Choose research, evaluation or commercial use."),
@@ -267,10 +276,47 @@ def test_an_expired_token_is_refused(web: TestClient, app: FastAPI) -> None:
     assert rows(app) == []
 
 
-def test_the_honeypot_refuses_bots(web: TestClient, app: FastAPI) -> None:
+def _notice(response) -> str:  # type: ignore[no-untyped-def]
+    return soup(response).select_one(".form-notice").get_text(" ", strip=True)
+
+
+def test_the_honeypot_refuses_bots_without_saying_why(web: TestClient, app: FastAPI) -> None:
     response = submit(web, website="http://spam.example")
-    assert response.status_code == 400 and "leave this empty" in response.text
+    assert response.status_code == 400
+    assert _notice(response) == "The form could not be accepted. Please check it and send it again."
+    assert soup(response).select_one("#field-name")["value"] == VALID["name"]  # what was typed comes back
     assert rows(app) == []
+
+
+def test_a_form_sent_back_too_fast_is_refused_exactly_as_the_honeypot(catalog: Catalog, tmp_path: Path) -> None:
+    app = make_app(catalog, tmp_path, form_min_seconds=3)
+    client = TestClient(app)
+    guard = app.state.form_guard
+    start = 1_800_000_000.0
+    guard.clock = lambda: start
+    token = token_of(client)
+    guard.clock = lambda: start + 2.9  # 2.9 s later: too fast
+    fast = submit(client, token)
+    guard.clock = lambda: start + 2.9
+    honeypot = submit(client, token_of(client), website="http://spam.example")
+    assert (fast.status_code, _notice(fast)) == (honeypot.status_code, _notice(honeypot)) == (
+        400, "The form could not be accepted. Please check it and send it again.")
+    assert rows(app) == []
+    guard.clock = lambda: start + 3.0  # the same form, once three seconds have passed
+    assert submit(client, token).status_code == 200
+    assert len(rows(app)) == 1
+    app.state.ledger.close()
+
+
+def test_the_minimum_time_comes_from_the_settings(catalog: Catalog, tmp_path: Path) -> None:
+    assert Settings().form_min_seconds == 3.0
+    app = make_app(catalog, tmp_path, form_min_seconds=60)
+    client = TestClient(app)
+    token = token_of(client)
+    assert submit(client, token).status_code == 400  # a test posts at once: well under a minute
+    app.state.form_guard.clock = lambda: __import__("time").time() + 61
+    assert submit(client, token).status_code == 200
+    app.state.ledger.close()
 
 
 def test_rate_limit_per_address(catalog: Catalog, tmp_path: Path) -> None:
@@ -284,6 +330,68 @@ def test_rate_limit_per_address(catalog: Catalog, tmp_path: Path) -> None:
     assert "Too many requests from your address" in soup(limited).select_one(".form-notice").get_text()
     assert len(rows(app)) == 3
     app.state.ledger.close()
+
+
+def _request(host: str, forwarded: str | None = None) -> Request:
+    headers = [(b"x-forwarded-for", forwarded.encode())] if forwarded is not None else []
+    return Request({"type": "http", "client": (host, 1234), "headers": headers})
+
+
+def test_forwarded_for_is_ignored_unless_the_peer_is_a_trusted_proxy() -> None:
+    assert client_key(_request("127.0.0.1", "198.51.100.7")) == "127.0.0.1"  # nothing trusted by default
+    assert client_key(_request("203.0.113.9", "198.51.100.7"), ("127.0.0.1",)) == "203.0.113.9"  # not our proxy
+    assert client_key(_request("127.0.0.1", "198.51.100.7"), ("127.0.0.1",)) == "198.51.100.7"
+    # read from the right: what a visitor put in front of the proxy's entry is not believed
+    assert client_key(_request("10.0.0.2", "6.6.6.6, 198.51.100.7, 10.0.0.1"), ("10.0.0.0/8",)) == "198.51.100.7"
+    assert client_key(_request("10.0.0.2", "2001:db8:1:2::5"), ("10.0.0.0/8",)) == "2001:db8:1:2::/64"
+    assert client_key(_request("10.0.0.2", "not-an-address"), ("10.0.0.0/8",)) == "10.0.0.2"
+    assert client_key(_request("10.0.0.2"), ("10.0.0.0/8",)) == "10.0.0.2"
+    with pytest.raises(ValueError, match="'localhost' is not an IP address or network"):
+        client_key(_request("10.0.0.2"), ("localhost",))
+
+
+def test_rotating_forwarded_for_shares_one_limit_unless_the_proxy_is_trusted(catalog: Catalog, tmp_path: Path) -> None:
+    for trusted, expected in (((), [200, 200, 429]), (("127.0.0.1",), [200, 200, 200])):
+        app = create_app(catalog, Settings(form_min_seconds=0, trusted_proxies=trusted))
+        app.state.ledger = Ledger.open(f"sqlite:///{tmp_path / f'ledger{len(trusted)}.sqlite3'}")
+        app.state.form_guard = FormGuard(b"test-secret-0123456789", rate="2/minute")
+        client = TestClient(app, client=("127.0.0.1", 5000))
+        statuses = []
+        for i in range(3):
+            token = token_of(client)
+            data = {**VALID, "email": f"p{i}@example.org", "token": token}
+            statuses.append(client.post("/data/", data=data, headers={"x-forwarded-for": f"198.51.100.{i}"}).status_code)
+        app.state.ledger.close()
+        assert statuses == expected, trusted
+
+
+def test_a_malformed_trusted_proxy_is_a_503_not_a_500(catalog: Catalog, tmp_path: Path) -> None:
+    app = create_app(catalog, Settings(form_min_seconds=0, trusted_proxies=("localhost",)))
+    app.state.form_guard = FormGuard(b"test-secret-0123456789")
+    response = TestClient(app, raise_server_exceptions=False).post("/data/", data=VALID)
+    assert response.status_code == 503 and "The request form is unavailable" in response.text
+
+
+def test_serve_refuses_to_start_on_a_malformed_trusted_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from computeatlas.cli import app as cli_app
+
+    monkeypatch.setenv("COMPUTEATLAS_TRUSTED_PROXIES", '["10.0.0.0/8", "proxy.internal"]')
+    result = CliRunner().invoke(cli_app, ["serve", "--port", "1"])
+    assert result.exit_code == 1
+    assert "Not starting: trusted_proxies: 'proxy.internal' is not an IP address or network." in result.stderr
+
+
+def test_serve_warns_that_memory_rate_limits_count_per_worker() -> None:
+    from computeatlas.cli.silicon import rate_limit_warning
+
+    assert rate_limit_warning(1, "memory://") is None
+    assert rate_limit_warning(4, "redis://cache:6379") is None
+    assert rate_limit_warning(4, "memory://") == (
+        "Warning: rate limits are counted separately by each of the 4 workers (rate-limit storage memory://), so one "
+        "address may send up to 4 times the limit. To share one count, set COMPUTEATLAS_RATE_LIMIT_STORAGE to a shared "
+        "store such as redis://host:6379.")
 
 
 def test_client_key_groups_ipv6_by_64() -> None:
@@ -377,7 +485,8 @@ def test_a_ledger_that_cannot_be_opened_is_a_503_and_sends_nothing(
     catalog: Catalog, unwritable_var: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COMPUTEATLAS_SECRET", "a-secret-long-enough-0123456789")
-    client = TestClient(create_app(catalog), raise_server_exceptions=False)  # no ledger yet: opened on first use
+    app = create_app(catalog, Settings(form_min_seconds=0))
+    client = TestClient(app, raise_server_exceptions=False)  # no ledger yet: opened on first use
     response = submit(client)
     assert response.status_code == 503 and "nothing was sent" in response.text
     assert "id,name" not in response.text
@@ -393,3 +502,35 @@ def test_the_privacy_note_says_how_to_ask_and_whom_when_configured(web: TestClie
     response = web.get("/data/")
     assert "Write to privacy@atlas.example <b>now</b> to ask." in soup(response).select_one("#privacy").get_text()
     assert "<b>now</b>" not in response.text  # escaped
+
+
+# --- logs never carry what a visitor typed -----------------------------------------------------
+
+REFUSE_INSERTS = {
+    "sqlite": "CREATE TRIGGER refuse BEFORE INSERT ON dataset_requests BEGIN SELECT RAISE(ABORT, 'refused by test'); END",
+    "postgresql": "ALTER TABLE dataset_requests ADD CONSTRAINT refuse CHECK (false) NOT VALID",
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_failing_write_logs_no_visitor_text(catalog: Catalog, tmp_path: Path, backend: str, caplog: pytest.LogCaptureFixture) -> None:
+    from sqlalchemy import text
+
+    with ledger_url(backend, tmp_path) as url:
+        app = make_app(catalog, tmp_path)
+        app.state.ledger.close()
+        app.state.ledger = Ledger.open(url)
+        with app.state.ledger.engine.begin() as connection:
+            connection.execute(text(REFUSE_INSERTS[backend]))
+        caplog.set_level(logging.DEBUG)
+        caplog.set_level(logging.INFO, logger="sqlalchemy.engine")  # as an operator debugging SQL would
+        try:
+            response = submit(TestClient(app), name="Zoë Secretname", email="secret.person@example.org", organisation="Hidden Org Ltd")
+        finally:
+            app.state.ledger.close()
+    assert response.status_code == 503
+    logged = caplog.text + "".join(str(r.args) for r in caplog.records)
+    expected = {"sqlite": "IntegrityError: refused by test", "postgresql": "CheckViolation: new row for relation"}[backend]
+    assert f"could not record a dataset request: {expected}" in logged
+    for typed in ("Secretname", "secret.person", "Hidden Org"):
+        assert typed not in logged

@@ -32,8 +32,9 @@ COMMAND = Path(sys.executable).with_name("computeatlas")
 
 
 @contextmanager
-def serve(data_dir: Path, var: Path, database: str) -> Iterator[Server]:
-    """Start ``computeatlas serve`` on a free port over ``data_dir``; always stop it."""
+def serve(data_dir: Path, var: Path, database: str, **settings: str) -> Iterator[Server]:
+    """Start ``computeatlas serve`` on a free port over ``data_dir``; always stop it.
+    ``settings`` (``RATE_LIMIT="2/minute"``) become ``COMPUTEATLAS_*`` variables."""
     port = free_port()
     env = {
         **os.environ,
@@ -41,6 +42,8 @@ def serve(data_dir: Path, var: Path, database: str) -> Iterator[Server]:
         "COMPUTEATLAS_DATABASE_URL": database,
         "COMPUTEATLAS_RATE_LIMIT": "100000/minute",
         "COMPUTEATLAS_SECRET": "durability-test-secret-0123456789",
+        "COMPUTEATLAS_FORM_MIN_SECONDS": "0",
+        **{f"COMPUTEATLAS_{k}": v for k, v in settings.items()},
     }
     command = [str(COMMAND), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data_dir)]
     with running(command, port, env, var / f"server-{port}.log") as server:
@@ -146,3 +149,24 @@ def test_sigkill_mid_burst_loses_no_answered_submission(data_dir: Path, tmp_path
         assert ledger.count() == len(recorded) + 1
     finally:
         ledger.close()
+
+
+# --- the rate limit behind (and without) a proxy, on the real server --------------------------
+
+
+def _statuses(url: str, forwarded: list[str]) -> list[int]:
+    with httpx.Client(base_url=url, timeout=30) as client:
+        return [client.post("/data/", data={"token": "x"}, headers={"x-forwarded-for": f}).status_code for f in forwarded]
+
+
+def test_rotating_forwarded_for_does_not_escape_the_rate_limit_by_default(data_dir: Path, tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'var' / 'ledger.sqlite3'}"
+    with serve(data_dir, tmp_path / "var", database, RATE_LIMIT="2/minute") as server:
+        assert _statuses(server.url, ["198.51.100.1", "198.51.100.2", "198.51.100.3"]) == [403, 403, 429]
+
+
+def test_a_trusted_proxy_passes_on_the_visitors_address(data_dir: Path, tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'var' / 'ledger.sqlite3'}"
+    with serve(data_dir, tmp_path / "var", database, RATE_LIMIT="2/minute", TRUSTED_PROXIES='["127.0.0.1"]') as server:
+        assert _statuses(server.url, ["198.51.100.1", "198.51.100.2", "198.51.100.3"]) == [403, 403, 403]
+        assert _statuses(server.url, ["198.51.100.9", "203.0.113.5, 198.51.100.9", "198.51.100.9"]) == [403, 403, 429]

@@ -336,3 +336,58 @@ def test_power_stated_per_superchip_is_not_shown_as_per_chip(tmp_path: Path) -> 
     assert text(dd).startswith("not comparable stated per superchip: Up to 2700 W per superchip")
     power = client.get("/api/accelerators/acme-s1").json()["power"]["part_power"]
     assert power["state"] == "not_comparable" and power["amount"] is None and power["basis"] == "superchip"
+
+
+# --- economics claims: plausibility at load, and an API that never answers 500 --------------
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "words"),
+    [
+        (15000, "USD per million tokens", "at most 1,000 USD per million tokens"),
+        (-0.5, "USD per million tokens", "must be a positive number"),
+        (0.0, "USD per million tokens", "must be a positive number"),
+        (float("nan"), "USD per million tokens", "must be a finite number"),
+        (float("inf"), "times lower cost per million tokens than A1", "must be a finite number"),
+        (5000, "times lower cost per million tokens than A1", "at most 1,000 times"),
+        (0.5, "times lower cost per million tokens than A1", "at least 1 and at most 1,000 times"),
+        (50000, "percent more tokens per dollar than A1", "at most 10,000 percent"),
+        (1e12, "tokens per second per provisioned megawatt", "at most 10,000,000,000 tokens per second per megawatt"),
+    ],
+)
+def test_an_implausible_economics_claim_is_a_load_error_naming_file_and_field(tmp_path: Path, value: float, unit: str, words: str) -> None:
+    from computeatlas.core.catalog import check
+
+    folder = write_energy_data(tmp_path / "data")
+    bad = _claim("bad-claim", "cost_per_million_tokens", value, unit, "Bench Lab", "independent", ["acme-a1"], "2026-09-01")
+    (folder / "claims" / "bad-claim.toml").write_text(tomli_w.dumps(bad), encoding="utf-8")
+    _, problems = check(folder, today=TODAY)
+    found = [str(p) for p in problems]
+    assert len(found) == 1, found
+    assert found[0].startswith("data/claims/bad-claim.toml: value: "), found[0]
+    assert words in found[0]
+
+
+@pytest.mark.parametrize(
+    ("value", "unit"),
+    [(0.0001, "USD per million tokens"), (1000, "USD per million tokens"), (1, "times lower cost than A1"),
+     (40, "percent more tokens per dollar than A1"), (2756947, "tokens per second per provisioned megawatt"),
+     (3, "kilotokens per joule")],
+)
+def test_plausible_economics_claims_load(tmp_path: Path, value: float, unit: str) -> None:
+    from computeatlas.core.catalog import check
+
+    folder = write_energy_data(tmp_path / "data")
+    good = _claim("good-claim", "cost_per_million_tokens", value, unit, "Bench Lab", "independent", ["acme-a1"], "2026-09-01")
+    (folder / "claims" / "good-claim.toml").write_text(tomli_w.dumps(good), encoding="utf-8")
+    _, problems = check(folder, today=TODAY)
+    assert [str(p) for p in problems] == []
+
+
+def test_economics_api_answers_even_for_a_claim_that_is_not_a_finite_number(energy_catalog: Catalog) -> None:
+    claim = energy_catalog.claims["lab-a1-cost"]
+    object.__setattr__(claim, "value", float("nan"))  # what validation now refuses, built around it
+    response = TestClient(create_app(energy_catalog)).get("/api/economics")
+    assert response.status_code == 200
+    [found] = [c for group in response.json()["groups"].values() for c in group if c["id"] == "lab-a1-cost"]
+    assert found["value"] is None and found["display"] == "not a finite number (USD per million tokens)"

@@ -6,6 +6,7 @@ and, beside it, looks for any import cycle between two modules of the package.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import grimp
@@ -16,7 +17,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_imports_flow_one_way(monkeypatch):
     monkeypatch.chdir(ROOT)
-    assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True) == 0
+    # lint_imports configures logging with dictConfig, which disables every logger that
+    # exists already (ours included): undo that, so later tests can still capture logs.
+    loggers = [logging.getLogger(name) for name in list(logging.root.manager.loggerDict)]
+    enabled = [logger for logger in loggers if not logger.disabled]
+    try:
+        assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True) == 0
+    finally:
+        for logger in enabled:
+            logger.disabled = False
 
 
 def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:

@@ -282,3 +282,216 @@ def test_the_ledger_location_hides_a_password() -> None:
     from computeatlas.ledger import location
 
     assert location("postgresql://atlas:s3cret@db.example/atlas") == "postgresql://atlas:***@db.example/atlas"
+
+
+# --- what a visitor typed is printed literally, never read as markup -----------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "organisation"),
+    [("[/bold]", "Acme"), ("Mallory", "[link=https://evil.example]x[/link]"), ("[red]Eve[/red] :smile:", "[bold]Org")],
+)
+def test_requests_list_prints_visitor_text_literally(tmp_path: Path, name: str, organisation: str) -> None:
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    ledger = Ledger.open(url)
+    request, errors, _ = check({"name": name, "email": "m@example.org", "organisation": organisation,
+                                "intended_use": "research", "licence": "accepted"})
+    assert request is not None, errors
+    record(ledger, request, "key-0000000000000091")
+    ledger.close()
+    result = CliRunner().invoke(app, ["requests", "list", "--database", url], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert name in result.stdout and organisation in result.stdout
+
+
+# --- what the form refuses, and files nobody else can read -----------------------------------
+
+
+def test_an_email_local_part_of_64_is_accepted_and_65_refused() -> None:
+    assert person(email="a" * 64 + "@example.org").email == "a" * 64 + "@example.org"
+    request, errors, _ = check({"name": "N", "email": "a" * 65 + "@example.org", "organisation": "O",
+                                "intended_use": "research", "licence": "accepted"})
+    assert request is None and "too long before the @-sign" in errors["email"]
+
+
+@pytest.mark.parametrize("name", ["박ㅤ지민", "Ĳssel", "ශ්‍රී", "O’Brien ⠁⠃"])
+def test_names_with_some_visible_characters_are_kept(name: str) -> None:
+    assert person(name=name).name == name
+
+
+def test_ledger_and_secret_files_are_readable_by_the_owner_only(tmp_path: Path) -> None:
+    from computeatlas.web.guard import load_secret
+
+    folder = tmp_path / "var"
+    ledger = Ledger.open(f"sqlite:///{folder / 'ledger.sqlite3'}")
+    try:
+        record(ledger, person(), "key-0000000000000071")
+        with ledger.engine.connect() as connection:  # hold the WAL and shared-memory files open
+            names = sorted(p.name for p in folder.iterdir() if p.name.startswith("ledger.sqlite3"))
+            assert names == ["ledger.sqlite3", "ledger.sqlite3-shm", "ledger.sqlite3-wal"]
+            modes = {p.name: oct(p.stat().st_mode & 0o777) for p in folder.iterdir()}
+            assert connection.closed is False
+    finally:
+        ledger.close()
+    load_secret(folder)
+    modes["secret.key"] = oct((folder / "secret.key").stat().st_mode & 0o777)
+    assert modes == {
+        "ledger.sqlite3": "0o600", "ledger.sqlite3-shm": "0o600", "ledger.sqlite3-wal": "0o600",
+        "ledger.migrate.lock": "0o600", "secret.key": "0o600",
+    }
+    assert oct(folder.stat().st_mode & 0o777) == "0o700"
+
+
+def test_an_existing_world_readable_ledger_is_made_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    Ledger.open(f"sqlite:///{path}").close()
+    path.chmod(0o644)
+    Ledger.open(f"sqlite:///{path}").close()
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+
+
+# --- erase leaves no readable copy in the ledger's files --------------------------------------
+
+SECRET_NAME = "Quintessa Vantablack"
+SECRET_EMAIL = "quintessa.vantablack@example.org"
+
+
+def _occurrences(paths: list[Path]) -> list[str]:
+    """Which of the paths' bytes hold the secret name or email (UTF-8, any letter case)."""
+    found = []
+    for path in paths:
+        if path.is_file():
+            data = path.read_bytes().lower()
+            found += [f"{path.name}: {needle}" for needle in (SECRET_NAME, SECRET_EMAIL) if needle.lower().encode() in data]
+    return found
+
+
+@pytest.mark.parametrize("how", ["erase", "purge"])
+def test_sqlite_erase_and_purge_leave_no_copy_in_the_database_or_wal(tmp_path: Path, how: str) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    files = [path, path.with_name(path.name + "-wal")]
+    ledger = Ledger.open(f"sqlite:///{path}")
+    try:
+        record(ledger, person(name=SECRET_NAME, email=SECRET_EMAIL), "key-0000000000000081", NOW - dt.timedelta(days=400))
+        for n in range(3):
+            record(ledger, person(name=f"Other {n}", email=f"o{n}@example.org"), f"key-000000000000008{n + 2}", NOW)
+        with ledger.engine.connect() as connection:  # copy the WAL into the main file too, as a server would over time
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        assert len(_occurrences(files)) >= 2  # the test can see the data before it is erased
+        deleted = ledger.erase(SECRET_EMAIL) if how == "erase" else ledger.purge(now=NOW)
+        assert deleted == 1
+        assert _occurrences(files) == []
+        assert sorted(e.name for e in ledger.list()) == ["Other 0", "Other 1", "Other 2"]
+        assert ledger.integrity() == "ok"
+    finally:
+        ledger.close()
+
+
+def test_postgresql_erase_rewrites_the_table_files(tmp_path: Path) -> None:
+    from sqlalchemy import text
+
+    with ledger_url("postgresql", tmp_path) as url:
+        ledger = Ledger.open(url)
+        try:
+            record(ledger, person(name=SECRET_NAME, email=SECRET_EMAIL), "key-0000000000000091", NOW)
+            record(ledger, person(name="Other", email="other@example.org"), "key-0000000000000092", NOW)
+
+            def relation_files() -> list[Path]:
+                with ledger.engine.connect() as connection:
+                    connection.exec_driver_sql("CHECKPOINT")  # write shared buffers to the files
+                    folder = Path(connection.exec_driver_sql("SHOW data_directory").scalar_one())
+                    names = connection.execute(text(
+                        "SELECT pg_relation_filepath(c.oid) FROM pg_class c WHERE c.oid = 'dataset_requests'::regclass "
+                        "OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'dataset_requests'::regclass)"
+                    )).scalars().all()
+                return [folder / name for name in names]
+
+            before = relation_files()
+            assert any(SECRET_EMAIL.encode() in p.read_bytes() for p in before)  # the test can see it before
+            assert ledger.erase(SECRET_EMAIL) == 1
+            after = relation_files()
+            assert _occurrences(after) == []
+            assert all(not p.exists() or p.stat().st_size == 0 for p in set(before) - set(after))
+            assert [e.name for e in ledger.list()] == ["Other"]
+        finally:
+            ledger.close()
+
+
+# --- retention: 365 days, enforced at start-up, every hour while serving, and by a command ------
+
+
+def _aged(url: str, now: dt.datetime) -> None:
+    ledger = Ledger.open(url)
+    record(ledger, person(name="Expired", email="expired@example.org"), "key-0000000000000101", now - dt.timedelta(days=366))
+    record(ledger, person(name="Kept", email="kept@example.org"), "key-0000000000000102", now - dt.timedelta(days=364))
+    ledger.close()
+
+
+def _names(url: str) -> list[str]:
+    ledger = Ledger.open(url)
+    try:
+        return sorted(e.name for e in ledger.list(limit=None))
+    finally:
+        ledger.close()
+
+
+def test_a_sweep_deletes_requests_older_than_365_days_and_keeps_364(url: str) -> None:
+    from computeatlas.ledger import RetentionSweeper
+
+    _aged(url, NOW)
+    sweeper = RetentionSweeper(lambda: Ledger.open(url), now=lambda: NOW)
+    assert sweeper.sweep() == 1
+    assert _names(url) == ["Kept"]
+    assert sweeper.sweep() == 0
+
+
+def test_the_sweeper_keeps_sweeping_while_it_runs(tmp_path: Path) -> None:
+    import time
+
+    from computeatlas.ledger import SWEEP_INTERVAL, RetentionSweeper
+
+    assert SWEEP_INTERVAL == 3600
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    sweeper = RetentionSweeper(lambda: Ledger.open(url), interval=0.05, now=lambda: NOW)
+    sweeper.start()
+    try:
+        _aged(url, NOW)  # recorded after the sweeper started: a later sweep must find it
+        deadline = time.monotonic() + 10
+        while _names(url) != ["Kept"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        sweeper.stop()
+    assert _names(url) == ["Kept"]
+
+
+def test_a_sweep_on_an_unreachable_ledger_is_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
+    from computeatlas.ledger import LedgerUnavailable, RetentionSweeper
+
+    def broken() -> Ledger:
+        raise LedgerUnavailable("postgresql://atlas@db/atlas", "connection refused")
+
+    assert RetentionSweeper(broken).sweep() is None
+    assert "the retention sweep could not purge expired requests" in caplog.text
+
+
+def test_requests_purge_expired_deletes_without_asking(url: str) -> None:
+    _aged(url, dt.datetime.now(dt.UTC).replace(tzinfo=None))
+    code, out, _ = cli("requests", "purge-expired", "--dry-run", "--database", url)
+    assert code == 0 and out.strip() == "Would purge 1 request(s) older than 365 days (dry run: nothing deleted)."
+    code, out, _ = cli("requests", "purge-expired", "--database", url)
+    assert code == 0 and out.strip() == "Purged 1 request(s) older than 365 days."
+    assert _names(url) == ["Kept"]
+
+
+def test_serve_purges_expired_requests_at_start_up_and_keeps_a_sweeper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from computeatlas.cli.silicon import start_retention
+
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    monkeypatch.setenv("COMPUTEATLAS_DATABASE_URL", url)
+    _aged(url, dt.datetime.now(dt.UTC).replace(tzinfo=None))
+    sweeper = start_retention()
+    try:
+        assert _names(url) == ["Kept"]
+        assert sweeper.interval == 3600 and sweeper._thread is not None and sweeper._thread.is_alive()
+    finally:
+        sweeper.stop()

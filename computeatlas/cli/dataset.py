@@ -1,13 +1,19 @@
 """CLI commands for the dataset and the request ledger: ``export`` and ``requests …``.
 
 ``computeatlas export --format csv --out silicon.csv`` writes the silicon table;
-``computeatlas requests list | export --email | erase --email | purge --older-than DAYS``
-are the operator's tools over the ledger (``$COMPUTEATLAS_DATABASE_URL``, else SQLite in
+``computeatlas requests list | export --email | erase --email | purge --older-than DAYS |
+purge-expired`` are the operator's tools over the ledger (``$COMPUTEATLAS_DATABASE_URL``, else SQLite in
 ``$COMPUTEATLAS_VAR``, default ``./var``).
+
+What visitors typed (names, emails, organisations) is printed literally: table cells are
+:class:`rich.text.Text` (never parsed as rich markup or emoji codes) and the other commands
+print plain text and JSON through ``typer.echo``, which interprets nothing.
 
 ``erase`` and ``purge`` delete rows: each first says how many it will delete and asks for
 confirmation, unless ``--yes`` is given; without a terminal to ask on (a script, a pipe)
 and without ``--yes`` they refuse (exit 2). ``--dry-run`` only prints the count.
+``purge-expired`` deletes what the retention (365 days) says must go, without asking, for
+a daily cron job where the app is not run by ``computeatlas serve`` (which does it itself).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from computeatlas.cli.base import (
     DataOption,
@@ -149,9 +156,10 @@ def list_requests(
     grid = Table(title=f"{len(entries)} of {total} requests (newest first)")
     for heading in ("id", "recorded (UTC)", "kind", "name", "email", "organisation", "use"):
         grid.add_column(heading, no_wrap=heading in ("id", "email"))
-    for e in entries:
-        grid.add_row(str(e.id), e.created_at.strftime("%Y-%m-%d %H:%M"), e.kind, e.name, e.email, e.organisation, e.intended_use)
-    out.print(grid)
+    for e in entries:  # Text cells: what a visitor typed is printed as typed, never read as rich markup
+        grid.add_row(str(e.id), e.created_at.strftime("%Y-%m-%d %H:%M"), Text(e.kind), Text(e.name), Text(e.email),
+                     Text(e.organisation), Text(e.intended_use))
+    out.print(grid, emoji=False, highlight=False)
 
 
 @requests_app.command("export")
@@ -223,3 +231,26 @@ def purge_requests(
     finally:
         ledger.close()
     typer.echo(f"Purged {purged} request(s) older than {older_than} days.")
+
+
+@requests_app.command("purge-expired")
+def purge_expired(
+    dry_run: DryRunOption = False,
+    database: DatabaseOption = None,
+) -> None:
+    """Delete requests older than the promised retention (365 days), without asking.
+
+    For a cron job or timer where the app is not run by `computeatlas serve` (which purges
+    at start-up and every hour by itself). --dry-run only counts.
+    """
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+    ledger = _open(database)
+    try:
+        if dry_run:
+            count = ledger.count(older_than_days=DEFAULT_RETENTION_DAYS, now=now)
+            typer.echo(f"Would purge {count} request(s) older than {DEFAULT_RETENTION_DAYS} days (dry run: nothing deleted).")
+            return
+        purged = ledger.purge(DEFAULT_RETENTION_DAYS, now=now)
+    finally:
+        ledger.close()
+    typer.echo(f"Purged {purged} request(s) older than {DEFAULT_RETENTION_DAYS} days.")

@@ -6,7 +6,7 @@ import json
 import re
 import socket
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 import uvicorn
@@ -28,6 +28,9 @@ from computeatlas.core.catalog import CatalogError
 from computeatlas.pages.accelerator import accelerator_view
 from computeatlas.silicon import table as table_mod
 
+if TYPE_CHECKING:
+    from computeatlas.ledger import RetentionSweeper
+
 
 @app.command()
 def validate(data: DataOption = None) -> None:
@@ -48,23 +51,44 @@ def serve(
     data: DataOption = None,
 ) -> None:
     """Serve the site and API; refuses to start on invalid data, or when the dataset
-    request ledger (and the form's secret beside it) cannot be opened or created."""
+    request ledger (and the form's secret beside it) cannot be opened or created.
+
+    Before listening it deletes requests older than the 365-day retention, and it does so
+    again every hour while it runs (:func:`start_retention`).
+
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from the addresses in
+    ``settings.trusted_proxies`` (none by default); with several workers and ``memory://``
+    rate-limit storage it warns that each worker counts separately (:func:`rate_limit_warning`)."""
     import os
 
+    from computeatlas.core.settings import Settings
+    from computeatlas.web.guard import trusted_networks
+
     catalog = load_catalog(data)  # fail here, with every problem, before binding a port
+    settings = Settings.from_env()
+    try:
+        trusted_networks(tuple(settings.trusted_proxies))
+    except ValueError as exc:
+        raise fail(f"Not starting: {exc}.", 1) from None
     check_ledger()
+    start_retention()  # expired requests go now, and every hour while this process runs
     if data is not None:  # the app factory runs in uvicorn's workers and reads the folder from here
         os.environ["COMPUTEATLAS_DATA"] = str(data)
     out.print(f"Serving {len(catalog.accelerators)} accelerators on http://{host}:{port}/")
+    warning = rate_limit_warning(workers, settings.rate_limit_storage)
+    if warning:
+        typer.echo(warning, err=True)
+    proxies = {"proxy_headers": bool(settings.trusted_proxies), "forwarded_allow_ips": list(settings.trusted_proxies)}
     if workers == 1:
-        uvicorn.run("computeatlas.web.app:create_app", factory=True, host=host, port=port, log_level="warning")
+        uvicorn.run("computeatlas.web.app:create_app", factory=True, host=host, port=port, log_level="warning", **proxies)
         return
     # With several workers uvicorn binds the socket itself with protocol 0, so asyncio never
     # sets TCP_NODELAY on accepted connections and every keep-alive response waits ~40 ms on
     # Nagle's algorithm (Kludex/uvicorn#3149). The same supervisor, with a TCP socket:
     from uvicorn.supervisors import Multiprocess
 
-    config = TcpConfig("computeatlas.web.app:create_app", factory=True, host=host, port=port, workers=workers, log_level="warning")
+    config = TcpConfig("computeatlas.web.app:create_app", factory=True, host=host, port=port, workers=workers,
+                       log_level="warning", **proxies)
     try:
         sock = config.bind_socket()
     except SystemExit:
@@ -105,6 +129,32 @@ def check_ledger() -> None:
                    f"{hint}, or set COMPUTEATLAS_SECRET.", 1) from None
     except (ValueError, ConfigurationError) as exc:  # a short COMPUTEATLAS_SECRET, a bad rate limit or its storage
         raise fail(f"Not starting: {exc}.", 1) from None
+
+
+def rate_limit_warning(workers: int, storage: str) -> str | None:
+    """What to tell the operator when ``workers`` processes each keep their own rate-limit
+    counts (``memory://`` storage), else None."""
+    if workers <= 1 or not storage.startswith("memory://"):
+        return None
+    return (f"Warning: rate limits are counted separately by each of the {workers} workers (rate-limit storage "
+            f"{storage}), so one address may send up to {workers} times the limit. To share one count, set "
+            "COMPUTEATLAS_RATE_LIMIT_STORAGE to a shared store such as redis://host:6379.")
+
+
+def start_retention() -> RetentionSweeper:
+    """Delete expired requests now (saying how many) and then every hour in a daemon thread
+    of this process; return the running :class:`~computeatlas.ledger.RetentionSweeper`.
+
+    A sweep that fails is logged and retried an hour later; it never stops the server.
+    """
+    from computeatlas.ledger import DEFAULT_RETENTION_DAYS, Ledger, RetentionSweeper
+
+    sweeper = RetentionSweeper(Ledger.open)
+    purged = sweeper.sweep()
+    if purged:
+        out.print(f"Purged {purged} request(s) older than {DEFAULT_RETENTION_DAYS} days (the retention the form promises).")
+    sweeper.start()
+    return sweeper
 
 
 def _cli_option(param: str) -> str:

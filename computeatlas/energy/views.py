@@ -9,6 +9,7 @@ basis; nothing here divides a system total into a per-accelerator figure.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from collections.abc import Iterable
 
@@ -128,7 +129,7 @@ class ClaimView(BaseModel):
     id: str
     metric: Metric
     metric_label: str
-    value: float
+    value: float | None = Field(description="the claimant's number; null only if it is not a finite number (validation refuses those)")
     unit: str
     display: str = Field(description="value and unit as the claimant states them")
     claimant: str
@@ -286,14 +287,18 @@ def _link_parts(catalog: Catalog, ids: Iterable[str]) -> list[Link]:
 
 
 def economics_claim_view(catalog: Catalog, claim: EconomicsClaim) -> ClaimView:
-    """A claim with the claimant's interest; ``sells_these_parts`` when it is the parts' vendor."""
+    """A claim with the claimant's interest; ``sells_these_parts`` when it is the parts' vendor.
+
+    A value that is not finite (which validation refuses, but a catalog built in code could
+    hold) is shown as null and "not a finite number", so the API still answers."""
     vendors = {catalog.vendors[a.vendor].name.casefold() for i in claim.accelerators
                if (a := catalog.accelerators.get(i)) is not None and a.vendor in catalog.vendors}  # fmt: skip
     source = _source(claim.sources, claim.source)
     assert source is not None  # the record validates its source key
+    value = claim.value if math.isfinite(claim.value) else None  # never NaN in JSON, never a 500
     return ClaimView(
-        id=claim.id, metric=claim.metric, metric_label=METRIC_LABELS[claim.metric], value=claim.value, unit=claim.unit,
-        display=f"{number_text(claim.value)} {claim.unit}", claimant=claim.claimant, claimant_sells=claim.claimant_sells,
+        id=claim.id, metric=claim.metric, metric_label=METRIC_LABELS[claim.metric], value=value, unit=claim.unit,
+        display=f"{number_text(value)} {claim.unit}" if value is not None else f"not a finite number ({claim.unit})", claimant=claim.claimant, claimant_sells=claim.claimant_sells,
         interest_words=INTEREST_WORDS[claim.claimant_sells], sells_one_side=claim.claimant_sells in SELLING,
         sells_these_parts=claim.claimant.casefold() in vendors,
         accelerators=_link_parts(catalog, claim.accelerators), model=claim.model, conditions=claim.conditions,

@@ -3,7 +3,8 @@
 - :mod:`~computeatlas.ledger.request`: the form's fields and how typed text is checked;
 - :mod:`~computeatlas.ledger.tables`: the SQLAlchemy Core table;
 - :mod:`~computeatlas.ledger.store`: :class:`Ledger` (record, list, count, export, erase, purge),
-  :class:`LedgerUnavailable`, the database URL and the Alembic migrations it runs.
+  :class:`LedgerUnavailable`, the database URL and the Alembic migrations it runs;
+- :mod:`~computeatlas.ledger.retention`: :class:`RetentionSweeper`, which deletes expired requests.
 """
 
 from computeatlas.ledger.request import (
@@ -12,6 +13,7 @@ from computeatlas.ledger.request import (
     DatasetRequest,
     check,
 )
+from computeatlas.ledger.retention import SWEEP_INTERVAL, RetentionSweeper
 from computeatlas.ledger.store import (
     DEFAULT_RETENTION_DAYS,
     MAX_RETENTION_DAYS,
@@ -24,6 +26,18 @@ from computeatlas.ledger.store import (
 )
 
 __all__ = [
-    "DEFAULT_RETENTION_DAYS", "FORM_FIELDS", "INTENDED_USES", "MAX_RETENTION_DAYS", "DatasetRequest", "Ledger", "LedgerEntry",
-    "LedgerUnavailable", "check", "database_url", "location", "var_dir",
+    "DEFAULT_RETENTION_DAYS",
+    "FORM_FIELDS",
+    "INTENDED_USES",
+    "MAX_RETENTION_DAYS",
+    "SWEEP_INTERVAL",
+    "DatasetRequest",
+    "Ledger",
+    "LedgerEntry",
+    "LedgerUnavailable",
+    "RetentionSweeper",
+    "check",
+    "database_url",
+    "location",
+    "var_dir",
 ]

@@ -8,7 +8,10 @@ questions (:mod:`computeatlas.publish.exports.huggingface`), so the two ask the 
 organisations are normalised to Unicode NFC, runs of spaces collapse to one, and accents,
 apostrophes (``'`` and ``’``), hyphens and scripts of every language are accepted; control
 and invisible formatting characters (other than the joiners some scripts need) are
-refused. Email syntax is checked with ``email-validator`` without any network look-up.
+refused, and so is a name made only of characters that show nothing (Hangul fillers, the
+blank braille pattern, zero-width characters). Email syntax is checked with
+``email-validator`` (strictly: at most 64 characters before the ``@``) without any network
+look-up.
 """
 
 from __future__ import annotations
@@ -61,6 +64,15 @@ FORM_FIELDS: tuple[FormField, ...] = (
 
 _ALLOWED_FORMAT = {"\u200c", "\u200d"}  # zero-width non-joiner and joiner, needed by some scripts
 
+BLANK_CHARACTERS = frozenset(
+    "\u115f\u1160\u3164\uffa0"  # Hangul fillers (choseong, jungseong, compatibility, halfwidth)
+    "\u2800"  # braille pattern blank
+    "\u034f\u17b4\u17b5\u180e"  # combining grapheme joiner, Khmer inherent vowels, Mongolian vowel separator
+    "\u200b\u200c\u200d\u2060\ufeff"  # zero-width space, non-joiner, joiner, word joiner, BOM
+)
+"""Characters that are letters or symbols to Unicode but show nothing. A name or organisation
+made only of these (and spaces) is refused; beside visible characters they are kept."""
+
 
 @dataclass(frozen=True, slots=True)
 class DatasetRequest:
@@ -79,7 +91,11 @@ class DatasetRequest:
 
 
 def clean_text(raw: str, label: str, max_length: int) -> tuple[str, str | None]:
-    """``(cleaned text, error or None)`` for a free-text field of at most ``max_length`` characters."""
+    """``(cleaned text, error or None)`` for a free-text field of at most ``max_length`` characters.
+
+    Refused: empty text, text too long, control or formatting characters (other than the
+    joiners), and text made only of characters that show nothing (:data:`BLANK_CHARACTERS`,
+    combining marks with no letter to sit on)."""
     text = unicodedata.normalize("NFC", raw[: max_length * 4])
     text = re.sub(r"\s+", " ", text).strip()
     if not text:
@@ -90,6 +106,9 @@ def clean_text(raw: str, label: str, max_length: int) -> tuple[str, str | None]:
         category = unicodedata.category(char)
         if category in ("Cc", "Cs", "Co", "Cn") or (category == "Cf" and char not in _ALLOWED_FORMAT):
             return text, f"{label} contains a control or invisible character (U+{ord(char):04X}); please remove it."
+    if all(char in BLANK_CHARACTERS or char.isspace() or unicodedata.category(char) in ("Mn", "Me") for char in text):
+        first = next(char for char in text if not char.isspace())
+        return text, f"{label} has no visible characters (U+{ord(first):04X} shows nothing); please type it."
     return text, None
 
 
@@ -115,7 +134,8 @@ def check(form: Mapping[str, str]) -> tuple[DatasetRequest | None, dict[str, str
         errors["email"] = f"Email is too long: at most {MAX_EMAIL} characters."
     else:
         try:
-            values["email"] = validate_email(raw_email, check_deliverability=False).normalized
+            # strict: also the RFC 5321 limit of 64 characters before the @-sign
+            values["email"] = validate_email(raw_email, check_deliverability=False, strict=True).normalized
         except EmailNotValidError as exc:
             errors["email"] = f"That email address is not valid: {exc}"
     use = form.get("intended_use", "")

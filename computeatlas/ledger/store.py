@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import fcntl
+import logging
 import os
 import unicodedata
 from collections.abc import Iterator
@@ -35,6 +36,8 @@ DEFAULT_RETENTION_DAYS = 365
 
 MAX_RETENTION_DAYS = 36500
 """The largest retention :meth:`Ledger.purge` accepts, in days (100 years)."""
+
+log = logging.getLogger("computeatlas.ledger")
 
 SQLITE_NAME = "ledger.sqlite3"
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -91,6 +94,25 @@ def _reason(exc: BaseException) -> str:
     return " ".join(text.split())
 
 
+def safe_reason(exc: BaseException) -> str:
+    """One line for a log saying why a ledger operation failed, carrying nothing a visitor typed.
+
+    The error's class and the database's primary message only (``OperationalError: disk I/O
+    error``): never the statement's parameters, nor PostgreSQL's ``DETAIL`` (which can quote
+    the failing row). Used by the web layer's log lines; the operator reads the cause there.
+    """
+    if isinstance(exc, LedgerUnavailable):  # where and why it cannot be opened: no row involved
+        return str(exc)
+    original = getattr(exc, "orig", None)
+    if original is None:
+        return type(exc).__name__ + (f": {exc.strerror}" if isinstance(exc, OSError) and exc.strerror else "")
+    diag = getattr(original, "diag", None)  # psycopg: the primary message without DETAIL or the row
+    message = getattr(diag, "message_primary", None) if diag is not None else None
+    if message is None:
+        message = str(original).splitlines()[0] if str(original) else ""
+    return f"{type(original).__name__}: {' '.join(message.split())}" if message else type(original).__name__
+
+
 def _driver_url(url: str) -> str:
     """Use psycopg (v3) for ``postgresql://`` and ``postgres://`` URLs that name no driver."""
     for prefix in ("postgresql://", "postgres://"):
@@ -143,18 +165,50 @@ def _cutoff(older_than_days: int, now: dt.datetime | None) -> dt.datetime:
     return (now or _utcnow()) - dt.timedelta(days=older_than_days)
 
 
-def engine_for(url: str) -> Engine:
-    """An engine for ``url``; SQLite connections get WAL, ``synchronous=FULL`` and a 30 s busy timeout.
+OWNER_ONLY = 0o600
+"""Mode of every ledger file (the SQLite database, its ``-wal`` and ``-shm`` files, the lock):
+read and write for the owner, nothing for anyone else."""
 
-    Creates the SQLite file's folder when missing.
+
+def _owner_only(path: Path) -> None:
+    """Create ``path`` (empty) with mode :data:`OWNER_ONLY`, or set that mode on an existing file.
+
+    Raises ``OSError`` when the file cannot be created or its mode changed."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, OWNER_ONLY)
+    try:
+        os.fchmod(fd, OWNER_ONLY)  # an existing file keeps its mode through os.open: set it
+    finally:
+        os.close(fd)
+
+
+def _sqlite_files(database: Path) -> None:
+    """Make the SQLite ``database`` file (created empty if missing) and any ``-wal``/``-shm``
+    beside it owner-only; SQLite gives the WAL and shared-memory files it creates later the
+    database file's mode. A new folder is created with mode 0700."""
+    database.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    _owner_only(database)
+    for suffix in ("-wal", "-shm", "-journal"):
+        companion = database.with_name(database.name + suffix)
+        if companion.exists():
+            companion.chmod(OWNER_ONLY)
+
+
+def engine_for(url: str) -> Engine:
+    """An engine for ``url``; SQLite connections get WAL, ``synchronous=FULL``, a 30 s busy
+    timeout and ``secure_delete`` (a deleted row's bytes are overwritten with zeros).
+
+    Creates the SQLite file's folder when missing; the database, WAL and shared-memory files
+    are owner-only (:data:`OWNER_ONLY`). Statement parameters (what visitors typed) never
+    appear in SQLAlchemy's log lines or error messages (``hide_parameters``). Raises
+    ``OSError`` when the SQLite file or its folder cannot be created.
     """
     url = _driver_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, hide_parameters=True)
     if parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": 30}, pool_size=10, max_overflow=20)
+        _sqlite_files(Path(parsed.database))
+    engine = create_engine(url, connect_args={"timeout": 30}, pool_size=10, max_overflow=20, hide_parameters=True)
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
@@ -162,6 +216,7 @@ def engine_for(url: str) -> Engine:
         cursor.execute("PRAGMA busy_timeout = 30000")
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute("PRAGMA secure_delete = ON")  # deleted rows are overwritten with zeros, not left in free space
         cursor.close()
 
     return engine
@@ -172,6 +227,7 @@ def _migration_lock(engine: Engine) -> Iterator[None]:
     """Hold an exclusive lock across processes while migrating."""
     if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
         lock_path = Path(engine.url.database).with_suffix(".migrate.lock")
+        _owner_only(lock_path)
         with open(lock_path, "a+b") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
@@ -310,20 +366,57 @@ class Ledger:
             return [LedgerEntry.model_validate(dict(r)) for r in connection.execute(query).mappings()]
 
     def erase(self, email: str) -> int:
-        """Delete every request made with ``email`` (any case, see :func:`email_key`); return how many."""
+        """Delete every request made with ``email`` (any case, see :func:`email_key`); return how many.
+
+        When any were deleted, :meth:`scrub` then removes their bytes from the ledger's files.
+        """
         with self.engine.begin() as connection:
-            result = connection.execute(delete(requests).where(requests.c.email_key == email_key(email)))
-            return result.rowcount
+            deleted = connection.execute(delete(requests).where(requests.c.email_key == email_key(email))).rowcount
+        if deleted:
+            self.scrub()
+        return deleted
 
     def purge(self, older_than_days: int = DEFAULT_RETENTION_DAYS, now: dt.datetime | None = None) -> int:
         """Delete requests recorded more than ``older_than_days`` days before ``now`` (naive
         UTC, default the current time); return how many.
 
+        When any were deleted, :meth:`scrub` then removes their bytes from the ledger's files.
         Raises ``ValueError`` for a negative number of days or more than :data:`MAX_RETENTION_DAYS`.
         """
         cutoff = _cutoff(older_than_days, now)
         with self.engine.begin() as connection:
-            return connection.execute(delete(requests).where(requests.c.created_at < cutoff)).rowcount
+            deleted = connection.execute(delete(requests).where(requests.c.created_at < cutoff)).rowcount
+        if deleted:
+            self.scrub()
+        return deleted
+
+    def scrub(self) -> bool:
+        """Leave no readable copy of deleted rows in the files the database keeps the table in.
+
+        - SQLite: deleted rows were already zeroed (``secure_delete``); a ``wal_checkpoint(TRUNCATE)``
+          copies the zeroed pages into the main file and empties the ``-wal`` file, whose older
+          frames still held the rows. It waits for readers up to the busy timeout (30 s).
+        - PostgreSQL: ``VACUUM FULL`` of the table rewrites it and its indexes into new files;
+          the old files are removed (emptied at once, unlinked at the next checkpoint). It holds an
+          exclusive lock on the table while it runs (milliseconds for a small ledger), so form
+          writes wait. What this cannot reach: the server's write-ahead log (``pg_wal``), its
+          archives and replicas, backups, and freed disk blocks; see the README.
+
+        Returns True when done completely, False when a SQLite reader kept the WAL from being
+        emptied (the deletion itself is committed either way; a later scrub finishes it). Raises
+        :class:`sqlalchemy.exc.SQLAlchemyError` when the database refuses (e.g. a PostgreSQL
+        user that does not own the table).
+        """
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            if self.engine.dialect.name == "sqlite":
+                busy, _, _ = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+                if busy:
+                    log.warning("the ledger's WAL could not be emptied (a reader held it); erased rows remain in "
+                                "ledger.sqlite3-wal until the next erase, purge or restart")
+                return not busy
+            if self.engine.dialect.name == "postgresql":
+                connection.exec_driver_sql(f"VACUUM FULL {requests.name}")
+            return True
 
     def integrity(self) -> str:
         """``"ok"`` when the database checks clean (SQLite ``PRAGMA integrity_check``; a query elsewhere)."""

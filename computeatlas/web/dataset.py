@@ -9,10 +9,13 @@
 - commercial → a page saying the licence enquiry was recorded; no data is sent.
 
 A form with mistakes comes back (400) with each field's message and what was typed,
-escaped. Bad tokens are 403, an oversized body 413, a body that is not a form 415, too
-many submissions from one address 429 (with ``Retry-After``), a ledger that cannot be
-opened or written 503; none of them records anything. The ledger is never readable over
-HTTP. When the form's secret cannot be read or created (an unwritable ``$COMPUTEATLAS_VAR``)
+escaped. A filled-in honeypot field and a form sent back sooner than
+``settings.form_min_seconds`` after it was served get the same 400 page, saying neither
+(:data:`NOT_ACCEPTED`); nothing is recorded. Bad tokens are 403, an oversized body 413, a
+body that is not a form 415, too many submissions from one address 429 (with
+``Retry-After``; the address is the peer's, or from ``X-Forwarded-For`` only when the peer
+is one of ``settings.trusted_proxies``), a ledger that cannot be opened or written 503;
+none of them records anything. The ledger is never readable over HTTP. When the form's secret cannot be read or created (an unwritable ``$COMPUTEATLAS_VAR``)
 ``GET /data/`` is a 503 page too, never a 500 (``computeatlas serve`` checks both at start-up).
 
 The privacy note says how to have one's data exported or erased sooner (the operator's
@@ -50,6 +53,7 @@ from computeatlas.ledger import (
     var_dir,
 )
 from computeatlas.ledger.request import DOWNLOAD
+from computeatlas.ledger.store import safe_reason
 from computeatlas.publish.exports import csv as csv_export
 from computeatlas.publish.exports.silicon_table import (
     SCHEMA_VERSION,
@@ -62,11 +66,12 @@ from computeatlas.web.guard import (
     FormGuard,
     ServiceUnavailable,
     TokenError,
+    TooFast,
     UnsupportedMediaType,
     client_key,
     read_body,
 )
-from computeatlas.web.page import Route, catalog_of, render
+from computeatlas.web.page import Route, catalog_of, render, settings_of
 
 log = logging.getLogger("computeatlas.web.dataset")
 
@@ -81,6 +86,10 @@ PRIVACY = (
     "with your email address (computeatlas requests export --email, computeatlas requests erase --email)."
 )
 """The privacy note without a contact; :func:`privacy_note` adds ``$COMPUTEATLAS_CONTACT`` when set."""
+
+NOT_ACCEPTED = "The form could not be accepted. Please check it and send it again."
+"""The one answer to a filled-in honeypot field and to a form sent back too fast: it says
+neither, so a bot cannot learn which check it tripped."""
 
 CONTACT_ENV = "COMPUTEATLAS_CONTACT"
 MAX_CONTACT = 200
@@ -196,7 +205,12 @@ def data_redirect(request: Request) -> Response:
 async def data_submit(request: Request) -> Response:
     """Record a dataset request; answer with the CSV (research, evaluation) or an enquiry page."""
     guard = _guard(request)
-    retry = guard.allow(client_key(request))
+    try:
+        address = client_key(request, settings_of(request).trusted_proxies)
+    except ValueError:  # a malformed trusted_proxies entry (serve refuses to start on one)
+        log.error("the dataset form cannot rate-limit: settings.trusted_proxies is malformed")
+        raise ServiceUnavailable("The request form is unavailable", "The server is misconfigured just now; please try again later.") from None
+    retry = guard.allow(address)
     if retry is not None:
         minutes = max(1, round(retry / 60))
         response = _form_page(
@@ -216,18 +230,18 @@ async def data_submit(request: Request) -> Response:
         raise BadRequest("Form not understood", "The form must be UTF-8 text with at most 20 fields.") from None
     token = form.get("token", "")
     shown = {k: form.get(k, "")[:300] for k in ("name", "email", "organisation", "intended_use", "licence")}
+    too_fast = False
     try:
-        key = guard.verify(token, guard.cookie_of(request))
+        key = guard.verify(token, guard.cookie_of(request), min_seconds=settings_of(request).form_min_seconds)
     except TokenError as exc:
         return _form_page(
             request, status=403, values=shown,
             notice=f"{exc} We have refreshed the form: please check it and send it again.",
         )
-    if form.get(HONEYPOT, ""):
-        return _form_page(
-            request, status=400, values=shown, key=key,
-            notice="The form could not be accepted: the field marked “leave this empty” was filled in.",
-        )
+    except TooFast as exc:
+        key, too_fast = exc.key, True
+    if too_fast or form.get(HONEYPOT, ""):  # one answer for both, naming neither
+        return _form_page(request, status=400, values=shown, key=key, notice=NOT_ACCEPTED)
     dataset_request, errors, values = check(form)
     if dataset_request is None:
         return _form_page(request, status=400, values=values, errors=errors, key=key)
@@ -239,8 +253,8 @@ async def data_submit(request: Request) -> Response:
 
     try:
         entry, _created = await run_in_threadpool(record)
-    except (SQLAlchemyError, LedgerUnavailable, OSError):
-        log.exception("could not record a dataset request")
+    except (SQLAlchemyError, LedgerUnavailable, OSError) as exc:  # the reason only: no traceback, nothing typed
+        log.error("could not record a dataset request: %s", safe_reason(exc))
         return _form_page(
             request, status=503, values=values, key=key,
             notice="We could not record your request just now, so nothing was sent. Please try again in a minute.",

@@ -8,9 +8,14 @@ limit, and a capped request body.
   ledger's idempotency key: sending the same form twice records one request.
 - **Rate limit.** ``limits`` (moving window) per client address, IPv6 grouped by /64;
   ``$COMPUTEATLAS_RATE_LIMIT`` (default ``10/minute;100/day``), storage
-  ``$COMPUTEATLAS_RATE_LIMIT_STORAGE`` (default ``memory://``, per process; use
-  ``redis://…`` to share a limit between instances). Behind a proxy, run uvicorn with
-  ``--proxy-headers`` so the client address is the visitor's.
+  ``$COMPUTEATLAS_RATE_LIMIT_STORAGE`` (default ``memory://``: counted in each process
+  separately, so ``serve --workers N`` allows up to N times the limit; use ``redis://…`` to
+  share one count between workers and instances). The client address is the connection's
+  peer; ``X-Forwarded-For`` is believed only from ``settings.trusted_proxies`` (none by
+  default, :func:`client_address`), so behind a proxy list the proxy's address there.
+- **Minimum time.** The token carries the time the form was served; a post sooner than
+  ``settings.form_min_seconds`` (default 3 s) after it is :class:`TooFast`, which the form
+  answers exactly as it answers a filled-in honeypot field, without saying which.
 - **Body cap.** :func:`read_body` stops reading at :data:`MAX_BODY` bytes.
 
 The secret is ``$COMPUTEATLAS_SECRET`` or, when unset, a random key kept in
@@ -20,6 +25,7 @@ Instances behind a load balancer must share one ``$COMPUTEATLAS_SECRET``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import math
@@ -27,6 +33,7 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -69,6 +76,18 @@ class TokenError(ValueError):
     """A form token that is missing, forged, expired, or not this browser's."""
 
 
+class TooFast(Exception):
+    """A good token sent back sooner than the minimum time after the form was served.
+
+    ``key`` is the token's one-time key and ``seconds`` how long the form was open. Not a
+    :class:`TokenError`: its reason is never shown (a bot must not learn what tripped it)."""
+
+    def __init__(self, key: str, seconds: float) -> None:
+        self.key = key
+        self.seconds = seconds
+        super().__init__(f"form sent {seconds:.2f} s after it was served")
+
+
 def load_secret(var: Path) -> bytes:
     """The signing secret: ``$COMPUTEATLAS_SECRET``, else ``var/secret.key`` (created atomically).
 
@@ -82,7 +101,7 @@ def load_secret(var: Path) -> bytes:
         return env.encode()
     path = var / "secret.key"
     if not path.exists():
-        var.mkdir(parents=True, exist_ok=True)
+        var.mkdir(parents=True, exist_ok=True, mode=0o700)
         tmp = var / f".secret.{os.getpid()}.{secrets.token_hex(4)}"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as handle:
@@ -96,16 +115,62 @@ def load_secret(var: Path) -> bytes:
     return path.read_text().strip().encode()
 
 
-def client_key(request: Request) -> str:
-    """The rate-limit key of the client: its IP address, an IPv6 address as its /64 network."""
-    host = request.client.host if request.client else "unknown"
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@functools.lru_cache(maxsize=16)
+def trusted_networks(entries: tuple[str, ...]) -> tuple[Network, ...]:
+    """The networks of ``settings.trusted_proxies`` (addresses or CIDR networks, e.g.
+    ``("127.0.0.1", "10.0.0.0/8")``). Raises ``ValueError`` naming an entry that is neither."""
+    networks = []
+    for entry in entries:
+        try:
+            networks.append(ipaddress.ip_network(entry.strip(), strict=False))
+        except ValueError:
+            raise ValueError(f"trusted_proxies: {entry!r} is not an IP address or network") from None
+    return tuple(networks)
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     try:
-        address = ipaddress.ip_address(host)
+        address = ipaddress.ip_address(text.strip())
     except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def client_address(request: Request, trusted_proxies: tuple[str, ...] = ()) -> str:
+    """The client's address: the connection's peer, unless the peer is one of
+    ``trusted_proxies``; then the ``X-Forwarded-For`` list is read from the right (the
+    entries our proxies appended) and the first address that is not a trusted proxy is the
+    client. With no trusted proxies (the default) the header is ignored, so a client cannot
+    choose its own address by sending one. Raises ``ValueError`` for a malformed
+    ``trusted_proxies`` entry."""
+    host = request.client.host if request.client else "unknown"
+    networks = trusted_networks(tuple(trusted_proxies))
+    peer = _address(host)
+    if not networks or peer is None or not any(peer in n for n in networks):
+        return host
+    hops = [h for value in request.headers.getlist("x-forwarded-for") for h in value.split(",")]
+    for hop in reversed(hops):
+        address = _address(hop)
+        if address is None:
+            return host  # a malformed entry: trust nothing left of it, count the proxy itself
+        if not any(address in n for n in networks):
+            return str(address)
+    return host
+
+
+def client_key(request: Request, trusted_proxies: tuple[str, ...] = ()) -> str:
+    """The rate-limit key of the client (:func:`client_address`): its IP address, an IPv6
+    address as its /64 network."""
+    host = client_address(request, trusted_proxies)
+    address = _address(host)
+    if address is None:
         return host
     if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
         return str(ipaddress.ip_network(f"{address}/64", strict=False))
     return str(address)
 
@@ -136,6 +201,8 @@ class FormGuard:
         self.rates = parse_many(rate)
         self.limiter = strategies.MovingWindowRateLimiter(storage.storage_from_string(storage_uri))
         self.max_age = max_age
+        self.clock: Callable[[], float] = time.time
+        """Seconds since the epoch; tests replace it to move time on."""
 
     @classmethod
     def from_env(cls, var: Path) -> FormGuard:
@@ -166,12 +233,15 @@ class FormGuard:
         return hashlib.sha256(cookie.encode()).hexdigest()[:24]
 
     def issue(self, cookie: str, key: str | None = None) -> str:
-        """A signed token binding the one-time ``key`` (new when None) to ``cookie``."""
+        """A signed token binding the one-time ``key`` (new when None) to ``cookie``, with the
+        time it was issued (seconds since the epoch, to the millisecond)."""
         key = key if key and _KEY_SHAPE.fullmatch(key) else secrets.token_urlsafe(18)
-        return self.serializer.dumps({"k": key, "c": self._bind(cookie)})
+        return self.serializer.dumps({"k": key, "c": self._bind(cookie), "t": round(self.clock(), 3)})
 
-    def verify(self, token: str, cookie: str | None) -> str:
-        """The one-time key in ``token``; raises :class:`TokenError` saying what is wrong."""
+    def verify(self, token: str, cookie: str | None, min_seconds: float = 0.0) -> str:
+        """The one-time key in ``token``; raises :class:`TokenError` saying what is wrong, and
+        :class:`TooFast` when an otherwise good token comes back less than ``min_seconds``
+        seconds after it was issued (people take longer than that to fill in the form)."""
         if not token:
             raise TokenError("The form arrived without its security token.")
         if cookie is None:
@@ -186,6 +256,11 @@ class FormGuard:
             raise TokenError("The form's security token is not valid.")
         if payload.get("c") != self._bind(cookie):
             raise TokenError("The form was opened in another browser or session.")
+        issued = payload.get("t")
+        if min_seconds > 0 and isinstance(issued, int | float):
+            seconds = self.clock() - float(issued)
+            if seconds < min_seconds:
+                raise TooFast(str(payload["k"]), seconds)
         return str(payload["k"])
 
     def key_of(self, token: str) -> str | None:
