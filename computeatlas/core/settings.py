@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     base_path: str = Field("", description="the path the site is served under, e.g. '/atlas' ('' for the root)")
     page_cache: bool = Field(True, description="cache rendered pages in memory")
     page_cache_bytes: int = Field(64 * 1024 * 1024, ge=0, description="the page cache's bound in bytes of bodies")
-    rate_limit: str = Field("5/minute;30/hour", description="form posts allowed per client (the limits library's syntax)")
+    rate_limit: str = Field("10/minute;100/day", description="form posts allowed per client (the limits library's syntax)")
     rate_limit_storage: str = Field("memory://", description="where rate-limit counts live (memory:// is per process)")
     trusted_proxies: tuple[str, ...] = Field(
         (), description="addresses or networks whose X-Forwarded-For is believed; none by default"
