@@ -273,7 +273,7 @@ EXPECTED: dict[tuple[str, str], dict[str, dict[str, Any] | None]] = {
     ("acme-gib", "memory"): {
         "page": {"state": "published", "figure": "144 GiB", "badge": None, "sparse": None, "disputed": None},
         "api": {"state": "published", "display": "144 GiB", "amount": GIB, "unit": "B", "sparse": None, "others": []},
-        "table_page": {"text": "154.618822656", "state": None, "stated": "as stated: 144 GiB"},
+        "table_page": {"text": "154.619", "state": None, "stated": "as stated: 144 GiB"},
         "csv": {"memory_gb": "154.618822656", "memory_gb_state": "published", "memory_stated": "144 GiB", "memory_bytes": "154618822656"},
         "parquet": {"memory_gb": 154.618822656, "memory_gb_state": "published", "memory_stated": "144 GiB", "memory_bytes": float(GIB)},
         "sqlite": {"memory_gb": 154.618822656, "memory_gb_state": "published", "memory_stated": "144 GiB", "memory_bytes": float(GIB)},
