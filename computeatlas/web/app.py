@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import computeatlas
 from computeatlas.core.catalog import Catalog, load
-from computeatlas.core.errors import NotFound, PageError
+from computeatlas.core.errors import InputError, NotFound, PageError
 from computeatlas.core.settings import Settings
 from computeatlas.web import routes
 from computeatlas.web.cache import PageCache
@@ -100,11 +100,20 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
-        first = exc.errors()[0] if exc.errors() else {"loc": ("request",), "msg": "invalid"}
-        where = ".".join(str(p) for p in first["loc"] if p not in ("query", "path", "body"))
-        return _error_response(request, 400, "Bad request", f"parameter '{where}': {first['msg']}")
+        return await page_error(request, input_error(exc))
 
     return app
+
+
+def input_error(exc: RequestValidationError) -> InputError:
+    """FastAPI's validation error as our one input error: the first problem, naming its parameter."""
+    errors = exc.errors()
+    first = errors[0] if errors else {"loc": ("query", "request"), "msg": "invalid"}
+    loc = [str(p) for p in first.get("loc", ())]
+    where = loc[0] if loc and loc[0] in ("query", "path", "body", "header", "cookie") else "query"
+    name = ".".join(p for p in loc[1:] if p) if len(loc) > 1 else (loc[0] if loc else "request")
+    reason = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+    return InputError(name or "request", reason, "form" if where == "body" else where)
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

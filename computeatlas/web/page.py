@@ -6,7 +6,7 @@ Each layer's module (``silicon``, ``compare``, ``cloud`` …) defines ``ROUTES``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -14,7 +14,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.errors import BadRequest, NotFound, closest
+from computeatlas.core.errors import InputError, NotFound, closest
 from computeatlas.core.settings import Settings
 from computeatlas.silicon.records import Accelerator
 
@@ -54,15 +54,15 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     return HTMLResponse(html, status_code=status)
 
 
-def single_params(request: Request) -> dict[str, str]:
-    """The query parameters as a dict; raises :class:`BadRequest` naming a parameter given
-    more than once (several values go in one parameter, separated by commas)."""
-    params: dict[str, str] = {}
-    for key, value in request.query_params.multi_items():
-        if key in params:
-            raise BadRequest("Bad query parameter", f"query parameter '{key}': given more than once; separate several values with commas")
-        params[key] = value
-    return params
+def refuse_repeats(request: Request, declared: Iterable[str]) -> None:
+    """Raise :class:`InputError` (400) naming a ``declared`` query parameter given more than
+    once (several values go in one parameter, separated by commas). Other parameters are ignored."""
+    names = set(declared)
+    seen: set[str] = set()
+    for key, _ in request.query_params.multi_items():
+        if key in names and key in seen:
+            raise InputError(key, "given more than once; separate several values with commas")
+        seen.add(key)
 
 
 def find_record(records: Mapping[str, T], ident: str, what: str, url: str, name: Callable[[T], str]) -> T:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Annotated
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import citation  # -- site (issue 7) --
-from computeatlas.core.errors import BadRequest
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
 from computeatlas.silicon import table
 from computeatlas.silicon.specs import AcceleratorSummary, summary_view
@@ -19,17 +20,20 @@ from computeatlas.web.page import (
     catalog_of,
     find_accelerator,
     render,
-    single_params,
+    refuse_repeats,
 )
 
 ID_PATH = Path(description="accelerator id, e.g. 'aws-trainium-3'", max_length=100)
 
 
-def _table_query(request: Request) -> table.Query:
-    try:
-        return table.parse_query(single_params(request), catalog_of(request))
-    except table.QueryError as exc:
-        raise BadRequest("Bad query parameter", str(exc)) from None
+TableQuery = Annotated[table.TableParams, Query()]  # type: ignore[valid-type]
+"""The table's declared query parameters (unknown ones are ignored)."""
+
+
+def _table_query(request: Request, params: BaseModel) -> table.Query:
+    """The parsed table query; a :class:`~computeatlas.silicon.table.QueryError` (400) names a bad parameter."""
+    refuse_repeats(request, type(params).model_fields)
+    return table.parse_query(params, catalog_of(request))
 
 
 # --- pages ---------------------------------------------------------------------------
@@ -41,10 +45,10 @@ def home(request: Request) -> HTMLResponse:
     return render(request, "home.html", page_title="Compute Atlas", count=len(catalog.accelerators))
 
 
-def silicon_index(request: Request) -> HTMLResponse:
+def silicon_index(request: Request, params: TableQuery) -> HTMLResponse:
     """The table of all accelerators, sortable and filterable by query parameters."""
     catalog = catalog_of(request)
-    query = _table_query(request)
+    query = _table_query(request, params)
     return render(
         request,
         "silicon_index.html",
@@ -73,16 +77,9 @@ def silicon_redirect(request: Request) -> Response:
 # --- API -----------------------------------------------------------------------------
 
 
-def api_accelerators(
-    request: Request,
-    sort: str | None = Query(None, description="column key, '-key' for descending: " + ", ".join(table.BY_KEY)),
-    vendor: str | None = Query(None, description="vendor id(s), comma-separated"),
-    availability: str | None = Query(None, description="buy, rent, cloud-only (comma-separated)"),
-    workload: str | None = Query(None, description="training, inference, both (comma-separated)"),
-    form_factor: str | None = Query(None, description="form factor(s), comma-separated"),
-) -> list[AcceleratorSummary]:
+def api_accelerators(request: Request, params: TableQuery) -> list[AcceleratorSummary]:
     """Every accelerator (filtered and sorted like ``/silicon/``; ``{column}_min``/``_max`` ranges too)."""
-    rows = table.rows(catalog_of(request), _table_query(request))
+    rows = table.rows(catalog_of(request), _table_query(request, params))
     return [summary_view(r.accelerator) for r in rows]
 
 
