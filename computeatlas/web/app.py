@@ -26,7 +26,7 @@ import computeatlas
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.errors import InputError, NotFound, PageError
 from computeatlas.core.settings import Settings
-from computeatlas.web import routes
+from computeatlas.web import openapi, routes
 from computeatlas.web.cache import PageCache
 
 HERE = Path(__file__).resolve().parent
@@ -87,6 +87,7 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None)
                               response_class=route.response_class, include_in_schema=False)
 
     app.add_middleware(SiteMiddleware)
+    openapi.install(app)
 
     @app.exception_handler(PageError)
     async def page_error(request: Request, exc: PageError) -> Response:
