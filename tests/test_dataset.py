@@ -15,6 +15,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.requests import Request
 
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.settings import Settings
 from computeatlas.ledger import Ledger
 from computeatlas.web import dataset as dataset_web
 from computeatlas.web.app import create_app
@@ -30,8 +31,8 @@ VALID = {
 }
 
 
-def make_app(catalog: Catalog, tmp_path: Path, rate: str = "1000/minute") -> FastAPI:
-    app = create_app(catalog)
+def make_app(catalog: Catalog, tmp_path: Path, rate: str = "1000/minute", settings: Settings | None = None) -> FastAPI:
+    app = create_app(catalog, settings)
     app.state.ledger = Ledger.open(f"sqlite:///{tmp_path / 'ledger.sqlite3'}")
     app.state.form_guard = FormGuard(b"test-secret-0123456789", rate=rate)
     return app
@@ -380,13 +381,16 @@ def test_a_ledger_that_cannot_be_opened_is_a_503_and_sends_nothing(
     assert "id,name" not in response.text
 
 
-def test_the_privacy_note_says_how_to_ask_and_whom_when_configured(web: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_privacy_note_says_how_to_ask_and_whom_when_configured(catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COMPUTEATLAS_CONTACT", raising=False)
+    web = TestClient(make_app(catalog, tmp_path))
     note = soup(web.get("/data/")).select_one("#privacy").get_text()
     assert "write to ask" not in note and "deleted after 365 days" in note
     assert "computeatlas requests export --email" in note and "computeatlas requests erase --email" in note
     assert "Write to" not in note
     monkeypatch.setenv("COMPUTEATLAS_CONTACT", "privacy@atlas.example <b>now</b>")
+    assert "Write to" not in soup(web.get("/data/")).select_one("#privacy").get_text()  # settings are read once
+    web = TestClient(make_app(catalog, tmp_path, settings=Settings(contact="privacy@atlas.example <b>now</b>")))
     response = web.get("/data/")
     assert "Write to privacy@atlas.example <b>now</b> to ask." in soup(response).select_one("#privacy").get_text()
     assert "<b>now</b>" not in response.text  # escaped

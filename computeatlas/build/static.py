@@ -57,6 +57,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.settings import Settings
 
 MARKER = ".computeatlas-build"
 """File left in every output folder; the build only clears a non-empty folder that has it."""
@@ -294,10 +295,13 @@ def build(
     live_url: str | None = None,
     paths: Iterable[str] | None = None,
     on_progress: Callable[[int, int, str], None] | None = None,
+    settings: Settings | None = None,
 ) -> BuildResult:
     """Render the site for ``catalog`` into ``out_dir``, to be served from ``base_path`` on ``site_url``.
 
     ``live_url`` is a running server for what a static host cannot do (see the module doc).
+    ``settings`` (default :meth:`Settings.from_env`) configure the app that renders the
+    pages; its public origin is ``site_url``.
     ``paths`` defaults to every layer's ``static_paths``; ``on_progress(done, total, url)``
     is called after each URL (the CLI draws a rich progress bar with it). ``out_dir`` is
     created, or emptied if an earlier build made it; any other non-empty folder is refused.
@@ -323,7 +327,8 @@ def build(
     redirects: dict[str, str] = {}
     problems: list[str] = []
     total = len(wanted) + 1
-    with TestClient(create_app(catalog), base_url=origin, follow_redirects=False) as client:
+    settings = (settings if settings is not None else Settings.from_env()).model_copy(update={"public_origin": origin})
+    with TestClient(create_app(catalog, settings), base_url=origin, follow_redirects=False) as client:
         for done, path in enumerate([*wanted, NOT_FOUND], start=1):
             response = client.get(path)
             expected = 404 if path == NOT_FOUND else 200

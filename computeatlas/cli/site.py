@@ -22,6 +22,7 @@ from computeatlas.cli.base import (
     fail,
     load_catalog,
     out,
+    settings_for,
 )
 
 
@@ -46,7 +47,8 @@ def build(
     except ValueError as exc:
         raise fail(f"{exc}.") from None
     check_out_path("OUT", out_dir, folder=True)
-    catalog = load_catalog(data)
+    settings = settings_for(data=data)
+    catalog = load_catalog(settings)
     try:
         with Progress(
             TextColumn("[bold]Building[/bold]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
@@ -57,7 +59,7 @@ def build(
             def step(done: int, total: int, url: str) -> None:
                 progress.update(task, completed=done, total=total, description=url)
 
-            result = site.build(catalog, out_dir, base, site_url=site_url, live_url=live_url, on_progress=step)
+            result = site.build(catalog, out_dir, base, site_url=site_url, live_url=live_url, on_progress=step, settings=settings)
     except ValueError as exc:
         raise fail(str(exc)) from None
     except site.BuildError as exc:

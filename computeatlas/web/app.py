@@ -56,7 +56,7 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None)
     the server never starts on bad data.
     """
     settings = settings if settings is not None else Settings.from_env()
-    catalog = catalog if catalog is not None else load()
+    catalog = catalog if catalog is not None else load(settings.data)
     app = FastAPI(
         title="Compute Atlas",
         version=computeatlas.__version__,

@@ -12,14 +12,14 @@ A form with mistakes comes back (400) with each field's message and what was typ
 escaped. Bad tokens are 403, an oversized body 413, a body that is not a form 415, too
 many submissions from one address 429 (with ``Retry-After``), a ledger that cannot be
 opened or written 503; none of them records anything. The ledger is never readable over
-HTTP. When the form's secret cannot be read or created (an unwritable ``$COMPUTEATLAS_VAR``)
+HTTP. When the form's secret cannot be read or created (an unwritable ``var`` folder)
 ``GET /data/`` is a 503 page too, never a 500 (``computeatlas serve`` checks both at start-up).
 
 The privacy note says how to have one's data exported or erased sooner (the operator's
-``computeatlas requests export/erase --email``) and, when ``$COMPUTEATLAS_CONTACT`` is set
+``computeatlas requests export/erase --email``) and, when :attr:`Settings.contact` is set
 (an address or URL), whom to write to.
 
-The ledger is :meth:`Ledger.open` of :func:`computeatlas.ledger.database_url`, opened on
+The ledger is :meth:`Ledger.open` of :func:`computeatlas.ledger.database_url` of the app's settings, opened on
 the first submission (tests may set ``app.state.ledger`` and ``app.state.form_guard``).
 """
 
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import os
 import threading
 from collections.abc import Iterable, Mapping
 from urllib.parse import parse_qsl
@@ -47,7 +46,7 @@ from computeatlas.ledger import (
     Ledger,
     LedgerUnavailable,
     check,
-    var_dir,
+    database_url,
 )
 from computeatlas.ledger.request import DOWNLOAD
 from computeatlas.publish.exports import csv as csv_export
@@ -66,7 +65,7 @@ from computeatlas.web.guard import (
     client_key,
     read_body,
 )
-from computeatlas.web.page import Route, catalog_of, render
+from computeatlas.web.page import Route, catalog_of, render, settings_of
 
 log = logging.getLogger("computeatlas.web.dataset")
 
@@ -80,16 +79,16 @@ PRIVACY = (
     "or to have it deleted sooner, ask the operator of this site: they can export or erase every request made "
     "with your email address (computeatlas requests export --email, computeatlas requests erase --email)."
 )
-"""The privacy note without a contact; :func:`privacy_note` adds ``$COMPUTEATLAS_CONTACT`` when set."""
+"""The privacy note without a contact; :func:`privacy_note` adds :attr:`Settings.contact` when set."""
 
-CONTACT_ENV = "COMPUTEATLAS_CONTACT"
 MAX_CONTACT = 200
 
 
-def privacy_note() -> str:
-    """The privacy note shown under the form, with whom to write to when ``$COMPUTEATLAS_CONTACT``
-    is set (its first :data:`MAX_CONTACT` characters, on one line; the template escapes it)."""
-    contact = " ".join(os.environ.get(CONTACT_ENV, "").split())[:MAX_CONTACT]
+def privacy_note(configured: str = "") -> str:
+    """The privacy note shown under the form, with whom to write to when ``configured``
+    (:attr:`Settings.contact`) is set (its first :data:`MAX_CONTACT` characters, on one line;
+    the template escapes it)."""
+    contact = " ".join(configured.split())[:MAX_CONTACT]
     if not contact:
         return PRIVACY
     return f"{PRIVACY} Write to {contact} to ask."
@@ -117,7 +116,7 @@ def _guard(request: Request) -> FormGuard:
     guard = getattr(request.app.state, "form_guard", None)
     if guard is None:
         try:
-            guard = FormGuard.from_env(var_dir())
+            guard = FormGuard.from_settings(settings_of(request))
         except (OSError, ValueError, ConfigurationError):
             log.exception("the dataset form cannot start: its secret or settings are not usable")
             raise ServiceUnavailable(
@@ -134,7 +133,7 @@ def _ledger(request: Request) -> Ledger:
     with _LEDGER_LOCK:
         ledger = getattr(request.app.state, "ledger", None)
         if ledger is None:
-            ledger = request.app.state.ledger = Ledger.open()
+            ledger = request.app.state.ledger = Ledger.open(database_url(settings_of(request)))
         return ledger
 
 
@@ -171,7 +170,7 @@ def _form_page(
         notice=notice,
         token=guard.issue(cookie, key),
         honeypot=HONEYPOT,
-        privacy=privacy_note(),
+        privacy=privacy_note(settings_of(request).contact),
     )
     if new_cookie:
         response.set_cookie(

@@ -7,13 +7,13 @@ limit, and a capped request body.
   so another site cannot post the form in a visitor's name. The one-time key is the
   ledger's idempotency key: sending the same form twice records one request.
 - **Rate limit.** ``limits`` (moving window) per client address, IPv6 grouped by /64;
-  ``$COMPUTEATLAS_RATE_LIMIT`` (default ``10/minute;100/day``), storage
-  ``$COMPUTEATLAS_RATE_LIMIT_STORAGE`` (default ``memory://``, per process; use
+  :attr:`Settings.rate_limit` (``$COMPUTEATLAS_RATE_LIMIT``), storage
+  :attr:`Settings.rate_limit_storage` (default ``memory://``, per process; use
   ``redis://…`` to share a limit between instances). Behind a proxy, run uvicorn with
   ``--proxy-headers`` so the client address is the visitor's.
 - **Body cap.** :func:`read_body` stops reading at :data:`MAX_BODY` bytes.
 
-The secret is ``$COMPUTEATLAS_SECRET`` or, when unset, a random key kept in
+The secret is :attr:`Settings.secret` (``$COMPUTEATLAS_SECRET``) or, when empty, a random key kept in
 ``<var>/secret.key`` (created once, mode 0600) so that restarts and workers share it.
 Instances behind a load balancer must share one ``$COMPUTEATLAS_SECRET``.
 """
@@ -34,6 +34,7 @@ from limits import parse_many, storage, strategies
 from starlette.requests import Request
 
 from computeatlas.core.errors import PageError
+from computeatlas.core.settings import Settings
 
 MAX_BODY = 16 * 1024
 """Largest accepted form body, in bytes (the form's fields together are under 1 KiB)."""
@@ -69,13 +70,13 @@ class TokenError(ValueError):
     """A form token that is missing, forged, expired, or not this browser's."""
 
 
-def load_secret(var: Path) -> bytes:
-    """The signing secret: ``$COMPUTEATLAS_SECRET``, else ``var/secret.key`` (created atomically).
+def load_secret(var: Path, configured: str = "") -> bytes:
+    """The signing secret: ``configured`` (:attr:`Settings.secret`), else ``var/secret.key`` (created atomically).
 
-    Raises ``ValueError`` when ``$COMPUTEATLAS_SECRET`` is under 16 characters, and
+    Raises ``ValueError`` when ``configured`` is under 16 characters, and
     ``OSError`` when ``var`` or the key file cannot be created or read.
     """
-    env = os.environ.get("COMPUTEATLAS_SECRET", "")
+    env = configured
     if env:
         if len(env) < 16:
             raise ValueError("COMPUTEATLAS_SECRET must be at least 16 characters")
@@ -138,16 +139,16 @@ class FormGuard:
         self.max_age = max_age
 
     @classmethod
-    def from_env(cls, var: Path) -> FormGuard:
-        """A guard configured from the environment (see the module docstring).
+    def from_settings(cls, settings: Settings) -> FormGuard:
+        """A guard configured by ``settings`` (see the module docstring).
 
-        Raises ``OSError`` when the secret in ``var`` cannot be read or created, and
-        ``ValueError`` for a too-short ``$COMPUTEATLAS_SECRET`` or a bad rate limit.
+        Raises ``OSError`` when the secret in ``settings.var`` cannot be read or created, and
+        ``ValueError`` for a too-short ``secret`` or a bad rate limit.
         """
         return cls(
-            load_secret(var),
-            os.environ.get("COMPUTEATLAS_RATE_LIMIT") or DEFAULT_RATE,
-            os.environ.get("COMPUTEATLAS_RATE_LIMIT_STORAGE") or "memory://",
+            load_secret(settings.var.resolve(), settings.secret),
+            settings.rate_limit or DEFAULT_RATE,
+            settings.rate_limit_storage or "memory://",
         )
 
     @staticmethod
