@@ -8,10 +8,12 @@ Pages and API endpoints build the same view objects (:mod:`computeatlas.energy.v
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Annotated
 from urllib.parse import urlencode
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 
 from computeatlas.cloud.records import Offer
 from computeatlas.core.catalog import Catalog
@@ -46,17 +48,30 @@ def find_system(catalog: Catalog, ident: str) -> System:
     return find_record(catalog.systems, ident, "rack-scale system", "/systems/{}", lambda s: s.name)
 
 
-def _raw_inputs(request: Request) -> dict[str, str | None]:
-    return {name: request.query_params.get(name) for name in ESTIMATE_FIELDS}
+class EstimateParams(BaseModel):
+    """The estimate form's query (``/economics/estimate``): every field optional; other parameters are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+
+    accelerator: str | None = Field(None, description="accelerator id, e.g. 'nvidia-h200-sxm'")
+    params: str | None = Field(None, description="parameter count: 70e9, 70000000000 or 70B")
+    number_format: str | None = Field(None, alias="format", description="number format, e.g. FP8")
+    utilisation: str | None = Field(None, description="share of dense peak compute used, 0.001 to 1 (or 0.1% to 100%)")
+    price: str | None = Field(None, description="USD per accelerator-hour (or give an offer)")
+    offer: str | None = Field(None, description="an offer id from the cloud layer")
+
+
+def _raw_inputs(params: EstimateParams) -> dict[str, str | None]:
+    return params.model_dump(by_alias=True)
 
 
 def _check_names(request: Request) -> None:
-    """Raise :class:`EstimateError` (400) for a query parameter the estimate does not take,
-    or one given more than once (the estimate takes one value of each)."""
+    """Raise :class:`EstimateError` (400) for a parameter of the estimate given more than
+    once (the estimate takes one value of each); other parameters are ignored."""
     seen: set[str] = set()
     for name, _ in request.query_params.multi_items():
         if name not in ESTIMATE_FIELDS:
-            raise EstimateError(name[:40], f"unknown parameter; known: {', '.join(ESTIMATE_FIELDS)}")
+            continue
         if name in seen:
             raise EstimateError(name, "given more than once; give it once")
         seen.add(name)
@@ -120,15 +135,15 @@ def economics_page(request: Request) -> HTMLResponse:
     return render(request, "economics.html", page_title="Economics", view=view)
 
 
-def estimate_page(request: Request) -> HTMLResponse:
+def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) -> HTMLResponse:
     """Our estimate as a GET form (shareable URL); with inputs, the result and every assumption.
 
     Bad inputs re-render the form with the error and a 4xx status (400, or 404 for an
-    unknown id); so do an unknown parameter and one given twice (400). A model that does
-    not fit says so and gives the minimum accelerators.
+    unknown id); so does a parameter given twice (400). A model that does not fit says so
+    and gives the minimum accelerators.
     """
     catalog = catalog_of(request)
-    raw = _raw_inputs(request)
+    raw = _raw_inputs(params)
     result: Estimate | None = None
     error: PageError | None = None
     try:
@@ -201,7 +216,7 @@ def api_estimate(
 ) -> Estimate:
     """Roofline upper bound on decode tokens/s and lower bound on cost per million tokens,
     with every input, formula and assumption. 400 for bad input or a model that does not
-    fit (with the minimum number of accelerators), an unknown parameter or one given twice,
+    fit (with the minimum number of accelerators), a parameter given twice,
     and a number out of range: params a whole count from 1e6 to 1e15, utilisation from
     0.001 to 1, price from 0.0001 to 1e6 USD per accelerator-hour, nothing non-finite;
     404 for an unknown accelerator or offer."""
