@@ -225,8 +225,8 @@ def test_feed_has_one_entry_per_record_newest_first(dated_catalog: Catalog) -> N
     ]
     first = entries[0]
     assert first.find(ATOM + "updated").text == "2026-11-20T00:00:00Z"
-    assert first.find(ATOM + "link").get("href") == "http://testserver/silicon/acme-a2"
-    assert first.find(ATOM + "id").text == "http://testserver/silicon/acme-a2#verified-2026-11-20"
+    assert first.find(ATOM + "link").get("href") == "http://127.0.0.1:8000/silicon/acme-a2"
+    assert first.find(ATOM + "id").text == "http://127.0.0.1:8000/silicon/acme-a2#verified-2026-11-20"
     assert root.find(ATOM + "updated").text == "2026-11-20T00:00:00Z"
     assert all(e.find(ATOM + "summary").text.startswith("A test part.") for e in entries)
 
@@ -243,9 +243,9 @@ def test_sitemap_lists_pages_only(dated_catalog: Catalog) -> None:
     root = ET.fromstring(TestClient(create_app(dated_catalog)).get("/sitemap.xml").content)
     assert root.tag == SITEMAP + "urlset"
     urls = {u.find(SITEMAP + "loc").text: u.find(SITEMAP + "lastmod").text for u in root.findall(SITEMAP + "url")}
-    assert urls["http://testserver/silicon/acme-a2"] == "2026-11-20"
-    assert urls["http://testserver/silicon/acme-a1"] == "2026-11-01"
-    assert urls["http://testserver/silicon/"] == "2026-11-20"  # the newest verified date
+    assert urls["http://127.0.0.1:8000/silicon/acme-a2"] == "2026-11-20"
+    assert urls["http://127.0.0.1:8000/silicon/acme-a1"] == "2026-11-01"
+    assert urls["http://127.0.0.1:8000/silicon/"] == "2026-11-20"  # the newest verified date
     assert not any("/api/" in u or u.endswith((".json", ".svg", ".xml", ".toml")) for u in urls)
     dt.date.fromisoformat(next(iter(urls.values())))
 
@@ -284,16 +284,16 @@ def test_unknown_data_file_is_a_404(client: TestClient, path: str) -> None:
 
 def test_accelerator_page_has_trust_features(client: TestClient, catalog: Catalog) -> None:
     soup = BeautifulSoup(client.get("/silicon/acme-a1").text, "html.parser")
-    assert soup.find("link", rel="canonical")["href"] == "http://testserver/silicon/acme-a1"
+    assert soup.find("link", rel="canonical")["href"] == "http://127.0.0.1:8000/silicon/acme-a1"
     assert soup.find("meta", attrs={"name": "description"})["content"] == "Acme A1: A test part."
     assert soup.find("meta", property="og:title")["content"] == "Acme A1"
     cite = soup.find(id="cite")
     assert cite.select_one(".cite-text").get_text() == (
-        f"Compute Atlas. “Acme A1”. Verified 2026-11-01; data version {catalog.version}. http://testserver/silicon/acme-a1"
+        f"Compute Atlas. “Acme A1”. Verified 2026-11-01; data version {catalog.version}. http://127.0.0.1:8000/silicon/acme-a1"
     )
     bibtex = cite.find("code").get_text()
     assert bibtex.startswith("@misc{computeatlas-acme-a1-2026,") and "month        = nov," in bibtex
-    assert "\\url{http://testserver/silicon/acme-a1}" in bibtex
+    assert "\\url{http://127.0.0.1:8000/silicon/acme-a1}" in bibtex
     provenance = soup.select_one("p.provenance a")
     assert provenance["href"] == "/records/accelerators/acme-a1.toml"
     footer = soup.select_one("footer.site")

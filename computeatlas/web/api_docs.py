@@ -72,4 +72,4 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
     yield "/api/docs"
 
 
-ROUTES: tuple[Route, ...] = (Route("/api/docs", api_docs, "api_docs"),)
+ROUTES: tuple[Route, ...] = (Route(api_docs, "api_docs"),)

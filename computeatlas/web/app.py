@@ -23,11 +23,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import computeatlas
+from computeatlas.cloud import pricing
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.errors import InputError, NotFound, PageError
 from computeatlas.core.settings import Settings
+from computeatlas.core.urls import Urls
 from computeatlas.web import openapi, routes
-from computeatlas.web.cache import PageCache
+from computeatlas.web.cache import PageCache, known_query
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("computeatlas.web")
@@ -41,10 +43,15 @@ SECURITY_HEADERS = {
 }
 
 
-def templates() -> Jinja2Templates:
-    """The Jinja2 environment (autoescaping on) with the site's filters."""
+def templates(urls: Urls | None = None) -> Jinja2Templates:
+    """The Jinja2 environment (autoescaping on) with the site's globals: ``version``,
+    ``url(name, **params)`` (:meth:`Urls.path`) and ``absolute_url(path)`` (:meth:`Urls.absolute`)."""
+    urls = urls or Urls()
     env = Jinja2Templates(directory=str(HERE / "templates"))
     env.env.globals["version"] = computeatlas.__version__
+    env.env.globals["url"] = urls.path
+    env.env.globals["site_url"] = urls.prefixed
+    env.env.globals["absolute_url"] = urls.absolute
     return env
 
 
@@ -63,17 +70,25 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None)
         description="A sourced, verified reference for AI accelerators. Every figure has a state "
         "(published, not published, not applicable, not comparable), a basis and a source.",
         docs_url=None,
+        openapi_url=Urls(settings.base_path).path("openapi"),
         redoc_url=None,
     )
     app.state.catalog = catalog
     app.state.settings = settings
+    app.state.urls = urls = Urls(settings.base_path, settings.public_origin)
     app.state.all_paths = routes.all_paths
-    app.state.cache = PageCache(catalog.version, catalog.last_verified, skip=("/healthz", "/static/", "/data/"))
-    app.state.templates = templates()
-    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.state.cache = PageCache(
+        catalog.version,
+        catalog.last_verified,
+        max_bytes=settings.page_cache_bytes if settings.page_cache else 0,
+        skip=("/healthz", "/static/", "/data/"),
+        today=lambda: pricing.today(),  # cloud pages age with the date; tests replace pricing.today
+    )
+    app.state.templates = templates(urls)
+    app.mount(urls.prefixed("/static"), StaticFiles(directory=str(HERE / "static")), name="static")
     for route in routes.ROUTES:
         app.add_api_route(
-            route.path,
+            urls.prefixed(route.path),
             route.endpoint,
             methods=list(route.methods),
             name=route.name,
@@ -83,7 +98,7 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None)
             response_model=route.response_model,
         )
         if "GET" in route.methods:  # every page answers HEAD; the server sends no body for it
-            app.add_api_route(route.path, route.endpoint, methods=["HEAD"], name=f"{route.name}_head",
+            app.add_api_route(urls.prefixed(route.path), route.endpoint, methods=["HEAD"], name=f"{route.name}_head",
                               response_class=route.response_class, include_in_schema=False)
 
     app.add_middleware(SiteMiddleware)
@@ -164,7 +179,9 @@ class SiteMiddleware:
             elif message["type"] == "http.response.body" and cacheable and status == 200:
                 chunks.append(message.get("body", b""))
                 if not message.get("more_body", False):
-                    entry = cache.store(request, status, b"".join(chunks), held)
+                    entry = cache.entry(request, status, b"".join(chunks), held)
+                    if known_query(scope, request):  # a URL with parameters no page reads is not kept
+                        cache.store(request, entry)
                     await cache.replay(entry, request)(scope, receive, send_secured)
                 return
             await send_secured(message)

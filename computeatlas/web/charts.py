@@ -155,16 +155,16 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("/charts/memory-bandwidth.svg", memory_svg, "chart_memory_svg", Response),
-    Route("/charts/memory-bandwidth", memory_page, "chart_memory"),
-    Route("/charts/compute-power/{fmt}.svg", compute_svg, "chart_compute_svg", Response),
-    Route("/charts/compute-power/{fmt}", compute_page, "chart_compute"),
-    Route("/charts/prices/{ident}.svg", prices_svg, "chart_prices_svg", Response),
-    Route("/charts/prices/{ident}", prices_page, "chart_prices"),
-    Route("/charts/rack-power.svg", rack_svg, "chart_rack_svg", Response),
-    Route("/charts/rack-power", rack_page, "chart_rack"),
-    Route("/api/charts/prices/{ident}", prices_api, "api_chart_prices", JSONResponse, ChartView, in_schema=True, summary="Price per accelerator-hour chart data"),
-    Route("/api/charts/rack-power", rack_api, "api_chart_rack", JSONResponse, ChartView, in_schema=True, summary="Rack power chart data"),
-    Route("/api/charts/memory-bandwidth", memory_api, "api_chart_memory", JSONResponse, ChartView, in_schema=True, summary="Memory against bandwidth chart data"),
-    Route("/api/charts/compute-power/{fmt}", compute_api, "api_chart_compute", JSONResponse, ChartView, in_schema=True, summary="Compute against power chart data"),
+    Route(memory_svg, "chart_memory_svg", Response),
+    Route(memory_page, "chart_memory"),
+    Route(compute_svg, "chart_compute_svg", Response),
+    Route(compute_page, "chart_compute"),
+    Route(prices_svg, "chart_prices_svg", Response),
+    Route(prices_page, "chart_prices"),
+    Route(rack_svg, "chart_rack_svg", Response),
+    Route(rack_page, "chart_rack"),
+    Route(prices_api, "api_chart_prices", JSONResponse, ChartView, in_schema=True, summary="Price per accelerator-hour chart data"),
+    Route(rack_api, "api_chart_rack", JSONResponse, ChartView, in_schema=True, summary="Rack power chart data"),
+    Route(memory_api, "api_chart_memory", JSONResponse, ChartView, in_schema=True, summary="Memory against bandwidth chart data"),
+    Route(compute_api, "api_chart_compute", JSONResponse, ChartView, in_schema=True, summary="Compute against power chart data"),
 )

@@ -164,15 +164,15 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("/cloud", cloud_redirect, "cloud_redirect", Response),
-    Route("/cloud/", cloud_page, "cloud_index"),
-    Route("/cloud/prices", cloud_redirect, "cloud_prices_bare_redirect", Response),
-    Route("/cloud/prices/", cloud_redirect, "cloud_prices_redirect", Response),
-    Route("/cloud/prices/{ident}", prices_page, "cloud_prices"),
-    Route("/cloud/{ident}", provider_page, "cloud_provider"),
-    Route("/api/offers", api_offers, "api_offers", JSONResponse, list[OfferPrice], in_schema=True, summary="List offers with prices per accelerator-hour"),
-    Route("/api/prices/{ident}", api_prices, "api_prices", JSONResponse, PriceView, in_schema=True, summary="Offers and price spread of one accelerator"),
-    Route("/api/providers", api_providers, "api_providers", JSONResponse, list[ProviderSummary], in_schema=True, summary="List cloud providers"),
-    Route("/api/providers/{ident}", api_provider, "api_provider", JSONResponse, ProviderView, in_schema=True, summary="One cloud provider"),
+    Route(cloud_redirect, "cloud_redirect", Response),
+    Route(cloud_page, "cloud_index"),
+    Route(cloud_redirect, "cloud_prices_bare_redirect", Response),
+    Route(cloud_redirect, "cloud_prices_redirect", Response),
+    Route(prices_page, "cloud_prices"),
+    Route(provider_page, "cloud_provider"),
+    Route(api_offers, "api_offers", JSONResponse, list[OfferPrice], in_schema=True, summary="List offers with prices per accelerator-hour"),
+    Route(api_prices, "api_prices", JSONResponse, PriceView, in_schema=True, summary="Offers and price spread of one accelerator"),
+    Route(api_providers, "api_providers", JSONResponse, list[ProviderSummary], in_schema=True, summary="List cloud providers"),
+    Route(api_provider, "api_provider", JSONResponse, ProviderView, in_schema=True, summary="One cloud provider"),
 )
 

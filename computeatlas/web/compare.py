@@ -187,10 +187,10 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("/compare", compare_redirect, "compare_redirect", Response),
-    Route("/compare/", compare_index, "compare_index", HTMLResponse),
-    Route("/compare/{pair}", compare_pair, "compare_pair", HTMLResponse),
-    Route("/search", search, "search", HTMLResponse),
-    Route("/api/compare", api_compare, "api_compare", JSONResponse, compare.ComparisonView, in_schema=True, summary="Compare 2 to 6 accelerators"),
-    Route("/api/search", api_search, "api_search", JSONResponse, resolve.Resolution, in_schema=True, summary="Find an accelerator by name or alias"),
+    Route(compare_redirect, "compare_redirect", Response),
+    Route(compare_index, "compare_index", HTMLResponse),
+    Route(compare_pair, "compare_pair", HTMLResponse),
+    Route(search, "search", HTMLResponse),
+    Route(api_compare, "api_compare", JSONResponse, compare.ComparisonView, in_schema=True, summary="Compare 2 to 6 accelerators"),
+    Route(api_search, "api_search", JSONResponse, resolve.Resolution, in_schema=True, summary="Find an accelerator by name or alias"),
 )

@@ -271,8 +271,8 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("/data", data_redirect, "data_redirect", Response),
-    Route("/data/", data_page, "data_page"),
-    Route("/data/", data_submit, "data_submit", Response, methods=("POST",)),
-    Route("/api/dataset", api_dataset, "api_dataset", JSONResponse, DatasetView, in_schema=True, summary="The dataset: schema, licence, versions"),
+    Route(data_redirect, "data_redirect", Response),
+    Route(data_page, "data_page"),
+    Route(data_submit, "data_submit", Response, methods=("POST",)),
+    Route(api_dataset, "api_dataset", JSONResponse, DatasetView, in_schema=True, summary="The dataset: schema, licence, versions"),
 )

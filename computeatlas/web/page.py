@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import InputError, NotFound, closest
 from computeatlas.core.settings import Settings
+from computeatlas.core.urls import Urls, pattern
 from computeatlas.silicon.records import Accelerator
 
 T = TypeVar("T")
@@ -23,9 +24,10 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Route:
-    """One entry of the route table. API routes set ``in_schema`` and a ``response_model``."""
+    """One entry of the route table: the handler and its route ``name``, whose path comes
+    from the URL registry (:data:`computeatlas.core.urls.PATTERNS`). API routes set
+    ``in_schema`` and a ``response_model``."""
 
-    path: str
     endpoint: Callable[..., Any]
     name: str
     response_class: type[Response] = HTMLResponse
@@ -34,10 +36,20 @@ class Route:
     in_schema: bool = False
     summary: str | None = None
 
+    @property
+    def path(self) -> str:
+        """The route's path pattern (without the base path), from the URL registry."""
+        return pattern(self.name)
+
 
 def settings_of(request: Request) -> Settings:
     """The settings of the app serving ``request``."""
     return request.app.state.settings
+
+
+def urls_of(request: Request) -> Urls:
+    """The URL registry of the app serving ``request`` (base path and public origin from its settings)."""
+    return request.app.state.urls
 
 
 def catalog_of(request: Request) -> Catalog:
@@ -45,11 +57,17 @@ def catalog_of(request: Request) -> Catalog:
     return request.app.state.catalog
 
 
+def canonical_url(request: Request) -> str:
+    """The page's canonical address: the public origin (from the settings, never the request's
+    Host header) and the path, without the query string."""
+    return urls_of(request).origin + request.url.path
+
+
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
-    """Render ``template`` with the catalog and data version in the context."""
+    """Render ``template`` with the catalog, data version and canonical URL in the context."""
     catalog = catalog_of(request)
     html = request.app.state.templates.get_template(template).render(
-        request=request, catalog=catalog, data_version=catalog.version, **context
+        request=request, catalog=catalog, data_version=catalog.version, canonical_url=canonical_url(request), **context
     )
     return HTMLResponse(html, status_code=status)
 

@@ -17,6 +17,7 @@ from computeatlas.silicon.specs import AcceleratorSummary, summary_view
 from computeatlas.web.charts import silicon_charts  # -- site (issue 7) --
 from computeatlas.web.page import (
     Route,
+    canonical_url,
     catalog_of,
     find_accelerator,
     render,
@@ -65,7 +66,7 @@ def silicon_page(request: Request, ident: str = ID_PATH) -> HTMLResponse:
     """One accelerator: specifications with states, bases and sources."""
     catalog = catalog_of(request)
     view = accelerator_view(catalog, find_accelerator(catalog, ident))
-    cite = citation(view.id, view.name, str(request.url.replace(query="", fragment="")), view.verified, view.data_version)
+    cite = citation(view.id, view.name, canonical_url(request), view.verified, view.data_version)
     return render(request, "accelerator.html", page_title=view.name, view=view, cite=cite)
 
 
@@ -104,11 +105,11 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("/", home, "home"),
-    Route("/silicon", silicon_redirect, "silicon_redirect", Response),
-    Route("/silicon/", silicon_index, "silicon_index"),
-    Route("/silicon/{ident}", silicon_page, "silicon_page"),
-    Route("/api/accelerators", api_accelerators, "api_accelerators", JSONResponse, list[AcceleratorSummary], in_schema=True, summary="List accelerators"),
-    Route("/api/accelerators/{ident}", api_accelerator, "api_accelerator", JSONResponse, AcceleratorView, in_schema=True, summary="One accelerator"),
-    Route("/healthz", health, "health", JSONResponse),
+    Route(home, "home"),
+    Route(silicon_redirect, "silicon_redirect", Response),
+    Route(silicon_index, "silicon_index"),
+    Route(silicon_page, "silicon_page"),
+    Route(api_accelerators, "api_accelerators", JSONResponse, list[AcceleratorSummary], in_schema=True, summary="List accelerators"),
+    Route(api_accelerator, "api_accelerator", JSONResponse, AcceleratorView, in_schema=True, summary="One accelerator"),
+    Route(health, "health", JSONResponse),
 )

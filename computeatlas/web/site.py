@@ -1,9 +1,10 @@
 """The site's own files: ``/sitemap.xml``, ``/feed.xml`` (Atom), ``/robots.txt``, the 404 page,
 and the data files every page is built from (``/records/...``).
 
-Absolute URLs (sitemap locations, feed links) are made from the address the request came
-to, so the live site names its own host and the static build (:mod:`computeatlas.build.static`)
-names the ``--site-url`` it was given. The page list comes from every layer's
+Absolute URLs (sitemap locations, feed links) are made from the public origin and base
+path of the settings (never from a request's Host header), so the live site names its
+configured address and the static build (:mod:`computeatlas.build.static`) names the
+``--site-url`` it was given. The page list comes from every layer's
 ``static_paths(catalog)`` (see :mod:`computeatlas.web.routes`), so a new layer's pages
 appear in the sitemap without touching this module.
 """
@@ -21,7 +22,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import NotFound
-from computeatlas.web.page import Route, catalog_of, render
+from computeatlas.web.page import Route, catalog_of, render, urls_of
 
 ATOM = "http://www.w3.org/2005/Atom"
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -120,7 +121,9 @@ def changes(catalog: Catalog, paths: Iterable[str]) -> list[Change]:
 
 
 def _origin(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+    """The public site root (origin and base path, no trailing slash): from the settings, never the Host header."""
+    urls = urls_of(request)
+    return urls.origin + urls.base_path
 
 
 def _stamp(day: dt.date) -> str:
@@ -262,10 +265,10 @@ def static_paths(catalog: Catalog) -> Iterator[str]:
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("/sitemap.xml", sitemap, "sitemap", Response),
-    Route("/feed.xml", feed, "feed", Response),
-    Route("/robots.txt", robots, "robots", PlainTextResponse),
-    Route("/404.html", not_found_page, "not_found"),
-    Route(RECORDS, records_index, "records"),
-    Route(RECORDS + "{folder}/{name}", record_file, "record_file", Response),
+    Route(sitemap, "sitemap", Response),
+    Route(feed, "feed", Response),
+    Route(robots, "robots", PlainTextResponse),
+    Route(not_found_page, "not_found"),
+    Route(records_index, "records"),
+    Route(record_file, "record_file", Response),
 )
