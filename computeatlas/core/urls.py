@@ -116,6 +116,11 @@ class Urls:
         """The root-absolute URL of route ``name`` under the base path (see :func:`site_path`)."""
         return self.base_path + site_path(name, **params)
 
+    def template(self, name: str) -> str:
+        """The URL of route ``name`` (one ``{ident}`` parameter) as a ``str.format`` template
+        with ``{}`` for the id: ``template("silicon_page")`` → ``/silicon/{}``."""
+        return self.base_path + PATTERNS[name].replace("{ident}", "{}")
+
     def prefixed(self, path: str) -> str:
         """A site path (``/silicon/``, as the route table writes it) under the base path."""
         return self.base_path + path

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import MutableHeaders
@@ -30,6 +30,7 @@ from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls
 from computeatlas.web import openapi, routes
 from computeatlas.web.cache import PageCache, known_query
+from computeatlas.web.page import Moved
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("computeatlas.web")
@@ -107,6 +108,10 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None)
     @app.exception_handler(PageError)
     async def page_error(request: Request, exc: PageError) -> Response:
         return _error_response(request, exc.status, exc.title, exc.detail, exc.suggestions, getattr(exc, "headers", None))
+
+    @app.exception_handler(Moved)
+    async def moved(request: Request, exc: Moved) -> Response:
+        return RedirectResponse(exc.location, status_code=301)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -101,7 +101,7 @@ def compute_api(request: Request, fmt: str = FORMAT_PATH) -> ChartView:
 
 def _prices(request: Request, ident: str) -> ChartView:
     catalog = catalog_of(request)
-    view = charts.prices(catalog, find_accelerator(catalog, ident))
+    view = charts.prices(catalog, find_accelerator(request, ident))
     if not view.points:
         raise NotFound("No prices to chart", f"No offer for '{ident}' has a USD price per accelerator-hour.", [("Its price page", f"/cloud/prices/{ident}")])
     return view

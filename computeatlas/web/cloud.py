@@ -87,7 +87,7 @@ def find_provider(catalog: Catalog, ident: str) -> Provider:
 
 def _price_view(request: Request, ident: str, params: BaseModel) -> PriceView:
     catalog = catalog_of(request)
-    acc = find_accelerator(catalog, ident)
+    acc = find_accelerator(request, ident)
     return pricing.price_view(catalog, acc, _query(request, params))
 
 

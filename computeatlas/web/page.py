@@ -18,6 +18,7 @@ from computeatlas.core.errors import InputError, NotFound, closest
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, pattern
 from computeatlas.silicon.records import Accelerator
+from computeatlas.silicon.resolve import AmbiguousName, ResolveError, resolve_id
 
 T = TypeVar("T")
 
@@ -96,6 +97,43 @@ def find_record(records: Mapping[str, T], ident: str, what: str, url: str, name:
     raise NotFound(f"No such {what}", f"There is no {what} with id '{ident}'.", suggestions)
 
 
-def find_accelerator(catalog: Catalog, ident: str) -> Accelerator:
-    """The accelerator ``ident`` names; raises :class:`NotFound` listing the closest ids."""
-    return find_record(catalog.accelerators, ident, "accelerator", "/silicon/{}", lambda a: a.name)
+class Moved(Exception):  # noqa: N818  (a redirect, not an error)
+    """Raised by a handler whose URL names a record by another name: the app answers
+    ``301 Moved Permanently`` to ``location``."""
+
+    def __init__(self, location: str) -> None:
+        super().__init__(location)
+        self.location = location
+
+
+def _route_name(request: Request) -> str | None:
+    route = request.scope.get("route")
+    name = getattr(route, "name", None)
+    return name.removesuffix("_head") if isinstance(name, str) else None
+
+
+def find_accelerator(request: Request, ident: str) -> Accelerator:
+    """The accelerator ``ident`` names in the path of ``request``.
+
+    An id is served; an alias or a name (``Trn3``) that :func:`~computeatlas.silicon.resolve.resolve_id`
+    resolves to one id raises :class:`Moved` to the same route at that id (the query string
+    kept), as ``computeatlas show`` resolves it. An ambiguous name raises :class:`NotFound`
+    listing the candidates; anything else :class:`NotFound` listing the closest ids.
+    """
+    catalog = catalog_of(request)
+    found = catalog.accelerators.get(ident)
+    if found is not None:
+        return found
+    name = _route_name(request)
+    try:
+        target = resolve_id(catalog, ident)
+    except AmbiguousName as exc:
+        urls = urls_of(request)
+        suggestions = [(f"{c.name} ({c.id})", urls.path(name, ident=c.id) if name else c.url) for c in exc.options]
+        raise NotFound("No such accelerator", exc.message, suggestions) from None
+    except ResolveError:
+        return find_record(catalog.accelerators, ident, "accelerator", urls_of(request).template("silicon_page"), lambda a: a.name)
+    if name is None:
+        raise NotFound("No such accelerator", f"There is no accelerator with id '{ident}'.")
+    query = request.url.query
+    raise Moved(urls_of(request).path(name, ident=target) + (f"?{query}" if query else ""))

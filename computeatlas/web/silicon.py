@@ -65,7 +65,7 @@ def silicon_index(request: Request, params: TableQuery) -> HTMLResponse:
 def silicon_page(request: Request, ident: str = ID_PATH) -> HTMLResponse:
     """One accelerator: specifications with states, bases and sources."""
     catalog = catalog_of(request)
-    view = accelerator_view(catalog, find_accelerator(catalog, ident))
+    view = accelerator_view(catalog, find_accelerator(request, ident))
     cite = citation(view.id, view.name, canonical_url(request), view.verified, view.data_version)
     return render(request, "accelerator.html", page_title=view.name, view=view, cite=cite)
 
@@ -87,7 +87,7 @@ def api_accelerators(request: Request, params: TableQuery) -> list[AcceleratorSu
 def api_accelerator(request: Request, ident: str = ID_PATH) -> AcceleratorView:
     """One accelerator with every spec's state, basis, figure (canonical unit) and source."""
     catalog = catalog_of(request)
-    return accelerator_view(catalog, find_accelerator(catalog, ident))
+    return accelerator_view(catalog, find_accelerator(request, ident))
 
 
 def health(request: Request) -> JSONResponse:
