@@ -82,7 +82,7 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None)
         catalog.version,
         catalog.last_verified,
         max_bytes=settings.page_cache_bytes if settings.page_cache else 0,
-        skip=("/healthz", "/static/", "/data/"),
+        skip=tuple(urls.path(name, **params) for name, params in (("health", {}), ("static", {"file": ""}), ("data_page", {}))),
         today=lambda: pricing.today(),  # cloud pages age with the date; tests replace pricing.today
     )
     app.state.templates = templates(urls)
@@ -216,7 +216,7 @@ def _error_response(
     """
     suggestions = suggestions or []
     detail = _CONTROL.sub("\ufffd", detail)
-    if request.url.path.startswith("/api/"):
+    if request.url.path.startswith(request.app.state.urls.prefixed("/api/")):
         body: dict[str, object] = {"error": title, "detail": detail, "status": status}
         if suggestions:
             body["suggestions"] = [{"name": name, "url": url} for name, url in suggestions]

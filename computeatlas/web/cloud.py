@@ -31,12 +31,14 @@ from computeatlas.cloud.providers import (
 )
 from computeatlas.cloud.records import Provider
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.urls import site_path
 from computeatlas.web.page import (
     Route,
     catalog_of,
     find_accelerator,
     find_record,
     render,
+    urls_of,
 )
 
 INDEX_PARAMS = ("accelerator", "provider", "pricing", "region")
@@ -80,9 +82,9 @@ def _query(request: Request, params: BaseModel) -> PriceQuery:
     return pricing.parse_query(request.query_params.multi_items(), catalog_of(request), type(params).model_fields)
 
 
-def find_provider(catalog: Catalog, ident: str) -> Provider:
+def find_provider(request: Request, ident: str) -> Provider:
     """The provider ``ident`` names; raises :class:`NotFound` listing the closest ids."""
-    return find_record(catalog.providers, ident, "cloud provider", "/cloud/{}", lambda p: p.name)
+    return find_record(catalog_of(request).providers, ident, "cloud provider", urls_of(request).template("cloud_provider"), lambda p: p.name)
 
 
 def _price_view(request: Request, ident: str, params: BaseModel) -> PriceView:
@@ -103,7 +105,7 @@ def cloud_page(request: Request, params: Annotated[IndexParams, Query()]) -> HTM
 def provider_page(request: Request, ident: str = PROVIDER_PATH) -> HTMLResponse:
     """One provider: what it rents at what price, and what makes leaving hard."""
     catalog = catalog_of(request)
-    view = provider_view(catalog, find_provider(catalog, ident))
+    view = provider_view(catalog, find_provider(request, ident))
     return render(request, "cloud_provider.html", page_title=view.name, view=view)
 
 
@@ -117,7 +119,8 @@ def prices_page(
 
 def cloud_redirect(request: Request) -> Response:
     """``/cloud`` goes to ``/cloud/``, ``/cloud/prices/`` to the price table."""
-    target = "/cloud/#prices" if request.url.path.startswith("/cloud/prices") else "/cloud/"
+    urls = urls_of(request)
+    target = urls.path("cloud_index") + ("#prices" if request.url.path.startswith(urls.path("cloud_prices_bare_redirect")) else "")
     return RedirectResponse(target, status_code=301)
 
 
@@ -149,18 +152,18 @@ def api_providers(request: Request) -> list[ProviderSummary]:
 def api_provider(request: Request, ident: str = PROVIDER_PATH) -> ProviderView:
     """One provider with its lock-in facts (each sourced) and its offers with prices."""
     catalog = catalog_of(request)
-    return provider_view(catalog, find_provider(catalog, ident))
+    return provider_view(catalog, find_provider(request, ident))
 
 
 def static_paths(catalog: Catalog) -> Iterable[str]:
     """Every cloud page and API document, for the static build."""
-    yield from ("/cloud/", "/api/offers", "/api/providers")
+    yield from (site_path(n) for n in ("cloud_index", "api_offers", "api_providers"))
     for ident in catalog.providers:
-        yield f"/cloud/{ident}"
-        yield f"/api/providers/{ident}"
+        yield site_path("cloud_provider", ident=ident)
+        yield site_path("api_provider", ident=ident)
     for ident in catalog.accelerators:
-        yield f"/cloud/prices/{ident}"
-        yield f"/api/prices/{ident}"
+        yield site_path("cloud_prices", ident=ident)
+        yield site_path("api_prices", ident=ident)
 
 
 ROUTES: tuple[Route, ...] = (

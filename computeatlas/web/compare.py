@@ -22,11 +22,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import BadRequest, InputError, NotFound, PageError
+from computeatlas.core.urls import site_path
 from computeatlas.silicon import comparison as compare
 from computeatlas.silicon import resolve
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.related import title_of
-from computeatlas.web.page import Route, catalog_of, render
+from computeatlas.web.page import Route, catalog_of, render, urls_of
 
 MAX_QUERY = 2000
 """Longest ``ids`` or ``q`` value accepted, in characters."""
@@ -106,9 +107,9 @@ def compare_index(request: Request, params: Annotated[CompareParams, Query()]) -
         )
     ids = _resolved(catalog, names)
     if len(ids) == 2:
-        return RedirectResponse(f"/compare/{pair_id(*ids)}", status_code=302)
+        return RedirectResponse(urls_of(request).path("compare_pair", pair=pair_id(*ids)), status_code=302)
     if ids != names:  # aliases or names given: send to the one URL for this list
-        return RedirectResponse("/compare/?ids=" + quote(",".join(ids), safe=","), status_code=302)
+        return RedirectResponse(urls_of(request).path("compare_index") + "?ids=" + quote(",".join(ids), safe=","), status_code=302)
     view = _build(catalog, ids)
     return render(request, "compare.html", page_title=view.title, view=view)
 
@@ -132,14 +133,14 @@ def compare_pair(request: Request, pair: str = PAIR_PATH) -> Response:
         raise _page_error(first_error)  # type: ignore[arg-type]
     canonical = pair_id(*ids)
     if pair != canonical:
-        return RedirectResponse(f"/compare/{canonical}", status_code=301)
+        return RedirectResponse(urls_of(request).path("compare_pair", pair=canonical), status_code=301)
     view = _build(catalog, ids)
     return render(request, "compare.html", page_title=view.title, view=view)
 
 
 def compare_redirect(request: Request) -> Response:
     """``/compare`` without the slash goes to the index."""
-    return RedirectResponse("/compare/", status_code=301)
+    return RedirectResponse(urls_of(request).path("compare_index"), status_code=301)
 
 
 def search(request: Request, params: Annotated[SearchParams, Query()]) -> Response:
@@ -180,10 +181,10 @@ def api_search(request: Request, q: str = Query(..., max_length=MAX_QUERY, descr
 def static_paths(catalog: Catalog) -> Iterable[str]:
     """The comparison index, every curated pair's page and the (empty) search page, for the
     static build; query-string URLs (``?ids=``, ``?q=``, ``/api/compare``) are live only."""
-    yield "/compare/"
-    yield "/search"
+    yield site_path("compare_index")
+    yield site_path("search")
     for ident in catalog.comparisons:
-        yield f"/compare/{ident}"
+        yield site_path("compare_pair", pair=ident)
 
 
 ROUTES: tuple[Route, ...] = (

@@ -39,6 +39,7 @@ from starlette.concurrency import run_in_threadpool
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import BadRequest
+from computeatlas.core.urls import site_path
 from computeatlas.ledger import (
     DEFAULT_RETENTION_DAYS,
     FORM_FIELDS,
@@ -65,7 +66,7 @@ from computeatlas.web.guard import (
     client_key,
     read_body,
 )
-from computeatlas.web.page import Route, catalog_of, render, settings_of
+from computeatlas.web.page import Route, catalog_of, render, settings_of, urls_of
 
 log = logging.getLogger("computeatlas.web.dataset")
 
@@ -174,7 +175,7 @@ def _form_page(
     )
     if new_cookie:
         response.set_cookie(
-            COOKIE, cookie, httponly=True, samesite="strict", path="/data/", secure=request.url.scheme == "https"
+            COOKIE, cookie, httponly=True, samesite="strict", path=urls_of(request).path("data_page"), secure=request.url.scheme == "https"
         )
     return _no_store(response)
 
@@ -189,7 +190,7 @@ def data_page(request: Request) -> HTMLResponse:
 
 def data_redirect(request: Request) -> Response:
     """``/data`` without the slash goes to the page."""
-    return RedirectResponse("/data/", status_code=301)
+    return RedirectResponse(urls_of(request).path("data_page"), status_code=301)
 
 
 async def data_submit(request: Request) -> Response:
@@ -267,7 +268,7 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
     """``/data/`` and its JSON for the static build. A static copy's form posts to the live
     server (the build points POST forms there); its token has no cookie and expires, so
     the live server answers the first send with a fresh form, keeping what was typed."""
-    yield from ("/data/", "/api/dataset")
+    yield from (site_path("data_page"), site_path("api_dataset"))
 
 
 ROUTES: tuple[Route, ...] = (

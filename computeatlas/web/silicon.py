@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel
 
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.urls import site_path
 from computeatlas.core.citation import citation  # -- site (issue 7) --
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
 from computeatlas.silicon import table
@@ -22,6 +23,7 @@ from computeatlas.web.page import (
     find_accelerator,
     render,
     refuse_repeats,
+    urls_of,
 )
 
 ID_PATH = Path(description="accelerator id, e.g. 'aws-trainium-3'", max_length=100)
@@ -72,7 +74,7 @@ def silicon_page(request: Request, ident: str = ID_PATH) -> HTMLResponse:
 
 def silicon_redirect(request: Request) -> Response:
     """``/silicon`` without the slash goes to the table."""
-    return RedirectResponse("/silicon/", status_code=301)
+    return RedirectResponse(urls_of(request).path("silicon_index"), status_code=301)
 
 
 # --- API -----------------------------------------------------------------------------
@@ -98,10 +100,10 @@ def health(request: Request) -> JSONResponse:
 
 def static_paths(catalog: Catalog) -> Iterable[str]:
     """Every silicon page and API document, for the static build."""
-    yield from ("/", "/silicon/", "/api/accelerators")
+    yield from (site_path(n) for n in ("home", "silicon_index", "api_accelerators"))
     for ident in catalog.accelerators:
-        yield f"/silicon/{ident}"
-        yield f"/api/accelerators/{ident}"
+        yield site_path("silicon_page", ident=ident)
+        yield site_path("api_accelerator", ident=ident)
 
 
 ROUTES: tuple[Route, ...] = (

@@ -22,22 +22,32 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import NotFound
+from computeatlas.core.urls import site_path
 from computeatlas.web.page import Route, catalog_of, render, urls_of
 
 ATOM = "http://www.w3.org/2005/Atom"
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
-RECORDS = "/records/"
+RECORDS = site_path("records")
 
-RECORD_PAGES: dict[str, str] = {
-    "accelerators": "/silicon/{id}",
-    "providers": "/cloud/{id}",
-    "systems": "/systems/{id}",
-    "energy": "/energy/{id}",
-    "comparisons": "/compare/{id}",
-    "claims": "/economics/",
+RECORD_PAGES: dict[str, tuple[str, str | None]] = {
+    "accelerators": ("silicon_page", "ident"),
+    "providers": ("cloud_provider", "ident"),
+    "systems": ("system_page", "ident"),
+    "energy": ("energy_topic", "ident"),
+    "comparisons": ("compare_pair", "pair"),
+    "claims": ("economics", None),
 }
-"""Where each kind of record has its page; used when that page is among the built paths,
-else the record's data file stands in (a layer not yet built never gives a dead link)."""
+"""Where each kind of record has its page (route name and the parameter naming the record);
+used when that page is among the built paths, else the record's data file stands in (a
+layer not yet built never gives a dead link)."""
+
+
+def record_page(folder: str, ident: str) -> str:
+    """The site path of the page of record ``ident`` in ``folder``, or ``""`` when it has none."""
+    if folder not in RECORD_PAGES:
+        return ""
+    name, param = RECORD_PAGES[folder]
+    return site_path(name, **({param: ident} if param else {}))
 
 
 def paths_of(layers: Iterable[Any], catalog: Catalog) -> list[str]:
@@ -59,7 +69,7 @@ def paths_of(layers: Iterable[Any], catalog: Catalog) -> list[str]:
 def is_page(path: str) -> bool:
     """True for a URL that is an HTML page: not under ``/api/`` or ``/records/``, no file extension."""
     last = path.rstrip("/").rsplit("/", 1)[-1]
-    return not path.startswith(("/api/", RECORDS, "/static/")) and "." not in last
+    return not path.startswith(("/api/", RECORDS, site_path("static", file=""))) and "." not in last
 
 
 def data_file_url(rel: str) -> str:
@@ -113,7 +123,7 @@ def changes(catalog: Catalog, paths: Iterable[str]) -> list[Change]:
             verified = getattr(record, "verified", None)
             if verified is None:
                 continue
-            page = RECORD_PAGES.get(folder, "").format(id=ident)
+            page = record_page(folder, ident)
             url = page if page in built else data_file_url(catalog.files[f"{folder}/{ident}"])
             out.append(Change(folder, ident, _title(folder, record, catalog), _summary(record), verified, url))
     out.sort(key=lambda c: (-c.verified.toordinal(), c.title.lower(), c.ident))
@@ -152,7 +162,7 @@ def feed_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
     )
     ET.SubElement(feed, ns + "id").text = origin + "/"
     ET.SubElement(feed, ns + "updated").text = _stamp(items[0].verified if items else dt.date(2000, 1, 1))
-    ET.SubElement(feed, ns + "link", rel="self", type="application/atom+xml", href=origin + "/feed.xml")
+    ET.SubElement(feed, ns + "link", rel="self", type="application/atom+xml", href=origin + site_path("feed"))
     ET.SubElement(feed, ns + "link", rel="alternate", type="text/html", href=origin + "/")
     author = ET.SubElement(feed, ns + "author")
     ET.SubElement(author, ns + "name").text = "Compute Atlas"
@@ -200,7 +210,7 @@ def robots_txt(origin: str) -> str:
         "User-agent: *\n"
         "Allow: /\n"
         "Disallow: /*?\n"
-        f"Sitemap: {origin}/sitemap.xml\n"
+        f"Sitemap: {origin}{site_path('sitemap')}\n"
     )
 
 
@@ -252,14 +262,14 @@ def record_file(
     catalog = catalog_of(request)
     rel = f"{catalog.root.name}/{folder}/{name}"
     if rel not in set(catalog.files.values()):
-        raise NotFound("No such data file", f"There is no data file '{folder}/{name}'.", [("All data files", RECORDS)])
+        raise NotFound("No such data file", f"There is no data file '{folder}/{name}'.", [("All data files", urls_of(request).path("records"))])
     kind = "text/csv" if name.endswith(".csv") else "text/plain"
     return Response((catalog.root / folder / name).read_bytes(), media_type=f"{kind}; charset=utf-8")
 
 
 def static_paths(catalog: Catalog) -> Iterator[str]:
     """The site's own files and every data file, for the static build (the 404 page is built apart)."""
-    yield from ("/sitemap.xml", "/feed.xml", "/robots.txt", "/openapi.json", "/api/docs", RECORDS)
+    yield from (site_path(n) for n in ("sitemap", "feed", "robots", "openapi", "api_docs", "records"))
     for rel in _data_files(catalog):
         yield data_file_url(rel)
 
