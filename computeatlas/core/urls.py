@@ -125,6 +125,16 @@ class Urls:
         """A site path (``/silicon/``, as the route table writes it) under the base path."""
         return self.base_path + path
 
+    def link(self, href: str) -> str:
+        """``href`` as a link on this deployment: a root-absolute site path (``/silicon/x``, as
+        view objects hold them) gets the base path; a path already under the base path, an
+        absolute URL (``https://…``), a fragment or a relative link is returned as it is."""
+        if not href.startswith("/") or href.startswith("//") or not self.base_path:
+            return href
+        if href == self.base_path or href.startswith(self.base_path + "/"):
+            return href
+        return self.base_path + href
+
     def absolute(self, path: str) -> str:
         """The absolute URL (on :attr:`origin`, never a request's Host) of a site path such as ``/silicon/x``."""
         return self.origin + self.base_path + path

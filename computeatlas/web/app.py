@@ -46,13 +46,15 @@ SECURITY_HEADERS = {
 
 def templates(urls: Urls | None = None) -> Jinja2Templates:
     """The Jinja2 environment (autoescaping on) with the site's globals: ``version``,
-    ``url(name, **params)`` (:meth:`Urls.path`) and ``absolute_url(path)`` (:meth:`Urls.absolute`)."""
+    ``url(name, **params)`` (:meth:`Urls.path`) and ``absolute_url(path)`` (:meth:`Urls.absolute`),
+    and the filter ``link`` (:meth:`Urls.link`: a view object's site path under the base path)."""
     urls = urls or Urls()
     env = Jinja2Templates(directory=str(HERE / "templates"))
     env.env.globals["version"] = computeatlas.__version__
     env.env.globals["url"] = urls.path
     env.env.globals["site_url"] = urls.prefixed
     env.env.globals["absolute_url"] = urls.absolute
+    env.env.filters["link"] = urls.link
     return env
 
 
