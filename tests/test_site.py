@@ -18,6 +18,7 @@ from computeatlas.build import static as site
 from computeatlas.cli import app
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.citation import bibtex_escape, citation
+from computeatlas.core.urls import Urls
 from computeatlas.web.routes import all_paths
 from computeatlas.web.site import changes, is_page
 from tests.conftest import SMALL_CATALOG, TODAY, write_data
@@ -157,16 +158,26 @@ def test_the_link_walker_finds_dead_links(built: site.BuildResult) -> None:
 
 
 def test_forms_and_unbuilt_pages_go_to_the_live_server() -> None:
-    relink = site.Relinker({"/silicon/": "/silicon/", "/data/": "/data/"}, "/sub", ORIGIN, live_url=LIVE + "/")
-    html = (
-        '<form method="post" action="/data/" class="request-form"><a href="/data/">d</a></form>'
-        '<form method="get" action="/search"><a href="/silicon/?sort=memory">t</a>'
-    )
-    out = relink.text(html, "text/html")
-    assert f'<form method="post" action="{LIVE}/data/" class="request-form">' in out
-    assert '<a href="/sub/data/">' in out and f'<form method="get" action="{LIVE}/search">' in out
-    assert '<a href="/sub/silicon/?sort=memory">' in out
-    assert relink.sent_live == {"/search"}
+    urls = Urls("/sub", ORIGIN, files={"/silicon/": "/silicon/", "/data/": "/data/", "/silicon/acme-a1": "/silicon/acme-a1/"}, live=LIVE)
+    assert urls.post("data_submit") == f"{LIVE}/data/"
+    assert urls.path("data_page") == "/sub/data/"
+    assert urls.path("search") == f"{LIVE}/search"
+    assert urls.link("/silicon/?sort=memory") == "/sub/silicon/?sort=memory"
+    assert urls.path("silicon_page", ident="acme-a1") == "/sub/silicon/acme-a1/"
+    assert urls.link(urls.path("silicon_page", ident="acme-a1")) == "/sub/silicon/acme-a1/"  # a made link stays made
+    assert urls.absolute("/silicon/acme-a1") == ORIGIN + "/sub/silicon/acme-a1/"
+    assert urls.sent_live == {"/search"}
+
+
+def test_pages_are_rendered_with_their_final_links_not_rewritten(catalog: Catalog, tmp_path: Path) -> None:
+    result = site.build(catalog, tmp_path / "out", "/sub/", site_url=ORIGIN, live_url=LIVE)
+    page = (result.out_dir / "silicon" / "acme-a1" / "index.html").read_bytes()
+    from computeatlas.core.settings import Settings
+    from computeatlas.web.app import create_app
+
+    urls = Urls("/sub", ORIGIN, files={p: site.public_url(site.file_for(p, site.expected_type(p))) for p in result.files}, live=LIVE)
+    app = create_app(catalog, Settings(base_path="/sub", public_origin=ORIGIN), urls)
+    assert TestClient(app, base_url=ORIGIN).get("/sub/silicon/acme-a1").content == page  # the file is the response, byte for byte
 
 
 def test_the_dataset_form_posts_to_the_live_server(built: site.BuildResult) -> None:

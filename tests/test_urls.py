@@ -63,4 +63,5 @@ def test_the_site_works_under_a_base_path(catalog: Catalog) -> None:
     assert "Sitemap: https://atlas.example.org/atlas/sitemap.xml" in client.get("/atlas/robots.txt").text
     missing = client.get("/atlas/api/accelerators/acme-a9")
     assert missing.status_code == 404 and missing.json()["suggestions"][0]["url"].startswith("/atlas/silicon/")
-    assert "/atlas/api/accelerators" in client.get("/atlas/openapi.json").json()["paths"]
+    schema = client.get("/atlas/openapi.json").json()
+    assert "/api/accelerators" in schema["paths"] and schema["servers"] == [{"url": "/atlas"}]

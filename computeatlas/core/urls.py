@@ -5,15 +5,18 @@ The route table registers each route at its pattern (:func:`pattern`), and every
 made from the same name: :meth:`Urls.path` (``/atlas/silicon/aws-trainium-3`` under the
 base path ``/atlas``) and :meth:`Urls.absolute` (on the public origin, never the Host a
 request came with) for canonical links, citations, the sitemap, the feed and robots.txt.
-Templates call it as the Jinja global ``url('silicon_page', ident=…)``.
+Templates call it as the Jinja global ``url('silicon_page', ident=…)`` and put the site
+paths view objects hold under the base path with the filter ``|link``. The static build
+renders with a registry that also knows where each built page's file is served
+(``files``) and a live server for the rest, so pages are written as rendered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 PATTERNS: Mapping[str, str] = MappingProxyType(
     {
@@ -107,14 +110,39 @@ def site_path(name: str, **params: object) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Urls:
-    """The URLs of one deployment: ``base_path`` (``""`` or ``/atlas``) under ``origin`` (scheme and host)."""
+    """The URLs of one deployment: ``base_path`` (``""`` or ``/atlas``) under ``origin`` (scheme and host).
+
+    For the static build, ``files`` maps each built site path to the URL a static host serves
+    its file at (``/silicon/x`` → ``/silicon/x/``, ``/api/accelerators/x`` →
+    ``/api/accelerators/x.json``) and ``live`` names a running server for everything not
+    built (links to it are collected in :attr:`sent_live`); pages are then rendered with
+    their final links, with no rewriting afterwards.
+    """
 
     base_path: str = ""
     origin: str = "http://127.0.0.1:8000"
+    files: Mapping[str, str] | None = None
+    live: str | None = None
+    sent_live: set[str] = field(default_factory=set, compare=False)
+    """Site paths (with query) that links were sent to :attr:`live` for."""
 
     def path(self, name: str, **params: object) -> str:
-        """The root-absolute URL of route ``name`` under the base path (see :func:`site_path`)."""
-        return self.base_path + site_path(name, **params)
+        """The URL of route ``name`` for links: under the base path (see :func:`site_path`), or
+        its file's URL or the live server in a static build (see :meth:`link`)."""
+        return self.link(site_path(name, **params))
+
+    def post(self, name: str, **params: object) -> str:
+        """The action of a form that posts to route ``name``: the live server in a static build
+        (a static host cannot take a post), else :meth:`path`."""
+        if self.files is not None and self.live:
+            return self.live + site_path(name, **params)
+        return self.path(name, **params)
+
+    def site(self, path: str) -> str:
+        """``path`` as the app sees it (``/atlas/silicon/``) without the base path (``/silicon/``)."""
+        if self.base_path and (path == self.base_path or path.startswith(self.base_path + "/")):
+            return path[len(self.base_path):] or "/"
+        return path
 
     def template(self, name: str) -> str:
         """The URL of route ``name`` (one ``{ident}`` parameter) as a ``str.format`` template
@@ -127,14 +155,33 @@ class Urls:
 
     def link(self, href: str) -> str:
         """``href`` as a link on this deployment: a root-absolute site path (``/silicon/x``, as
-        view objects hold them) gets the base path; a path already under the base path, an
+        view objects hold them) gets the base path (and, in a static build, its file's URL, or
+        the live server when it was not built); a link already made by this registry, an
         absolute URL (``https://…``), a fragment or a relative link is returned as it is."""
-        if not href.startswith("/") or href.startswith("//") or not self.base_path:
+        if not href.startswith("/") or href.startswith("//"):
             return href
-        if href == self.base_path or href.startswith(self.base_path + "/"):
+        if self.base_path and (href == self.base_path or href.startswith(self.base_path + "/")):
             return href
-        return self.base_path + href
+        if self.files is None:
+            return self.base_path + href
+        split = urlsplit(href)
+        tail = (f"?{split.query}" if split.query else "") + (f"#{split.fragment}" if split.fragment else "")
+        target = self.files.get(split.path)
+        if target is None and (split.path.startswith("/static/") or split.path in self._public):
+            target = split.path
+        if target is None:
+            if self.live:
+                self.sent_live.add(split.path + (f"?{split.query}" if split.query else ""))
+                return self.live + split.path + tail
+            target = split.path
+        return self.base_path + target + tail
+
+    @property
+    def _public(self) -> frozenset[str]:
+        return frozenset(self.files.values()) if self.files is not None else frozenset()
 
     def absolute(self, path: str) -> str:
-        """The absolute URL (on :attr:`origin`, never a request's Host) of a site path such as ``/silicon/x``."""
-        return self.origin + self.base_path + path
+        """The absolute URL (on :attr:`origin`, never a request's Host) of a site path such as
+        ``/silicon/x`` (its file's URL in a static build; the live server's when not built)."""
+        link = self.link(path)
+        return link if not link.startswith("/") else self.origin + link

@@ -27,7 +27,7 @@ from computeatlas.cloud import pricing
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.errors import InputError, NotFound, PageError
 from computeatlas.core.settings import Settings
-from computeatlas.core.urls import Urls
+from computeatlas.core.urls import Urls, site_path
 from computeatlas.web import openapi, routes
 from computeatlas.web.cache import PageCache, known_query
 from computeatlas.web.page import Moved
@@ -46,21 +46,24 @@ SECURITY_HEADERS = {
 
 def templates(urls: Urls | None = None) -> Jinja2Templates:
     """The Jinja2 environment (autoescaping on) with the site's globals: ``version``,
-    ``url(name, **params)`` (:meth:`Urls.path`) and ``absolute_url(path)`` (:meth:`Urls.absolute`),
-    and the filter ``link`` (:meth:`Urls.link`: a view object's site path under the base path)."""
+    ``url(name, **params)`` (:meth:`Urls.path`), ``post_url(name)`` (:meth:`Urls.post`, a
+    form's action) and ``absolute_url(path)`` (:meth:`Urls.absolute`), and the filter ``link``
+    (:meth:`Urls.link`: a view object's site path under the base path)."""
     urls = urls or Urls()
     env = Jinja2Templates(directory=str(HERE / "templates"))
     env.env.globals["version"] = computeatlas.__version__
     env.env.globals["url"] = urls.path
-    env.env.globals["site_url"] = urls.prefixed
+    env.env.globals["post_url"] = urls.post
     env.env.globals["absolute_url"] = urls.absolute
     env.env.filters["link"] = urls.link
     return env
 
 
-def create_app(catalog: Catalog | None = None, settings: Settings | None = None) -> FastAPI:
+def create_app(catalog: Catalog | None = None, settings: Settings | None = None, urls: Urls | None = None) -> FastAPI:
     """Build the app over ``catalog`` (default: :func:`computeatlas.load` of the data folder)
-    with ``settings`` (default: :meth:`Settings.from_env`), kept as ``app.state.settings``.
+    with ``settings`` (default: :meth:`Settings.from_env`), kept as ``app.state.settings``,
+    and ``urls`` (default: the registry for the settings' base path and public origin; the
+    static build passes one that links to its files), kept as ``app.state.urls``.
 
     Raises :class:`~computeatlas.core.catalog.CatalogError` when the data does not validate, so
     the server never starts on bad data.
@@ -78,13 +81,13 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None)
     )
     app.state.catalog = catalog
     app.state.settings = settings
-    app.state.urls = urls = Urls(settings.base_path, settings.public_origin)
+    app.state.urls = urls = urls if urls is not None else Urls(settings.base_path, settings.public_origin)
     app.state.all_paths = routes.all_paths
     app.state.cache = PageCache(
         catalog.version,
         catalog.last_verified,
         max_bytes=settings.page_cache_bytes if settings.page_cache else 0,
-        skip=tuple(urls.path(name, **params) for name, params in (("health", {}), ("static", {"file": ""}), ("data_page", {}))),
+        skip=tuple(urls.prefixed(site_path(name, **params)) for name, params in (("health", {}), ("static", {"file": ""}), ("data_page", {}))),
         today=lambda: pricing.today(),  # cloud pages age with the date; tests replace pricing.today
     )
     app.state.templates = templates(urls)
@@ -105,7 +108,7 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None)
                               response_class=route.response_class, include_in_schema=False)
 
     app.add_middleware(SiteMiddleware)
-    openapi.install(app)
+    openapi.install(app, urls.base_path)
 
     @app.exception_handler(PageError)
     async def page_error(request: Request, exc: PageError) -> Response:

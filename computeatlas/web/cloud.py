@@ -120,7 +120,7 @@ def prices_page(
 def cloud_redirect(request: Request) -> Response:
     """``/cloud`` goes to ``/cloud/``, ``/cloud/prices/`` to the price table."""
     urls = urls_of(request)
-    target = urls.path("cloud_index") + ("#prices" if request.url.path.startswith(urls.path("cloud_prices_bare_redirect")) else "")
+    target = urls.path("cloud_index") + ("#prices" if urls.site(request.url.path).startswith(site_path("cloud_prices_bare_redirect")) else "")
     return RedirectResponse(target, status_code=301)
 
 

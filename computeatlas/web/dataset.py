@@ -175,7 +175,7 @@ def _form_page(
     )
     if new_cookie:
         response.set_cookie(
-            COOKIE, cookie, httponly=True, samesite="strict", path=urls_of(request).path("data_page"), secure=request.url.scheme == "https"
+            COOKIE, cookie, httponly=True, samesite="strict", path=urls_of(request).prefixed(site_path("data_page")), secure=request.url.scheme == "https"
         )
     return _no_store(response)
 

@@ -35,9 +35,14 @@ _BAD = {"description": "Bad request: the detail names the parameter and says wha
 _MISSING = {"description": "No such record; the closest ids are suggested", "content": {"application/json": {"schema": _REF}}}
 
 
-def document(app: FastAPI) -> dict[str, Any]:
-    """The OpenAPI document of ``app``: 422 replaced by 400 and a 404 on every path with a path parameter."""
+def document(app: FastAPI, base_path: str = "") -> dict[str, Any]:
+    """The OpenAPI document of ``app``: 422 replaced by 400 and a 404 on every path with a
+    path parameter. Under a ``base_path`` the paths are the site's (``/api/accelerators``)
+    and the base path is the document's server URL."""
     schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+    if base_path:
+        schema["paths"] = {path.removeprefix(base_path): item for path, item in schema.get("paths", {}).items()}
+        schema["servers"] = [{"url": base_path}]
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components["ErrorBody"] = ErrorBody.model_json_schema(ref_template="#/components/schemas/{model}")
     components.update(components["ErrorBody"].pop("$defs", {}))
@@ -54,12 +59,12 @@ def document(app: FastAPI) -> dict[str, Any]:
     return schema
 
 
-def install(app: FastAPI) -> None:
+def install(app: FastAPI, base_path: str = "") -> None:
     """Make ``app.openapi()`` return :func:`document` (built once)."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = document(app)
+            app.openapi_schema = document(app, base_path)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

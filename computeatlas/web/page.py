@@ -61,7 +61,8 @@ def catalog_of(request: Request) -> Catalog:
 def canonical_url(request: Request) -> str:
     """The page's canonical address: the public origin (from the settings, never the request's
     Host header) and the path, without the query string."""
-    return urls_of(request).origin + request.url.path
+    urls = urls_of(request)
+    return urls.absolute(urls.site(request.url.path))
 
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:

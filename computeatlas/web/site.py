@@ -22,7 +22,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import NotFound
-from computeatlas.core.urls import site_path
+from computeatlas.core.urls import Urls, site_path
 from computeatlas.web.page import Route, catalog_of, render, urls_of
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -130,12 +130,6 @@ def changes(catalog: Catalog, paths: Iterable[str]) -> list[Change]:
     return out
 
 
-def _origin(request: Request) -> str:
-    """The public site root (origin and base path, no trailing slash): from the settings, never the Host header."""
-    urls = urls_of(request)
-    return urls.origin + urls.base_path
-
-
 def _stamp(day: dt.date) -> str:
     return dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC).isoformat().replace("+00:00", "Z")
 
@@ -146,11 +140,12 @@ def _xml(root: ET.Element, namespace: str) -> bytes:
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
-def feed_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
+def feed_xml(catalog: Catalog, urls: Urls, paths: Iterable[str]) -> bytes:
     """The Atom feed: one entry per record change, keyed by its verified date, newest first.
 
     An entry's id is its page URL with ``#verified-{date}``, so re-checking a record makes
-    a new entry. ``origin`` is the absolute site address without a trailing slash.
+    a new entry. Addresses are ``urls.absolute`` of site paths (the public origin, never a
+    request's Host).
     """
     items = changes(catalog, paths)
     ns = ""
@@ -160,19 +155,19 @@ def feed_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
         "Each entry is a record (an accelerator, provider, system, energy topic, comparison or claim) "
         "as of the date someone last verified it against its sources."
     )
-    ET.SubElement(feed, ns + "id").text = origin + "/"
+    ET.SubElement(feed, ns + "id").text = urls.absolute("/")
     ET.SubElement(feed, ns + "updated").text = _stamp(items[0].verified if items else dt.date(2000, 1, 1))
-    ET.SubElement(feed, ns + "link", rel="self", type="application/atom+xml", href=origin + site_path("feed"))
-    ET.SubElement(feed, ns + "link", rel="alternate", type="text/html", href=origin + "/")
+    ET.SubElement(feed, ns + "link", rel="self", type="application/atom+xml", href=urls.absolute(site_path("feed")))
+    ET.SubElement(feed, ns + "link", rel="alternate", type="text/html", href=urls.absolute("/"))
     author = ET.SubElement(feed, ns + "author")
     ET.SubElement(author, ns + "name").text = "Compute Atlas"
     ET.SubElement(feed, ns + "generator").text = "Compute Atlas"
     for item in items:
         entry = ET.SubElement(feed, ns + "entry")
         ET.SubElement(entry, ns + "title").text = f"{item.title} — verified {item.verified.isoformat()}"
-        ET.SubElement(entry, ns + "id").text = f"{origin}{item.url}#verified-{item.verified.isoformat()}"
+        ET.SubElement(entry, ns + "id").text = f"{urls.absolute(item.url)}#verified-{item.verified.isoformat()}"
         ET.SubElement(entry, ns + "updated").text = _stamp(item.verified)
-        ET.SubElement(entry, ns + "link", rel="alternate", href=origin + item.url)
+        ET.SubElement(entry, ns + "link", rel="alternate", href=urls.absolute(item.url))
         ET.SubElement(entry, ns + "category", term=item.folder)
         summary = ET.SubElement(entry, ns + "summary", type="text")
         summary.text = (item.summary + " " if item.summary else "") + (
@@ -181,7 +176,7 @@ def feed_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
     return _xml(feed, ATOM)
 
 
-def sitemap_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
+def sitemap_xml(catalog: Catalog, urls: Urls, paths: Iterable[str]) -> bytes:
     """The sitemap: every HTML page among ``paths`` , with a last-modified date.
 
     A record's page carries its verified date; other pages carry the catalog's newest one.
@@ -195,14 +190,14 @@ def sitemap_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
         if not is_page(path):
             continue
         url = ET.SubElement(urlset, ns + "url")
-        ET.SubElement(url, ns + "loc").text = origin + path
+        ET.SubElement(url, ns + "loc").text = urls.absolute(path)
         day = verified.get(path, newest)
         if day is not None:
             ET.SubElement(url, ns + "lastmod").text = day.isoformat()
     return _xml(urlset, SITEMAP)
 
 
-def robots_txt(origin: str) -> str:
+def robots_txt(urls: Urls) -> str:
     """robots.txt: everything may be crawled except query-string variants; points at the sitemap."""
     return (
         "# Compute Atlas. Canonical pages carry no query string; sorted, filtered and on-demand\n"
@@ -210,7 +205,7 @@ def robots_txt(origin: str) -> str:
         "User-agent: *\n"
         "Allow: /\n"
         "Disallow: /*?\n"
-        f"Sitemap: {origin}{site_path('sitemap')}\n"
+        f"Sitemap: {urls.absolute(site_path('sitemap'))}\n"
     )
 
 
@@ -224,17 +219,17 @@ def _all_paths(request: Request) -> list[str]:
 
 def sitemap(request: Request) -> Response:
     """The sitemap (sitemaps.org protocol) of every page."""
-    return Response(sitemap_xml(catalog_of(request), _origin(request), _all_paths(request)), media_type="application/xml")
+    return Response(sitemap_xml(catalog_of(request), urls_of(request), _all_paths(request)), media_type="application/xml")
 
 
 def feed(request: Request) -> Response:
     """The Atom feed of record changes by verified date."""
-    return Response(feed_xml(catalog_of(request), _origin(request), _all_paths(request)), media_type="application/atom+xml")
+    return Response(feed_xml(catalog_of(request), urls_of(request), _all_paths(request)), media_type="application/atom+xml")
 
 
 def robots(request: Request) -> PlainTextResponse:
     """robots.txt with the sitemap's address."""
-    return PlainTextResponse(robots_txt(_origin(request)))
+    return PlainTextResponse(robots_txt(urls_of(request)))
 
 
 def not_found_page(request: Request) -> HTMLResponse:
