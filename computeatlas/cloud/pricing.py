@@ -32,6 +32,7 @@ from computeatlas.cloud.records import Offer, PriceBasis, Pricing
 from computeatlas.cloud.variants import Variant, record_variant, variant_key, variant_of
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import BadRequest
+from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
 STALE_AFTER_DAYS = 90
@@ -180,7 +181,7 @@ def offer_price(catalog: Catalog, offer: Offer, on: dt.date | None = None) -> Of
         stale=age > STALE_AFTER_DAYS, state=state, per_accelerator_hour=amount, unit=unit, display=display,
         arithmetic=arithmetic, usd_comparable=cur == COMPARISON_CURRENCY and amount is not None,
         currency_note=currency_note, source_url=offer.source_url, note=offer.note,
-        data_file=catalog.file_of("offers", offer.id), url=f"/cloud/prices/{acc.id}#offer-{offer.id}",
+        data_file=catalog.file_of("offers", offer.id), url=site_path("cloud_prices", ident=acc.id) + f"#offer-{offer.id}",
     )
 
 

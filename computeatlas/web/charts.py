@@ -22,9 +22,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from computeatlas.charts import chart as charts
 from computeatlas.charts.chart import ChartView
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.urls import Urls, site_path
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import NotFound
+from computeatlas.core.urls import Urls, site_path
 from computeatlas.web.page import Route, catalog_of, find_accelerator, render, urls_of
 
 ID_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", max_length=100)

@@ -98,7 +98,7 @@ def find_record(records: Mapping[str, T], ident: str, what: str, url: str, name:
     raise NotFound(f"No such {what}", f"There is no {what} with id '{ident}'.", suggestions)
 
 
-class Moved(Exception):  # noqa: N818  (a redirect, not an error)
+class Moved(Exception):  # a redirect, not an error
     """Raised by a handler whose URL names a record by another name: the app answers
     ``301 Moved Permanently`` to ``location``."""
 

@@ -10,8 +10,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel
 
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.urls import site_path
 from computeatlas.core.citation import citation  # -- site (issue 7) --
+from computeatlas.core.urls import site_path
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
 from computeatlas.silicon import table
 from computeatlas.silicon.specs import AcceleratorSummary, summary_view
@@ -21,8 +21,8 @@ from computeatlas.web.page import (
     canonical_url,
     catalog_of,
     find_accelerator,
-    render,
     refuse_repeats,
+    render,
     urls_of,
 )
 
