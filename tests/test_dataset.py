@@ -394,3 +394,11 @@ def test_the_privacy_note_says_how_to_ask_and_whom_when_configured(catalog: Cata
     response = web.get("/data/")
     assert "Write to privacy@atlas.example <b>now</b> to ask." in soup(response).select_one("#privacy").get_text()
     assert "<b>now</b>" not in response.text  # escaped
+
+
+def test_the_form_declares_exactly_the_fields_it_reads() -> None:
+    from computeatlas.ledger import FORM_FIELDS
+
+    assert set(dataset_web.DatasetForm.model_fields) == {f.name for f in FORM_FIELDS} | {"token", dataset_web.HONEYPOT}
+    parsed = dataset_web.DatasetForm.model_validate({"name": "Zoë", "utm_source": "mail"})
+    assert parsed.name == "Zoë" and parsed.email == "" and not hasattr(parsed, "utm_source")

@@ -33,6 +33,7 @@ from urllib.parse import parse_qsl
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 from limits.errors import ConfigurationError
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
@@ -93,6 +94,23 @@ def privacy_note(configured: str = "") -> str:
     if not contact:
         return PRIVACY
     return f"{PRIVACY} Write to {contact} to ask."
+
+class DatasetForm(BaseModel):
+    """The fields the ``/data/`` form posts (the request's four questions, the licence box,
+    the signed token and the honeypot); any other field is ignored. Each field is the text
+    as typed: :func:`computeatlas.ledger.check` judges the request fields and says what is
+    wrong with each on the form."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    name: str = ""
+    email: str = ""
+    organisation: str = ""
+    intended_use: str = ""
+    licence: str = ""
+    token: str = ""
+    website: str = Field("", description="the honeypot: people never see it, bots fill it in")
+
 
 _ARTIFACTS: dict[str, tuple[DatasetView, bytes]] = {}
 _ARTIFACTS_LOCK = threading.Lock()
@@ -211,11 +229,12 @@ async def data_submit(request: Request) -> Response:
         raise UnsupportedMediaType("Form not understood", "Send the form as application/x-www-form-urlencoded, as a browser does.")
     body = await read_body(request)
     try:
-        form = dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=20, errors="strict"))
+        fields = DatasetForm.model_validate(dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=20, errors="strict")))
     except (UnicodeDecodeError, ValueError):
         raise BadRequest("Form not understood", "The form must be UTF-8 text with at most 20 fields.") from None
-    token = form.get("token", "")
-    shown = {k: form.get(k, "")[:300] for k in ("name", "email", "organisation", "intended_use", "licence")}
+    form = fields.model_dump()
+    token = fields.token
+    shown = {k: form[k][:300] for k in ("name", "email", "organisation", "intended_use", "licence")}
     try:
         key = guard.verify(token, guard.cookie_of(request))
     except TokenError as exc:
@@ -223,7 +242,7 @@ async def data_submit(request: Request) -> Response:
             request, status=403, values=shown,
             notice=f"{exc} We have refreshed the form: please check it and send it again.",
         )
-    if form.get(HONEYPOT, ""):
+    if form[HONEYPOT]:
         return _form_page(
             request, status=400, values=shown, key=key,
             notice="The form could not be accepted: the field marked “leave this empty” was filled in.",
