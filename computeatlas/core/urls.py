@@ -125,6 +125,10 @@ class Urls:
     live: str | None = None
     sent_live: set[str] = field(default_factory=set, compare=False)
     """Site paths (with query) that links were sent to :attr:`live` for."""
+    _public: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_public", frozenset(self.files.values()) if self.files is not None else frozenset())
 
     def path(self, name: str, **params: object) -> str:
         """The URL of route ``name`` for links: under the base path (see :func:`site_path`), or
@@ -176,9 +180,6 @@ class Urls:
             target = split.path
         return self.base_path + target + tail
 
-    @property
-    def _public(self) -> frozenset[str]:
-        return frozenset(self.files.values()) if self.files is not None else frozenset()
 
     def absolute(self, path: str) -> str:
         """The absolute URL (on :attr:`origin`, never a request's Host) of a site path such as
