@@ -63,5 +63,9 @@ def test_the_site_works_under_a_base_path(catalog: Catalog) -> None:
     assert "Sitemap: https://atlas.example.org/atlas/sitemap.xml" in client.get("/atlas/robots.txt").text
     missing = client.get("/atlas/api/accelerators/acme-a9")
     assert missing.status_code == 404 and missing.json()["suggestions"][0]["url"].startswith("/atlas/silicon/")
+    listed = client.get("/atlas/api/accelerators").json()
+    assert listed[0]["url"] == "/atlas/silicon/acme-a1" and listed[0]["api_url"] == "/atlas/api/accelerators/acme-a1"
+    one = client.get("/atlas/api/accelerators/acme-a1").json()
+    assert one["sources"][0]["url"] == "https://acme.example/sheet.pdf"  # other sites' addresses are kept
     schema = client.get("/atlas/openapi.json").json()
     assert "/api/accelerators" in schema["paths"] and schema["servers"] == [{"url": "/atlas"}]

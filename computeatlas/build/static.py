@@ -24,9 +24,8 @@ Links and a sub-path
     (:class:`computeatlas.core.urls.Urls`), and the build renders with one that knows the
     base path and, before rendering, the URL each built path's file will be served at
     (:func:`expected_type`, :func:`file_for`, :func:`public_url`); canonical links, the
-    sitemap, the feed and robots.txt come from the same registry on ``site_url``. A JSON
-    document's strings that are built site paths (view objects hold them as ``/silicon/x``)
-    are linked to their files in the parsed document. So ``--base-path /atlas/`` gives a
+    sitemap, the feed and robots.txt come from the same registry on ``site_url``, and so do
+    the ``…url`` fields of JSON documents (:func:`computeatlas.web.page.linked`). So ``--base-path /atlas/`` gives a
     site that works from ``https://host/atlas/``, and a link to a page that was not built
     stays visible to :func:`dead_links`. Query strings are kept (a static host ignores
     them: ``/silicon/?sort=memory`` shows the unsorted table).
@@ -47,7 +46,6 @@ sitemap and the feed need absolute addresses.
 from __future__ import annotations
 
 import html
-import json
 import re
 import shutil
 import time
@@ -255,7 +253,7 @@ def build(
                 on_progress(done, total, path)
         if problems:
             raise BuildError(problems)
-        _write(out, responses, redirects, urls)
+        _write(out, responses, redirects)
         # Paths sent to the live server must be ones it serves (a redirect or a 405 for a
         # form's GET counts as served; a 404 does not).
         live = sorted(urls.sent_live)
@@ -280,31 +278,13 @@ def expected_type(path: str) -> str:
     return "application/json" if path.startswith("/api/") and path != site_path("api_docs") else "text/html"
 
 
-def _json_links(value: Any, urls: Urls) -> Any:
-    """Parsed JSON with every string that is a built site path (``/silicon/x``, as view objects
-    hold them) made a link to its file (``/atlas/silicon/x/``); nothing else changes."""
-    if isinstance(value, dict):
-        return {k: _json_links(v, urls) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_links(v, urls) for v in value]
-    if isinstance(value, str) and value.startswith("/") and not value.startswith("//") and urls.files is not None:
-        if urlsplit(value).path in urls.files:
-            return urls.link(value)
-    return value
-
-
-def _write(out: Path, responses: dict[str, tuple[str, bytes]], redirects: dict[str, str], urls: Urls) -> None:
-    """Write every response as rendered (JSON documents with their site paths linked to the
-    built files) and a page for every redirect."""
+def _write(out: Path, responses: dict[str, tuple[str, bytes]], redirects: dict[str, str]) -> None:
+    """Write every response as rendered, and a page for every redirect."""
     for path, (content_type, body) in responses.items():
         kind = content_type.split(";", 1)[0].strip().lower()
         target = out / file_for(path, kind)
         target.parent.mkdir(parents=True, exist_ok=True)
-        if kind == "application/json":
-            data = _json_links(json.loads(body), urls)
-            target.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-        else:
-            target.write_bytes(body)
+        target.write_bytes(body)
     for path, location in redirects.items():
         target = out / file_for(path, "text/html")
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -30,7 +30,7 @@ from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
 from computeatlas.web import openapi, routes
 from computeatlas.web.cache import PageCache, known_query
-from computeatlas.web.page import Moved
+from computeatlas.web.page import Moved, json_response_class
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("computeatlas.web")
@@ -92,20 +92,22 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
     )
     app.state.templates = templates(urls)
     app.mount(urls.prefixed("/static"), StaticFiles(directory=str(HERE / "static")), name="static")
+    linked_json = json_response_class(urls)
     for route in routes.ROUTES:
+        response_class = linked_json if route.response_class is JSONResponse else route.response_class
         app.add_api_route(
             urls.prefixed(route.path),
             route.endpoint,
             methods=list(route.methods),
             name=route.name,
-            response_class=route.response_class,
+            response_class=response_class,
             include_in_schema=route.in_schema,
             summary=route.summary,
             response_model=route.response_model,
         )
         if "GET" in route.methods:  # every page answers HEAD; the server sends no body for it
             app.add_api_route(urls.prefixed(route.path), route.endpoint, methods=["HEAD"], name=f"{route.name}_head",
-                              response_class=route.response_class, include_in_schema=False)
+                              response_class=response_class, include_in_schema=False)
 
     app.add_middleware(SiteMiddleware)
     openapi.install(app, urls.base_path)

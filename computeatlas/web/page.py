@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import InputError, NotFound, closest
@@ -56,6 +56,27 @@ def urls_of(request: Request) -> Urls:
 def catalog_of(request: Request) -> Catalog:
     """The immutable catalog the app serves."""
     return request.app.state.catalog
+
+
+def linked(value: Any, urls: Urls) -> Any:
+    """A JSON document with every ``…url`` field that holds a site path (``/silicon/x``, as view
+    objects hold them) made a link by ``urls`` (:meth:`Urls.link`: under the base path, or to
+    a static build's file); absolute URLs (sources) and every other field are kept."""
+    if isinstance(value, dict):
+        return {k: urls.link(v) if isinstance(v, str) and k.endswith("url") else linked(v, urls) for k, v in value.items()}
+    if isinstance(value, list):
+        return [linked(v, urls) for v in value]
+    return value
+
+
+def json_response_class(urls: Urls) -> type[JSONResponse]:
+    """The JSON response class of an app whose links ``urls`` makes: bodies pass through :func:`linked`."""
+
+    class LinkedJSONResponse(JSONResponse):
+        def render(self, content: Any) -> bytes:
+            return super().render(linked(content, urls))
+
+    return LinkedJSONResponse
 
 
 def canonical_url(request: Request) -> str:
