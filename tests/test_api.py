@@ -64,3 +64,26 @@ def test_api_reference_page_is_generated_from_openapi(client: TestClient) -> Non
     headings = [h.get_text(" ", strip=True) for h in page.select("section.endpoint h2")]
     assert "GET /api/accelerators/{ident}" in headings
     assert page.select("script") == []  # no CDN script, nothing the CSP would block
+
+
+def test_openapi_documents_400_and_404_never_422(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    listing = schema["paths"]["/api/accelerators"]["get"]
+    assert set(listing["responses"]) == {"200", "400"}
+    assert set(schema["paths"]["/api/accelerators/{ident}"]["get"]["responses"]) == {"200", "400", "404"}
+    assert listing["responses"]["400"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorBody"}
+    assert not any("422" in op["responses"] for ops in schema["paths"].values() for op in ops.values())
+    names = [p["name"] for p in listing["parameters"]]
+    assert {"memory_min", "memory_max", "power_max", "fp8_min", "memory_bandwidth_min"} <= set(names)
+
+
+def test_fastapis_validation_errors_are_the_same_400_body(client: TestClient) -> None:
+    ours = client.get("/api/accelerators?sort=colour")
+    theirs = client.get("/api/accelerators", params={"sort": "x" * 201})
+    assert ours.status_code == theirs.status_code == 400
+    assert set(ours.json()) == set(theirs.json()) == {"error", "detail", "status"}
+    assert theirs.json()["error"] == "Bad query parameter"
+    assert theirs.json()["detail"] == "query parameter 'sort': String should have at most 200 characters"
+    missing = client.get("/api/search")
+    assert missing.status_code == 400
+    assert missing.json()["detail"] == "query parameter 'q': Field required"

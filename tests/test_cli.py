@@ -172,7 +172,6 @@ def test_serve_refuses_a_short_secret_and_starts_with_a_writable_folder(
 ) -> None:
     monkeypatch.setenv("COMPUTEATLAS_VAR", str(tmp_path / "var"))
     monkeypatch.setenv("COMPUTEATLAS_SECRET", "short")
-    monkeypatch.setenv("COMPUTEATLAS_DATA", str(data_dir))  # serve sets it for the workers; monkeypatch undoes it
     result = runner.invoke(app, ["serve", "--data", str(data_dir)])
     assert result.exit_code == 1 and "COMPUTEATLAS_SECRET must be at least 16 characters" in result.stderr and served == []
     monkeypatch.delenv("COMPUTEATLAS_SECRET")
@@ -180,3 +179,45 @@ def test_serve_refuses_a_short_secret_and_starts_with_a_writable_folder(
     assert result.exit_code == 0, result.output
     assert len(served) == 1 and served[0]["port"] == 8123
     assert (tmp_path / "var" / "ledger.sqlite3").is_file() and (tmp_path / "var" / "secret.key").is_file()
+
+
+def test_serve_hands_its_settings_to_the_workers_not_the_environment(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import pickle
+
+    import uvicorn
+
+    calls: list[tuple[tuple[object, ...], dict[str, object]]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: calls.append((args, kwargs)))
+    monkeypatch.delenv("COMPUTEATLAS_DATA", raising=False)
+    monkeypatch.delenv("COMPUTEATLAS_SECRET", raising=False)
+    monkeypatch.setenv("COMPUTEATLAS_VAR", str(tmp_path / "var"))
+    result = runner.invoke(app, ["serve", "--data", str(data_dir)])
+    assert result.exit_code == 0, result.output
+    assert "COMPUTEATLAS_DATA" not in os.environ
+    (factory,), options = calls[0]
+    assert options["factory"] is True and options["timeout_keep_alive"] == 5.0 and options["limit_concurrency"] == 1000
+    worker_copy = pickle.loads(pickle.dumps(factory))  # what a spawned worker receives
+    served = worker_copy()
+    assert served.state.settings.data == data_dir and served.state.settings.var == tmp_path / "var"
+    assert sorted(served.state.catalog.accelerators) == ["acme-a1", "acme-a2", "globex-g1"]
+
+
+def test_a_malformed_setting_is_one_line_naming_it(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPUTEATLAS_BASE_PATH", "atlas")
+    result = runner.invoke(app, ["list", "--data", str(data_dir)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("setting base_path (COMPUTEATLAS_BASE_PATH): base_path must start with '/'")
+
+
+def test_build_takes_its_defaults_from_the_settings(data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPUTEATLAS_PUBLIC_ORIGIN", "https://atlas.example.org")
+    monkeypatch.setenv("COMPUTEATLAS_BASE_PATH", "/atlas")
+    result = runner.invoke(app, ["build", str(tmp_path / "out"), "--data", str(data_dir)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "robots.txt").read_text().endswith("Sitemap: https://atlas.example.org/atlas/sitemap.xml\n")
+    result = runner.invoke(app, ["build", str(tmp_path / "out"), "--data", str(data_dir), "--base-path", "/", "--site-url", "https://other.example"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "robots.txt").read_text().endswith("Sitemap: https://other.example/sitemap.xml\n")

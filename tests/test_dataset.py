@@ -33,8 +33,8 @@ VALID = {
 }
 
 
-def make_app(catalog: Catalog, tmp_path: Path, rate: str = "1000/minute", form_min_seconds: float = 0) -> FastAPI:
-    app = create_app(catalog, Settings(var=tmp_path / "var", form_min_seconds=form_min_seconds))
+def make_app(catalog: Catalog, tmp_path: Path, rate: str = "1000/minute", form_min_seconds: float = 0, **settings: object) -> FastAPI:
+    app = create_app(catalog, Settings(var=tmp_path / "var", form_min_seconds=form_min_seconds, **settings))
     app.state.ledger = Ledger.open(f"sqlite:///{tmp_path / 'ledger.sqlite3'}")
     app.state.form_guard = FormGuard(b"test-secret-0123456789", rate=rate)
     return app
@@ -492,13 +492,16 @@ def test_a_ledger_that_cannot_be_opened_is_a_503_and_sends_nothing(
     assert "id,name" not in response.text
 
 
-def test_the_privacy_note_says_how_to_ask_and_whom_when_configured(web: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_privacy_note_says_how_to_ask_and_whom_when_configured(catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COMPUTEATLAS_CONTACT", raising=False)
+    web = TestClient(make_app(catalog, tmp_path))
     note = soup(web.get("/data/")).select_one("#privacy").get_text()
     assert "write to ask" not in note and "deleted after 365 days" in note
     assert "computeatlas requests export --email" in note and "computeatlas requests erase --email" in note
     assert "Write to" not in note
     monkeypatch.setenv("COMPUTEATLAS_CONTACT", "privacy@atlas.example <b>now</b>")
+    assert "Write to" not in soup(web.get("/data/")).select_one("#privacy").get_text()  # settings are read once
+    web = TestClient(make_app(catalog, tmp_path, contact="privacy@atlas.example <b>now</b>"))
     response = web.get("/data/")
     assert "Write to privacy@atlas.example <b>now</b> to ask." in soup(response).select_one("#privacy").get_text()
     assert "<b>now</b>" not in response.text  # escaped
@@ -534,3 +537,11 @@ def test_a_failing_write_logs_no_visitor_text(catalog: Catalog, tmp_path: Path, 
     assert f"could not record a dataset request: {expected}" in logged
     for typed in ("Secretname", "secret.person", "Hidden Org"):
         assert typed not in logged
+
+
+def test_the_form_declares_exactly_the_fields_it_reads() -> None:
+    from computeatlas.ledger import FORM_FIELDS
+
+    assert set(dataset_web.DatasetForm.model_fields) == {f.name for f in FORM_FIELDS} | {"token", dataset_web.HONEYPOT}
+    parsed = dataset_web.DatasetForm.model_validate({"name": "Zoë", "utm_source": "mail"})
+    assert parsed.name == "Zoë" and parsed.email == "" and not hasattr(parsed, "utm_source")

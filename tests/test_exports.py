@@ -29,6 +29,7 @@ from computeatlas.publish.exports import json as json_export
 from computeatlas.publish.exports.datapackage import descriptor
 from tests.conftest import TODAY, make_record, write_data
 
+
 def _figure_columns(name: str, stated: str | None = None) -> list[str]:
     return [name, f"{name}_state", *([stated] if stated else [])]
 

@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from computeatlas.cli import app
+from computeatlas.core.settings import Settings
 from computeatlas.ledger import DatasetRequest, Ledger, check, database_url
 from computeatlas.ledger.store import email_key
 from tests.ledger_support import BACKENDS, ledger_url
@@ -118,11 +119,10 @@ def test_migrations_build_exactly_the_declared_table(ledger: Ledger) -> None:
         assert context.get_current_revision() == "0001"
 
 
-def test_sqlite_ledger_is_in_wal_mode_in_the_var_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("COMPUTEATLAS_DATABASE_URL", raising=False)
-    monkeypatch.setenv("COMPUTEATLAS_VAR", str(tmp_path / "var"))
-    assert database_url() == f"sqlite:///{tmp_path / 'var' / 'ledger.sqlite3'}"
-    ledger = Ledger.open()
+def test_sqlite_ledger_is_in_wal_mode_in_the_var_directory(tmp_path: Path) -> None:
+    settings = Settings(var=tmp_path / "var")
+    assert database_url(settings) == f"sqlite:///{tmp_path / 'var' / 'ledger.sqlite3'}"
+    ledger = Ledger.open(database_url(settings))
     ledger.close()
     db = sqlite3.connect(tmp_path / "var" / "ledger.sqlite3")
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
@@ -131,10 +131,12 @@ def test_sqlite_ledger_is_in_wal_mode_in_the_var_directory(tmp_path: Path, monke
 
 def test_database_url_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COMPUTEATLAS_DATABASE_URL", "postgresql://atlas@db.internal/atlas")
-    assert database_url() == "postgresql://atlas@db.internal/atlas"
+    settings = Settings.from_env()
+    monkeypatch.delenv("COMPUTEATLAS_DATABASE_URL")  # read once, by Settings.from_env, never again
+    assert database_url(settings) == "postgresql://atlas@db.internal/atlas"
     from computeatlas.ledger.store import _driver_url
 
-    assert _driver_url(database_url()) == "postgresql+psycopg://atlas@db.internal/atlas"
+    assert _driver_url(database_url(settings)) == "postgresql+psycopg://atlas@db.internal/atlas"
 
 
 # --- the operator commands -----------------------------------------------------------
@@ -485,11 +487,11 @@ def test_requests_purge_expired_deletes_without_asking(url: str) -> None:
 
 def test_serve_purges_expired_requests_at_start_up_and_keeps_a_sweeper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from computeatlas.cli.silicon import start_retention
+    from computeatlas.core.settings import Settings
 
     url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
-    monkeypatch.setenv("COMPUTEATLAS_DATABASE_URL", url)
     _aged(url, dt.datetime.now(dt.UTC).replace(tzinfo=None))
-    sweeper = start_retention()
+    sweeper = start_retention(Settings(database_url=url))
     try:
         assert _names(url) == ["Kept"]
         assert sweeper.interval == 3600 and sweeper._thread is not None and sweeper._thread.is_alive()

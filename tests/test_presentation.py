@@ -15,7 +15,6 @@ import io
 import json
 import sqlite3
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest

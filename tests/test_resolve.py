@@ -79,3 +79,49 @@ def test_alias_is_matched_whole(compare_catalog: Catalog) -> None:
 def test_empty_or_overlong_name_is_invalid(compare_catalog: Catalog, text: str) -> None:
     with pytest.raises(resolve.InvalidName):
         resolve.resolve(compare_catalog, text)
+
+
+ALIASED_PATHS = [
+    ("/silicon/Trn3", "/silicon/aws-trainium-3"),
+    ("/api/accelerators/Trn3", "/api/accelerators/aws-trainium-3"),
+    ("/cloud/prices/trn3?variant=all", "/cloud/prices/aws-trainium-3?variant=all"),
+    ("/api/prices/Trn3", "/api/prices/aws-trainium-3"),
+    ("/charts/prices/H100%20SXM5", "/charts/prices/nvidia-h100-sxm"),
+    ("/charts/prices/H100-SXM-80GB.svg", "/charts/prices/nvidia-h100-sxm.svg"),
+    ("/api/charts/prices/h100%20sxm", "/api/charts/prices/nvidia-h100-sxm"),
+]
+
+
+@pytest.mark.parametrize(("path", "target"), ALIASED_PATHS)
+def test_every_path_naming_an_accelerator_redirects_an_alias_to_its_id(real_catalog: Catalog, path: str, target: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from computeatlas.web.app import create_app
+
+    client = TestClient(create_app(real_catalog), follow_redirects=False)
+    assert resolve.resolve_id(real_catalog, "Trn3") == "aws-trainium-3"  # as `computeatlas show Trn3` resolves it
+    assert resolve.resolve_id(real_catalog, "H100 SXM5") == "nvidia-h100-sxm"
+    response = client.get(path)
+    assert response.status_code == 301
+    assert response.headers["location"] == target
+    assert client.get(target).status_code == 200
+
+
+def test_an_unknown_id_in_a_path_is_still_a_404_with_suggestions(real_catalog: Catalog) -> None:
+    from fastapi.testclient import TestClient
+
+    from computeatlas.web.app import create_app
+
+    client = TestClient(create_app(real_catalog), follow_redirects=False)
+    response = client.get("/api/accelerators/trainium-nine")
+    assert response.status_code == 404 and response.json()["error"] == "No such accelerator"
+
+
+def test_an_ambiguous_alias_in_a_path_lists_the_candidates(real_catalog: Catalog) -> None:
+    from fastapi.testclient import TestClient
+
+    from computeatlas.web.app import create_app
+
+    response = TestClient(create_app(real_catalog)).get("/api/prices/H100")
+    assert response.status_code == 404
+    assert {s["url"] for s in response.json()["suggestions"]} == {"/api/prices/nvidia-h100-pcie", "/api/prices/nvidia-h100-sxm"}

@@ -18,6 +18,7 @@ from computeatlas.build import static as site
 from computeatlas.cli import app
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.citation import bibtex_escape, citation
+from computeatlas.core.urls import Urls
 from computeatlas.web.routes import all_paths
 from computeatlas.web.site import changes, is_page
 from tests.conftest import SMALL_CATALOG, TODAY, write_data
@@ -157,16 +158,26 @@ def test_the_link_walker_finds_dead_links(built: site.BuildResult) -> None:
 
 
 def test_forms_and_unbuilt_pages_go_to_the_live_server() -> None:
-    relink = site.Relinker({"/silicon/": "/silicon/", "/data/": "/data/"}, "/sub", ORIGIN, live_url=LIVE + "/")
-    html = (
-        '<form method="post" action="/data/" class="request-form"><a href="/data/">d</a></form>'
-        '<form method="get" action="/search"><a href="/silicon/?sort=memory">t</a>'
-    )
-    out = relink.text(html, "text/html")
-    assert f'<form method="post" action="{LIVE}/data/" class="request-form">' in out
-    assert '<a href="/sub/data/">' in out and f'<form method="get" action="{LIVE}/search">' in out
-    assert '<a href="/sub/silicon/?sort=memory">' in out
-    assert relink.sent_live == {"/search"}
+    urls = Urls("/sub", ORIGIN, files={"/silicon/": "/silicon/", "/data/": "/data/", "/silicon/acme-a1": "/silicon/acme-a1/"}, live=LIVE)
+    assert urls.post("data_submit") == f"{LIVE}/data/"
+    assert urls.path("data_page") == "/sub/data/"
+    assert urls.path("search") == f"{LIVE}/search"
+    assert urls.link("/silicon/?sort=memory") == "/sub/silicon/?sort=memory"
+    assert urls.path("silicon_page", ident="acme-a1") == "/sub/silicon/acme-a1/"
+    assert urls.link(urls.path("silicon_page", ident="acme-a1")) == "/sub/silicon/acme-a1/"  # a made link stays made
+    assert urls.absolute("/silicon/acme-a1") == ORIGIN + "/sub/silicon/acme-a1/"
+    assert urls.sent_live == {"/search"}
+
+
+def test_pages_are_rendered_with_their_final_links_not_rewritten(catalog: Catalog, tmp_path: Path) -> None:
+    result = site.build(catalog, tmp_path / "out", "/sub/", site_url=ORIGIN, live_url=LIVE)
+    page = (result.out_dir / "silicon" / "acme-a1" / "index.html").read_bytes()
+    from computeatlas.core.settings import Settings
+    from computeatlas.web.app import create_app
+
+    urls = Urls("/sub", ORIGIN, files={p: site.public_url(site.file_for(p, site.expected_type(p))) for p in result.files}, live=LIVE)
+    app = create_app(catalog, Settings(base_path="/sub", public_origin=ORIGIN), urls)
+    assert TestClient(app, base_url=ORIGIN).get("/sub/silicon/acme-a1").content == page  # the file is the response, byte for byte
 
 
 def test_the_dataset_form_posts_to_the_live_server(built: site.BuildResult) -> None:
@@ -225,8 +236,8 @@ def test_feed_has_one_entry_per_record_newest_first(dated_catalog: Catalog) -> N
     ]
     first = entries[0]
     assert first.find(ATOM + "updated").text == "2026-11-20T00:00:00Z"
-    assert first.find(ATOM + "link").get("href") == "http://testserver/silicon/acme-a2"
-    assert first.find(ATOM + "id").text == "http://testserver/silicon/acme-a2#verified-2026-11-20"
+    assert first.find(ATOM + "link").get("href") == "http://127.0.0.1:8000/silicon/acme-a2"
+    assert first.find(ATOM + "id").text == "http://127.0.0.1:8000/silicon/acme-a2#verified-2026-11-20"
     assert root.find(ATOM + "updated").text == "2026-11-20T00:00:00Z"
     assert all(e.find(ATOM + "summary").text.startswith("A test part.") for e in entries)
 
@@ -243,9 +254,9 @@ def test_sitemap_lists_pages_only(dated_catalog: Catalog) -> None:
     root = ET.fromstring(TestClient(create_app(dated_catalog)).get("/sitemap.xml").content)
     assert root.tag == SITEMAP + "urlset"
     urls = {u.find(SITEMAP + "loc").text: u.find(SITEMAP + "lastmod").text for u in root.findall(SITEMAP + "url")}
-    assert urls["http://testserver/silicon/acme-a2"] == "2026-11-20"
-    assert urls["http://testserver/silicon/acme-a1"] == "2026-11-01"
-    assert urls["http://testserver/silicon/"] == "2026-11-20"  # the newest verified date
+    assert urls["http://127.0.0.1:8000/silicon/acme-a2"] == "2026-11-20"
+    assert urls["http://127.0.0.1:8000/silicon/acme-a1"] == "2026-11-01"
+    assert urls["http://127.0.0.1:8000/silicon/"] == "2026-11-20"  # the newest verified date
     assert not any("/api/" in u or u.endswith((".json", ".svg", ".xml", ".toml")) for u in urls)
     dt.date.fromisoformat(next(iter(urls.values())))
 
@@ -284,16 +295,16 @@ def test_unknown_data_file_is_a_404(client: TestClient, path: str) -> None:
 
 def test_accelerator_page_has_trust_features(client: TestClient, catalog: Catalog) -> None:
     soup = BeautifulSoup(client.get("/silicon/acme-a1").text, "html.parser")
-    assert soup.find("link", rel="canonical")["href"] == "http://testserver/silicon/acme-a1"
+    assert soup.find("link", rel="canonical")["href"] == "http://127.0.0.1:8000/silicon/acme-a1"
     assert soup.find("meta", attrs={"name": "description"})["content"] == "Acme A1: A test part."
     assert soup.find("meta", property="og:title")["content"] == "Acme A1"
     cite = soup.find(id="cite")
     assert cite.select_one(".cite-text").get_text() == (
-        f"Compute Atlas. “Acme A1”. Verified 2026-11-01; data version {catalog.version}. http://testserver/silicon/acme-a1"
+        f"Compute Atlas. “Acme A1”. Verified 2026-11-01; data version {catalog.version}. http://127.0.0.1:8000/silicon/acme-a1"
     )
     bibtex = cite.find("code").get_text()
     assert bibtex.startswith("@misc{computeatlas-acme-a1-2026,") and "month        = nov," in bibtex
-    assert "\\url{http://testserver/silicon/acme-a1}" in bibtex
+    assert "\\url{http://127.0.0.1:8000/silicon/acme-a1}" in bibtex
     provenance = soup.select_one("p.provenance a")
     assert provenance["href"] == "/records/accelerators/acme-a1.toml"
     footer = soup.select_one("footer.site")

@@ -20,14 +20,15 @@ document at its ``.json`` file, because ``/api/accelerators`` is both a document
 the folder of every accelerator's document.
 
 Links and a sub-path
-    Templates write root-absolute links (``href="/silicon/"``). The build rewrites every
-    root-absolute ``href``/``src``/``action`` and every absolute URL on the site's own
-    origin (canonical links, the sitemap, the feed, robots.txt) to ``base_path`` + the
-    file's URL above; string values in JSON that are built URLs are rewritten the same
-    way. So ``--base-path /atlas/`` gives a site that works from ``https://host/atlas/``,
-    and a link to a page that was not built stays visible to :func:`dead_links`.
-    Query strings are kept (a static host ignores them: ``/silicon/?sort=memory`` shows
-    the unsorted table).
+    Nothing is rewritten after rendering. Every link comes from the URL registry
+    (:class:`computeatlas.core.urls.Urls`), and the build renders with one that knows the
+    base path and, before rendering, the URL each built path's file will be served at
+    (:func:`expected_type`, :func:`file_for`, :func:`public_url`); canonical links, the
+    sitemap, the feed and robots.txt come from the same registry on ``site_url``, and so do
+    the ``…url`` fields of JSON documents (:func:`computeatlas.web.page.linked`). So ``--base-path /atlas/`` gives a
+    site that works from ``https://host/atlas/``, and a link to a page that was not built
+    stays visible to :func:`dead_links`. Query strings are kept (a static host ignores
+    them: ``/silicon/?sort=memory`` shows the unsorted table).
 
 What a static host cannot do
     Some pages exist only on a live server: the dataset request form (``/data/``, whose
@@ -45,7 +46,6 @@ sitemap and the feed need absolute addresses.
 from __future__ import annotations
 
 import html
-import json
 import re
 import shutil
 import time
@@ -53,10 +53,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.settings import Settings
+from computeatlas.core.urls import Urls, site_path
 
 MARKER = ".computeatlas-build"
 """File left in every output folder; the build only clears a non-empty folder that has it."""
@@ -75,11 +76,6 @@ EXTENSIONS = {
     "application/x-sqlite3": ".sqlite",
     "application/zip": ".zip",
 }
-TEXT_TYPES = ("text/html", "application/json", "application/xml", "application/atom+xml", "text/plain")
-_ATTR = re.compile(r"""(\s(?:href|src|action|poster)\s*=\s*)(["'])(.*?)\2""", re.I | re.S)
-_FORM = re.compile(r"<form\b[^>]*>", re.I | re.S)
-_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.I | re.S)
-_QUOTED = re.compile(r"""(['"])(/[^'"\s]*)\1""")
 
 
 class BuildError(Exception):
@@ -173,97 +169,6 @@ def public_url(file: str) -> str:
     return "/" + file
 
 
-class Relinker:
-    """Rewrites a response's links for the output: root-absolute and own-origin URLs → base path + file URL."""
-
-    def __init__(self, urls: dict[str, str], base: str, origin: str, live_url: str | None = None) -> None:
-        self.urls = urls
-        self.base = base
-        self.origin = origin
-        self.live = live_url.rstrip("/") if live_url else None
-        self.sent_live: set[str] = set()
-        """Root-absolute paths (with query) that were pointed at the live server."""
-        # An own-origin URL in text: up to a space, quote, bracket or brace, without trailing punctuation.
-        self._absolute = re.compile(re.escape(origin) + r"""(/(?:[^\s"'<>(){}\[\]]*[^\s"'<>(){}\[\].,;:!?])?)?""")
-
-    def path(self, link: str, strict: bool = False) -> str | None:
-        """``link`` (``/x?q#f``) mapped to ``base + url(x) + ?q#f``.
-
-        A path that was not built goes to the live server when there is one (the result is
-        then absolute); else it keeps its path under the base, or is None when ``strict``.
-        """
-        split = urlsplit(link)
-        tail = (f"?{split.query}" if split.query else "") + (f"#{split.fragment}" if split.fragment else "")
-        target = self.urls.get(split.path)
-        if target is None and split.path.startswith("/static/"):
-            target = split.path
-        if target is None:
-            if self.live:
-                self.sent_live.add(split.path + (f"?{split.query}" if split.query else ""))
-                return self.live + split.path + tail
-            if strict:
-                return None
-            target = split.path
-        return self.base + target + tail
-
-    def _attr(self, match: re.Match[str]) -> str:
-        value = html.unescape(match.group(3))
-        if value.startswith("/") and not value.startswith("//"):
-            value = self.path(value) or value
-        return match.group(1) + match.group(2) + html.escape(value, quote=True) + match.group(2)
-
-    def _own(self, match: re.Match[str]) -> str:
-        if not match.group(1):
-            return self.origin + self.base + "/"
-        mapped = self.path(match.group(1)) or match.group(1)
-        return mapped if mapped.startswith(("http://", "https://")) else self.origin + mapped
-
-    def _form(self, match: re.Match[str]) -> str:
-        tag = match.group(0)
-        if self.live and re.search(r"""method\s*=\s*["']?post""", tag, re.I):
-            found = re.search(r"""\saction\s*=\s*(["'])(.*?)\1""", tag, re.I | re.S)
-            path = urlsplit(html.unescape(found.group(2))).path if found else ""
-            if path.startswith(self.base + "/"):
-                path = path[len(self.base) :]  # the attribute pass already mapped it under the base
-            action = html.escape(self.live + (path if path.startswith("/") else "/"), quote=True)
-            if found:
-                return tag[: found.start()] + f' action="{action}"' + tag[found.end() :]
-            return tag[:-1] + f' action="{action}">'
-        return tag
-
-    def _script(self, match: re.Match[str]) -> str:
-        """Inside a ``<script>`` (FastAPI's API explorer), a quoted string that is exactly a built URL."""
-
-        def one(m: re.Match[str]) -> str:
-            path = m.group(2)
-            return m.group(1) + (self.base + self.urls[path]) + m.group(1) if path in self.urls else m.group(0)
-
-        return _QUOTED.sub(one, match.group(0))
-
-    def text(self, body: str, kind: str) -> str:
-        """Rewrite an HTML, XML or plain-text body."""
-        if kind == "text/html":
-            body = _ATTR.sub(self._attr, body)
-            body = _FORM.sub(self._form, body)
-            body = _SCRIPT.sub(self._script, body)
-        elif kind in ("application/xml", "application/atom+xml"):
-            body = _ATTR.sub(self._attr, body)
-        return self._absolute.sub(self._own, body)
-
-    def json(self, value: Any) -> Any:
-        """Rewrite string values of parsed JSON that are built URLs (root-absolute or on the origin)."""
-        if isinstance(value, dict):
-            return {k: self.json(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self.json(v) for v in value]
-        if isinstance(value, str):
-            if value.startswith("/") and not value.startswith("//") and urlsplit(value).path in self.urls:
-                return self.path(value) or value
-            if value.startswith(self.origin + "/") and urlsplit(value[len(self.origin) :]).path in self.urls:
-                return self.origin + (self.path(value[len(self.origin) :]) or "")
-        return value
-
-
 def _prepare(out_dir: Path) -> None:
     if out_dir.exists():
         if not out_dir.is_dir():
@@ -294,10 +199,13 @@ def build(
     live_url: str | None = None,
     paths: Iterable[str] | None = None,
     on_progress: Callable[[int, int, str], None] | None = None,
+    settings: Settings | None = None,
 ) -> BuildResult:
     """Render the site for ``catalog`` into ``out_dir``, to be served from ``base_path`` on ``site_url``.
 
     ``live_url`` is a running server for what a static host cannot do (see the module doc).
+    ``settings`` (default :meth:`Settings.from_env`) configure the app that renders the
+    pages; its public origin is ``site_url``.
     ``paths`` defaults to every layer's ``static_paths``; ``on_progress(done, total, url)``
     is called after each URL (the CLI draws a rich progress bar with it). ``out_dir`` is
     created, or emptied if an earlier build made it; any other non-empty folder is refused.
@@ -319,16 +227,23 @@ def build(
     wanted = list(dict.fromkeys(paths if paths is not None else all_paths(catalog)))
     _prepare(out)
 
+    # Every page links to the files of this build (or the live server) as it is rendered:
+    # the registry knows, before rendering, where each built path's file will be served.
+    urls = Urls(base, origin, files={p: public_url(file_for(p, expected_type(p))) for p in [*wanted, NOT_FOUND]}, live=live_url)
+    settings = (settings if settings is not None else Settings.from_env()).model_copy(update={"public_origin": origin, "base_path": base})
     responses: dict[str, tuple[str, bytes]] = {}
     redirects: dict[str, str] = {}
     problems: list[str] = []
     total = len(wanted) + 1
-    with TestClient(create_app(catalog), base_url=origin, follow_redirects=False) as client:
+    with TestClient(create_app(catalog, settings, urls), base_url=origin, follow_redirects=False) as client:
         for done, path in enumerate([*wanted, NOT_FOUND], start=1):
-            response = client.get(path)
+            response = client.get(base + path)
             expected = 404 if path == NOT_FOUND else 200
+            kind = response.headers.get("content-type", "application/octet-stream")
             if response.status_code == expected:
-                responses[path] = (response.headers.get("content-type", "application/octet-stream"), response.content)
+                responses[path] = (kind, response.content)
+                if file_for(path, kind) != file_for(path, expected_type(path)):
+                    problems.append(f"{path}: answered {kind.split(';')[0]}, so its file is not where links point")
             elif response.is_redirect and path != NOT_FOUND:
                 redirects[path] = response.headers["location"]
             else:
@@ -337,11 +252,11 @@ def build(
                 on_progress(done, total, path)
         if problems:
             raise BuildError(problems)
-        relink = _write(out, responses, redirects, Relinker({}, base, origin, live_url))
+        _write(out, responses, redirects)
         # Paths sent to the live server must be ones it serves (a redirect or a 405 for a
         # form's GET counts as served; a 404 does not).
-        live = sorted(relink.sent_live)
-        live_dead = [p for p in live if client.get(p).status_code == 404]
+        live = sorted(urls.sent_live)
+        live_dead = [p for p in live if client.get(base + p).status_code == 404]
     shutil.copytree(STATIC_DIR, out / "static", dirs_exist_ok=True)
     (out / MARKER).write_text(f"data version {catalog.version}\n", encoding="utf-8")
     return BuildResult(
@@ -356,28 +271,23 @@ def build(
     )
 
 
-def _write(out: Path, responses: dict[str, tuple[str, bytes]], redirects: dict[str, str], relink: Relinker) -> Relinker:
-    """Write every response (links rewritten by ``relink``, whose URL map is filled here) and redirect page."""
-    files = {path: file_for(path, kind) for path, (kind, _) in responses.items()}
-    relink.urls.update({path: public_url(file) for path, file in files.items()})
-    relink.urls.update({path: public_url(file_for(path, "text/html")) for path in redirects})
+def expected_type(path: str) -> str:
+    """The content type the route at ``path`` answers with: JSON under ``/api/`` (except the
+    API reference page), else HTML (a path with a file extension keeps its own name anyway)."""
+    return "application/json" if path.startswith("/api/") and path != site_path("api_docs") else "text/html"
+
+
+def _write(out: Path, responses: dict[str, tuple[str, bytes]], redirects: dict[str, str]) -> None:
+    """Write every response as rendered, and a page for every redirect."""
     for path, (content_type, body) in responses.items():
         kind = content_type.split(";", 1)[0].strip().lower()
-        target = out / files[path]
+        target = out / file_for(path, kind)
         target.parent.mkdir(parents=True, exist_ok=True)
-        if kind == "application/json":
-            data = relink.json(json.loads(body))
-            target.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-        elif kind in TEXT_TYPES and not (path.startswith("/records/") and kind != "text/html"):  # data files verbatim
-            target.write_text(relink.text(body.decode("utf-8"), kind), encoding="utf-8")
-        else:
-            target.write_bytes(body)
+        target.write_bytes(body)
     for path, location in redirects.items():
         target = out / file_for(path, "text/html")
         target.parent.mkdir(parents=True, exist_ok=True)
-        mapped = relink.path(location) if location.startswith("/") else location
-        target.write_text(_redirect_page(mapped or location), encoding="utf-8")
-    return relink
+        target.write_text(_redirect_page(location), encoding="utf-8")
 
 
 # --- checking a build ----------------------------------------------------------------
@@ -501,6 +411,6 @@ def _join(page_url: str, relative: str) -> str:
 
 
 __all__ = [
-    "BuildError", "BuildResult", "DeadLink", "Relinker", "build", "dead_links", "file_for", "normalise_base_path",
+    "BuildError", "BuildResult", "DeadLink", "build", "expected_type", "dead_links", "file_for", "normalise_base_path",
     "normalise_live_url", "public_url", "site_origin",
 ]

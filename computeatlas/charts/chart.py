@@ -29,6 +29,7 @@ from computeatlas.charts import labels as labels_mod
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.presentation import Shown, present, tera_unit
+from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
 # The site's palette (computeatlas/web/static/site.css :root).
@@ -121,7 +122,7 @@ def _scatter(
     for acc in catalog.accelerators.values():
         xc, yc = x[1](acc), y[1](acc)
         reasons = [r for r in (_why_not(x[0], xc), _why_not(y[0], yc)) if r]
-        url = f"/silicon/{acc.id}"
+        url = site_path("silicon_page", ident=acc.id)
         if reasons or xc is None or yc is None or xc.figure is None or yc.figure is None:
             excluded.append(ChartExclusion(id=acc.id, name=acc.name, reason="; ".join(reasons), url=url))
             continue
@@ -179,9 +180,9 @@ def memory_bandwidth(catalog: Catalog) -> ChartView:
         log_scale=True,
         points=points,
         excluded=excluded,
-        svg_url="/charts/memory-bandwidth.svg",
-        page_url="/charts/memory-bandwidth",
-        api_url="/api/charts/memory-bandwidth",
+        svg_url=site_path("chart_memory_svg"),
+        page_url=site_path("chart_memory"),
+        api_url=site_path("api_chart_memory"),
         data_version=catalog.version,
     )
 
@@ -235,9 +236,9 @@ def compute_power(catalog: Catalog, fmt: NumberFormat) -> ChartView:
         log_scale=True,
         points=points,
         excluded=excluded,
-        svg_url=f"/charts/compute-power/{fmt.value}.svg",
-        page_url=f"/charts/compute-power/{fmt.value}",
-        api_url=f"/api/charts/compute-power/{fmt.value}",
+        svg_url=site_path("chart_compute_svg", fmt=fmt.value),
+        page_url=site_path("chart_compute", fmt=fmt.value),
+        api_url=site_path("api_chart_compute", fmt=fmt.value),
         data_version=catalog.version,
     )
 
@@ -367,8 +368,8 @@ def prices(catalog: Catalog, acc: Accelerator) -> ChartView:
             f"{len(excluded)} offer(s) are not plotted because they have no USD price per {view.unit}-hour."
         ),
         x_label=f"USD per {view.unit}-hour", y_label="Provider", x_unit="USD", y_unit="", log_scale=False,
-        points=points, excluded=excluded, svg_url=f"/charts/prices/{acc.id}.svg", page_url=f"/charts/prices/{acc.id}",
-        api_url=f"/api/charts/prices/{acc.id}", data_version=catalog.version, kind="strip", markers=markers,
+        points=points, excluded=excluded, svg_url=site_path("chart_prices_svg", ident=acc.id), page_url=site_path("chart_prices", ident=acc.id),
+        api_url=site_path("api_chart_prices", ident=acc.id), data_version=catalog.version, kind="strip", markers=markers,
     )  # fmt: skip
 
 
@@ -389,7 +390,7 @@ def rack_power(catalog: Catalog) -> ChartView:
     points, excluded = [], []
     for system in catalog.systems.values():
         view = energy.system_view(catalog, system)
-        url = f"/systems/{system.id}"
+        url = site_path("system_page", ident=system.id)
         power = view.power
         if power.state is Shown.PUBLISHED and power.amount is not None:
             points.append(ChartPoint(
@@ -422,7 +423,7 @@ def rack_power(catalog: Catalog) -> ChartView:
             + f"{len(excluded)} system(s) have no power figure and are listed beside the chart."
         ),
         x_label="Power (kW)", y_label="System", x_unit="kW", y_unit="", log_scale=False, points=points, excluded=excluded,
-        svg_url="/charts/rack-power.svg", page_url="/charts/rack-power", api_url="/api/charts/rack-power",
+        svg_url=site_path("chart_rack_svg"), page_url=site_path("chart_rack"), api_url=site_path("api_chart_rack"),
         data_version=catalog.version, kind="strip", reference=average,
         markers=[m for m in ("published by the vendor", "reported by another party") if m in used],
     )  # fmt: skip

@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from typer.core import TyperGroup
 
 from computeatlas.core import catalog as catalog_mod
 from computeatlas.core.catalog import Catalog, CatalogError
+from computeatlas.core.settings import Settings
 from computeatlas.silicon.resolve import ResolveError, resolve_id
 
 
@@ -66,10 +68,25 @@ DataOption = Annotated[
 ]
 
 
-def load_catalog(data: Path | None) -> Catalog:
-    """Load the catalog or exit 1 printing every problem."""
+def settings_for(**options: object) -> Settings:
+    """The settings of this run: :meth:`Settings.from_env` with the command's options on top
+    (an option left out, ``None``, keeps the environment's value). Exits 2 naming the
+    setting when one is malformed."""
     try:
-        return catalog_mod.load(data)
+        return Settings.from_env(**options)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = ".".join(str(p) for p in first["loc"]) or "settings"
+        raise fail(f"setting {name} (COMPUTEATLAS_{name.upper()}): {first['msg'].removeprefix('Value error, ')}") from None
+
+
+def load_catalog(data: Path | None | Settings) -> Catalog:
+    """Load the catalog of ``data`` (the settings whose ``data`` folder to load, or a ``--data``
+    folder over the settings from the environment) or exit 1 printing every problem;
+    exit 2 on a malformed setting."""
+    folder = (data if isinstance(data, Settings) else settings_for(data=data)).data
+    try:
+        return catalog_mod.load(folder)
     except CatalogError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from None

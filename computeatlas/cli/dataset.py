@@ -37,6 +37,7 @@ from computeatlas.cli.base import (
     fail,
     load_catalog,
     out,
+    settings_for,
 )
 from computeatlas.ledger import (
     DEFAULT_RETENTION_DAYS,
@@ -44,6 +45,7 @@ from computeatlas.ledger import (
     Ledger,
     LedgerEntry,
     LedgerUnavailable,
+    database_url,
 )
 from computeatlas.publish.exports import FOLDER_FORMATS, FORMATS, build
 
@@ -109,7 +111,7 @@ DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Only print how ma
 
 def _open(database: str | None) -> Ledger:
     try:
-        return Ledger.open(database)
+        return Ledger.open(database or database_url(settings_for()))
     except LedgerUnavailable as exc:  # a bad URL, an unwritable folder, an unreachable server: one line
         raise fail(f"cannot open the ledger at {exc.where}: {exc.reason}", 1) from None
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import socket
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import uvicorn
@@ -19,12 +21,14 @@ from computeatlas.cli.base import (
     fail,
     load_catalog,
     out,
+    settings_for,
 )
 from computeatlas.cli.compare import (
     accelerator_id,  # -- comparisons (issue 3): show accepts aliases --
 )
 from computeatlas.core import catalog as catalog_mod
 from computeatlas.core.catalog import CatalogError
+from computeatlas.core.settings import Settings
 from computeatlas.pages.accelerator import accelerator_view
 from computeatlas.silicon import table as table_mod
 
@@ -35,7 +39,7 @@ if TYPE_CHECKING:
 @app.command()
 def validate(data: DataOption = None) -> None:
     """Check every data file; list every problem (file, field, text) and exit 1 if any."""
-    catalog, problems = catalog_mod.check(data)
+    catalog, problems = catalog_mod.check(settings_for(data=data).data)
     if problems:
         typer.echo(str(CatalogError(problems)), err=True)
         raise typer.Exit(1)
@@ -53,47 +57,64 @@ def serve(
     """Serve the site and API; refuses to start on invalid data, or when the dataset
     request ledger (and the form's secret beside it) cannot be opened or created.
 
+    The settings (:meth:`Settings.from_env`, ``--data`` on top) are built once here and
+    handed to every worker's app factory; nothing is passed through the environment.
+    Idle keep-alive connections close after ``keep_alive_seconds``; a worker holds at most
+    ``max_connections``. Slow clients are a reverse proxy's job (see the README).
+
     Before listening it deletes requests older than the 365-day retention, and it does so
     again every hour while it runs (:func:`start_retention`).
 
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from the addresses in
     ``settings.trusted_proxies`` (none by default); with several workers and ``memory://``
     rate-limit storage it warns that each worker counts separately (:func:`rate_limit_warning`)."""
-    import os
-
-    from computeatlas.core.settings import Settings
     from computeatlas.web.guard import trusted_networks
 
-    catalog = load_catalog(data)  # fail here, with every problem, before binding a port
-    settings = Settings.from_env()
+    settings = settings_for(data=data)
+    catalog = load_catalog(settings)  # fail here, with every problem, before binding a port
     try:
         trusted_networks(tuple(settings.trusted_proxies))
     except ValueError as exc:
         raise fail(f"Not starting: {exc}.", 1) from None
-    check_ledger()
-    start_retention()  # expired requests go now, and every hour while this process runs
-    if data is not None:  # the app factory runs in uvicorn's workers and reads the folder from here
-        os.environ["COMPUTEATLAS_DATA"] = str(data)
+    check_ledger(settings)
+    start_retention(settings)  # expired requests go now, and every hour while this process runs
     out.print(f"Serving {len(catalog.accelerators)} accelerators on http://{host}:{port}/")
     warning = rate_limit_warning(workers, settings.rate_limit_storage)
     if warning:
         typer.echo(warning, err=True)
-    proxies = {"proxy_headers": bool(settings.trusted_proxies), "forwarded_allow_ips": list(settings.trusted_proxies)}
+    options: dict[str, Any] = {
+        "factory": True,
+        "host": host,
+        "port": port,
+        "log_level": "warning",
+        "timeout_keep_alive": settings.keep_alive_seconds,
+        "limit_concurrency": settings.max_connections,
+        "proxy_headers": bool(settings.trusted_proxies),
+        "forwarded_allow_ips": list(settings.trusted_proxies),
+    }
     if workers == 1:
-        uvicorn.run("computeatlas.web.app:create_app", factory=True, host=host, port=port, log_level="warning", **proxies)
+        uvicorn.run(app_factory(settings), **options)
         return
     # With several workers uvicorn binds the socket itself with protocol 0, so asyncio never
     # sets TCP_NODELAY on accepted connections and every keep-alive response waits ~40 ms on
-    # Nagle's algorithm (Kludex/uvicorn#3149). The same supervisor, with a TCP socket:
+    # Nagle's algorithm (Kludex/uvicorn#3149). The same supervisor, with a TCP socket; the
+    # factory (a partial of create_app over the settings) is pickled to each worker.
     from uvicorn.supervisors import Multiprocess
 
-    config = TcpConfig("computeatlas.web.app:create_app", factory=True, host=host, port=port, workers=workers,
-                       log_level="warning", **proxies)
+    config = TcpConfig(app_factory(settings), workers=workers, **options)
     try:
         sock = config.bind_socket()
     except SystemExit:
         raise fail(f"Not starting: cannot listen on {host}:{port}.", 1) from None
     Multiprocess(config, sockets=[sock]).run()
+
+
+def app_factory(settings: Settings) -> Callable[[], Any]:
+    """A picklable app factory for uvicorn's workers: :func:`create_app` over ``settings``
+    (each worker loads the catalog from ``settings.data``)."""
+    from computeatlas.web.app import create_app
+
+    return functools.partial(create_app, None, settings)
 
 
 class TcpConfig(uvicorn.Config):
@@ -108,24 +129,24 @@ class TcpConfig(uvicorn.Config):
         return sock
 
 
-def check_ledger() -> None:
+def check_ledger(settings: Settings) -> None:
     """Exit 1 with one line naming the folder (or database) when the ``/data/`` form could
     not work: the ledger cannot be opened or created (:meth:`Ledger.open`), or the form's
-    signing secret cannot be read or created (:meth:`FormGuard.from_env`)."""
+    signing secret cannot be read or created (:meth:`FormGuard.from_settings`)."""
     from limits.errors import ConfigurationError
 
-    from computeatlas.ledger import Ledger, LedgerUnavailable, var_dir
+    from computeatlas.ledger import Ledger, LedgerUnavailable, database_url, var_dir
     from computeatlas.web.guard import FormGuard
 
     hint = "Set COMPUTEATLAS_VAR to a writable folder (or COMPUTEATLAS_DATABASE_URL to a database)"
     try:
-        Ledger.open().close()
+        Ledger.open(database_url(settings)).close()
     except LedgerUnavailable as exc:
         raise fail(f"Not starting: the request ledger at {exc.where} cannot be opened or created: {exc.reason}. {hint}.", 1) from None
     try:
-        FormGuard.from_env(var_dir())
+        FormGuard.from_settings(settings)
     except OSError as exc:
-        raise fail(f"Not starting: the form secret in folder {var_dir()} cannot be read or created: {exc.strerror or exc}. "
+        raise fail(f"Not starting: the form secret in folder {var_dir(settings)} cannot be read or created: {exc.strerror or exc}. "
                    f"{hint}, or set COMPUTEATLAS_SECRET.", 1) from None
     except (ValueError, ConfigurationError) as exc:  # a short COMPUTEATLAS_SECRET, a bad rate limit or its storage
         raise fail(f"Not starting: {exc}.", 1) from None
@@ -141,15 +162,20 @@ def rate_limit_warning(workers: int, storage: str) -> str | None:
             "COMPUTEATLAS_RATE_LIMIT_STORAGE to a shared store such as redis://host:6379.")
 
 
-def start_retention() -> RetentionSweeper:
+def start_retention(settings: Settings) -> RetentionSweeper:
     """Delete expired requests now (saying how many) and then every hour in a daemon thread
     of this process; return the running :class:`~computeatlas.ledger.RetentionSweeper`.
 
     A sweep that fails is logged and retried an hour later; it never stops the server.
     """
-    from computeatlas.ledger import DEFAULT_RETENTION_DAYS, Ledger, RetentionSweeper
+    from computeatlas.ledger import (
+        DEFAULT_RETENTION_DAYS,
+        Ledger,
+        RetentionSweeper,
+        database_url,
+    )
 
-    sweeper = RetentionSweeper(Ledger.open)
+    sweeper = RetentionSweeper(functools.partial(Ledger.open, database_url(settings)))
     purged = sweeper.sweep()
     if purged:
         out.print(f"Purged {purged} request(s) older than {DEFAULT_RETENTION_DAYS} days (the retention the form promises).")

@@ -22,31 +22,36 @@ from computeatlas.cli.base import (
     fail,
     load_catalog,
     out,
+    settings_for,
 )
 
 
 @app.command()
 def build(
     out_dir: Annotated[Path, typer.Argument(help="Folder to write the site to (created; emptied if an earlier build made it).")],
-    base_path: Annotated[str, typer.Option("--base-path", help="URL path the site is served from, e.g. /atlas/ (default: the root).")] = "",
-    site_url: Annotated[str, typer.Option("--site-url", help="Public origin for canonical URLs, the sitemap and the feed, e.g. https://atlas.example.org.")] = site.DEFAULT_SITE_URL,
+    base_path: Annotated[str | None, typer.Option("--base-path", help="URL path the site is served from, e.g. /atlas/ (default: $COMPUTEATLAS_BASE_PATH, else the root).")] = None,
+    site_url: Annotated[str | None, typer.Option("--site-url", help="Public origin for canonical URLs, the sitemap and the feed, e.g. https://atlas.example.org (default: $COMPUTEATLAS_PUBLIC_ORIGIN, else http://127.0.0.1:8000).")] = None,
     live_url: Annotated[str | None, typer.Option("--live-url", help="An http(s) address of a running server (computeatlas serve) for what a static host cannot do: the /data/ request form posts there, and links to pages not built (on-demand comparisons, search) go there.")] = None,
     check: Annotated[bool, typer.Option("--check/--no-check", help="Walk every internal link of the build afterwards; exit 1 if any is dead.")] = True,
     data: DataOption = None,
 ) -> None:
     """Render the whole site (pages, API JSON, exports, charts, sitemap, feed, robots.txt, 404) as static files.
 
-    Exits 2 on a bad --base-path, --site-url or --live-url (http or https only) or an OUT
-    that is a file; 1 when the build fails, a link is dead, or the system refuses to write OUT.
+    The settings (:meth:`Settings.from_env`) give the defaults of ``--base-path``,
+    ``--site-url`` and ``--data``. Exits 2 on a bad --base-path, --site-url or --live-url
+    (http or https only), a malformed setting or an OUT that is a file; 1 when the build
+    fails, a link is dead, or the system refuses to write OUT.
     """
+    settings = settings_for(data=data)
+    site_url = site_url if site_url is not None else settings.public_origin
     try:
-        base = site.normalise_base_path(base_path)
+        base = site.normalise_base_path(base_path if base_path is not None else settings.base_path)
         site.site_origin(site_url)
         live_url = site.normalise_live_url(live_url)
     except ValueError as exc:
         raise fail(f"{exc}.") from None
     check_out_path("OUT", out_dir, folder=True)
-    catalog = load_catalog(data)
+    catalog = load_catalog(settings)
     try:
         with Progress(
             TextColumn("[bold]Building[/bold]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
@@ -57,7 +62,7 @@ def build(
             def step(done: int, total: int, url: str) -> None:
                 progress.update(task, completed=done, total=total, description=url)
 
-            result = site.build(catalog, out_dir, base, site_url=site_url, live_url=live_url, on_progress=step)
+            result = site.build(catalog, out_dir, base, site_url=site_url, live_url=live_url, on_progress=step, settings=settings)
     except ValueError as exc:
         raise fail(str(exc)) from None
     except site.BuildError as exc:

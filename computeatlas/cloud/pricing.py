@@ -31,6 +31,8 @@ from pydantic import BaseModel, Field, field_validator
 from computeatlas.cloud.records import Offer, PriceBasis, Pricing
 from computeatlas.cloud.variants import Variant, record_variant, variant_key, variant_of
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.errors import BadRequest
+from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
 STALE_AFTER_DAYS = 90
@@ -48,8 +50,11 @@ def today() -> dt.date:
     return dt.date.today()
 
 
-class PricingQueryError(ValueError):
-    """A bad filter or spread parameter; the message names the parameter and the value."""
+class PricingQueryError(BadRequest):
+    """A bad filter or spread parameter (a 400); the message names the parameter and the value."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("Bad query parameter", message)
 
 
 # --- numbers and words ---------------------------------------------------------------
@@ -176,7 +181,7 @@ def offer_price(catalog: Catalog, offer: Offer, on: dt.date | None = None) -> Of
         stale=age > STALE_AFTER_DAYS, state=state, per_accelerator_hour=amount, unit=unit, display=display,
         arithmetic=arithmetic, usd_comparable=cur == COMPARISON_CURRENCY and amount is not None,
         currency_note=currency_note, source_url=offer.source_url, note=offer.note,
-        data_file=catalog.file_of("offers", offer.id), url=f"/cloud/prices/{acc.id}#offer-{offer.id}",
+        data_file=catalog.file_of("offers", offer.id), url=site_path("cloud_prices", ident=acc.id) + f"#offer-{offer.id}",
     )
 
 
@@ -250,17 +255,16 @@ def parse_query(
     ``params`` is a mapping, or the raw ``(name, value)`` pairs of a query string (e.g.
     ``request.query_params.multi_items()``), so that a name given twice is an error
     rather than silently keeping one value. ``allowed`` lists the names this page or
-    command takes (default: all of :data:`QUERY_PARAMS`); any other name is an error.
+    command takes (default: all of :data:`QUERY_PARAMS`); any other name is ignored
+    (tracking parameters such as ``utm_source`` are common in shared links).
     Blank values mean "any". :data:`LIST_PARAMS` take several values as one
     comma-separated list (``provider=aws,lambda``: an offer of either passes). Ids and
     regions must exist in the catalog; dates are YYYY-MM-DD.
     """
     allowed = tuple(allowed)
-    pairs = list(params.items()) if isinstance(params, Mapping) else list(params)
+    pairs = [(k, v) for k, v in (params.items() if isinstance(params, Mapping) else params) if k in allowed]
     given: set[str] = set()
     for name, value in pairs:
-        if name not in allowed:
-            raise PricingQueryError(f"parameter '{name[:40]}': unknown parameter; known: {', '.join(allowed)}")
         if name in given:
             hint = f"give several values as one comma-separated list ({name}=a,b)" if name in LIST_PARAMS else "give it once"
             raise PricingQueryError(f"parameter '{name}': given more than once; {hint}")

@@ -21,6 +21,7 @@ from computeatlas.cloud.pricing import (
 from computeatlas.cloud.records import LockInTopic, Pricing, Provider
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
+from computeatlas.core.urls import site_path
 
 
 class ProviderSummary(BaseModel):
@@ -88,7 +89,7 @@ def _summary(catalog: Catalog, provider: Provider) -> ProviderSummary:
     parts = [a.name for a in catalog.accelerators.values() if any(o.accelerator == a.id for o in offers)]
     return ProviderSummary(
         id=provider.id, name=provider.name, kind=provider.kind.value, url=provider.url, regions=list(provider.regions),
-        offers=len(offers), accelerators=parts, page_url=f"/cloud/{provider.id}",
+        offers=len(offers), accelerators=parts, page_url=site_path("cloud_provider", ident=provider.id),
     )
 
 

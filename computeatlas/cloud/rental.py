@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from computeatlas.cloud.pricing import PriceQuery, Spread, price_view
 from computeatlas.cloud.records import LockInTopic
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator, Availability
 
 
@@ -54,7 +55,7 @@ def rent_summary(catalog: Catalog, acc: Accelerator, on: dt.date | None = None) 
         return None
     counts = Counter(r.offer.provider for r in view.rows)
     providers = [
-        RentProvider(id=p.id, name=p.name, kind=p.kind.value, offers=counts[p.id], url=f"/cloud/{p.id}")
+        RentProvider(id=p.id, name=p.name, kind=p.kind.value, offers=counts[p.id], url=site_path("cloud_provider", ident=p.id))
         for p in catalog.providers.values() if p.id in counts
     ]
     note, facts = None, []
@@ -72,5 +73,5 @@ def rent_summary(catalog: Catalog, acc: Accelerator, on: dt.date | None = None) 
                 f"{acc.availability_note} No offer for it is recorded in the atlas yet.")
     return RentSummary(
         offers=len(view.rows), providers=providers, spread=view.spread, cloud_only=cloud_only,
-        cloud_note=note, exclusive_facts=facts, prices_url=f"/cloud/prices/{acc.id}",
+        cloud_note=note, exclusive_facts=facts, prices_url=site_path("cloud_prices", ident=acc.id),
     )

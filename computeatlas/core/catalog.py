@@ -12,7 +12,6 @@ import csv
 import datetime as dt
 import hashlib
 import importlib
-import os
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -22,13 +21,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from computeatlas.core.settings import BUNDLED_DATA, Settings
+
 if TYPE_CHECKING:  # the record types of each domain, for type checkers only
     from computeatlas.cloud.records import Offer, Provider
     from computeatlas.energy.records import EconomicsClaim, EnergyTopic, System
     from computeatlas.silicon.curated import Comparison
     from computeatlas.silicon.records import Accelerator, Vendor
 
-DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "data"
+DEFAULT_DATA = BUNDLED_DATA
 """The bundled data folder of a source checkout (``<repo>/data``)."""
 
 DOMAINS = (
@@ -63,8 +64,10 @@ R = TypeVar("R", bound=BaseModel)
 
 
 def data_dir() -> Path:
-    """The data folder to load: ``$COMPUTEATLAS_DATA`` if set, else the bundled one."""
-    return Path(os.environ.get("COMPUTEATLAS_DATA") or DEFAULT_DATA)
+    """The data folder to load by default: :attr:`Settings.data` of :meth:`Settings.from_env`
+    (``$COMPUTEATLAS_DATA``, else the bundled one). Raises :class:`pydantic.ValidationError`
+    for a malformed ``COMPUTEATLAS_*`` variable."""
+    return Settings.from_env().data
 
 
 @dataclass(frozen=True, slots=True)

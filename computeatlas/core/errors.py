@@ -31,6 +31,21 @@ class BadRequest(PageError):
     status = 400
 
 
+class InputError(BadRequest):
+    """400: one input parameter is wrong. ``param`` names it, ``reason`` says why; the detail
+    reads ``query parameter 'memory_min': <reason>`` (``where`` is ``query``, ``form`` or ``path``).
+
+    The app maps every input error, its own and FastAPI's request validation, to this one
+    400 body in one place (:func:`computeatlas.web.app.create_app`).
+    """
+
+    def __init__(self, param: str, reason: str, where: str = "query", title: str = "Bad query parameter") -> None:
+        self.param = param
+        self.reason = reason
+        self.where = where
+        super().__init__(title, f"{where} parameter '{param}': {reason}")
+
+
 def closest(word: str, candidates: Iterable[str], n: int = 5) -> list[str]:
     """Up to ``n`` candidates closest to ``word`` (difflib ratio ≥ 0.4), best first."""
     return difflib.get_close_matches(word.lower(), list(candidates), n=n, cutoff=0.4)

@@ -48,6 +48,12 @@ class Settings(BaseSettings):
     )
     form_min_seconds: float = Field(3.0, ge=0, description="minimum time between serving the request form and accepting it")
     contact: str = Field("", description="an e-mail address for licence enquiries, shown on /data/")
+    keep_alive_seconds: float = Field(
+        5.0, gt=0, le=300, description="seconds an idle keep-alive connection is held open (uvicorn's timeout_keep_alive)"
+    )
+    max_connections: int = Field(
+        1000, ge=1, description="concurrent connections per worker before new ones get a 503 (uvicorn's limit_concurrency)"
+    )
     freshness_days: int = Field(90, ge=1, description="a price observation older than this is stale (history, not current)")
 
     @field_validator("base_path")

@@ -38,9 +38,10 @@ from computeatlas.cloud.pricing import amount_text, offer_price
 from computeatlas.cloud.records import Offer
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import Claim, NumberFormat
-from computeatlas.core.presentation import Shown, compute_unit, present
 from computeatlas.core.errors import closest
+from computeatlas.core.presentation import Shown, compute_unit, present
 from computeatlas.core.units import humanize
+from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
 LABEL = "upper bound from published figures, not a measurement"
@@ -506,7 +507,7 @@ def estimate(catalog: Catalog, request: EstimateRequest) -> Estimate:
     return Estimate(
         accelerator=acc.id,
         accelerator_name=acc.name,
-        accelerator_url=f"/silicon/{acc.id}",
+        accelerator_url=site_path("silicon_page", ident=acc.id),
         params=params,
         params_display=f"{params_text(params)} ({params:,.0f})",
         number_format=fmt,

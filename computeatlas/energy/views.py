@@ -20,6 +20,7 @@ from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.claims import Claim, Source, State
 from computeatlas.core.presentation import Shown, canonical_unit, present
 from computeatlas.core.units import humanize
+from computeatlas.core.urls import site_path
 from computeatlas.energy.records import (
     EconomicsClaim,
     EnergyFigure,
@@ -268,7 +269,7 @@ def system_view(catalog: Catalog, system: System) -> SystemView:
         id=system.id, name=system.name, vendor=vendor.name if vendor else system.vendor, kind=system.kind.value,
         summary=system.summary, cooling=system.cooling, verified=system.verified,
         members=[
-            MemberView(accelerator=m.accelerator, count=m.count, url=f"/silicon/{m.accelerator}",
+            MemberView(accelerator=m.accelerator, count=m.count, url=site_path("silicon_page", ident=m.accelerator),
                        name=catalog.accelerators[m.accelerator].name if m.accelerator in catalog.accelerators else m.accelerator)
             for m in system.members
         ],
@@ -277,13 +278,13 @@ def system_view(catalog: Catalog, system: System) -> SystemView:
         power=next(s for s in specs if s.key == "power"),
         reported_power=reported_power(catalog, system),
         sources=[source_view(k, s) for k, s in system.sources.items()],
-        url=f"/systems/{system.id}", api_url=f"/api/systems/{system.id}",
+        url=site_path("system_page", ident=system.id), api_url=site_path("api_system", ident=system.id),
         data_file=catalog.files[f"systems/{system.id}"],
     )  # fmt: skip
 
 
 def _link_parts(catalog: Catalog, ids: Iterable[str]) -> list[Link]:
-    return [Link(id=i, name=catalog.accelerators[i].name if i in catalog.accelerators else i, url=f"/silicon/{i}") for i in ids]
+    return [Link(id=i, name=catalog.accelerators[i].name if i in catalog.accelerators else i, url=site_path("silicon_page", ident=i)) for i in ids]
 
 
 def economics_claim_view(catalog: Catalog, claim: EconomicsClaim) -> ClaimView:
@@ -327,8 +328,8 @@ def topic_view(catalog: Catalog, topic: EnergyTopic) -> TopicView:
     return TopicView(
         id=topic.id, title=topic.title, summary=topic.summary, verified=topic.verified, figures=figures,
         claims=_claims(catalog, Metric.TOKENS_PER_WATT) if topic.id == "tokens-per-watt" else [],
-        systems=[Link(id=i, name=s.name, url=f"/systems/{i}") for i, s in systems.items()],
-        url=f"/energy/{topic.id}", api_url=f"/api/energy/{topic.id}", data_file=catalog.files[f"energy/{topic.id}"],
+        systems=[Link(id=i, name=s.name, url=site_path("system_page", ident=i)) for i, s in systems.items()],
+        url=site_path("energy_topic", ident=topic.id), api_url=site_path("api_energy_topic", ident=topic.id), data_file=catalog.files[f"energy/{topic.id}"],
     )  # fmt: skip
 
 
@@ -366,7 +367,7 @@ def power_question(catalog: Catalog, acc: Accelerator) -> PowerQuestion:
         rack_density=latest_figures(catalog, "rack-power-density"),
         queue=latest_figures(catalog, "interconnection-queue"),
         efficiency_claims=_claims(catalog, Metric.TOKENS_PER_WATT, acc.id),
-        topics=[Link(id=t, name=catalog.energy[t].title, url=f"/energy/{t}") for t in POWER_TOPICS if t in catalog.energy],
+        topics=[Link(id=t, name=catalog.energy[t].title, url=site_path("energy_topic", ident=t)) for t in POWER_TOPICS if t in catalog.energy],
     )
 
 

@@ -1,8 +1,8 @@
 """The request ledger: where dataset requests are written, listed, exported, erased and purged.
 
-Storage is chosen by URL (:func:`database_url`): ``$COMPUTEATLAS_DATABASE_URL`` if set
+Storage is chosen by URL (:func:`database_url` of the settings): ``database_url`` if set
 (``postgresql://user@host/db`` is read as ``postgresql+psycopg://``), otherwise a SQLite
-file ``ledger.sqlite3`` in the data directory ``$COMPUTEATLAS_VAR`` (default ``./var``).
+file ``ledger.sqlite3`` in the data directory ``var`` (default ``./var``).
 SQLite runs in WAL mode with ``synchronous=FULL``, so a request whose download was sent
 was committed to disk first and survives the server being killed.
 
@@ -28,6 +28,7 @@ from sqlalchemy import Engine, create_engine, delete, event, func, insert, selec
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from computeatlas.core.settings import Settings
 from computeatlas.ledger.request import DatasetRequest
 from computeatlas.ledger.tables import requests
 
@@ -44,15 +45,15 @@ _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _ADVISORY_LOCK = 0x6361_6C65  # "cale": an arbitrary constant naming the ledger's migration lock
 
 
-def var_dir() -> Path:
-    """The data directory for writable state: ``$COMPUTEATLAS_VAR`` or ``./var`` (absolute)."""
-    return Path(os.environ.get("COMPUTEATLAS_VAR") or "var").resolve()
+def var_dir(settings: Settings) -> Path:
+    """The data directory for writable state: :attr:`Settings.var` (default ``./var``), absolute."""
+    return settings.var.resolve()
 
 
-def database_url() -> str:
-    """The ledger's SQLAlchemy URL: ``$COMPUTEATLAS_DATABASE_URL`` or SQLite in :func:`var_dir`."""
-    url = os.environ.get("COMPUTEATLAS_DATABASE_URL", "").strip()
-    return url or f"sqlite:///{var_dir() / SQLITE_NAME}"
+def database_url(settings: Settings) -> str:
+    """The ledger's SQLAlchemy URL: :attr:`Settings.database_url`, else SQLite in :func:`var_dir`."""
+    url = settings.database_url.strip()
+    return url or f"sqlite:///{var_dir(settings) / SQLITE_NAME}"
 
 
 class LedgerUnavailable(Exception):
@@ -68,12 +69,11 @@ class LedgerUnavailable(Exception):
         super().__init__(f"the request ledger at {where} cannot be opened or created: {reason}")
 
 
-def location(url: str | None = None) -> str:
-    """Where the ledger at ``url`` (default :func:`database_url`) lives, for messages.
+def location(url: str) -> str:
+    """Where the ledger at ``url`` (see :func:`database_url`) lives, for messages.
 
     SQLite: the folder holding the file; any other database: its URL with the password hidden.
     """
-    url = url or database_url()
     try:
         parsed = make_url(url)
     except Exception:  # noqa: BLE001  (not a URL at all: show it as given)
@@ -263,8 +263,8 @@ class Ledger:
         self.engine = engine
 
     @classmethod
-    def open(cls, url: str | None = None) -> Ledger:
-        """Open (creating and migrating as needed) the ledger at ``url`` (default :func:`database_url`).
+    def open(cls, url: str) -> Ledger:
+        """Open (creating and migrating as needed) the ledger at ``url`` (see :func:`database_url`).
 
         Raises :class:`LedgerUnavailable` (naming the folder or database and the reason)
         when the folder cannot be created or written, the database cannot be reached, or
@@ -272,7 +272,6 @@ class Ledger:
         """
         from alembic.util import CommandError
 
-        url = url or database_url()
         engine = None
         try:
             engine = engine_for(url)

@@ -34,6 +34,7 @@ from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.presentation import Shown, canonical_unit, present
+from computeatlas.core.urls import site_path
 from computeatlas.silicon import derive, resolve
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.records import Accelerator
@@ -359,12 +360,12 @@ def build(catalog: Catalog, names: Sequence[str]) -> ComparisonView:
             verified=record.verified,
             sources=[source_view(k, s) for k, s in record.sources.items()],
         )
-    url = f"/compare/{pair_id(*ids)}" if len(ids) == 2 else "/compare/?ids=" + ",".join(ids)
+    url = site_path("compare_pair", pair=pair_id(*ids)) if len(ids) == 2 else site_path("compare_index") + "?ids=" + ",".join(ids)
     return ComparisonView(
         ids=ids,
         title=" vs ".join(names_of[i] for i in ids),
         url=url,
-        api_url="/api/compare?ids=" + ",".join(ids),
+        api_url=site_path("api_compare") + "?ids=" + ",".join(ids),
         parts=[
             PartView(
                 id=a.id,
@@ -372,8 +373,8 @@ def build(catalog: Catalog, names: Sequence[str]) -> ComparisonView:
                 vendor=catalog.vendor_of(a).name,
                 availability=a.availability.value,
                 verified=a.verified,
-                url=f"/silicon/{a.id}",
-                api_url=f"/api/accelerators/{a.id}",
+                url=site_path("silicon_page", ident=a.id),
+                api_url=site_path("api_accelerator", ident=a.id),
                 data_file=catalog.files[f"accelerators/{a.id}"],
             )
             for a in accs

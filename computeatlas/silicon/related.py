@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.presentation import present
+from computeatlas.core.urls import site_path
 from computeatlas.silicon.curated import Comparison
 from computeatlas.silicon.records import Accelerator, Workload
 
@@ -62,7 +63,7 @@ def compared_against(catalog: Catalog, acc: Accelerator) -> list[CuratedLink]:
             CuratedLink(
                 id=comparison.id,
                 title=title_of(catalog, comparison),
-                url=f"/compare/{comparison.id}",
+                url=site_path("compare_pair", pair=comparison.id),
                 framing=comparison.framing,
                 other_id=other,
                 other_name=catalog.accelerators[other].name,
@@ -126,7 +127,7 @@ def related(catalog: Catalog, acc: Accelerator) -> list[RelatedPart]:
         RelatedPart(
             id=ident,
             name=catalog.accelerators[ident].name,
-            url=f"/silicon/{ident}",
+            url=site_path("silicon_page", ident=ident),
             relation=relation,
             summary=summary_line(catalog.accelerators[ident]),
         )

@@ -29,6 +29,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.urls import site_path
 
 MAX_NAME = 200
 """Longest name accepted (characters); longer input is an error, not a search."""
@@ -129,7 +130,7 @@ def _index(catalog: Catalog) -> _Index:
 
 def candidate(catalog: Catalog, ident: str) -> Candidate:
     """The :class:`Candidate` for accelerator ``ident`` (which must exist)."""
-    return Candidate(id=ident, name=catalog.accelerators[ident].name, url=f"/silicon/{ident}")
+    return Candidate(id=ident, name=catalog.accelerators[ident].name, url=site_path("silicon_page", ident=ident))
 
 
 def closest_ids(catalog: Catalog, text: str, n: int = 5) -> list[str]:

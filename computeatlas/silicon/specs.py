@@ -24,6 +24,7 @@ from computeatlas.core.presentation import (
     present_sparse,
 )
 from computeatlas.core.units import humanize
+from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
 SPEC_LABELS = {
@@ -162,8 +163,8 @@ def summary_view(acc: Accelerator) -> AcceleratorSummary:
         family=acc.family,
         availability=acc.availability.value,
         workload=acc.workload.value,
-        url=f"/silicon/{acc.id}",
-        api_url=f"/api/accelerators/{acc.id}",
+        url=site_path("silicon_page", ident=acc.id),
+        api_url=site_path("api_accelerator", ident=acc.id),
     )
 
 

@@ -8,33 +8,42 @@ Query parameters (all optional, shareable in a URL):
 - ``vendor``, ``availability``, ``workload``, ``form_factor``: exact values, several
   separated by commas.
 - ``{column}_min`` / ``{column}_max`` for numeric columns: a number in the column's
-  display unit (``memory_min=80`` means 80 GB) or a figure with its unit
-  (``memory_min=80 GB``). A part whose figure is not published does not match a range.
+  display unit (``memory_min=80`` means 80 GB) or a figure with one of a fixed set of units
+  (``memory_min=80 GB``, see :mod:`computeatlas.core.amounts`; never pint's parser). A
+  part whose figure is not published does not match a range.
 
-Bad parameters raise :class:`QueryError` naming the parameter and the reason.
+Unknown parameters are ignored. Bad parameters raise :class:`QueryError` naming the
+parameter and the reason.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Annotated, Any
 
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    ValidationError,
+    WithJsonSchema,
+    create_model,
+)
+
+from computeatlas.core.amounts import UNITS, AmountError, parse_amount
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
+from computeatlas.core.errors import InputError
 from computeatlas.core.presentation import Shown, page_text
-from computeatlas.core.units import Dimension, UnitError, parse
+from computeatlas.core.units import Dimension
 from computeatlas.silicon import columns as model
 from computeatlas.silicon.records import Accelerator
 
 
-class QueryError(ValueError):
-    """A bad table query: ``param`` is the parameter, ``reason`` says why."""
-
-    def __init__(self, param: str, reason: str) -> None:
-        self.param = param
-        self.reason = reason
-        super().__init__(f"query parameter '{param}': {reason}")
+class QueryError(InputError):
+    """A bad table query (a 400): ``param`` is the parameter, ``reason`` says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,59 +153,118 @@ class Query:
         return out
 
 
-def _number(param: str, raw: str, column: Column) -> float:
-    text = raw.strip()
-    try:
-        number = float(text)
-    except ValueError:
-        pass
-    else:
-        if not math.isfinite(number):
-            raise QueryError(param, f"{text!r} is not a finite number")
+MAX_VALUE = 200
+"""The longest value a table parameter may have, in characters."""
+
+
+def _amount_validator(param: str, column: Column) -> Callable[[object], float | None]:
+    """The validator of range parameter ``param``: a number in ``column``'s display unit, or None when blank."""
+    assert column.dimension is not None and column.unit is not None
+    dimension, unit = column.dimension, column.unit
+
+    def check(value: object) -> float | None:
+        if value is None:
+            return None
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            text = repr(float(value))
+        elif isinstance(value, str):
+            text = value
+        else:
+            raise ValueError(f"expected text such as '80 {unit}'")
+        if not text.strip():
+            return None
+        try:
+            number = parse_amount(text, dimension, unit) / column.scale
+        except AmountError as exc:
+            raise ValueError(str(exc)) from None
+        if number < 0:
+            raise ValueError("must not be negative")
         return number
-    assert column.dimension is not None
-    try:
-        return parse(text, column.dimension).amount / column.scale
-    except UnitError as exc:
-        raise QueryError(param, f"{exc}; or give a plain number in {column.unit}") from None
+
+    return check
 
 
-def parse_query(params: Mapping[str, str], catalog: Catalog | None = None) -> Query:
-    """Parse URL-style parameters into a :class:`Query`; raise :class:`QueryError` on any bad one."""
+def _range_field(param: str, column: Column) -> Any:
+    end = "lower" if param.endswith("_min") else "upper"
+    description = (
+        f"{end} bound of {column.label.lower()}: a number in {column.unit} "
+        f"(e.g. {param}=80) or a number and a unit, one of {', '.join(UNITS[column.dimension])}"  # type: ignore[index]
+    )
+    kind = Annotated[
+        float | None,
+        PlainValidator(_amount_validator(param, column)),
+        WithJsonSchema({"type": "string", "maxLength": MAX_VALUE, "description": description}),
+    ]
+    return (kind, Field(None, description=description))
+
+
+def _choice_field(key: str, description: str) -> Any:
+    return (str | None, Field(None, max_length=MAX_VALUE, description=description))
+
+
+TableParams: type[BaseModel] = create_model(
+    "TableParams",
+    __config__=ConfigDict(extra="ignore", frozen=True, hide_input_in_errors=True),
+    __doc__="The query parameters of the silicon table (``/silicon/``, ``/api/accelerators``, ``computeatlas list``). "
+    "Unknown parameters are ignored.",
+    sort=(str | None, Field(None, max_length=MAX_VALUE, description="column key, '-key' for descending: " + ", ".join(BY_KEY))),
+    vendor=_choice_field("vendor", "vendor id(s), comma-separated"),
+    availability=_choice_field("availability", "buy, rent, cloud-only (comma-separated)"),
+    workload=_choice_field("workload", "training, inference, both (comma-separated)"),
+    form_factor=_choice_field("form_factor", "form factor(s), comma-separated"),
+    **{param: _range_field(param, column) for param, column in RANGE_PARAMS.items()},
+)
+"""The declared parameters of the table, as a pydantic model (so they appear in OpenAPI).
+
+Range parameters (``memory_min`` …) are parsed strictly by :func:`computeatlas.core.amounts.parse_amount`
+(a decimal number and an optional unit from a fixed table), never by pint's expression parser;
+each holds a number in its column's display unit."""
+
+
+def _error(exc: ValidationError) -> QueryError:
+    first = exc.errors()[0]
+    param = str(first["loc"][0]) if first["loc"] else "query"
+    reason = first["msg"].removeprefix("Value error, ")
+    return QueryError(param, reason)
+
+
+def parse_query(params: Mapping[str, str] | BaseModel, catalog: Catalog | None = None) -> Query:
+    """Parse the table's parameters (URL-style strings, or :data:`TableParams` already
+    validated) into a :class:`Query`; raise :class:`QueryError` naming a bad one.
+
+    Unknown parameters are ignored. Choice values must occur in ``catalog`` when one is given.
+    """
+    if not isinstance(params, BaseModel):
+        try:
+            params = TableParams.model_validate(dict(params))
+        except ValidationError as exc:
+            raise _error(exc) from None
+    given = params.model_dump(exclude_none=True)
     sort, descending = "name", False
     choices: dict[str, frozenset[str]] = {}
     ranges: dict[str, tuple[float | None, float | None]] = {}
-    for param, raw in params.items():
-        if len(raw) > 200:
-            raise QueryError(param, "value is too long")
-        if param == "sort":
-            key = raw.strip()
-            descending = key.startswith("-")
-            sort = key.lstrip("-")
-            if sort not in BY_KEY:
-                raise QueryError("sort", f"no column '{sort}'; choose one of {', '.join(BY_KEY)}")
-        elif param in CHOICE_FILTERS:
-            values = frozenset(v.strip() for v in raw.split(",") if v.strip())
-            if not values:
-                continue
-            if catalog is not None:
-                known = {BY_KEY[param].cell(a).text for a in catalog.accelerators.values()}
-                unknown = sorted(values - known)
-                if unknown:
-                    raise QueryError(param, f"no part has {param} {', '.join(map(repr, unknown))}; known: {', '.join(sorted(known))}")
-            choices[param] = values
-        elif param in RANGE_PARAMS:
-            column = RANGE_PARAMS[param]
-            if not raw.strip():
-                continue
-            number = _number(param, raw, column)
-            if number < 0:
-                raise QueryError(param, "must not be negative")
-            low, high = ranges.get(column.key, (None, None))
-            ranges[column.key] = (number, high) if param.endswith("_min") else (low, number)
-        else:
-            known = ["sort", *CHOICE_FILTERS, *RANGE_PARAMS]
-            raise QueryError(param, f"unknown parameter; known: {', '.join(known)}")
+    if given.get("sort", "").strip():
+        key = given["sort"].strip()
+        descending = key.startswith("-")
+        sort = key.lstrip("-")
+        if sort not in BY_KEY:
+            raise QueryError("sort", f"no column '{sort}'; choose one of {', '.join(BY_KEY)}")
+    for param in CHOICE_FILTERS:
+        values = frozenset(v.strip() for v in given.get(param, "").split(",") if v.strip())
+        if not values:
+            continue
+        if catalog is not None:
+            known = {BY_KEY[param].cell(a).text for a in catalog.accelerators.values()}
+            unknown = sorted(values - known)
+            if unknown:
+                raise QueryError(param, f"no part has {param} {', '.join(map(repr, unknown))}; known: {', '.join(sorted(known))}")
+        choices[param] = values
+    for param, column in RANGE_PARAMS.items():
+        number = given.get(param)
+        if number is None:
+            continue
+        low, high = ranges.get(column.key, (None, None))
+        ranges[column.key] = (number, high) if param.endswith("_min") else (low, number)
     for key, (low, high) in ranges.items():
         if low is not None and high is not None and low > high:
             raise QueryError(f"{key}_min", f"is above {key}_max ({low:g} > {high:g})")

@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel
 
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.urls import site_path
 from computeatlas.web.page import Route, render
 
 
@@ -69,7 +70,7 @@ def api_docs(request: Request) -> HTMLResponse:
 
 def static_paths(catalog: Catalog) -> Iterable[str]:
     """The API reference page, for the static build."""
-    yield "/api/docs"
+    yield site_path("api_docs")
 
 
-ROUTES: tuple[Route, ...] = (Route("/api/docs", api_docs, "api_docs"),)
+ROUTES: tuple[Route, ...] = (Route(api_docs, "api_docs"),)

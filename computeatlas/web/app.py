@@ -15,7 +15,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import MutableHeaders
@@ -23,11 +23,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import computeatlas
+from computeatlas.cloud import pricing
 from computeatlas.core.catalog import Catalog, load
-from computeatlas.core.errors import NotFound, PageError
+from computeatlas.core.errors import InputError, NotFound, PageError
 from computeatlas.core.settings import Settings
-from computeatlas.web import routes
-from computeatlas.web.cache import PageCache
+from computeatlas.core.urls import Urls, site_path
+from computeatlas.web import openapi, routes
+from computeatlas.web.cache import PageCache, known_query
+from computeatlas.web.page import Moved, json_response_class
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("computeatlas.web")
@@ -41,56 +44,81 @@ SECURITY_HEADERS = {
 }
 
 
-def templates() -> Jinja2Templates:
-    """The Jinja2 environment (autoescaping on) with the site's filters."""
+def templates(urls: Urls | None = None) -> Jinja2Templates:
+    """The Jinja2 environment (autoescaping on) with the site's globals: ``version``,
+    ``url(name, **params)`` (:meth:`Urls.path`), ``post_url(name)`` (:meth:`Urls.post`, a
+    form's action) and ``absolute_url(path)`` (:meth:`Urls.absolute`), and the filter ``link``
+    (:meth:`Urls.link`: a view object's site path under the base path)."""
+    urls = urls or Urls()
     env = Jinja2Templates(directory=str(HERE / "templates"))
     env.env.globals["version"] = computeatlas.__version__
+    env.env.globals["url"] = urls.path
+    env.env.globals["post_url"] = urls.post
+    env.env.globals["absolute_url"] = urls.absolute
+    env.env.filters["link"] = urls.link
     return env
 
 
-def create_app(catalog: Catalog | None = None, settings: Settings | None = None) -> FastAPI:
+def create_app(catalog: Catalog | None = None, settings: Settings | None = None, urls: Urls | None = None) -> FastAPI:
     """Build the app over ``catalog`` (default: :func:`computeatlas.load` of the data folder)
-    with ``settings`` (default: :meth:`Settings.from_env`), kept as ``app.state.settings``.
+    with ``settings`` (default: :meth:`Settings.from_env`), kept as ``app.state.settings``,
+    and ``urls`` (default: the registry for the settings' base path and public origin; the
+    static build passes one that links to its files), kept as ``app.state.urls``.
 
     Raises :class:`~computeatlas.core.catalog.CatalogError` when the data does not validate, so
     the server never starts on bad data.
     """
     settings = settings if settings is not None else Settings.from_env()
-    catalog = catalog if catalog is not None else load()
+    catalog = catalog if catalog is not None else load(settings.data)
     app = FastAPI(
         title="Compute Atlas",
         version=computeatlas.__version__,
         description="A sourced, verified reference for AI accelerators. Every figure has a state "
         "(published, not published, not applicable, not comparable), a basis and a source.",
         docs_url=None,
+        openapi_url=Urls(settings.base_path).path("openapi"),
         redoc_url=None,
     )
     app.state.catalog = catalog
     app.state.settings = settings
+    app.state.urls = urls = urls if urls is not None else Urls(settings.base_path, settings.public_origin)
     app.state.all_paths = routes.all_paths
-    app.state.cache = PageCache(catalog.version, catalog.last_verified, skip=("/healthz", "/static/", "/data/"))
-    app.state.templates = templates()
-    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.state.cache = PageCache(
+        catalog.version,
+        catalog.last_verified,
+        max_bytes=settings.page_cache_bytes if settings.page_cache else 0,
+        skip=tuple(urls.prefixed(site_path(name, **params)) for name, params in (("health", {}), ("static", {"file": ""}), ("data_page", {}))),
+        today=lambda: pricing.today(),  # cloud pages age with the date; tests replace pricing.today
+    )
+    app.state.templates = templates(urls)
+    app.mount(urls.prefixed("/static"), StaticFiles(directory=str(HERE / "static")), name="static")
+    linked_json = json_response_class(urls)
     for route in routes.ROUTES:
+        response_class = linked_json if route.response_class is JSONResponse else route.response_class
         app.add_api_route(
-            route.path,
+            urls.prefixed(route.path),
             route.endpoint,
             methods=list(route.methods),
             name=route.name,
-            response_class=route.response_class,
+            response_class=response_class,
             include_in_schema=route.in_schema,
             summary=route.summary,
             response_model=route.response_model,
         )
         if "GET" in route.methods:  # every page answers HEAD; the server sends no body for it
-            app.add_api_route(route.path, route.endpoint, methods=["HEAD"], name=f"{route.name}_head",
-                              response_class=route.response_class, include_in_schema=False)
+            app.add_api_route(urls.prefixed(route.path), route.endpoint, methods=["HEAD"], name=f"{route.name}_head",
+                              response_class=response_class, include_in_schema=False)
 
     app.add_middleware(SiteMiddleware)
+    openapi.install(app, urls.base_path)
 
     @app.exception_handler(PageError)
     async def page_error(request: Request, exc: PageError) -> Response:
         return _error_response(request, exc.status, exc.title, exc.detail, exc.suggestions, getattr(exc, "headers", None))
+
+    @app.exception_handler(Moved)
+    async def moved(request: Request, exc: Moved) -> Response:
+        return RedirectResponse(exc.location, status_code=301)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -100,11 +128,20 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
-        first = exc.errors()[0] if exc.errors() else {"loc": ("request",), "msg": "invalid"}
-        where = ".".join(str(p) for p in first["loc"] if p not in ("query", "path", "body"))
-        return _error_response(request, 400, "Bad request", f"parameter '{where}': {first['msg']}")
+        return await page_error(request, input_error(exc))
 
     return app
+
+
+def input_error(exc: RequestValidationError) -> InputError:
+    """FastAPI's validation error as our one input error: the first problem, naming its parameter."""
+    errors = exc.errors()
+    first = errors[0] if errors else {"loc": ("query", "request"), "msg": "invalid"}
+    loc = [str(p) for p in first.get("loc", ())]
+    where = loc[0] if loc and loc[0] in ("query", "path", "body", "header", "cookie") else "query"
+    name = ".".join(p for p in loc[1:] if p) if len(loc) > 1 else (loc[0] if loc else "request")
+    reason = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+    return InputError(name or "request", reason, "form" if where == "body" else where)
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -154,7 +191,9 @@ class SiteMiddleware:
             elif message["type"] == "http.response.body" and cacheable and status == 200:
                 chunks.append(message.get("body", b""))
                 if not message.get("more_body", False):
-                    entry = cache.store(request, status, b"".join(chunks), held)
+                    entry = cache.entry(request, status, b"".join(chunks), held)
+                    if known_query(scope, request):  # a URL with parameters no page reads is not kept
+                        cache.store(request, entry)
                     await cache.replay(entry, request)(scope, receive, send_secured)
                 return
             await send_secured(message)
@@ -184,7 +223,7 @@ def _error_response(
     """
     suggestions = suggestions or []
     detail = _CONTROL.sub("\ufffd", detail)
-    if request.url.path.startswith("/api/"):
+    if request.url.path.startswith(request.app.state.urls.prefixed("/api/")):
         body: dict[str, object] = {"error": title, "detail": detail, "status": status}
         if suggestions:
             body["suggestions"] = [{"name": name, "url": url} for name, url in suggestions]

@@ -1,20 +1,33 @@
-"""In-memory response cache for rendered pages, keyed by URL, valid for one data version.
+"""In-memory response cache for rendered pages: keyed by date and URL, bounded in bytes.
 
-The catalog is immutable for the life of an app, so a successful GET response is a pure
-function of its URL: the first request renders it, later ones are served from memory with
-no template work. Every cached response carries an ``ETag`` (data version + URL hash) and
+The catalog is immutable for the life of an app, but some pages also depend on the date
+(a cloud offer's age, its stale flag, the price spread over fresh offers). So the key of a
+cached response is today's date with its path and query string: a page is rendered at
+most once per URL per day, and yesterday's entries are never served (they age out of the
+LRU). Every cached response carries an ``ETag`` (data version + key hash) and
 ``Last-Modified`` (the catalog's newest verified date); a conditional request that
 matches gets ``304 Not Modified``.
+
+Only a request whose query parameters the route declares is cached: unknown parameters are
+ignored by every page, so caching each variant (``?utm_source=…``) would let visitors fill
+memory with copies of one page. The cache holds at most ``max_bytes`` of bodies.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
+import inspect
+import typing
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from email.utils import format_datetime
+from typing import Any
 
+from fastapi import params as fastapi_params
+from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -29,15 +42,43 @@ class Entry:
     etag: str
 
 
-class PageCache:
-    """A bounded LRU of rendered GET responses for one data ``version``.
+@functools.cache
+def declared_query(endpoint: Callable[..., Any]) -> frozenset[str]:
+    """The query parameter names ``endpoint`` declares: its ``Query()`` parameters (by alias)
+    and the fields (by alias) of a pydantic model it takes as ``Annotated[Model, Query()]``."""
+    hints = typing.get_type_hints(endpoint, include_extras=True)
+    names: set[str] = set()
+    for name, param in inspect.signature(endpoint).parameters.items():
+        hint = hints.get(name)
+        extras = typing.get_args(hint)[1:] if typing.get_origin(hint) is typing.Annotated else ()
+        marker = next((e for e in extras if isinstance(e, fastapi_params.Query)), None)
+        if marker is None and isinstance(param.default, fastapi_params.Query):
+            marker = param.default
+        if marker is None:
+            continue
+        model = typing.get_args(hint)[0] if extras else hint
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            names.update(field.alias or key for key, field in model.model_fields.items())
+        else:
+            names.add(marker.alias or name)
+    return frozenset(names)
 
-    ``max_entries`` bounds memory when visitors vary query strings; ``skip`` lists path
-    prefixes never cached (forms with per-visitor tokens, health checks).
+
+class PageCache:
+    """A byte-bounded LRU of rendered GET responses for one data ``version``.
+
+    ``max_bytes`` bounds the bodies kept (a body larger than it is never kept; 0 turns the
+    cache off); ``skip`` lists path prefixes never cached (forms with per-visitor tokens,
+    health checks); ``today`` gives the date that is part of every key.
     """
 
     def __init__(
-        self, version: str, last_modified: dt.date | None, max_entries: int = 4096, skip: tuple[str, ...] = ()
+        self,
+        version: str,
+        last_modified: dt.date | None,
+        max_bytes: int = 64 * 1024 * 1024,
+        skip: tuple[str, ...] = (),
+        today: Callable[[], dt.date] = dt.date.today,
     ) -> None:
         self.version = version
         self.last_modified = (
@@ -45,9 +86,12 @@ class PageCache:
             if last_modified
             else None
         )
-        self.max_entries = max_entries
+        self.max_bytes = max_bytes
         self.skip = skip
+        self.today = today
         self._entries: OrderedDict[str, Entry] = OrderedDict()
+        self.size = 0
+        """Bytes of bodies held."""
         self.hits = 0
         self.misses = 0
 
@@ -55,35 +99,46 @@ class PageCache:
         return len(self._entries)
 
     def cacheable(self, request: Request) -> bool:
-        """GET and HEAD requests outside the skipped prefixes."""
-        return request.method in ("GET", "HEAD") and not request.url.path.startswith(self.skip)
+        """GET and HEAD requests outside the skipped prefixes, when the cache is on."""
+        return self.max_bytes > 0 and request.method in ("GET", "HEAD") and not request.url.path.startswith(self.skip)
 
-    @staticmethod
-    def key(request: Request) -> str:
-        """The cache key of ``request``: its path and query string."""
-        return request.url.path + ("?" + request.url.query if request.url.query else "")
+    def key(self, request: Request) -> str:
+        """The cache key of ``request``: today's date, its path and its query string."""
+        return f"{self.today().isoformat()} {request.url.path}" + ("?" + request.url.query if request.url.query else "")
 
     def lookup(self, request: Request) -> Entry | None:
         """The cached response for ``request``, counting a hit or a miss."""
-        entry = self._entries.get(self.key(request))
+        key = self.key(request)
+        entry = self._entries.get(key)
         if entry is None:
             self.misses += 1
             return None
         self.hits += 1
-        self._entries.move_to_end(self.key(request))
+        self._entries.move_to_end(key)
         return entry
 
-    def store(self, request: Request, status: int, body: bytes, headers: list[tuple[bytes, bytes]]) -> Entry:
-        """Keep a rendered 200 for ``request``; ``headers`` as ASGI sends them (only the
-        content type and location are replayed). The oldest entry goes past ``max_entries``."""
-        key = self.key(request)
-        etag = '"' + hashlib.sha256(f"{self.version}{key}".encode()).hexdigest()[:20] + '"'
+    def entry(self, request: Request, status: int, body: bytes, headers: list[tuple[bytes, bytes]]) -> Entry:
+        """The entry for a rendered response to ``request`` (``headers`` as ASGI sends them;
+        only the content type and location are replayed), not yet kept."""
+        etag = '"' + hashlib.sha256(f"{self.version}{self.key(request)}".encode()).hexdigest()[:20] + '"'
         keep = tuple((k.decode("latin-1"), v.decode("latin-1")) for k, v in headers if k.lower() in (b"content-type", b"location"))
-        entry = Entry(status, body, keep, etag)
+        return Entry(status, body, keep, etag)
+
+    def store(self, request: Request, entry: Entry) -> bool:
+        """Keep ``entry`` for ``request`` unless its body exceeds :attr:`max_bytes`; the least
+        recently used entries go until the bodies fit. Returns whether it was kept."""
+        if len(entry.body) > self.max_bytes:
+            return False
+        key = self.key(request)
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self.size -= len(old.body)
         self._entries[key] = entry
-        if len(self._entries) > self.max_entries:
-            self._entries.popitem(last=False)
-        return entry
+        self.size += len(entry.body)
+        while self.size > self.max_bytes:
+            _, dropped = self._entries.popitem(last=False)
+            self.size -= len(dropped.body)
+        return True
 
     def replay(self, entry: Entry, request: Request) -> Response:
         """The response for a cached ``entry``: 304 when the request's ``If-None-Match``
@@ -96,3 +151,12 @@ class PageCache:
         if entry.etag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers={k: v for k, v in headers.items() if k != "content-type"})
         return Response(entry.body, status_code=entry.status, headers=headers)
+
+
+def known_query(scope: dict[str, Any], request: Request) -> bool:
+    """True when every query parameter of ``request`` is one the matched route declares."""
+    route = scope.get("route")
+    endpoint = getattr(route, "endpoint", None)
+    if endpoint is None:
+        return not request.query_params
+    return set(request.query_params.keys()) <= declared_query(endpoint)

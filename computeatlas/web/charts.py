@@ -24,7 +24,8 @@ from computeatlas.charts.chart import ChartView
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import NotFound
-from computeatlas.web.page import Route, catalog_of, find_accelerator, render
+from computeatlas.core.urls import Urls, site_path
+from computeatlas.web.page import Route, catalog_of, find_accelerator, render, urls_of
 
 ID_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", max_length=100)
 FORMAT_PATH = Path(description="number format, e.g. 'FP8', 'BF16', 'INT8'", max_length=10)
@@ -32,13 +33,13 @@ DEFAULT_FORMAT = NumberFormat.FP8
 """The compute chart shown on ``/silicon/``: the format most current parts publish dense."""
 
 
-def _format(catalog: Catalog, text: str) -> NumberFormat:
-    """The number format ``text`` names, if it has a chart; else :class:`NotFound` listing those that do."""
+def _format(catalog: Catalog, text: str, urls: Urls) -> NumberFormat:
+    """The number format ``text`` names, if it has a chart; else :class:`NotFound` listing those that do (linked by ``urls``)."""
     available = charts.compute_formats(catalog)
     for fmt in available:
         if fmt.value.lower() == text.lower():
             return fmt
-    suggestions = [(f"{fmt.value} compute against power", f"/charts/compute-power/{fmt.value}") for fmt in available]
+    suggestions = [(f"{fmt.value} compute against power", urls.path("chart_compute", fmt=fmt.value)) for fmt in available]
     raise NotFound(
         "No such chart",
         f"There is no compute chart for number format '{text}': fewer than two parts publish both it and power.",
@@ -84,26 +85,27 @@ def memory_api(request: Request) -> ChartView:
 def compute_page(request: Request, fmt: str = FORMAT_PATH) -> HTMLResponse:
     """Dense compute at one number format against power."""
     catalog = catalog_of(request)
-    return _page(request, charts.compute_power(catalog, _format(catalog, fmt)))
+    return _page(request, charts.compute_power(catalog, _format(catalog, fmt, urls_of(request))))
 
 
 def compute_svg(request: Request, fmt: str = FORMAT_PATH) -> Response:
     """The compute chart at one number format as SVG."""
     catalog = catalog_of(request)
-    return _svg(charts.compute_power(catalog, _format(catalog, fmt)))
+    return _svg(charts.compute_power(catalog, _format(catalog, fmt, urls_of(request))))
 
 
 def compute_api(request: Request, fmt: str = FORMAT_PATH) -> ChartView:
     """The compute chart's data at one number format: points (W, TFLOPS or TOPS) and parts left out."""
     catalog = catalog_of(request)
-    return charts.compute_power(catalog, _format(catalog, fmt))
+    return charts.compute_power(catalog, _format(catalog, fmt, urls_of(request)))
 
 
 def _prices(request: Request, ident: str) -> ChartView:
     catalog = catalog_of(request)
-    view = charts.prices(catalog, find_accelerator(catalog, ident))
+    acc = find_accelerator(request, ident)
+    view = charts.prices(catalog, acc)
     if not view.points:
-        raise NotFound("No prices to chart", f"No offer for '{ident}' has a USD price per accelerator-hour.", [("Its price page", f"/cloud/prices/{ident}")])
+        raise NotFound("No prices to chart", f"No offer for '{ident}' has a USD price per accelerator-hour.", [("Its price page", urls_of(request).path("cloud_prices", ident=acc.id))])
     return view
 
 
@@ -144,27 +146,27 @@ def priced(catalog: Catalog) -> list[str]:
 
 def static_paths(catalog: Catalog) -> Iterable[str]:
     """Every chart page, picture and JSON document, for the static build."""
-    yield from ("/charts/memory-bandwidth", "/charts/memory-bandwidth.svg", "/api/charts/memory-bandwidth")
+    yield from (site_path(n) for n in ("chart_memory", "chart_memory_svg", "api_chart_memory"))
     for fmt in charts.compute_formats(catalog):
-        yield from (f"/charts/compute-power/{fmt.value}", f"/charts/compute-power/{fmt.value}.svg", f"/api/charts/compute-power/{fmt.value}")
+        yield from (site_path(n, fmt=fmt.value) for n in ("chart_compute", "chart_compute_svg", "api_chart_compute"))
     if catalog.systems:
-        yield from ("/charts/rack-power", "/charts/rack-power.svg", "/api/charts/rack-power")
+        yield from (site_path(n) for n in ("chart_rack", "chart_rack_svg", "api_chart_rack"))
     for ident in priced(catalog):
         if ident in catalog.accelerators and charts.prices(catalog, catalog.accelerators[ident]).points:
-            yield from (f"/charts/prices/{ident}", f"/charts/prices/{ident}.svg", f"/api/charts/prices/{ident}")
+            yield from (site_path(n, ident=ident) for n in ("chart_prices", "chart_prices_svg", "api_chart_prices"))
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("/charts/memory-bandwidth.svg", memory_svg, "chart_memory_svg", Response),
-    Route("/charts/memory-bandwidth", memory_page, "chart_memory"),
-    Route("/charts/compute-power/{fmt}.svg", compute_svg, "chart_compute_svg", Response),
-    Route("/charts/compute-power/{fmt}", compute_page, "chart_compute"),
-    Route("/charts/prices/{ident}.svg", prices_svg, "chart_prices_svg", Response),
-    Route("/charts/prices/{ident}", prices_page, "chart_prices"),
-    Route("/charts/rack-power.svg", rack_svg, "chart_rack_svg", Response),
-    Route("/charts/rack-power", rack_page, "chart_rack"),
-    Route("/api/charts/prices/{ident}", prices_api, "api_chart_prices", JSONResponse, ChartView, in_schema=True, summary="Price per accelerator-hour chart data"),
-    Route("/api/charts/rack-power", rack_api, "api_chart_rack", JSONResponse, ChartView, in_schema=True, summary="Rack power chart data"),
-    Route("/api/charts/memory-bandwidth", memory_api, "api_chart_memory", JSONResponse, ChartView, in_schema=True, summary="Memory against bandwidth chart data"),
-    Route("/api/charts/compute-power/{fmt}", compute_api, "api_chart_compute", JSONResponse, ChartView, in_schema=True, summary="Compute against power chart data"),
+    Route(memory_svg, "chart_memory_svg", Response),
+    Route(memory_page, "chart_memory"),
+    Route(compute_svg, "chart_compute_svg", Response),
+    Route(compute_page, "chart_compute"),
+    Route(prices_svg, "chart_prices_svg", Response),
+    Route(prices_page, "chart_prices"),
+    Route(rack_svg, "chart_rack_svg", Response),
+    Route(rack_page, "chart_rack"),
+    Route(prices_api, "api_chart_prices", JSONResponse, ChartView, in_schema=True, summary="Price per accelerator-hour chart data"),
+    Route(rack_api, "api_chart_rack", JSONResponse, ChartView, in_schema=True, summary="Rack power chart data"),
+    Route(memory_api, "api_chart_memory", JSONResponse, ChartView, in_schema=True, summary="Memory against bandwidth chart data"),
+    Route(compute_api, "api_chart_compute", JSONResponse, ChartView, in_schema=True, summary="Compute against power chart data"),
 )

@@ -7,14 +7,18 @@ spread and a dot plot). API: ``/api/offers``, ``/api/prices/{accelerator}``,
 objects (:mod:`computeatlas.cloud.pricing`, :mod:`computeatlas.cloud.providers`). The filters
 ``accelerator``, ``provider``, ``pricing`` and ``region`` take comma-separated lists
 (``provider=aws,lambda``); a parameter given twice is a 400 that says to use commas.
+Each page and endpoint declares its parameters as a pydantic model (:data:`IndexParams`,
+:data:`PriceParams`, :data:`OfferParams`); any other parameter is ignored.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Annotated, Any
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from computeatlas.cloud import pricing
 from computeatlas.cloud.pricing import OfferPrice, PriceQuery, PriceView
@@ -27,13 +31,14 @@ from computeatlas.cloud.providers import (
 )
 from computeatlas.cloud.records import Provider
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.errors import BadRequest
+from computeatlas.core.urls import site_path
 from computeatlas.web.page import (
     Route,
     catalog_of,
     find_accelerator,
     find_record,
     render,
+    urls_of,
 )
 
 INDEX_PARAMS = ("accelerator", "provider", "pricing", "region")
@@ -48,103 +53,95 @@ OFFER_PARAMS = ("accelerator", "provider", "pricing", "region", "variant", "sinc
 PROVIDER_PATH = Path(description="provider id, e.g. 'coreweave'", max_length=100)
 ACCELERATOR_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", max_length=100)
 
-_Q = {
-    "accelerator": Query(None, max_length=200, description="accelerator id, e.g. nvidia-h100-sxm; several comma-separated"),
-    "provider": Query(None, max_length=200, description="provider id, e.g. lambda; several comma-separated (aws,lambda)"),
-    "pricing": Query(None, max_length=200, description="on-demand, spot or reserved; several comma-separated"),
-    "region": Query(None, max_length=200, description="a region as an offer names it, e.g. us-east-1; several comma-separated"),
-    "variant": Query(None, max_length=200, description="variant key such as 'sxm-80gb' (see /api/prices/{accelerator}), or 'all' to mix every variant"),
-    "since": Query(None, max_length=200, description="first 'seen' date of the window, YYYY-MM-DD"),
-    "until": Query(None, max_length=200, description="last 'seen' date of the window, YYYY-MM-DD"),
-    "include_stale": Query(None, max_length=200, description="true to count offers seen more than 90 days ago in the spread"),
+_DESCRIPTIONS = {
+    "accelerator": "accelerator id, e.g. nvidia-h100-sxm; several comma-separated",
+    "provider": "provider id, e.g. lambda; several comma-separated (aws,lambda)",
+    "pricing": "on-demand, spot or reserved; several comma-separated",
+    "region": "a region as an offer names it, e.g. us-east-1; several comma-separated",
+    "variant": "variant key such as 'sxm-80gb' (see /api/prices/{accelerator}), or 'all' to mix every variant",
+    "since": "first 'seen' date of the window, YYYY-MM-DD",
+    "until": "last 'seen' date of the window, YYYY-MM-DD",
+    "include_stale": "true to count offers seen more than 90 days ago in the spread",
 }
 
 
-def _query(request: Request, allowed: Iterable[str]) -> PriceQuery:
-    """The query string as a :class:`PriceQuery`; a 400 naming an unknown parameter, a bad
+def _params(name: str, names: tuple[str, ...], doc: str) -> type[BaseModel]:
+    """A model declaring the query parameters ``names`` (text, at most 200 characters each); others are ignored."""
+    fields: dict[str, Any] = {n: (str | None, Field(None, max_length=200, description=_DESCRIPTIONS[n])) for n in names}
+    return create_model(name, __config__=ConfigDict(extra="ignore", frozen=True), __doc__=doc, **fields)
+
+
+IndexParams = _params("CloudIndexParams", INDEX_PARAMS, "Filters of the /cloud/ price table.")
+PriceParams = _params("PriceParams", PRICE_PARAMS, "Parameters of a price page or /api/prices/{accelerator}.")
+OfferParams = _params("OfferParams", OFFER_PARAMS, "Filters of /api/offers.")
+
+
+def _query(request: Request, params: BaseModel) -> PriceQuery:
+    """The declared parameters of ``params`` as a :class:`PriceQuery`; a 400 naming a bad
     value or a parameter given twice (several values go in one comma-separated list)."""
-    try:
-        return pricing.parse_query(request.query_params.multi_items(), catalog_of(request), allowed)
-    except pricing.PricingQueryError as exc:
-        raise BadRequest("Bad query parameter", str(exc)) from None
+    return pricing.parse_query(request.query_params.multi_items(), catalog_of(request), type(params).model_fields)
 
 
-def find_provider(catalog: Catalog, ident: str) -> Provider:
+def find_provider(request: Request, ident: str) -> Provider:
     """The provider ``ident`` names; raises :class:`NotFound` listing the closest ids."""
-    return find_record(catalog.providers, ident, "cloud provider", "/cloud/{}", lambda p: p.name)
+    return find_record(catalog_of(request).providers, ident, "cloud provider", urls_of(request).template("cloud_provider"), lambda p: p.name)
 
 
-def _price_view(request: Request, ident: str) -> PriceView:
+def _price_view(request: Request, ident: str, params: BaseModel) -> PriceView:
     catalog = catalog_of(request)
-    acc = find_accelerator(catalog, ident)
-    query = _query(request, PRICE_PARAMS)
-    try:
-        return pricing.price_view(catalog, acc, query)
-    except pricing.PricingQueryError as exc:
-        raise BadRequest("Bad query parameter", str(exc)) from None
+    acc = find_accelerator(request, ident)
+    return pricing.price_view(catalog, acc, _query(request, params))
 
 
 # --- pages ---------------------------------------------------------------------------
 
 
-def cloud_page(request: Request) -> HTMLResponse:
+def cloud_page(request: Request, params: Annotated[IndexParams, Query()]) -> HTMLResponse:  # type: ignore[valid-type]
     """Providers, and every offer in a price table filtered by query parameters."""
-    view = cloud_index(catalog_of(request), _query(request, INDEX_PARAMS))
+    view = cloud_index(catalog_of(request), _query(request, params))
     return render(request, "cloud_index.html", page_title="Cloud", view=view)
 
 
 def provider_page(request: Request, ident: str = PROVIDER_PATH) -> HTMLResponse:
     """One provider: what it rents at what price, and what makes leaving hard."""
     catalog = catalog_of(request)
-    view = provider_view(catalog, find_provider(catalog, ident))
+    view = provider_view(catalog, find_provider(request, ident))
     return render(request, "cloud_provider.html", page_title=view.name, view=view)
 
 
-def prices_page(request: Request, ident: str = ACCELERATOR_PATH) -> HTMLResponse:
+def prices_page(
+    request: Request, params: Annotated[PriceParams, Query()], ident: str = ACCELERATOR_PATH  # type: ignore[valid-type]
+) -> HTMLResponse:
     """Every offer for one accelerator, the spread for the chosen variant and window, a dot plot."""
-    view = _price_view(request, ident)
+    view = _price_view(request, ident, params)
     return render(request, "cloud_prices.html", page_title=f"{view.accelerator_name} prices", view=view)
 
 
 def cloud_redirect(request: Request) -> Response:
     """``/cloud`` goes to ``/cloud/``, ``/cloud/prices/`` to the price table."""
-    target = "/cloud/#prices" if request.url.path.startswith("/cloud/prices") else "/cloud/"
+    urls = urls_of(request)
+    target = urls.path("cloud_index") + ("#prices" if urls.site(request.url.path).startswith(site_path("cloud_prices_bare_redirect")) else "")
     return RedirectResponse(target, status_code=301)
 
 
 # --- API -----------------------------------------------------------------------------
 
 
-def api_offers(
-    request: Request,
-    accelerator: str | None = _Q["accelerator"],
-    provider: str | None = _Q["provider"],
-    pricing_: str | None = Query(None, alias="pricing", max_length=200, description="on-demand, spot or reserved; several comma-separated"),
-    region: str | None = _Q["region"],
-    variant: str | None = _Q["variant"],
-    since: str | None = _Q["since"],
-    until: str | None = _Q["until"],
-) -> list[OfferPrice]:
+def api_offers(request: Request, params: Annotated[OfferParams, Query()]) -> list[OfferPrice]:  # type: ignore[valid-type]
     """Every offer matching the filters, each with its price per accelerator-hour and the
     arithmetic; stale offers are included and marked (``stale``). ``accelerator``,
     ``provider``, ``pricing`` and ``region`` take comma-separated lists; a parameter given
     twice is a 400."""
     catalog = catalog_of(request)
-    return pricing.offer_prices(catalog, _query(request, OFFER_PARAMS))
+    return pricing.offer_prices(catalog, _query(request, params))
 
 
 def api_prices(
-    request: Request,
-    ident: str = ACCELERATOR_PATH,
-    variant: str | None = _Q["variant"],
-    since: str | None = _Q["since"],
-    until: str | None = _Q["until"],
-    include_stale: str | None = _Q["include_stale"],
-    region: str | None = _Q["region"],
+    request: Request, params: Annotated[PriceParams, Query()], ident: str = ACCELERATOR_PATH  # type: ignore[valid-type]
 ) -> PriceView:
     """Every offer for one accelerator, and its price spread (cheapest and dearest on-demand
     USD per accelerator-hour for one variant in a date window, with the ratio)."""
-    return _price_view(request, ident)
+    return _price_view(request, ident, params)
 
 
 def api_providers(request: Request) -> list[ProviderSummary]:
@@ -155,30 +152,30 @@ def api_providers(request: Request) -> list[ProviderSummary]:
 def api_provider(request: Request, ident: str = PROVIDER_PATH) -> ProviderView:
     """One provider with its lock-in facts (each sourced) and its offers with prices."""
     catalog = catalog_of(request)
-    return provider_view(catalog, find_provider(catalog, ident))
+    return provider_view(catalog, find_provider(request, ident))
 
 
 def static_paths(catalog: Catalog) -> Iterable[str]:
     """Every cloud page and API document, for the static build."""
-    yield from ("/cloud/", "/api/offers", "/api/providers")
+    yield from (site_path(n) for n in ("cloud_index", "api_offers", "api_providers"))
     for ident in catalog.providers:
-        yield f"/cloud/{ident}"
-        yield f"/api/providers/{ident}"
+        yield site_path("cloud_provider", ident=ident)
+        yield site_path("api_provider", ident=ident)
     for ident in catalog.accelerators:
-        yield f"/cloud/prices/{ident}"
-        yield f"/api/prices/{ident}"
+        yield site_path("cloud_prices", ident=ident)
+        yield site_path("api_prices", ident=ident)
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("/cloud", cloud_redirect, "cloud_redirect", Response),
-    Route("/cloud/", cloud_page, "cloud_index"),
-    Route("/cloud/prices", cloud_redirect, "cloud_prices_bare_redirect", Response),
-    Route("/cloud/prices/", cloud_redirect, "cloud_prices_redirect", Response),
-    Route("/cloud/prices/{ident}", prices_page, "cloud_prices"),
-    Route("/cloud/{ident}", provider_page, "cloud_provider"),
-    Route("/api/offers", api_offers, "api_offers", JSONResponse, list[OfferPrice], in_schema=True, summary="List offers with prices per accelerator-hour"),
-    Route("/api/prices/{ident}", api_prices, "api_prices", JSONResponse, PriceView, in_schema=True, summary="Offers and price spread of one accelerator"),
-    Route("/api/providers", api_providers, "api_providers", JSONResponse, list[ProviderSummary], in_schema=True, summary="List cloud providers"),
-    Route("/api/providers/{ident}", api_provider, "api_provider", JSONResponse, ProviderView, in_schema=True, summary="One cloud provider"),
+    Route(cloud_redirect, "cloud_redirect", Response),
+    Route(cloud_page, "cloud_index"),
+    Route(cloud_redirect, "cloud_prices_bare_redirect", Response),
+    Route(cloud_redirect, "cloud_prices_redirect", Response),
+    Route(prices_page, "cloud_prices"),
+    Route(provider_page, "cloud_provider"),
+    Route(api_offers, "api_offers", JSONResponse, list[OfferPrice], in_schema=True, summary="List offers with prices per accelerator-hour"),
+    Route(api_prices, "api_prices", JSONResponse, PriceView, in_schema=True, summary="Offers and price spread of one accelerator"),
+    Route(api_providers, "api_providers", JSONResponse, list[ProviderSummary], in_schema=True, summary="List cloud providers"),
+    Route(api_provider, "api_provider", JSONResponse, ProviderView, in_schema=True, summary="One cloud provider"),
 )
 

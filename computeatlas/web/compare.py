@@ -13,30 +13,47 @@ Every bad input is a 4xx naming what was wrong (see :class:`computeatlas.silicon
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Annotated
 from urllib.parse import quote
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.errors import BadRequest, NotFound, PageError
+from computeatlas.core.errors import BadRequest, InputError, NotFound, PageError
+from computeatlas.core.urls import site_path
 from computeatlas.silicon import comparison as compare
 from computeatlas.silicon import resolve
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.related import title_of
-from computeatlas.web.page import Route, catalog_of, render
+from computeatlas.web.page import Route, catalog_of, render, urls_of
 
 MAX_QUERY = 2000
 """Longest ``ids`` or ``q`` value accepted, in characters."""
 
 PAIR_PATH = Path(description="two accelerator ids joined by '-vs-', e.g. 'nvidia-h100-sxm-vs-nvidia-h200-sxm'", max_length=400)
-IDS_QUERY = Query(
-    None,
-    max_length=MAX_QUERY,
-    description=f"{compare.MIN_PARTS} to {compare.MAX_PARTS} accelerator ids, aliases or names, comma-separated "
-    "(e.g. 'nvidia-h100-sxm,H200')",
+IDS_DESCRIPTION = (
+    f"{compare.MIN_PARTS} to {compare.MAX_PARTS} accelerator ids, aliases or names, comma-separated "
+    "(e.g. 'nvidia-h100-sxm,H200'); may be repeated"
 )
-Q_QUERY = Query(None, max_length=MAX_QUERY, description="an id, alias or exact name, e.g. 'Trn3' or 'H100 SXM5 80GB'")
+Q_DESCRIPTION = "an id, alias or exact name, e.g. 'Trn3' or 'H100 SXM5 80GB'"
+
+
+class CompareParams(BaseModel):
+    """The query of ``/compare/`` and ``/api/compare``; other parameters are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    ids: list[str] | None = Field(None, description=IDS_DESCRIPTION)
+
+
+class SearchParams(BaseModel):
+    """The query of ``/search``; other parameters are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    q: str | None = Field(None, max_length=MAX_QUERY, description=Q_DESCRIPTION)
 
 
 def _page_error(exc: compare.CompareError) -> PageError:
@@ -53,17 +70,13 @@ def _build(catalog: Catalog, names: list[str]) -> compare.ComparisonView:
         raise _page_error(exc) from None
 
 
-def _ids_param(request: Request) -> list[str] | None:
+def _ids_param(params: CompareParams) -> list[str] | None:
     """The ``ids`` values (comma-separated or repeated), or None when the parameter is absent."""
-    unknown = sorted(set(request.query_params) - {"ids"})
-    if unknown:
-        raise BadRequest("Bad query parameter", f"query parameter '{unknown[0]}': unknown parameter (use ids=a,b,c)")
-    if "ids" not in request.query_params:
+    if params.ids is None:
         return None
-    values = request.query_params.getlist("ids")
-    if sum(len(v) for v in values) > MAX_QUERY:
-        raise BadRequest("Bad query parameter", f"query parameter 'ids': longer than {MAX_QUERY} characters")
-    return compare.split_ids(values)
+    if sum(len(v) for v in params.ids) > MAX_QUERY:
+        raise InputError("ids", f"longer than {MAX_QUERY} characters")
+    return compare.split_ids(params.ids)
 
 
 def _resolved(catalog: Catalog, names: list[str]) -> list[str]:
@@ -76,10 +89,10 @@ def _resolved(catalog: Catalog, names: list[str]) -> list[str]:
 # --- pages ---------------------------------------------------------------------------
 
 
-def compare_index(request: Request) -> Response:
+def compare_index(request: Request, params: Annotated[CompareParams, Query()]) -> Response:
     """The curated comparisons and a form; with ``?ids=`` a comparison of 3 to 6 parts."""
     catalog = catalog_of(request)
-    names = _ids_param(request)
+    names = _ids_param(params)
     if names is None:
         curated = sorted(
             ((title_of(catalog, c), c) for c in catalog.comparisons.values()), key=lambda tc: tc[0].lower()
@@ -94,9 +107,9 @@ def compare_index(request: Request) -> Response:
         )
     ids = _resolved(catalog, names)
     if len(ids) == 2:
-        return RedirectResponse(f"/compare/{pair_id(*ids)}", status_code=302)
+        return RedirectResponse(urls_of(request).path("compare_pair", pair=pair_id(*ids)), status_code=302)
     if ids != names:  # aliases or names given: send to the one URL for this list
-        return RedirectResponse("/compare/?ids=" + quote(",".join(ids), safe=","), status_code=302)
+        return RedirectResponse(urls_of(request).path("compare_index") + "?ids=" + quote(",".join(ids), safe=","), status_code=302)
     view = _build(catalog, ids)
     return render(request, "compare.html", page_title=view.title, view=view)
 
@@ -120,23 +133,21 @@ def compare_pair(request: Request, pair: str = PAIR_PATH) -> Response:
         raise _page_error(first_error)  # type: ignore[arg-type]
     canonical = pair_id(*ids)
     if pair != canonical:
-        return RedirectResponse(f"/compare/{canonical}", status_code=301)
+        return RedirectResponse(urls_of(request).path("compare_pair", pair=canonical), status_code=301)
     view = _build(catalog, ids)
     return render(request, "compare.html", page_title=view.title, view=view)
 
 
 def compare_redirect(request: Request) -> Response:
     """``/compare`` without the slash goes to the index."""
-    return RedirectResponse("/compare/", status_code=301)
+    return RedirectResponse(urls_of(request).path("compare_index"), status_code=301)
 
 
-def search(request: Request, q: str | None = Q_QUERY) -> Response:
+def search(request: Request, params: Annotated[SearchParams, Query()]) -> Response:
     """Find a part by id, alias or exact name: one match redirects (302) to its page; an
     ambiguous name lists the candidates; an unknown one is a 404 page with suggestions."""
     catalog = catalog_of(request)
-    unknown = sorted(set(request.query_params) - {"q"})
-    if unknown:
-        raise BadRequest("Bad query parameter", f"query parameter '{unknown[0]}': unknown parameter (use q=)")
+    q = params.q
     if q is None or not q.strip():
         return render(request, "search.html", page_title="Find an accelerator", result=None, q="")
     try:
@@ -152,16 +163,13 @@ def search(request: Request, q: str | None = Q_QUERY) -> Response:
 # --- API -----------------------------------------------------------------------------
 
 
-def api_compare(request: Request, ids: str | None = IDS_QUERY) -> compare.ComparisonView:
+def api_compare(request: Request, params: Annotated[CompareParams, Query()]) -> compare.ComparisonView:
     """2 to 6 accelerators aligned by spec: states, bases, sources, ratios where comparable,
     the headline compute format and derived figures. A pair comes in its page's order."""
-    unknown = sorted(set(request.query_params) - {"ids"})
-    if unknown:
-        raise BadRequest("Bad query parameter", f"query parameter '{unknown[0]}': unknown parameter (use ids=a,b,c)")
-    return _build(catalog_of(request), compare.split_ids(request.query_params.getlist("ids")))
+    return _build(catalog_of(request), _ids_param(params) or [])
 
 
-def api_search(request: Request, q: str = Query(..., max_length=MAX_QUERY, description=Q_QUERY.description)) -> resolve.Resolution:
+def api_search(request: Request, q: str = Query(..., max_length=MAX_QUERY, description=Q_DESCRIPTION)) -> resolve.Resolution:
     """Resolve a name people use (id, alias, exact name) to accelerator ids; an ambiguous
     name lists every candidate, an unknown one the closest ids."""
     try:
@@ -173,17 +181,17 @@ def api_search(request: Request, q: str = Query(..., max_length=MAX_QUERY, descr
 def static_paths(catalog: Catalog) -> Iterable[str]:
     """The comparison index, every curated pair's page and the (empty) search page, for the
     static build; query-string URLs (``?ids=``, ``?q=``, ``/api/compare``) are live only."""
-    yield "/compare/"
-    yield "/search"
+    yield site_path("compare_index")
+    yield site_path("search")
     for ident in catalog.comparisons:
-        yield f"/compare/{ident}"
+        yield site_path("compare_pair", pair=ident)
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("/compare", compare_redirect, "compare_redirect", Response),
-    Route("/compare/", compare_index, "compare_index", HTMLResponse),
-    Route("/compare/{pair}", compare_pair, "compare_pair", HTMLResponse),
-    Route("/search", search, "search", HTMLResponse),
-    Route("/api/compare", api_compare, "api_compare", JSONResponse, compare.ComparisonView, in_schema=True, summary="Compare 2 to 6 accelerators"),
-    Route("/api/search", api_search, "api_search", JSONResponse, resolve.Resolution, in_schema=True, summary="Find an accelerator by name or alias"),
+    Route(compare_redirect, "compare_redirect", Response),
+    Route(compare_index, "compare_index", HTMLResponse),
+    Route(compare_pair, "compare_pair", HTMLResponse),
+    Route(search, "search", HTMLResponse),
+    Route(api_compare, "api_compare", JSONResponse, compare.ComparisonView, in_schema=True, summary="Compare 2 to 6 accelerators"),
+    Route(api_search, "api_search", JSONResponse, resolve.Resolution, in_schema=True, summary="Find an accelerator by name or alias"),
 )

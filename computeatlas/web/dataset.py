@@ -15,14 +15,15 @@ escaped. A filled-in honeypot field and a form sent back sooner than
 body that is not a form 415, too many submissions from one address 429 (with
 ``Retry-After``; the address is the peer's, or from ``X-Forwarded-For`` only when the peer
 is one of ``settings.trusted_proxies``), a ledger that cannot be opened or written 503;
-none of them records anything. The ledger is never readable over HTTP. When the form's secret cannot be read or created (an unwritable ``$COMPUTEATLAS_VAR``)
+none of them records anything. The ledger is never readable over HTTP. When the form's
+secret cannot be read or created (an unwritable ``var`` folder)
 ``GET /data/`` is a 503 page too, never a 500 (``computeatlas serve`` checks both at start-up).
 
 The privacy note says how to have one's data exported or erased sooner (the operator's
-``computeatlas requests export/erase --email``) and, when ``$COMPUTEATLAS_CONTACT`` is set
+``computeatlas requests export/erase --email``) and, when :attr:`Settings.contact` is set
 (an address or URL), whom to write to.
 
-The ledger is :meth:`Ledger.open` of :func:`computeatlas.ledger.database_url`, opened on
+The ledger is :meth:`Ledger.open` of :func:`computeatlas.ledger.database_url` of the app's settings, opened on
 the first submission (tests may set ``app.state.ledger`` and ``app.state.form_guard``).
 """
 
@@ -30,7 +31,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import os
 import threading
 from collections.abc import Iterable, Mapping
 from urllib.parse import parse_qsl
@@ -38,11 +38,13 @@ from urllib.parse import parse_qsl
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from limits.errors import ConfigurationError
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import BadRequest
+from computeatlas.core.urls import site_path
 from computeatlas.ledger import (
     DEFAULT_RETENTION_DAYS,
     FORM_FIELDS,
@@ -50,7 +52,7 @@ from computeatlas.ledger import (
     Ledger,
     LedgerUnavailable,
     check,
-    var_dir,
+    database_url,
 )
 from computeatlas.ledger.request import DOWNLOAD
 from computeatlas.ledger.store import safe_reason
@@ -71,7 +73,7 @@ from computeatlas.web.guard import (
     client_key,
     read_body,
 )
-from computeatlas.web.page import Route, catalog_of, render, settings_of
+from computeatlas.web.page import Route, catalog_of, render, settings_of, urls_of
 
 log = logging.getLogger("computeatlas.web.dataset")
 
@@ -85,23 +87,40 @@ PRIVACY = (
     "or to have it deleted sooner, ask the operator of this site: they can export or erase every request made "
     "with your email address (computeatlas requests export --email, computeatlas requests erase --email)."
 )
-"""The privacy note without a contact; :func:`privacy_note` adds ``$COMPUTEATLAS_CONTACT`` when set."""
+"""The privacy note without a contact; :func:`privacy_note` adds :attr:`Settings.contact` when set."""
 
 NOT_ACCEPTED = "The form could not be accepted. Please check it and send it again."
 """The one answer to a filled-in honeypot field and to a form sent back too fast: it says
 neither, so a bot cannot learn which check it tripped."""
 
-CONTACT_ENV = "COMPUTEATLAS_CONTACT"
 MAX_CONTACT = 200
 
 
-def privacy_note() -> str:
-    """The privacy note shown under the form, with whom to write to when ``$COMPUTEATLAS_CONTACT``
-    is set (its first :data:`MAX_CONTACT` characters, on one line; the template escapes it)."""
-    contact = " ".join(os.environ.get(CONTACT_ENV, "").split())[:MAX_CONTACT]
+def privacy_note(configured: str = "") -> str:
+    """The privacy note shown under the form, with whom to write to when ``configured``
+    (:attr:`Settings.contact`) is set (its first :data:`MAX_CONTACT` characters, on one line;
+    the template escapes it)."""
+    contact = " ".join(configured.split())[:MAX_CONTACT]
     if not contact:
         return PRIVACY
     return f"{PRIVACY} Write to {contact} to ask."
+
+class DatasetForm(BaseModel):
+    """The fields the ``/data/`` form posts (the request's four questions, the licence box,
+    the signed token and the honeypot); any other field is ignored. Each field is the text
+    as typed: :func:`computeatlas.ledger.check` judges the request fields and says what is
+    wrong with each on the form."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    name: str = ""
+    email: str = ""
+    organisation: str = ""
+    intended_use: str = ""
+    licence: str = ""
+    token: str = ""
+    website: str = Field("", description="the honeypot: people never see it, bots fill it in")
+
 
 _ARTIFACTS: dict[str, tuple[DatasetView, bytes]] = {}
 _ARTIFACTS_LOCK = threading.Lock()
@@ -126,7 +145,7 @@ def _guard(request: Request) -> FormGuard:
     guard = getattr(request.app.state, "form_guard", None)
     if guard is None:
         try:
-            guard = FormGuard.from_env(var_dir())
+            guard = FormGuard.from_settings(settings_of(request))
         except (OSError, ValueError, ConfigurationError):
             log.exception("the dataset form cannot start: its secret or settings are not usable")
             raise ServiceUnavailable(
@@ -143,7 +162,7 @@ def _ledger(request: Request) -> Ledger:
     with _LEDGER_LOCK:
         ledger = getattr(request.app.state, "ledger", None)
         if ledger is None:
-            ledger = request.app.state.ledger = Ledger.open()
+            ledger = request.app.state.ledger = Ledger.open(database_url(settings_of(request)))
         return ledger
 
 
@@ -180,11 +199,11 @@ def _form_page(
         notice=notice,
         token=guard.issue(cookie, key),
         honeypot=HONEYPOT,
-        privacy=privacy_note(),
+        privacy=privacy_note(settings_of(request).contact),
     )
     if new_cookie:
         response.set_cookie(
-            COOKIE, cookie, httponly=True, samesite="strict", path="/data/", secure=request.url.scheme == "https"
+            COOKIE, cookie, httponly=True, samesite="strict", path=urls_of(request).prefixed(site_path("data_page")), secure=request.url.scheme == "https"
         )
     return _no_store(response)
 
@@ -199,7 +218,7 @@ def data_page(request: Request) -> HTMLResponse:
 
 def data_redirect(request: Request) -> Response:
     """``/data`` without the slash goes to the page."""
-    return RedirectResponse("/data/", status_code=301)
+    return RedirectResponse(urls_of(request).path("data_page"), status_code=301)
 
 
 async def data_submit(request: Request) -> Response:
@@ -225,11 +244,12 @@ async def data_submit(request: Request) -> Response:
         raise UnsupportedMediaType("Form not understood", "Send the form as application/x-www-form-urlencoded, as a browser does.")
     body = await read_body(request)
     try:
-        form = dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=20, errors="strict"))
+        fields = DatasetForm.model_validate(dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=20, errors="strict")))
     except (UnicodeDecodeError, ValueError):
         raise BadRequest("Form not understood", "The form must be UTF-8 text with at most 20 fields.") from None
-    token = form.get("token", "")
-    shown = {k: form.get(k, "")[:300] for k in ("name", "email", "organisation", "intended_use", "licence")}
+    form = fields.model_dump()
+    token = fields.token
+    shown = {k: form[k][:300] for k in ("name", "email", "organisation", "intended_use", "licence")}
     too_fast = False
     try:
         key = guard.verify(token, guard.cookie_of(request), min_seconds=settings_of(request).form_min_seconds)
@@ -240,7 +260,7 @@ async def data_submit(request: Request) -> Response:
         )
     except TooFast as exc:
         key, too_fast = exc.key, True
-    if too_fast or form.get(HONEYPOT, ""):  # one answer for both, naming neither
+    if too_fast or form[HONEYPOT]:  # one answer for both, naming neither
         return _form_page(request, status=400, values=shown, key=key, notice=NOT_ACCEPTED)
     dataset_request, errors, values = check(form)
     if dataset_request is None:
@@ -282,12 +302,12 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
     """``/data/`` and its JSON for the static build. A static copy's form posts to the live
     server (the build points POST forms there); its token has no cookie and expires, so
     the live server answers the first send with a fresh form, keeping what was typed."""
-    yield from ("/data/", "/api/dataset")
+    yield from (site_path("data_page"), site_path("api_dataset"))
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("/data", data_redirect, "data_redirect", Response),
-    Route("/data/", data_page, "data_page"),
-    Route("/data/", data_submit, "data_submit", Response, methods=("POST",)),
-    Route("/api/dataset", api_dataset, "api_dataset", JSONResponse, DatasetView, in_schema=True, summary="The dataset: schema, licence, versions"),
+    Route(data_redirect, "data_redirect", Response),
+    Route(data_page, "data_page"),
+    Route(data_submit, "data_submit", Response, methods=("POST",)),
+    Route(api_dataset, "api_dataset", JSONResponse, DatasetView, in_schema=True, summary="The dataset: schema, licence, versions"),
 )

@@ -8,15 +8,18 @@ Pages and API endpoints build the same view objects (:mod:`computeatlas.energy.v
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Annotated
 from urllib.parse import urlencode
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 
 from computeatlas.cloud.records import Offer
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import BadRequest, NotFound, PageError
+from computeatlas.core.urls import Urls, site_path
 from computeatlas.economics.estimate import (
     DoesNotFit,
     Estimate,
@@ -28,7 +31,7 @@ from computeatlas.economics.estimate import (
 from computeatlas.energy import views as energy_views
 from computeatlas.energy.records import EnergyTopic, System
 from computeatlas.energy.views import EconomicsView, SystemView, TopicView
-from computeatlas.web.page import Route, catalog_of, find_record, render
+from computeatlas.web.page import Route, catalog_of, find_record, render, urls_of
 
 TOPIC_PATH = Path(description="energy topic id, e.g. 'rack-power-density'", max_length=100)
 SYSTEM_PATH = Path(description="system id, e.g. 'nvidia-gb200-nvl72'", max_length=100)
@@ -36,34 +39,47 @@ ESTIMATE_FIELDS = ("accelerator", "params", "format", "utilisation", "price", "o
 FORM_DEFAULTS = {"params": "70e9", "format": "FP8", "utilisation": "0.5"}
 
 
-def find_topic(catalog: Catalog, ident: str) -> EnergyTopic:
+def find_topic(request: Request, ident: str) -> EnergyTopic:
     """The energy topic ``ident``; raises :class:`NotFound` naming the closest topics."""
-    return find_record(catalog.energy, ident, "energy topic", "/energy/{}", lambda t: t.title)
+    return find_record(catalog_of(request).energy, ident, "energy topic", urls_of(request).template("energy_topic"), lambda t: t.title)
 
 
-def find_system(catalog: Catalog, ident: str) -> System:
+def find_system(request: Request, ident: str) -> System:
     """The system ``ident``; raises :class:`NotFound` naming the closest systems."""
-    return find_record(catalog.systems, ident, "rack-scale system", "/systems/{}", lambda s: s.name)
+    return find_record(catalog_of(request).systems, ident, "rack-scale system", urls_of(request).template("system_page"), lambda s: s.name)
 
 
-def _raw_inputs(request: Request) -> dict[str, str | None]:
-    return {name: request.query_params.get(name) for name in ESTIMATE_FIELDS}
+class EstimateParams(BaseModel):
+    """The estimate form's query (``/economics/estimate``): every field optional; other parameters are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+
+    accelerator: str | None = Field(None, description="accelerator id, e.g. 'nvidia-h200-sxm'")
+    params: str | None = Field(None, description="parameter count: 70e9, 70000000000 or 70B")
+    number_format: str | None = Field(None, alias="format", description="number format, e.g. FP8")
+    utilisation: str | None = Field(None, description="share of dense peak compute used, 0.001 to 1 (or 0.1% to 100%)")
+    price: str | None = Field(None, description="USD per accelerator-hour (or give an offer)")
+    offer: str | None = Field(None, description="an offer id from the cloud layer")
+
+
+def _raw_inputs(params: EstimateParams) -> dict[str, str | None]:
+    return params.model_dump(by_alias=True)
 
 
 def _check_names(request: Request) -> None:
-    """Raise :class:`EstimateError` (400) for a query parameter the estimate does not take,
-    or one given more than once (the estimate takes one value of each)."""
+    """Raise :class:`EstimateError` (400) for a parameter of the estimate given more than
+    once (the estimate takes one value of each); other parameters are ignored."""
     seen: set[str] = set()
     for name, _ in request.query_params.multi_items():
         if name not in ESTIMATE_FIELDS:
-            raise EstimateError(name[:40], f"unknown parameter; known: {', '.join(ESTIMATE_FIELDS)}")
+            continue
         if name in seen:
             raise EstimateError(name, "given more than once; give it once")
         seen.add(name)
 
 
-def _page_error(exc: EstimateError, path: str, raw: dict[str, str | None]) -> PageError:
-    """An estimate input error as a 4xx naming the parameter; unknown ids suggest near ones."""
+def _page_error(exc: EstimateError, path: str, raw: dict[str, str | None], urls: Urls) -> PageError:
+    """An estimate input error as a 4xx naming the parameter; unknown ids suggest near ones (linked by ``urls``)."""
     suggestions = []
     for name, ident in exc.suggestions:
         fixed = {k: v for k, v in raw.items() if v} | {exc.param: ident}
@@ -71,8 +87,8 @@ def _page_error(exc: EstimateError, path: str, raw: dict[str, str | None]) -> Pa
     more = ""
     if exc.more and exc.accelerator:
         more = (f" Suggested: {len(exc.suggestions)} of its {len(exc.suggestions) + exc.more} offers; "
-                f"every one is on /cloud/prices/{exc.accelerator}.")
-        suggestions.append((f"all {len(exc.suggestions) + exc.more} offers for {exc.accelerator}", f"/cloud/prices/{exc.accelerator}"))
+                f"every one is on {urls.path('cloud_prices', ident=exc.accelerator)}.")
+        suggestions.append((f"all {len(exc.suggestions) + exc.more} offers for {exc.accelerator}", urls.path("cloud_prices", ident=exc.accelerator)))
     if isinstance(exc, DoesNotFit):
         return BadRequest("The model does not fit", f"parameter '{exc.param}': {exc.reason}.")
     if exc.status == 404:
@@ -95,7 +111,7 @@ def energy_index(request: Request) -> HTMLResponse:
 def energy_topic(request: Request, ident: str = TOPIC_PATH) -> HTMLResponse:
     """One energy topic: dated, sourced figures with who claims them."""
     catalog = catalog_of(request)
-    view = energy_views.topic_view(catalog, find_topic(catalog, ident))
+    view = energy_views.topic_view(catalog, find_topic(request, ident))
     return render(request, "energy_topic.html", page_title=view.title, view=view)
 
 
@@ -110,7 +126,7 @@ def systems_index(request: Request) -> HTMLResponse:
 def system_page(request: Request, ident: str = SYSTEM_PATH) -> HTMLResponse:
     """One system: its members (linked), totals per node/rack/pod, power or "not published"."""
     catalog = catalog_of(request)
-    view = energy_views.system_view(catalog, find_system(catalog, ident))
+    view = energy_views.system_view(catalog, find_system(request, ident))
     return render(request, "system.html", page_title=view.name, view=view)
 
 
@@ -120,15 +136,15 @@ def economics_page(request: Request) -> HTMLResponse:
     return render(request, "economics.html", page_title="Economics", view=view)
 
 
-def estimate_page(request: Request) -> HTMLResponse:
+def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) -> HTMLResponse:
     """Our estimate as a GET form (shareable URL); with inputs, the result and every assumption.
 
     Bad inputs re-render the form with the error and a 4xx status (400, or 404 for an
-    unknown id); so do an unknown parameter and one given twice (400). A model that does
-    not fit says so and gives the minimum accelerators.
+    unknown id); so does a parameter given twice (400). A model that does not fit says so
+    and gives the minimum accelerators.
     """
     catalog = catalog_of(request)
-    raw = _raw_inputs(request)
+    raw = _raw_inputs(params)
     result: Estimate | None = None
     error: PageError | None = None
     try:
@@ -136,7 +152,7 @@ def estimate_page(request: Request) -> HTMLResponse:
         if any(v for v in raw.values()):
             result = estimate(catalog, parse_request(**{("number_format" if k == "format" else k): v for k, v in raw.items()}))
     except EstimateError as exc:
-        error = _page_error(exc, "/economics/estimate", raw)
+        error = _page_error(exc, urls_of(request).path("estimate_page"), raw, urls_of(request))
     submitted = any(raw.values())
     form = {k: (v or "") if submitted else FORM_DEFAULTS.get(k, "") for k, v in raw.items()}
     offers: dict[str, list[Offer]] = {}
@@ -146,15 +162,17 @@ def estimate_page(request: Request) -> HTMLResponse:
     return render(
         request, "estimate.html", status=error.status if error else 200, page_title="Our estimate",
         form=form, result=result, error=error, formats=list(NumberFormat), offers=offers, offer_label=offer_label,
-        api_url="/api/estimate?" + urlencode(result.query) if result else None,
+        api_url=urls_of(request).path("api_estimate") + "?" + urlencode(result.query) if result else None,
     )  # fmt: skip
 
 
 def _redirect(to: str):  # type: ignore[no-untyped-def]
-    def handler(request: Request) -> Response:
-        return RedirectResponse(to, status_code=301)
+    """A handler that redirects (301) to the route named ``to``."""
 
-    handler.__doc__ = f"Redirect to {to}."
+    def handler(request: Request) -> Response:
+        return RedirectResponse(urls_of(request).path(to), status_code=301)
+
+    handler.__doc__ = f"Redirect to {site_path(to)}."
     return handler
 
 
@@ -170,7 +188,7 @@ def api_energy(request: Request) -> list[TopicView]:
 def api_energy_topic(request: Request, ident: str = TOPIC_PATH) -> TopicView:
     """One energy topic: figures with value, date, claimant, claimant's interest and source."""
     catalog = catalog_of(request)
-    return energy_views.topic_view(catalog, find_topic(catalog, ident))
+    return energy_views.topic_view(catalog, find_topic(request, ident))
 
 
 def api_systems(request: Request) -> list[SystemView]:
@@ -182,7 +200,7 @@ def api_systems(request: Request) -> list[SystemView]:
 def api_system(request: Request, ident: str = SYSTEM_PATH) -> SystemView:
     """One system: members, totals with basis and source, power or its state."""
     catalog = catalog_of(request)
-    return energy_views.system_view(catalog, find_system(catalog, ident))
+    return energy_views.system_view(catalog, find_system(request, ident))
 
 
 def api_economics(request: Request) -> EconomicsView:
@@ -201,7 +219,7 @@ def api_estimate(
 ) -> Estimate:
     """Roofline upper bound on decode tokens/s and lower bound on cost per million tokens,
     with every input, formula and assumption. 400 for bad input or a model that does not
-    fit (with the minimum number of accelerators), an unknown parameter or one given twice,
+    fit (with the minimum number of accelerators), a parameter given twice,
     and a number out of range: params a whole count from 1e6 to 1e15, utilisation from
     0.001 to 1, price from 0.0001 to 1e6 USD per accelerator-hour, nothing non-finite;
     404 for an unknown accelerator or offer."""
@@ -211,34 +229,34 @@ def api_estimate(
         _check_names(request)
         return estimate(catalog_of(request), parse_request(accelerator, params, number_format, utilisation, price, offer))
     except EstimateError as exc:
-        raise _page_error(exc, "/api/estimate", raw) from None
+        raise _page_error(exc, urls_of(request).path("api_estimate"), raw, urls_of(request)) from None
 
 
 def static_paths(catalog: Catalog) -> Iterable[str]:
     """Every energy, system and economics page and API document, for the static build."""
-    yield from ("/energy/", "/systems/", "/economics/", "/economics/estimate", "/api/energy", "/api/systems", "/api/economics")
+    yield from (site_path(n) for n in ("energy_index", "systems_index", "economics", "estimate_page", "api_energy", "api_systems", "api_economics"))
     for ident in catalog.energy:
-        yield f"/energy/{ident}"
-        yield f"/api/energy/{ident}"
+        yield site_path("energy_topic", ident=ident)
+        yield site_path("api_energy_topic", ident=ident)
     for ident in catalog.systems:
-        yield f"/systems/{ident}"
-        yield f"/api/systems/{ident}"
+        yield site_path("system_page", ident=ident)
+        yield site_path("api_system", ident=ident)
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("/energy", _redirect("/energy/"), "energy_redirect", Response),
-    Route("/energy/", energy_index, "energy_index"),
-    Route("/energy/{ident}", energy_topic, "energy_topic"),
-    Route("/systems", _redirect("/systems/"), "systems_redirect", Response),
-    Route("/systems/", systems_index, "systems_index"),
-    Route("/systems/{ident}", system_page, "system_page"),
-    Route("/economics", _redirect("/economics/"), "economics_redirect", Response),
-    Route("/economics/", economics_page, "economics"),
-    Route("/economics/estimate", estimate_page, "estimate_page"),
-    Route("/api/energy", api_energy, "api_energy", JSONResponse, list[TopicView], in_schema=True, summary="Energy topics"),
-    Route("/api/energy/{ident}", api_energy_topic, "api_energy_topic", JSONResponse, TopicView, in_schema=True, summary="One energy topic"),
-    Route("/api/systems", api_systems, "api_systems", JSONResponse, list[SystemView], in_schema=True, summary="Rack-scale systems"),
-    Route("/api/systems/{ident}", api_system, "api_system", JSONResponse, SystemView, in_schema=True, summary="One rack-scale system"),
-    Route("/api/economics", api_economics, "api_economics", JSONResponse, EconomicsView, in_schema=True, summary="Economics claims"),
-    Route("/api/estimate", api_estimate, "api_estimate", JSONResponse, Estimate, in_schema=True, summary="Our roofline estimate"),
+    Route(_redirect("energy_index"), "energy_redirect", Response),
+    Route(energy_index, "energy_index"),
+    Route(energy_topic, "energy_topic"),
+    Route(_redirect("systems_index"), "systems_redirect", Response),
+    Route(systems_index, "systems_index"),
+    Route(system_page, "system_page"),
+    Route(_redirect("economics"), "economics_redirect", Response),
+    Route(economics_page, "economics"),
+    Route(estimate_page, "estimate_page"),
+    Route(api_energy, "api_energy", JSONResponse, list[TopicView], in_schema=True, summary="Energy topics"),
+    Route(api_energy_topic, "api_energy_topic", JSONResponse, TopicView, in_schema=True, summary="One energy topic"),
+    Route(api_systems, "api_systems", JSONResponse, list[SystemView], in_schema=True, summary="Rack-scale systems"),
+    Route(api_system, "api_system", JSONResponse, SystemView, in_schema=True, summary="One rack-scale system"),
+    Route(api_economics, "api_economics", JSONResponse, EconomicsView, in_schema=True, summary="Economics claims"),
+    Route(api_estimate, "api_estimate", JSONResponse, Estimate, in_schema=True, summary="Our roofline estimate"),
 )

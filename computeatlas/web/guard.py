@@ -7,18 +7,19 @@ limit, and a capped request body.
   so another site cannot post the form in a visitor's name. The one-time key is the
   ledger's idempotency key: sending the same form twice records one request.
 - **Rate limit.** ``limits`` (moving window) per client address, IPv6 grouped by /64;
-  ``$COMPUTEATLAS_RATE_LIMIT`` (default ``10/minute;100/day``), storage
-  ``$COMPUTEATLAS_RATE_LIMIT_STORAGE`` (default ``memory://``: counted in each process
-  separately, so ``serve --workers N`` allows up to N times the limit; use ``redis://…`` to
-  share one count between workers and instances). The client address is the connection's
-  peer; ``X-Forwarded-For`` is believed only from ``settings.trusted_proxies`` (none by
-  default, :func:`client_address`), so behind a proxy list the proxy's address there.
+  :attr:`Settings.rate_limit` (``$COMPUTEATLAS_RATE_LIMIT``, default ``10/minute;100/day``),
+  storage :attr:`Settings.rate_limit_storage` (default ``memory://``: counted in each
+  process separately, so ``serve --workers N`` allows up to N times the limit; use
+  ``redis://…`` to share one count between workers and instances). The client address is
+  the connection's peer; ``X-Forwarded-For`` is believed only from
+  ``settings.trusted_proxies`` (none by default, :func:`client_address`), so behind a proxy
+  list the proxy's address there.
 - **Minimum time.** The token carries the time the form was served; a post sooner than
   ``settings.form_min_seconds`` (default 3 s) after it is :class:`TooFast`, which the form
   answers exactly as it answers a filled-in honeypot field, without saying which.
 - **Body cap.** :func:`read_body` stops reading at :data:`MAX_BODY` bytes.
 
-The secret is ``$COMPUTEATLAS_SECRET`` or, when unset, a random key kept in
+The secret is :attr:`Settings.secret` (``$COMPUTEATLAS_SECRET``) or, when empty, a random key kept in
 ``<var>/secret.key`` (created once, mode 0600) so that restarts and workers share it.
 Instances behind a load balancer must share one ``$COMPUTEATLAS_SECRET``.
 """
@@ -41,6 +42,7 @@ from limits import parse_many, storage, strategies
 from starlette.requests import Request
 
 from computeatlas.core.errors import PageError
+from computeatlas.core.settings import Settings
 
 MAX_BODY = 16 * 1024
 """Largest accepted form body, in bytes (the form's fields together are under 1 KiB)."""
@@ -88,13 +90,13 @@ class TooFast(Exception):
         super().__init__(f"form sent {seconds:.2f} s after it was served")
 
 
-def load_secret(var: Path) -> bytes:
-    """The signing secret: ``$COMPUTEATLAS_SECRET``, else ``var/secret.key`` (created atomically).
+def load_secret(var: Path, configured: str = "") -> bytes:
+    """The signing secret: ``configured`` (:attr:`Settings.secret`), else ``var/secret.key`` (created atomically).
 
-    Raises ``ValueError`` when ``$COMPUTEATLAS_SECRET`` is under 16 characters, and
+    Raises ``ValueError`` when ``configured`` is under 16 characters, and
     ``OSError`` when ``var`` or the key file cannot be created or read.
     """
-    env = os.environ.get("COMPUTEATLAS_SECRET", "")
+    env = configured
     if env:
         if len(env) < 16:
             raise ValueError("COMPUTEATLAS_SECRET must be at least 16 characters")
@@ -205,16 +207,16 @@ class FormGuard:
         """Seconds since the epoch; tests replace it to move time on."""
 
     @classmethod
-    def from_env(cls, var: Path) -> FormGuard:
-        """A guard configured from the environment (see the module docstring).
+    def from_settings(cls, settings: Settings) -> FormGuard:
+        """A guard configured by ``settings`` (see the module docstring).
 
-        Raises ``OSError`` when the secret in ``var`` cannot be read or created, and
-        ``ValueError`` for a too-short ``$COMPUTEATLAS_SECRET`` or a bad rate limit.
+        Raises ``OSError`` when the secret in ``settings.var`` cannot be read or created, and
+        ``ValueError`` for a too-short ``secret`` or a bad rate limit.
         """
         return cls(
-            load_secret(var),
-            os.environ.get("COMPUTEATLAS_RATE_LIMIT") or DEFAULT_RATE,
-            os.environ.get("COMPUTEATLAS_RATE_LIMIT_STORAGE") or "memory://",
+            load_secret(settings.var.resolve(), settings.secret),
+            settings.rate_limit or DEFAULT_RATE,
+            settings.rate_limit_storage or "memory://",
         )
 
     @staticmethod

@@ -6,26 +6,29 @@ Each layer's module (``silicon``, ``compare``, ``cloud`` …) defines ``ROUTES``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.errors import BadRequest, NotFound, closest
+from computeatlas.core.errors import InputError, NotFound, closest
 from computeatlas.core.settings import Settings
+from computeatlas.core.urls import Urls, pattern
 from computeatlas.silicon.records import Accelerator
+from computeatlas.silicon.resolve import AmbiguousName, ResolveError, resolve_id
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Route:
-    """One entry of the route table. API routes set ``in_schema`` and a ``response_model``."""
+    """One entry of the route table: the handler and its route ``name``, whose path comes
+    from the URL registry (:data:`computeatlas.core.urls.PATTERNS`). API routes set
+    ``in_schema`` and a ``response_model``."""
 
-    path: str
     endpoint: Callable[..., Any]
     name: str
     response_class: type[Response] = HTMLResponse
@@ -34,10 +37,20 @@ class Route:
     in_schema: bool = False
     summary: str | None = None
 
+    @property
+    def path(self) -> str:
+        """The route's path pattern (without the base path), from the URL registry."""
+        return pattern(self.name)
+
 
 def settings_of(request: Request) -> Settings:
     """The settings of the app serving ``request``."""
     return request.app.state.settings
+
+
+def urls_of(request: Request) -> Urls:
+    """The URL registry of the app serving ``request`` (base path and public origin from its settings)."""
+    return request.app.state.urls
 
 
 def catalog_of(request: Request) -> Catalog:
@@ -45,24 +58,52 @@ def catalog_of(request: Request) -> Catalog:
     return request.app.state.catalog
 
 
+def linked(value: Any, urls: Urls) -> Any:
+    """A JSON document with every ``…url`` field that holds a site path (``/silicon/x``, as view
+    objects hold them) made a link by ``urls`` (:meth:`Urls.link`: under the base path, or to
+    a static build's file); absolute URLs (sources) and every other field are kept."""
+    if isinstance(value, dict):
+        return {k: urls.link(v) if isinstance(v, str) and k.endswith("url") else linked(v, urls) for k, v in value.items()}
+    if isinstance(value, list):
+        return [linked(v, urls) for v in value]
+    return value
+
+
+def json_response_class(urls: Urls) -> type[JSONResponse]:
+    """The JSON response class of an app whose links ``urls`` makes: bodies pass through :func:`linked`."""
+
+    class LinkedJSONResponse(JSONResponse):
+        def render(self, content: Any) -> bytes:
+            return super().render(linked(content, urls))
+
+    return LinkedJSONResponse
+
+
+def canonical_url(request: Request) -> str:
+    """The page's canonical address: the public origin (from the settings, never the request's
+    Host header) and the path, without the query string."""
+    urls = urls_of(request)
+    return urls.absolute(urls.site(request.url.path))
+
+
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
-    """Render ``template`` with the catalog and data version in the context."""
+    """Render ``template`` with the catalog, data version and canonical URL in the context."""
     catalog = catalog_of(request)
     html = request.app.state.templates.get_template(template).render(
-        request=request, catalog=catalog, data_version=catalog.version, **context
+        request=request, catalog=catalog, data_version=catalog.version, canonical_url=canonical_url(request), **context
     )
     return HTMLResponse(html, status_code=status)
 
 
-def single_params(request: Request) -> dict[str, str]:
-    """The query parameters as a dict; raises :class:`BadRequest` naming a parameter given
-    more than once (several values go in one parameter, separated by commas)."""
-    params: dict[str, str] = {}
-    for key, value in request.query_params.multi_items():
-        if key in params:
-            raise BadRequest("Bad query parameter", f"query parameter '{key}': given more than once; separate several values with commas")
-        params[key] = value
-    return params
+def refuse_repeats(request: Request, declared: Iterable[str]) -> None:
+    """Raise :class:`InputError` (400) naming a ``declared`` query parameter given more than
+    once (several values go in one parameter, separated by commas). Other parameters are ignored."""
+    names = set(declared)
+    seen: set[str] = set()
+    for key, _ in request.query_params.multi_items():
+        if key in names and key in seen:
+            raise InputError(key, "given more than once; separate several values with commas")
+        seen.add(key)
 
 
 def find_record(records: Mapping[str, T], ident: str, what: str, url: str, name: Callable[[T], str]) -> T:
@@ -78,6 +119,43 @@ def find_record(records: Mapping[str, T], ident: str, what: str, url: str, name:
     raise NotFound(f"No such {what}", f"There is no {what} with id '{ident}'.", suggestions)
 
 
-def find_accelerator(catalog: Catalog, ident: str) -> Accelerator:
-    """The accelerator ``ident`` names; raises :class:`NotFound` listing the closest ids."""
-    return find_record(catalog.accelerators, ident, "accelerator", "/silicon/{}", lambda a: a.name)
+class Moved(Exception):  # a redirect, not an error
+    """Raised by a handler whose URL names a record by another name: the app answers
+    ``301 Moved Permanently`` to ``location``."""
+
+    def __init__(self, location: str) -> None:
+        super().__init__(location)
+        self.location = location
+
+
+def _route_name(request: Request) -> str | None:
+    route = request.scope.get("route")
+    name = getattr(route, "name", None)
+    return name.removesuffix("_head") if isinstance(name, str) else None
+
+
+def find_accelerator(request: Request, ident: str) -> Accelerator:
+    """The accelerator ``ident`` names in the path of ``request``.
+
+    An id is served; an alias or a name (``Trn3``) that :func:`~computeatlas.silicon.resolve.resolve_id`
+    resolves to one id raises :class:`Moved` to the same route at that id (the query string
+    kept), as ``computeatlas show`` resolves it. An ambiguous name raises :class:`NotFound`
+    listing the candidates; anything else :class:`NotFound` listing the closest ids.
+    """
+    catalog = catalog_of(request)
+    found = catalog.accelerators.get(ident)
+    if found is not None:
+        return found
+    name = _route_name(request)
+    try:
+        target = resolve_id(catalog, ident)
+    except AmbiguousName as exc:
+        urls = urls_of(request)
+        suggestions = [(f"{c.name} ({c.id})", urls.path(name, ident=c.id) if name else c.url) for c in exc.options]
+        raise NotFound("No such accelerator", exc.message, suggestions) from None
+    except ResolveError:
+        return find_record(catalog.accelerators, ident, "accelerator", urls_of(request).template("silicon_page"), lambda a: a.name)
+    if name is None:
+        raise NotFound("No such accelerator", f"There is no accelerator with id '{ident}'.")
+    query = request.url.query
+    raise Moved(urls_of(request).path(name, ident=target) + (f"?{query}" if query else ""))

@@ -1,9 +1,10 @@
 """The site's own files: ``/sitemap.xml``, ``/feed.xml`` (Atom), ``/robots.txt``, the 404 page,
 and the data files every page is built from (``/records/...``).
 
-Absolute URLs (sitemap locations, feed links) are made from the address the request came
-to, so the live site names its own host and the static build (:mod:`computeatlas.build.static`)
-names the ``--site-url`` it was given. The page list comes from every layer's
+Absolute URLs (sitemap locations, feed links) are made from the public origin and base
+path of the settings (never from a request's Host header), so the live site names its
+configured address and the static build (:mod:`computeatlas.build.static`) names the
+``--site-url`` it was given. The page list comes from every layer's
 ``static_paths(catalog)`` (see :mod:`computeatlas.web.routes`), so a new layer's pages
 appear in the sitemap without touching this module.
 """
@@ -21,22 +22,32 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import NotFound
-from computeatlas.web.page import Route, catalog_of, render
+from computeatlas.core.urls import Urls, site_path
+from computeatlas.web.page import Route, catalog_of, render, urls_of
 
 ATOM = "http://www.w3.org/2005/Atom"
 SITEMAP = "http://www.sitemaps.org/schemas/sitemap/0.9"
-RECORDS = "/records/"
+RECORDS = site_path("records")
 
-RECORD_PAGES: dict[str, str] = {
-    "accelerators": "/silicon/{id}",
-    "providers": "/cloud/{id}",
-    "systems": "/systems/{id}",
-    "energy": "/energy/{id}",
-    "comparisons": "/compare/{id}",
-    "claims": "/economics/",
+RECORD_PAGES: dict[str, tuple[str, str | None]] = {
+    "accelerators": ("silicon_page", "ident"),
+    "providers": ("cloud_provider", "ident"),
+    "systems": ("system_page", "ident"),
+    "energy": ("energy_topic", "ident"),
+    "comparisons": ("compare_pair", "pair"),
+    "claims": ("economics", None),
 }
-"""Where each kind of record has its page; used when that page is among the built paths,
-else the record's data file stands in (a layer not yet built never gives a dead link)."""
+"""Where each kind of record has its page (route name and the parameter naming the record);
+used when that page is among the built paths, else the record's data file stands in (a
+layer not yet built never gives a dead link)."""
+
+
+def record_page(folder: str, ident: str) -> str:
+    """The site path of the page of record ``ident`` in ``folder``, or ``""`` when it has none."""
+    if folder not in RECORD_PAGES:
+        return ""
+    name, param = RECORD_PAGES[folder]
+    return site_path(name, **({param: ident} if param else {}))
 
 
 def paths_of(layers: Iterable[Any], catalog: Catalog) -> list[str]:
@@ -58,7 +69,7 @@ def paths_of(layers: Iterable[Any], catalog: Catalog) -> list[str]:
 def is_page(path: str) -> bool:
     """True for a URL that is an HTML page: not under ``/api/`` or ``/records/``, no file extension."""
     last = path.rstrip("/").rsplit("/", 1)[-1]
-    return not path.startswith(("/api/", RECORDS, "/static/")) and "." not in last
+    return not path.startswith(("/api/", RECORDS, site_path("static", file=""))) and "." not in last
 
 
 def data_file_url(rel: str) -> str:
@@ -112,15 +123,11 @@ def changes(catalog: Catalog, paths: Iterable[str]) -> list[Change]:
             verified = getattr(record, "verified", None)
             if verified is None:
                 continue
-            page = RECORD_PAGES.get(folder, "").format(id=ident)
+            page = record_page(folder, ident)
             url = page if page in built else data_file_url(catalog.files[f"{folder}/{ident}"])
             out.append(Change(folder, ident, _title(folder, record, catalog), _summary(record), verified, url))
     out.sort(key=lambda c: (-c.verified.toordinal(), c.title.lower(), c.ident))
     return out
-
-
-def _origin(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
 
 
 def _stamp(day: dt.date) -> str:
@@ -133,11 +140,12 @@ def _xml(root: ET.Element, namespace: str) -> bytes:
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
-def feed_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
+def feed_xml(catalog: Catalog, urls: Urls, paths: Iterable[str]) -> bytes:
     """The Atom feed: one entry per record change, keyed by its verified date, newest first.
 
     An entry's id is its page URL with ``#verified-{date}``, so re-checking a record makes
-    a new entry. ``origin`` is the absolute site address without a trailing slash.
+    a new entry. Addresses are ``urls.absolute`` of site paths (the public origin, never a
+    request's Host).
     """
     items = changes(catalog, paths)
     ns = ""
@@ -147,19 +155,19 @@ def feed_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
         "Each entry is a record (an accelerator, provider, system, energy topic, comparison or claim) "
         "as of the date someone last verified it against its sources."
     )
-    ET.SubElement(feed, ns + "id").text = origin + "/"
+    ET.SubElement(feed, ns + "id").text = urls.absolute("/")
     ET.SubElement(feed, ns + "updated").text = _stamp(items[0].verified if items else dt.date(2000, 1, 1))
-    ET.SubElement(feed, ns + "link", rel="self", type="application/atom+xml", href=origin + "/feed.xml")
-    ET.SubElement(feed, ns + "link", rel="alternate", type="text/html", href=origin + "/")
+    ET.SubElement(feed, ns + "link", rel="self", type="application/atom+xml", href=urls.absolute(site_path("feed")))
+    ET.SubElement(feed, ns + "link", rel="alternate", type="text/html", href=urls.absolute("/"))
     author = ET.SubElement(feed, ns + "author")
     ET.SubElement(author, ns + "name").text = "Compute Atlas"
     ET.SubElement(feed, ns + "generator").text = "Compute Atlas"
     for item in items:
         entry = ET.SubElement(feed, ns + "entry")
         ET.SubElement(entry, ns + "title").text = f"{item.title} — verified {item.verified.isoformat()}"
-        ET.SubElement(entry, ns + "id").text = f"{origin}{item.url}#verified-{item.verified.isoformat()}"
+        ET.SubElement(entry, ns + "id").text = f"{urls.absolute(item.url)}#verified-{item.verified.isoformat()}"
         ET.SubElement(entry, ns + "updated").text = _stamp(item.verified)
-        ET.SubElement(entry, ns + "link", rel="alternate", href=origin + item.url)
+        ET.SubElement(entry, ns + "link", rel="alternate", href=urls.absolute(item.url))
         ET.SubElement(entry, ns + "category", term=item.folder)
         summary = ET.SubElement(entry, ns + "summary", type="text")
         summary.text = (item.summary + " " if item.summary else "") + (
@@ -168,7 +176,7 @@ def feed_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
     return _xml(feed, ATOM)
 
 
-def sitemap_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
+def sitemap_xml(catalog: Catalog, urls: Urls, paths: Iterable[str]) -> bytes:
     """The sitemap: every HTML page among ``paths`` , with a last-modified date.
 
     A record's page carries its verified date; other pages carry the catalog's newest one.
@@ -182,14 +190,14 @@ def sitemap_xml(catalog: Catalog, origin: str, paths: Iterable[str]) -> bytes:
         if not is_page(path):
             continue
         url = ET.SubElement(urlset, ns + "url")
-        ET.SubElement(url, ns + "loc").text = origin + path
+        ET.SubElement(url, ns + "loc").text = urls.absolute(path)
         day = verified.get(path, newest)
         if day is not None:
             ET.SubElement(url, ns + "lastmod").text = day.isoformat()
     return _xml(urlset, SITEMAP)
 
 
-def robots_txt(origin: str) -> str:
+def robots_txt(urls: Urls) -> str:
     """robots.txt: everything may be crawled except query-string variants; points at the sitemap."""
     return (
         "# Compute Atlas. Canonical pages carry no query string; sorted, filtered and on-demand\n"
@@ -197,7 +205,7 @@ def robots_txt(origin: str) -> str:
         "User-agent: *\n"
         "Allow: /\n"
         "Disallow: /*?\n"
-        f"Sitemap: {origin}/sitemap.xml\n"
+        f"Sitemap: {urls.absolute(site_path('sitemap'))}\n"
     )
 
 
@@ -211,17 +219,17 @@ def _all_paths(request: Request) -> list[str]:
 
 def sitemap(request: Request) -> Response:
     """The sitemap (sitemaps.org protocol) of every page."""
-    return Response(sitemap_xml(catalog_of(request), _origin(request), _all_paths(request)), media_type="application/xml")
+    return Response(sitemap_xml(catalog_of(request), urls_of(request), _all_paths(request)), media_type="application/xml")
 
 
 def feed(request: Request) -> Response:
     """The Atom feed of record changes by verified date."""
-    return Response(feed_xml(catalog_of(request), _origin(request), _all_paths(request)), media_type="application/atom+xml")
+    return Response(feed_xml(catalog_of(request), urls_of(request), _all_paths(request)), media_type="application/atom+xml")
 
 
 def robots(request: Request) -> PlainTextResponse:
     """robots.txt with the sitemap's address."""
-    return PlainTextResponse(robots_txt(_origin(request)))
+    return PlainTextResponse(robots_txt(urls_of(request)))
 
 
 def not_found_page(request: Request) -> HTMLResponse:
@@ -249,23 +257,23 @@ def record_file(
     catalog = catalog_of(request)
     rel = f"{catalog.root.name}/{folder}/{name}"
     if rel not in set(catalog.files.values()):
-        raise NotFound("No such data file", f"There is no data file '{folder}/{name}'.", [("All data files", RECORDS)])
+        raise NotFound("No such data file", f"There is no data file '{folder}/{name}'.", [("All data files", urls_of(request).path("records"))])
     kind = "text/csv" if name.endswith(".csv") else "text/plain"
     return Response((catalog.root / folder / name).read_bytes(), media_type=f"{kind}; charset=utf-8")
 
 
 def static_paths(catalog: Catalog) -> Iterator[str]:
     """The site's own files and every data file, for the static build (the 404 page is built apart)."""
-    yield from ("/sitemap.xml", "/feed.xml", "/robots.txt", "/openapi.json", "/api/docs", RECORDS)
+    yield from (site_path(n) for n in ("sitemap", "feed", "robots", "openapi", "api_docs", "records"))
     for rel in _data_files(catalog):
         yield data_file_url(rel)
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("/sitemap.xml", sitemap, "sitemap", Response),
-    Route("/feed.xml", feed, "feed", Response),
-    Route("/robots.txt", robots, "robots", PlainTextResponse),
-    Route("/404.html", not_found_page, "not_found"),
-    Route(RECORDS, records_index, "records"),
-    Route(RECORDS + "{folder}/{name}", record_file, "record_file", Response),
+    Route(sitemap, "sitemap", Response),
+    Route(feed, "feed", Response),
+    Route(robots, "robots", PlainTextResponse),
+    Route(not_found_page, "not_found"),
+    Route(records_index, "records"),
+    Route(record_file, "record_file", Response),
 )

@@ -18,6 +18,7 @@ from computeatlas.publish.exports.silicon_table import (
     SiliconTable,
 )
 
+
 class ParquetUnavailable(RuntimeError):
     """Raised when pyarrow, the optional ``parquet`` extra, is not installed."""
 

@@ -1,0 +1,87 @@
+"""The page cache: keyed by date, bounded in bytes, never keeping unknown query variants;
+and no body that depends on the request's Host header."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from computeatlas.cloud import pricing
+from computeatlas.core.catalog import Catalog, load
+from computeatlas.core.settings import Settings
+from computeatlas.web.app import create_app
+from tests.test_pricing import TODAY, write_cloud
+
+
+@pytest.fixture
+def cloud_catalog(tmp_path: Path) -> Catalog:
+    return load(write_cloud(tmp_path / "data"), today=TODAY)
+
+
+def test_date_dependent_pages_follow_the_date(cloud_catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    day = {"today": TODAY}
+    monkeypatch.setattr(pricing, "today", lambda: day["today"])
+    client = TestClient(create_app(cloud_catalog))
+    for path in ("/cloud/prices/acme-a1", "/api/prices/acme-a1", "/api/offers"):
+        first = client.get(path)
+        assert client.get(path).content == first.content  # served from the cache
+        day["today"] = TODAY + dt.timedelta(days=200)  # every offer is stale by now
+        later = client.get(path)
+        fresh = TestClient(create_app(cloud_catalog)).get(path)
+        assert later.content == fresh.content, path
+        assert later.content != first.content, path
+        assert later.headers["etag"] != first.headers["etag"]
+        day["today"] = TODAY
+    day["today"] = TODAY + dt.timedelta(days=200)
+    assert all(offer["stale"] for offer in client.get("/api/offers").json())
+
+
+def test_the_cache_is_bounded_in_bytes(catalog: Catalog) -> None:
+    client = TestClient(create_app(catalog, Settings(page_cache_bytes=30_000)))
+    cache = client.app.state.cache
+    for path in ("/", "/silicon/", "/silicon/acme-a1", "/silicon/acme-a2", "/silicon/globex-g1", "/api/accelerators"):
+        assert client.get(path).status_code == 200
+        assert 0 < cache.size <= 30_000
+    assert cache.size == sum(len(e.body) for e in cache._entries.values())
+    assert len(cache) < 6  # the oldest went to make room
+    off = TestClient(create_app(catalog, Settings(page_cache=False)))
+    off.get("/silicon/")
+    assert len(off.app.state.cache) == 0
+
+
+def test_unknown_query_parameters_are_served_but_not_kept(catalog: Catalog) -> None:
+    client = TestClient(create_app(catalog))
+    cache = client.app.state.cache
+    plain = client.get("/silicon/")
+    kept = len(cache)
+    for n in range(20):
+        response = client.get(f"/silicon/?utm_source=mail{n}")
+        assert response.status_code == 200 and response.content == plain.content
+    assert len(cache) == kept
+    client.get("/silicon/?sort=-memory")  # a declared parameter is a page of its own
+    assert len(cache) == kept + 1
+
+
+HOST_PATHS = (
+    "/", "/silicon/", "/silicon/acme-a1", "/api/accelerators", "/api/accelerators/acme-a1", "/sitemap.xml", "/feed.xml",
+    "/robots.txt", "/compare/", "/cloud/", "/records/", "/api/docs", "/openapi.json",
+)
+
+
+def test_the_host_header_never_changes_a_body(catalog: Catalog) -> None:
+    settings = Settings(public_origin="https://atlas.example.org")
+    honest = TestClient(create_app(catalog, settings))
+    forged = TestClient(create_app(catalog, settings), base_url="http://evil.example")
+    for path in HOST_PATHS:
+        good = honest.get(path)
+        bad = forged.get(path, headers={"Host": "evil.example"})
+        assert good.status_code == bad.status_code == 200, path
+        assert good.content == bad.content, path
+        assert b"evil.example" not in bad.content, path
+    page = honest.get("/silicon/acme-a1").text
+    assert '<link rel="canonical" href="https://atlas.example.org/silicon/acme-a1">' in page
+    assert "https://atlas.example.org/sitemap.xml" in honest.get("/robots.txt").text
+    assert "<loc>https://atlas.example.org/silicon/acme-a1</loc>" in honest.get("/sitemap.xml").text
