@@ -33,6 +33,7 @@ DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "data"
 
 DOMAINS = (
     "computeatlas.silicon.records",
+    "computeatlas.silicon.checks",
     "computeatlas.silicon.curated",
     "computeatlas.cloud.records",
     "computeatlas.energy.records",
