@@ -61,6 +61,7 @@ from computeatlas.publish.exports.silicon_table import (
     build,
     describe,
 )
+from computeatlas.silicon.coverage import coverage_view  # -- checks (silicon breadth 6) --
 from computeatlas.web.guard import (
     COOKIE,
     FormGuard,
@@ -181,6 +182,7 @@ def _form_page(
         token=guard.issue(cookie, key),
         honeypot=HONEYPOT,
         privacy=privacy_note(),
+        coverage=coverage_view(catalog_of(request)),  # -- checks (silicon breadth 6): the totals --
     )
     if new_cookie:
         response.set_cookie(
