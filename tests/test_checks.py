@@ -67,8 +67,8 @@ def test_a_dense_figure_equal_to_its_sparse_figure_is_an_error(tmp_path: Path) -
     same = _published("3958 TFLOPS", sparsity="dense", sparse="3958 TFLOPS", sparse_pattern="2:4")
     found = problems_for(tmp_path, make_record("acme-x", specs__compute__FP8=same))
     assert found == [
-        f"{FILE}: specs.compute.FP8.value: the dense figure 3958 TFLOPS equals the sparse figure 3958 TFLOPS: is a sparse "
-        "figure stored as dense? (record only the sparse figure in 'sparse', with its pattern)"
+        (f"{FILE}: specs.compute.FP8.value: the dense figure 3958 TFLOPS equals the sparse figure 3958 TFLOPS: is a sparse "
+         "figure stored as dense? (record only the sparse figure in 'sparse', with its pattern)")
     ]
 
 
@@ -83,8 +83,8 @@ def _press_record(note: str | None) -> dict[str, Any]:
 def test_another_sources_figure_equal_to_our_sparse_figure_is_flagged(tmp_path: Path) -> None:
     assert problems_for(tmp_path / "a", _press_record(None)) == []  # not an error …
     assert flags_for(tmp_path / "b", _press_record(None)) == [  # … a flag for a person
-        f"{FILE}: specs.compute.FP8.other_claims.0.value: another source's figure 3958 TFLOPS equals our sparse figure "
-        "3958 TFLOPS: did it quote the sparse figure as dense? (say so in its note)"
+        (f"{FILE}: specs.compute.FP8.other_claims.0.value: another source's figure 3958 TFLOPS equals our sparse figure "
+         "3958 TFLOPS: did it quote the sparse figure as dense? (say so in its note)")
     ]
     assert flags_for(tmp_path / "c", _press_record("The press quoted the sparse figure.")) == []  # explained
 
@@ -141,8 +141,8 @@ def test_a_wafer_scale_engine_is_bounded_per_wafer(tmp_path: Path) -> None:
 
 def test_the_same_name_under_two_ids_is_an_error(tmp_path: Path) -> None:
     found = problems_for(tmp_path, make_record("acme-h100", name="Acme H100"), make_record("acme-x", name="ACME h100"))
-    assert found == [f"{FILE}: name: 'ACME h100' also names acme-h100 (name 'Acme H100'): the same product under two ids? "
-                     "A word that covers several parts goes in family_aliases of each"]
+    assert found == [(f"{FILE}: name: 'ACME h100' also names acme-h100 (name 'Acme H100'): the same product under two ids? "
+                      "A word that covers several parts goes in family_aliases of each")]
 
 
 def test_an_alias_that_is_another_parts_name_or_alias_is_an_error(tmp_path: Path) -> None:
@@ -162,8 +162,8 @@ def test_a_part_number_in_two_records_is_an_error(tmp_path: Path) -> None:
         make_record("acme-a1", name="Acme A1", part_numbers=["900-21010-0000-000"]),
         make_record("acme-x", name="Acme X", part_numbers=["900-21010-0000-000"]),
     )
-    assert found == [f"{FILE}: part_numbers: '900-21010-0000-000' also names acme-a1 (part_numbers '900-21010-0000-000'): "
-                     "the same product under two ids? A word that covers several parts goes in family_aliases of each"]
+    assert found == [(f"{FILE}: part_numbers: '900-21010-0000-000' also names acme-a1 (part_numbers '900-21010-0000-000'): "
+                      "the same product under two ids? A word that covers several parts goes in family_aliases of each")]
 
 
 def test_a_family_alias_may_be_shared_but_never_be_a_parts_own_name(tmp_path: Path) -> None:
@@ -194,10 +194,10 @@ def _generations() -> list[dict[str, Any]]:
 def test_a_newer_generation_below_its_predecessor_is_flagged_not_an_error(tmp_path: Path) -> None:
     assert problems_for(tmp_path / "a", *_generations()) == []
     assert flags_for(tmp_path / "b", *_generations()) == [
-        "data/accelerators/acme-a2.toml: specs.memory: 8 GB is below its predecessor acme-a1 (80 GB): right for this part, "
-        "or a unit, basis or sparsity slip?",
-        "data/accelerators/acme-a2.toml: specs.compute.BF16: 98.95 TFLOPS is below its predecessor acme-a1 (989.5 TFLOPS): "
-        "right for this part, or a unit, basis or sparsity slip?",
+        ("data/accelerators/acme-a2.toml: specs.memory: 8 GB is below its predecessor acme-a1 (80 GB): right for this part, "
+         "or a unit, basis or sparsity slip?"),
+        ("data/accelerators/acme-a2.toml: specs.compute.BF16: 98.95 TFLOPS is below its predecessor acme-a1 (989.5 TFLOPS): "
+         "right for this part, or a unit, basis or sparsity slip?"),
     ]
 
 
