@@ -13,7 +13,8 @@ from computeatlas.core.catalog import Catalog, load
 from computeatlas.web.app import create_app
 from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data
 
-ALIASES = {"acme-a1": ["A1", "Acme One", "Acme"], "acme-a2": ["A2", "Acme"], "globex-g1": ["G1"]}
+ALIASES = {"acme-a1": ["A1", "Acme One"], "acme-a2": ["A2"], "globex-g1": ["G1"]}
+FAMILY_ALIASES = {"acme-a1": ["Acme"], "acme-a2": ["Acme"]}  # one word for several parts: ambiguous
 
 EXTRA = [
     make_record(
@@ -59,7 +60,7 @@ CURATED = {
 
 def write_compare_data(folder: Path) -> Path:
     """Write the comparison test catalog under ``folder``; return it."""
-    records = [dict(r, aliases=ALIASES.get(r["id"], [])) for r in SMALL_CATALOG] + EXTRA
+    records = [dict(r, aliases=ALIASES.get(r["id"], []), family_aliases=FAMILY_ALIASES.get(r["id"], [])) for r in SMALL_CATALOG] + EXTRA
     write_data(folder, records)
     (folder / "comparisons").mkdir(exist_ok=True)
     (folder / "comparisons" / f"{CURATED['id']}.toml").write_text(tomli_w.dumps(CURATED), encoding="utf-8")

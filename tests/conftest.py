@@ -62,8 +62,8 @@ def make_record(ident: str, **overrides: Any) -> dict[str, Any]:
             "memory": _published("80 GB", memory_type="HBM3"),
             "memory_bandwidth": _published("3.35 TB/s"),
             "compute": {
-                "FP8": _published("1979 TFLOPS", sparse="3958 TFLOPS"),
-                "BF16": _published("989.5 TFLOPS", sparse="1979 TFLOPS"),
+                "FP8": _published("1979 TFLOPS", sparsity="dense", sparse="3958 TFLOPS", sparse_pattern="2:4"),
+                "BF16": _published("989.5 TFLOPS", sparsity="dense", sparse="1979 TFLOPS", sparse_pattern="2:4"),
             },
             "power": _published("700 W"),
             "interconnect": {"state": "published", "text": "AcmeLink", "value": "900 GB/s", "basis": "chip", "source": "sheet"},

@@ -50,11 +50,11 @@ def _published(value: str, **extra: Any) -> dict[str, Any]:
 
 RECORDS = [
     # the partner every comparison is made against: it has an FP4 figure
-    make_record("acme-b1", name="Acme B1", specs__compute__FP4=_published("4500 TFLOPS")),
+    make_record("acme-b1", name="Acme B1", specs__compute__FP4=_published("4500 TFLOPS", sparsity="dense")),
     make_record("acme-text", name="Acme Text", specs__power={"state": "published", "text": "Up to 700 W (board)", "basis": "chip", "source": "sheet"}),
-    make_record("acme-nosparse", name="Acme Nosparse", specs__compute__FP8=_published("1979 TFLOPS")),
+    make_record("acme-nosparse", name="Acme Nosparse", specs__compute__FP8=_published("1979 TFLOPS", sparsity="dense")),
     make_record("acme-hopperish", name="Acme Hopperish", family="Hopper"),  # lists FP8 and BF16, no FP4
-    make_record("acme-gib", name="Acme Gib", specs__memory=_published("144 GiB", memory_type="HBM3e"), specs__compute__FP4=_published("4 PFLOPS")),
+    make_record("acme-gib", name="Acme Gib", specs__memory=_published("144 GiB", memory_type="HBM3e"), specs__compute__FP4=_published("4 PFLOPS", sparsity="dense")),
     make_record(
         "acme-disputed",
         name="Acme Disputed",

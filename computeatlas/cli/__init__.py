@@ -13,6 +13,7 @@ import typer
 from computeatlas.cli import (
     cloud,  # noqa: F401  (registers commands)
     compare,  # noqa: F401  (registers commands)
+    coverage,  # noqa: F401  (registers commands)
     dataset,  # noqa: F401  (registers commands)
     economics,  # noqa: F401  (registers commands)
     silicon,  # noqa: F401  (registers commands)

@@ -37,9 +37,16 @@ if TYPE_CHECKING:
 
 
 @app.command()
-def validate(data: DataOption = None) -> None:
+def validate(
+    data: DataOption = None,
+    review: Annotated[bool, typer.Option("--review", help="Also list review flags (a newer part below its predecessor …); they never fail.")] = False,
+) -> None:
     """Check every data file; list every problem (file, field, text) and exit 1 if any."""
     catalog, problems = catalog_mod.check(settings_for(data=data).data)
+    if review:  # review flags are listed, never a failure
+        from computeatlas.cli.checks import print_review
+
+        print_review(catalog)
     if problems:
         typer.echo(str(CatalogError(problems)), err=True)
         raise typer.Exit(1)

@@ -34,6 +34,7 @@ DEFAULT_DATA = BUNDLED_DATA
 
 DOMAINS = (
     "computeatlas.silicon.records",
+    "computeatlas.silicon.checks",
     "computeatlas.silicon.curated",
     "computeatlas.cloud.records",
     "computeatlas.energy.records",

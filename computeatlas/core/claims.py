@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from enum import StrEnum
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -246,15 +246,20 @@ class PowerSpec(Claim):
 class ComputeSpec(Claim):
     """Peak throughput at one number format, in FLOP/s (OP/s for integer formats).
 
-    ``value`` is always dense; a structured-sparsity figure goes in ``sparse`` with its
-    ``sparse_pattern`` (2:4 unless the vendor states another, e.g. AWS's "up to 4:16").
+    ``value`` is always dense, and a published figure says so in the file
+    (``sparsity = "dense"``: nothing is dense by default). A structured-sparsity figure
+    goes in ``sparse``, never in ``value``, with the ``sparse_pattern`` it assumes written
+    out (``"2:4"``, or the vendor's own words such as AWS's "up to 4:16").
     """
 
     dimension: ClassVar[Dimension] = Dimension.COMPUTE
+    sparsity: Literal["dense"] | None = Field(
+        None, description="what the value counts: 'dense' (required on a published figure; a sparse figure goes in 'sparse')",
+    )
     sparse: str | None = Field(None, description="the structured-sparsity figure, where published")
-    sparse_pattern: str = Field(
-        "2:4", min_length=1, max_length=60,
-        description="the sparsity pattern the sparse figure assumes; 2:4 unless the vendor says otherwise",
+    sparse_pattern: str | None = Field(
+        None, min_length=1, max_length=60,
+        description="the sparsity pattern the sparse figure assumes, e.g. '2:4' (required with 'sparse')",
     )
     _sparse_figure: Figure | None = PrivateAttr(None)
 
@@ -265,6 +270,15 @@ class ComputeSpec(Claim):
 
     @model_validator(mode="after")
     def _check_sparse(self) -> ComputeSpec:
+        if self.state is State.PUBLISHED and self.value is not None and self.sparsity is None:
+            raise ValueError(
+                "a published compute figure must say what it counts: add sparsity = 'dense' "
+                "(value is the dense figure; a sparse figure goes in 'sparse' with its 'sparse_pattern')"
+            )
+        if self.sparse is not None and self.sparse_pattern is None:
+            raise ValueError(f"sparse figure {self.sparse!r} needs its sparse_pattern (e.g. '2:4', as the vendor states it)")
+        if self.sparse is None and self.sparse_pattern is not None:
+            raise ValueError(f"sparse_pattern {self.sparse_pattern!r} without a sparse figure")
         if self.sparse is not None:
             try:
                 self._sparse_figure = parse(self.sparse, Dimension.COMPUTE)

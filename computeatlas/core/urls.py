@@ -24,9 +24,11 @@ PATTERNS: Mapping[str, str] = MappingProxyType(
         "home": "/",
         "silicon_redirect": "/silicon",
         "silicon_index": "/silicon/",
+        "coverage": "/silicon/coverage",
         "silicon_page": "/silicon/{ident}",
         "api_accelerators": "/api/accelerators",
         "api_accelerator": "/api/accelerators/{ident}",
+        "api_coverage": "/api/coverage",
         "health": "/healthz",
         # comparisons and search
         "compare_redirect": "/compare",

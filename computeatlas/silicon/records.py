@@ -97,6 +97,11 @@ class Accelerator(Record):
     vendor: Id
     family: str = Field(min_length=1)
     aliases: list[str] = Field(default_factory=list)
+    family_aliases: list[str] = Field(
+        default_factory=list,
+        description="names that cover several parts (e.g. 'H100' for the SXM and PCIe parts): search lists every part that has one",
+    )
+    part_numbers: list[str] = Field(default_factory=list, description="the vendor's part or ordering numbers, as printed")
     generation: int | None = Field(None, ge=1)
     predecessor: Id | None = None
     announced: dt.date | None = None

@@ -3,13 +3,14 @@
 A name resolves in three tiers, the first tier with any match deciding:
 
 1. an exact id (``nvidia-h100-sxm``);
-2. an exact alias from a record's ``aliases`` (``H100 SXM5 80GB``, ``Trn3``, ``Ironwood``);
+2. an exact alias from a record's ``aliases`` (``H100 SXM5 80GB``, ``Trn3``, ``Ironwood``),
+   ``family_aliases`` (``H100``) or ``part_numbers``;
 3. an exact name (``NVIDIA H100 SXM5 80GB``).
 
 Matching ignores case and treats runs of spaces, hyphens and underscores as one separator
 (``tpu-v7`` = ``TPU v7``), but it never matches part of a name: ``GB200`` does not find
-``B200``. When one tier matches several parts (``H100`` is an alias of both the SXM and
-the PCIe card) the name is *ambiguous* and every candidate is listed; nothing is picked.
+``B200``. When one tier matches several parts (``H100`` is a family alias of both the SXM
+and the PCIe card) the name is *ambiguous* and every candidate is listed; nothing is picked.
 When nothing matches, the closest ids are suggested.
 
 The index is built once per catalog (the catalog is immutable) and each lookup is a
@@ -102,7 +103,7 @@ _LOCK = threading.Lock()
 def _build(catalog: Catalog) -> _Index:
     tiers: dict[Tier, dict[str, list[str]]] = {t: {} for t in TIERS}
     for acc in catalog.accelerators.values():
-        keys: dict[Tier, Iterable[str]] = {"id": [acc.id], "alias": acc.aliases, "name": [acc.name]}
+        keys: dict[Tier, Iterable[str]] = {"id": [acc.id], "alias": [*acc.aliases, *acc.family_aliases, *acc.part_numbers], "name": [acc.name]}
         for tier, names in keys.items():
             for text in names:
                 ids = tiers[tier].setdefault(normal(text), [])

@@ -63,6 +63,7 @@ from computeatlas.publish.exports.silicon_table import (
     build,
     describe,
 )
+from computeatlas.silicon.coverage import coverage_view
 from computeatlas.web.guard import (
     COOKIE,
     FormGuard,
@@ -200,6 +201,7 @@ def _form_page(
         token=guard.issue(cookie, key),
         honeypot=HONEYPOT,
         privacy=privacy_note(settings_of(request).contact),
+        coverage=coverage_view(catalog_of(request)),
     )
     if new_cookie:
         response.set_cookie(

@@ -15,6 +15,7 @@ from computeatlas.web import (  # -- site (issue 7): static build files, charts 
     charts,
     cloud,  # -- cloud (issue 4) --
     compare,
+    coverage,  # listed before silicon, so /silicon/coverage is not read as an accelerator id
     dataset,  # -- dataset (issue 6) --
     energy,  # -- energy (issue 5) --
     silicon,
@@ -22,7 +23,7 @@ from computeatlas.web import (  # -- site (issue 7): static build files, charts 
 )
 from computeatlas.web.page import Route
 
-LAYERS = (silicon, compare, energy, cloud, charts, site, dataset, api_docs)  # -- add layer modules here: compare (3), cloud (4), energy (5), dataset (6), site (7) --
+LAYERS = (coverage, silicon, compare, energy, cloud, charts, site, dataset, api_docs)  # -- add layer modules here: compare (3), cloud (4), energy (5), dataset (6), site (7) --
 
 ROUTES: tuple[Route, ...] = tuple(route for layer in LAYERS for route in layer.ROUTES)
 

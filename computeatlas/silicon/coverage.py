@@ -1,0 +1,177 @@
+"""How much of the silicon table is sourced: one view for the CLI, the page and the API.
+
+For every accelerator and every core field (memory, memory bandwidth, FP8 and BF16 compute,
+power, interconnect, software) it records the state every output shows
+(:func:`computeatlas.core.presentation.present`, the one presentation rule), whether the
+figure is published by the maker (its primary source is of kind ``vendor``) and whether it
+is disputed. It then counts: per field, in total, and per maker the share of its published
+figures that cite the maker itself.
+
+"Published" here means the record states the spec (a figure, or the maker's words:
+*published* or *published as text*); every other state is counted under its own words.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable
+
+from pydantic import BaseModel, Field
+
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.claims import Claim, NumberFormat, SourceKind
+from computeatlas.core.presentation import Shown, present
+from computeatlas.silicon.records import Accelerator
+
+CORE_FIELDS: tuple[tuple[str, str], ...] = (
+    ("memory", "Memory"),
+    ("memory_bandwidth", "Memory bandwidth"),
+    ("compute.FP8", "FP8 compute"),
+    ("compute.BF16", "BF16 compute"),
+    ("power", "Power"),
+    ("interconnect", "Interconnect"),
+    ("software", "Software"),
+)
+"""The core fields coverage is counted over, with their headings."""
+
+PUBLISHED = (Shown.PUBLISHED, Shown.PUBLISHED_AS_TEXT)
+"""States counted as published: the record states the spec, as a figure or in words."""
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def percent(share: float | None) -> str:
+    """A share as a page shows it: ``0.8125`` → ``"81%"``; no base → ``"—"``."""
+    return "—" if share is None else f"{share * 100:.0f}%"
+
+
+class Cell(BaseModel):
+    """One core field of one accelerator."""
+
+    key: str = Field(description="field path, e.g. 'compute.FP8'")
+    state: Shown = Field(description="the state every output shows")
+    label: str = Field(description="the state in words")
+    by_maker: bool = Field(description="published, citing a source of kind 'vendor'")
+    disputed: bool = Field(description="another source makes a different claim")
+
+
+class Part(BaseModel):
+    """One accelerator's core fields."""
+
+    id: str
+    name: str
+    vendor: str
+    vendor_name: str
+    cells: list[Cell]
+    published: int
+    by_maker: int
+
+
+class Tally(BaseModel):
+    """Counts over a set of cells; shares are fractions (0–1), None without a base."""
+
+    figures: int = Field(description="cells counted")
+    published: int = Field(description="published, as a figure or as text")
+    published_share: float | None = Field(description="published ÷ figures")
+    by_maker: int = Field(description="published, citing the maker (source kind 'vendor')")
+    by_maker_share: float | None = Field(description="by_maker ÷ published")
+    disputed: int
+    not_sourced: int = Field(description="researched, no source we could read states it")
+    not_collected: int = Field(description="nobody has looked yet")
+    states: dict[str, int] = Field(description="cells per shown state (every state, zeros included)")
+
+
+class FieldTally(BaseModel):
+    """The tally of one core field over every accelerator."""
+
+    key: str
+    label: str
+    tally: Tally
+
+
+class MakerTally(BaseModel):
+    """One maker's parts: how many of their published figures cite the maker itself."""
+
+    vendor: str
+    name: str
+    parts: int
+    tally: Tally
+
+
+class Coverage(BaseModel):
+    """The coverage report: per part, per field, per maker and in total."""
+
+    fields: list[FieldTally]
+    parts: list[Part]
+    makers: list[MakerTally]
+    total: Tally
+    data_version: str
+
+
+def _cell(acc: Accelerator, key: str, label: str) -> Cell:
+    claim: Claim | None
+    if key.startswith("compute."):
+        claim = acc.compute(NumberFormat(key.split(".", 1)[1]))
+    else:
+        claim = getattr(acc.specs, key)
+    shown = present(claim, what=label.lower())
+    published = shown.state in PUBLISHED
+    by_maker = bool(published and claim is not None and claim.source and acc.sources[claim.source].kind is SourceKind.VENDOR)
+    return Cell(key=key, state=shown.state, label=shown.state.label, by_maker=by_maker, disputed=shown.disputed)
+
+
+def tally(cells: Iterable[Cell]) -> Tally:
+    """Count ``cells``."""
+    given = list(cells)
+    published = sum(c.state in PUBLISHED for c in given)
+    by_maker = sum(c.by_maker for c in given)
+    return Tally(
+        figures=len(given),
+        published=published,
+        published_share=_share(published, len(given)),
+        by_maker=by_maker,
+        by_maker_share=_share(by_maker, published),
+        disputed=sum(c.disputed for c in given),
+        not_sourced=sum(c.state is Shown.NOT_SOURCED for c in given),
+        not_collected=sum(c.state is Shown.NOT_COLLECTED for c in given),
+        states={s.value: sum(c.state is s for c in given) for s in Shown},
+    )
+
+
+_CACHE: dict[int, tuple[weakref.ref[Catalog], Coverage]] = {}
+
+
+def coverage_view(catalog: Catalog) -> Coverage:
+    """The coverage report of ``catalog`` (parts in the catalog's order, makers by name),
+    built once per catalog (the catalog is immutable)."""
+    cached = _CACHE.get(id(catalog))
+    if cached is not None and cached[0]() is catalog:
+        return cached[1]
+    view = _build(catalog)
+    _CACHE[id(catalog)] = (weakref.ref(catalog), view)
+    for key in [k for k, (ref, _) in _CACHE.items() if ref() is None]:
+        _CACHE.pop(key, None)
+    return view
+
+
+def _build(catalog: Catalog) -> Coverage:
+    parts = []
+    for acc in catalog.accelerators.values():
+        cells = [_cell(acc, key, label) for key, label in CORE_FIELDS]
+        parts.append(Part(
+            id=acc.id, name=acc.name, vendor=acc.vendor, vendor_name=catalog.vendor_of(acc).name, cells=cells,
+            published=sum(c.state in PUBLISHED for c in cells), by_maker=sum(c.by_maker for c in cells),
+        ))
+    fields = [FieldTally(key=key, label=label, tally=tally(p.cells[i] for p in parts)) for i, (key, label) in enumerate(CORE_FIELDS)]
+    makers = []
+    for vendor in sorted({p.vendor for p in parts}, key=lambda v: catalog.vendors[v].name.lower()):
+        own = [p for p in parts if p.vendor == vendor]
+        makers.append(MakerTally(vendor=vendor, name=catalog.vendors[vendor].name, parts=len(own),
+                                 tally=tally(c for p in own for c in p.cells)))
+    return Coverage(fields=fields, parts=parts, makers=makers, total=tally(c for p in parts for c in p.cells),
+                    data_version=catalog.version)
+
+
+__all__ = ["CORE_FIELDS", "PUBLISHED", "Cell", "Coverage", "FieldTally", "MakerTally", "Part", "Tally", "coverage_view", "percent", "tally"]
