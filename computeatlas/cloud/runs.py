@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from computeatlas.cloud import rules
-from computeatlas.cloud.importers import Skip, formats
+from computeatlas.cloud.importers import formats
+from computeatlas.cloud.importers.cells import Skip
 from computeatlas.cloud.instances import InstanceTable
 from computeatlas.cloud.observations import InputError, InputFailed, Observation, Status
 from computeatlas.cloud.rates import RateTable

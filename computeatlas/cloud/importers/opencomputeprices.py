@@ -27,7 +27,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from computeatlas.cloud.importers import CellError, Reading, Skip, count, currency, price, provider_id, rows, timestamp
+from computeatlas.cloud.importers.cells import CellError, Reading, Skip, count, currency, price, provider_id, rows, timestamp
 from computeatlas.cloud.importers.atlas import term_kind
 from computeatlas.cloud.observations import LICENSED_SUFFIX, Observation
 
