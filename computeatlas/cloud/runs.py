@@ -26,10 +26,12 @@ from pathlib import Path
 from computeatlas.cloud import rules
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.importers.cells import Skip
-from computeatlas.cloud.instances import InstanceTable
+from computeatlas.cloud.instances import InstanceTable, instance_table
 from computeatlas.cloud.observations import InputError, InputFailed, Observation, Status
-from computeatlas.cloud.rates import RateTable
+from computeatlas.cloud.rates import RateTable, load_rates
 from computeatlas.cloud.store import Store
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.settings import Settings
 
 
 @dataclass
@@ -169,4 +171,16 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
     return summary
 
 
-__all__ = ["Summary", "import_readings", "run_id"]
+def rates_of(settings: Settings) -> RateTable:
+    """The sourced exchange-rate table of the data folder (``data/prices/rates.csv``)."""
+    return load_rates(settings.data / "prices" / "rates.csv")
+
+
+def import_files(fmt: str, paths: Sequence[Path], settings: Settings, catalog: Catalog, **options: object) -> Summary:
+    """Import ``paths`` into the store at ``settings.prices_dir``, placing rows through the
+    catalog's instance table, with the rate table and limits of ``settings``."""
+    return import_readings(fmt, paths, Store(settings.prices_dir), instance_table(catalog), rates_of(settings),
+                           rules.Limits.of(settings), **options)  # type: ignore[arg-type]
+
+
+__all__ = ["Summary", "import_files", "import_readings", "rates_of", "run_id"]

@@ -92,7 +92,7 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
             raise CellError("price_unit", "must be hour, second, month or week", raw["price_unit"])
         if raw["pricing_type"] not in _PRICING:
             raise CellError("pricing_type", "must be on_demand, spot or reserved", raw["pricing_type"])
-        n = count(raw, "gpu_count")
+        n = count(raw, "gpu_count") if raw["gpu_count"].strip() not in ("0", "0.0") else None  # 0: the collector did not know
         extra = {k: raw[k] for k in ("source", "gpu_name", "gpu_variant", "gpu_memory_gb", "gpu_count", "price_per_gpu_hour", "os", "tenancy", "zone")
                  if raw.get(k)}
         if raw["raw_extra"].strip():
