@@ -40,7 +40,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from computeatlas.cloud.instances import Billing, InstanceTable
-from computeatlas.cloud.observations import LICENSED_SUFFIX, Observation, PriceBasis, PricingKind, Status, hourly, per_accelerator_hour
+from computeatlas.cloud.observations import LICENSED_SUFFIX, Observation, PriceBasis, PriceUnit, PricingKind, Status, hourly, per_accelerator_hour
 from computeatlas.cloud.rates import RateTable
 from computeatlas.core.presentation import OfferQualifier
 from computeatlas.core.settings import Settings
@@ -145,7 +145,7 @@ def _combine(rows: list[Observation], hours_per_month: float) -> list[Observatio
             note = f"all-in price combined from the host part {host.amount:g} and {count} × accelerator part {per_acc:g} per hour"
             extra.append(host.model_copy(update={
                 "instance_type": f"{host.instance_type} + {count} × {acc.instance_type}", "amount": round(total, 10),
-                "unit": "hour", "price_basis": PriceBasis.INSTANCE, "billing": Billing.ALL_IN.value, "note": note,
+                "unit": PriceUnit.HOUR, "price_basis": PriceBasis.INSTANCE, "billing": Billing.ALL_IN.value, "note": note,
                 "stated_per_accelerator": None, "stated_memory_gb": None}))
             out[i] = host.held("split_bill", f"host part, combined into the all-in price of {host.instance_type} + {acc.instance_type}")
         for j in found["acc"]:

@@ -69,11 +69,14 @@ class Summary:
         }
 
 
-def run_id(now: dt.datetime, paths: Sequence[Path]) -> str:
-    """A sortable run id: the UTC start time and a digest of the input files' names and bytes."""
+def run_id(now: dt.datetime, paths: Sequence[Path], observations: Sequence[Observation] = ()) -> str:
+    """A sortable run id: the UTC start time and a digest of the inputs (files' names and
+    bytes, or a collector's observations)."""
     digest = hashlib.sha256()
     for path in paths:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for obs in observations:
+        digest.update(obs.model_dump_json().encode())
     return f"{now:%Y%m%dT%H%M%S%f}Z-{digest.hexdigest()[:8]}"
 
 
@@ -98,7 +101,7 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
     if fmt not in readers and not (fmt.startswith("collector:") and not paths):
         raise InputFailed([InputError(str(p), 1, "(file)", f"unknown format {fmt!r}; known: {', '.join(readers)}") for p in paths]
                           or [InputError("(none)", 0, "(format)", f"unknown format {fmt!r}; known: {', '.join(readers)}")])
-    run = run_id(now, paths) if paths else f"{now:%Y%m%dT%H%M%S%f}Z-{fmt.removeprefix('collector:')}"
+    run = run_id(now, paths, observations)
     summary = Summary(run=run, format=fmt, files=[str(p) for p in paths])
     parsed: list[Observation] = list(observations)
     summary.read += len(observations)
