@@ -19,6 +19,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 
+LIVE_SUFFIXES = ("/history", "/current")
+"""Paths ending so are answered from the price-observation store, which changes without
+the catalog's data version changing (a new import): they are never cached."""
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """A cached response: status, body bytes and the headers worth replaying."""
@@ -56,7 +61,8 @@ class PageCache:
 
     def cacheable(self, request: Request) -> bool:
         """GET and HEAD requests outside the skipped prefixes."""
-        return request.method in ("GET", "HEAD") and not request.url.path.startswith(self.skip)
+        path = request.url.path
+        return request.method in ("GET", "HEAD") and not path.startswith(self.skip) and not path.endswith(LIVE_SUFFIXES)
 
     @staticmethod
     def key(request: Request) -> str:

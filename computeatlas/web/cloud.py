@@ -3,7 +3,9 @@
 Pages: ``/cloud/`` (providers and the filterable price table), ``/cloud/{provider}``
 (its offers and lock-in facts), ``/cloud/prices/{accelerator}`` (every offer, the
 spread and a dot plot). API: ``/api/offers``, ``/api/prices/{accelerator}``,
-``/api/providers``, ``/api/providers/{provider}``. Pages and API build the same view
+``/api/providers``, ``/api/providers/{provider}``, and over the observation store
+``/api/prices/{accelerator}/history`` (JSON or CSV) and ``/api/prices/{accelerator}/current``
+(never cached: each request queries the store). Pages and API build the same view
 objects (:mod:`computeatlas.cloud.pricing`, :mod:`computeatlas.cloud.providers`). The filters
 ``accelerator``, ``provider``, ``pricing`` and ``region`` take comma-separated lists
 (``provider=aws,lambda``); a parameter given twice is a 400 that says to use commas.
@@ -16,7 +18,15 @@ from collections.abc import Iterable
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+import datetime as dt
+import io
+
 from computeatlas.cloud import pricing
+from computeatlas.cloud.history import HISTORY_FILTERS, CurrentView, HistoryView, current_view, history_view
+from computeatlas.cloud.observations import PricingKind
+from computeatlas.cloud.store import Store
+from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
+from computeatlas.publish.exports.csv import write_rows
 from computeatlas.cloud.pricing import OfferPrice, PriceQuery, PriceView
 from computeatlas.cloud.providers import (
     ProviderSummary,
@@ -34,6 +44,8 @@ from computeatlas.web.page import (
     find_accelerator,
     find_record,
     render,
+    settings_of,
+    single_params,
 )
 
 INDEX_PARAMS = ("accelerator", "provider", "pricing", "region")
@@ -106,6 +118,17 @@ def prices_page(request: Request, ident: str = ACCELERATOR_PATH) -> HTMLResponse
     return render(request, "cloud_prices.html", page_title=f"{view.accelerator_name} prices", view=view)
 
 
+def price_history_page(request: Request, ident: str = ACCELERATOR_PATH) -> HTMLResponse:
+    """Observed prices of one accelerator: current (newest per offer, fresh), the like-for-like
+    spread, and the median history per provider. Queried from the store on every request."""
+    acc = find_accelerator(catalog_of(request), ident)
+    params = _history_params(request)
+    store, settings = _store(request), settings_of(request)
+    current = current_view(store, acc.id, dt.datetime.now(dt.UTC), settings.freshness_days, params.get("variant") or None)
+    history = history_view(store, acc.id, _date(params, "since"), _date(params, "until"), **{k: params.get(k) or None for k in HISTORY_FILTERS})
+    return render(request, "cloud_price_history.html", page_title=f"{acc.name}: observed prices and history", acc=acc, current=current, history=history)
+
+
 def cloud_redirect(request: Request) -> Response:
     """``/cloud`` goes to ``/cloud/``, ``/cloud/prices/`` to the price table."""
     target = "/cloud/#prices" if request.url.path.startswith("/cloud/prices") else "/cloud/"
@@ -147,6 +170,79 @@ def api_prices(
     return _price_view(request, ident)
 
 
+HISTORY_PARAMS = ("since", "until", *HISTORY_FILTERS, "format")
+"""Parameters of ``/api/prices/{accelerator}/history``."""
+
+HISTORY_COLUMNS = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit",
+                   "accelerators", "per_accelerator_hour", "variant", "qualifiers", "source_url", "via")
+"""The CSV columns of a price history, in order."""
+
+
+def _store(request: Request) -> Store:
+    """The observation store of the app's settings (read on every request: a new import shows at once)."""
+    return Store(settings_of(request).prices_dir)
+
+
+def _history_params(request: Request) -> dict[str, str]:
+    params = {k: v.strip() for k, v in single_params(request).items()}
+    for name in params:
+        if name not in HISTORY_PARAMS:
+            raise BadRequest("Bad query parameter", f"parameter '{name[:40]}': unknown parameter; known: {', '.join(HISTORY_PARAMS)}")
+    if params.get("pricing") and params["pricing"] not in {k.value for k in PricingKind}:
+        raise BadRequest("Bad query parameter", "parameter 'pricing': must be one of " + ", ".join(k.value for k in PricingKind))
+    if params.get("format", "json") not in ("json", "csv"):
+        raise BadRequest("Bad query parameter", "parameter 'format': json or csv")
+    return params
+
+
+def _date(params: dict[str, str], name: str) -> dt.date | None:
+    if not params.get(name):
+        return None
+    try:
+        return dt.date.fromisoformat(params[name])
+    except ValueError:
+        raise BadRequest("Bad query parameter", f"parameter '{name}': {params[name][:40]!r} is not a date (write YYYY-MM-DD)") from None
+
+
+def api_price_history(
+    request: Request,
+    ident: str = ACCELERATOR_PATH,
+    since: str | None = Query(None, max_length=40, description="first collection date, YYYY-MM-DD"),
+    until: str | None = Query(None, max_length=40, description="last collection date, YYYY-MM-DD"),
+    provider: str | None = Query(None, max_length=100, description="a provider id"),
+    pricing_: str | None = Query(None, alias="pricing", max_length=40, description="on_demand, spot, reserved, capacity_block, marketplace, monthly or weekly"),
+    variant: str | None = Query(None, max_length=100, description="a variant key, e.g. sxm-80gb"),
+    region: str | None = Query(None, max_length=200, description="a region as the provider names it"),
+    format_: str | None = Query(None, alias="format", max_length=10, description="json (default) or csv"),
+) -> Response:
+    """Every accepted price observation of one accelerator in a date window (held rows are
+    never included), and per date the median on-demand USD price per accelerator-hour per
+    provider and over all, with observation counts. ``format=csv`` gives the observations as CSV."""
+    acc = find_accelerator(catalog_of(request), ident)
+    params = _history_params(request)
+    view = history_view(_store(request), acc.id, _date(params, "since"), _date(params, "until"),
+                        **{k: params.get(k) or None for k in HISTORY_FILTERS})
+    if params.get("format") == "csv":
+        buffer = io.StringIO(newline="")
+        write_rows(buffer, HISTORY_COLUMNS, ([" ".join(v) if isinstance(v := getattr(o, c), list) else ("" if v is None else v.isoformat() if isinstance(v, dt.datetime) else v)
+                                               for c in HISTORY_COLUMNS] for o in view.observations))
+        return Response(buffer.getvalue(), media_type=CSV_MEDIA_TYPE,
+                        headers={"Content-Disposition": f'attachment; filename="{acc.id}-price-history.csv"'})
+    return JSONResponse(view.model_dump(mode="json"))
+
+
+def api_price_current(
+    request: Request,
+    ident: str = ACCELERATOR_PATH,
+    variant: str | None = Query(None, max_length=100, description="the variant key of the spread, e.g. sxm-80gb"),
+) -> CurrentView:
+    """The newest accepted observation of each offer within the freshness window, measured
+    at request time, with spot and term discounts and the like-for-like spread."""
+    acc = find_accelerator(catalog_of(request), ident)
+    settings = settings_of(request)
+    return current_view(_store(request), acc.id, dt.datetime.now(dt.UTC), settings.freshness_days, variant or None)
+
+
 def api_providers(request: Request) -> list[ProviderSummary]:
     """Every cloud provider with its kind, regions and what it rents."""
     return provider_summaries(catalog_of(request))
@@ -166,7 +262,10 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
         yield f"/api/providers/{ident}"
     for ident in catalog.accelerators:
         yield f"/cloud/prices/{ident}"
+        yield f"/cloud/prices/{ident}/history"
         yield f"/api/prices/{ident}"
+        yield f"/api/prices/{ident}/history"
+        yield f"/api/prices/{ident}/current"
 
 
 ROUTES: tuple[Route, ...] = (
@@ -174,9 +273,14 @@ ROUTES: tuple[Route, ...] = (
     Route("/cloud/", cloud_page, "cloud_index"),
     Route("/cloud/prices", cloud_redirect, "cloud_prices_bare_redirect", Response),
     Route("/cloud/prices/", cloud_redirect, "cloud_prices_redirect", Response),
+    Route("/cloud/prices/{ident}/history", price_history_page, "cloud_price_history"),
     Route("/cloud/prices/{ident}", prices_page, "cloud_prices"),
     Route("/cloud/{ident}", provider_page, "cloud_provider"),
     Route("/api/offers", api_offers, "api_offers", JSONResponse, list[OfferPrice], in_schema=True, summary="List offers with prices per accelerator-hour"),
+    Route("/api/prices/{ident}/history", api_price_history, "api_price_history", Response, HistoryView, in_schema=True,
+          summary="Price history of one accelerator (JSON or CSV)"),
+    Route("/api/prices/{ident}/current", api_price_current, "api_price_current", JSONResponse, CurrentView, in_schema=True,
+          summary="Current observed prices of one accelerator"),
     Route("/api/prices/{ident}", api_prices, "api_prices", JSONResponse, PriceView, in_schema=True, summary="Offers and price spread of one accelerator"),
     Route("/api/providers", api_providers, "api_providers", JSONResponse, list[ProviderSummary], in_schema=True, summary="List cloud providers"),
     Route("/api/providers/{ident}", api_provider, "api_provider", JSONResponse, ProviderView, in_schema=True, summary="One cloud provider"),

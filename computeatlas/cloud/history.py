@@ -1,0 +1,130 @@
+"""Current prices and price history of one accelerator, queried from the observation store
+at request time (nothing is loaded at start; staleness is measured from ``now``).
+
+- :func:`current_view`: the newest accepted observation of each offer (provider, instance,
+  region, pricing, term) within the freshness window, each with its age, the like-for-like
+  spread of the chosen variant (on-demand, USD, fresh; variant-not-stated rows left out),
+  and spot, reserved and term prices beside the same instance's on-demand price with the
+  discount.
+- :func:`history_view`: every accepted observation in a date window (filters: provider,
+  pricing, variant, region), and the series pages draw: per collection date, the median
+  on-demand USD price per accelerator-hour per provider and over all providers, each with
+  its number of observations.
+
+Units: prices per accelerator-hour in the observation's currency; medians in USD (only
+USD observations enter them).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import statistics
+from collections import Counter, defaultdict
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from computeatlas.cloud.observations import PricingKind
+from computeatlas.cloud.spreads import ObservedSpread, spread
+from computeatlas.cloud.store import Store, observation_of
+
+HISTORY_FILTERS = ("provider", "pricing", "variant", "region")
+"""Columns :func:`history_view` filters on (exact match)."""
+
+
+class ObservedPrice(BaseModel):
+    """One observation as outputs show it."""
+
+    collected: dt.datetime
+    provider: str
+    instance_type: str
+    region: str
+    pricing: str
+    term: str
+    amount: float = Field(description="as published, in currency per unit")
+    currency: str
+    unit: str
+    accelerators: int | None
+    per_accelerator_hour: float | None = Field(description="in currency; derived")
+    variant: str = Field(description="variant key; '' = variant not stated")
+    qualifiers: list[str]
+    source_url: str
+    via: str
+    age_days: int | None = None
+    stale: bool | None = None
+    discount: float | None = Field(None, description="1 - this price ÷ the same instance's on-demand price (spot, reserved, terms)")
+
+
+class SeriesPoint(BaseModel):
+    """The median on-demand USD price per accelerator-hour on one date, and how many observations made it."""
+
+    date: dt.date
+    provider: str = Field(description="a provider id, or 'all'")
+    median: float
+    observations: int
+
+
+class CurrentView(BaseModel):
+    """Current prices of one accelerator as of ``as_of``."""
+
+    accelerator: str
+    as_of: dt.datetime
+    freshness_days: int
+    prices: list[ObservedPrice]
+    variant: str
+    spread: ObservedSpread
+
+
+class HistoryView(BaseModel):
+    """Accepted observations of one accelerator in a window, and the median series."""
+
+    accelerator: str
+    since: dt.date | None
+    until: dt.date | None
+    filters: dict[str, str]
+    observations: list[ObservedPrice]
+    series: list[SeriesPoint]
+
+
+def _shown(row: dict[str, Any], now: dt.datetime | None = None) -> ObservedPrice:
+    shown = ObservedPrice.model_validate({k: v for k, v in row.items() if k in ObservedPrice.model_fields and k not in ("age_days", "stale")}
+                                         | {"qualifiers": list(row.get("qualifiers") or [])})
+    if now is not None:
+        shown.age_days = (now - row["collected"]).days
+    return shown
+
+
+def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90, variant: str | None = None) -> CurrentView:
+    """Current prices of ``accelerator``; ``variant`` chooses the spread (default: the variant most offers state)."""
+    rows = store.current(accelerator, now, freshness_days)
+    shown = [_shown(r, now) for r in rows]
+    for price in shown:
+        price.stale = (price.age_days or 0) > freshness_days
+    on_demand = {(p.provider, p.instance_type, p.region): p.per_accelerator_hour for p in shown if p.pricing == PricingKind.ON_DEMAND}
+    for price in shown:
+        base = on_demand.get((price.provider, price.instance_type, price.region))
+        if price.pricing != PricingKind.ON_DEMAND and base and price.per_accelerator_hour is not None:
+            price.discount = 1 - price.per_accelerator_hour / base
+    if variant is None:
+        stated = Counter(p.variant for p in shown if p.variant and p.pricing == PricingKind.ON_DEMAND)
+        variant = stated.most_common(1)[0][0] if stated else ""
+    observed = spread([observation_of(r) for r in rows], accelerator, variant, now, freshness_days)
+    return CurrentView(accelerator=accelerator, as_of=now, freshness_days=freshness_days, prices=shown, variant=variant, spread=observed)
+
+
+def history_view(store: Store, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
+                 **filters: str | None) -> HistoryView:
+    """Accepted observations of ``accelerator`` in [since, until] and the median series."""
+    rows = store.history(accelerator, since, until, **filters)
+    by: dict[tuple[dt.date, str], list[float]] = defaultdict(list)
+    for r in rows:
+        if r["pricing"] == PricingKind.ON_DEMAND and r["currency"] == "USD" and r["per_accelerator_hour"] is not None:
+            day = r["collected"].date()
+            by[(day, r["provider"])].append(r["per_accelerator_hour"])
+            by[(day, "all")].append(r["per_accelerator_hour"])
+    series = [SeriesPoint(date=d, provider=p, median=statistics.median(v), observations=len(v)) for (d, p), v in sorted(by.items())]
+    return HistoryView(accelerator=accelerator, since=since, until=until, filters={k: v for k, v in filters.items() if v},
+                       observations=[_shown(r) for r in rows], series=series)
+
+
+__all__ = ["HISTORY_FILTERS", "CurrentView", "HistoryView", "ObservedPrice", "SeriesPoint", "current_view", "history_view"]
