@@ -18,8 +18,7 @@ USD observations enter them).
 from __future__ import annotations
 
 import datetime as dt
-import statistics
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -30,6 +29,9 @@ from computeatlas.cloud.store import Store, observation_of
 
 HISTORY_FILTERS = ("provider", "pricing", "variant", "region")
 """Columns :func:`history_view` filters on (exact match)."""
+
+HISTORY_LIMIT = 5000
+"""At most this many observations are listed by one history request (the series covers all)."""
 
 
 class ObservedPrice(BaseModel):
@@ -82,7 +84,8 @@ class HistoryView(BaseModel):
     since: dt.date | None
     until: dt.date | None
     filters: dict[str, str]
-    observations: list[ObservedPrice]
+    observations: list[ObservedPrice] = Field(description="oldest first; the newest HISTORY_LIMIT when truncated")
+    truncated: bool = Field(description="True when the window holds more observations than are listed (narrow it with since/until)")
     series: list[SeriesPoint]
 
 
@@ -113,18 +116,16 @@ def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_day
 
 
 def history_view(store: Store, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
-                 **filters: str | None) -> HistoryView:
-    """Accepted observations of ``accelerator`` in [since, until] and the median series."""
-    rows = store.history(accelerator, since, until, **filters)
-    by: dict[tuple[dt.date, str], list[float]] = defaultdict(list)
-    for r in rows:
-        if r["pricing"] == PricingKind.ON_DEMAND and r["currency"] == "USD" and r["per_accelerator_hour"] is not None:
-            day = r["collected"].date()
-            by[(day, r["provider"])].append(r["per_accelerator_hour"])
-            by[(day, "all")].append(r["per_accelerator_hour"])
-    series = [SeriesPoint(date=d, provider=p, median=statistics.median(v), observations=len(v)) for (d, p), v in sorted(by.items())]
+                 limit: int | None = HISTORY_LIMIT, **filters: str | None) -> HistoryView:
+    """Accepted observations of ``accelerator`` in [since, until] (the newest ``limit``;
+    ``truncated`` says when there were more) and the median series over all of them."""
+    rows = store.history(accelerator, since, until, limit=limit + 1 if limit else None, **filters)
+    truncated = bool(limit) and len(rows) > (limit or 0)
+    if truncated:
+        rows = rows[1:]
+    series = [SeriesPoint.model_validate(r) for r in store.series(accelerator, since, until, **filters)]
     return HistoryView(accelerator=accelerator, since=since, until=until, filters={k: v for k, v in filters.items() if v},
-                       observations=[_shown(r) for r in rows], series=series)
+                       observations=[_shown(r) for r in rows], truncated=truncated, series=series)
 
 
 __all__ = ["HISTORY_FILTERS", "CurrentView", "HistoryView", "ObservedPrice", "SeriesPoint", "current_view", "history_view"]

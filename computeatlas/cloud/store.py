@@ -136,19 +136,30 @@ class Store:
 
     # --- reading ----------------------------------------------------------------------
 
-    def query(self, sql: str, params: Sequence[object] = ()) -> list[dict[str, Any]]:
+    def query(self, sql: str, params: Sequence[object] = (), first: dt.date | None = None, last: dt.date | None = None) -> list[dict[str, Any]]:
         """Run ``sql`` over the view ``obs`` (every committed row) and ``latest`` (the newest
-        run's row per observation key, conflicts left out); rows as dicts. Empty store: []."""
+        run's row per observation key, conflicts left out); rows as dicts. Empty store: [].
+
+        ``first``/``last`` bound the collection dates read (inclusive): only those date
+        partitions are scanned, which keeps a query on a long history fast. (Dates are part
+        of the key, so bounding them never changes which row is the newest per key.)
+        """
         runs = self._committed()
         files = sorted(self.observations_dir.glob("date=*/*.parquet")) if self.observations_dir.is_dir() else []
         if not runs or not files:
             return []
+        bounds, values = [], []
+        for op, day in ((">=", first), ("<=", last)):
+            if day is not None:
+                bounds.append(f"date {op} ?")
+                values.append(day)
         with duckdb.connect() as con:
             con.execute("SET TimeZone = 'UTC'")
             glob = _literal(str(self.observations_dir / "date=*" / "*.parquet"))
             committed = "[" + ", ".join(_literal(r) for r in runs) + "]"
+            where = " AND ".join([f"list_contains({committed}, run)", *(b.replace("?", _literal(str(v))) for b, v in zip(bounds, values, strict=True))])
             con.execute(f"CREATE VIEW obs AS SELECT * FROM read_parquet({glob}, hive_partitioning = true, "
-                        f"hive_types = {{'date': DATE}}, union_by_name = true) WHERE list_contains({committed}, run)")
+                        f"hive_types = {{'date': DATE}}, union_by_name = true) WHERE {where}")
             con.execute(f"CREATE VIEW latest AS SELECT * FROM obs WHERE NOT list_contains(rules, 'conflict') "
                         f"QUALIFY row_number() OVER (PARTITION BY {', '.join(KEY)} ORDER BY run DESC) = 1")
             cursor = con.execute(sql, list(params))
@@ -162,7 +173,7 @@ class Store:
         if not names:
             return {}
         marks = ", ".join("?" for _ in names)
-        rows = self.query(f"SELECT * FROM latest WHERE provider IN ({marks}) AND date BETWEEN ? AND ?", [*names, first, last])
+        rows = self.query(f"SELECT * FROM latest WHERE provider IN ({marks})", names, first, last)
         return {_key(r): r for r in rows}
 
     def stored_conflicts(self, providers: Iterable[str]) -> set[tuple[tuple[str, ...], tuple[object, ...]]]:
@@ -183,8 +194,8 @@ class Store:
         marks = ", ".join("?" for _ in names)
         return self.query(
             f"SELECT accelerator, pricing, collected, currency, per_accelerator_hour FROM latest WHERE status = 'accepted' "
-            f"AND per_accelerator_hour IS NOT NULL AND accelerator IN ({marks}) AND collected BETWEEN ? AND ? "
-            f"AND date BETWEEN ? AND ?", [*names, since, until, since.date(), until.date()])
+            f"AND per_accelerator_hour IS NOT NULL AND accelerator IN ({marks}) AND collected BETWEEN ? AND ?",
+            [*names, since, until], since.date(), until.date())
 
     def current(self, accelerator: str | None, now: dt.datetime, freshness_days: int) -> list[dict[str, Any]]:
         """The newest accepted observation of each offer (provider, instance, region,
@@ -192,30 +203,43 @@ class Store:
         since = now - dt.timedelta(days=freshness_days)
         where = "AND accelerator = ?" if accelerator else ""
         return self.query(
-            f"SELECT * FROM latest WHERE status = 'accepted' AND collected BETWEEN ? AND ? AND date >= ? {where} "
+            f"SELECT * FROM latest WHERE status = 'accepted' AND collected BETWEEN ? AND ? {where} "
             f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1 "
             "ORDER BY accelerator, per_accelerator_hour, provider",
-            [since, now, since.date(), *([accelerator] if accelerator else [])])
+            [since, now, *([accelerator] if accelerator else [])], since.date(), now.date())
 
-    def history(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
-                **equal: str | None) -> list[dict[str, Any]]:
-        """Every accepted observation of ``accelerator`` between ``since`` and ``until``
-        (collection dates, inclusive), oldest first; ``equal`` filters on columns
-        (provider, pricing, variant, region) when a value is given."""
+    def _filters(self, accelerator: str, equal: dict[str, str | None]) -> tuple[list[str], list[object]]:
         clauses, params = ["status = 'accepted'", "accelerator = ?"], [accelerator]
-        if since:
-            clauses.append("date >= ?")
-            params.append(since)
-        if until:
-            clauses.append("date <= ?")
-            params.append(until)
         for column, value in equal.items():
             if value is not None:
                 if column not in ("provider", "pricing", "variant", "region"):
                     raise ValueError(f"history cannot filter on {column!r}")
                 clauses.append(f"{column} = ?")
                 params.append(value)
-        return self.query(f"SELECT * FROM latest WHERE {' AND '.join(clauses)} ORDER BY collected, provider", params)
+        return clauses, params
+
+    def history(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
+                limit: int | None = None, **equal: str | None) -> list[dict[str, Any]]:
+        """Accepted observations of ``accelerator`` collected between ``since`` and ``until``
+        (dates, inclusive), oldest first (the newest ``limit`` when given); ``equal``
+        filters on columns (provider, pricing, variant, region) when a value is given."""
+        clauses, params = self._filters(accelerator, equal)
+        sql = f"SELECT * FROM latest WHERE {' AND '.join(clauses)}"
+        if limit:
+            sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider LIMIT {int(limit)})"
+        return self.query(f"{sql} ORDER BY collected, provider, instance_type, region", params, since, until)
+
+    def series(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
+               **equal: str | None) -> list[dict[str, Any]]:
+        """Per collection date, the median on-demand USD price per accelerator-hour of
+        ``accelerator`` per provider and over all providers (``provider`` = 'all'), and the
+        number of observations behind each; computed by DuckDB, not in Python."""
+        clauses, params = self._filters(accelerator, {**equal, "pricing": "on_demand"})
+        clauses += ["currency = 'USD'", "per_accelerator_hour IS NOT NULL"]
+        return self.query(
+            f"SELECT date, coalesce(provider, 'all') AS provider, median(per_accelerator_hour) AS median, count(*) AS observations "
+            f"FROM latest WHERE {' AND '.join(clauses)} GROUP BY GROUPING SETS ((date, provider), (date)) ORDER BY date, provider",
+            params, since, until)
 
     def held(self, run: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
         """Held rows for the operator (every stored held row, conflicts included), newest first."""
