@@ -189,6 +189,7 @@ def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
     for prices in groups.values():
         prices.sort()
     out = []
+    medians: dict[tuple[tuple[str, str], int, int], float] = {}
     for obs, price in zip(rows, usd, strict=True):
         if price is None:
             out.append(obs)
@@ -196,15 +197,18 @@ def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
         if price < limits.floor:
             out.append(obs.held("below_floor", f"{price:.4g} USD per accelerator-hour is below the floor of {limits.floor:g}"))
             continue
-        series = groups[(obs.accelerator, obs.pricing.value)]
+        group = (obs.accelerator, obs.pricing.value)
+        series = groups[group]
         lo = bisect.bisect_left(series, (obs.collected - window,))
         hi = bisect.bisect_right(series, (obs.collected, float("inf")))
-        inside = [p for _, p in series[lo:hi]]
-        if len(inside) >= limits.min_observations:
-            median = statistics.median(inside)
+        if hi - lo >= limits.min_observations:
+            if (group, lo, hi) not in medians:  # rows collected together share one window
+                medians[(group, lo, hi)] = statistics.median(p for _, p in series[lo:hi])
+            median = medians[(group, lo, hi)]
+            count = hi - lo
             if price < limits.band_low * median or price > limits.band_high * median:
                 out.append(obs.held("outside_band", f"{price:.4g} USD per accelerator-hour is outside {limits.band_low:g}–"
-                                                    f"{limits.band_high:g} × the median {median:.4g} of {len(inside)} "
+                                                    f"{limits.band_high:g} × the median {median:.4g} of {count} "
                                                     f"{obs.pricing.value} observations of {obs.accelerator}"))
                 continue
         out.append(obs)

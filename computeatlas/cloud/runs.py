@@ -145,9 +145,10 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
                 pool.append(rules.PoolPrice(row["accelerator"], row["pricing"], row["collected"], usd))
     decided = rules.apply(batch, table, rates, limits, pool)
     summary.combined = len(decided) - len(batch)
-    stored = store.stored_keys({o.provider for o in decided}, min((o.collected.date() for o in decided), default=now.date()),
-                               max((o.collected.date() for o in decided), default=now.date())) if decided else {}
-    conflicts = store.stored_conflicts({o.provider for o in decided}) if decided else set()
+    first_day = min((o.collected.date() for o in decided), default=now.date())
+    last_day = max((o.collected.date() for o in decided), default=now.date())
+    stored = store.stored_keys({o.provider for o in decided}, first_day, last_day) if decided else {}
+    conflicts = store.stored_conflicts({o.provider for o in decided}, first_day, last_day) if decided else set()
     added: list[Observation] = []
     for obs in decided:
         prior = stored.get(obs.key())
