@@ -186,3 +186,14 @@ def test_the_hand_typed_offers_become_observations_with_nothing_lost(tmp_path: P
         assert (o.amount, o.currency, o.accelerator, o.note, o.source_url) == (float(offer["price_per_hour"]), offer["currency"],
                                                                              offer["accelerator"], offer["note"], offer["source_url"])
         assert json.loads(o.raw_extra)["variant_published"] == offer["variant"]
+
+
+def test_a_newer_decision_about_the_same_observation_replaces_the_older_in_every_query(tmp_path: Path) -> None:
+    store = Store(tmp_path / "prices")
+    first = _obs("8x L4", 3.12)
+    import_readings("atlas", [], store, TABLE, RateTable([]), LIMITS, now=NOW, observations=[first])
+    replaced = first.model_copy(update={"accelerator": "nvidia-l40s", "variant": "pcie-48gb", "accelerators": 8, "billing": "all_in"})
+    later = import_readings("atlas", [], store, TABLE, RateTable([]), LIMITS, now=NOW + dt.timedelta(hours=1), observations=[replaced])
+    assert later.accepted == 1 and len(store.runs()) == 2
+    assert store.history("nvidia-l4") == [] and store.current("nvidia-l4", NOW, 90) == []
+    assert [r["variant"] for r in store.history("nvidia-l40s")] == ["pcie-48gb"]

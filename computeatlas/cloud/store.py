@@ -150,13 +150,17 @@ class Store:
 
     # --- reading ----------------------------------------------------------------------
 
-    def query(self, sql: str, params: Sequence[object] = (), first: dt.date | None = None, last: dt.date | None = None) -> list[dict[str, Any]]:
+    def query(self, sql: str, params: Sequence[object] = (), first: dt.date | None = None, last: dt.date | None = None,
+              accelerator: str | None = None) -> list[dict[str, Any]]:
         """Run ``sql`` over the view ``obs`` (every committed row) and ``latest`` (the newest
         run's row per observation key, conflicts left out); rows as dicts. Empty store: [].
 
         ``first``/``last`` bound the collection dates read (inclusive): only those date
         partitions are scanned, which keeps a query on a long history fast. (Dates are part
         of the key, so bounding them never changes which row is the newest per key.)
+        ``accelerator`` narrows ``latest`` to the observations that were ever placed on it
+        before the newest row per key is chosen (so a re-placement is still honoured); the
+        caller still filters the newest rows on it.
         """
         files = self._files(first, last)
         if not files:
@@ -166,7 +170,11 @@ class Store:
             listed = "[" + ", ".join(_literal(str(p)) for p in files) + "]"
             con.execute(f"CREATE VIEW obs AS SELECT * FROM read_parquet({listed}, hive_partitioning = true, "
                         f"hive_types = {{'date': DATE}}, union_by_name = true)")
-            con.execute(f"CREATE VIEW latest AS SELECT * FROM obs WHERE NOT list_contains(rules, 'conflict') "
+            source = "obs"
+            if accelerator is not None:
+                source = (f"(SELECT o.* FROM obs o SEMI JOIN (SELECT DISTINCT {', '.join(KEY)} FROM obs WHERE accelerator = "
+                          f"{_literal(accelerator)}) k USING ({', '.join(KEY)}))")
+            con.execute(f"CREATE VIEW latest AS SELECT * FROM {source} WHERE NOT list_contains(rules, 'conflict') "
                         f"QUALIFY row_number() OVER (PARTITION BY {', '.join(KEY)} ORDER BY run DESC) = 1")
             cursor = con.execute(sql, list(params))
             names = [d[0] for d in cursor.description or []]
@@ -214,7 +222,7 @@ class Store:
             f"SELECT * FROM latest WHERE status = 'accepted' AND collected BETWEEN ? AND ? {where} "
             f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1 "
             "ORDER BY accelerator, per_accelerator_hour, provider",
-            [since, now, *([accelerator] if accelerator else [])], since.date(), now.date())
+            [since, now, *([accelerator] if accelerator else [])], since.date(), now.date(), accelerator)
 
     def _filters(self, accelerator: str, equal: dict[str, str | None]) -> tuple[list[str], list[object]]:
         clauses, params = ["status = 'accepted'", "accelerator = ?"], [accelerator]
@@ -235,7 +243,7 @@ class Store:
         sql = f"SELECT * FROM latest WHERE {' AND '.join(clauses)}"
         if limit:
             sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider LIMIT {int(limit)})"
-        return self.query(f"{sql} ORDER BY collected, provider, instance_type, region", params, since, until)
+        return self.query(f"{sql} ORDER BY collected, provider, instance_type, region", params, since, until, accelerator)
 
     def series(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
                **equal: str | None) -> list[dict[str, Any]]:
@@ -247,7 +255,7 @@ class Store:
         return self.query(
             f"SELECT date, coalesce(provider, 'all') AS provider, median(per_accelerator_hour) AS median, count(*) AS observations "
             f"FROM latest WHERE {' AND '.join(clauses)} GROUP BY GROUPING SETS ((date, provider), (date)) ORDER BY date, provider",
-            params, since, until)
+            params, since, until, accelerator)
 
     def held(self, run: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
         """Held rows for the operator (every stored held row, conflicts included), newest first."""
