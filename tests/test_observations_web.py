@@ -65,3 +65,20 @@ def test_bad_history_parameters_are_400s_that_name_them(tmp_path: Path, catalog)
         response = client.get("/api/prices/nvidia-l4/history", params=params)
         assert response.status_code == 400 and words in response.json()["detail"]
     assert client.get("/api/prices/nvidia-l9/history").status_code == 404
+
+
+def test_a_non_usd_price_gets_a_usd_figure_only_through_a_dated_rate_shown_beside_it(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    from computeatlas.cloud.history import current_view
+    from computeatlas.cloud.rates import Rate
+
+    store = Store(tmp_path / "prices")
+    now = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
+    euro = _obs("on_demand", 2.4, now - dt.timedelta(days=1)).model_copy(update={"currency": "EUR"})
+    import_readings("atlas", [], store, TABLE, RateTable([]), rules.Limits(), now=now, observations=[euro, _obs("on_demand", 3.2, now, region="eu")])
+    rates = RateTable([Rate(dt.date(2026, 11, 27), "EUR", 1.05, "https://www.ecb.europa.eu/stats/", "ECB euro reference rates")])
+    prices = {p.currency: p for p in current_view(store, "nvidia-l4", now, 90, rates=rates).prices}
+    assert prices["EUR"].per_accelerator_hour == pytest.approx(0.3) and prices["EUR"].usd_per_accelerator_hour == pytest.approx(0.315)
+    assert prices["EUR"].rate == "1 EUR = 1.05 USD on 2026-11-27 (ECB euro reference rates, https://www.ecb.europa.eu/stats/)"
+    assert prices["USD"].rate is None and prices["USD"].usd_per_accelerator_hour == pytest.approx(0.4)
+    without = {p.currency: p for p in current_view(store, "nvidia-l4", now, 90).prices}
+    assert without["EUR"].usd_per_accelerator_hour is None  # no rate: kept in euros, out of USD figures

@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.observations import PricingKind
+from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.spreads import ObservedSpread, spread
 from computeatlas.cloud.store import Store, observation_of
 
@@ -55,6 +56,8 @@ class ObservedPrice(BaseModel):
     age_days: int | None = None
     stale: bool | None = None
     discount: float | None = Field(None, description="1 - this price ÷ the same instance's on-demand price (spot, reserved, terms)")
+    usd_per_accelerator_hour: float | None = Field(None, description="in USD: the price itself for USD, else through the dated rate in 'rate'; None without a rate")
+    rate: str | None = Field(None, description="the dated exchange rate used, with its source (non-USD prices only)")
 
 
 class SeriesPoint(BaseModel):
@@ -89,18 +92,25 @@ class HistoryView(BaseModel):
     series: list[SeriesPoint]
 
 
-def _shown(row: dict[str, Any], now: dt.datetime | None = None) -> ObservedPrice:
-    shown = ObservedPrice.model_validate({k: v for k, v in row.items() if k in ObservedPrice.model_fields and k not in ("age_days", "stale")}
-                                         | {"qualifiers": list(row.get("qualifiers") or [])})
+def _shown(row: dict[str, Any], rates: RateTable, now: dt.datetime | None = None) -> ObservedPrice:
+    keep = {k: v for k, v in row.items() if k in ObservedPrice.model_fields and k not in ("age_days", "stale", "rate")}
+    shown = ObservedPrice.model_validate(keep | {"qualifiers": list(row.get("qualifiers") or [])})
     if now is not None:
         shown.age_days = (now - row["collected"]).days
+    if shown.per_accelerator_hour is not None:
+        usd, rate = rates.to_usd(shown.per_accelerator_hour, shown.currency, shown.collected.date())
+        shown.usd_per_accelerator_hour = usd
+        if rate is not None:
+            shown.rate = f"1 {rate.currency} = {rate.usd_per_unit:g} USD on {rate.date} ({rate.source_title}, {rate.source_url})"
     return shown
 
 
-def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90, variant: str | None = None) -> CurrentView:
-    """Current prices of ``accelerator``; ``variant`` chooses the spread (default: the variant most offers state)."""
+def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90, variant: str | None = None,
+                 rates: RateTable | None = None) -> CurrentView:
+    """Current prices of ``accelerator``; ``variant`` chooses the spread (default: the variant
+    most offers state); ``rates`` gives non-USD prices a USD figure with the rate beside it."""
     rows = store.current(accelerator, now, freshness_days)
-    shown = [_shown(r, now) for r in rows]
+    shown = [_shown(r, rates or RateTable([]), now) for r in rows]
     for price in shown:
         price.stale = (price.age_days or 0) > freshness_days
     on_demand = {(p.provider, p.instance_type, p.region): p.per_accelerator_hour for p in shown if p.pricing == PricingKind.ON_DEMAND}
@@ -116,7 +126,7 @@ def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_day
 
 
 def history_view(store: Store, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
-                 limit: int | None = HISTORY_LIMIT, **filters: str | None) -> HistoryView:
+                 limit: int | None = HISTORY_LIMIT, rates: RateTable | None = None, **filters: str | None) -> HistoryView:
     """Accepted observations of ``accelerator`` in [since, until] (the newest ``limit``;
     ``truncated`` says when there were more) and the median series over all of them."""
     rows = store.history(accelerator, since, until, limit=limit + 1 if limit else None, **filters)
@@ -125,7 +135,7 @@ def history_view(store: Store, accelerator: str, since: dt.date | None = None, u
         rows = rows[1:]
     series = [SeriesPoint.model_validate(r) for r in store.series(accelerator, since, until, **filters)]
     return HistoryView(accelerator=accelerator, since=since, until=until, filters={k: v for k, v in filters.items() if v},
-                       observations=[_shown(r) for r in rows], truncated=truncated, series=series)
+                       observations=[_shown(r, rates or RateTable([])) for r in rows], truncated=truncated, series=series)
 
 
 __all__ = ["HISTORY_FILTERS", "CurrentView", "HistoryView", "ObservedPrice", "SeriesPoint", "current_view", "history_view"]

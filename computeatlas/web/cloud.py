@@ -24,6 +24,7 @@ import io
 from computeatlas.cloud import pricing
 from computeatlas.cloud.history import HISTORY_FILTERS, CurrentView, HistoryView, current_view, history_view
 from computeatlas.cloud.observations import PricingKind
+from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
 from computeatlas.publish.exports.csv import write_rows
@@ -124,8 +125,10 @@ def price_history_page(request: Request, ident: str = ACCELERATOR_PATH) -> HTMLR
     acc = find_accelerator(catalog_of(request), ident)
     params = _history_params(request)
     store, settings = _store(request), settings_of(request)
-    current = current_view(store, acc.id, dt.datetime.now(dt.UTC), settings.freshness_days, params.get("variant") or None)
-    history = history_view(store, acc.id, _date(params, "since"), _date(params, "until"), **{k: params.get(k) or None for k in HISTORY_FILTERS})
+    rates = rates_of(settings)
+    current = current_view(store, acc.id, dt.datetime.now(dt.UTC), settings.freshness_days, params.get("variant") or None, rates)
+    history = history_view(store, acc.id, _date(params, "since"), _date(params, "until"), rates=rates,
+                           **{k: params.get(k) or None for k in HISTORY_FILTERS})
     return render(request, "cloud_price_history.html", page_title=f"{acc.name}: observed prices and history", acc=acc, current=current, history=history)
 
 
@@ -174,7 +177,7 @@ HISTORY_PARAMS = ("since", "until", *HISTORY_FILTERS, "format")
 """Parameters of ``/api/prices/{accelerator}/history``."""
 
 HISTORY_COLUMNS = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit",
-                   "accelerators", "per_accelerator_hour", "variant", "qualifiers", "source_url", "via")
+                   "accelerators", "per_accelerator_hour", "usd_per_accelerator_hour", "rate", "variant", "qualifiers", "source_url", "via")
 """The CSV columns of a price history, in order."""
 
 
@@ -220,7 +223,7 @@ def api_price_history(
     provider and over all, with observation counts. ``format=csv`` gives the observations as CSV."""
     acc = find_accelerator(catalog_of(request), ident)
     params = _history_params(request)
-    view = history_view(_store(request), acc.id, _date(params, "since"), _date(params, "until"),
+    view = history_view(_store(request), acc.id, _date(params, "since"), _date(params, "until"), rates=rates_of(settings_of(request)),
                         **{k: params.get(k) or None for k in HISTORY_FILTERS})
     if params.get("format") == "csv":
         buffer = io.StringIO(newline="")
@@ -240,7 +243,7 @@ def api_price_current(
     at request time, with spot and term discounts and the like-for-like spread."""
     acc = find_accelerator(catalog_of(request), ident)
     settings = settings_of(request)
-    return current_view(_store(request), acc.id, dt.datetime.now(dt.UTC), settings.freshness_days, variant or None)
+    return current_view(_store(request), acc.id, dt.datetime.now(dt.UTC), settings.freshness_days, variant or None, rates_of(settings))
 
 
 def api_providers(request: Request) -> list[ProviderSummary]:
