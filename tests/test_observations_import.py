@@ -160,3 +160,44 @@ def test_cli_bad_input_is_one_clear_line_and_exit_2(tmp_path: Path) -> None:
     assert not (tmp_path / "store").exists()
     collect = runner.invoke(cli, ["prices", "collect", "gcp", "--prices", str(tmp_path / "store")])
     assert collect.exit_code == 2 and "unknown collector 'gcp'" in collect.stderr
+
+
+def test_the_catalog_validates_the_instance_table_naming_file_row_and_field(tmp_path: Path) -> None:
+    from computeatlas.core.catalog import check
+
+    data = tmp_path / "data"
+    shutil.copytree(Path(__file__).parent.parent / "data", data, ignore=shutil.ignore_patterns("prices"))
+    table = data / "instances" / "extra.csv"
+    table.write_text((FIXTURES / "instances" / "test.csv").read_text(encoding="utf-8").splitlines()[0] + "\n"
+                     "runpod,1x_L4_SECURE,nvidia-l4,,one,all_in,24,https://www.runpod.io/pricing,RunPod,2026-11-30,\n"
+                     "runpod,2x_L4_SECURE,nvidia-l9,,2,all_in,24,https://www.runpod.io/pricing,RunPod,2026-11-30,\n", encoding="utf-8")
+    _, problems = check(data, today=dt.date(2026, 12, 1))
+    text = [str(p) for p in problems]
+    assert any("data/instances/extra.csv: row 2: accelerators:" in t for t in text), text
+    assert any("instances/extra.csv: row 3: accelerator: no such accelerator" in t for t in text), text
+
+
+def test_cli_collect_azure_imports_what_the_collector_returns_and_reports_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pages = [json.loads((FIXTURES / f"azure-retail-page{n}.json").read_text(encoding="utf-8")) for n in (1, 2)]
+    real = azure.collect
+
+    def fake_collect(client: httpx.Client, skus: list[str], **_: object) -> azure.Collected:
+        seen: list[httpx.Request] = []
+        with httpx.Client(transport=_transport(pages, seen)) as mocked:
+            return real(mocked, skus, now=lambda: NOW)
+
+    monkeypatch.setattr("computeatlas.cli.observations.azure.collect", fake_collect)
+    store = tmp_path / "prices"
+    result = CliRunner().invoke(cli, ["prices", "collect", "azure", "--instance-type", "Standard_ND96isr_H100_v5", "--prices", str(store)],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "skipped by reason: unit of measure '1/Month' is not one hour 1" in result.stdout
+    assert len(Store(store).runs()) == 1
+
+    def failing(client: httpx.Client, skus: list[str], **_: object) -> azure.Collected:
+        raise azure.CollectorError("https://prices.azure.com/api/retail/prices?x: HTTP 503 Service Unavailable")
+
+    monkeypatch.setattr("computeatlas.cli.observations.azure.collect", failing)
+    failed = CliRunner().invoke(cli, ["prices", "collect", "azure", "--instance-type", "X", "--prices", str(store)])
+    assert failed.exit_code == 1 and "nothing stored" in failed.stderr and "HTTP 503" in failed.stderr
+    assert len(Store(store).runs()) == 1
