@@ -14,10 +14,23 @@ from typing import Annotated
 
 import httpx
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
-from computeatlas.cli.base import DataOption, err, fail, find_accelerator_id, load_catalog, out
+from computeatlas.cli.base import (
+    DataOption,
+    err,
+    fail,
+    find_accelerator_id,
+    load_catalog,
+    out,
+)
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cloud import runs
 from computeatlas.cloud.collectors import azure

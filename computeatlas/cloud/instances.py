@@ -31,7 +31,13 @@ from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from computeatlas.cloud.observations import InputError, InputFailed
 from computeatlas.core.catalog import Catalog

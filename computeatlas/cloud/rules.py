@@ -40,7 +40,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from computeatlas.cloud.instances import Billing, InstanceTable
-from computeatlas.cloud.observations import LICENSED_SUFFIX, Observation, PriceBasis, PriceUnit, PricingKind, Status, hourly, per_accelerator_hour
+from computeatlas.cloud.observations import (
+    LICENSED_SUFFIX,
+    Observation,
+    PriceBasis,
+    PriceUnit,
+    PricingKind,
+    Status,
+    hourly,
+    per_accelerator_hour,
+)
 from computeatlas.cloud.rates import RateTable
 from computeatlas.core.presentation import OfferQualifier
 from computeatlas.core.settings import Settings

@@ -13,21 +13,22 @@ objects (:mod:`computeatlas.cloud.pricing`, :mod:`computeatlas.cloud.providers`)
 
 from __future__ import annotations
 
+import datetime as dt
+import io
 from collections.abc import Iterable
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-import datetime as dt
-import io
-
 from computeatlas.cloud import pricing
-from computeatlas.cloud.history import HISTORY_FILTERS, CurrentView, HistoryView, current_view, history_view
+from computeatlas.cloud.history import (
+    HISTORY_FILTERS,
+    CurrentView,
+    HistoryView,
+    current_view,
+    history_view,
+)
 from computeatlas.cloud.observations import PricingKind
-from computeatlas.cloud.runs import rates_of
-from computeatlas.cloud.store import Store
-from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
-from computeatlas.publish.exports.csv import write_rows
 from computeatlas.cloud.pricing import OfferPrice, PriceQuery, PriceView
 from computeatlas.cloud.providers import (
     ProviderSummary,
@@ -37,8 +38,12 @@ from computeatlas.cloud.providers import (
     provider_view,
 )
 from computeatlas.cloud.records import Provider
+from computeatlas.cloud.runs import rates_of
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import BadRequest
+from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
+from computeatlas.publish.exports.csv import write_rows
 from computeatlas.web.page import (
     Route,
     catalog_of,

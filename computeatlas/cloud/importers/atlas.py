@@ -22,8 +22,22 @@ import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 
-from computeatlas.cloud.importers.cells import CellError, Reading, count, currency, price, provider_id, rows, timestamp
-from computeatlas.cloud.observations import Observation, PriceBasis, PriceUnit, PricingKind
+from computeatlas.cloud.importers.cells import (
+    CellError,
+    Reading,
+    count,
+    currency,
+    price,
+    provider_id,
+    rows,
+    timestamp,
+)
+from computeatlas.cloud.observations import (
+    Observation,
+    PriceBasis,
+    PriceUnit,
+    PricingKind,
+)
 
 COLUMNS = ("provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "accelerators",
            "price_basis", "collected", "source_url", "source_title", "via", "availability", "note")

@@ -12,7 +12,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from computeatlas.cloud.observations import ISO_4217, InputError, InputFailed, Observation
+from computeatlas.cloud.observations import (
+    ISO_4217,
+    InputError,
+    InputFailed,
+    Observation,
+)
 
 CLOCK_SKEW = dt.timedelta(minutes=5)
 """How far in the future a collection time may be before it is an error (clock skew)."""
@@ -158,5 +163,18 @@ Importer = Callable[..., Iterator[Reading]]
 """An importer: ``read(path, now=..., **options)`` yielding :class:`Reading` s."""
 
 
-__all__ = ["CLOCK_SKEW", "CellError", "Importer", "PROVIDER_IDS", "Reading", "Skip", "count", "currency", "open_csv",
-           "price", "provider_id", "rows", "timestamp"]
+__all__ = [
+    "CLOCK_SKEW",
+    "PROVIDER_IDS",
+    "CellError",
+    "Importer",
+    "Reading",
+    "Skip",
+    "count",
+    "currency",
+    "open_csv",
+    "price",
+    "provider_id",
+    "rows",
+    "timestamp",
+]

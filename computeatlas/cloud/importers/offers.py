@@ -17,7 +17,15 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from computeatlas.cloud.importers.cells import CellError, Reading, count, currency, price, rows, timestamp
+from computeatlas.cloud.importers.cells import (
+    CellError,
+    Reading,
+    count,
+    currency,
+    price,
+    rows,
+    timestamp,
+)
 from computeatlas.cloud.observations import Observation
 
 COLUMNS = ("provider", "accelerator", "variant", "instance_type", "accelerators_per_instance", "price_basis", "pricing", "term",

@@ -27,8 +27,18 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from computeatlas.cloud.importers.cells import CellError, Reading, Skip, count, currency, price, provider_id, rows, timestamp
 from computeatlas.cloud.importers.atlas import term_kind
+from computeatlas.cloud.importers.cells import (
+    CellError,
+    Reading,
+    Skip,
+    count,
+    currency,
+    price,
+    provider_id,
+    rows,
+    timestamp,
+)
 from computeatlas.cloud.observations import LICENSED_SUFFIX, Observation
 
 COLUMNS = ("snapshot_ts", "source", "provider", "instance_type", "gpu_name", "gpu_memory_gb", "gpu_count", "region", "zone",

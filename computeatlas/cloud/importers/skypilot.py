@@ -20,7 +20,14 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from computeatlas.cloud.importers.cells import CellError, Reading, Skip, count, price, rows
+from computeatlas.cloud.importers.cells import (
+    CellError,
+    Reading,
+    Skip,
+    count,
+    price,
+    rows,
+)
 from computeatlas.cloud.observations import InputError, InputFailed, Observation
 
 COLUMNS = ("InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "Price", "Region", "GpuInfo", "SpotPrice")
