@@ -16,6 +16,7 @@ from computeatlas.cli import (
     coverage,  # noqa: F401  (registers commands)
     dataset,  # noqa: F401  (registers commands)
     economics,  # noqa: F401  (registers commands)
+    observations,  # noqa: F401  (registers the price-store commands under 'prices')
     silicon,  # noqa: F401  (registers commands)
     site,  # noqa: F401  (registers commands)
 )

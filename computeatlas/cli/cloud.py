@@ -1,13 +1,16 @@
-"""CLI commands for the cloud layer: ``prices`` (offers of one accelerator and its spread)."""
+"""CLI commands for the cloud layer: ``prices`` — ``show`` (offers of one accelerator and its
+spread; ``computeatlas prices ID`` is short for ``prices show ID``), ``import``, ``collect``,
+``held``, ``history`` and ``runs`` over the observation store."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from computeatlas.cli.base import (
+    AtlasGroup,
     DataOption,
     app,
     fail,
@@ -18,7 +21,22 @@ from computeatlas.cli.base import (
 from computeatlas.cloud import pricing
 
 
-@app.command()
+class PricesGroup(AtlasGroup):
+    """The ``prices`` group: a first argument that is not a subcommand is an accelerator for ``show``."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Insert ``show`` before an accelerator id given directly (``prices nvidia-h100-sxm``)."""
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["show", *args]
+        return super().parse_args(ctx, args)
+
+
+prices_app = typer.Typer(cls=PricesGroup, no_args_is_help=True, help="Prices: offers and spreads, and the observation store "
+                         "(import, collect, held, history, runs). 'prices ID' is short for 'prices show ID'.")
+app.add_typer(prices_app, name="prices")
+
+
+@prices_app.command("show")
 def prices(
     ident: Annotated[str, typer.Argument(help="Accelerator id, e.g. nvidia-h100-sxm.")],
     variant: Annotated[str | None, typer.Option(help="Variant key, e.g. sxm-80gb ('all' mixes every variant); default: the part's own variant.")] = None,

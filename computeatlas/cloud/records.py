@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from computeatlas.cloud.instances import InstanceType
 from computeatlas.core.catalog import Problem, missing
 from computeatlas.core.claims import Id, Record, Source, today_from
 
@@ -163,8 +164,8 @@ __all__ = ["LockInFact", "LockInTopic", "Offer", "PriceBasis", "Pricing", "Provi
 FOLDERS = {"providers": Provider}
 """The data sub-folder of providers (one TOML record per file)."""
 
-TABLES = {"offers": Offer}
-"""The data sub-folder of offers (CSV files, one record per row)."""
+TABLES = {"offers": Offer, "instances": InstanceType}
+"""The data sub-folders of offers and of the instance table (CSV files, one record per row)."""
 
 
 def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterator[Problem | None]:
@@ -174,3 +175,5 @@ def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, st
             yield missing(files, "offers", ident, f"row {offer.row}: {name}", getattr(offer, name), target, where)
         if not math.isfinite(offer.price_per_hour):  # pydantic's float accepts "inf"
             yield Problem(files[f"offers/{ident}"], f"row {offer.row}: price_per_hour", "a price must be a finite number", str(offer.price_per_hour))
+    for ident, row in records.get("instances", {}).items():
+        yield missing(files, "instances", ident, f"row {row.row}: accelerator", row.accelerator, records["accelerators"], "accelerator in data/accelerators/")

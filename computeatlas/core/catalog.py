@@ -245,7 +245,8 @@ def check(root: Path | None = None, today: dt.date | None = None) -> tuple[Catal
                 ident = row.id  # type: ignore[attr-defined]
                 if ident in records[folder]:
                     first = records[folder][ident]
-                    problems.append(Problem(rel, f"row {row.row}", f"duplicate offer: same provider, instance type, pricing, term, region and date as {first.file} row {first.row}", ident))  # type: ignore[attr-defined]
+                    what = "offer: same provider, instance type, pricing, term, region and date" if folder == "offers" else f"row: same id {ident!r}"
+                    problems.append(Problem(rel, f"row {row.row}", f"duplicate {what} as {first.file} row {first.row}", ident))  # type: ignore[attr-defined]
                     continue
                 records[folder][ident] = row
                 files[f"{folder}/{ident}"] = rel

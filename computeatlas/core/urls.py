@@ -59,9 +59,12 @@ PATTERNS: Mapping[str, str] = MappingProxyType(
         "cloud_prices_bare_redirect": "/cloud/prices",
         "cloud_prices_redirect": "/cloud/prices/",
         "cloud_prices": "/cloud/prices/{ident}",
+        "cloud_price_history": "/cloud/prices/{ident}/history",
         "cloud_provider": "/cloud/{ident}",
         "api_offers": "/api/offers",
         "api_prices": "/api/prices/{ident}",
+        "api_price_history": "/api/prices/{ident}/history",
+        "api_price_current": "/api/prices/{ident}/current",
         "api_providers": "/api/providers",
         "api_provider": "/api/providers/{ident}",
         # charts

@@ -32,6 +32,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 
+LIVE_SUFFIXES = ("/history", "/current")
+"""Paths ending so are answered from the price-observation store, which changes without
+the catalog's data version changing (a new import): they are never cached."""
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """A cached response: status, body bytes and the headers worth replaying."""
@@ -99,8 +104,10 @@ class PageCache:
         return len(self._entries)
 
     def cacheable(self, request: Request) -> bool:
-        """GET and HEAD requests outside the skipped prefixes, when the cache is on."""
-        return self.max_bytes > 0 and request.method in ("GET", "HEAD") and not request.url.path.startswith(self.skip)
+        """GET and HEAD requests outside the skipped prefixes and the live price paths, when the cache is on."""
+        path = request.url.path
+        return (self.max_bytes > 0 and request.method in ("GET", "HEAD") and not path.startswith(self.skip)
+                and not path.endswith(LIVE_SUFFIXES))
 
     def key(self, request: Request) -> str:
         """The cache key of ``request``: today's date, its path and its query string."""

@@ -3,7 +3,9 @@
 Pages: ``/cloud/`` (providers and the filterable price table), ``/cloud/{provider}``
 (its offers and lock-in facts), ``/cloud/prices/{accelerator}`` (every offer, the
 spread and a dot plot). API: ``/api/offers``, ``/api/prices/{accelerator}``,
-``/api/providers``, ``/api/providers/{provider}``. Pages and API build the same view
+``/api/providers``, ``/api/providers/{provider}``, and over the observation store
+``/api/prices/{accelerator}/history`` (JSON or CSV) and ``/api/prices/{accelerator}/current``
+(never cached: each request queries the store). Pages and API build the same view
 objects (:mod:`computeatlas.cloud.pricing`, :mod:`computeatlas.cloud.providers`). The filters
 ``accelerator``, ``provider``, ``pricing`` and ``region`` take comma-separated lists
 (``provider=aws,lambda``); a parameter given twice is a 400 that says to use commas.
@@ -13,14 +15,24 @@ Each page and endpoint declares its parameters as a pydantic model (:data:`Index
 
 from __future__ import annotations
 
+import datetime as dt
+import io
 from collections.abc import Iterable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from computeatlas.cloud import pricing
+from computeatlas.cloud.history import (
+    HISTORY_FILTERS,
+    CurrentView,
+    HistoryView,
+    current_view,
+    history_view,
+)
+from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.pricing import OfferPrice, PriceQuery, PriceView
 from computeatlas.cloud.providers import (
     ProviderSummary,
@@ -30,14 +42,19 @@ from computeatlas.cloud.providers import (
     provider_view,
 )
 from computeatlas.cloud.records import Provider
+from computeatlas.cloud.runs import rates_of
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.urls import site_path
+from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
+from computeatlas.publish.exports.csv import write_rows
 from computeatlas.web.page import (
     Route,
     catalog_of,
     find_accelerator,
     find_record,
     render,
+    settings_of,
     urls_of,
 )
 
@@ -74,6 +91,26 @@ def _params(name: str, names: tuple[str, ...], doc: str) -> type[BaseModel]:
 IndexParams = _params("CloudIndexParams", INDEX_PARAMS, "Filters of the /cloud/ price table.")
 PriceParams = _params("PriceParams", PRICE_PARAMS, "Parameters of a price page or /api/prices/{accelerator}.")
 OfferParams = _params("OfferParams", OFFER_PARAMS, "Filters of /api/offers.")
+
+
+class HistoryParams(BaseModel):
+    """Parameters of a price history (``/cloud/prices/{id}/history``, ``/api/prices/{id}/history``);
+    any other parameter is ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    since: dt.date | None = Field(None, description="first collection date, YYYY-MM-DD")
+    until: dt.date | None = Field(None, description="last collection date, YYYY-MM-DD")
+    provider: str | None = Field(None, max_length=100, description="a provider id, e.g. lambda")
+    pricing: PricingKind | None = Field(None, description="on_demand, spot, reserved, capacity_block, marketplace, monthly or weekly")
+    variant: str | None = Field(None, max_length=100, description="a variant key, e.g. sxm-80gb")
+    region: str | None = Field(None, max_length=200, description="a region as the provider names it, e.g. us-east-1")
+    format: Literal["json", "csv"] = Field("json", description="json (default) or csv (the API only)")
+
+    def filters(self) -> dict[str, str | None]:
+        """The exact-match filters of :func:`~computeatlas.cloud.history.history_view`."""
+        values = {k: getattr(self, k) for k in HISTORY_FILTERS}
+        return {k: (v.value if isinstance(v, PricingKind) else v) or None for k, v in values.items()}
 
 
 def _query(request: Request, params: BaseModel) -> PriceQuery:
@@ -117,6 +154,19 @@ def prices_page(
     return render(request, "cloud_prices.html", page_title=f"{view.accelerator_name} prices", view=view)
 
 
+def price_history_page(
+    request: Request, params: Annotated[HistoryParams, Query()], ident: str = ACCELERATOR_PATH
+) -> HTMLResponse:
+    """Observed prices of one accelerator: current (newest per offer, fresh), the like-for-like
+    spread, and the median history per provider. Queried from the store on every request."""
+    acc = find_accelerator(request, ident)
+    store, settings = _store(request), settings_of(request)
+    rates = rates_of(settings)
+    current = current_view(store, acc.id, dt.datetime.now(dt.UTC), settings.freshness_days, params.variant, rates)
+    history = history_view(store, acc.id, params.since, params.until, rates=rates, **params.filters())
+    return render(request, "cloud_price_history.html", page_title=f"{acc.name}: observed prices and history", acc=acc, current=current, history=history)
+
+
 def cloud_redirect(request: Request) -> Response:
     """``/cloud`` goes to ``/cloud/``, ``/cloud/prices/`` to the price table."""
     urls = urls_of(request)
@@ -144,6 +194,45 @@ def api_prices(
     return _price_view(request, ident, params)
 
 
+HISTORY_COLUMNS = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit",
+                   "accelerators", "per_accelerator_hour", "usd_per_accelerator_hour", "rate", "variant", "qualifiers", "source_url", "via")
+"""The CSV columns of a price history, in order."""
+
+
+def _store(request: Request) -> Store:
+    """The observation store of the app's settings (read on every request: a new import shows at once)."""
+    return Store(settings_of(request).prices_dir)
+
+
+def api_price_history(
+    request: Request, params: Annotated[HistoryParams, Query()], ident: str = ACCELERATOR_PATH
+) -> Response:
+    """Every accepted price observation of one accelerator in a date window (held rows are
+    never included), and per date the median on-demand USD price per accelerator-hour per
+    provider and over all, with observation counts. ``format=csv`` gives the observations as CSV."""
+    acc = find_accelerator(request, ident)
+    view = history_view(_store(request), acc.id, params.since, params.until, rates=rates_of(settings_of(request)), **params.filters())
+    if params.format == "csv":
+        buffer = io.StringIO(newline="")
+        write_rows(buffer, HISTORY_COLUMNS, ([" ".join(v) if isinstance(v := getattr(o, c), list) else ("" if v is None else v.isoformat() if isinstance(v, dt.datetime) else v)
+                                               for c in HISTORY_COLUMNS] for o in view.observations))
+        return Response(buffer.getvalue(), media_type=CSV_MEDIA_TYPE,
+                        headers={"Content-Disposition": f'attachment; filename="{acc.id}-price-history.csv"'})
+    return JSONResponse(view.model_dump(mode="json"))
+
+
+def api_price_current(
+    request: Request,
+    ident: str = ACCELERATOR_PATH,
+    variant: str | None = Query(None, max_length=100, description="the variant key of the spread, e.g. sxm-80gb"),
+) -> CurrentView:
+    """The newest accepted observation of each offer within the freshness window, measured
+    at request time, with spot and term discounts and the like-for-like spread."""
+    acc = find_accelerator(request, ident)
+    settings = settings_of(request)
+    return current_view(_store(request), acc.id, dt.datetime.now(dt.UTC), settings.freshness_days, variant or None, rates_of(settings))
+
+
 def api_providers(request: Request) -> list[ProviderSummary]:
     """Every cloud provider with its kind, regions and what it rents."""
     return provider_summaries(catalog_of(request))
@@ -162,8 +251,8 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
         yield site_path("cloud_provider", ident=ident)
         yield site_path("api_provider", ident=ident)
     for ident in catalog.accelerators:
-        yield site_path("cloud_prices", ident=ident)
-        yield site_path("api_prices", ident=ident)
+        for name in ("cloud_prices", "cloud_price_history", "api_prices", "api_price_history", "api_price_current"):
+            yield site_path(name, ident=ident)
 
 
 ROUTES: tuple[Route, ...] = (
@@ -171,9 +260,14 @@ ROUTES: tuple[Route, ...] = (
     Route(cloud_page, "cloud_index"),
     Route(cloud_redirect, "cloud_prices_bare_redirect", Response),
     Route(cloud_redirect, "cloud_prices_redirect", Response),
+    Route(price_history_page, "cloud_price_history"),
     Route(prices_page, "cloud_prices"),
     Route(provider_page, "cloud_provider"),
     Route(api_offers, "api_offers", JSONResponse, list[OfferPrice], in_schema=True, summary="List offers with prices per accelerator-hour"),
+    Route(api_price_history, "api_price_history", Response, HistoryView, in_schema=True,
+          summary="Price history of one accelerator (JSON or CSV)"),
+    Route(api_price_current, "api_price_current", JSONResponse, CurrentView, in_schema=True,
+          summary="Current observed prices of one accelerator"),
     Route(api_prices, "api_prices", JSONResponse, PriceView, in_schema=True, summary="Offers and price spread of one accelerator"),
     Route(api_providers, "api_providers", JSONResponse, list[ProviderSummary], in_schema=True, summary="List cloud providers"),
     Route(api_provider, "api_provider", JSONResponse, ProviderView, in_schema=True, summary="One cloud provider"),

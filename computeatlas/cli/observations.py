@@ -1,0 +1,213 @@
+"""CLI commands over the price-observation store: ``prices import``, ``collect``, ``held``,
+``history`` and ``runs``. Each is thin over :mod:`computeatlas.cloud.runs` and
+:mod:`computeatlas.cloud.store`; errors are one line each (file, line, column), never a
+traceback; exit 2 for bad input, 1 for a failed collection."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import httpx
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+
+from computeatlas.cli.base import (
+    DataOption,
+    err,
+    fail,
+    find_accelerator_id,
+    load_catalog,
+    out,
+)
+from computeatlas.cli.cloud import prices_app
+from computeatlas.cloud import runs
+from computeatlas.cloud.collectors import azure
+from computeatlas.cloud.importers import formats
+from computeatlas.cloud.instances import instance_table
+from computeatlas.cloud.observations import InputFailed
+from computeatlas.cloud.rules import RULES, Limits
+from computeatlas.cloud.store import Store
+from computeatlas.core.settings import Settings
+
+PricesOption = Annotated[Path | None, typer.Option("--prices", help="The observation store (default: $COMPUTEATLAS_PRICES or data/prices).")]
+
+
+def _settings(data: Path | None, prices: Path | None) -> Settings:
+    return Settings.from_env(data=data, prices=prices)
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=False)
+
+
+def _print_summary(summary: runs.Summary) -> None:
+    grid = Table(title=f"Import run {summary.run} ({summary.format})")
+    grid.add_column("rows")
+    grid.add_column("count", justify="right")
+    for label, value in (("read", summary.read), ("accepted (added)", summary.accepted), ("held (added)", summary.held),
+                         ("rejected", summary.rejected), ("skipped (not rental prices)", summary.skipped),
+                         ("already stored (nothing added)", summary.already_stored), ("combined split bills", summary.combined)):
+        grid.add_row(label, str(value))
+    out.print(grid)
+    for title, counts in (("held by rule", summary.held_by_rule), ("held by provider", summary.held_by_provider),
+                          ("accepted by provider", summary.accepted_by_provider), ("rejected by reason", summary.rejected_by_reason),
+                          ("skipped by reason", summary.skipped_by_reason)):
+        if counts:
+            out.print(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()), markup=False, highlight=False)
+    for error in summary.errors[:50]:
+        err.print(f"rejected: {error}", markup=False, highlight=False)
+    if len(summary.errors) > 50:
+        err.print(f"… and {len(summary.errors) - 50} more rejected rows", markup=False, highlight=False)
+
+
+@prices_app.command("import")
+def import_(
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="opencomputeprices | skypilot | atlas | offers.")],
+    files: Annotated[list[Path], typer.Argument(help="The files to import (CSV).")],
+    provider: Annotated[str | None, typer.Option(help="skypilot only: our provider id of the catalog's cloud, e.g. google-cloud.")] = None,
+    collected: Annotated[str | None, typer.Option(help="skypilot only: when the catalog was fetched, ISO 8601 UTC.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    prices: PricesOption = None,
+    data: DataOption = None,
+) -> None:
+    """Import price observations from FILES of FORMAT into the store: each row is placed
+    through the instance table, checked by the integrity rules, and appended (accepted or
+    held) as one atomic run. Importing the same file twice adds nothing."""
+    if fmt not in formats():
+        raise fail(f"unknown format {fmt!r}; choose one of {', '.join(formats())}")
+    for path in files:
+        if not path.is_file():
+            raise fail(f"{path}: no such file")
+    options: dict[str, object] = {}
+    if fmt == "skypilot":
+        try:
+            when = dt.datetime.fromisoformat((collected or "").replace("Z", "+00:00"))
+        except ValueError:
+            raise fail("option '--collected': give the catalog's fetch time, ISO 8601 UTC (2026-03-21T06:19:35Z)") from None
+        if not provider or when.tzinfo is None:
+            raise fail("a SkyPilot catalog needs --provider and --collected (UTC, ending in Z)")
+        options = {"provider": provider, "collected": when}
+    settings = _settings(data, prices)
+    catalog = load_catalog(data)
+    total = sum(p.read_bytes().count(b"\n") for p in files)
+    try:
+        with _progress() as bar:
+            task = bar.add_task(f"importing {len(files)} file(s)", total=total)
+            summary = runs.import_files(fmt, files, settings, catalog, progress=lambda n: bar.advance(task, n), **options)
+    except InputFailed as exc:
+        for error in exc.errors:
+            typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        out.print_json(json.dumps({"run": summary.run, **summary.counts(), "errors": [str(e) for e in summary.errors]}))
+    else:
+        _print_summary(summary)
+
+
+@prices_app.command("collect")
+def collect(
+    source: Annotated[str, typer.Argument(help="The collector: azure (Azure Retail Prices API).")],
+    instance_type: Annotated[list[str] | None, typer.Option("--instance-type", help="An ARM SKU name to collect (repeatable); default: every Azure instance in the instance table.")] = None,
+    prices: PricesOption = None,
+    data: DataOption = None,
+) -> None:
+    """Collect current prices from a provider's public API and import them as one run."""
+    if source != "azure":
+        raise fail(f"unknown collector {source!r}; available: azure")
+    settings = _settings(data, prices)
+    catalog = load_catalog(data)
+    table = instance_table(catalog)
+    skus = instance_type or sorted({r.instance_type for r in table.rows if r.provider == "azure"})
+    if not skus:
+        raise fail("no Azure instance types in the instance table (data/instances/) and none given with --instance-type")
+    try:
+        with _progress() as bar, httpx.Client(timeout=60, headers={"User-Agent": "computeatlas-prices"}) as client:
+            task = bar.add_task(f"collecting {len(skus)} Azure instance types", total=None)
+            got = azure.collect(client, skus, progress=lambda n: bar.advance(task, n))
+    except azure.CollectorError as exc:
+        raise fail(f"collect azure failed, nothing stored: {exc}", 1) from None
+    summary = runs.import_readings("collector:azure", [], Store(settings.prices_dir), table, runs.rates_of(settings),
+                                   Limits.of(settings), observations=got.observations)
+    summary.skipped += sum(got.skipped.values())
+    summary.skipped_by_reason.update(got.skipped)
+    _print_summary(summary)
+
+
+@prices_app.command("held")
+def held(
+    run: Annotated[str | None, typer.Option(help="Only rows of this import run.")] = None,
+    limit: Annotated[int, typer.Option(help="At most this many rows (0: all).")] = 200,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines instead of a table.")] = False,
+    prices: PricesOption = None,
+    data: DataOption = None,
+) -> None:
+    """List held observations for the operator, newest first, with the rules that held them.
+    Held rows are never shown to visitors as prices."""
+    store = Store(_settings(data, prices).prices_dir)
+    rows = store.held(run=run, limit=limit or None)
+    if as_json:
+        for row in rows:
+            out.print_json(json.dumps(row, default=str))
+        return
+    grid = Table(title=f"{len(rows)} held observations" + (f" of run {run}" if run else ""))
+    for heading in ("collected", "provider", "instance", "region", "pricing", "price", "rules", "reasons"):
+        grid.add_column(heading)
+    for r in rows:
+        grid.add_row(f"{r['collected']:%Y-%m-%d %H:%M}", r["provider"], r["instance_type"], r["region"], r["pricing"] + (f" ({r['term']})" if r["term"] else ""),
+                     f"{r['amount']:g} {r['currency']}/{r['unit']}", ", ".join(r["rules"]), "; ".join(r["reasons"]))
+    out.print(grid, markup=False)
+    out.print("Rules: " + "; ".join(f"{k}: {v}" for k, v in RULES.items()), markup=False, highlight=False)
+
+
+@prices_app.command("history")
+def history(
+    ident: Annotated[str, typer.Argument(help="Accelerator id, e.g. nvidia-h100-sxm.")],
+    since: Annotated[str | None, typer.Option(help="From this collection date (YYYY-MM-DD).")] = None,
+    until: Annotated[str | None, typer.Option(help="Up to this collection date (YYYY-MM-DD).")] = None,
+    provider: Annotated[str | None, typer.Option(help="Only this provider id.")] = None,
+    pricing: Annotated[str | None, typer.Option(help="Only this pricing kind (on_demand, spot, …).")] = None,
+    variant: Annotated[str | None, typer.Option(help="Only this variant key (sxm-80gb).")] = None,
+    region: Annotated[str | None, typer.Option(help="Only this region, as the provider names it.")] = None,
+    prices: PricesOption = None,
+    data: DataOption = None,
+) -> None:
+    """Print every accepted observation of one accelerator as CSV (oldest first): the
+    price as published and per accelerator-hour, with where and when it was read."""
+    settings = _settings(data, prices)
+    catalog = load_catalog(data)
+    acc = find_accelerator_id(catalog, ident)
+    bounds = {}
+    for name, text in (("since", since), ("until", until)):
+        try:
+            bounds[name] = dt.date.fromisoformat(text) if text else None
+        except ValueError:
+            raise fail(f"option '--{name}': {text!r} is not a date (write YYYY-MM-DD)") from None
+    rows = Store(settings.prices_dir).history(acc, bounds["since"], bounds["until"], provider=provider, pricing=pricing, variant=variant, region=region)
+    columns = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "accelerators",
+               "per_accelerator_hour", "variant", "qualifiers", "source_url", "via", "run")
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(columns)
+    for r in rows:
+        writer.writerow([" ".join(r[c]) if c == "qualifiers" else r[c] for c in columns])
+
+
+@prices_app.command("runs")
+def runs_(prices: PricesOption = None, data: DataOption = None) -> None:
+    """List the import runs in the store with their counts."""
+    for manifest in Store(_settings(data, prices).prices_dir).runs():
+        counts = manifest.get("counts", {})
+        out.print(f"{manifest['run']}  {manifest.get('format', '')}  read {counts.get('read', 0)}, accepted {counts.get('accepted', 0)}, "
+                  f"held {counts.get('held', 0)}, rejected {counts.get('rejected', 0)}  "
+                  + ", ".join(i["file"] for i in manifest.get("inputs", [])), markup=False, highlight=False)

@@ -1,0 +1,1 @@
+"""Collectors: read a provider's public price API into observations (``computeatlas prices collect``)."""

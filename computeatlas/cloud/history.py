@@ -1,0 +1,141 @@
+"""Current prices and price history of one accelerator, queried from the observation store
+at request time (nothing is loaded at start; staleness is measured from ``now``).
+
+- :func:`current_view`: the newest accepted observation of each offer (provider, instance,
+  region, pricing, term) within the freshness window, each with its age, the like-for-like
+  spread of the chosen variant (on-demand, USD, fresh; variant-not-stated rows left out),
+  and spot, reserved and term prices beside the same instance's on-demand price with the
+  discount.
+- :func:`history_view`: every accepted observation in a date window (filters: provider,
+  pricing, variant, region), and the series pages draw: per collection date, the median
+  on-demand USD price per accelerator-hour per provider and over all providers, each with
+  its number of observations.
+
+Units: prices per accelerator-hour in the observation's currency; medians in USD (only
+USD observations enter them).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from computeatlas.cloud.observations import PricingKind
+from computeatlas.cloud.rates import RateTable
+from computeatlas.cloud.spreads import ObservedSpread, spread
+from computeatlas.cloud.store import Store, observation_of
+
+HISTORY_FILTERS = ("provider", "pricing", "variant", "region")
+"""Columns :func:`history_view` filters on (exact match)."""
+
+HISTORY_LIMIT = 5000
+"""At most this many observations are listed by one history request (the series covers all)."""
+
+
+class ObservedPrice(BaseModel):
+    """One observation as outputs show it."""
+
+    collected: dt.datetime
+    provider: str
+    instance_type: str
+    region: str
+    pricing: str
+    term: str
+    amount: float = Field(description="as published, in currency per unit")
+    currency: str
+    unit: str
+    accelerators: int | None
+    per_accelerator_hour: float | None = Field(description="in currency; derived")
+    variant: str = Field(description="variant key; '' = variant not stated")
+    qualifiers: list[str]
+    source_url: str
+    via: str
+    age_days: int | None = None
+    stale: bool | None = None
+    discount: float | None = Field(None, description="1 - this price ÷ the same instance's on-demand price (spot, reserved, terms)")
+    usd_per_accelerator_hour: float | None = Field(None, description="in USD: the price itself for USD, else through the dated rate in 'rate'; None without a rate")
+    rate: str | None = Field(None, description="the dated exchange rate used, with its source (non-USD prices only)")
+
+
+class SeriesPoint(BaseModel):
+    """The median on-demand USD price per accelerator-hour on one date, and how many observations made it."""
+
+    date: dt.date
+    provider: str = Field(description="a provider id, or 'all'")
+    median: float
+    observations: int
+
+
+class CurrentView(BaseModel):
+    """Current prices of one accelerator as of ``as_of``."""
+
+    accelerator: str
+    as_of: dt.datetime
+    freshness_days: int
+    prices: list[ObservedPrice]
+    variant: str
+    spread: ObservedSpread
+
+
+class HistoryView(BaseModel):
+    """Accepted observations of one accelerator in a window, and the median series."""
+
+    accelerator: str
+    since: dt.date | None
+    until: dt.date | None
+    filters: dict[str, str]
+    observations: list[ObservedPrice] = Field(description="oldest first; the newest HISTORY_LIMIT when truncated")
+    truncated: bool = Field(description="True when the window holds more observations than are listed (narrow it with since/until)")
+    series: list[SeriesPoint]
+
+
+def _shown(row: dict[str, Any], rates: RateTable, now: dt.datetime | None = None) -> ObservedPrice:
+    keep = {k: v for k, v in row.items() if k in ObservedPrice.model_fields and k not in ("age_days", "stale", "rate")}
+    shown = ObservedPrice.model_validate(keep | {"qualifiers": list(row.get("qualifiers") or [])})
+    if now is not None:
+        shown.age_days = (now - row["collected"]).days
+    if shown.per_accelerator_hour is not None:
+        usd, rate = rates.to_usd(shown.per_accelerator_hour, shown.currency, shown.collected.date())
+        shown.usd_per_accelerator_hour = usd
+        if rate is not None:
+            shown.rate = f"1 {rate.currency} = {rate.usd_per_unit:g} USD on {rate.date} ({rate.source_title}, {rate.source_url})"
+    return shown
+
+
+def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90, variant: str | None = None,
+                 rates: RateTable | None = None) -> CurrentView:
+    """Current prices of ``accelerator``; ``variant`` chooses the spread (default: the variant
+    most offers state); ``rates`` gives non-USD prices a USD figure with the rate beside it."""
+    rows = store.current(accelerator, now, freshness_days)
+    shown = [_shown(r, rates or RateTable([]), now) for r in rows]
+    for price in shown:
+        price.stale = (price.age_days or 0) > freshness_days
+    on_demand = {(p.provider, p.instance_type, p.region): p.per_accelerator_hour for p in shown if p.pricing == PricingKind.ON_DEMAND}
+    for price in shown:
+        base = on_demand.get((price.provider, price.instance_type, price.region))
+        if price.pricing != PricingKind.ON_DEMAND and base and price.per_accelerator_hour is not None:
+            price.discount = 1 - price.per_accelerator_hour / base
+    if variant is None:
+        stated = Counter(p.variant for p in shown if p.variant and p.pricing == PricingKind.ON_DEMAND)
+        variant = stated.most_common(1)[0][0] if stated else ""
+    observed = spread([observation_of(r) for r in rows], accelerator, variant, now, freshness_days)
+    return CurrentView(accelerator=accelerator, as_of=now, freshness_days=freshness_days, prices=shown, variant=variant, spread=observed)
+
+
+def history_view(store: Store, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
+                 limit: int | None = HISTORY_LIMIT, rates: RateTable | None = None, **filters: str | None) -> HistoryView:
+    """Accepted observations of ``accelerator`` in [since, until] (the newest ``limit``;
+    ``truncated`` says when there were more) and the median series over all of them."""
+    rows = store.history(accelerator, since, until, limit=limit + 1 if limit else None, **filters)
+    truncated = bool(limit) and len(rows) > (limit or 0)
+    if truncated:
+        rows = rows[1:]
+    series = [SeriesPoint.model_validate(r) for r in store.series(accelerator, since, until, **filters)]
+    return HistoryView(accelerator=accelerator, since=since, until=until, filters={k: v for k, v in filters.items() if v},
+                       observations=[_shown(r, rates or RateTable([])) for r in rows], truncated=truncated, series=series)
+
+
+__all__ = ["HISTORY_FILTERS", "CurrentView", "HistoryView", "ObservedPrice", "SeriesPoint", "current_view", "history_view"]

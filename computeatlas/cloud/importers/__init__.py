@@ -1,0 +1,27 @@
+"""Importers: each reads one file format into price observations, row by row.
+
+An importer is a function ``read(path, **options) -> Iterator[Reading]``. Each
+:class:`Reading` is the file's line number and either an
+:class:`~computeatlas.cloud.observations.Observation` (not yet placed or checked), an
+:class:`~computeatlas.cloud.observations.InputError` (the row is rejected: it names the
+file, the line and the column) or a :class:`Skip` (a row that is not a rental price, with
+the reason). A file that cannot be read at all (not CSV, a missing column) raises
+:class:`~computeatlas.cloud.observations.InputFailed` before any row is used.
+
+Formats (:data:`FORMATS`): ``opencomputeprices`` (the OpenComputePrices collectors' CSV),
+``skypilot`` (a SkyPilot catalog ``vms.csv``), ``atlas`` (the project's own observation CSV)
+and ``offers`` (the hand-typed ``data/offers/*.csv`` of earlier releases).
+"""
+
+from __future__ import annotations
+
+from computeatlas.cloud.importers import atlas, offers, opencomputeprices, skypilot
+from computeatlas.cloud.importers.cells import Importer
+
+
+def formats() -> dict[str, Importer]:
+    """Every format name and its reader."""
+    return {"opencomputeprices": opencomputeprices.read, "skypilot": skypilot.read, "atlas": atlas.read, "offers": offers.read}
+
+
+__all__ = ["formats"]

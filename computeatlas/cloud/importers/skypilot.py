@@ -1,0 +1,88 @@
+"""A SkyPilot catalog ``vms.csv`` (github.com/skypilot-org/skypilot-catalog, Apache-2.0).
+
+Columns read: ``InstanceType, AcceleratorName, AcceleratorCount, vCPUs, MemoryGiB, Price,
+Region, GpuInfo, SpotPrice`` (and ``AvailabilityZone`` when present). One row gives up to
+two observations: the on-demand ``Price`` and the ``SpotPrice``, both USD per instance-hour.
+
+The file names neither the cloud nor the time: the caller gives ``provider`` (our provider
+id) and ``collected`` (when the catalog was fetched, UTC). Rows without an accelerator are
+skipped (CPU-only shapes); a row without an instance name (Google Cloud prices GPUs apart
+from their host) is named ``<count>x <AcceleratorName>`` and placed, like every row, only
+through our instance table. ``GpuInfo``'s total GPU memory (MiB) is kept as the memory the
+source states per instance.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from computeatlas.cloud.importers.cells import (
+    CellError,
+    Reading,
+    Skip,
+    count,
+    price,
+    rows,
+)
+from computeatlas.cloud.observations import InputError, InputFailed, Observation
+
+COLUMNS = ("InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "Price", "Region", "GpuInfo", "SpotPrice")
+CATALOG_URL = "https://github.com/skypilot-org/skypilot-catalog"
+MIB_GB = 1.048576e-3
+
+
+def _memory(text: str, n: int | None) -> float | None:
+    if not text.strip():
+        return None
+    try:
+        info = ast.literal_eval(text) if text.strip().startswith("{") else json.loads(text)
+    except (ValueError, SyntaxError):
+        return None
+    if not isinstance(info, dict):
+        return None
+    if info.get("TotalGpuMemoryInMiB"):
+        return round(float(info["TotalGpuMemoryInMiB"]) * MIB_GB, 3)
+    gpus = info.get("Gpus") or []
+    size = gpus[0].get("MemoryInfo", {}).get("SizeInMiB") if gpus and isinstance(gpus[0], dict) else None
+    return round(float(size) * MIB_GB * (n or 1), 3) if size else None
+
+
+def read(path: Path, provider: str | None = None, collected: dt.datetime | None = None, now: dt.datetime | None = None,
+         **_: object) -> Iterator[Reading]:
+    """Observations of a SkyPilot ``vms.csv``; ``provider`` and ``collected`` are required."""
+    now = now or dt.datetime.now(dt.UTC)
+    if not provider or collected is None:
+        raise InputFailed([InputError(str(path), 1, "(file)", "a SkyPilot catalog names neither the cloud nor the time: "
+                                                               "give the provider and the collection time")])
+    if collected.tzinfo is None or collected > now + dt.timedelta(minutes=5):
+        raise InputFailed([InputError(str(path), 1, "(file)", "the collection time must be UTC and not in the future", str(collected))])
+    cloud = path.parent.name if path.parent.name else provider
+
+    def parse(raw: dict[str, str]) -> list[Observation | Skip]:
+        accelerator = raw["AcceleratorName"].strip()
+        if not accelerator:
+            return [Skip("no accelerator (a CPU-only shape)")]
+        n = count(raw, "AcceleratorCount")
+        name = raw["InstanceType"].strip() or (accelerator if accelerator.startswith("tpu-") else f"{n or 1}x {accelerator}")
+        region = "/".join(p for p in (raw["Region"].strip(), (raw.get("AvailabilityZone") or "").strip()) if p)
+        extra = json.dumps({k: raw[k] for k in ("AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "GpuInfo", "AvailabilityZone")
+                            if raw.get(k)}, ensure_ascii=False, sort_keys=True)
+        common = dict(provider=provider, instance_type=name, region=region, term="", currency="USD", unit="hour",
+                      price_basis="instance", stated_accelerators=n, stated_memory_gb=_memory(raw["GpuInfo"], n),
+                      collected=collected, source_url=CATALOG_URL, source_title=f"SkyPilot catalog vms.csv ({cloud})",
+                      via=f"SkyPilot {path.name}", raw_extra=extra)
+        out: list[Observation | Skip] = []
+        on_demand, spot = price(raw, "Price", required=False), price(raw, "SpotPrice", required=False)
+        if on_demand is None and spot is None:
+            raise CellError("Price", "neither Price nor SpotPrice is given", "")
+        if on_demand is not None:
+            out.append(Observation(pricing="on_demand", amount=on_demand, **common))
+        if spot is not None:
+            out.append(Observation(pricing="spot", amount=spot, **common))
+        return out
+
+    yield from rows(path, COLUMNS, parse)

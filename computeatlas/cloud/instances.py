@@ -1,0 +1,150 @@
+"""Our own sourced table of instance types: how a provider's instance name is placed.
+
+``data/instances/<provider>.csv`` (RFC 4180, UTF-8, a header row) has exactly the columns
+``provider,instance_type,accelerator,variant,accelerators,billing,accelerator_memory_gb,
+source_url,source_title,verified,note``:
+
+- ``accelerator`` is an accelerator id of the catalog; ``variant`` a key such as
+  ``sxm-80gb``, or empty when the provider's documentation does not state it (never
+  filled in from the accelerator record);
+- ``accelerators`` is the count per instance (TPU slices: chips, not TensorCores);
+- ``billing`` is ``all_in`` (the price covers the instance), ``accelerator_component``
+  (the accelerators alone, billed beside a host) or ``host_component`` (the host alone);
+- ``accelerator_memory_gb`` is the memory of one accelerator (GB, 10⁹ bytes) as the
+  provider states it, or empty;
+- every row cites the provider's documentation (``source_url``, ``source_title``) and the
+  date it was last checked (``verified``).
+
+The importer places a price only through this table (:meth:`InstanceTable.find`); a
+name the table lacks is held, never guessed from a collector's normalised GPU name.
+
+The catalog loads these files like every other table (``computeatlas validate`` names file,
+row and field of a bad cell); :func:`load_instances` reads a folder on its own and raises
+:class:`~computeatlas.cloud.observations.InputFailed` naming file, line and column.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from collections.abc import Iterable
+from enum import StrEnum
+from pathlib import Path
+
+from pydantic import (
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from computeatlas.cloud.observations import InputError, InputFailed
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.claims import Id, Record, today_from
+
+COLUMNS = ("provider", "instance_type", "accelerator", "variant", "accelerators", "billing",
+           "accelerator_memory_gb", "source_url", "source_title", "verified", "note")
+"""The columns of an instance-table file, in order."""
+
+
+class Billing(StrEnum):
+    """What a price of this instance type covers."""
+
+    ALL_IN = "all_in"
+    ACCELERATOR_COMPONENT = "accelerator_component"
+    HOST_COMPONENT = "host_component"
+
+
+class InstanceType(Record):
+    """One row of the instance table: a provider's instance name placed on an accelerator."""
+
+    file: str = Field(description="the CSV file the row came from (set by the loader)")
+    row: int = Field(ge=2, description="the CSV line number (set by the loader)")
+    provider: Id
+    instance_type: str = Field(min_length=1)
+    accelerator: Id
+    variant: str = Field("", pattern=r"^([a-z0-9]+(-[a-z0-9]+)*)?$", description="e.g. 'sxm-80gb'; empty = not stated")
+    accelerators: int = Field(ge=1, description="accelerators per instance (TPU: chips)")
+    billing: Billing
+    accelerator_memory_gb: float | None = Field(None, gt=0, description="memory per accelerator, GB, as the provider states it")
+    source_url: str = Field(pattern=r"^https?://\S+$")
+    source_title: str = Field(min_length=1)
+    verified: dt.date
+    note: str = ""
+
+    @field_validator("accelerator_memory_gb", mode="before")
+    @classmethod
+    def _blank(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @property
+    def id(self) -> str:
+        """``provider/instance_type``: two rows with the same id are a duplicate."""
+        return f"{self.provider}/{self.instance_type}"
+
+    @model_validator(mode="after")
+    def _check(self, info: ValidationInfo) -> InstanceType:
+        today = today_from(info)
+        if self.verified > today:
+            raise ValueError(f"verified date {self.verified} is in the future (today is {today})")
+        return self
+
+
+class InstanceTable:
+    """The instance rows by provider and name; :meth:`find` is exact, then case-blind."""
+
+    def __init__(self, rows: Iterable[InstanceType]) -> None:
+        self.rows = list(rows)
+        self._exact = {(r.provider, r.instance_type): r for r in self.rows}
+        self._folded = {(r.provider, r.instance_type.casefold()): r for r in self.rows}
+
+    def find(self, provider: str, instance_type: str) -> InstanceType | None:
+        """The row for ``instance_type`` at ``provider``, or None when the table lacks it."""
+        return self._exact.get((provider, instance_type)) or self._folded.get((provider, instance_type.casefold()))
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def instance_table(catalog: Catalog) -> InstanceTable:
+    """The instance table the catalog loaded from ``data/instances/``."""
+    return InstanceTable(catalog.collections.get("instances", {}).values())
+
+
+def load_instances(folder: Path, today: dt.date | None = None) -> InstanceTable:
+    """Read every ``*.csv`` in ``folder`` (a missing folder is an empty table).
+
+    Raises :class:`InputFailed` listing each bad cell (file, line, column), an unknown or
+    missing column, and a duplicate ``provider/instance_type``.
+    """
+    errors: list[InputError] = []
+    rows: list[InstanceType] = []
+    seen: dict[str, str] = {}
+    for path in sorted(folder.glob("*.csv")) if folder.is_dir() else []:
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            reader = csv.DictReader(handle)
+            header = reader.fieldnames or []
+            if tuple(header) != COLUMNS:
+                errors.append(InputError(str(path), 1, "(header)", f"the columns must be exactly {','.join(COLUMNS)}", ",".join(header)))
+                continue
+            for raw in reader:
+                line = reader.line_num
+                try:
+                    row = InstanceType.model_validate({**raw, "file": str(path), "row": line}, context={"today": today})
+                except ValidationError as exc:
+                    for err in exc.errors(include_url=False):
+                        column = str(err["loc"][0]) if err["loc"] else "(row)"
+                        errors.append(InputError(str(path), line, column, err["msg"].removeprefix("Value error, "), raw.get(column)))
+                    continue
+                if row.id in seen:
+                    errors.append(InputError(str(path), line, "instance_type", f"duplicate instance type, also in {seen[row.id]}", row.instance_type))
+                    continue
+                seen[row.id] = f"{path}:{line}"
+                rows.append(row)
+    if errors:
+        raise InputFailed(errors)
+    return InstanceTable(rows)
+
+
+__all__ = ["COLUMNS", "Billing", "InstanceTable", "InstanceType", "instance_table", "load_instances"]

@@ -1,0 +1,99 @@
+"""Dated exchange rates from a sourced table, for USD figures of non-USD prices.
+
+``data/prices/rates.csv`` has the columns ``date,currency,usd_per_unit,source_url,
+source_title``: on ``date``, one unit of ``currency`` was worth ``usd_per_unit`` US dollars
+according to the cited source. No rate is ever fetched at run time.
+
+A price enters a USD figure only through :meth:`RateTable.to_usd`, which uses the newest
+rate dated on or before the price's collection date and returns the rate beside the
+result so that every output can show it. A currency without such a rate has no USD figure
+(the price is still kept and shown in its own currency).
+
+Errors: :func:`load_rates` raises :class:`~computeatlas.cloud.observations.InputFailed`
+naming the file, line and column of a bad cell.
+"""
+
+from __future__ import annotations
+
+import bisect
+import csv
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from computeatlas.cloud.observations import ISO_4217, InputError, InputFailed
+
+COLUMNS = ("date", "currency", "usd_per_unit", "source_url", "source_title")
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """One dated rate: ``usd_per_unit`` US dollars for one unit of ``currency`` on ``date``."""
+
+    date: dt.date
+    currency: str
+    usd_per_unit: float
+    source_url: str
+    source_title: str
+
+
+class RateTable:
+    """Rates by currency, ordered by date. USD converts to itself at 1 (no rate row needed)."""
+
+    def __init__(self, rates: list[Rate]) -> None:
+        self._by: dict[str, list[Rate]] = {}
+        for rate in sorted(rates, key=lambda r: (r.currency, r.date)):
+            self._by.setdefault(rate.currency, []).append(rate)
+
+    def rate(self, currency: str, on: dt.date) -> Rate | None:
+        """The newest rate for ``currency`` dated on or before ``on``, or None."""
+        rows = self._by.get(currency, [])
+        at = bisect.bisect_right([r.date for r in rows], on)
+        return rows[at - 1] if at else None
+
+    def to_usd(self, amount: float, currency: str, on: dt.date) -> tuple[float | None, Rate | None]:
+        """``amount`` of ``currency`` in USD as of ``on`` and the rate used (None, None when
+        there is no rate; the amount itself and None for USD)."""
+        if currency == "USD":
+            return amount, None
+        rate = self.rate(currency, on)
+        return (amount * rate.usd_per_unit, rate) if rate else (None, None)
+
+
+def load_rates(path: Path) -> RateTable:
+    """Read the rate table at ``path`` (a missing file is an empty table)."""
+    if not path.is_file():
+        return RateTable([])
+    errors: list[InputError] = []
+    rates: list[Rate] = []
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        if tuple(reader.fieldnames or ()) != COLUMNS:
+            raise InputFailed([InputError(str(path), 1, "(header)", f"the columns must be exactly {','.join(COLUMNS)}")])
+        for raw in reader:
+            line = reader.line_num
+            try:
+                date = dt.date.fromisoformat(raw["date"])
+            except ValueError:
+                errors.append(InputError(str(path), line, "date", "not a date (write YYYY-MM-DD)", raw["date"]))
+                continue
+            if raw["currency"] not in ISO_4217:
+                errors.append(InputError(str(path), line, "currency", "not an ISO 4217 currency code", raw["currency"]))
+                continue
+            try:
+                value = float(raw["usd_per_unit"])
+            except ValueError:
+                value = -1.0
+            if not value > 0 or value == float("inf"):
+                errors.append(InputError(str(path), line, "usd_per_unit", "not a positive number", raw["usd_per_unit"]))
+                continue
+            if not raw["source_url"].startswith(("http://", "https://")):
+                errors.append(InputError(str(path), line, "source_url", "every rate needs the URL of its source", raw["source_url"]))
+                continue
+            rates.append(Rate(date, raw["currency"], value, raw["source_url"], raw["source_title"]))
+    if errors:
+        raise InputFailed(errors)
+    return RateTable(rates)
+
+
+__all__ = ["COLUMNS", "Rate", "RateTable", "load_rates"]

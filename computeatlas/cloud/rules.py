@@ -1,0 +1,250 @@
+"""The named integrity rules every imported row passes, and the placement through our table.
+
+:func:`apply` takes the rows of one import (already parsed) and returns them decided:
+placed on an accelerator through the instance table, and either ``accepted`` or ``held``
+with the name of every rule that held it and the reason in words. Held rows are kept for
+the operator (``computeatlas prices held``) and never shown to visitors as prices.
+
+Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
+
+- ``unplaced``: the instance table has no row for the provider's instance name.
+- ``split_bill``: a host-only or accelerator-only part of a split bill. Where both parts
+  of the same provider, region, pricing, term and collection time are present they are
+  combined into one all-in observation (host + count × accelerator part); a part alone
+  is held.
+- ``memory_mismatch``: memory per instance stated by the source that is not count × the
+  memory of one accelerator (within 10%, which covers GB written for GiB).
+- ``per_accelerator_mismatch``: a per-accelerator figure stated beside the instance price
+  that is not instance price ÷ count, beyond rounding (1 cent or 0.5%).
+- ``below_floor``: a USD price per accelerator-hour below the absolute floor.
+- ``outside_band``: below ``band_low`` × or above ``band_high`` × the median price per
+  accelerator-hour of the same accelerator and pricing kind over at least
+  ``min_observations`` observations within the freshness window.
+- ``spot_equals_on_demand``: every spot price of a provider in the import equals its
+  on-demand price for the same instance, region and time (two or more pairs; one equal
+  pair is fine): the spot column is a copy, not a spot price.
+- ``licence_included``: the price includes an operating-system licence (Windows).
+
+Qualifiers (shown, not held): ``variant_not_stated`` (left out of per-variant figures) and
+``derived_from_term`` (monthly or weekly term, hourly equivalent derived with
+``hours_per_month``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from computeatlas.cloud.instances import Billing, InstanceTable
+from computeatlas.cloud.observations import (
+    LICENSED_SUFFIX,
+    Observation,
+    PriceBasis,
+    PriceUnit,
+    PricingKind,
+    Status,
+    hourly,
+    per_accelerator_hour,
+)
+from computeatlas.cloud.rates import RateTable
+from computeatlas.core.presentation import OfferQualifier
+from computeatlas.core.settings import Settings
+
+RULES = {
+    "unplaced": "the instance table has no row for this instance type at this provider",
+    "split_bill": "a host-only or accelerator-only part of a split bill",
+    "memory_mismatch": "memory per instance is not count × the memory of one accelerator",
+    "per_accelerator_mismatch": "the stated per-accelerator price is not instance price ÷ count",
+    "below_floor": "below the absolute floor per accelerator-hour",
+    "outside_band": "far outside the band of its accelerator and pricing kind",
+    "spot_equals_on_demand": "the provider's spot column equals its on-demand column",
+    "licence_included": "the price includes an operating-system licence",
+    "conflict": "the same observation is stored with another price",
+}
+"""Every rule name and what it means."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The numbers the rules use (from :class:`~computeatlas.core.settings.Settings`)."""
+
+    band_low: float = 0.25
+    band_high: float = 4.0
+    min_observations: int = 5
+    floor: float = 0.05
+    hours_per_month: float = 730.0
+    freshness_days: int = 90
+
+    @classmethod
+    def of(cls, settings: Settings) -> Limits:
+        """The limits a :class:`Settings` sets."""
+        return cls(settings.price_band_low, settings.price_band_high, settings.price_band_min_observations,
+                   settings.price_floor_per_accelerator_hour, settings.hours_per_month, settings.freshness_days)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolPrice:
+    """One accepted USD price per accelerator-hour already stored, for the band's median."""
+
+    accelerator: str
+    pricing: str
+    collected: dt.datetime
+    usd: float
+
+
+def place(obs: Observation, table: InstanceTable) -> Observation:
+    """The row placed through ``table`` (accelerator, variant, count, billing), or held as
+    ``unplaced``. A row that already carries an accelerator (a hand-checked offer) keeps it."""
+    if obs.accelerator:
+        return obs
+    row = table.find(obs.provider, obs.base_instance)
+    if row is None:
+        return obs.held("unplaced", f"unknown instance type {obs.base_instance!r} at provider {obs.provider!r}")
+    return obs.model_copy(update={"accelerator": row.accelerator, "variant": row.variant, "accelerators": row.accelerators,
+                                  "billing": row.billing.value})
+
+
+def _memory(obs: Observation, table: InstanceTable) -> Observation:
+    row = table.find(obs.provider, obs.base_instance)
+    if obs.stated_memory_gb is None or row is None or row.accelerator_memory_gb is None or not obs.accelerators:
+        return obs
+    expected = obs.accelerators * row.accelerator_memory_gb
+    if abs(obs.stated_memory_gb - expected) > 0.10 * expected:
+        return obs.held("memory_mismatch", f"the source states {obs.stated_memory_gb:g} GB per instance; {obs.accelerators} × "
+                                           f"{row.accelerator_memory_gb:g} GB = {expected:g} GB")
+    return obs
+
+
+def _per_accelerator(obs: Observation) -> Observation:
+    count = obs.stated_accelerators or obs.accelerators
+    if obs.stated_per_accelerator is None or obs.price_basis is not PriceBasis.INSTANCE or not count:
+        return obs
+    derived = obs.amount / count
+    if abs(derived - obs.stated_per_accelerator) > max(0.01, 0.005 * derived):
+        return obs.held("per_accelerator_mismatch", f"{obs.amount:g} ÷ {count} = {derived:.4g} per accelerator-hour, "
+                                                    f"but the source states {obs.stated_per_accelerator:g}")
+    return obs
+
+
+def _combine(rows: list[Observation], hours_per_month: float) -> list[Observation]:
+    """Pair host and accelerator parts of split bills; combine pairs, hold lone parts."""
+    parts: dict[tuple[str, ...], dict[str, list[int]]] = defaultdict(lambda: {"host": [], "acc": []})
+    for i, obs in enumerate(rows):
+        if obs.billing in (Billing.HOST_COMPONENT, Billing.ACCELERATOR_COMPONENT) and obs.status is Status.ACCEPTED:
+            group = (obs.provider, obs.region, obs.pricing.value, obs.term, obs.collected.isoformat(), obs.accelerator, obs.currency)
+            parts[group]["host" if obs.billing == Billing.HOST_COMPONENT else "acc"].append(i)
+    out = list(rows)
+    extra: list[Observation] = []
+    for (provider, region, *_), found in parts.items():
+        for i in found["host"]:
+            host = rows[i]
+            count = host.accelerators or 1
+            same = [rows[j] for j in found["acc"] if (rows[j].stated_accelerators or rows[j].accelerators) == count]
+            acc = (same or [rows[j] for j in found["acc"] if rows[j].price_basis is PriceBasis.ACCELERATOR] or [None])[0]
+            if acc is None:
+                out[i] = host.held("split_bill", f"host part of {host.instance_type!r} without its accelerator part: the host price alone is never an accelerator price")
+                continue
+            per_acc = (per_accelerator_hour(acc, hours_per_month) or 0.0) if acc.price_basis is PriceBasis.ACCELERATOR else \
+                hourly(acc, hours_per_month)[0] / (acc.stated_accelerators or acc.accelerators or 1)
+            total = hourly(host, hours_per_month)[0] + count * per_acc
+            note = f"all-in price combined from the host part {host.amount:g} and {count} × accelerator part {per_acc:g} per hour"
+            extra.append(host.model_copy(update={
+                "instance_type": f"{host.instance_type} + {count} × {acc.instance_type}", "amount": round(total, 10),
+                "unit": PriceUnit.HOUR, "price_basis": PriceBasis.INSTANCE, "billing": Billing.ALL_IN.value, "note": note,
+                "stated_per_accelerator": None, "stated_memory_gb": None}))
+            out[i] = host.held("split_bill", f"host part, combined into the all-in price of {host.instance_type} + {acc.instance_type}")
+        for j in found["acc"]:
+            if found["host"]:
+                out[j] = rows[j].held("split_bill", "accelerator part, combined into the all-in price with its host")
+            else:
+                out[j] = rows[j].held("split_bill", f"accelerator part ({rows[j].instance_type}) without its host line at {provider} "
+                                                    f"{region or 'region not stated'}: not an all-in price")
+    return out + extra
+
+
+def _spot_copies(rows: list[Observation]) -> list[Observation]:
+    """Hold every spot row of a provider whose spot column equals its on-demand column."""
+    on_demand = {(o.provider, o.instance_type, o.region, o.collected): o.amount for o in rows if o.pricing is PricingKind.ON_DEMAND}
+    pairs: dict[str, list[bool]] = defaultdict(list)
+    for o in rows:
+        if o.pricing is PricingKind.SPOT and (o.provider, o.instance_type, o.region, o.collected) in on_demand:
+            pairs[o.provider].append(on_demand[(o.provider, o.instance_type, o.region, o.collected)] == o.amount)
+    copied = {p for p, equal in pairs.items() if len(equal) >= 2 and all(equal)}
+    return [o.held("spot_equals_on_demand", f"every spot price of {o.provider} in this import equals its on-demand price")
+            if o.pricing is PricingKind.SPOT and o.provider in copied else o for o in rows]
+
+
+def usd_per_accelerator_hour(obs: Observation, rates: RateTable, hours_per_month: float) -> float | None:
+    """The observation's price per accelerator-hour in USD (through a dated rate), or None."""
+    amount = per_accelerator_hour(obs, hours_per_month)
+    if amount is None:
+        return None
+    return rates.to_usd(amount, obs.currency, obs.collected.date())[0]
+
+
+def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Iterable[PoolPrice]) -> list[Observation]:
+    window = dt.timedelta(days=limits.freshness_days)
+    usd = [usd_per_accelerator_hour(o, rates, limits.hours_per_month) if o.status is Status.ACCEPTED else None for o in rows]
+    groups: dict[tuple[str, str], list[tuple[dt.datetime, float]]] = defaultdict(list)
+    for obs, price in zip(rows, usd, strict=True):
+        if price is not None and price >= limits.floor:
+            groups[(obs.accelerator, obs.pricing.value)].append((obs.collected, price))
+    for p in pool:
+        groups[(p.accelerator, p.pricing)].append((p.collected, p.usd))
+    for prices in groups.values():
+        prices.sort()
+    out = []
+    medians: dict[tuple[tuple[str, str], int, int], float] = {}
+    for obs, price in zip(rows, usd, strict=True):
+        if price is None:
+            out.append(obs)
+            continue
+        if price < limits.floor:
+            out.append(obs.held("below_floor", f"{price:.4g} USD per accelerator-hour is below the floor of {limits.floor:g}"))
+            continue
+        group = (obs.accelerator, obs.pricing.value)
+        series = groups[group]
+        lo = bisect.bisect_left(series, (obs.collected - window,))
+        hi = bisect.bisect_right(series, (obs.collected, float("inf")))
+        if hi - lo >= limits.min_observations:
+            if (group, lo, hi) not in medians:  # rows collected together share one window
+                medians[(group, lo, hi)] = statistics.median(p for _, p in series[lo:hi])
+            median = medians[(group, lo, hi)]
+            count = hi - lo
+            if price < limits.band_low * median or price > limits.band_high * median:
+                out.append(obs.held("outside_band", f"{price:.4g} USD per accelerator-hour is outside {limits.band_low:g}–"
+                                                    f"{limits.band_high:g} × the median {median:.4g} of {count} "
+                                                    f"{obs.pricing.value} observations of {obs.accelerator}"))
+                continue
+        out.append(obs)
+    return out
+
+
+def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limits: Limits,
+          pool: Iterable[PoolPrice] = ()) -> list[Observation]:
+    """Place and check ``rows`` (one import); return them decided, combined split bills added.
+
+    ``pool`` adds accepted prices already stored (within the window) to the band's median.
+    """
+    decided = [place(o, table) for o in rows]
+    decided = [_per_accelerator(_memory(o, table)) if o.status is Status.ACCEPTED else o for o in decided]
+    decided = _combine(decided, limits.hours_per_month)
+    decided = _spot_copies(decided)
+    decided = _band(decided, rates, limits, pool)
+    final = []
+    for o in decided:
+        if o.instance_type.endswith(LICENSED_SUFFIX):
+            o = o.held("licence_included", "the price includes a Windows licence: not a like-for-like accelerator price")
+        if o.accelerator and not o.variant:
+            o = o.qualified(OfferQualifier.VARIANT_NOT_STATED)
+        if hourly(o, limits.hours_per_month)[1]:
+            o = o.qualified(OfferQualifier.DERIVED_FROM_TERM)
+        final.append(o.model_copy(update={"per_accelerator_hour": per_accelerator_hour(o, limits.hours_per_month)}))
+    return final
+
+
+__all__ = ["RULES", "Limits", "PoolPrice", "apply", "place", "usd_per_accelerator_hour"]

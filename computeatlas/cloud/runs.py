@@ -1,0 +1,190 @@
+"""An import run: files of one format → decided observations appended to the store.
+
+:func:`import_files` reads every file (an unreadable file, an unknown format or a missing
+column raises :class:`~computeatlas.cloud.observations.InputFailed` before anything is
+stored), places and checks the rows (:func:`computeatlas.cloud.rules.apply`), drops what
+the store already holds, and appends the rest as one atomic run
+(:meth:`computeatlas.cloud.store.Store.append`). The returned :class:`Summary` counts rows
+read, accepted, held, rejected and skipped, by reason and by provider.
+
+Deduplication: a row whose key (provider, instance, region, pricing, term, collection
+time) is already stored with the same price and the same decision adds nothing, so
+importing the same file twice adds nothing. The same key with another price is a
+``conflict``: held, and never replacing the stored row. The same price with another
+decision (a newly sourced instance row places it) is stored again as the newer decision.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from computeatlas.cloud import rules
+from computeatlas.cloud.importers import formats
+from computeatlas.cloud.importers.cells import Skip
+from computeatlas.cloud.instances import InstanceTable, instance_table
+from computeatlas.cloud.observations import InputError, InputFailed, Observation, Status
+from computeatlas.cloud.rates import RateTable, load_rates
+from computeatlas.cloud.store import Store
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.settings import Settings
+
+
+@dataclass
+class Summary:
+    """What one import did. ``read`` counts input rows (a SkyPilot row may give two prices);
+    ``accepted``/``held`` count the observations added, ``already_stored`` those the store
+    had, ``rejected`` the rows with a bad cell (``errors``), ``skipped`` rows that are not
+    rental prices."""
+
+    run: str
+    format: str
+    files: list[str]
+    read: int = 0
+    accepted: int = 0
+    held: int = 0
+    rejected: int = 0
+    skipped: int = 0
+    already_stored: int = 0
+    combined: int = 0
+    held_by_rule: Counter[str] = field(default_factory=Counter)
+    held_by_provider: Counter[str] = field(default_factory=Counter)
+    accepted_by_provider: Counter[str] = field(default_factory=Counter)
+    rejected_by_reason: Counter[str] = field(default_factory=Counter)
+    skipped_by_reason: Counter[str] = field(default_factory=Counter)
+    errors: list[InputError] = field(default_factory=list)
+
+    def counts(self) -> dict[str, object]:
+        """The counts as plain data (for the run's manifest and JSON output)."""
+        return {
+            "read": self.read, "accepted": self.accepted, "held": self.held, "rejected": self.rejected, "skipped": self.skipped,
+            "already_stored": self.already_stored, "combined": self.combined,
+            "held_by_rule": dict(self.held_by_rule.most_common()), "held_by_provider": dict(self.held_by_provider.most_common()),
+            "accepted_by_provider": dict(self.accepted_by_provider.most_common()),
+            "rejected_by_reason": dict(self.rejected_by_reason.most_common()), "skipped_by_reason": dict(self.skipped_by_reason.most_common()),
+        }
+
+
+def run_id(now: dt.datetime, paths: Sequence[Path], observations: Sequence[Observation] = ()) -> str:
+    """A sortable run id: the UTC start time and a digest of the inputs (files' names and
+    bytes, or a collector's observations)."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for obs in observations:
+        digest.update(obs.model_dump_json().encode())
+    return f"{now:%Y%m%dT%H%M%S%f}Z-{digest.hexdigest()[:8]}"
+
+
+def _decision(obs: Observation | dict[str, object]) -> tuple[object, ...]:
+    get = (lambda k: getattr(obs, k)) if isinstance(obs, Observation) else obs.get
+    return (str(get("status")), get("accelerator"), get("variant"), tuple(get("rules") or ()))
+
+
+def _price(obs: Observation | dict[str, object]) -> tuple[object, ...]:
+    get = (lambda k: getattr(obs, k)) if isinstance(obs, Observation) else obs.get
+    return (float(get("amount")), get("currency"), str(get("unit")), str(get("price_basis")))  # type: ignore[arg-type]
+
+
+def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: InstanceTable, rates: RateTable, limits: rules.Limits,
+                    now: dt.datetime | None = None, progress: Callable[[int], None] | None = None,
+                    observations: Sequence[Observation] = (), **options: object) -> Summary:
+    """Import ``paths`` (format ``fmt``) and already-made ``observations`` (from a collector)
+    into ``store`` as one run. Raises :class:`InputFailed` for an unknown format or an
+    unreadable file; nothing is stored then."""
+    now = now or dt.datetime.now(dt.UTC)
+    readers = formats()
+    if fmt not in readers and not (fmt.startswith("collector:") and not paths):
+        raise InputFailed([InputError(str(p), 1, "(file)", f"unknown format {fmt!r}; known: {', '.join(readers)}") for p in paths]
+                          or [InputError("(none)", 0, "(format)", f"unknown format {fmt!r}; known: {', '.join(readers)}")])
+    run = run_id(now, paths, observations)
+    summary = Summary(run=run, format=fmt, files=[str(p) for p in paths])
+    parsed: list[Observation] = list(observations)
+    summary.read += len(observations)
+    for path in paths:
+        lines: set[int] = set()
+        for reading in readers[fmt](path, now=now, **options):
+            if reading.line not in lines:
+                lines.add(reading.line)
+                summary.read += 1
+                if progress:
+                    progress(1)
+            if isinstance(reading.result, InputError):
+                summary.rejected += 1
+                summary.rejected_by_reason[f"{reading.result.column}: {reading.result.message}"] += 1
+                summary.errors.append(reading.result)
+            elif isinstance(reading.result, Skip):
+                summary.skipped += 1
+                summary.skipped_by_reason[reading.result.reason] += 1
+            else:
+                parsed.append(reading.result)
+    batch: list[Observation] = []
+    first: dict[tuple[str, ...], Observation] = {}
+    for obs in parsed:
+        key = obs.key()
+        if key in first:
+            if first[key].same_price(obs):
+                summary.already_stored += 1
+                continue
+            obs = obs.held("conflict", f"the same observation is priced {first[key].amount:g} {first[key].currency} elsewhere in this import")
+        else:
+            first[key] = obs
+        batch.append(obs.model_copy(update={"run": run}))
+    pool: list[rules.PoolPrice] = []
+    if batch:
+        window = dt.timedelta(days=limits.freshness_days)
+        earliest, latest = min(o.collected for o in batch), max(o.collected for o in batch)
+        placed = {rules.place(o, table).accelerator for o in batch} - {""}
+        for row in store.pool(placed, earliest - window, latest):
+            usd = rates.to_usd(row["per_accelerator_hour"], row["currency"], row["collected"].date())[0]
+            if usd is not None:
+                pool.append(rules.PoolPrice(row["accelerator"], row["pricing"], row["collected"], usd))
+    decided = rules.apply(batch, table, rates, limits, pool)
+    summary.combined = len(decided) - len(batch)
+    first_day = min((o.collected.date() for o in decided), default=now.date())
+    last_day = max((o.collected.date() for o in decided), default=now.date())
+    stored = store.stored_keys({o.provider for o in decided}, first_day, last_day) if decided else {}
+    conflicts = store.stored_conflicts({o.provider for o in decided}, first_day, last_day) if decided else set()
+    added: list[Observation] = []
+    for obs in decided:
+        prior = stored.get(obs.key())
+        if prior is not None and _price(prior) != _price(obs) and "conflict" not in obs.rules:
+            obs = obs.held("conflict", f"the store holds this observation at {prior['amount']:g} {prior['currency']} (run {prior['run']})")
+        if "conflict" in obs.rules and (obs.key(), _price(obs)) in conflicts:
+            summary.already_stored += 1
+            continue
+        if prior is not None and _price(prior) == _price(obs) and _decision(prior) == _decision(obs):
+            summary.already_stored += 1
+            continue
+        added.append(obs)
+    for obs in added:
+        if obs.status is Status.ACCEPTED:
+            summary.accepted += 1
+            summary.accepted_by_provider[obs.provider] += 1
+        else:
+            summary.held += 1
+            summary.held_by_provider[obs.provider] += 1
+            summary.held_by_rule[obs.rules[0]] += 1
+    if added:
+        store.append(added, run, {"format": fmt, "started": now.isoformat(), "counts": summary.counts(),
+                                  "inputs": [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in paths]})
+    return summary
+
+
+def rates_of(settings: Settings) -> RateTable:
+    """The sourced exchange-rate table of the data folder (``data/prices/rates.csv``)."""
+    return load_rates(settings.data / "prices" / "rates.csv")
+
+
+def import_files(fmt: str, paths: Sequence[Path], settings: Settings, catalog: Catalog, **options: object) -> Summary:
+    """Import ``paths`` into the store at ``settings.prices_dir``, placing rows through the
+    catalog's instance table, with the rate table and limits of ``settings``."""
+    return import_readings(fmt, paths, Store(settings.prices_dir), instance_table(catalog), rates_of(settings),
+                           rules.Limits.of(settings), **options)  # type: ignore[arg-type]
+
+
+__all__ = ["Summary", "import_files", "import_readings", "rates_of", "run_id"]

@@ -1,0 +1,286 @@
+"""The observation store: append-only, date-partitioned Parquet files queried with DuckDB.
+
+Layout under the store folder (:attr:`~computeatlas.core.settings.Settings.prices_dir`;
+the bundled history is ``data/prices``, production keeps it outside the repository)::
+
+    observations/date=YYYY-MM-DD/part-<run>-<n>.parquet   one file per import run and day
+    runs/<run>.json                                         the run's manifest, written last
+
+Why this shape:
+
+- **Parquet, partitioned by collection date (hive layout).** Observations grow without bound
+  (hourly collections from 30 providers are ~10 million rows a year). Columnar files
+  compress the repeated text well, a query reads only the columns and the days it needs,
+  and the ``date=`` folders are the layout Spark, Trino, Athena or DuckDB read unchanged
+  when one machine is no longer enough.
+- **DuckDB, on demand.** Nothing is loaded at server start: each query opens an in-memory
+  DuckDB connection over the files, so start time and memory do not grow with history.
+  DuckDB also writes the Parquet (no pyarrow needed).
+- **Append-only, atomic runs.** An import writes its files into a staging folder, moves
+  them into place and then writes its manifest with an atomic rename. Readers see only
+  runs with a manifest, so a failed or interrupted import changes nothing visible, and a
+  new import is picked up by the next query without a restart. No file is ever rewritten.
+- **Decisions are rows too.** The same observation (:meth:`Observation.key`) may be stored
+  again by a later run only when our decision about it changed (e.g. a newly sourced
+  instance row places it); queries take the newest run's row per key. A row held as a
+  ``conflict`` (same key, another price) never replaces the stored one.
+
+Units: ``amount`` as published; ``per_accelerator_hour`` in the row's currency per
+accelerator-hour. Times are UTC.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shutil
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from computeatlas.cloud.observations import Observation
+
+_LISTS = ("rules", "reasons", "qualifiers")
+_TYPES = {
+    "provider": "VARCHAR", "instance_type": "VARCHAR", "region": "VARCHAR", "pricing": "VARCHAR", "term": "VARCHAR",
+    "amount": "DOUBLE", "currency": "VARCHAR", "unit": "VARCHAR", "price_basis": "VARCHAR", "stated_accelerators": "INTEGER",
+    "stated_memory_gb": "DOUBLE", "stated_per_accelerator": "DOUBLE", "collected": "TIMESTAMPTZ", "source_url": "VARCHAR",
+    "source_title": "VARCHAR", "via": "VARCHAR", "availability": "VARCHAR", "note": "VARCHAR", "raw_extra": "VARCHAR",
+    "accelerator": "VARCHAR", "variant": "VARCHAR", "accelerators": "INTEGER", "billing": "VARCHAR", "status": "VARCHAR",
+    "rules": "VARCHAR[]", "reasons": "VARCHAR[]", "qualifiers": "VARCHAR[]", "per_accelerator_hour": "DOUBLE", "run": "VARCHAR",
+}
+KEY = ("provider", "instance_type", "region", "pricing", "term", "collected")
+OFFER = ("provider", "instance_type", "region", "pricing", "term")
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+class Store:
+    """The observations under ``root``. Every method opens its own DuckDB connection."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    @property
+    def observations_dir(self) -> Path:
+        """Where the date partitions live."""
+        return self.root / "observations"
+
+    @property
+    def runs_dir(self) -> Path:
+        """Where the run manifests live."""
+        return self.root / "runs"
+
+    def runs(self) -> list[dict[str, Any]]:
+        """Every committed run's manifest, oldest first."""
+        if not self.runs_dir.is_dir():
+            return []
+        return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(self.runs_dir.glob("*.json"))]
+
+    def _committed(self) -> list[str]:
+        return sorted(p.stem for p in self.runs_dir.glob("*.json")) if self.runs_dir.is_dir() else []
+
+    def _files(self, first: dt.date | None, last: dt.date | None) -> list[Path]:
+        """The Parquet files of committed runs in the date partitions between ``first`` and
+        ``last`` (inclusive; None = unbounded), chosen by folder and file name, so DuckDB
+        opens only those (each file costs about a millisecond to open)."""
+        runs = set(self._committed())
+        if not runs or not self.observations_dir.is_dir():
+            return []
+        low, high = f"date={first.isoformat()}" if first else "", f"date={last.isoformat()}" if last else "date=~"
+        chosen = []
+        for folder in sorted(self.observations_dir.iterdir()):
+            if folder.name.startswith("date=") and low <= folder.name <= high:
+                chosen += [p for p in sorted(folder.glob("part-*.parquet")) if p.stem[len("part-"):].rsplit("-", 1)[0] in runs]
+        return chosen
+
+    # --- writing ----------------------------------------------------------------------
+
+    def append(self, rows: Sequence[Observation], run: str, manifest: dict[str, Any]) -> list[Path]:
+        """Write ``rows`` as the new run ``run`` (all or nothing) and its ``manifest``.
+
+        Returns the Parquet files written. Raises ``FileExistsError`` for a run id already
+        committed and lets an ``OSError`` or ``duckdb.Error`` through after removing
+        everything this call wrote.
+        """
+        if (self.runs_dir / f"{run}.json").exists():
+            raise FileExistsError(f"run {run} is already in the store at {self.root}")
+        staging = self.root / ".staging" / run
+        moved: list[Path] = []
+        try:
+            staging.mkdir(parents=True)
+            if rows:
+                source = staging / "rows.ndjson"
+                with source.open("w", encoding="utf-8") as handle:
+                    for obs in rows:
+                        handle.write(obs.model_dump_json() + "\n")
+                columns = "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in _TYPES.items()) + "}"
+                out = staging / "out"
+                with duckdb.connect() as con:
+                    con.execute("SET TimeZone = 'UTC'")
+                    con.execute(
+                        f"COPY (SELECT *, CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date FROM read_json({_literal(str(source))}, "
+                        f"format = 'newline_delimited', columns = {columns})) TO {_literal(str(out))} "
+                        f"(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN {_literal('part-' + run + '-{i}')})"
+                    )
+                for part in sorted(out.glob("date=*/*.parquet")):
+                    target = self.observations_dir / part.parent.name / part.name
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(part, target)
+                    moved.append(target)
+            self.runs_dir.mkdir(parents=True, exist_ok=True)
+            temp = staging / "manifest.json"
+            temp.write_text(json.dumps({**manifest, "run": run, "files": [str(p.relative_to(self.root)) for p in moved]},
+                                       indent=1, sort_keys=True, default=str), encoding="utf-8")
+            os.replace(temp, self.runs_dir / f"{run}.json")
+        except BaseException:
+            for path in moved:
+                path.unlink(missing_ok=True)
+            raise
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+            if (self.root / ".staging").is_dir() and not any((self.root / ".staging").iterdir()):
+                (self.root / ".staging").rmdir()
+        return moved
+
+    # --- reading ----------------------------------------------------------------------
+
+    def query(self, sql: str, params: Sequence[object] = (), first: dt.date | None = None, last: dt.date | None = None,
+              accelerator: str | None = None) -> list[dict[str, Any]]:
+        """Run ``sql`` over the view ``obs`` (every committed row) and ``latest`` (the newest
+        run's row per observation key, conflicts left out); rows as dicts. Empty store: [].
+
+        ``first``/``last`` bound the collection dates read (inclusive): only those date
+        partitions are scanned, which keeps a query on a long history fast. (Dates are part
+        of the key, so bounding them never changes which row is the newest per key.)
+        ``accelerator`` narrows ``latest`` to the observations that were ever placed on it
+        before the newest row per key is chosen (so a re-placement is still honoured); the
+        caller still filters the newest rows on it.
+        """
+        files = self._files(first, last)
+        if not files:
+            return []
+        with duckdb.connect() as con:
+            con.execute("SET TimeZone = 'UTC'")
+            listed = "[" + ", ".join(_literal(str(p)) for p in files) + "]"
+            con.execute(f"CREATE VIEW obs AS SELECT * FROM read_parquet({listed}, hive_partitioning = true, "
+                        f"hive_types = {{'date': DATE}}, union_by_name = true)")
+            source = "obs"
+            if accelerator is not None:
+                source = (f"(SELECT o.* FROM obs o SEMI JOIN (SELECT DISTINCT {', '.join(KEY)} FROM obs WHERE accelerator = "
+                          f"{_literal(accelerator)}) k USING ({', '.join(KEY)}))")
+            con.execute(f"CREATE VIEW latest AS SELECT * FROM {source} WHERE NOT list_contains(rules, 'conflict') "
+                        f"QUALIFY row_number() OVER (PARTITION BY {', '.join(KEY)} ORDER BY run DESC) = 1")
+            cursor = con.execute(sql, list(params))
+            names = [d[0] for d in cursor.description or []]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def stored_keys(self, providers: Iterable[str], first: dt.date, last: dt.date) -> dict[tuple[str, ...], dict[str, Any]]:
+        """The newest stored row (conflicts left out) per key of ``providers`` collected
+        between ``first`` and ``last`` (dates, inclusive): for deduplication."""
+        names = sorted(set(providers))
+        if not names:
+            return {}
+        marks = ", ".join("?" for _ in names)
+        rows = self.query(f"SELECT * FROM latest WHERE provider IN ({marks})", names, first, last)
+        return {_key(r): r for r in rows}
+
+    def stored_conflicts(self, providers: Iterable[str], first: dt.date | None = None,
+                         last: dt.date | None = None) -> set[tuple[tuple[str, ...], tuple[object, ...]]]:
+        """(key, (amount, currency, unit, price_basis)) of every stored conflict row of
+        ``providers`` collected between ``first`` and ``last``."""
+        names = sorted(set(providers))
+        if not names:
+            return set()
+        marks = ", ".join("?" for _ in names)
+        rows = self.query(f"SELECT * FROM obs WHERE list_contains(rules, 'conflict') AND provider IN ({marks})", names, first, last)
+        return {(_key(r), (float(r["amount"]), r["currency"], r["unit"], r["price_basis"])) for r in rows}
+
+    def pool(self, accelerators: Iterable[str], since: dt.datetime, until: dt.datetime) -> list[dict[str, Any]]:
+        """Accepted rows with a price per accelerator-hour of ``accelerators`` collected in
+        [``since``, ``until``]: the band's stored share."""
+        names = sorted(set(accelerators))
+        if not names:
+            return []
+        marks = ", ".join("?" for _ in names)
+        return self.query(
+            f"SELECT accelerator, pricing, collected, currency, per_accelerator_hour FROM latest WHERE status = 'accepted' "
+            f"AND per_accelerator_hour IS NOT NULL AND accelerator IN ({marks}) AND collected BETWEEN ? AND ?",
+            [*names, since, until], since.date(), until.date())
+
+    def current(self, accelerator: str | None, now: dt.datetime, freshness_days: int) -> list[dict[str, Any]]:
+        """The newest accepted observation of each offer (provider, instance, region,
+        pricing, term) collected within ``freshness_days`` before ``now``."""
+        since = now - dt.timedelta(days=freshness_days)
+        where = "AND accelerator = ?" if accelerator else ""
+        return self.query(
+            f"SELECT * FROM latest WHERE status = 'accepted' AND collected BETWEEN ? AND ? {where} "
+            f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1 "
+            "ORDER BY accelerator, per_accelerator_hour, provider",
+            [since, now, *([accelerator] if accelerator else [])], since.date(), now.date(), accelerator)
+
+    def _filters(self, accelerator: str, equal: dict[str, str | None]) -> tuple[list[str], list[object]]:
+        clauses, params = ["status = 'accepted'", "accelerator = ?"], [accelerator]
+        for column, value in equal.items():
+            if value is not None:
+                if column not in ("provider", "pricing", "variant", "region"):
+                    raise ValueError(f"history cannot filter on {column!r}")
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        return clauses, params
+
+    def history(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
+                limit: int | None = None, **equal: str | None) -> list[dict[str, Any]]:
+        """Accepted observations of ``accelerator`` collected between ``since`` and ``until``
+        (dates, inclusive), oldest first (the newest ``limit`` when given); ``equal``
+        filters on columns (provider, pricing, variant, region) when a value is given."""
+        clauses, params = self._filters(accelerator, equal)
+        sql = f"SELECT * FROM latest WHERE {' AND '.join(clauses)}"
+        if limit:
+            sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider LIMIT {int(limit)})"
+        return self.query(f"{sql} ORDER BY collected, provider, instance_type, region", params, since, until, accelerator)
+
+    def series(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
+               **equal: str | None) -> list[dict[str, Any]]:
+        """Per collection date, the median on-demand USD price per accelerator-hour of
+        ``accelerator`` per provider and over all providers (``provider`` = 'all'), and the
+        number of observations behind each; computed by DuckDB, not in Python."""
+        clauses, params = self._filters(accelerator, {**equal, "pricing": "on_demand"})
+        clauses += ["currency = 'USD'", "per_accelerator_hour IS NOT NULL"]
+        return self.query(
+            f"SELECT date, coalesce(provider, 'all') AS provider, median(per_accelerator_hour) AS median, count(*) AS observations "
+            f"FROM latest WHERE {' AND '.join(clauses)} GROUP BY GROUPING SETS ((date, provider), (date)) ORDER BY date, provider",
+            params, since, until, accelerator)
+
+    def held(self, run: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+        """Held rows for the operator (every stored held row, conflicts included), newest first."""
+        where, params = ("AND run = ?", [run]) if run else ("", [])
+        tail = f" LIMIT {int(limit)}" if limit else ""
+        return self.query(f"SELECT * FROM obs WHERE status = 'held' {where} ORDER BY collected DESC, provider, instance_type{tail}", params)
+
+    def count(self) -> dict[str, int]:
+        """Rows stored by status (the newest decision per key)."""
+        return {r["status"]: r["n"] for r in self.query("SELECT status, count(*) AS n FROM latest GROUP BY status")}
+
+
+def _key(row: dict[str, Any]) -> tuple[str, ...]:
+    collected = row["collected"]
+    if isinstance(collected, dt.datetime):
+        collected = collected.astimezone(dt.UTC).isoformat()
+    return (row["provider"], row["instance_type"], row["region"], row["pricing"], row["term"], collected)
+
+
+def observation_of(row: dict[str, Any]) -> Observation:
+    """A stored row as an :class:`Observation` again."""
+    data = {k: v for k, v in row.items() if k in Observation.model_fields}
+    for name in _LISTS:
+        data[name] = tuple(data.get(name) or ())
+    return Observation.model_validate(data)
+
+
+__all__ = ["KEY", "OFFER", "Store", "observation_of"]

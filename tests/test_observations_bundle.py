@@ -1,0 +1,49 @@
+"""The bundled observation store (data/prices): what the import report states, and history never current."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from computeatlas.cloud.store import Store
+from computeatlas.core.settings import Settings
+
+ROOT = Path(__file__).parent.parent
+STORE = Store(ROOT / "data" / "prices")
+
+
+def test_every_row_read_is_stored_accepted_or_held_or_counted_as_a_repeat() -> None:
+    runs = {m["format"]: m["counts"] for m in STORE.runs()}
+    ocp, offers = runs["opencomputeprices"], runs["offers"]
+    assert ocp["read"] == 10374 and ocp["rejected"] == 0
+    assert ocp["read"] == ocp["accepted"] + ocp["held"] + ocp["already_stored"]
+    assert offers == offers | {"read": 60, "accepted": 60, "held": 0}
+    conflicts = ocp["held_by_rule"]["conflict"]  # kept for the operator, never replacing the row they conflict with
+    assert STORE.count() == {"accepted": ocp["accepted"] + 60, "held": ocp["held"] - conflicts}
+    assert len(STORE.held()) == ocp["held"]
+
+
+def test_held_rows_carry_their_reasons_and_google_components_are_held_as_split_bills() -> None:
+    assert STORE.query("SELECT count(*) AS n FROM obs WHERE status = 'held' AND (len(rules) = 0 OR len(reasons) < len(rules))") == [{"n": 0}]
+    assert STORE.query("SELECT count(*) AS n FROM obs WHERE status = 'accepted' AND (accelerator = '' OR per_accelerator_hour IS NULL)") == [{"n": 0}]
+    split = STORE.query("SELECT count(*) AS n FROM obs WHERE provider = 'google-cloud' AND list_contains(rules, 'split_bill')")
+    assert split == [{"n": 600}]
+
+
+def test_march_2026_is_history_never_current() -> None:
+    now = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
+    current = STORE.current(None, now, Settings().freshness_days)
+    assert current and all(r["via"].startswith("data/offers/") for r in current)
+    assert all(r["collected"] >= now - dt.timedelta(days=90) for r in current)
+    assert STORE.history("google-tpu-v5p", since=dt.date(2026, 3, 1), until=dt.date(2026, 3, 31))
+
+
+def test_the_product_never_reads_the_shared_folder() -> None:
+    for path in (ROOT / "computeatlas").rglob("*.py"):
+        assert "shared/prices" not in path.read_text(encoding="utf-8"), path
+
+
+def test_price_settings_have_the_documented_defaults() -> None:
+    s = Settings()
+    assert (s.price_band_low, s.price_band_high, s.price_band_min_observations, s.hours_per_month, s.freshness_days) == (0.25, 4.0, 5, 730.0, 90)
+    assert s.price_floor_per_accelerator_hour > 0 and s.prices_dir == s.data / "prices"

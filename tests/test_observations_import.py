@@ -1,0 +1,203 @@
+"""Importers, the instance-table loader, the Azure collector and the prices CLI: bad input is
+a clear error naming the file, the line and the column, never a traceback."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from computeatlas.cli import app as cli
+from computeatlas.cloud import rules
+from computeatlas.cloud.collectors import azure
+from computeatlas.cloud.importers import formats
+from computeatlas.cloud.instances import load_instances
+from computeatlas.cloud.observations import InputError, InputFailed, Observation
+from computeatlas.cloud.rates import RateTable
+from computeatlas.cloud.runs import import_readings
+from computeatlas.cloud.store import Store
+
+FIXTURES = Path(__file__).parent / "fixtures" / "prices"
+OFFERS = Path(__file__).parent.parent / "data" / "offers" / "neoclouds.csv"
+NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
+TABLE = load_instances(FIXTURES / "instances")
+HEADER = "provider,instance_type,region,pricing,term,amount,currency,unit,accelerators,price_basis,collected,source_url,source_title,via,availability,note\n"
+GOOD = "examplecloud,8x L4,us,on_demand,,3.12,USD,hour,8,instance,2026-11-20T00:00:00Z,https://examplecloud.example/p,Example,,,\n"
+
+
+def readings(fmt: str, path: Path, **options: object) -> list[object]:
+    return [r.result for r in formats()[fmt](path, now=NOW, **options)]
+
+
+@pytest.mark.parametrize(("cell", "column", "words"), [
+    ({"amount": "-3.12"}, "amount", "cannot be negative"),
+    ({"amount": "three"}, "amount", "not a number"),
+    ({"amount": "inf"}, "amount", "not a number"),
+    ({"collected": "2027-01-01T00:00:00Z"}, "collected", "in the future"),
+    ({"collected": "yesterday"}, "collected", "not an ISO 8601 time"),
+    ({"currency": "XYZ"}, "currency", "unknown currency code"),
+    ({"pricing": "sometimes"}, "pricing", "must be one of"),
+    ({"unit": "fortnight"}, "unit", "must be one of"),
+])
+def test_a_bad_cell_names_the_file_line_and_column(tmp_path: Path, cell: dict[str, str], column: str, words: str) -> None:
+    names = HEADER.strip().split(",")
+    values = dict(zip(names, GOOD.strip().split(","), strict=True)) | cell
+    path = tmp_path / "bad.csv"
+    path.write_text(HEADER + GOOD + ",".join(values[n] for n in names) + "\n", encoding="utf-8")
+    first, second = readings("atlas", path)
+    assert isinstance(first, Observation) and isinstance(second, InputError)
+    assert (second.file, second.line, second.column) == (str(path), 3, column) and words in second.message
+    assert str(second).startswith(f"{path}: line 3: column {column}: ")
+
+
+def test_a_missing_column_or_a_file_that_is_not_csv_fails_the_whole_file(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.csv"
+    missing.write_text(HEADER.replace(",currency", "") + GOOD, encoding="utf-8")
+    with pytest.raises(InputFailed) as caught:
+        readings("atlas", missing)
+    assert [(e.line, e.column) for e in caught.value.errors] == [(1, "currency")]
+    binary = tmp_path / "photo.csv"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.raises(InputFailed, match="photo.csv: line 1: column \\(file\\): not UTF-8 text"):
+        readings("atlas", binary)
+
+
+def test_a_failed_import_stores_nothing_even_when_another_file_was_good(tmp_path: Path) -> None:
+    good, bad = tmp_path / "good.csv", tmp_path / "bad.csv"
+    good.write_text(HEADER + GOOD, encoding="utf-8")
+    bad.write_text("not,the,header\n1,2,3\n", encoding="utf-8")
+    store = Store(tmp_path / "prices")
+    with pytest.raises(InputFailed):
+        import_readings("atlas", [good, bad], store, TABLE, RateTable([]), rules.Limits(), now=NOW)
+    assert not (tmp_path / "prices").exists() or not list((tmp_path / "prices").rglob("*"))
+
+
+def test_skypilot_vms_csv_gives_on_demand_and_spot_with_counts_from_our_table(tmp_path: Path) -> None:
+    store = Store(tmp_path / "prices")
+    summary = import_readings("skypilot", [FIXTURES / "skypilot-vms.csv"], store, TABLE, RateTable([]), rules.Limits(), now=NOW,
+                              provider="google-cloud", collected=dt.datetime(2026, 3, 21, 6, 19, 35, tzinfo=dt.UTC))
+    assert summary.read == 5 and summary.accepted + summary.held == 9  # the Lambda row has no spot price
+    rows = store.query("SELECT instance_type, region, pricing, accelerators, per_accelerator_hour FROM latest "
+                       "WHERE instance_type = 'tpu-v4-8' ORDER BY pricing")
+    assert [(r["pricing"], r["accelerators"], round(r["per_accelerator_hour"], 4)) for r in rows] == [("on_demand", 4, 3.22), ("spot", 4, 0.9215)]
+    with pytest.raises(InputFailed, match="give the provider and the collection time"):
+        readings("skypilot", FIXTURES / "skypilot-vms.csv")
+
+
+def test_the_instance_table_loader_names_file_line_and_column(tmp_path: Path) -> None:
+    shutil.copy(FIXTURES / "instances" / "test.csv", tmp_path / "a.csv")
+    lines = (FIXTURES / "instances" / "test.csv").read_text(encoding="utf-8").splitlines()
+    (tmp_path / "b.csv").write_text("\n".join([lines[0], lines[1].replace("all_in", "everything"), lines[2]]) + "\n", encoding="utf-8")
+    with pytest.raises(InputFailed) as caught:
+        load_instances(tmp_path)
+    found = {(Path(e.file).name, e.line, e.column) for e in caught.value.errors}
+    assert ("b.csv", 2, "billing") in found and ("b.csv", 3, "instance_type") in found  # a bad cell; a duplicate of a.csv
+    (tmp_path / "a.csv").write_text(lines[0].replace(",note", "") + "\n", encoding="utf-8")
+    with pytest.raises(InputFailed, match="the columns must be exactly"):
+        load_instances(tmp_path)
+
+
+def _transport(pages: list[dict[str, object]], seen: list[httpx.Request]) -> httpx.MockTransport:
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json=pages[len(seen) - 1])
+    return httpx.MockTransport(handler)
+
+
+def test_the_azure_collector_follows_next_page_links_and_maps_meters() -> None:
+    pages = [json.loads((FIXTURES / f"azure-retail-page{n}.json").read_text(encoding="utf-8")) for n in (1, 2)]
+    seen: list[httpx.Request] = []
+    with httpx.Client(transport=_transport(pages, seen)) as client:
+        got = azure.collect(client, ["Standard_ND96isr_H100_v5", "Standard_ND96isr_H200_v5"], now=lambda: NOW)
+    assert len(seen) == 2 and got.pages == 2 and "$skip=4" in str(seen[1].url)
+    assert "armSkuName eq 'Standard_ND96isr_H100_v5'" in seen[0].url.params["$filter"]
+    assert got.skipped == {"unit of measure '1/Month' is not one hour": 1}
+    by = {(o.instance_type, o.region, o.pricing.value, o.term): o for o in got.observations}
+    assert by[("Standard_ND96isr_H100_v5", "eastus", "on_demand", "")].amount == 98.32
+    assert by[("Standard_ND96isr_H100_v5", "eastus", "spot", "")].amount == 18.169536
+    assert ("Standard_ND96isr_H100_v5", "eastus", "spot", "Low Priority") in by
+    assert ("Standard_ND96isr_H100_v5 (Windows)", "eastus", "on_demand", "") in by
+    assert json.loads(by[("Standard_ND96isr_H100_v5", "eastus", "on_demand", "")].raw_extra)["skuId"] == "DZH318Z0KN53/0046"
+
+
+def test_the_azure_collector_reports_http_errors_with_the_url() -> None:
+    with httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(503))) as client:
+        with pytest.raises(azure.CollectorError, match=r"prices.azure.com/api/retail/prices.*HTTP 503"):
+            azure.collect(client, ["Standard_ND96isr_H100_v5"])
+
+
+def test_cli_import_held_runs_and_history(tmp_path: Path) -> None:
+    runner, store = CliRunner(), str(tmp_path / "prices")
+    first = runner.invoke(cli, ["prices", "import", "offers", str(OFFERS), "--prices", store], env={"COLUMNS": "200"})
+    assert first.exit_code == 0, first.output
+    assert "accepted (added)" in first.stdout and "runpod 10" in first.stdout
+    again = runner.invoke(cli, ["prices", "import", "offers", str(OFFERS), "--prices", store, "--json"])
+    assert json.loads(again.stdout)["accepted"] == 0
+    history = runner.invoke(cli, ["prices", "history", "nvidia-h100-sxm", "--prices", store, "--provider", "lambda"])
+    assert history.exit_code == 0 and history.stdout.splitlines()[0].startswith("collected,provider,instance_type")
+    assert len(history.stdout.splitlines()) > 1 and all(",lambda," in line for line in history.stdout.splitlines()[1:])
+    runs = runner.invoke(cli, ["prices", "runs", "--prices", store])
+    assert "neoclouds.csv" in runs.stdout
+    held = runner.invoke(cli, ["prices", "held", "--prices", store], env={"COLUMNS": "200"})
+    assert held.exit_code == 0 and "0 held observations" in held.stdout
+
+
+def test_cli_bad_input_is_one_clear_line_and_exit_2(tmp_path: Path) -> None:
+    runner = CliRunner()
+    bad = tmp_path / "prices.csv"
+    bad.write_text(HEADER.replace(",amount", ""), encoding="utf-8")
+    for args, words in ((["prices", "import", "yaml", str(bad)], "unknown format 'yaml'"),
+                        (["prices", "import", "atlas", str(bad)], f"{bad}: line 1: column amount: missing column"),
+                        (["prices", "import", "atlas", str(tmp_path / "none.csv")], "no such file"),
+                        (["prices", "import", "skypilot", str(bad)], "--collected")):
+        result = runner.invoke(cli, [*args, "--prices", str(tmp_path / "store")])
+        assert result.exit_code == 2 and words in result.stderr and "Traceback" not in result.output, (args, result.output)
+    assert not (tmp_path / "store").exists()
+    collect = runner.invoke(cli, ["prices", "collect", "gcp", "--prices", str(tmp_path / "store")])
+    assert collect.exit_code == 2 and "unknown collector 'gcp'" in collect.stderr
+
+
+def test_the_catalog_validates_the_instance_table_naming_file_row_and_field(tmp_path: Path) -> None:
+    from computeatlas.core.catalog import check
+
+    data = tmp_path / "data"
+    shutil.copytree(Path(__file__).parent.parent / "data", data, ignore=shutil.ignore_patterns("prices"))
+    table = data / "instances" / "extra.csv"
+    table.write_text((FIXTURES / "instances" / "test.csv").read_text(encoding="utf-8").splitlines()[0] + "\n"
+                     "runpod,1x_L4_SECURE,nvidia-l4,,one,all_in,24,https://www.runpod.io/pricing,RunPod,2026-11-30,\n"
+                     "runpod,2x_L4_SECURE,nvidia-l9,,2,all_in,24,https://www.runpod.io/pricing,RunPod,2026-11-30,\n", encoding="utf-8")
+    _, problems = check(data, today=dt.date(2026, 12, 1))
+    text = [str(p) for p in problems]
+    assert any("data/instances/extra.csv: row 2: accelerators:" in t for t in text), text
+    assert any("instances/extra.csv: row 3: accelerator: no such accelerator" in t for t in text), text
+
+
+def test_cli_collect_azure_imports_what_the_collector_returns_and_reports_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pages = [json.loads((FIXTURES / f"azure-retail-page{n}.json").read_text(encoding="utf-8")) for n in (1, 2)]
+    real = azure.collect
+
+    def fake_collect(client: httpx.Client, skus: list[str], **_: object) -> azure.Collected:
+        seen: list[httpx.Request] = []
+        with httpx.Client(transport=_transport(pages, seen)) as mocked:
+            return real(mocked, skus, now=lambda: NOW)
+
+    monkeypatch.setattr("computeatlas.cli.observations.azure.collect", fake_collect)
+    store = tmp_path / "prices"
+    result = CliRunner().invoke(cli, ["prices", "collect", "azure", "--instance-type", "Standard_ND96isr_H100_v5", "--prices", str(store)],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "skipped by reason: unit of measure '1/Month' is not one hour 1" in result.stdout
+    assert len(Store(store).runs()) == 1
+
+    def failing(client: httpx.Client, skus: list[str], **_: object) -> azure.Collected:
+        raise azure.CollectorError("https://prices.azure.com/api/retail/prices?x: HTTP 503 Service Unavailable")
+
+    monkeypatch.setattr("computeatlas.cli.observations.azure.collect", failing)
+    failed = CliRunner().invoke(cli, ["prices", "collect", "azure", "--instance-type", "X", "--prices", str(store)])
+    assert failed.exit_code == 1 and "nothing stored" in failed.stderr and "HTTP 503" in failed.stderr
+    assert len(Store(store).runs()) == 1

@@ -1,0 +1,87 @@
+"""Observed prices on the web: history as JSON and CSV, current prices measured at request
+time, and a new import picked up without a restart."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from computeatlas.cloud import rules
+from computeatlas.cloud.instances import load_instances
+from computeatlas.cloud.observations import Observation
+from computeatlas.cloud.rates import RateTable
+from computeatlas.cloud.runs import import_readings
+from computeatlas.cloud.store import Store
+from computeatlas.core.catalog import load
+from computeatlas.core.settings import Settings
+from computeatlas.web.app import create_app
+
+FIXTURES = Path(__file__).parent / "fixtures" / "prices"
+TABLE = load_instances(FIXTURES / "instances")
+
+
+@pytest.fixture(scope="module")
+def catalog():  # type: ignore[no-untyped-def]
+    return load()
+
+
+def _obs(pricing: str, amount: float, when: dt.datetime, instance: str = "8x L4", region: str = "us") -> Observation:
+    return Observation(provider="examplecloud", instance_type=instance, region=region, pricing=pricing, amount=amount,  # type: ignore[arg-type]
+                       currency="USD", unit="hour", collected=when, source_url="https://examplecloud.example/pricing", via="test")
+
+
+def test_history_and_current_come_from_the_store_on_every_request(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    store = Store(tmp_path / "prices")
+    client = TestClient(create_app(catalog, Settings(prices=tmp_path / "prices", page_cache=True)))
+    assert client.get("/api/prices/nvidia-l4/history").json()["observations"] == []
+    now = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    old = now - dt.timedelta(days=200)
+    import_readings("atlas", [], store, TABLE, RateTable([]), rules.Limits(), now=now, observations=[
+        _obs("on_demand", 4.0, old), _obs("on_demand", 3.2, now - dt.timedelta(days=1)), _obs("spot", 1.6, now - dt.timedelta(days=1)),
+        _obs("on_demand", 0.01, now - dt.timedelta(days=1), region="eu")])  # held: below the floor
+    history = client.get("/api/prices/nvidia-l4/history").json()  # picked up without a restart, never cached
+    assert sorted(o["amount"] for o in history["observations"]) == [1.6, 3.2, 4.0]
+    assert {(p["provider"], p["median"], p["observations"]) for p in history["series"]} == {
+        ("all", 0.5, 1), ("examplecloud", 0.5, 1), ("all", 0.4, 1), ("examplecloud", 0.4, 1)}
+    window = client.get("/api/prices/nvidia-l4/history", params={"since": (now - dt.timedelta(days=10)).date().isoformat(), "pricing": "spot"})
+    assert [o["amount"] for o in window.json()["observations"]] == [1.6]
+    csv = client.get("/api/prices/nvidia-l4/history", params={"format": "csv"})
+    assert csv.headers["content-type"].startswith("text/csv") and csv.text.splitlines()[0].startswith("collected,provider,instance_type")
+    assert len(csv.text.splitlines()) == 4
+    current = client.get("/api/prices/nvidia-l4/current").json()
+    assert sorted((p["pricing"], p["amount"]) for p in current["prices"]) == [("on_demand", 3.2), ("spot", 1.6)]  # the 200-day-old one is history
+    spot = next(p for p in current["prices"] if p["pricing"] == "spot")
+    assert spot["discount"] == pytest.approx(0.5) and spot["age_days"] == 1
+    page = client.get("/cloud/prices/nvidia-l4/history")
+    assert page.status_code == 200 and "0.4" in page.text and "0.01" not in page.text
+
+
+def test_bad_history_parameters_are_400s_that_name_them(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    client = TestClient(create_app(catalog, Settings(prices=tmp_path / "prices")))
+    for params, words in (({"since": "soon"}, "since"), ({"pricing": "cheap"}, "pricing"), ({"format": "xml"}, "format")):
+        response = client.get("/api/prices/nvidia-l4/history", params=params)
+        assert response.status_code == 400 and words in response.json()["detail"]
+    assert client.get("/api/prices/nvidia-l9/history").status_code == 404
+    assert client.get("/api/prices/nvidia-l4/history", params={"utm_source": "mail"}).status_code == 200  # unknown: ignored
+    moved = client.get("/api/prices/L4/history?since=2026-03-01", follow_redirects=False)  # an alias goes to the id
+    assert moved.status_code == 301 and moved.headers["location"].endswith("/api/prices/nvidia-l4/history?since=2026-03-01")
+
+
+def test_a_non_usd_price_gets_a_usd_figure_only_through_a_dated_rate_shown_beside_it(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    from computeatlas.cloud.history import current_view
+    from computeatlas.cloud.rates import Rate
+
+    store = Store(tmp_path / "prices")
+    now = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
+    euro = _obs("on_demand", 2.4, now - dt.timedelta(days=1)).model_copy(update={"currency": "EUR"})
+    import_readings("atlas", [], store, TABLE, RateTable([]), rules.Limits(), now=now, observations=[euro, _obs("on_demand", 3.2, now, region="eu")])
+    rates = RateTable([Rate(dt.date(2026, 11, 27), "EUR", 1.05, "https://www.ecb.europa.eu/stats/", "ECB euro reference rates")])
+    prices = {p.currency: p for p in current_view(store, "nvidia-l4", now, 90, rates=rates).prices}
+    assert prices["EUR"].per_accelerator_hour == pytest.approx(0.3) and prices["EUR"].usd_per_accelerator_hour == pytest.approx(0.315)
+    assert prices["EUR"].rate == "1 EUR = 1.05 USD on 2026-11-27 (ECB euro reference rates, https://www.ecb.europa.eu/stats/)"
+    assert prices["USD"].rate is None and prices["USD"].usd_per_accelerator_hour == pytest.approx(0.4)
+    without = {p.currency: p for p in current_view(store, "nvidia-l4", now, 90).prices}
+    assert without["EUR"].usd_per_accelerator_hour is None  # no rate: kept in euros, out of USD figures
