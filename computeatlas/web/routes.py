@@ -10,13 +10,13 @@ URLs of its pages (one per record) that the static build renders.
 from __future__ import annotations
 
 from computeatlas.core.catalog import Catalog
-from computeatlas.web import (  # -- site (issue 7): static build files, charts --
+from computeatlas.web import (
     api_docs,
     charts,
-    cloud,  # -- cloud (issue 4) --
+    cloud,
     compare,
-    dataset,  # -- dataset (issue 6) --
-    energy,  # -- energy (issue 5) --
+    dataset,
+    energy,
     silicon,
     site,
 )

@@ -8,12 +8,12 @@ from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.citation import citation  # -- site (issue 7) --
+from computeatlas.core.citation import citation
 from computeatlas.core.errors import BadRequest
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
 from computeatlas.silicon import table
 from computeatlas.silicon.specs import AcceleratorSummary, summary_view
-from computeatlas.web.charts import silicon_charts  # -- site (issue 7) --
+from computeatlas.web.charts import silicon_charts
 from computeatlas.web.page import (
     Route,
     catalog_of,
