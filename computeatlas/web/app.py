@@ -13,6 +13,8 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+import jinja2
+import jinja2.bccache
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -41,11 +43,35 @@ SECURITY_HEADERS = {
 }
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled template code kept in memory and shared by every app in the process, so a
+    second app (the static build's, a test's) does not compile the templates again. Jinja2
+    keys it by template and checks the source's checksum, so an edited template compiles anew."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledTemplates()
+
+
 def templates() -> Jinja2Templates:
     """The Jinja2 environment (autoescaping on) with the site's filters."""
-    env = Jinja2Templates(directory=str(HERE / "templates"))
-    env.env.globals["version"] = computeatlas.__version__
-    return env
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(HERE / "templates")),
+        autoescape=jinja2.select_autoescape(),
+        bytecode_cache=COMPILED,
+    )
+    env.globals["version"] = computeatlas.__version__
+    return Jinja2Templates(env=env)
 
 
 def create_app(catalog: Catalog | None = None, settings: Settings | None = None) -> FastAPI:
