@@ -8,10 +8,12 @@ page or JSON body — never a traceback.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import jinja2
 import jinja2.bccache
@@ -22,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import computeatlas
@@ -74,31 +77,28 @@ def templates() -> Jinja2Templates:
     return Jinja2Templates(env=env)
 
 
-def create_app(catalog: Catalog | None = None, settings: Settings | None = None) -> FastAPI:
-    """Build the app over ``catalog`` (default: :func:`computeatlas.load` of the data folder)
-    with ``settings`` (default: :meth:`Settings.from_env`), kept as ``app.state.settings``.
+APP_OPTIONS: dict[str, Any] = {
+    "title": "Compute Atlas",
+    "version": computeatlas.__version__,
+    "description": "A sourced, verified reference for AI accelerators. Every figure has a state "
+    "(published, not published, not applicable, not comparable), a basis and a source.",
+    "docs_url": None,
+    "redoc_url": None,
+}
 
-    Raises :class:`~computeatlas.core.catalog.CatalogError` when the data does not validate, so
-    the server never starts on bad data.
-    """
-    settings = settings if settings is not None else Settings.from_env()
-    catalog = catalog if catalog is not None else load()
-    app = FastAPI(
-        title="Compute Atlas",
-        version=computeatlas.__version__,
-        description="A sourced, verified reference for AI accelerators. Every figure has a state "
-        "(published, not published, not applicable, not comparable), a basis and a source.",
-        docs_url=None,
-        redoc_url=None,
-    )
-    app.state.catalog = catalog
-    app.state.settings = settings
-    app.state.all_paths = routes.all_paths
-    app.state.cache = PageCache(catalog.version, catalog.last_verified, skip=("/healthz", "/static/", "/data/"))
-    app.state.templates = templates()
-    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+@functools.cache
+def site_routes() -> tuple[BaseRoute, ...]:
+    """The route table (:mod:`computeatlas.web.routes`) as FastAPI routes, made once per
+    process and mounted by every app: making them (signatures, the pydantic models of
+    parameters and responses) is most of what building an app costs. A route holds no
+    per-app state; they are made on an app with the same options, so they behave as if
+    added to each one (dependency overrides, which the site does not use, would be that
+    app's)."""
+    maker = FastAPI(**APP_OPTIONS)
+    first = len(maker.router.routes)
     for route in routes.ROUTES:
-        app.add_api_route(
+        maker.add_api_route(
             route.path,
             route.endpoint,
             methods=list(route.methods),
@@ -109,9 +109,28 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None)
             response_model=route.response_model,
         )
         if "GET" in route.methods:  # every page answers HEAD; the server sends no body for it
-            app.add_api_route(route.path, route.endpoint, methods=["HEAD"], name=f"{route.name}_head",
-                              response_class=route.response_class, include_in_schema=False)
+            maker.add_api_route(route.path, route.endpoint, methods=["HEAD"], name=f"{route.name}_head",
+                                response_class=route.response_class, include_in_schema=False)
+    return tuple(maker.router.routes[first:])
 
+
+def create_app(catalog: Catalog | None = None, settings: Settings | None = None) -> FastAPI:
+    """Build the app over ``catalog`` (default: :func:`computeatlas.load` of the data folder)
+    with ``settings`` (default: :meth:`Settings.from_env`), kept as ``app.state.settings``.
+
+    Raises :class:`~computeatlas.core.catalog.CatalogError` when the data does not validate, so
+    the server never starts on bad data.
+    """
+    settings = settings if settings is not None else Settings.from_env()
+    catalog = catalog if catalog is not None else load()
+    app = FastAPI(**APP_OPTIONS)
+    app.state.catalog = catalog
+    app.state.settings = settings
+    app.state.all_paths = routes.all_paths
+    app.state.cache = PageCache(catalog.version, catalog.last_verified, skip=("/healthz", "/static/", "/data/"))
+    app.state.templates = templates()
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.router.routes.extend(site_routes())
     app.add_middleware(SiteMiddleware)
 
     @app.exception_handler(PageError)
