@@ -54,6 +54,11 @@ class PageCache:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def clear(self) -> None:
+        """Forget every entry and reset the hit and miss counts."""
+        self._entries.clear()
+        self.hits = self.misses = 0
+
     def cacheable(self, request: Request) -> bool:
         """GET and HEAD requests outside the skipped prefixes."""
         return request.method in ("GET", "HEAD") and not request.url.path.startswith(self.skip)
