@@ -19,10 +19,12 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from enum import Enum
-
-import pint
+from typing import TYPE_CHECKING
 
 from computeatlas.core.unit_table import CONVERSIONS
+
+if TYPE_CHECKING:  # pint is imported on first use: the unit table spares most processes its import
+    import pint
 
 
 class Dimension(Enum):
@@ -84,6 +86,8 @@ def registry() -> pint.UnitRegistry:
     Bits and bytes get the dimension ``[information]`` (stock pint leaves them
     dimensionless) and ``b`` means bit, not barn.
     """
+    import pint
+
     stock = pathlib.Path(pint.__file__).parent
     folder = pathlib.Path(tempfile.mkdtemp(prefix="computeatlas-units-"))
     shutil.copy(stock / "constants_en.txt", folder)
