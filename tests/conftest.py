@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,12 @@ from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app
 
 TODAY = dt.date(2026, 11, 30)
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # pytest-xdist's workers are given COLUMNS=80 and LINES=24; rich would fix the CLI's
+    # width from them when the CLI is imported, so a test's own COLUMNS would not count.
+    for _name in ("COLUMNS", "LINES"):
+        os.environ.pop(_name, None)
 
 VENDORS = {
     "acme": {"id": "acme", "name": "Acme Silicon", "url": "https://acme.example/"},
@@ -181,3 +188,17 @@ def real_catalog() -> Catalog:
 def real_client(real_catalog: Catalog) -> TestClient:
     """A test client over the app serving the bundled data."""
     return TestClient(create_app(real_catalog))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test`` runs ``-n 4 --dist loadgroup``) the browser tests
+    share one worker, and so do the static-site tests, so their session fixtures (the
+    server and chromium; the real and small builds) are made once, not once per worker.
+    Serially this changes nothing."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+        elif item.path.name == "test_site.py":
+            item.add_marker(pytest.mark.xdist_group("site"))
