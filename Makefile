@@ -19,7 +19,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	scripts/ensure-chromium.sh
-	BROWSER_TESTS=required bash scripts/with-postgres.sh $(BIN)/python -m pytest
+	BROWSER_TESTS=required bash scripts/with-postgres.sh $(BIN)/python -m pytest -n auto --dist loadgroup
 
 validate: $(STAMP)
 	$(BIN)/computeatlas validate
