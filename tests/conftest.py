@@ -191,7 +191,7 @@ def real_client(real_catalog: Catalog) -> TestClient:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``make test`` runs ``-n 4 --dist loadgroup``) the browser tests
+    """Under pytest-xdist (``make test`` runs ``-n auto --dist loadgroup``) the browser tests
     share one worker, and so do the static-site tests, so their session fixtures (the
     server and chromium; the real and small builds) are made once, not once per worker.
     Serially this changes nothing."""
