@@ -191,10 +191,10 @@ def real_client(real_catalog: Catalog) -> TestClient:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``make test`` runs ``-n auto --dist loadgroup``) the browser tests
-    share one worker, and so do the static-site tests, so their session fixtures (the
-    server and chromium; the real and small builds) are made once, not once per worker.
-    Serially this changes nothing."""
+    """Under pytest-xdist (``-n auto --dist loadgroup``, e.g. ``make test
+    PYTEST_ARGS="-n auto --dist loadgroup"``) the browser tests share one worker, and so do
+    the static-site tests, so their session fixtures (the server and chromium; the real and
+    small builds) are made once, not once per worker. Serially this changes nothing."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
