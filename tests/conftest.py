@@ -5,7 +5,9 @@ small catalog), ``app`` (the app serving it) and ``real_catalog``/``real_client`
 bundled data). ``client`` is a fresh test client (own cookies) over ``app`` with the page
 cache emptied, so no test sees another's cached pages or cache counts. A test that needs
 its own data or settings writes a folder (``data_dir``, a fresh copy per test, or
-``write_data``) and asks ``make_client(catalog, settings)`` for a client over a new app.
+``write_data``) and asks ``make_client(catalog, settings)`` for a client over a new app; so
+does a test that changes an app's state (``app.state.ledger``, an added route), which on
+the shared ``app`` would reach every later test.
 
 ``make_record(id, **overrides)`` returns a complete, valid accelerator record (a dict, as a
 TOML file holds it); ``write_data(folder, records)`` writes a data folder.
