@@ -1,5 +1,7 @@
 # Two commands set up everything: `make run` and `make test`.
 PYTHON ?= python3
+# PYTEST_ARGS="-n auto --dist loadgroup" runs the tests on pytest-xdist workers (serial by default).
+PYTEST_ARGS ?=
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -19,7 +21,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	scripts/ensure-chromium.sh
-	bash scripts/with-postgres.sh $(BIN)/python -m pytest
+	BROWSER_TESTS=required bash scripts/with-postgres.sh $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 validate: $(STAMP)
 	$(BIN)/computeatlas validate

@@ -1,7 +1,7 @@
 """Turn one ``make bench`` run (the dict :mod:`run` builds) into ``benchmarks/RESULTS.md``.
 
 Every figure is shown beside the peer measured in the same run, as a ratio; the targets
-of issue 8 are checked here and, where one is missed, the section "Why" gives the
+of the performance work are checked here and, where one is missed, the section "Why" gives the
 profile of the hot path from the same run.
 """
 
@@ -398,7 +398,7 @@ def markdown(run: dict[str, Any]) -> str:
         "",
         *_machine(run),
         "",
-        "## Targets (issue 8)",
+        "## Targets",
         "",
         *[f"**Part {name} failed in this run**: `{why}`\n" for name, why in run.get("failed", {}).items()],
         "| target | this run | verdict |",

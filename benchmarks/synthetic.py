@@ -54,4 +54,31 @@ def synthetic(factor: int, folder: Path, source: Path = DEFAULT_DATA) -> Path:
     return folder
 
 
-__all__ = ["clone", "synthetic"]
+def synthetic_parts(count: int, folder: Path, source: Path = DEFAULT_DATA) -> Path:
+    """Write to ``folder`` a copy of ``source`` with exactly ``count`` accelerators: whole
+    rounds of clones as in :func:`synthetic`, then clones ``-x{n}`` of a set of records that
+    holds each one's predecessor chain, so that every clone's predecessor exists."""
+    records = {path.stem: tomllib.loads(path.read_text(encoding="utf-8")) for path in sorted((source / "accelerators").glob("*.toml"))}
+    rounds, extra = divmod(count, len(records))
+    if rounds < 1:
+        raise ValueError(f"count {count}: at least the {len(records)} bundled accelerators")
+    synthetic(rounds, folder, source)
+    chosen: list[str] = []
+    for ident in records:  # take a record with its predecessors, while they fit
+        chain = []
+        while ident and ident in records and ident not in chosen and ident not in chain:
+            chain.append(ident)
+            ident = records[ident].get("predecessor")
+        if len(chosen) + len(chain) <= extra:
+            chosen += chain
+        if len(chosen) == extra:
+            break
+    if len(chosen) != extra:
+        raise ValueError(f"count {count}: no set of {extra} records holds its predecessors")
+    for ident in chosen:
+        copy = clone(records[ident], rounds)
+        (folder / "accelerators" / f"{copy['id']}.toml").write_text(tomli_w.dumps(copy), encoding="utf-8")
+    return folder
+
+
+__all__ = ["clone", "synthetic", "synthetic_parts"]

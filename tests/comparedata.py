@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.web.app import create_app
-from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data
+from tests.conftest import SMALL_CATALOG, TODAY, fresh_client, make_record, write_data
 
 ALIASES = {"acme-a1": ["A1", "Acme One"], "acme-a2": ["A2"], "globex-g1": ["G1"]}
 FAMILY_ALIASES = {"acme-a1": ["Acme"], "acme-a2": ["Acme"]}  # one word for several parts: ambiguous
@@ -67,19 +68,25 @@ def write_compare_data(folder: Path) -> Path:
     return folder
 
 
-@pytest.fixture
-def compare_data(tmp_path: Path) -> Path:
-    """The comparison test data folder."""
-    return write_compare_data(tmp_path / "data")
+@pytest.fixture(scope="session")
+def compare_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The comparison test data folder, written once (read only)."""
+    return write_compare_data(tmp_path_factory.mktemp("compare") / "data")
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def compare_catalog(compare_data: Path) -> Catalog:
     """The comparison test catalog, validated as of 2026-11-30."""
     return load(compare_data, today=TODAY)
 
 
+@pytest.fixture(scope="session")
+def compare_app(compare_catalog: Catalog) -> FastAPI:
+    """The app serving the comparison test catalog, built once."""
+    return create_app(compare_catalog)
+
+
 @pytest.fixture
-def compare_client(compare_catalog: Catalog) -> TestClient:
-    """A client over the comparison test catalog that does not follow redirects."""
-    return TestClient(create_app(compare_catalog), follow_redirects=False)
+def compare_client(compare_app: FastAPI) -> TestClient:
+    """A client over the comparison test catalog that does not follow redirects (empty page cache)."""
+    return fresh_client(compare_app, follow_redirects=False)

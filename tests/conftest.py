@@ -1,26 +1,43 @@
-"""Shared fixtures: one app fixture over a small deterministic catalog, and a record factory.
+"""Shared fixtures: one app over a small deterministic catalog, an app factory, and a record factory.
+
+The catalog is immutable, so what only reads it is built once per session: ``catalog`` (the
+small catalog), ``app`` (the app serving it) and ``real_catalog``/``real_client`` (the
+bundled data). ``client`` is a fresh test client (own cookies) over ``app`` with the page
+cache emptied, so no test sees another's cached pages or cache counts. A test that needs
+its own data or settings writes a folder (``data_dir``, a fresh copy per test, or
+``write_data``) and asks ``make_client(catalog, settings)`` for a client over a new app; so
+does a test that changes an app's state (``app.state.ledger``, an added route), which on
+the shared ``app`` would reach every later test.
 
 ``make_record(id, **overrides)`` returns a complete, valid accelerator record (a dict, as a
-TOML file holds it); ``write_data(folder, records)`` writes a data folder. Tests that need the
-real bundled data use ``real_catalog``.
+TOML file holds it); ``write_data(folder, records)`` writes a data folder.
 """
 
 from __future__ import annotations
 
 import copy
 import datetime as dt
-from collections.abc import Iterable
+import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import tomli_w
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from computeatlas.core.catalog import Catalog, load
+from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app
 
 TODAY = dt.date(2026, 11, 30)
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # pytest-xdist's workers are given COLUMNS=80 and LINES=24; rich would fix the CLI's
+    # width from them when the CLI is imported, so a test's own COLUMNS would not count.
+    for _name in ("COLUMNS", "LINES"):
+        os.environ.pop(_name, None)
 
 VENDORS = {
     "acme": {"id": "acme", "name": "Acme Silicon", "url": "https://acme.example/"},
@@ -123,20 +140,44 @@ def write_data(folder: Path, records: Iterable[dict[str, Any]], vendors: dict[st
 
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
-    """A small deterministic data folder: two Acme parts and one Globex part."""
+    """A small deterministic data folder: two Acme parts and one Globex part (a fresh copy per test)."""
     return write_data(tmp_path / "data", SMALL_CATALOG)
 
 
-@pytest.fixture
-def catalog(data_dir: Path) -> Catalog:
-    """The small catalog, validated as of 2026-11-30."""
-    return load(data_dir, today=TODAY)
+@pytest.fixture(scope="session")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+    """The small catalog (``data_dir``'s records), validated as of 2026-11-30; loaded once."""
+    return load(write_data(tmp_path_factory.mktemp("small") / "data", SMALL_CATALOG), today=TODAY)
+
+
+@pytest.fixture(scope="session")
+def app(catalog: Catalog) -> FastAPI:
+    """The app serving the small catalog, built once; tests reach it through ``client``."""
+    return create_app(catalog)
+
+
+def fresh_client(app: FastAPI, **options: Any) -> TestClient:
+    """A new test client over a shared ``app``, its page cache emptied first."""
+    app.state.cache.clear()
+    return TestClient(app, **options)
 
 
 @pytest.fixture
-def client(catalog: Catalog) -> TestClient:
-    """A test client over the app serving the small catalog."""
-    return TestClient(create_app(catalog))
+def client(app: FastAPI) -> TestClient:
+    """A test client over the app serving the small catalog (fresh cookies, empty page cache)."""
+    return fresh_client(app)
+
+
+@pytest.fixture
+def make_client() -> Callable[..., TestClient]:
+    """``make_client(catalog, settings=None, **options)``: a test client over a new app serving
+    ``catalog`` with ``settings``, for tests that need their own data or settings; ``options``
+    go to the TestClient."""
+
+    def make(catalog: Catalog, settings: Settings | None = None, **options: Any) -> TestClient:
+        return TestClient(create_app(catalog, settings), **options)
+
+    return make
 
 
 @pytest.fixture(scope="session")
@@ -149,3 +190,17 @@ def real_catalog() -> Catalog:
 def real_client(real_catalog: Catalog) -> TestClient:
     """A test client over the app serving the bundled data."""
     return TestClient(create_app(real_catalog))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``-n auto --dist loadgroup``, e.g. ``make test
+    PYTEST_ARGS="-n auto --dist loadgroup"``) the browser tests share one worker, and so do
+    the static-site tests, so their session fixtures (the server and chromium; the real and
+    small builds) are made once, not once per worker. Serially this changes nothing."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+        elif item.path.name == "test_site.py":
+            item.add_marker(pytest.mark.xdist_group("site"))

@@ -160,10 +160,10 @@ def test_real_fp8_chart(real_client: TestClient, real_catalog: Catalog) -> None:
     assert real_client.get("/charts/compute-power/FP8.svg").status_code == 200
 
 
-def test_app_fixture_is_independent_of_chart_cache(catalog: Catalog) -> None:
+def test_app_fixture_is_independent_of_chart_cache(catalog: Catalog, make_client) -> None:  # type: ignore[no-untyped-def]
     # Two apps over the same catalog serve the same picture.
-    a = TestClient(create_app(catalog)).get("/charts/memory-bandwidth.svg").content
-    b = TestClient(create_app(catalog)).get("/charts/memory-bandwidth.svg").content
+    a = make_client(catalog).get("/charts/memory-bandwidth.svg").content
+    b = make_client(catalog).get("/charts/memory-bandwidth.svg").content
     assert a == b and a.startswith(b"<svg")
 
 

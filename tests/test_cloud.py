@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -23,13 +24,19 @@ from computeatlas.cloud import pricing
 from computeatlas.core.catalog import Catalog
 from computeatlas.web.app import create_app
 from computeatlas.web.cloud import static_paths
+from tests.conftest import fresh_client
 
 from .test_pricing import O, cloud_catalog, fixed_today, write_cloud  # noqa: F401  (fixtures)
 
 
+@pytest.fixture(scope="module")
+def cloud_app(cloud_catalog: Catalog) -> FastAPI:  # noqa: F811
+    return create_app(cloud_catalog)
+
+
 @pytest.fixture
-def cloud_client(cloud_catalog: Catalog) -> TestClient:  # noqa: F811
-    return TestClient(create_app(cloud_catalog))
+def cloud_client(cloud_app: FastAPI) -> TestClient:
+    return fresh_client(cloud_app)
 
 
 def soup(client: TestClient, url: str) -> BeautifulSoup:

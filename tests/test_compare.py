@@ -17,7 +17,7 @@ from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.silicon import comparison as compare
 from computeatlas.web import compare as web_compare
-from tests.comparedata import compare_catalog, compare_client, compare_data  # noqa: F401  (fixtures)
+from tests.comparedata import compare_app, compare_catalog, compare_client, compare_data  # noqa: F401  (fixtures)
 
 runner = CliRunner()
 

@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 import tomli_w
 from bs4 import BeautifulSoup
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.web import energy as energy_pages
 from computeatlas.web.app import create_app
-from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data
+from tests.conftest import SMALL_CATALOG, TODAY, fresh_client, make_record, write_data
 
 SOURCE = {"title": "Acme rack guide", "url": "https://acme.example/rack.pdf", "publisher": "Acme", "kind": "vendor", "accessed": "2026-11-01"}
 PRESS = {"title": "Racks are hot", "url": "https://press.example/racks", "publisher": "The Register", "kind": "press", "accessed": "2026-11-01"}
@@ -111,16 +112,21 @@ def write_energy_data(folder: Path) -> Path:
     return folder
 
 
-@pytest.fixture
-def energy_catalog(tmp_path: Path) -> Catalog:
+@pytest.fixture(scope="module")
+def energy_catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     """The small catalog with the energy layer's records."""
-    return load(write_energy_data(tmp_path / "data"), today=TODAY)
+    return load(write_energy_data(tmp_path_factory.mktemp("energy") / "data"), today=TODAY)
+
+
+@pytest.fixture(scope="module")
+def energy_app(energy_catalog: Catalog) -> FastAPI:
+    return create_app(energy_catalog)
 
 
 @pytest.fixture
-def energy_client(energy_catalog: Catalog) -> TestClient:
+def energy_client(energy_app: FastAPI) -> TestClient:
     """A client over the app serving ``energy_catalog``."""
-    return TestClient(create_app(energy_catalog))
+    return fresh_client(energy_app)
 
 
 def soup(response) -> BeautifulSoup:  # type: ignore[no-untyped-def]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -31,7 +32,7 @@ from computeatlas.economics.estimate import (
     parse_request,
 )
 from computeatlas.web.app import create_app
-from tests.conftest import TODAY
+from tests.conftest import TODAY, fresh_client
 from tests.test_energy import OFFERS, write_energy_data
 from tests.test_pricing import offer_ids
 
@@ -40,20 +41,25 @@ C = offer_ids(list(csv.DictReader(io.StringIO(OFFERS))))  # offer ids by line of
 runner = CliRunner()
 
 
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    """The small catalog with the energy layer's records, providers and offers."""
-    return write_energy_data(tmp_path / "data")
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small catalog with the energy layer's records, providers and offers (read only)."""
+    return write_energy_data(tmp_path_factory.mktemp("estimate") / "data")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def cat(data: Path) -> Catalog:
     return load(data, today=TODAY)
 
 
+@pytest.fixture(scope="module")
+def estimate_app(cat: Catalog) -> FastAPI:
+    return create_app(cat)
+
+
 @pytest.fixture
-def web(cat: Catalog) -> TestClient:
-    return TestClient(create_app(cat))
+def web(estimate_app: FastAPI) -> TestClient:
+    return fresh_client(estimate_app)
 
 
 def run(catalog: Catalog, accelerator: str, params: str, fmt: str, utilisation: str = "0.5", price: str | None = None, offer: str | None = None):  # type: ignore[no-untyped-def]

@@ -108,10 +108,10 @@ def fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pricing, "today", lambda: TODAY)
 
 
-@pytest.fixture
-def cloud_catalog(tmp_path: Path) -> Catalog:
+@pytest.fixture(scope="module")
+def cloud_catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     """The small catalog with three providers and the ten offers above."""
-    return load(write_cloud(tmp_path / "data"), today=TODAY)
+    return load(write_cloud(tmp_path_factory.mktemp("cloud") / "data"), today=TODAY)
 
 
 def problems(folder: Path) -> list[str]:

@@ -2,6 +2,9 @@
 
 import pytest
 
+from computeatlas.core import units
+from computeatlas.core.catalog import load
+from computeatlas.core.unit_table import CONVERSIONS
 from computeatlas.core.units import Dimension, UnitError, humanize, parse
 
 
@@ -53,3 +56,19 @@ def test_humanize_uses_decimal_prefixes() -> None:
 def test_non_finite_figures_say_so(text: str) -> None:
     with pytest.raises(UnitError, match="is not a finite figure"):
         parse(text, Dimension.MEMORY)
+
+
+def test_the_unit_table_is_what_pint_says() -> None:
+    assert units.conversion_table() == CONVERSIONS, "unit table drifted: run `python -m computeatlas.core.units` and commit"
+
+
+def test_the_bundled_data_loads_without_the_pint_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(unit: str, dimension: Dimension) -> None:
+        raise AssertionError(f"{unit!r} ({dimension.name}) is not in the unit table")
+
+    monkeypatch.setattr(units, "_pint_conversion", refuse)
+    units._conversion.cache_clear()
+    try:
+        assert len(load().accelerators) >= 31
+    finally:
+        units._conversion.cache_clear()

@@ -24,7 +24,7 @@ from computeatlas.cli.base import (
     settings_for,
 )
 from computeatlas.cli.compare import (
-    accelerator_id,  # -- comparisons (issue 3): show accepts aliases --
+    accelerator_id,  # show accepts ids, aliases and names
 )
 from computeatlas.core import catalog as catalog_mod
 from computeatlas.core.catalog import CatalogError
@@ -252,7 +252,7 @@ def show(
 ) -> None:
     """Show one accelerator: every spec with its state, basis and source."""
     catalog = load_catalog(data)
-    view = accelerator_view(catalog, catalog.accelerators[accelerator_id(catalog, ident)])  # ids, aliases, names (issue 3)
+    view = accelerator_view(catalog, catalog.accelerators[accelerator_id(catalog, ident)])  # ids, aliases, names
     if as_json:
         out.print_json(view.model_dump_json())
         return

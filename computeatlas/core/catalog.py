@@ -12,7 +12,6 @@ import csv
 import datetime as dt
 import hashlib
 import importlib
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from computeatlas.core.settings import BUNDLED_DATA, Settings
+
+try:  # tomllib's own parser compiled with mypyc: twice as fast, same TOML 1.0, same errors
+    import tomli as toml
+except ImportError:  # pragma: no cover - tomli is a dependency; the standard library's is the same parser
+    import tomllib as toml
 
 if TYPE_CHECKING:  # the record types of each domain, for type checkers only
     from computeatlas.cloud.records import Offer, Provider
@@ -196,12 +200,14 @@ def _problems_from(exc: ValidationError, rel: str, raw: Mapping[str, Any]) -> li
     return out
 
 
-def _read(path: Path, rel: str, model: type[R], today: dt.date) -> tuple[R | None, list[Problem]]:
+def _read(path: Path, rel: str, model: type[R], today: dt.date, data: bytes | None = None) -> tuple[R | None, list[Problem]]:
+    """Validate the record in the TOML file ``path`` (whose bytes are ``data`` when already read)."""
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        text = (path.read_bytes() if data is None else data).decode("utf-8-sig")
+        raw = toml.loads(text.replace("\r\n", "\n").replace("\r", "\n"))  # newlines as read_text gives them
     except UnicodeDecodeError as exc:
         return None, [Problem(rel, "(file)", f"not UTF-8 text: {exc}")]
-    except tomllib.TOMLDecodeError as exc:
+    except toml.TOMLDecodeError as exc:
         return None, [Problem(rel, "(file)", f"broken TOML: {exc}")]
     problems = []
     if raw.get("id") != path.stem:
@@ -254,8 +260,9 @@ def check(root: Path | None = None, today: dt.date | None = None) -> tuple[Catal
         seen: dict[str, str] = {}
         for path in _files(root, folder):
             rel = f"{root.name}/{folder}/{path.name}"
-            digest.update(f"{folder}/{path.name}".encode() + b"\0" + path.read_bytes())
-            record, found = _read(path, rel, model, today)
+            data = path.read_bytes()
+            digest.update(f"{folder}/{path.name}".encode() + b"\0" + data)
+            record, found = _read(path, rel, model, today, data)
             problems += found
             if record is None:
                 failed.add(f"{folder}/{path.stem}")

@@ -19,8 +19,12 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
-import pint
+from computeatlas.core.unit_table import CONVERSIONS
+
+if TYPE_CHECKING:  # pint is imported on first use: the unit table spares most processes its import
+    import pint
 
 
 class Dimension(Enum):
@@ -82,6 +86,8 @@ def registry() -> pint.UnitRegistry:
     Bits and bytes get the dimension ``[information]`` (stock pint leaves them
     dimensionless) and ``b`` means bit, not barn.
     """
+    import pint
+
     stock = pathlib.Path(pint.__file__).parent
     folder = pathlib.Path(tempfile.mkdtemp(prefix="computeatlas-units-"))
     shutil.copy(stock / "constants_en.txt", folder)
@@ -99,11 +105,21 @@ _NUMBER = re.compile(r"^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*
 
 @functools.lru_cache(maxsize=4096)
 def _conversion(unit: str, dimension: Dimension) -> tuple[float | None, str | None]:
-    """Canonical units per one ``unit`` of ``dimension``, checked by pint, cached per unit.
+    """Canonical units per one ``unit`` of ``dimension``, cached per unit: from the table
+    of common units (:mod:`computeatlas.core.unit_table`, pint's own answers written down,
+    so a load needs no registry), else checked by pint.
 
     Returns ``(factor, None)``, or ``(None, problem)`` where ``problem`` is a message with a
     ``{text}`` placeholder for the figure's text.
     """
+    known = CONVERSIONS.get((unit, dimension.name))
+    if known is not None:
+        return known
+    return _pint_conversion(unit, dimension)
+
+
+def _pint_conversion(unit: str, dimension: Dimension) -> tuple[float | None, str | None]:
+    """:func:`_conversion` worked out by pint (building its registry on first use)."""
     ureg = registry()
     try:
         quantity = ureg.Quantity(1.0, unit) if unit else ureg.Quantity(1.0)
@@ -172,3 +188,37 @@ def humanize(amount: float, unit: str) -> str:
         if abs(amount) >= scale:
             return f"{amount / scale:.4g} {prefix}{unit}"
     return f"{amount:.4g} {unit}"
+
+
+TABLE_UNITS: dict[Dimension, tuple[str, ...]] = {
+    Dimension.MEMORY: tuple(p + u for p in ("", "k", "M", "G", "T", "P", "Ki", "Mi", "Gi", "Ti", "Pi") for u in ("B",)),
+    Dimension.BANDWIDTH: tuple(p + u for p in ("", "k", "M", "G", "T", "P", "Ki", "Mi", "Gi", "Ti") for u in ("B/s", "bit/s", "b/s")),
+    Dimension.COMPUTE: tuple(p + u for p in ("", "k", "M", "G", "T", "P", "E") for u in ("FLOPS", "OPS", "FLOP/s", "OP/s")),
+    Dimension.POWER: ("W", "kW", "MW", "GW", "tok/s/MW", "x"),
+    Dimension.AREA: ("mm^2",),
+    Dimension.COUNT: ("",),
+}
+"""The units :mod:`computeatlas.core.unit_table` holds, by dimension: prefixed bytes, bits,
+FLOP/s, OP/s and watts, and the texts the bundled data writes (a few energy figures that
+are not a power, such as ``"10x"``, are kept with pint's refusal)."""
+
+
+def conversion_table() -> dict[tuple[str, str], tuple[float | None, str | None]]:
+    """pint's answer for every unit of :data:`TABLE_UNITS`: what ``unit_table.py`` holds."""
+    return {(unit, dimension.name): _pint_conversion(unit, dimension) for dimension, names in TABLE_UNITS.items() for unit in names}
+
+
+def write_table(path: pathlib.Path = pathlib.Path(__file__).with_name("unit_table.py")) -> None:
+    """Write :func:`conversion_table` to ``unit_table.py`` (``python -m computeatlas.core.units``)."""
+    lines = [f"    {key!r}: {value!r}," for key, value in conversion_table().items()]
+    path.write_text(
+        '"""Conversions to canonical units of the common units, as pint gives them: written by\n'
+        "``python -m computeatlas.core.units`` (:func:`computeatlas.core.units.write_table`), checked\n"
+        'against pint by tests/test_units.py. Do not edit by hand."""\n\n'
+        "CONVERSIONS: dict[tuple[str, str], tuple[float | None, str | None]] = {\n" + "\n".join(lines) + "\n}\n",
+        encoding="utf-8",
+    )
+
+
+if __name__ == "__main__":
+    write_table()

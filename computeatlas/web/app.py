@@ -8,11 +8,15 @@ page or JSON body — never a traceback.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+import jinja2
+import jinja2.bccache
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -20,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import computeatlas
@@ -44,19 +49,89 @@ SECURITY_HEADERS = {
 }
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled template code kept in memory and shared by every app in the process, so a
+    second app (the static build's, a test's) does not compile the templates again. Jinja2
+    keys it by template and checks the source's checksum, so an edited template compiles anew."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledTemplates()
+
+
 def templates(urls: Urls | None = None) -> Jinja2Templates:
-    """The Jinja2 environment (autoescaping on) with the site's globals: ``version``,
-    ``url(name, **params)`` (:meth:`Urls.path`), ``post_url(name)`` (:meth:`Urls.post`, a
-    form's action) and ``absolute_url(path)`` (:meth:`Urls.absolute`), and the filter ``link``
-    (:meth:`Urls.link`: a view object's site path under the base path)."""
+    """The Jinja2 environment (autoescaping on, compiled code shared through :data:`COMPILED`)
+    with the site's globals: ``version``, ``url(name, **params)`` (:meth:`Urls.path`),
+    ``post_url(name)`` (:meth:`Urls.post`, a form's action) and ``absolute_url(path)``
+    (:meth:`Urls.absolute`), and the filter ``link`` (:meth:`Urls.link`: a view object's site
+    path under the base path)."""
     urls = urls or Urls()
-    env = Jinja2Templates(directory=str(HERE / "templates"))
-    env.env.globals["version"] = computeatlas.__version__
-    env.env.globals["url"] = urls.path
-    env.env.globals["post_url"] = urls.post
-    env.env.globals["absolute_url"] = urls.absolute
-    env.env.filters["link"] = urls.link
-    return env
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(HERE / "templates")),
+        autoescape=jinja2.select_autoescape(),
+        bytecode_cache=COMPILED,
+    )
+    env.globals["version"] = computeatlas.__version__
+    env.globals["url"] = urls.path
+    env.globals["post_url"] = urls.post
+    env.globals["absolute_url"] = urls.absolute
+    env.filters["link"] = urls.link
+    return Jinja2Templates(env=env)
+
+
+APP_OPTIONS: dict[str, Any] = {
+    "title": "Compute Atlas",
+    "version": computeatlas.__version__,
+    "description": "A sourced, verified reference for AI accelerators. Every figure has a state "
+    "(published, not published, not applicable, not comparable), a basis and a source.",
+    "docs_url": None,
+    "redoc_url": None,
+}
+
+
+def _make_routes(urls: Urls) -> tuple[BaseRoute, ...]:
+    """The route table (:mod:`computeatlas.web.routes`) as FastAPI routes under ``urls``'s base
+    path, JSON bodies linked through ``urls``; made on a throwaway app with the same options."""
+    maker = FastAPI(**APP_OPTIONS)
+    first = len(maker.router.routes)
+    linked_json = json_response_class(urls)
+    for route in routes.ROUTES:
+        response_class = linked_json if route.response_class is JSONResponse else route.response_class
+        maker.add_api_route(
+            urls.prefixed(route.path),
+            route.endpoint,
+            methods=list(route.methods),
+            name=route.name,
+            response_class=response_class,
+            include_in_schema=route.in_schema,
+            summary=route.summary,
+            response_model=route.response_model,
+        )
+        if "GET" in route.methods:  # every page answers HEAD; the server sends no body for it
+            maker.add_api_route(urls.prefixed(route.path), route.endpoint, methods=["HEAD"], name=f"{route.name}_head",
+                                response_class=response_class, include_in_schema=False)
+    return tuple(maker.router.routes[first:])
+
+
+@functools.cache
+def site_routes(base_path: str, origin: str) -> tuple[BaseRoute, ...]:
+    """The routes of a live deployment at ``base_path`` on ``origin``, made once per process and
+    mounted by every app with those settings: making them (signatures, the pydantic models
+    of parameters and responses) is most of what building an app costs. A route holds no
+    per-app state. A static build's registry (which knows its files) gets routes of its own."""
+    return _make_routes(Urls(base_path, origin))
+
+
 
 
 def create_app(catalog: Catalog | None = None, settings: Settings | None = None, urls: Urls | None = None) -> FastAPI:
@@ -70,15 +145,7 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
     """
     settings = settings if settings is not None else Settings.from_env()
     catalog = catalog if catalog is not None else load(settings.data)
-    app = FastAPI(
-        title="Compute Atlas",
-        version=computeatlas.__version__,
-        description="A sourced, verified reference for AI accelerators. Every figure has a state "
-        "(published, not published, not applicable, not comparable), a basis and a source.",
-        docs_url=None,
-        openapi_url=Urls(settings.base_path).path("openapi"),
-        redoc_url=None,
-    )
+    app = FastAPI(**APP_OPTIONS, openapi_url=Urls(settings.base_path).path("openapi"))
     app.state.catalog = catalog
     app.state.settings = settings
     app.state.urls = urls = urls if urls is not None else Urls(settings.base_path, settings.public_origin)
@@ -92,22 +159,8 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
     )
     app.state.templates = templates(urls)
     app.mount(urls.prefixed("/static"), StaticFiles(directory=str(HERE / "static")), name="static")
-    linked_json = json_response_class(urls)
-    for route in routes.ROUTES:
-        response_class = linked_json if route.response_class is JSONResponse else route.response_class
-        app.add_api_route(
-            urls.prefixed(route.path),
-            route.endpoint,
-            methods=list(route.methods),
-            name=route.name,
-            response_class=response_class,
-            include_in_schema=route.in_schema,
-            summary=route.summary,
-            response_model=route.response_model,
-        )
-        if "GET" in route.methods:  # every page answers HEAD; the server sends no body for it
-            app.add_api_route(urls.prefixed(route.path), route.endpoint, methods=["HEAD"], name=f"{route.name}_head",
-                              response_class=response_class, include_in_schema=False)
+    live = urls.files is None and not urls.live
+    app.router.routes.extend(site_routes(urls.base_path, urls.origin) if live else _make_routes(urls))
 
     app.add_middleware(SiteMiddleware)
     openapi.install(app, urls.base_path)

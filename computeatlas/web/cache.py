@@ -31,7 +31,6 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
-
 LIVE_SUFFIXES = ("/history", "/current")
 """Paths ending so are answered from the price-observation store, which changes without
 the catalog's data version changing (a new import): they are never cached."""
@@ -102,6 +101,11 @@ class PageCache:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    def clear(self) -> None:
+        """Forget every entry and reset the hit and miss counts."""
+        self._entries.clear()
+        self.hits = self.misses = 0
 
     def cacheable(self, request: Request) -> bool:
         """GET and HEAD requests outside the skipped prefixes and the live price paths, when the cache is on."""

@@ -10,10 +10,10 @@ URLs of its pages (one per record) that the static build renders.
 from __future__ import annotations
 
 from computeatlas.core.catalog import Catalog
-from computeatlas.web import (  # -- site (issue 7): static build files, charts --
+from computeatlas.web import (
     api_docs,
     charts,
-    cloud,  # -- cloud (issue 4) --
+    cloud,
     compare,
     coverage,  # listed before silicon, so /silicon/coverage is not read as an accelerator id
     dataset,  # -- dataset (issue 6) --

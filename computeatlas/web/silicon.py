@@ -15,7 +15,7 @@ from computeatlas.core.urls import site_path
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
 from computeatlas.silicon import table
 from computeatlas.silicon.specs import AcceleratorSummary, summary_view
-from computeatlas.web.charts import silicon_charts  # -- site (issue 7) --
+from computeatlas.web.charts import silicon_charts
 from computeatlas.web.page import (
     Route,
     canonical_url,

@@ -1,28 +1,16 @@
 """A visitor's journey in a real browser (Debian chromium): the table, sorting, filtering, one
 accelerator's specifications, a comparison, and the dataset form that answers with the CSV.
 
-Each stage is its own test so that a layer not built yet (``/compare/``, ``/data/``) skips
-its stage with a reason instead of hiding the others. Screenshots go to test-artifacts/.
+Each stage is its own test, so a broken stage fails alone without hiding the others.
+Screenshots go to test-artifacts/.
 """
 
 from __future__ import annotations
 
 import re
-import urllib.error
-import urllib.request
 from pathlib import Path
 
-import pytest
-
 TRAINIUM3 = "/silicon/aws-trainium-3"
-
-
-def _exists(base: str, path: str) -> bool:
-    try:
-        with urllib.request.urlopen(base + path, timeout=10) as response:
-            return response.status == 200
-    except urllib.error.HTTPError:
-        return False
 
 
 def _memory_cells(page) -> list[str]:  # type: ignore[no-untyped-def]
@@ -70,12 +58,9 @@ def test_table_sort_filter_and_open_trainium3(page, server: str, artifacts: Path
 
 
 def test_follow_a_comparison(page, server: str, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
-    if not _exists(server, "/compare/"):
-        pytest.skip("the comparison layer (/compare/, issue 3) is not served yet")
     page.goto(server + TRAINIUM3)
     link = page.locator('main a[href^="/compare/"][href*="-vs-"]').first
-    if link.count() == 0:
-        pytest.skip("the Trainium3 page links to no comparison yet")
+    assert link.count() == 1, "the Trainium3 page links to no comparison"
     href = link.get_attribute("href")
     link.click()
     page.wait_for_url(re.compile(re.escape(href) + "$"))
@@ -86,9 +71,8 @@ def test_follow_a_comparison(page, server: str, artifacts: Path) -> None:  # typ
 
 
 def test_send_the_dataset_form_and_receive_the_csv(page, server: str, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
-    if not _exists(server, "/data/"):
-        pytest.skip("the dataset layer (/data/, issue 6) is not served yet")
-    page.goto(server + "/data/")
+    response = page.goto(server + "/data/")
+    assert response is not None and response.status == 200
     page.screenshot(path=str(artifacts / "data.png"), full_page=True)
     form = page.locator("form.request-form")
     form.locator('input[name="name"]').fill("Zoë O'Brien")
