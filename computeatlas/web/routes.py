@@ -16,14 +16,14 @@ from computeatlas.web import (
     cloud,
     compare,
     coverage,  # listed before silicon, so /silicon/coverage is not read as an accelerator id
-    dataset,  # -- dataset (issue 6) --
-    energy,  # -- energy (issue 5) --
+    dataset,
+    energy,
     silicon,
     site,
 )
 from computeatlas.web.page import Route
 
-LAYERS = (coverage, silicon, compare, energy, cloud, charts, site, dataset, api_docs)  # -- add layer modules here: compare (3), cloud (4), energy (5), dataset (6), site (7) --
+LAYERS = (coverage, silicon, compare, energy, cloud, charts, site, dataset, api_docs)  # a new layer: add its module here
 
 ROUTES: tuple[Route, ...] = tuple(route for layer in LAYERS for route in layer.ROUTES)
 

@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel
 
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.citation import citation  # -- site (issue 7) --
+from computeatlas.core.citation import citation
 from computeatlas.core.urls import site_path
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
 from computeatlas.silicon import table
