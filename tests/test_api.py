@@ -77,6 +77,21 @@ def test_openapi_documents_400_and_404_never_422(client: TestClient) -> None:
     assert {"memory_min", "memory_max", "power_max", "fp8_min", "memory_bandwidth_min"} <= set(names)
 
 
+def test_openapi_states_the_limits_the_api_enforces(client: TestClient) -> None:
+    """What a schema-driven fuzzer found: limits the API enforced but the schema did not state."""
+    schema = client.get("/openapi.json").json()
+    params = {p["name"]: p for p in schema["paths"]["/api/accelerators"]["get"]["parameters"]}
+    assert params["memory_min"]["schema"]["maxLength"] == 64  # a longer figure is a 400
+    assert client.get("/api/accelerators", params={"memory_min": "8" * 65}).status_code == 400
+    assert client.get("/api/accelerators", params={"memory_min": "80 GB"}).status_code == 200
+    search = {p["name"]: p for p in schema["paths"]["/api/search"]["get"]["parameters"]}
+    assert search["q"]["schema"]["maxLength"] == 200
+    compare = schema["paths"]["/api/compare"]["get"]
+    assert {p["name"]: p["required"] for p in compare["parameters"]} == {"ids": True}
+    assert set(compare["responses"]) == {"200", "400", "404"}
+    assert client.get("/api/compare", params={"ids": "nvidia-h100-sxm,no-such-part"}).status_code == 404
+
+
 def test_fastapis_validation_errors_are_the_same_400_body(client: TestClient) -> None:
     ours = client.get("/api/accelerators?sort=colour")
     theirs = client.get("/api/accelerators", params={"sort": "x" * 201})

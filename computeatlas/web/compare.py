@@ -48,6 +48,12 @@ class CompareParams(BaseModel):
     ids: list[str] | None = Field(None, description=IDS_DESCRIPTION)
 
 
+class ApiCompareParams(CompareParams):
+    """The query of ``/api/compare``: ``ids`` is required there (the page without it is the index)."""
+
+    ids: list[str] = Field(description=IDS_DESCRIPTION)  # type: ignore[assignment]
+
+
 class SearchParams(BaseModel):
     """The query of ``/search``; other parameters are ignored."""
 
@@ -70,7 +76,7 @@ def _build(catalog: Catalog, names: list[str]) -> compare.ComparisonView:
         raise _page_error(exc) from None
 
 
-def _ids_param(params: CompareParams) -> list[str] | None:
+def _ids_param(params: CompareParams | ApiCompareParams) -> list[str] | None:
     """The ``ids`` values (comma-separated or repeated), or None when the parameter is absent."""
     if params.ids is None:
         return None
@@ -163,13 +169,13 @@ def search(request: Request, params: Annotated[SearchParams, Query()]) -> Respon
 # --- API -----------------------------------------------------------------------------
 
 
-def api_compare(request: Request, params: Annotated[CompareParams, Query()]) -> compare.ComparisonView:
+def api_compare(request: Request, params: Annotated[ApiCompareParams, Query()]) -> compare.ComparisonView:
     """2 to 6 accelerators aligned by spec: states, bases, sources, ratios where comparable,
     the headline compute format and derived figures. A pair comes in its page's order."""
     return _build(catalog_of(request), _ids_param(params) or [])
 
 
-def api_search(request: Request, q: str = Query(..., max_length=MAX_QUERY, description=Q_DESCRIPTION)) -> resolve.Resolution:
+def api_search(request: Request, q: str = Query(..., max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)) -> resolve.Resolution:
     """Resolve a name people use (id, alias, exact name) to accelerator ids; an ambiguous
     name lists every candidate, an unknown one the closest ids."""
     try:

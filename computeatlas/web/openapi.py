@@ -34,10 +34,13 @@ _REF = {"$ref": "#/components/schemas/ErrorBody"}
 _BAD = {"description": "Bad request: the detail names the parameter and says what was expected", "content": {"application/json": {"schema": _REF}}}
 _MISSING = {"description": "No such record; the closest ids are suggested", "content": {"application/json": {"schema": _REF}}}
 
+LOOKUPS = ("/api/compare", "/api/estimate")
+"""Operations that look records up by ids given in the query: an unknown id is a 404 there too."""
+
 
 def document(app: FastAPI, base_path: str = "") -> dict[str, Any]:
     """The OpenAPI document of ``app``: 422 replaced by 400 and a 404 on every path with a
-    path parameter. Under a ``base_path`` the paths are the site's (``/api/accelerators``)
+    path parameter and on the :data:`LOOKUPS`. Under a ``base_path`` the paths are the site's (``/api/accelerators``)
     and the base path is the document's server URL."""
     schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
     if base_path:
@@ -54,7 +57,7 @@ def document(app: FastAPI, base_path: str = "") -> dict[str, Any]:
             had_params = responses.pop("422", None) is not None or bool(operation.get("parameters"))
             if had_params:
                 responses["400"] = _BAD
-            if "{" in path:
+            if "{" in path or path in LOOKUPS:
                 responses["404"] = _MISSING
     return schema
 
