@@ -24,13 +24,8 @@ from typer.testing import CliRunner
 from computeatlas.cli import app as cli_app
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.claims import NumberFormat
-from computeatlas.economics.estimate import (
-    DoesNotFit,
-    EstimateError,
-    Outcome,
-    estimate,
-    parse_request,
-)
+from computeatlas.economics.estimate import Outcome, estimate
+from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
 from computeatlas.web.app import create_app
 from tests.conftest import TODAY, fresh_client
 from tests.test_energy import OFFERS, write_energy_data

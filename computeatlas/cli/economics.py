@@ -15,8 +15,8 @@ from computeatlas.cli.base import (
     load_catalog,
     out,
 )
-from computeatlas.economics.estimate import DoesNotFit, EstimateError, parse_request
 from computeatlas.economics.estimate import estimate as run_estimate
+from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
 from computeatlas.energy.views import economics_view
 
 
