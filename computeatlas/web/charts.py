@@ -3,7 +3,7 @@
 - ``/charts/memory-bandwidth`` and ``/charts/compute-power/{format}``: a chart with its
   text alternative and data table (HTML);
 - the same paths with ``.svg``: the picture (cached per data version by
-  :func:`computeatlas.charts.chart.svg`);
+  :func:`computeatlas.charts.svg.svg`);
 - ``/api/charts/...``: the :class:`~computeatlas.charts.chart.ChartView` as JSON.
 
 Charts: memory against bandwidth and compute against power (embedded in ``/silicon/``,
@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from computeatlas.charts import chart as charts
 from computeatlas.charts.chart import ChartView
+from computeatlas.charts.svg import svg
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import NotFound
@@ -59,7 +60,7 @@ def silicon_charts(catalog: Catalog) -> dict[str, object]:
 
 
 def _svg(view: ChartView) -> Response:
-    return Response(charts.svg(view), media_type="image/svg+xml")
+    return Response(svg(view), media_type="image/svg+xml")
 
 
 def _page(request: Request, view: ChartView) -> HTMLResponse:
