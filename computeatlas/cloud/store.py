@@ -209,7 +209,7 @@ class Store:
             return []
         marks = ", ".join("?" for _ in names)
         return self.query(
-            f"SELECT accelerator, pricing, collected, currency, per_accelerator_hour FROM latest WHERE status = 'accepted' "
+            f"SELECT accelerator, pricing, collected, currency, per_accelerator_hour, provider FROM latest WHERE status = 'accepted' "
             f"AND per_accelerator_hour IS NOT NULL AND accelerator IN ({marks}) AND collected BETWEEN ? AND ?",
             [*names, since, until], since.date(), until.date())
 
