@@ -85,3 +85,24 @@ def test_a_non_usd_price_gets_a_usd_figure_only_through_a_dated_rate_shown_besid
     assert prices["USD"].rate is None and prices["USD"].usd_per_accelerator_hour == pytest.approx(0.4)
     without = {p.currency: p for p in current_view(store, "nvidia-l4", now, 90).prices}
     assert without["EUR"].usd_per_accelerator_hour is None  # no rate: kept in euros, out of USD figures
+
+
+def test_observed_pages_are_never_frozen_by_the_page_cache(tmp_path: Path, catalog, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """/cloud/prices/{id} and /api/prices/{id} are never cached; the accelerator page is keyed
+    on the store's version, so a new import shows on it at once."""
+    from computeatlas.cloud import history
+
+    now = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+    monkeypatch.setattr(history, "utcnow", lambda: now)
+    store = Store(tmp_path / "prices")
+    client = TestClient(create_app(catalog, Settings(prices=tmp_path / "prices", page_cache=True)))
+    before = {p: client.get(p).text for p in ("/cloud/prices/nvidia-l4", "/api/prices/nvidia-l4", "/silicon/nvidia-l4")}
+    assert client.get("/silicon/nvidia-l4").text == before["/silicon/nvidia-l4"]  # served from the cache
+    import_readings("atlas", [], store, TABLE, RateTable([]), rules.Limits(), now=now, observations=[
+        _obs("on_demand", 3.2, now - dt.timedelta(days=1)), _obs("spot", 1.6, now - dt.timedelta(days=1))])
+    assert "0.4 USD" in client.get("/cloud/prices/nvidia-l4").text
+    assert [p["amount"] for p in client.get("/api/prices/nvidia-l4").json()["current"]["prices"]] == [1.6, 3.2]
+    rent = client.get("/silicon/nvidia-l4").text
+    assert rent != before["/silicon/nvidia-l4"] and "examplecloud" in rent
+    spot = next(p for p in client.get("/api/prices/nvidia-l4").json()["current"]["prices"] if p["pricing"] == "spot")
+    assert spot["discount"] == pytest.approx(0.5)

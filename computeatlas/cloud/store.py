@@ -82,6 +82,11 @@ class Store:
             return []
         return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(self.runs_dir.glob("*.json"))]
 
+    def version(self) -> str:
+        """The committed runs in one short string: it changes when an import commits (a
+        directory listing, no Parquet read), so a cache keyed on it never serves old prices."""
+        return ",".join(self._committed())[-64:] + f"#{len(self._committed())}"
+
     def _committed(self) -> list[str]:
         return sorted(p.stem for p in self.runs_dir.glob("*.json")) if self.runs_dir.is_dir() else []
 
