@@ -127,6 +127,56 @@ class PricesView(BaseModel):
     history: HistoryView
 
 
+class PriceChange(BaseModel):
+    """One entry of an accelerator's price feed: an offer (provider, instance, region,
+    pricing, term) first observed, or observed at another price than its previous observation."""
+
+    collected: dt.datetime
+    provider: str
+    instance_type: str
+    region: str
+    pricing: str
+    term: str
+    currency: str
+    per_accelerator_hour: float
+    previous: float | None = Field(description="the offer's previous observed price per accelerator-hour; None when first observed")
+    previous_collected: dt.datetime | None
+    source_url: str
+    via: str
+
+    @property
+    def key(self) -> str:
+        """A stable id for the entry (the offer and the collection time)."""
+        return f"{self.provider}/{self.instance_type}/{self.region}/{self.pricing}/{self.term}/{self.collected.isoformat()}"
+
+
+FEED_LIMIT = 100
+"""At most this many entries in one feed, newest first."""
+
+
+def price_changes(store: Store, accelerator: str, limit: int = FEED_LIMIT) -> list[PriceChange]:
+    """The newest ``limit`` price changes of ``accelerator``'s offers, newest first: each offer's
+    first observation, and each observation whose price per accelerator-hour differs from the
+    same offer's previous one (an unchanged price is no entry). Accepted observations only."""
+    rows = store.history(accelerator, None, None, limit=None)
+    last: dict[tuple[str, ...], dict[str, Any]] = {}
+    changes: list[PriceChange] = []
+    for row in sorted(rows, key=lambda r: r["collected"]):
+        if row.get("per_accelerator_hour") is None:
+            continue
+        offer = (row["provider"], row["instance_type"], row["region"], row["pricing"], row["term"], row["currency"])
+        before = last.get(offer)
+        last[offer] = row
+        if before is not None and abs(before["per_accelerator_hour"] - row["per_accelerator_hour"]) < 1e-9:
+            continue
+        changes.append(PriceChange(
+            collected=row["collected"], provider=row["provider"], instance_type=row["instance_type"], region=row["region"],
+            pricing=row["pricing"], term=row["term"], currency=row["currency"], per_accelerator_hour=row["per_accelerator_hour"],
+            previous=before["per_accelerator_hour"] if before else None, previous_collected=before["collected"] if before else None,
+            source_url=row["source_url"], via=row["via"]))
+    return list(reversed(changes))[:limit]
+
+
 def utcnow() -> dt.datetime:
     """The time "current" is measured at (tests replace it)."""
     return dt.datetime.now(dt.UTC)
@@ -181,5 +231,5 @@ def history_view(store: Store, accelerator: str, since: dt.date | None = None, u
                        observations=[_shown(r, rates or RateTable([])) for r in rows], truncated=truncated, series=series)
 
 
-__all__ = ["HISTORY_FILTERS", "CurrentView", "HistoryView", "ObservedPrice", "ObservedRange", "PricesView", "SeriesPoint",
-           "current_view", "history_view", "observed_range", "utcnow"]
+__all__ = ["FEED_LIMIT", "HISTORY_FILTERS", "CurrentView", "HistoryView", "ObservedPrice", "ObservedRange", "PriceChange",
+           "PricesView", "SeriesPoint", "current_view", "history_view", "observed_range", "price_changes", "utcnow"]

@@ -82,6 +82,10 @@ class Store:
             return []
         return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(self.runs_dir.glob("*.json"))]
 
+    def files(self) -> list[Path]:
+        """Every Parquet file of a committed run (for exports that read the whole store)."""
+        return self._files(None, None)
+
     def version(self) -> str:
         """The committed runs in one short string: it changes when an import commits (a
         directory listing, no Parquet read), so a cache keyed on it never serves old prices."""

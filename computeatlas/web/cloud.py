@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal
+from urllib.parse import quote
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -34,6 +36,7 @@ from computeatlas.cloud.history import (
     PricesView,
     current_view,
     history_view,
+    price_changes,
 )
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.pricing import OfferPrice, PriceQuery
@@ -49,6 +52,7 @@ from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.urls import site_path
+from computeatlas.publish.exports import prices as prices_export
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
 from computeatlas.publish.exports.csv import write_rows
 from computeatlas.web.page import (
@@ -61,6 +65,7 @@ from computeatlas.web.page import (
     settings_of,
     urls_of,
 )
+from computeatlas.web.site import ATOM
 
 INDEX_PARAMS = ("accelerator", "provider", "pricing", "region")
 """Filters of the ``/cloud/`` price table."""
@@ -244,6 +249,56 @@ def api_price_current(
     return current_view(_store(request), acc.id, history.utcnow(), settings.freshness_days, variant or None, rates_of(settings))
 
 
+def price_feed(request: Request, ident: str = ACCELERATOR_PATH) -> Response:
+    """The Atom feed of one accelerator's price changes: each offer's first observation and
+    each change of its price per accelerator-hour, newest first (read from the store)."""
+    acc = find_accelerator(request, ident)
+    urls = urls_of(request)
+    changes = price_changes(_store(request), acc.id)
+    page = urls.absolute(site_path("cloud_prices", ident=acc.id))
+    feed = ET.Element("feed", xmlns=ATOM)
+    ET.SubElement(feed, "title").text = f"Compute Atlas: {acc.name} price changes"
+    ET.SubElement(feed, "subtitle").text = ("Each entry is an offer first observed, or observed at another price per "
+                                            "accelerator-hour than before; accepted observations only, each with its source.")
+    ET.SubElement(feed, "id").text = urls.absolute(site_path("cloud_price_feed", ident=acc.id))
+    ET.SubElement(feed, "updated").text = (changes[0].collected if changes else dt.datetime(2000, 1, 1, tzinfo=dt.UTC)).isoformat()
+    ET.SubElement(feed, "link", rel="self", type="application/atom+xml", href=urls.absolute(site_path("cloud_price_feed", ident=acc.id)))
+    ET.SubElement(feed, "link", rel="alternate", type="text/html", href=page)
+    ET.SubElement(ET.SubElement(feed, "author"), "name").text = "Compute Atlas"
+    for c in changes:
+        entry = ET.SubElement(feed, "entry")
+        offer = f"{c.provider} {c.instance_type}" + (f" ({c.region})" if c.region else "") + f", {c.pricing}" + (f" {c.term}" if c.term else "")
+        price = f"{c.per_accelerator_hour:.4g} {c.currency} per accelerator-hour"
+        if c.previous is None:
+            title, summary = f"{offer}: {price} (first observed)", f"First observed on {c.collected.date()}: {price}."
+        else:
+            title = f"{offer}: {c.previous:.4g} → {price}"
+            summary = f"{price} on {c.collected.date()}, was {c.previous:.4g} {c.currency} on {c.previous_collected.date() if c.previous_collected else '?'}."
+        ET.SubElement(entry, "title").text = title
+        ET.SubElement(entry, "id").text = f"{page}#{quote(c.key, safe='')}"
+        ET.SubElement(entry, "updated").text = c.collected.isoformat()
+        ET.SubElement(entry, "link", rel="alternate", href=page)
+        ET.SubElement(entry, "link", rel="via", href=c.source_url)
+        ET.SubElement(entry, "category", term=c.pricing)
+        ET.SubElement(entry, "summary", type="text").text = f"{summary} Source: {c.source_url} (via {c.via})."
+    return Response(ET.tostring(feed, encoding="utf-8", xml_declaration=True), media_type="application/atom+xml")
+
+
+def prices_dataset(request: Request, fmt: Literal["csv", "parquet"] = Path(description="csv or parquet")) -> Response:
+    """Every accepted price observation in the store, as CSV or Parquet, with the licence
+    notices (in the Parquet metadata; beside the CSV, linked from its ``Link`` header)."""
+    body = prices_export.export(_store(request), fmt)
+    notice = urls_of(request).link(site_path("prices_notice"))
+    return Response(body, media_type=prices_export.MEDIA_TYPES[fmt], headers={
+        "Content-Disposition": f'attachment; filename="compute-atlas-price-observations.{fmt}"',
+        "Link": f'<{notice}>; rel="license"'})
+
+
+def prices_notice(request: Request) -> Response:
+    """The licence notices of the price dataset (ours and OpenComputePrices's MIT licence)."""
+    return Response(prices_export.notice(_store(request)), media_type="text/plain; charset=utf-8")
+
+
 def api_providers(request: Request) -> list[ProviderSummary]:
     """Every cloud provider with its kind, regions and what it rents."""
     return provider_summaries(catalog_of(request))
@@ -261,8 +316,10 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
     for ident in catalog.providers:
         yield site_path("cloud_provider", ident=ident)
         yield site_path("api_provider", ident=ident)
+    yield from (site_path("prices_dataset", fmt=fmt) for fmt in ("csv", "parquet"))
+    yield site_path("prices_notice")
     for ident in catalog.accelerators:
-        for name in ("cloud_prices", "cloud_price_history", "api_prices", "api_price_history", "api_price_current"):
+        for name in ("cloud_prices", "cloud_price_history", "cloud_price_feed", "api_prices", "api_price_history", "api_price_current"):
             yield site_path(name, ident=ident)
 
 
@@ -272,6 +329,9 @@ ROUTES: tuple[Route, ...] = (
     Route(cloud_redirect, "cloud_prices_bare_redirect", Response),
     Route(cloud_redirect, "cloud_prices_redirect", Response),
     Route(price_history_page, "cloud_price_history"),
+    Route(price_feed, "cloud_price_feed", Response),
+    Route(prices_dataset, "prices_dataset", Response),
+    Route(prices_notice, "prices_notice", Response),
     Route(prices_page, "cloud_prices"),
     Route(provider_page, "cloud_provider"),
     Route(api_offers, "api_offers", JSONResponse, list[OfferPrice], in_schema=True, summary="List offers with prices per accelerator-hour"),
