@@ -32,6 +32,7 @@ from pydantic import (
     create_model,
 )
 
+from computeatlas.core.amounts import MAX_LENGTH as AMOUNT_MAX_LENGTH
 from computeatlas.core.amounts import UNITS, AmountError, parse_amount
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
@@ -193,7 +194,7 @@ def _range_field(param: str, column: Column) -> Any:
     kind = Annotated[
         float | None,
         PlainValidator(_amount_validator(param, column)),
-        WithJsonSchema({"type": "string", "maxLength": MAX_VALUE, "description": description}),
+        WithJsonSchema({"type": "string", "maxLength": AMOUNT_MAX_LENGTH, "description": description}),  # what parse_amount accepts
     ]
     return (kind, Field(None, description=description))
 

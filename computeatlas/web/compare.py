@@ -30,7 +30,7 @@ from computeatlas.silicon.related import title_of
 from computeatlas.web.page import Route, catalog_of, render, urls_of
 
 MAX_QUERY = 2000
-"""Longest ``ids`` or ``q`` value accepted, in characters."""
+"""Longest ``ids`` value accepted, in characters (``q`` is a name: at most :data:`resolve.MAX_NAME`)."""
 
 PAIR_PATH = Path(description="two accelerator ids joined by '-vs-', e.g. 'nvidia-h100-sxm-vs-nvidia-h200-sxm'", max_length=400)
 IDS_DESCRIPTION = (
@@ -48,12 +48,18 @@ class CompareParams(BaseModel):
     ids: list[str] | None = Field(None, description=IDS_DESCRIPTION)
 
 
+class ApiCompareParams(CompareParams):
+    """The query of ``/api/compare``: ``ids`` is required there (without it the answer is a 400)."""
+
+    ids: list[str] = Field(..., min_length=1, description=IDS_DESCRIPTION)  # type: ignore[assignment]
+
+
 class SearchParams(BaseModel):
     """The query of ``/search``; other parameters are ignored."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    q: str | None = Field(None, max_length=MAX_QUERY, description=Q_DESCRIPTION)
+    q: str | None = Field(None, max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)
 
 
 def _page_error(exc: compare.CompareError) -> PageError:
@@ -163,13 +169,13 @@ def search(request: Request, params: Annotated[SearchParams, Query()]) -> Respon
 # --- API -----------------------------------------------------------------------------
 
 
-def api_compare(request: Request, params: Annotated[CompareParams, Query()]) -> compare.ComparisonView:
+def api_compare(request: Request, params: Annotated[ApiCompareParams, Query()]) -> compare.ComparisonView:
     """2 to 6 accelerators aligned by spec: states, bases, sources, ratios where comparable,
     the headline compute format and derived figures. A pair comes in its page's order."""
     return _build(catalog_of(request), _ids_param(params) or [])
 
 
-def api_search(request: Request, q: str = Query(..., max_length=MAX_QUERY, description=Q_DESCRIPTION)) -> resolve.Resolution:
+def api_search(request: Request, q: str = Query(..., max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)) -> resolve.Resolution:
     """Resolve a name people use (id, alias, exact name) to accelerator ids; an ambiguous
     name lists every candidate, an unknown one the closest ids."""
     try:

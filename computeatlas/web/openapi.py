@@ -35,9 +35,14 @@ _BAD = {"description": "Bad request: the detail names the parameter and says wha
 _MISSING = {"description": "No such record; the closest ids are suggested", "content": {"application/json": {"schema": _REF}}}
 
 
+NOT_FOUND_WITHOUT_PATH_PARAMETER = ("/api/compare",)
+"""Paths without a path parameter that still answer 404: ``/api/compare`` when an id in
+``ids`` names no accelerator."""
+
+
 def document(app: FastAPI, base_path: str = "") -> dict[str, Any]:
     """The OpenAPI document of ``app``: 422 replaced by 400 and a 404 on every path with a
-    path parameter. Under a ``base_path`` the paths are the site's (``/api/accelerators``)
+    path parameter (and on :data:`NOT_FOUND_WITHOUT_PATH_PARAMETER`). Under a ``base_path`` the paths are the site's (``/api/accelerators``)
     and the base path is the document's server URL."""
     schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
     if base_path:
@@ -54,7 +59,7 @@ def document(app: FastAPI, base_path: str = "") -> dict[str, Any]:
             had_params = responses.pop("422", None) is not None or bool(operation.get("parameters"))
             if had_params:
                 responses["400"] = _BAD
-            if "{" in path:
+            if "{" in path or path in NOT_FOUND_WITHOUT_PATH_PARAMETER:
                 responses["404"] = _MISSING
     return schema
 
