@@ -209,8 +209,6 @@ def test_price_chart_svg_and_page(cloud_catalog: Catalog) -> None:
     page = BeautifulSoup(client.get("/charts/prices/acme-a1").text, "html.parser")
     left_out = [li.get_text(" ", strip=True) for li in page.select(".chart-excluded li")]
     assert len(left_out) == 2
-    prices_page = BeautifulSoup(client.get("/cloud/prices/acme-a1").text, "html.parser")
-    assert prices_page.select_one("figure.chart-embed img")["src"] == "/charts/prices/acme-a1.svg"
     # A part with no priced offer has no price chart: a clear 404.
     assert client.get("/charts/prices/globex-g1.svg").status_code == 404
 

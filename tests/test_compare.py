@@ -298,7 +298,8 @@ def test_api_is_the_page_data(compare_client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("query", "status", "words"),
     [
-        ("", 400, "query parameter 'ids': Field required"),
+        ("", 400, "query parameter 'ids': Field required"),  # required in the OpenAPI schema too
+        ("?ids=", 400, "No accelerators given"),
         ("?ids=acme-a1,acme-a1", 400, "The same accelerator twice"),
         ("?ids=a,b,c,d,e,f,g", 400, "at most 6"),
         ("?ids=acme-a1,zzz", 404, "No accelerator with id 'zzz'"),
@@ -314,6 +315,9 @@ def test_api_bad_input_is_json_4xx(compare_client: TestClient, query: str, statu
 def test_openapi_documents_compare_and_search(compare_client: TestClient) -> None:
     schema = compare_client.get("/openapi.json").json()
     assert {"/api/compare", "/api/search"} <= set(schema["paths"])
+    compare_get = schema["paths"]["/api/compare"]["get"]
+    assert "404" in compare_get["responses"] and compare_get["parameters"][0]["required"] is True
+    assert schema["paths"]["/api/search"]["get"]["parameters"][0]["schema"]["maxLength"] == 200
     ok = schema["paths"]["/api/compare"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert ok["$ref"].endswith("/ComparisonView")
     assert {"headline", "rows", "derived", "gaps"} <= set(schema["components"]["schemas"]["ComparisonView"]["properties"])

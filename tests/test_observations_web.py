@@ -85,3 +85,64 @@ def test_a_non_usd_price_gets_a_usd_figure_only_through_a_dated_rate_shown_besid
     assert prices["USD"].rate is None and prices["USD"].usd_per_accelerator_hour == pytest.approx(0.4)
     without = {p.currency: p for p in current_view(store, "nvidia-l4", now, 90).prices}
     assert without["EUR"].usd_per_accelerator_hour is None  # no rate: kept in euros, out of USD figures
+
+
+def test_observed_pages_are_never_frozen_by_the_page_cache(tmp_path: Path, catalog, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """/cloud/prices/{id} and /api/prices/{id} are never cached; the accelerator page is keyed
+    on the store's version, so a new import shows on it at once."""
+    from computeatlas.cloud import history
+
+    now = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+    monkeypatch.setattr(history, "utcnow", lambda: now)
+    store = Store(tmp_path / "prices")
+    client = TestClient(create_app(catalog, Settings(prices=tmp_path / "prices", page_cache=True)))
+    before = {p: client.get(p).text for p in ("/cloud/prices/nvidia-l4", "/api/prices/nvidia-l4", "/silicon/nvidia-l4")}
+    assert client.get("/silicon/nvidia-l4").text == before["/silicon/nvidia-l4"]  # served from the cache
+    import_readings("atlas", [], store, TABLE, RateTable([]), rules.Limits(), now=now, observations=[
+        _obs("on_demand", 3.2, now - dt.timedelta(days=1)), _obs("spot", 1.6, now - dt.timedelta(days=1))])
+    assert "0.4 USD" in client.get("/cloud/prices/nvidia-l4").text
+    assert [p["amount"] for p in client.get("/api/prices/nvidia-l4").json()["current"]["prices"]] == [1.6, 3.2]
+    rent = client.get("/silicon/nvidia-l4").text
+    assert rent != before["/silicon/nvidia-l4"] and "examplecloud" in rent
+    spot = next(p for p in client.get("/api/prices/nvidia-l4").json()["current"]["prices"] if p["pricing"] == "spot")
+    assert spot["discount"] == pytest.approx(0.5)
+
+
+def test_the_price_history_is_a_dataset_with_its_licence_notices(catalog) -> None:  # type: ignore[no-untyped-def]
+    import csv
+    import io
+
+    import pyarrow.parquet as pq
+
+    client = TestClient(create_app(catalog))  # the bundled store, data/prices
+    accepted = Store(Path(__file__).parent.parent / "data" / "prices").count()["accepted"]
+    body = client.get("/data/prices/observations.csv")
+    assert body.headers["content-type"].startswith("text/csv") and 'rel="license"' in body.headers["link"]
+    rows = list(csv.DictReader(io.StringIO(body.text)))
+    assert len(rows) == accepted and {r["accelerator"] for r in rows} >= {"nvidia-h100-sxm", "google-tpu-v5p", "aws-trainium"}
+    assert any(r["via"].startswith("OpenComputePrices") for r in rows) and all(r["source_url"] or r["via"] for r in rows)
+    table = pq.read_table(io.BytesIO(client.get("/data/prices/observations.parquet").content))
+    assert table.num_rows == accepted
+    notice = table.schema.metadata[b"notice"].decode()
+    assert "MIT License" in notice and "OpenComputePrices Contributors" in notice and "CC-BY-NC-4.0" in notice
+    assert client.get(body.headers["link"].split(">")[0].lstrip("<")).text == notice
+    assert client.get("/data/prices/observations.json").status_code == 400
+
+
+def test_the_price_feed_lists_first_observations_and_changes_newest_first(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    import xml.etree.ElementTree as ET
+
+    store = Store(tmp_path / "prices")
+    now = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
+    import_readings("atlas", [], store, TABLE, RateTable([]), rules.Limits(), now=now, observations=[
+        _obs("on_demand", 4.0, now - dt.timedelta(days=20)), _obs("on_demand", 4.0, now - dt.timedelta(days=10)),
+        _obs("on_demand", 3.2, now - dt.timedelta(days=1))])
+    client = TestClient(create_app(catalog, Settings(prices=tmp_path / "prices", page_cache=True)))
+    feed = client.get("/cloud/prices/nvidia-l4/feed.xml")
+    assert feed.headers["content-type"].startswith("application/atom+xml")
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    titles = [e.findtext("a:title", namespaces=ns) for e in ET.fromstring(feed.content).findall("a:entry", ns)]
+    assert titles == ["examplecloud 8x L4 (us), on_demand: 0.5 → 0.4 USD per accelerator-hour",
+                      "examplecloud 8x L4 (us), on_demand: 0.5 USD per accelerator-hour (first observed)"]  # the unchanged 4.0 is no entry
+    page = client.get("/cloud/prices/nvidia-l4").text
+    assert "/cloud/prices/nvidia-l4/feed.xml" in page and "/data/prices/observations.parquet" in page

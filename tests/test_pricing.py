@@ -194,7 +194,7 @@ def test_spread_names_both_ends_and_their_ratio(cloud_catalog: Catalog) -> None:
     assert s.state == "computed" and s.variant and s.variant.key == "pcie-80gb"
     assert (s.cheapest.offer_id, s.cheapest.provider_name, s.cheapest.per_accelerator_hour, s.cheapest.seen) == (O[4], "Gamma Market", 4.0, dt.date(2026, 11, 20))
     assert (s.dearest.offer_id, s.dearest.provider_name, s.dearest.per_accelerator_hour) == (O[2], "Alpha GPU", pytest.approx(12.29))
-    assert s.dearest.source_url == "https://alpha.example/pricing" and s.dearest.url == f"/cloud/prices/acme-a1#offer-{O[2]}"
+    assert s.dearest.source_url == "https://alpha.example/pricing" and s.dearest.url == f"/cloud/alpha#offer-{O[2]}"
     assert s.ratio == pytest.approx(12.29 / 4.0)  # 3.0725
     assert s.ratio_text == "12.29 ÷ 4.00 ≈ 3.07×"
     assert s.counted == 3  # offers 2, 3 and 4

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.rates import RateTable
-from computeatlas.cloud.spreads import ObservedSpread, spread
+from computeatlas.cloud.spreads import ObservedSpread, SpreadEnd, spread
 from computeatlas.cloud.store import Store, observation_of
 
 HISTORY_FILTERS = ("provider", "pricing", "variant", "region")
@@ -105,6 +105,99 @@ def _shown(row: dict[str, Any], rates: RateTable, now: dt.datetime | None = None
     return shown
 
 
+class ObservedRange(BaseModel):
+    """The current on-demand USD range of one accelerator over every fresh offer (all variants,
+    variant-not-stated included), for the accelerator page's "Where you rent this"."""
+
+    as_of: dt.datetime
+    freshness_days: int
+    offers: int = Field(description="fresh on-demand USD offers with a price per accelerator-hour")
+    providers: list[str]
+    cheapest: SpreadEnd | None
+    dearest: SpreadEnd | None
+    newest: dt.date | None = Field(description="collection date of the newest of these observations")
+
+
+class PricesView(BaseModel):
+    """The observed-price page of one accelerator and the body of ``/api/prices/{id}``:
+    current prices (spread, discounts) and the median history with observation counts."""
+
+    accelerator: str
+    current: CurrentView
+    history: HistoryView
+
+
+class PriceChange(BaseModel):
+    """One entry of an accelerator's price feed: an offer (provider, instance, region,
+    pricing, term) first observed, or observed at another price than its previous observation."""
+
+    collected: dt.datetime
+    provider: str
+    instance_type: str
+    region: str
+    pricing: str
+    term: str
+    currency: str
+    per_accelerator_hour: float
+    previous: float | None = Field(description="the offer's previous observed price per accelerator-hour; None when first observed")
+    previous_collected: dt.datetime | None
+    source_url: str
+    via: str
+
+    @property
+    def key(self) -> str:
+        """A stable id for the entry (the offer and the collection time)."""
+        return f"{self.provider}/{self.instance_type}/{self.region}/{self.pricing}/{self.term}/{self.collected.isoformat()}"
+
+
+FEED_LIMIT = 100
+"""At most this many entries in one feed, newest first."""
+
+
+def price_changes(store: Store, accelerator: str, limit: int = FEED_LIMIT) -> list[PriceChange]:
+    """The newest ``limit`` price changes of ``accelerator``'s offers, newest first: each offer's
+    first observation, and each observation whose price per accelerator-hour differs from the
+    same offer's previous one (an unchanged price is no entry). Accepted observations only."""
+    rows = store.history(accelerator, None, None, limit=None)
+    last: dict[tuple[str, ...], dict[str, Any]] = {}
+    changes: list[PriceChange] = []
+    for row in sorted(rows, key=lambda r: r["collected"]):
+        if row.get("per_accelerator_hour") is None:
+            continue
+        offer = (row["provider"], row["instance_type"], row["region"], row["pricing"], row["term"], row["currency"])
+        before = last.get(offer)
+        last[offer] = row
+        if before is not None and abs(before["per_accelerator_hour"] - row["per_accelerator_hour"]) < 1e-9:
+            continue
+        changes.append(PriceChange(
+            collected=row["collected"], provider=row["provider"], instance_type=row["instance_type"], region=row["region"],
+            pricing=row["pricing"], term=row["term"], currency=row["currency"], per_accelerator_hour=row["per_accelerator_hour"],
+            previous=before["per_accelerator_hour"] if before else None, previous_collected=before["collected"] if before else None,
+            source_url=row["source_url"], via=row["via"]))
+    return list(reversed(changes))[:limit]
+
+
+def utcnow() -> dt.datetime:
+    """The time "current" is measured at (tests replace it)."""
+    return dt.datetime.now(dt.UTC)
+
+
+def observed_range(view: CurrentView) -> ObservedRange:
+    """The on-demand USD range of ``view``'s fresh prices, both ends named and dated."""
+    on_demand = sorted((p for p in view.prices if p.pricing == PricingKind.ON_DEMAND and p.currency == "USD"
+                        and p.per_accelerator_hour is not None and not p.stale),
+                       key=lambda p: (p.per_accelerator_hour or 0.0, p.provider))
+
+    def end(p: ObservedPrice) -> SpreadEnd:
+        return SpreadEnd(per_accelerator_hour=p.per_accelerator_hour or 0.0, provider=p.provider, instance_type=p.instance_type,
+                         region=p.region, collected=p.collected, source_url=p.source_url)
+
+    return ObservedRange(as_of=view.as_of, freshness_days=view.freshness_days, offers=len(on_demand),
+                         providers=sorted({p.provider for p in on_demand}),
+                         cheapest=end(on_demand[0]) if on_demand else None, dearest=end(on_demand[-1]) if on_demand else None,
+                         newest=max(p.collected for p in on_demand).date() if on_demand else None)
+
+
 def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90, variant: str | None = None,
                  rates: RateTable | None = None) -> CurrentView:
     """Current prices of ``accelerator``; ``variant`` chooses the spread (default: the variant
@@ -138,4 +231,5 @@ def history_view(store: Store, accelerator: str, since: dt.date | None = None, u
                        observations=[_shown(r, rates or RateTable([])) for r in rows], truncated=truncated, series=series)
 
 
-__all__ = ["HISTORY_FILTERS", "CurrentView", "HistoryView", "ObservedPrice", "SeriesPoint", "current_view", "history_view"]
+__all__ = ["FEED_LIMIT", "HISTORY_FILTERS", "CurrentView", "HistoryView", "ObservedPrice", "ObservedRange", "PriceChange",
+           "PricesView", "SeriesPoint", "current_view", "history_view", "observed_range", "price_changes", "utcnow"]

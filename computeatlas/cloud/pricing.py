@@ -137,7 +137,7 @@ class OfferPrice(BaseModel):
     source_url: str
     note: str | None
     data_file: str
-    url: str = Field(description="the offer on its accelerator's price page")
+    url: str = Field(description="the offer on its provider's page")
 
 
 def offer_price(catalog: Catalog, offer: Offer, on: dt.date | None = None) -> OfferPrice:
@@ -181,7 +181,7 @@ def offer_price(catalog: Catalog, offer: Offer, on: dt.date | None = None) -> Of
         stale=age > STALE_AFTER_DAYS, state=state, per_accelerator_hour=amount, unit=unit, display=display,
         arithmetic=arithmetic, usd_comparable=cur == COMPARISON_CURRENCY and amount is not None,
         currency_note=currency_note, source_url=offer.source_url, note=offer.note,
-        data_file=catalog.file_of("offers", offer.id), url=site_path("cloud_prices", ident=acc.id) + f"#offer-{offer.id}",
+        data_file=catalog.file_of("offers", offer.id), url=site_path("cloud_provider", ident=offer.provider) + f"#offer-{offer.id}",
     )
 
 

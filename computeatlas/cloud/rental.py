@@ -1,9 +1,10 @@
 """Where an accelerator is actually rented: the accelerator page's cloud section.
 
-Built from the records only: the offers name the providers, the default spread of
-:mod:`computeatlas.cloud.pricing` gives the on-demand price range, and for a cloud-only part
-the providers' "exclusive parts" lock-in facts back the note that choosing the part is
-choosing the cloud.
+The price range comes from the observation store (:func:`~computeatlas.cloud.history.current_view`:
+the newest observation of each offer within the freshness window, measured at request
+time), dated, with a link to the observed prices and their history. The hand-checked offers
+name the providers with their lock-in facts; for a cloud-only part the providers'
+"exclusive parts" facts back the note that choosing the part is choosing the cloud.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
+from computeatlas.cloud.history import ObservedRange, current_view, observed_range
 from computeatlas.cloud.pricing import PriceQuery, Spread, price_view
+from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.records import LockInTopic
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator, Availability
@@ -42,16 +46,23 @@ class RentSummary(BaseModel):
     cloud_note: str | None
     exclusive_facts: list[str] = Field(default_factory=list)
     prices_url: str
+    observed: ObservedRange | None = Field(None, description="current on-demand USD range from the observation store (None: not read)")
+    history_url: str = ""
 
 
-def rent_summary(catalog: Catalog, acc: Accelerator, on: dt.date | None = None) -> RentSummary | None:
-    """Build "Where you actually rent this" for ``acc`` from its offers and providers.
+def rent_summary(catalog: Catalog, acc: Accelerator, on: dt.date | None = None, store: Store | None = None,
+                 now: dt.datetime | None = None, freshness_days: int = 90, rates: RateTable | None = None) -> RentSummary | None:
+    """Build "Where you actually rent this" for ``acc``: the current observed range from
+    ``store`` (as of ``now``), and the providers of its offers.
 
-    None (no section) when no offer for the part is recorded and it is not cloud-only:
-    the page then says nothing rather than fill a section with nothing.
+    None (no section) when neither an offer nor a current observation is recorded and the
+    part is not cloud-only: the page then says nothing rather than fill a section with nothing.
     """
     view = price_view(catalog, acc, PriceQuery(), on)
-    if not view.rows and acc.availability is not Availability.CLOUD_ONLY:
+    observed = None
+    if store is not None:
+        observed = observed_range(current_view(store, acc.id, now or dt.datetime.now(dt.UTC), freshness_days, rates=rates))
+    if not view.rows and not (observed and observed.offers) and acc.availability is not Availability.CLOUD_ONLY:
         return None
     counts = Counter(r.offer.provider for r in view.rows)
     providers = [
@@ -74,4 +85,5 @@ def rent_summary(catalog: Catalog, acc: Accelerator, on: dt.date | None = None) 
     return RentSummary(
         offers=len(view.rows), providers=providers, spread=view.spread, cloud_only=cloud_only,
         cloud_note=note, exclusive_facts=facts, prices_url=site_path("cloud_prices", ident=acc.id),
+        observed=observed, history_url=site_path("cloud_prices", ident=acc.id) + "#history",
     )

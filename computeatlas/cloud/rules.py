@@ -17,9 +17,10 @@ Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
 - ``per_accelerator_mismatch``: a per-accelerator figure stated beside the instance price
   that is not instance price ÷ count, beyond rounding (1 cent or 0.5%).
 - ``below_floor``: a USD price per accelerator-hour below the absolute floor.
-- ``outside_band``: below ``band_low`` × or above ``band_high`` × the median price per
-  accelerator-hour of the same accelerator and pricing kind over at least
-  ``min_observations`` observations within the freshness window.
+- ``outside_band``: below ``band_low`` × or above ``band_high`` × the median of the
+  providers' median prices per accelerator-hour of the same accelerator and pricing kind,
+  over at least ``min_observations`` observations within the freshness window (each
+  provider counts once, however many regions it lists).
 - ``spot_equals_on_demand``: every spot price of a provider in the import equals its
   on-demand price for the same instance, region and time (two or more pairs; one equal
   pair is fine): the spot column is a copy, not a spot price.
@@ -94,6 +95,7 @@ class PoolPrice:
     pricing: str
     collected: dt.datetime
     usd: float
+    provider: str = ""
 
 
 def place(obs: Observation, table: InstanceTable) -> Observation:
@@ -186,19 +188,28 @@ def usd_per_accelerator_hour(obs: Observation, rates: RateTable, hours_per_month
     return rates.to_usd(amount, obs.currency, obs.collected.date())[0]
 
 
+def _provider_median(window: list[tuple[dt.datetime, float, str]]) -> float:
+    """The median of the providers' medians: a provider with hundreds of regional rows
+    counts once, so one hyperscaler's price list cannot set the band for everyone else."""
+    by_provider: dict[str, list[float]] = defaultdict(list)
+    for _, price, provider in window:
+        by_provider[provider].append(price)
+    return statistics.median(statistics.median(v) for v in by_provider.values())
+
+
 def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Iterable[PoolPrice]) -> list[Observation]:
     window = dt.timedelta(days=limits.freshness_days)
     usd = [usd_per_accelerator_hour(o, rates, limits.hours_per_month) if o.status is Status.ACCEPTED else None for o in rows]
-    groups: dict[tuple[str, str], list[tuple[dt.datetime, float]]] = defaultdict(list)
+    groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]] = defaultdict(list)
     for obs, price in zip(rows, usd, strict=True):
         if price is not None and price >= limits.floor:
-            groups[(obs.accelerator, obs.pricing.value)].append((obs.collected, price))
+            groups[(obs.accelerator, obs.pricing.value)].append((obs.collected, price, obs.provider))
     for p in pool:
-        groups[(p.accelerator, p.pricing)].append((p.collected, p.usd))
+        groups[(p.accelerator, p.pricing)].append((p.collected, p.usd, p.provider))
     for prices in groups.values():
         prices.sort()
     out = []
-    medians: dict[tuple[tuple[str, str], int, int], float] = {}
+    medians: dict[tuple[tuple[str, str], int, int], tuple[float, int]] = {}
     for obs, price in zip(rows, usd, strict=True):
         if price is None:
             out.append(obs)
@@ -209,16 +220,16 @@ def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
         group = (obs.accelerator, obs.pricing.value)
         series = groups[group]
         lo = bisect.bisect_left(series, (obs.collected - window,))
-        hi = bisect.bisect_right(series, (obs.collected, float("inf")))
+        hi = bisect.bisect_right(series, (obs.collected, float("inf"), "\uffff"))
         if hi - lo >= limits.min_observations:
             if (group, lo, hi) not in medians:  # rows collected together share one window
-                medians[(group, lo, hi)] = statistics.median(p for _, p in series[lo:hi])
-            median = medians[(group, lo, hi)]
+                medians[(group, lo, hi)] = (_provider_median(series[lo:hi]), len({p for _, _, p in series[lo:hi]}))
+            median, providers = medians[(group, lo, hi)]
             count = hi - lo
             if price < limits.band_low * median or price > limits.band_high * median:
                 out.append(obs.held("outside_band", f"{price:.4g} USD per accelerator-hour is outside {limits.band_low:g}–"
-                                                    f"{limits.band_high:g} × the median {median:.4g} of {count} "
-                                                    f"{obs.pricing.value} observations of {obs.accelerator}"))
+                                                    f"{limits.band_high:g} × the median {median:.4g} of {providers} provider(s)' "
+                                                    f"medians ({count} {obs.pricing.value} observations of {obs.accelerator})"))
                 continue
         out.append(obs)
     return out

@@ -142,7 +142,7 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
         for row in store.pool(placed, earliest - window, latest):
             usd = rates.to_usd(row["per_accelerator_hour"], row["currency"], row["collected"].date())[0]
             if usd is not None:
-                pool.append(rules.PoolPrice(row["accelerator"], row["pricing"], row["collected"], usd))
+                pool.append(rules.PoolPrice(row["accelerator"], row["pricing"], row["collected"], usd, row["provider"]))
     decided = rules.apply(batch, table, rates, limits, pool)
     summary.combined = len(decided) - len(batch)
     first_day = min((o.collected.date() for o in decided), default=now.date())

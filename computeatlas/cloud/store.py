@@ -82,6 +82,15 @@ class Store:
             return []
         return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(self.runs_dir.glob("*.json"))]
 
+    def files(self) -> list[Path]:
+        """Every Parquet file of a committed run (for exports that read the whole store)."""
+        return self._files(None, None)
+
+    def version(self) -> str:
+        """The committed runs in one short string: it changes when an import commits (a
+        directory listing, no Parquet read), so a cache keyed on it never serves old prices."""
+        return ",".join(self._committed())[-64:] + f"#{len(self._committed())}"
+
     def _committed(self) -> list[str]:
         return sorted(p.stem for p in self.runs_dir.glob("*.json")) if self.runs_dir.is_dir() else []
 
@@ -209,7 +218,7 @@ class Store:
             return []
         marks = ", ".join("?" for _ in names)
         return self.query(
-            f"SELECT accelerator, pricing, collected, currency, per_accelerator_hour FROM latest WHERE status = 'accepted' "
+            f"SELECT accelerator, pricing, collected, currency, per_accelerator_hour, provider FROM latest WHERE status = 'accepted' "
             f"AND per_accelerator_hour IS NOT NULL AND accelerator IN ({marks}) AND collected BETWEEN ? AND ?",
             [*names, since, until], since.date(), until.date())
 

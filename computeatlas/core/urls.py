@@ -60,6 +60,7 @@ PATTERNS: Mapping[str, str] = MappingProxyType(
         "cloud_prices_redirect": "/cloud/prices/",
         "cloud_prices": "/cloud/prices/{ident}",
         "cloud_price_history": "/cloud/prices/{ident}/history",
+        "cloud_price_feed": "/cloud/prices/{ident}/feed.xml",
         "cloud_provider": "/cloud/{ident}",
         "api_offers": "/api/offers",
         "api_prices": "/api/prices/{ident}",
@@ -95,6 +96,8 @@ PATTERNS: Mapping[str, str] = MappingProxyType(
         "data_page": "/data/",
         "data_submit": "/data/",
         "api_dataset": "/api/dataset",
+        "prices_dataset": "/data/prices/observations.{fmt}",
+        "prices_notice": "/data/prices/NOTICE.txt",
     }
 )
 """Every route's path pattern by route name; ``{ident}`` and the like are path parameters."""

@@ -11,7 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.rental import RentSummary, rent_summary
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.energy.views import PowerQuestion, power_question
@@ -60,8 +62,10 @@ class AcceleratorView(BaseModel):
 
 
 
-def accelerator_view(catalog: Catalog, acc: Accelerator) -> AcceleratorView:
-    """Build the full page data for ``acc`` from the catalog."""
+def accelerator_view(catalog: Catalog, acc: Accelerator, store: Store | None = None, now: dt.datetime | None = None,
+                     freshness_days: int = 90, rates: RateTable | None = None) -> AcceleratorView:
+    """Build the full page data for ``acc`` from the catalog; with ``store``, the rental
+    section's price range is the current observed range as of ``now``."""
     details = acc.details
     return AcceleratorView(
         id=acc.id,
@@ -89,6 +93,6 @@ def accelerator_view(catalog: Catalog, acc: Accelerator) -> AcceleratorView:
         compared_against=compared_against(catalog, acc),
         related=related(catalog, acc),
         derived=derived_figures(acc),
-        rent=rent_summary(catalog, acc),
+        rent=rent_summary(catalog, acc, store=store, now=now, freshness_days=freshness_days, rates=rates),
         power=power_question(catalog, acc),
     )

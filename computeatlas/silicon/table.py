@@ -194,7 +194,7 @@ def _range_field(param: str, column: Column) -> Any:
     kind = Annotated[
         float | None,
         PlainValidator(_amount_validator(param, column)),
-        WithJsonSchema({"type": "string", "maxLength": AMOUNT_MAX_LENGTH, "description": description}),
+        WithJsonSchema({"type": "string", "maxLength": AMOUNT_MAX_LENGTH, "description": description}),  # what parse_amount accepts
     ]
     return (kind, Field(None, description=description))
 

@@ -29,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import computeatlas
 from computeatlas.cloud import pricing
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.errors import InputError, NotFound, PageError
 from computeatlas.core.settings import Settings
@@ -156,6 +157,8 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
         max_bytes=settings.page_cache_bytes if settings.page_cache else 0,
         skip=tuple(urls.prefixed(site_path(name, **params)) for name, params in (("health", {}), ("static", {"file": ""}), ("data_page", {}))),
         today=lambda: pricing.today(),  # cloud pages age with the date; tests replace pricing.today
+        live=tuple(urls.prefixed(site_path(name, ident="")) for name in ("cloud_prices", "api_prices")),
+        store_version=Store(settings.prices_dir).version,
     )
     app.state.templates = templates(urls)
     app.mount(urls.prefixed("/static"), StaticFiles(directory=str(HERE / "static")), name="static")

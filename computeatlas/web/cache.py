@@ -31,9 +31,12 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
-LIVE_SUFFIXES = ("/history", "/current")
+LIVE_SUFFIXES = ("/history", "/current", "/feed.xml")
 """Paths ending so are answered from the price-observation store, which changes without
-the catalog's data version changing (a new import): they are never cached."""
+the catalog's data version changing (a new import): they are never cached. The app adds
+the observed-price prefixes (``/cloud/prices/``, ``/api/prices/``) as ``live`` prefixes;
+other pages that show a figure from the store (the accelerator page's rental range) are
+keyed on the store's :meth:`~computeatlas.cloud.store.Store.version` besides the date."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +76,8 @@ class PageCache:
 
     ``max_bytes`` bounds the bodies kept (a body larger than it is never kept; 0 turns the
     cache off); ``skip`` lists path prefixes never cached (forms with per-visitor tokens,
-    health checks); ``today`` gives the date that is part of every key.
+    health checks) and ``live`` those answered from the observation store; ``today`` and
+    ``store_version`` give the date and the store's version that are part of every key.
     """
 
     def __init__(
@@ -83,6 +87,8 @@ class PageCache:
         max_bytes: int = 64 * 1024 * 1024,
         skip: tuple[str, ...] = (),
         today: Callable[[], dt.date] = dt.date.today,
+        live: tuple[str, ...] = (),
+        store_version: Callable[[], str] = lambda: "",
     ) -> None:
         self.version = version
         self.last_modified = (
@@ -93,6 +99,8 @@ class PageCache:
         self.max_bytes = max_bytes
         self.skip = skip
         self.today = today
+        self.live = live
+        self.store_version = store_version
         self._entries: OrderedDict[str, Entry] = OrderedDict()
         self.size = 0
         """Bytes of bodies held."""
@@ -111,11 +119,12 @@ class PageCache:
         """GET and HEAD requests outside the skipped prefixes and the live price paths, when the cache is on."""
         path = request.url.path
         return (self.max_bytes > 0 and request.method in ("GET", "HEAD") and not path.startswith(self.skip)
-                and not path.endswith(LIVE_SUFFIXES))
+                and not path.endswith(LIVE_SUFFIXES) and not path.startswith(self.live))
 
     def key(self, request: Request) -> str:
-        """The cache key of ``request``: today's date, its path and its query string."""
-        return f"{self.today().isoformat()} {request.url.path}" + ("?" + request.url.query if request.url.query else "")
+        """The cache key of ``request``: today's date, the store's version, its path and its query string."""
+        return (f"{self.today().isoformat()} {self.store_version()} {request.url.path}"
+                + ("?" + request.url.query if request.url.query else ""))
 
     def lookup(self, request: Request) -> Entry | None:
         """The cached response for ``request``, counting a hit or a miss."""

@@ -1,39 +1,45 @@
 """Cloud pages and API: providers, what they rent, prices per accelerator-hour and spreads.
 
-Pages: ``/cloud/`` (providers and the filterable price table), ``/cloud/{provider}``
-(its offers and lock-in facts), ``/cloud/prices/{accelerator}`` (every offer, the
-spread and a dot plot). API: ``/api/offers``, ``/api/prices/{accelerator}``,
+Pages: ``/cloud/`` (providers and the filterable table of hand-checked offers),
+``/cloud/{provider}`` (its offers and lock-in facts), and over the observation store
+``/cloud/prices/{accelerator}`` (current observed prices with discounts, the like-for-like
+spread and the median history; ``…/history`` is the same page). API: ``/api/offers``,
 ``/api/providers``, ``/api/providers/{provider}``, and over the observation store
-``/api/prices/{accelerator}/history`` (JSON or CSV) and ``/api/prices/{accelerator}/current``
-(never cached: each request queries the store). Pages and API build the same view
-objects (:mod:`computeatlas.cloud.pricing`, :mod:`computeatlas.cloud.providers`). The filters
+``/api/prices/{accelerator}`` (current and history), ``/api/prices/{accelerator}/history``
+(JSON or CSV) and ``/api/prices/{accelerator}/current`` (never cached: each request
+queries the store). Pages and API build the same view objects (:mod:`computeatlas.cloud.history`,
+:mod:`computeatlas.cloud.pricing`, :mod:`computeatlas.cloud.providers`). The filters
 ``accelerator``, ``provider``, ``pricing`` and ``region`` take comma-separated lists
 (``provider=aws,lambda``); a parameter given twice is a 400 that says to use commas.
 Each page and endpoint declares its parameters as a pydantic model (:data:`IndexParams`,
-:data:`PriceParams`, :data:`OfferParams`); any other parameter is ignored.
+:class:`ObservedParams`, :data:`OfferParams`); any other parameter is ignored.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import io
+import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal
+from urllib.parse import quote
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from computeatlas.cloud import pricing
+from computeatlas.cloud import history, pricing
 from computeatlas.cloud.history import (
     HISTORY_FILTERS,
     CurrentView,
     HistoryView,
+    PricesView,
     current_view,
     history_view,
+    price_changes,
 )
 from computeatlas.cloud.observations import PricingKind
-from computeatlas.cloud.pricing import OfferPrice, PriceQuery, PriceView
+from computeatlas.cloud.pricing import OfferPrice, PriceQuery
 from computeatlas.cloud.providers import (
     ProviderSummary,
     ProviderView,
@@ -46,6 +52,7 @@ from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.urls import site_path
+from computeatlas.publish.exports import prices as prices_export
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
 from computeatlas.publish.exports.csv import write_rows
 from computeatlas.web.page import (
@@ -53,16 +60,15 @@ from computeatlas.web.page import (
     catalog_of,
     find_accelerator,
     find_record,
+    refuse_repeats,
     render,
     settings_of,
     urls_of,
 )
+from computeatlas.web.site import ATOM
 
 INDEX_PARAMS = ("accelerator", "provider", "pricing", "region")
 """Filters of the ``/cloud/`` price table."""
-
-PRICE_PARAMS = ("variant", "since", "until", "include_stale", "region")
-"""Parameters of a price page: which variant, the date window, stale offers, region."""
 
 OFFER_PARAMS = ("accelerator", "provider", "pricing", "region", "variant", "since", "until")
 """Filters of ``/api/offers``."""
@@ -78,7 +84,6 @@ _DESCRIPTIONS = {
     "variant": "variant key such as 'sxm-80gb' (see /api/prices/{accelerator}), or 'all' to mix every variant",
     "since": "first 'seen' date of the window, YYYY-MM-DD",
     "until": "last 'seen' date of the window, YYYY-MM-DD",
-    "include_stale": "true to count offers seen more than 90 days ago in the spread",
 }
 
 
@@ -89,13 +94,13 @@ def _params(name: str, names: tuple[str, ...], doc: str) -> type[BaseModel]:
 
 
 IndexParams = _params("CloudIndexParams", INDEX_PARAMS, "Filters of the /cloud/ price table.")
-PriceParams = _params("PriceParams", PRICE_PARAMS, "Parameters of a price page or /api/prices/{accelerator}.")
 OfferParams = _params("OfferParams", OFFER_PARAMS, "Filters of /api/offers.")
 
 
-class HistoryParams(BaseModel):
-    """Parameters of a price history (``/cloud/prices/{id}/history``, ``/api/prices/{id}/history``);
-    any other parameter is ignored."""
+class ObservedParams(BaseModel):
+    """Parameters of the observed prices of one accelerator (``/cloud/prices/{id}``,
+    ``/api/prices/{id}``): the variant of the spread, and the window and filters of the
+    history; any other parameter is ignored."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
@@ -105,12 +110,18 @@ class HistoryParams(BaseModel):
     pricing: PricingKind | None = Field(None, description="on_demand, spot, reserved, capacity_block, marketplace, monthly or weekly")
     variant: str | None = Field(None, max_length=100, description="a variant key, e.g. sxm-80gb")
     region: str | None = Field(None, max_length=200, description="a region as the provider names it, e.g. us-east-1")
-    format: Literal["json", "csv"] = Field("json", description="json (default) or csv (the API only)")
 
     def filters(self) -> dict[str, str | None]:
         """The exact-match filters of :func:`~computeatlas.cloud.history.history_view`."""
         values = {k: getattr(self, k) for k in HISTORY_FILTERS}
         return {k: (v.value if isinstance(v, PricingKind) else v) or None for k, v in values.items()}
+
+
+class HistoryParams(ObservedParams):
+    """Parameters of a price history (``/cloud/prices/{id}/history``, ``/api/prices/{id}/history``);
+    any other parameter is ignored."""
+
+    format: Literal["json", "csv"] = Field("json", description="json (default) or csv (the API only)")
 
 
 def _query(request: Request, params: BaseModel) -> PriceQuery:
@@ -122,12 +133,6 @@ def _query(request: Request, params: BaseModel) -> PriceQuery:
 def find_provider(request: Request, ident: str) -> Provider:
     """The provider ``ident`` names; raises :class:`NotFound` listing the closest ids."""
     return find_record(catalog_of(request).providers, ident, "cloud provider", urls_of(request).template("cloud_provider"), lambda p: p.name)
-
-
-def _price_view(request: Request, ident: str, params: BaseModel) -> PriceView:
-    catalog = catalog_of(request)
-    acc = find_accelerator(request, ident)
-    return pricing.price_view(catalog, acc, _query(request, params))
 
 
 # --- pages ---------------------------------------------------------------------------
@@ -146,25 +151,34 @@ def provider_page(request: Request, ident: str = PROVIDER_PATH) -> HTMLResponse:
     return render(request, "cloud_provider.html", page_title=view.name, view=view)
 
 
+def _prices(request: Request, ident: str, params: ObservedParams) -> tuple[Any, PricesView]:
+    """The accelerator and its observed prices as of now: current (newest per offer within the
+    freshness window, staleness measured at request time) and the history in the window."""
+    refuse_repeats(request, type(params).model_fields)
+    acc = find_accelerator(request, ident)
+    store, settings = _store(request), settings_of(request)
+    rates = rates_of(settings)
+    current = current_view(store, acc.id, history.utcnow(), settings.freshness_days, params.variant, rates)
+    past = history_view(store, acc.id, params.since, params.until, rates=rates, **params.filters())
+    return acc, PricesView(accelerator=acc.id, current=current, history=past)
+
+
 def prices_page(
-    request: Request, params: Annotated[PriceParams, Query()], ident: str = ACCELERATOR_PATH  # type: ignore[valid-type]
+    request: Request, params: Annotated[ObservedParams, Query()], ident: str = ACCELERATOR_PATH
 ) -> HTMLResponse:
-    """Every offer for one accelerator, the spread for the chosen variant and window, a dot plot."""
-    view = _price_view(request, ident, params)
-    return render(request, "cloud_prices.html", page_title=f"{view.accelerator_name} prices", view=view)
+    """Observed prices of one accelerator, read from the store on every request: current
+    prices with spot/reserved/capacity-block discounts, the like-for-like spread, and the
+    median history per provider with observation counts."""
+    acc, view = _prices(request, ident, params)
+    return render(request, "cloud_price_history.html", page_title=f"{acc.name}: observed prices", acc=acc,
+                  current=view.current, history=view.history)
 
 
 def price_history_page(
     request: Request, params: Annotated[HistoryParams, Query()], ident: str = ACCELERATOR_PATH
 ) -> HTMLResponse:
-    """Observed prices of one accelerator: current (newest per offer, fresh), the like-for-like
-    spread, and the median history per provider. Queried from the store on every request."""
-    acc = find_accelerator(request, ident)
-    store, settings = _store(request), settings_of(request)
-    rates = rates_of(settings)
-    current = current_view(store, acc.id, dt.datetime.now(dt.UTC), settings.freshness_days, params.variant, rates)
-    history = history_view(store, acc.id, params.since, params.until, rates=rates, **params.filters())
-    return render(request, "cloud_price_history.html", page_title=f"{acc.name}: observed prices and history", acc=acc, current=current, history=history)
+    """The same page as ``/cloud/prices/{id}`` (kept for links made before the two merged)."""
+    return prices_page(request, params, ident)
 
 
 def cloud_redirect(request: Request) -> Response:
@@ -187,11 +201,13 @@ def api_offers(request: Request, params: Annotated[OfferParams, Query()]) -> lis
 
 
 def api_prices(
-    request: Request, params: Annotated[PriceParams, Query()], ident: str = ACCELERATOR_PATH  # type: ignore[valid-type]
-) -> PriceView:
-    """Every offer for one accelerator, and its price spread (cheapest and dearest on-demand
-    USD per accelerator-hour for one variant in a date window, with the ratio)."""
-    return _price_view(request, ident, params)
+    request: Request, params: Annotated[ObservedParams, Query()], ident: str = ACCELERATOR_PATH
+) -> Response:
+    """Observed prices of one accelerator: current prices (newest per offer within the
+    freshness window, measured at request time) with discounts and the like-for-like spread,
+    and the history in [since, until] with the median series and observation counts."""
+    _, view = _prices(request, ident, params)
+    return JSONResponse(view.model_dump(mode="json"))
 
 
 HISTORY_COLUMNS = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit",
@@ -230,7 +246,57 @@ def api_price_current(
     at request time, with spot and term discounts and the like-for-like spread."""
     acc = find_accelerator(request, ident)
     settings = settings_of(request)
-    return current_view(_store(request), acc.id, dt.datetime.now(dt.UTC), settings.freshness_days, variant or None, rates_of(settings))
+    return current_view(_store(request), acc.id, history.utcnow(), settings.freshness_days, variant or None, rates_of(settings))
+
+
+def price_feed(request: Request, ident: str = ACCELERATOR_PATH) -> Response:
+    """The Atom feed of one accelerator's price changes: each offer's first observation and
+    each change of its price per accelerator-hour, newest first (read from the store)."""
+    acc = find_accelerator(request, ident)
+    urls = urls_of(request)
+    changes = price_changes(_store(request), acc.id)
+    page = urls.absolute(site_path("cloud_prices", ident=acc.id))
+    feed = ET.Element("feed", xmlns=ATOM)
+    ET.SubElement(feed, "title").text = f"Compute Atlas: {acc.name} price changes"
+    ET.SubElement(feed, "subtitle").text = ("Each entry is an offer first observed, or observed at another price per "
+                                            "accelerator-hour than before; accepted observations only, each with its source.")
+    ET.SubElement(feed, "id").text = urls.absolute(site_path("cloud_price_feed", ident=acc.id))
+    ET.SubElement(feed, "updated").text = (changes[0].collected if changes else dt.datetime(2000, 1, 1, tzinfo=dt.UTC)).isoformat()
+    ET.SubElement(feed, "link", rel="self", type="application/atom+xml", href=urls.absolute(site_path("cloud_price_feed", ident=acc.id)))
+    ET.SubElement(feed, "link", rel="alternate", type="text/html", href=page)
+    ET.SubElement(ET.SubElement(feed, "author"), "name").text = "Compute Atlas"
+    for c in changes:
+        entry = ET.SubElement(feed, "entry")
+        offer = f"{c.provider} {c.instance_type}" + (f" ({c.region})" if c.region else "") + f", {c.pricing}" + (f" {c.term}" if c.term else "")
+        price = f"{c.per_accelerator_hour:.4g} {c.currency} per accelerator-hour"
+        if c.previous is None:
+            title, summary = f"{offer}: {price} (first observed)", f"First observed on {c.collected.date()}: {price}."
+        else:
+            title = f"{offer}: {c.previous:.4g} → {price}"
+            summary = f"{price} on {c.collected.date()}, was {c.previous:.4g} {c.currency} on {c.previous_collected.date() if c.previous_collected else '?'}."
+        ET.SubElement(entry, "title").text = title
+        ET.SubElement(entry, "id").text = f"{page}#{quote(c.key, safe='')}"
+        ET.SubElement(entry, "updated").text = c.collected.isoformat()
+        ET.SubElement(entry, "link", rel="alternate", href=page)
+        ET.SubElement(entry, "link", rel="via", href=c.source_url)
+        ET.SubElement(entry, "category", term=c.pricing)
+        ET.SubElement(entry, "summary", type="text").text = f"{summary} Source: {c.source_url} (via {c.via})."
+    return Response(ET.tostring(feed, encoding="utf-8", xml_declaration=True), media_type="application/atom+xml")
+
+
+def prices_dataset(request: Request, fmt: Literal["csv", "parquet"] = Path(description="csv or parquet")) -> Response:
+    """Every accepted price observation in the store, as CSV or Parquet, with the licence
+    notices (in the Parquet metadata; beside the CSV, linked from its ``Link`` header)."""
+    body = prices_export.export(_store(request), fmt)
+    notice = urls_of(request).link(site_path("prices_notice"))
+    return Response(body, media_type=prices_export.MEDIA_TYPES[fmt], headers={
+        "Content-Disposition": f'attachment; filename="compute-atlas-price-observations.{fmt}"',
+        "Link": f'<{notice}>; rel="license"'})
+
+
+def prices_notice(request: Request) -> Response:
+    """The licence notices of the price dataset (ours and OpenComputePrices's MIT licence)."""
+    return Response(prices_export.notice(_store(request)), media_type="text/plain; charset=utf-8")
 
 
 def api_providers(request: Request) -> list[ProviderSummary]:
@@ -250,8 +316,10 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
     for ident in catalog.providers:
         yield site_path("cloud_provider", ident=ident)
         yield site_path("api_provider", ident=ident)
+    yield from (site_path("prices_dataset", fmt=fmt) for fmt in ("csv", "parquet"))
+    yield site_path("prices_notice")
     for ident in catalog.accelerators:
-        for name in ("cloud_prices", "cloud_price_history", "api_prices", "api_price_history", "api_price_current"):
+        for name in ("cloud_prices", "cloud_price_history", "cloud_price_feed", "api_prices", "api_price_history", "api_price_current"):
             yield site_path(name, ident=ident)
 
 
@@ -261,6 +329,9 @@ ROUTES: tuple[Route, ...] = (
     Route(cloud_redirect, "cloud_prices_bare_redirect", Response),
     Route(cloud_redirect, "cloud_prices_redirect", Response),
     Route(price_history_page, "cloud_price_history"),
+    Route(price_feed, "cloud_price_feed", Response),
+    Route(prices_dataset, "prices_dataset", Response),
+    Route(prices_notice, "prices_notice", Response),
     Route(prices_page, "cloud_prices"),
     Route(provider_page, "cloud_provider"),
     Route(api_offers, "api_offers", JSONResponse, list[OfferPrice], in_schema=True, summary="List offers with prices per accelerator-hour"),
@@ -268,7 +339,8 @@ ROUTES: tuple[Route, ...] = (
           summary="Price history of one accelerator (JSON or CSV)"),
     Route(api_price_current, "api_price_current", JSONResponse, CurrentView, in_schema=True,
           summary="Current observed prices of one accelerator"),
-    Route(api_prices, "api_prices", JSONResponse, PriceView, in_schema=True, summary="Offers and price spread of one accelerator"),
+    Route(api_prices, "api_prices", Response, PricesView, in_schema=True,
+          summary="Observed prices of one accelerator: current, spread, discounts and history"),
     Route(api_providers, "api_providers", JSONResponse, list[ProviderSummary], in_schema=True, summary="List cloud providers"),
     Route(api_provider, "api_provider", JSONResponse, ProviderView, in_schema=True, summary="One cloud provider"),
 )

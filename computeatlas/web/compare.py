@@ -30,7 +30,7 @@ from computeatlas.silicon.related import title_of
 from computeatlas.web.page import Route, catalog_of, render, urls_of
 
 MAX_QUERY = 2000
-"""Longest ``ids`` or ``q`` value accepted, in characters."""
+"""Longest ``ids`` value accepted, in characters (``q`` is a name: at most :data:`resolve.MAX_NAME`)."""
 
 PAIR_PATH = Path(description="two accelerator ids joined by '-vs-', e.g. 'nvidia-h100-sxm-vs-nvidia-h200-sxm'", max_length=400)
 IDS_DESCRIPTION = (
@@ -49,9 +49,9 @@ class CompareParams(BaseModel):
 
 
 class ApiCompareParams(CompareParams):
-    """The query of ``/api/compare``: ``ids`` is required there (the page without it is the index)."""
+    """The query of ``/api/compare``: ``ids`` is required there (without it the answer is a 400)."""
 
-    ids: list[str] = Field(description=IDS_DESCRIPTION)  # type: ignore[assignment]
+    ids: list[str] = Field(..., min_length=1, description=IDS_DESCRIPTION)  # type: ignore[assignment]
 
 
 class SearchParams(BaseModel):
@@ -59,7 +59,7 @@ class SearchParams(BaseModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    q: str | None = Field(None, max_length=MAX_QUERY, description=Q_DESCRIPTION)
+    q: str | None = Field(None, max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)
 
 
 def _page_error(exc: compare.CompareError) -> PageError:

@@ -38,6 +38,8 @@ LOOKUPS = ("/api/compare", "/api/estimate")
 """Operations that look records up by ids given in the query: an unknown id is a 404 there too."""
 
 
+
+
 def document(app: FastAPI, base_path: str = "") -> dict[str, Any]:
     """The OpenAPI document of ``app``: 422 replaced by 400 and a 404 on every path with a
     path parameter and on the :data:`LOOKUPS`. Under a ``base_path`` the paths are the site's (``/api/accelerators``)

@@ -9,6 +9,9 @@ from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
+from computeatlas.cloud import history
+from computeatlas.cloud.runs import rates_of
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import citation
 from computeatlas.core.urls import site_path
@@ -23,6 +26,7 @@ from computeatlas.web.page import (
     find_accelerator,
     refuse_repeats,
     render,
+    settings_of,
     urls_of,
 )
 
@@ -64,10 +68,16 @@ def silicon_index(request: Request, params: TableQuery) -> HTMLResponse:
     )
 
 
+def _accelerator_view(request: Request, ident: str) -> AcceleratorView:
+    """The accelerator view with the rental range read from the observation store now."""
+    settings = settings_of(request)
+    return accelerator_view(catalog_of(request), find_accelerator(request, ident), store=Store(settings.prices_dir),
+                            now=history.utcnow(), freshness_days=settings.freshness_days, rates=rates_of(settings))
+
+
 def silicon_page(request: Request, ident: str = ID_PATH) -> HTMLResponse:
     """One accelerator: specifications with states, bases and sources."""
-    catalog = catalog_of(request)
-    view = accelerator_view(catalog, find_accelerator(request, ident))
+    view = _accelerator_view(request, ident)
     cite = citation(view.id, view.name, canonical_url(request), view.verified, view.data_version)
     return render(request, "accelerator.html", page_title=view.name, view=view, cite=cite)
 
@@ -88,8 +98,7 @@ def api_accelerators(request: Request, params: TableQuery) -> list[AcceleratorSu
 
 def api_accelerator(request: Request, ident: str = ID_PATH) -> AcceleratorView:
     """One accelerator with every spec's state, basis, figure (canonical unit) and source."""
-    catalog = catalog_of(request)
-    return accelerator_view(catalog, find_accelerator(request, ident))
+    return _accelerator_view(request, ident)
 
 
 def health(request: Request) -> JSONResponse:

@@ -1,0 +1,88 @@
+"""The price history as a dataset: every accepted observation of the store as CSV or Parquet,
+with the licence notices.
+
+Held observations are never in it (they are kept for the operator, ``computeatlas prices
+held``). The rows are the newest decision per observation (``latest``: a re-import that
+re-placed a row shows the new placement), oldest first. The notices: the OpenComputePrices
+rows are MIT-licensed (the licence text travels with them, from ``LICENSE-OpenComputePrices``
+beside the store, or the notice below when a store has no copy); everything else in the
+file — our placement through the instance table, the hand-checked offers, the late-2026
+observations we typed — is Compute Atlas data under the dataset licence
+(:data:`~computeatlas.publish.exports.silicon_table.LICENCE`). The Parquet file carries the
+notice in its key-value metadata (``licence``, ``notice``); a CSV has no place for it, so
+the web serves it beside the file and links it from the ``Link`` header.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Literal
+
+import duckdb
+
+from computeatlas.cloud.store import KEY, Store
+from computeatlas.publish.exports.silicon_table import (
+    LICENCE,
+    LICENCE_TITLE,
+    LICENCE_URL,
+)
+
+Format = Literal["csv", "parquet"]
+
+COLUMNS = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "price_basis",
+           "accelerators", "accelerator", "variant", "per_accelerator_hour", "qualifiers", "availability", "source_url",
+           "source_title", "via", "note", "run")
+"""The dataset's columns, in order (``per_accelerator_hour`` is derived, in ``currency``)."""
+
+MEDIA_TYPES: dict[str, str] = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
+
+OCP_NOTICE = ("MIT License\n\nCopyright (c) 2026 OpenComputePrices Contributors\n\n"
+              "(The full licence text is in data/prices/LICENSE-OpenComputePrices of the Compute Atlas repository.)\n")
+
+
+def notice(store: Store) -> str:
+    """The licence notices of the price dataset, as plain text."""
+    copy = store.root / "LICENSE-OpenComputePrices"
+    ocp = copy.read_text(encoding="utf-8") if copy.is_file() else OCP_NOTICE
+    return (
+        "Compute Atlas price observations\n"
+        "================================\n\n"
+        f"Compute Atlas's own data in this file (the placement of each price on an accelerator through our\n"
+        f"sourced instance table, the hand-checked offers and the observations we typed) is licensed\n"
+        f"{LICENCE} ({LICENCE_TITLE}, {LICENCE_URL}).\n"
+        "Every price keeps the page or API it was read from (source_url, source_title) and the file or\n"
+        "collector it came through (via).\n\n"
+        "Rows whose 'via' names OpenComputePrices come from the OpenComputePrices snapshot and are\n"
+        "used under its MIT licence:\n\n" + ocp
+    )
+
+
+def export(store: Store, fmt: Format) -> bytes:
+    """Every accepted observation of ``store`` (the newest decision per observation), oldest
+    first, as ``fmt``; a header-only CSV or an empty Parquet table when the store is empty."""
+    cols = ", ".join("array_to_string(qualifiers, ' ') AS qualifiers" if c == "qualifiers" else c for c in COLUMNS)
+    files = store.files()
+    with tempfile.TemporaryDirectory() as folder, duckdb.connect() as con:
+        target = Path(folder) / f"observations.{fmt}"
+        con.execute("SET TimeZone = 'UTC'")
+        if files:
+            listed = "[" + ", ".join("'" + str(p).replace("'", "''") + "'" for p in files) + "]"
+            con.execute(f"CREATE VIEW obs AS SELECT * FROM read_parquet({listed}, hive_partitioning = true, "
+                        "hive_types = {'date': DATE}, union_by_name = true)")
+            con.execute(f"CREATE VIEW latest AS SELECT * FROM obs WHERE NOT list_contains(rules, 'conflict') "
+                        f"QUALIFY row_number() OVER (PARTITION BY {', '.join(KEY)} ORDER BY run DESC) = 1")
+            select = f"SELECT {cols} FROM latest WHERE status = 'accepted' ORDER BY collected, provider, instance_type, region, pricing"
+        else:
+            select = "SELECT " + ", ".join(f"NULL::VARCHAR AS {c}" for c in COLUMNS) + " WHERE false"
+        path = "'" + str(target).replace("'", "''") + "'"
+        if fmt == "csv":
+            con.execute(f"COPY ({select}) TO {path} (FORMAT CSV, HEADER true)")
+        else:
+            meta = "{licence: " + "'" + f"{LICENCE} (Compute Atlas data); MIT (OpenComputePrices rows)" + "'" + ", notice: " \
+                   + "'" + notice(store).replace("'", "''") + "'" + "}"
+            con.execute(f"COPY ({select}) TO {path} (FORMAT PARQUET, KV_METADATA {meta})")
+        return target.read_bytes()
+
+
+__all__ = ["COLUMNS", "MEDIA_TYPES", "Format", "export", "notice"]
