@@ -100,7 +100,13 @@ def registry() -> pint.UnitRegistry:
     return ureg
 
 
-_NUMBER = re.compile(r"^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*?)\s*$")
+_NUMBER = re.compile(r"^\s*([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*(.*?)\s*$", re.ASCII)
+"""A figure in a data file: an ASCII decimal number, then its unit."""
+
+_UNIT = re.compile(r"^(?:[A-Za-zµμ²³]+(?:\^?[0-9])?(?:\s*/\s*[A-Za-zµμ²³]+(?:\^?[0-9])?)*)?$")
+"""A unit as data files write it: words with an optional power digit, joined by ``/``
+(``GB``, ``TB/s``, ``TFLOPS``, ``mm^2``, ``W``). No arithmetic: pint's expression parser
+never sees a number or an operator from a data file."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -150,33 +156,17 @@ def parse(text: str, dimension: Dimension) -> Figure:
         raise UnitError(f"expected {dimension.label} written with its unit, like {dimension.example!r}")
     text = text.strip()
     match = _NUMBER.match(text)
-    if match:
-        factor, problem = _conversion(match[2], dimension)
-        if problem is not None:
-            raise UnitError(problem.format(text=repr(text)))
-        amount = float(match[1]) * factor  # type: ignore[operator]
-    else:
-        amount = _parse_whole(text, dimension)
+    if not match or not _UNIT.match(match[2]):
+        raise UnitError(f"cannot read {text!r} as {dimension.label}: write a number and its unit, like {dimension.example!r}")
+    factor, problem = _conversion(match[2], dimension)
+    if problem is not None:
+        raise UnitError(problem.format(text=repr(text)))
+    amount = float(match[1]) * factor  # type: ignore[operator]
     if not math.isfinite(amount):
         raise UnitError(f"{text!r} is not a finite figure")
     if not amount > 0:
         raise UnitError(f"{text!r} must be a positive figure")
     return Figure(text=text, amount=amount, dimension=dimension)
-
-
-def _parse_whole(text: str, dimension: Dimension) -> float:
-    """pint's own parse of the whole text (expressions such as ``"2 * 1.2 TB/s"``)."""
-    ureg = registry()
-    try:
-        quantity = ureg.Quantity(text)
-    except Exception as exc:  # pint raises several unrelated types for bad text
-        raise UnitError(f"cannot read {text!r} as {dimension.label}" + (f" ({exc})" if str(exc) else "")) from None
-    if isinstance(quantity, (int, float)):
-        quantity = ureg.Quantity(quantity)
-    factor, problem = _conversion(f"{quantity.units}", dimension)
-    if problem is not None:
-        raise UnitError(problem.format(text=repr(text)))
-    return float(quantity.magnitude) * factor  # type: ignore[operator]
 
 
 _SCALES = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
