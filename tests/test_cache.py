@@ -85,3 +85,24 @@ def test_the_host_header_never_changes_a_body(catalog: Catalog) -> None:
     assert '<link rel="canonical" href="https://atlas.example.org/silicon/acme-a1">' in page
     assert "https://atlas.example.org/sitemap.xml" in honest.get("/robots.txt").text
     assert "<loc>https://atlas.example.org/silicon/acme-a1</loc>" in honest.get("/sitemap.xml").text
+
+
+@pytest.mark.parametrize(
+    ("path", "location"),
+    [
+        ("/silicon/acme-a1/", "/silicon/acme-a1"),
+        ("/api/accelerators/", "/api/accelerators"),
+        ("/silicon/acme-a1/?sort=x", "/silicon/acme-a1?sort=x"),
+        ("/silicon", "/silicon/"),
+    ],
+)
+def test_a_slash_redirect_never_names_the_requests_host(catalog: Catalog, path: str, location: str) -> None:
+    forged = TestClient(create_app(catalog, Settings(public_origin="https://atlas.example.org")), base_url="http://evil.example")
+    response = forged.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
+    assert response.status_code == 301
+    assert response.headers["location"] == location
+
+
+def test_a_path_no_route_answers_either_way_is_a_404(catalog: Catalog) -> None:
+    response = TestClient(create_app(catalog, Settings())).get("/nowhere/", follow_redirects=False)
+    assert response.status_code == 404

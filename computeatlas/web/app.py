@@ -24,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import BaseRoute
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import computeatlas
@@ -164,6 +164,7 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
     app.mount(urls.prefixed("/static"), StaticFiles(directory=str(HERE / "static")), name="static")
     live = urls.files is None and not urls.live
     app.router.routes.extend(site_routes(urls.base_path, urls.origin) if live else _make_routes(urls))
+    app.router.redirect_slashes = False  # Starlette's builds an absolute URL from the Host header; see _other_slash
 
     app.add_middleware(SiteMiddleware)
     openapi.install(app, urls.base_path)
@@ -179,6 +180,9 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404:
+            other = _other_slash(app, request)
+            if other is not None:
+                return RedirectResponse(other, status_code=301)
             return await page_error(request, NotFound("No such page", f"Nothing lives at {request.url.path}."))
         return _error_response(request, exc.status_code, "Request not accepted", str(exc.detail), headers=exc.headers)
 
@@ -187,6 +191,19 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
         return await page_error(request, input_error(exc))
 
     return app
+
+
+def _other_slash(app: FastAPI, request: Request) -> str | None:
+    """For a path nothing answers, the same path with its trailing slash added or removed
+    when a route answers that, as a relative URL (path and query) — never built from the
+    request's Host header, so a redirect cannot send a visitor to another host."""
+    path = request.url.path
+    other = path[:-1] if path.endswith("/") and path != "/" else path + "/"
+    scope = {**request.scope, "path": other, "raw_path": other.encode()}
+    if not any(route.matches(scope)[0] is Match.FULL for route in app.router.routes):
+        return None
+    query = request.url.query
+    return other + (f"?{query}" if query else "")
 
 
 def input_error(exc: RequestValidationError) -> InputError:
