@@ -43,6 +43,10 @@ def test_a_number_and_an_allowed_unit(text: str, dimension: Dimension, default: 
         ("1e99999", "cannot read '1e99999'"),
         ("NaN", "'NaN' is not a finite number"),
         ("9" * 65, "value is too long"),
+        ("８０", "cannot read '８０'"),  # full-width digits
+        ("٨٠ GB", "cannot read '٨٠ GB'"),  # Arabic-Indic digits
+        ("80\u00a0GB", "cannot read '80\\xa0GB'"),  # a no-break space inside the figure
+        ("80\nGB", "cannot read '80\\nGB'"),
     ],
 )
 def test_anything_else_says_what_was_expected(text: str, words: str) -> None:

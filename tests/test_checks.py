@@ -156,6 +156,16 @@ def test_an_alias_that_is_another_parts_name_or_alias_is_an_error(tmp_path: Path
     assert "'a1-sxm' also names acme-a1 (aliases 'A1 SXM')" in found[1]
 
 
+def test_an_invisible_character_does_not_make_an_alias_new(tmp_path: Path) -> None:
+    found = problems_for(
+        tmp_path,
+        make_record("acme-a1", name="Acme A1", aliases=["A1"]),
+        make_record("acme-x", name="Acme X", aliases=["A1\u200b", "Ａ１ SXM"]),  # zero-width space; full-width letters
+    )
+    assert [f.split(": ")[1] for f in found] == ["aliases"]
+    assert "also names acme-a1 (aliases 'A1')" in found[0]
+
+
 def test_a_part_number_in_two_records_is_an_error(tmp_path: Path) -> None:
     found = problems_for(
         tmp_path,

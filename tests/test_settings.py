@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 import computeatlas
 
 PACKAGE = Path(computeatlas.__file__).resolve().parent
@@ -20,3 +22,25 @@ def test_nothing_but_settings_reads_the_environment() -> None:
         if readers.search(line)
     ]
     assert found == []
+
+
+def test_a_setting_that_cannot_be_decoded_is_one_line_not_a_traceback() -> None:
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "from computeatlas.cli import main; main(['show', 'Trn3'])"],
+        env={**os.environ, "COMPUTEATLAS_TRUSTED_PROXIES": "not json"},
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "setting trusted_proxies (COMPUTEATLAS_TRUSTED_PROXIES): cannot be read" in done.stderr
+
+
+def test_a_database_without_a_driver_is_a_clear_ledger_error() -> None:
+    from computeatlas.ledger import Ledger, LedgerUnavailable
+
+    with pytest.raises(LedgerUnavailable, match=r"no driver for this database \(MySQLdb\)"):
+        Ledger.open("mysql://atlas@db.internal/atlas")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import typer
+from pydantic_settings import SettingsError
 
 from computeatlas.cli import (
     cloud,  # noqa: F401  (registers commands)
@@ -20,7 +21,7 @@ from computeatlas.cli import (
     silicon,  # noqa: F401  (registers commands)
     site,  # noqa: F401  (registers commands)
 )
-from computeatlas.cli.base import app, os_error_message
+from computeatlas.cli.base import app, os_error_message, settings_error_message
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -36,6 +37,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     except OSError as exc:
         typer.echo(f"Error: {os_error_message(exc)}", err=True)
         raise SystemExit(1) from None
+    except SettingsError as exc:  # raised where a command reads the settings itself
+        typer.echo(f"Error: {settings_error_message(exc)}", err=True)
+        raise SystemExit(2) from None
 
 
 __all__ = ["app", "main"]

@@ -12,11 +12,13 @@ pretty tracebacks are off, so nothing else turns into a screenful of frames.
 from __future__ import annotations
 
 import errno
+import re
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
+from pydantic_settings import SettingsError
 from rich.console import Console
 from typer.core import TyperGroup
 
@@ -78,6 +80,16 @@ def settings_for(**options: object) -> Settings:
         first = exc.errors()[0]
         name = ".".join(str(p) for p in first["loc"]) or "settings"
         raise fail(f"setting {name} (COMPUTEATLAS_{name.upper()}): {first['msg'].removeprefix('Value error, ')}") from None
+    except SettingsError as exc:  # a value pydantic-settings could not even decode (a list that is not JSON)
+        raise fail(settings_error_message(exc)) from None
+
+
+def settings_error_message(exc: SettingsError) -> str:
+    """One line for a setting that cannot be decoded, naming its variable and the expected form."""
+    found = re.search(r'field "([a-z_]+)"', str(exc))
+    name = found.group(1) if found else "settings"
+    return (f"setting {name} (COMPUTEATLAS_{name.upper()}): cannot be read; a list is written as JSON, "
+            'e.g. \'["127.0.0.1", "10.0.0.0/8"]\'')
 
 
 def load_catalog(data: Path | None | Settings) -> Catalog:

@@ -45,7 +45,9 @@ is refused, not guessed); compute and power units ignore case (``tflops``, ``kw`
 _FOLDED: Mapping[Dimension, Mapping[str, str]] = {
     dim: {unit.casefold(): unit for unit in units} for dim, units in UNITS.items() if dim in (Dimension.COMPUTE, Dimension.POWER)
 }
-_NUMBER = re.compile(r"([+-]?(?:\d{1,40}(?:\.\d{0,40})?|\.\d{1,40})(?:[eE][+-]?\d{1,3})?)\s*([A-Za-z/]{0,12})")
+_NUMBER = re.compile(r"([+-]?(?:[0-9]{1,40}(?:\.[0-9]{0,40})?|\.[0-9]{1,40})(?:[eE][+-]?[0-9]{1,3})?) ?([A-Za-z/]{0,12})", re.ASCII)
+"""ASCII digits, at most one space, then an ASCII unit: no full-width or Arabic-Indic digits, no
+newline or no-break space inside a figure."""
 _NOT_FINITE = {"nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 
 
@@ -74,7 +76,7 @@ def parse_amount(text: str, dimension: Dimension, default_unit: str) -> float:
     it is too long, not a decimal number, not finite, or carries a unit not allowed for
     the dimension (a unit of another dimension is named as such).
     """
-    clean = text.strip()
+    clean = text.strip(" ")
     if len(clean) > MAX_LENGTH:
         raise AmountError(f"value is too long (at most {MAX_LENGTH} characters)")
     if clean.casefold() in _NOT_FINITE:

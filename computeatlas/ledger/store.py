@@ -280,6 +280,10 @@ class Ledger:
             if engine is not None:
                 engine.dispose()
             raise LedgerUnavailable(location(url), _reason(exc)) from exc
+        except ImportError as exc:  # a URL for a database whose driver is not installed (mysql://, …)
+            raise LedgerUnavailable(
+                location(url), f"no driver for this database ({exc.name or exc}); the ledger runs on sqlite:// or postgresql://"
+            ) from exc
         return cls(engine)
 
     def close(self) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 import threading
 import weakref
 from collections.abc import Iterable
@@ -40,7 +41,10 @@ TIERS: tuple[Tier, ...] = ("id", "alias", "name")
 
 
 def normal(text: str) -> str:
-    """The matching form of a name: case-folded, separators (space, ``-``, ``_``) as one space."""
+    """The matching form of a name: NFKC, invisible format characters (zero-width space and
+    joiners, U+200B–U+200D, U+2060, U+FEFF …) dropped, case-folded, separators (space, ``-``,
+    ``_``) as one space. ``"H200\u200b"`` and ``"Ｈ２００"`` match ``"H200"``."""
+    text = "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
     return re.sub(r"[\s_\-]+", " ", text.casefold()).strip()
 
 
