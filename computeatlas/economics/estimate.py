@@ -46,6 +46,7 @@ from computeatlas.economics.inputs import (
     params_text,
 )
 from computeatlas.silicon.records import Accelerator
+from computeatlas.silicon.resolve import ResolveError, resolve_id
 
 LABEL = "upper bound from published figures, not a measurement"
 """How every estimated figure is labelled, on the page, in the API and in the CLI."""
@@ -263,6 +264,11 @@ def estimate(catalog: Catalog, request: EstimateRequest) -> Estimate:
     accelerator are returned with that input's state as their outcome ("not published", "not applicable", ...).
     """
     acc = catalog.accelerators.get(request.accelerator)
+    if acc is None:  # an alias or a name, read as `computeatlas show` reads it
+        try:
+            acc = catalog.accelerators[resolve_id(catalog, request.accelerator)]
+        except ResolveError:
+            acc = None
     if acc is None:
         near = closest(request.accelerator, catalog.accelerators)
         raise EstimateError("accelerator", f"no accelerator with id {request.accelerator!r}", 404,
