@@ -103,6 +103,12 @@ def test_page_is_never_cached_and_sets_a_strict_cookie(web: TestClient) -> None:
     assert soup(first).select_one('[name="token"]')["value"] != soup(second).select_one('[name="token"]')["value"]
 
 
+def test_the_cookie_is_secure_when_the_public_site_is_https(catalog: Catalog, tmp_path: Path) -> None:
+    plain = TestClient(make_app(catalog, tmp_path)).get("/data/").headers["set-cookie"]
+    behind_tls = TestClient(make_app(catalog, tmp_path, public_origin="https://atlas.example.org")).get("/data/").headers["set-cookie"]
+    assert "Secure" not in plain and "Secure" in behind_tls  # the app sees http from the TLS proxy in front
+
+
 def test_data_without_slash_redirects(web: TestClient) -> None:
     response = web.get("/data", follow_redirects=False)
     assert response.status_code == 301 and response.headers["location"] == "/data/"

@@ -205,7 +205,7 @@ def _form_page(
     )
     if new_cookie:
         response.set_cookie(
-            COOKIE, cookie, httponly=True, samesite="strict", path=urls_of(request).prefixed(site_path("data_page")), secure=request.url.scheme == "https"
+            COOKIE, cookie, httponly=True, samesite="strict", path=urls_of(request).prefixed(site_path("data_page")), secure=request.url.scheme == "https" or settings_of(request).public_origin.startswith("https://"),  # behind a TLS proxy too
         )
     return _no_store(response)
 
