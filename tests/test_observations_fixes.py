@@ -45,3 +45,44 @@ def test_a_price_cell_with_a_decimal_comma_or_non_ascii_digits_is_rejected_namin
 def test_a_plain_price_or_one_with_proper_thousands_separators_is_read(tmp_path: Path, amount: str, value: float) -> None:
     (result,) = _read(tmp_path, _row(amount))
     assert isinstance(result, Observation) and result.amount == pytest.approx(value)
+
+
+def _obs(amount: float, instance: str = "8x L4", **extra: object) -> Observation:
+    return Observation(provider="examplecloud", instance_type=instance, region="us", pricing="on_demand", amount=amount,  # type: ignore[arg-type]
+                       currency="USD", unit="hour", collected=dt.datetime(2026, 11, 20, tzinfo=dt.UTC),
+                       source_url="https://examplecloud.example/p", via="test", **extra)
+
+
+def _import(store: Store, *observations: Observation, now: dt.datetime = NOW):  # type: ignore[no-untyped-def]
+    return import_readings("atlas", [], store, TABLE, RateTable([]), rules.Limits(), now=now, observations=list(observations))
+
+
+def test_a_held_bad_row_never_blocks_the_correct_price_in_a_later_import(tmp_path: Path) -> None:
+    store = Store(tmp_path / "prices")
+    bad = _import(store, _obs(0))
+    assert bad.held_by_rule == {"below_floor": 1}
+    fixed = _import(store, _obs(3.12), now=NOW + dt.timedelta(hours=1))
+    assert (fixed.accepted, fixed.held) == (1, 0), fixed.counts()
+    assert [r["amount"] for r in store.current("nvidia-l4", NOW, 90)] == [3.12]
+    assert [(r["amount"], list(r["rules"])) for r in store.held()] == [(0.0, ["below_floor"])]  # append-only: still listed
+    again = _import(store, _obs(3.12), now=NOW + dt.timedelta(hours=2))
+    assert again.accepted == again.held == 0 and again.already_stored == 1
+
+
+def test_a_bad_row_after_the_accepted_price_is_held_and_the_accepted_one_stays(tmp_path: Path) -> None:
+    store = Store(tmp_path / "prices")
+    assert _import(store, _obs(3.12)).accepted == 1
+    bad = _import(store, _obs(0), now=NOW + dt.timedelta(hours=1))
+    assert bad.accepted == 0 and bad.held == 1
+    assert [r["amount"] for r in store.current("nvidia-l4", NOW, 90)] == [3.12]
+    assert {r["amount"] for r in store.held()} == {0.0}
+
+
+@pytest.mark.parametrize("order", [(0.0, 3.12), (3.12, 0.0)])
+def test_in_one_import_a_held_row_never_blocks_the_accepted_price_of_the_same_observation(tmp_path: Path, order: tuple[float, float]) -> None:
+    store = Store(tmp_path / "prices")
+    summary = _import(store, *(_obs(a) for a in order))
+    assert (summary.accepted, summary.held) == (1, 1), summary.counts()
+    assert [r["amount"] for r in store.current("nvidia-l4", NOW, 90)] == [3.12]
+    assert [r["amount"] for r in store.held()] == [0.0]
+    assert store.count() == {"accepted": 1}

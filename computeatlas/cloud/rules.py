@@ -64,7 +64,7 @@ RULES = {
     "outside_band": "far outside the band of its accelerator and pricing kind",
     "spot_equals_on_demand": "the provider's spot column equals its on-demand column",
     "licence_included": "the price includes an operating-system licence",
-    "conflict": "the same observation is stored with another price",
+    "conflict": "the same observation is already accepted with another price",
 }
 """Every rule name and what it means."""
 
