@@ -86,3 +86,33 @@ def test_in_one_import_a_held_row_never_blocks_the_accepted_price_of_the_same_ob
     assert [r["amount"] for r in store.current("nvidia-l4", NOW, 90)] == [3.12]
     assert [r["amount"] for r in store.held()] == [0.0]
     assert store.count() == {"accepted": 1}
+
+
+@pytest.mark.parametrize(("instance", "stated", "table"), [("8x L4", 4, 8), ("1x L4", 999999, 1)])
+def test_a_stated_accelerator_count_that_contradicts_the_instance_table_is_held_naming_both(tmp_path: Path, instance: str, stated: int,
+                                                                                          table: int) -> None:
+    store = Store(tmp_path / "prices")
+    (obs,) = _read(tmp_path, _row(accelerators=str(stated), instance=instance))
+    summary = _import(store, obs)  # type: ignore[arg-type]
+    assert summary.held_by_rule == {"count_mismatch": 1} and summary.accepted == 0
+    (held,) = store.held()
+    assert f"states {stated} accelerator" in held["reasons"][0] and f"has {table} for" in held["reasons"][0]
+    assert store.current("nvidia-l4", NOW, 90) == []
+    assert "count_mismatch" in rules.RULES
+
+
+def test_a_stated_count_that_agrees_or_no_stated_count_is_placed_as_before(tmp_path: Path) -> None:
+    store = Store(tmp_path / "prices")
+    agreeing, unstated = _read(tmp_path, _row(accelerators="8"), _row(accelerators="", instance="1x L4"))
+    assert _import(store, agreeing, unstated).accepted == 2  # type: ignore[arg-type]
+
+
+def test_the_collectors_count_of_one_tpu_slice_is_not_a_chip_count_but_a_wrong_gpu_count_is_held(tmp_path: Path) -> None:
+    store = Store(tmp_path / "prices")
+    summary = import_readings("opencomputeprices", [FIXTURES / "opencomputeprices-excerpt.csv"], store, TABLE, RateTable([]),
+                              rules.Limits(), now=NOW)
+    assert "count_mismatch" not in {r for row in store.query("SELECT rules FROM obs WHERE accelerator LIKE '%tpu%'") for r in row["rules"]}
+    assert summary.held_by_rule["count_mismatch"] == 0
+    sky = import_readings("skypilot", [FIXTURES / "skypilot-vms.csv"], Store(tmp_path / "sky"), TABLE, RateTable([]), rules.Limits(),
+                          now=NOW, provider="google-cloud", collected=NOW - dt.timedelta(days=1))
+    assert sky.held_by_rule["count_mismatch"] == 0
