@@ -116,3 +116,57 @@ def test_the_collectors_count_of_one_tpu_slice_is_not_a_chip_count_but_a_wrong_g
     sky = import_readings("skypilot", [FIXTURES / "skypilot-vms.csv"], Store(tmp_path / "sky"), TABLE, RateTable([]), rules.Limits(),
                           now=NOW, provider="google-cloud", collected=NOW - dt.timedelta(days=1))
     assert sky.held_by_rule["count_mismatch"] == 0
+
+
+FORMULAS = {"region": '=HYPERLINK("https://evil.example")', "via": "=cmd", "note": "+1+1", "source_title": "@SUM(A1)"}
+
+
+def _formula_store(tmp_path: Path) -> Store:
+    store = Store(tmp_path / "prices")
+    summary = _import(store, _obs(3.12).model_copy(update=FORMULAS))
+    assert summary.accepted == 1
+    return store
+
+
+def _cells(text: str) -> list[dict[str, str]]:
+    import csv
+    import io
+
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def _no_formula(rows: list[dict[str, str]]) -> None:
+    assert rows
+    for row in rows:
+        assert not any(v.startswith(("=", "+", "@", "\t", "\r")) for v in row.values()), row
+        assert row["region"] == "'" + FORMULAS["region"] and row["via"] == "'=cmd"
+
+
+def test_no_cell_of_the_cli_history_csv_starts_a_formula(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from computeatlas.cli import app as cli
+
+    _formula_store(tmp_path)
+    result = CliRunner().invoke(cli, ["prices", "history", "nvidia-l4", "--prices", str(tmp_path / "prices")])
+    assert result.exit_code == 0, result.output
+    _no_formula(_cells(result.stdout))
+
+
+def test_no_cell_of_the_api_history_csv_or_the_price_dataset_starts_a_formula(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from computeatlas.core.catalog import load
+    from computeatlas.core.settings import Settings
+    from computeatlas.web.app import create_app
+
+    _formula_store(tmp_path)
+    client = TestClient(create_app(load(), Settings(prices=tmp_path / "prices")))
+    history = client.get("/api/prices/nvidia-l4/history", params={"format": "csv"})
+    assert history.status_code == 200
+    _no_formula(_cells(history.text))
+    dataset = client.get("/data/prices/observations.csv")
+    assert dataset.status_code == 200
+    rows = _cells(dataset.text)
+    _no_formula(rows)
+    assert rows[0]["note"] == "'+1+1" and rows[0]["source_title"] == "'@SUM(A1)" and rows[0]["amount"] == "3.12"

@@ -40,6 +40,7 @@ from computeatlas.cloud.observations import InputFailed
 from computeatlas.cloud.rules import RULES, Limits
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
+from computeatlas.publish.exports.csv import cell_text
 
 PricesOption = Annotated[Path | None, typer.Option("--prices", help="The observation store (default: $COMPUTEATLAS_PRICES or data/prices).")]
 
@@ -200,7 +201,7 @@ def history(
     writer = csv.writer(sys.stdout, lineterminator="\n")
     writer.writerow(columns)
     for r in rows:
-        writer.writerow([" ".join(r[c]) if c == "qualifiers" else r[c] for c in columns])
+        writer.writerow([cell_text(" ".join(r[c]) if c == "qualifiers" else r[c]) for c in columns])  # no cell starts a formula
 
 
 @prices_app.command("runs")
