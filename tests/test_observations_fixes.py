@@ -11,7 +11,7 @@ import pytest
 from computeatlas.cloud import rules
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.instances import load_instances
-from computeatlas.cloud.observations import InputError, Observation
+from computeatlas.cloud.observations import InputError, Observation, PricingKind
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
@@ -170,3 +170,51 @@ def test_no_cell_of_the_api_history_csv_or_the_price_dataset_starts_a_formula(tm
     rows = _cells(dataset.text)
     _no_formula(rows)
     assert rows[0]["note"] == "'+1+1" and rows[0]["source_title"] == "'@SUM(A1)" and rows[0]["amount"] == "3.12"
+
+
+def _client(tmp_path: Path):  # type: ignore[no-untyped-def]
+    from fastapi.testclient import TestClient
+
+    from computeatlas.core.catalog import load
+    from computeatlas.core.settings import Settings
+    from computeatlas.web.app import create_app
+
+    return TestClient(create_app(load(), Settings(prices=tmp_path / "prices")))
+
+
+def test_the_history_accepts_on_demand_spelled_either_way(tmp_path: Path) -> None:
+    store = Store(tmp_path / "prices")
+    assert _import(store, _obs(3.12), _obs(1.5).model_copy(update={"pricing": PricingKind.SPOT})).accepted == 2
+    client = _client(tmp_path)
+    for spelling in ("on_demand", "on-demand"):
+        for path in ("/api/prices/nvidia-l4/history", "/api/prices/nvidia-l4"):
+            response = client.get(path, params={"pricing": spelling})
+            assert response.status_code == 200, (path, spelling, response.text)
+            body = response.json()
+            observations = body["observations"] if "observations" in body else body["history"]["observations"]
+            assert [o["amount"] for o in observations] == [3.12], (path, spelling)
+        assert client.get("/cloud/prices/nvidia-l4/history", params={"pricing": spelling}).status_code == 200
+    from typer.testing import CliRunner
+
+    from computeatlas.cli import app as cli
+
+    result = CliRunner().invoke(cli, ["prices", "history", "nvidia-l4", "--pricing", "on-demand", "--prices", str(tmp_path / "prices")])
+    assert result.exit_code == 0 and [r["amount"] for r in _cells(result.stdout)] == ["3.12"], result.output
+
+
+def test_a_history_window_whose_since_is_after_its_until_is_a_400_naming_both(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    params = {"since": "2026-12-01", "until": "2026-11-01"}
+    for path in ("/api/prices/nvidia-l4/history", "/cloud/prices/nvidia-l4/history", "/api/prices/nvidia-l4"):
+        response = client.get(path, params=params)
+        assert response.status_code == 400, path
+        assert "2026-12-01" in response.text and "2026-11-01" in response.text and "since" in response.text and "until" in response.text
+    assert client.get("/api/prices/nvidia-l4/history", params={"since": "2026-11-01", "until": "2026-11-01"}).status_code == 200
+    assert client.get("/api/prices/nvidia-l4/history", params={"provider": "nobody"}).json()["observations"] == []
+    from typer.testing import CliRunner
+
+    from computeatlas.cli import app as cli
+
+    result = CliRunner().invoke(cli, ["prices", "history", "nvidia-l4", "--since", "2026-12-01", "--until", "2026-11-01",
+                                      "--prices", str(tmp_path / "prices")])
+    assert result.exit_code == 2 and "2026-12-01" in result.stderr and "2026-11-01" in result.stderr

@@ -36,7 +36,7 @@ from computeatlas.cloud import runs
 from computeatlas.cloud.collectors import azure
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.instances import instance_table
-from computeatlas.cloud.observations import InputFailed
+from computeatlas.cloud.observations import InputFailed, PricingKind
 from computeatlas.cloud.rules import RULES, Limits
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
@@ -178,7 +178,7 @@ def history(
     since: Annotated[str | None, typer.Option(help="From this collection date (YYYY-MM-DD).")] = None,
     until: Annotated[str | None, typer.Option(help="Up to this collection date (YYYY-MM-DD).")] = None,
     provider: Annotated[str | None, typer.Option(help="Only this provider id.")] = None,
-    pricing: Annotated[str | None, typer.Option(help="Only this pricing kind (on_demand, spot, …).")] = None,
+    pricing: Annotated[str | None, typer.Option(help="Only this pricing kind (on_demand or on-demand, spot, …).")] = None,
     variant: Annotated[str | None, typer.Option(help="Only this variant key (sxm-80gb).")] = None,
     region: Annotated[str | None, typer.Option(help="Only this region, as the provider names it.")] = None,
     prices: PricesOption = None,
@@ -195,6 +195,12 @@ def history(
             bounds[name] = dt.date.fromisoformat(text) if text else None
         except ValueError:
             raise fail(f"option '--{name}': {text!r} is not a date (write YYYY-MM-DD)") from None
+    if bounds["since"] and bounds["until"] and bounds["since"] > bounds["until"]:
+        raise fail(f"option '--since': {since} is after --until {until}: the window is empty")
+    if pricing is not None:
+        pricing = pricing.strip().lower().replace("-", "_")  # on-demand, as /api/offers spells it, is on_demand
+        if pricing not in {k.value for k in PricingKind}:
+            raise fail(f"option '--pricing': {pricing!r} is not a pricing kind ({', '.join(k.value for k in PricingKind)})")
     rows = Store(settings.prices_dir).history(acc, bounds["since"], bounds["until"], provider=provider, pricing=pricing, variant=variant, region=region)
     columns = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "accelerators",
                "per_accelerator_hour", "variant", "qualifiers", "source_url", "via", "run")
