@@ -218,3 +218,34 @@ def test_a_history_window_whose_since_is_after_its_until_is_a_400_naming_both(tm
     result = CliRunner().invoke(cli, ["prices", "history", "nvidia-l4", "--since", "2026-12-01", "--until", "2026-11-01",
                                       "--prices", str(tmp_path / "prices")])
     assert result.exit_code == 2 and "2026-12-01" in result.stderr and "2026-11-01" in result.stderr
+
+
+def test_the_importer_says_what_a_path_is_when_it_is_not_a_file(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from computeatlas.cli import app as cli
+
+    runner, store = CliRunner(), str(tmp_path / "store")
+    for path, words in ((tmp_path, "is a directory"), (Path("/dev/null"), "is not a regular file"), (tmp_path / "none.csv", "no such file")):
+        result = runner.invoke(cli, ["prices", "import", "atlas", str(path), "--prices", store])
+        assert result.exit_code == 2 and f"{path}: {words}" in result.stderr, (path, result.output)
+    assert not (tmp_path / "store").exists()
+
+
+def test_an_import_with_rejected_rows_exits_1_and_one_with_held_rows_exits_0(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from computeatlas.cli import app as cli
+
+    runner, store = CliRunner(), str(tmp_path / "store")
+    held = tmp_path / "held.csv"
+    held.write_text(HEADER + _row("0.01"), encoding="utf-8")  # below the floor: held, not an error
+    result = runner.invoke(cli, ["prices", "import", "atlas", str(held), "--prices", store, "--json"])
+    assert result.exit_code == 0, result.output
+    rejected = tmp_path / "rejected.csv"
+    rejected.write_text(HEADER + _row("3.12") + _row("9,8", region="eu"), encoding="utf-8")
+    result = runner.invoke(cli, ["prices", "import", "atlas", str(rejected), "--prices", store], env={"COLUMNS": "1000"})
+    assert result.exit_code == 1 and f"{rejected}: line 3: column amount" in result.stderr and "1 row(s) rejected" in result.stderr
+    stored = Store(tmp_path / "store").query("SELECT amount, region FROM obs ORDER BY amount")
+    assert [(r["amount"], r["region"]) for r in stored] == [(0.01, "us"), (3.12, "us")]  # the good row is imported
+    assert "rejected" in runner.invoke(cli, ["prices", "import", "--help"], env={"COLUMNS": "200"}).stdout

@@ -1,7 +1,8 @@
 """CLI commands over the price-observation store: ``prices import``, ``collect``, ``held``,
 ``history`` and ``runs``. Each is thin over :mod:`computeatlas.cloud.runs` and
 :mod:`computeatlas.cloud.store`; errors are one line each (file, line, column), never a
-traceback; exit 2 for bad input, 1 for a failed collection."""
+traceback; exit 2 for bad input, 1 for a failed collection or an import that rejected
+rows (held rows are not errors)."""
 
 from __future__ import annotations
 
@@ -85,11 +86,20 @@ def import_(
 ) -> None:
     """Import price observations from FILES of FORMAT into the store: each row is placed
     through the instance table, checked by the integrity rules, and appended (accepted or
-    held) as one atomic run. Importing the same file twice adds nothing."""
+    held) as one atomic run. Importing the same file twice adds nothing.
+
+    Exit status: 0 when every row was imported (held rows are not errors: list them with
+    `prices held`); 1 when any row was rejected (a bad cell; the other rows are still
+    imported and each rejected row is named by file, line and column); 2 when nothing
+    could be imported (a missing or unreadable file, an unknown format, a missing column)."""
     if fmt not in formats():
         raise fail(f"unknown format {fmt!r}; choose one of {', '.join(formats())}")
     for path in files:
-        if not path.is_file():
+        if path.is_dir():
+            raise fail(f"{path}: is a directory, not a file (name the CSV files in it)")
+        if path.exists() and not path.is_file():
+            raise fail(f"{path}: is not a regular file (a device, pipe or socket): give a CSV file")
+        if not path.exists():
             raise fail(f"{path}: no such file")
     options: dict[str, object] = {}
     if fmt == "skypilot":
@@ -115,6 +125,9 @@ def import_(
         out.print_json(json.dumps({"run": summary.run, **summary.counts(), "errors": [str(e) for e in summary.errors]}))
     else:
         _print_summary(summary)
+    if summary.rejected:
+        err.print(f"{summary.rejected} row(s) rejected (named above); the rest were imported", markup=False, highlight=False)
+        raise typer.Exit(1)
 
 
 @prices_app.command("collect")
