@@ -249,3 +249,9 @@ def test_an_import_with_rejected_rows_exits_1_and_one_with_held_rows_exits_0(tmp
     stored = Store(tmp_path / "store").query("SELECT amount, region FROM obs ORDER BY amount")
     assert [(r["amount"], r["region"]) for r in stored] == [(0.01, "us"), (3.12, "us")]  # the good row is imported
     assert "rejected" in runner.invoke(cli, ["prices", "import", "--help"], env={"COLUMNS": "200"}).stdout
+
+
+@pytest.mark.parametrize("accelerators", ["８", "1_0", "8e0", "+8", "2.5", "0"])
+def test_a_count_cell_is_ascii_digits_and_whole(tmp_path: Path, accelerators: str) -> None:
+    (result,) = _read(tmp_path, _row(accelerators=accelerators))
+    assert isinstance(result, InputError) and result.column == "accelerators" and result.line == 2, (accelerators, result)

@@ -117,14 +117,13 @@ def price(raw: dict[str, str], column: str, required: bool = True) -> float | No
 
 
 def count(raw: dict[str, str], column: str) -> int | None:
-    """A positive whole number in ``column``, or None when blank."""
+    """A positive whole number in ``column`` (ASCII digits; ``8.0`` is 8), or None when blank."""
     text = (raw.get(column) or "").strip()
     if not text:
         return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise CellError(column, "not a whole number", text) from None
+    if not re.fullmatch(r"[0-9]+(?:\.[0-9]+)?", text):
+        raise CellError(column, "not a whole number (ASCII digits)", text)
+    value = float(text)
     if value != int(value) or value < 1:
         raise CellError(column, "not a positive whole number", text)
     return int(value)
