@@ -1,7 +1,8 @@
 """CLI commands over the price-observation store: ``prices import``, ``collect``, ``held``,
 ``history`` and ``runs``. Each is thin over :mod:`computeatlas.cloud.runs` and
 :mod:`computeatlas.cloud.store`; errors are one line each (file, line, column), never a
-traceback; exit 2 for bad input, 1 for a failed collection."""
+traceback; exit 2 for bad input, 1 for a failed collection or an import that rejected
+rows (held rows are not errors)."""
 
 from __future__ import annotations
 
@@ -36,10 +37,11 @@ from computeatlas.cloud import runs
 from computeatlas.cloud.collectors import azure
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.instances import instance_table
-from computeatlas.cloud.observations import InputFailed
+from computeatlas.cloud.observations import InputFailed, PricingKind
 from computeatlas.cloud.rules import RULES, Limits
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
+from computeatlas.publish.exports.csv import cell_text
 
 PricesOption = Annotated[Path | None, typer.Option("--prices", help="The observation store (default: $COMPUTEATLAS_PRICES or data/prices).")]
 
@@ -84,11 +86,20 @@ def import_(
 ) -> None:
     """Import price observations from FILES of FORMAT into the store: each row is placed
     through the instance table, checked by the integrity rules, and appended (accepted or
-    held) as one atomic run. Importing the same file twice adds nothing."""
+    held) as one atomic run. Importing the same file twice adds nothing.
+
+    Exit status: 0 when every row was imported (held rows are not errors: list them with
+    `prices held`); 1 when any row was rejected (a bad cell; the other rows are still
+    imported and each rejected row is named by file, line and column); 2 when nothing
+    could be imported (a missing or unreadable file, an unknown format, a missing column)."""
     if fmt not in formats():
         raise fail(f"unknown format {fmt!r}; choose one of {', '.join(formats())}")
     for path in files:
-        if not path.is_file():
+        if path.is_dir():
+            raise fail(f"{path}: is a directory, not a file (name the CSV files in it)")
+        if path.exists() and not path.is_file():
+            raise fail(f"{path}: is not a regular file (a device, pipe or socket): give a CSV file")
+        if not path.exists():
             raise fail(f"{path}: no such file")
     options: dict[str, object] = {}
     if fmt == "skypilot":
@@ -114,6 +125,9 @@ def import_(
         out.print_json(json.dumps({"run": summary.run, **summary.counts(), "errors": [str(e) for e in summary.errors]}))
     else:
         _print_summary(summary)
+    if summary.rejected:
+        err.print(f"{summary.rejected} row(s) rejected (named above); the rest were imported", markup=False, highlight=False)
+        raise typer.Exit(1)
 
 
 @prices_app.command("collect")
@@ -177,7 +191,7 @@ def history(
     since: Annotated[str | None, typer.Option(help="From this collection date (YYYY-MM-DD).")] = None,
     until: Annotated[str | None, typer.Option(help="Up to this collection date (YYYY-MM-DD).")] = None,
     provider: Annotated[str | None, typer.Option(help="Only this provider id.")] = None,
-    pricing: Annotated[str | None, typer.Option(help="Only this pricing kind (on_demand, spot, …).")] = None,
+    pricing: Annotated[str | None, typer.Option(help="Only this pricing kind (on_demand or on-demand, spot, …).")] = None,
     variant: Annotated[str | None, typer.Option(help="Only this variant key (sxm-80gb).")] = None,
     region: Annotated[str | None, typer.Option(help="Only this region, as the provider names it.")] = None,
     prices: PricesOption = None,
@@ -194,13 +208,19 @@ def history(
             bounds[name] = dt.date.fromisoformat(text) if text else None
         except ValueError:
             raise fail(f"option '--{name}': {text!r} is not a date (write YYYY-MM-DD)") from None
+    if bounds["since"] and bounds["until"] and bounds["since"] > bounds["until"]:
+        raise fail(f"option '--since': {since} is after --until {until}: the window is empty")
+    if pricing is not None:
+        pricing = pricing.strip().lower().replace("-", "_")  # on-demand, as /api/offers spells it, is on_demand
+        if pricing not in {k.value for k in PricingKind}:
+            raise fail(f"option '--pricing': {pricing!r} is not a pricing kind ({', '.join(k.value for k in PricingKind)})")
     rows = Store(settings.prices_dir).history(acc, bounds["since"], bounds["until"], provider=provider, pricing=pricing, variant=variant, region=region)
     columns = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "accelerators",
                "per_accelerator_hour", "variant", "qualifiers", "source_url", "via", "run")
     writer = csv.writer(sys.stdout, lineterminator="\n")
     writer.writerow(columns)
     for r in rows:
-        writer.writerow([" ".join(r[c]) if c == "qualifiers" else r[c] for c in columns])
+        writer.writerow([cell_text(" ".join(r[c]) if c == "qualifiers" else r[c]) for c in columns])  # no cell starts a formula
 
 
 @prices_app.command("runs")

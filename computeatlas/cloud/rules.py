@@ -8,6 +8,9 @@ the operator (``computeatlas prices held``) and never shown to visitors as price
 Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
 
 - ``unplaced``: the instance table has no row for the provider's instance name.
+- ``count_mismatch``: the source states an accelerator count per instance that is not the
+  instance table's (the row is placed, so the reason names both counts, and held). Rows
+  that state no count, and hand-checked offers that carry their accelerator, are not checked.
 - ``split_bill``: a host-only or accelerator-only part of a split bill. Where both parts
   of the same provider, region, pricing, term and collection time are present they are
   combined into one all-in observation (host + count × accelerator part); a part alone
@@ -58,13 +61,14 @@ from computeatlas.core.settings import Settings
 RULES = {
     "unplaced": "the instance table has no row for this instance type at this provider",
     "split_bill": "a host-only or accelerator-only part of a split bill",
+    "count_mismatch": "the accelerator count the source states is not the instance table's",
     "memory_mismatch": "memory per instance is not count × the memory of one accelerator",
     "per_accelerator_mismatch": "the stated per-accelerator price is not instance price ÷ count",
     "below_floor": "below the absolute floor per accelerator-hour",
     "outside_band": "far outside the band of its accelerator and pricing kind",
     "spot_equals_on_demand": "the provider's spot column equals its on-demand column",
     "licence_included": "the price includes an operating-system licence",
-    "conflict": "the same observation is stored with another price",
+    "conflict": "the same observation is already accepted with another price",
 }
 """Every rule name and what it means."""
 
@@ -100,14 +104,20 @@ class PoolPrice:
 
 def place(obs: Observation, table: InstanceTable) -> Observation:
     """The row placed through ``table`` (accelerator, variant, count, billing), or held as
-    ``unplaced``. A row that already carries an accelerator (a hand-checked offer) keeps it."""
+    ``unplaced``; held as ``count_mismatch`` when the source states another accelerator
+    count than the table's. A row that already carries an accelerator (a hand-checked
+    offer) keeps it."""
     if obs.accelerator:
         return obs
     row = table.find(obs.provider, obs.base_instance)
     if row is None:
         return obs.held("unplaced", f"unknown instance type {obs.base_instance!r} at provider {obs.provider!r}")
-    return obs.model_copy(update={"accelerator": row.accelerator, "variant": row.variant, "accelerators": row.accelerators,
-                                  "billing": row.billing.value})
+    placed = obs.model_copy(update={"accelerator": row.accelerator, "variant": row.variant, "accelerators": row.accelerators,
+                                    "billing": row.billing.value})
+    if obs.stated_accelerators is not None and obs.stated_accelerators != row.accelerators:
+        return placed.held("count_mismatch", f"the source states {obs.stated_accelerators} accelerator(s) per instance; our instance "
+                                             f"table has {row.accelerators} for {obs.base_instance!r} at {obs.provider!r}")
+    return placed
 
 
 def _memory(obs: Observation, table: InstanceTable) -> Observation:

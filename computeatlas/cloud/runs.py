@@ -10,7 +10,10 @@ read, accepted, held, rejected and skipped, by reason and by provider.
 Deduplication: a row whose key (provider, instance, region, pricing, term, collection
 time) is already stored with the same price and the same decision adds nothing, so
 importing the same file twice adds nothing. The same key with another price is a
-``conflict``: held, and never replacing the stored row. The same price with another
+``conflict`` only against an *accepted* row: held, and never replacing the stored row. A
+key whose stored rows are all held blocks nothing: a later accepted row (another price) is
+added beside them and becomes the observation's newest decision, the held rows staying
+listed for the operator (the store is append-only). The same price with another
 decision (a newly sourced instance row places it) is stored again as the newer decision.
 """
 
@@ -90,6 +93,23 @@ def _price(obs: Observation | dict[str, object]) -> tuple[object, ...]:
     return (float(get("amount")), get("currency"), str(get("unit")), str(get("price_basis")))  # type: ignore[arg-type]
 
 
+def _conflicts_within(decided: list[Observation]) -> list[Observation]:
+    """Rows of one import that share a key but not a price: the first accepted one stands;
+    every other is held as a ``conflict`` against it. Where none is accepted, none is a
+    conflict (a held row never blocks another price of the same observation)."""
+    standing: dict[tuple[str, ...], Observation] = {}
+    for obs in decided:
+        if obs.status is Status.ACCEPTED:
+            standing.setdefault(obs.key(), obs)
+    out = []
+    for obs in decided:
+        first = standing.get(obs.key())
+        if first is not None and obs is not first:
+            obs = obs.held("conflict", f"the same observation is priced {first.amount:g} {first.currency} elsewhere in this import")
+        out.append(obs)
+    return out
+
+
 def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: InstanceTable, rates: RateTable, limits: rules.Limits,
                     now: dt.datetime | None = None, progress: Callable[[int], None] | None = None,
                     observations: Sequence[Observation] = (), **options: object) -> Summary:
@@ -123,16 +143,12 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
             else:
                 parsed.append(reading.result)
     batch: list[Observation] = []
-    first: dict[tuple[str, ...], Observation] = {}
+    seen: dict[tuple[str, ...], list[Observation]] = {}
     for obs in parsed:
-        key = obs.key()
-        if key in first:
-            if first[key].same_price(obs):
-                summary.already_stored += 1
-                continue
-            obs = obs.held("conflict", f"the same observation is priced {first[key].amount:g} {first[key].currency} elsewhere in this import")
-        else:
-            first[key] = obs
+        if any(other.same_price(obs) for other in seen.get(obs.key(), ())):
+            summary.already_stored += 1
+            continue
+        seen.setdefault(obs.key(), []).append(obs)
         batch.append(obs.model_copy(update={"run": run}))
     pool: list[rules.PoolPrice] = []
     if batch:
@@ -143,7 +159,7 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
             usd = rates.to_usd(row["per_accelerator_hour"], row["currency"], row["collected"].date())[0]
             if usd is not None:
                 pool.append(rules.PoolPrice(row["accelerator"], row["pricing"], row["collected"], usd, row["provider"]))
-    decided = rules.apply(batch, table, rates, limits, pool)
+    decided = _conflicts_within(rules.apply(batch, table, rates, limits, pool))
     summary.combined = len(decided) - len(batch)
     first_day = min((o.collected.date() for o in decided), default=now.date())
     last_day = max((o.collected.date() for o in decided), default=now.date())
@@ -152,7 +168,7 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
     added: list[Observation] = []
     for obs in decided:
         prior = stored.get(obs.key())
-        if prior is not None and _price(prior) != _price(obs) and "conflict" not in obs.rules:
+        if prior is not None and str(prior["status"]) == Status.ACCEPTED and _price(prior) != _price(obs) and "conflict" not in obs.rules:
             obs = obs.held("conflict", f"the store holds this observation at {prior['amount']:g} {prior['currency']} (run {prior['run']})")
         if "conflict" in obs.rules and (obs.key(), _price(obs)) in conflicts:
             summary.already_stored += 1

@@ -23,7 +23,9 @@ Why this shape:
 - **Decisions are rows too.** The same observation (:meth:`Observation.key`) may be stored
   again by a later run only when our decision about it changed (e.g. a newly sourced
   instance row places it); queries take the newest run's row per key. A row held as a
-  ``conflict`` (same key, another price) never replaces the stored one.
+  ``conflict`` (same key, another price than the stored *accepted* row) never replaces the
+  stored one; a held row never blocks a later accepted one (within one run, an accepted row
+  is chosen over a held one).
 
 Units: ``amount`` as published; ``per_accelerator_hour`` in the row's currency per
 accelerator-hour. Times are UTC.
@@ -53,6 +55,9 @@ _TYPES = {
     "rules": "VARCHAR[]", "reasons": "VARCHAR[]", "qualifiers": "VARCHAR[]", "per_accelerator_hour": "DOUBLE", "run": "VARCHAR",
 }
 KEY = ("provider", "instance_type", "region", "pricing", "term", "collected")
+LATEST_ORDER = "run DESC, status = 'accepted' DESC, amount"
+"""Which row of an observation key is its newest decision: the newest run's, and within one
+run an accepted row before a held one."""
 OFFER = ("provider", "instance_type", "region", "pricing", "term")
 
 
@@ -184,7 +189,7 @@ class Store:
                 source = (f"(SELECT o.* FROM obs o SEMI JOIN (SELECT DISTINCT {', '.join(KEY)} FROM obs WHERE accelerator = "
                           f"{_literal(accelerator)}) k USING ({', '.join(KEY)}))")
             con.execute(f"CREATE VIEW latest AS SELECT * FROM {source} WHERE NOT list_contains(rules, 'conflict') "
-                        f"QUALIFY row_number() OVER (PARTITION BY {', '.join(KEY)} ORDER BY run DESC) = 1")
+                        f"QUALIFY row_number() OVER (PARTITION BY {', '.join(KEY)} ORDER BY {LATEST_ORDER}) = 1")
             cursor = con.execute(sql, list(params))
             names = [d[0] for d in cursor.description or []]
             return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
@@ -292,4 +297,4 @@ def observation_of(row: dict[str, Any]) -> Observation:
     return Observation.model_validate(data)
 
 
-__all__ = ["KEY", "OFFER", "Store", "observation_of"]
+__all__ = ["KEY", "LATEST_ORDER", "OFFER", "Store", "observation_of"]

@@ -12,7 +12,11 @@ queries the store). Pages and API build the same view objects (:mod:`computeatla
 ``accelerator``, ``provider``, ``pricing`` and ``region`` take comma-separated lists
 (``provider=aws,lambda``); a parameter given twice is a 400 that says to use commas.
 Each page and endpoint declares its parameters as a pydantic model (:data:`IndexParams`,
-:class:`ObservedParams`, :data:`OfferParams`); any other parameter is ignored.
+:class:`ObservedParams`, :data:`OfferParams`); any other parameter is ignored. The
+pricing kind is spelled ``on-demand`` by ``/api/offers`` and ``/cloud/`` and ``on_demand``
+by the observation store; the observed-price parameters (``/cloud/prices/{id}``,
+``/api/prices/{id}`` and their history) accept both (``-`` is read as ``_``). A history
+window whose ``since`` is after its ``until`` is a 400 naming both.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from urllib.parse import quote
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from computeatlas.cloud import history, pricing
 from computeatlas.cloud.history import (
@@ -51,6 +55,7 @@ from computeatlas.cloud.records import Provider
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.errors import InputError
 from computeatlas.core.urls import site_path
 from computeatlas.publish.exports import prices as prices_export
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
@@ -107,9 +112,23 @@ class ObservedParams(BaseModel):
     since: dt.date | None = Field(None, description="first collection date, YYYY-MM-DD")
     until: dt.date | None = Field(None, description="last collection date, YYYY-MM-DD")
     provider: str | None = Field(None, max_length=100, description="a provider id, e.g. lambda")
-    pricing: PricingKind | None = Field(None, description="on_demand, spot, reserved, capacity_block, marketplace, monthly or weekly")
+    pricing: PricingKind | None = Field(None, description="on_demand, spot, reserved, capacity_block, marketplace, monthly or weekly; "
+                                                          "'-' may be written for '_' (on-demand, as /api/offers and /cloud/ spell it)")
     variant: str | None = Field(None, max_length=100, description="a variant key, e.g. sxm-80gb")
     region: str | None = Field(None, max_length=200, description="a region as the provider names it, e.g. us-east-1")
+
+    @field_validator("pricing", mode="before")
+    @classmethod
+    def _one_spelling(cls, value: object) -> object:
+        """``on-demand`` (the spelling of /api/offers and /cloud/) is ``on_demand``."""
+        return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
+
+    def window(self) -> tuple[dt.date | None, dt.date | None]:
+        """``since`` and ``until``; a 400 naming both when ``since`` is after ``until``
+        (a window that cannot hold anything is a mistake, not an empty history)."""
+        if self.since and self.until and self.since > self.until:
+            raise InputError("since", f"since ({self.since}) is after until ({self.until}): the window is empty")
+        return self.since, self.until
 
     def filters(self) -> dict[str, str | None]:
         """The exact-match filters of :func:`~computeatlas.cloud.history.history_view`."""
@@ -159,7 +178,7 @@ def _prices(request: Request, ident: str, params: ObservedParams) -> tuple[Any, 
     store, settings = _store(request), settings_of(request)
     rates = rates_of(settings)
     current = current_view(store, acc.id, history.utcnow(), settings.freshness_days, params.variant, rates)
-    past = history_view(store, acc.id, params.since, params.until, rates=rates, **params.filters())
+    past = history_view(store, acc.id, *params.window(), rates=rates, **params.filters())
     return acc, PricesView(accelerator=acc.id, current=current, history=past)
 
 
@@ -227,7 +246,7 @@ def api_price_history(
     never included), and per date the median on-demand USD price per accelerator-hour per
     provider and over all, with observation counts. ``format=csv`` gives the observations as CSV."""
     acc = find_accelerator(request, ident)
-    view = history_view(_store(request), acc.id, params.since, params.until, rates=rates_of(settings_of(request)), **params.filters())
+    view = history_view(_store(request), acc.id, *params.window(), rates=rates_of(settings_of(request)), **params.filters())
     if params.format == "csv":
         buffer = io.StringIO(newline="")
         write_rows(buffer, HISTORY_COLUMNS, ([" ".join(v) if isinstance(v := getattr(o, c), list) else ("" if v is None else v.isoformat() if isinstance(v, dt.datetime) else v)

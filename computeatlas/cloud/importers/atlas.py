@@ -10,7 +10,8 @@ price_basis,collected,source_url,source_title,via,availability,note``.
   accelerator); a month or week priced as on_demand is read as the monthly or weekly term
   it is;
 - ``accelerators``: the count per instance the source states (may be blank; our instance
-  table decides the count);
+  table decides the count, and a stated count that differs from it holds the row as
+  ``count_mismatch``);
 - ``collected``: ISO 8601 UTC (``2026-11-30T09:00:00Z``), not in the future;
 - ``source_url``: the provider's page or API the price was read on; ``via``: the file or
   collector it came through (default: this file's name).

@@ -89,33 +89,41 @@ def rows(path: Path, required: tuple[str, ...], parse: Callable[[dict[str, str]]
         raise InputFailed([InputError(str(path), reader.line_num, "(row)", f"broken CSV: {exc}")]) from None
 
 
+_PRICE = re.compile(r"(?P<sign>-?)(?P<number>(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+                    r"|\.[0-9]+(?:[eE][+-]?[0-9]+)?)")
+"""A price cell: ASCII digits with an optional decimal point and exponent; a comma only as a
+thousands separator (``1,234.56``: groups of exactly three digits). ``9,8`` (a decimal comma),
+``1,2,3`` and full-width digits are not prices."""
+
+
 def price(raw: dict[str, str], column: str, required: bool = True) -> float | None:
-    """The non-negative finite number in ``column`` (None when blank and not required)."""
+    """The non-negative finite number in ``column`` (None when blank and not required), as
+    :data:`_PRICE` spells it; anything else is a :class:`CellError` naming the column."""
     text = (raw.get(column) or "").strip()
     if not text:
         if required:
             raise CellError(column, "a price is required", text)
         return None
-    try:
-        value = float(text.replace(",", "")) if re.fullmatch(r"-?[\d,]*\.?\d+(e-?\d+)?", text, re.I) else float("nan")
-    except ValueError:
-        value = float("nan")
+    number = _PRICE.fullmatch(text)
+    if number is None:
+        raise CellError(column, "not a number (ASCII digits, an optional decimal point and exponent; a comma only "
+                                "between groups of three digits, e.g. 1,234.56)", text)
+    value = float(number.group("number").replace(",", ""))
     if not math.isfinite(value):
         raise CellError(column, "not a number", text)
-    if value < 0:
+    if number.group("sign") and value != 0:
         raise CellError(column, "a price cannot be negative", text)
     return value
 
 
 def count(raw: dict[str, str], column: str) -> int | None:
-    """A positive whole number in ``column``, or None when blank."""
+    """A positive whole number in ``column`` (ASCII digits; ``8.0`` is 8), or None when blank."""
     text = (raw.get(column) or "").strip()
     if not text:
         return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise CellError(column, "not a whole number", text) from None
+    if not re.fullmatch(r"[0-9]+(?:\.[0-9]+)?", text):
+        raise CellError(column, "not a whole number (ASCII digits)", text)
+    value = float(text)
     if value != int(value) or value < 1:
         raise CellError(column, "not a positive whole number", text)
     return int(value)

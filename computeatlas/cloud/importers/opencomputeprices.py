@@ -9,7 +9,9 @@ zone when given, as ``region/zone``), pricing kind, the instance price, currency
 collection time. Its normalised guesses (``gpu_name``, ``gpu_variant``, ``gpu_memory_gb``,
 ``gpu_count``, ``price_per_gpu_hour``) are never used to place a row: they are kept in
 ``raw_extra`` as evidence, and the count, memory and per-GPU figure are compared with our
-instance table by the integrity rules.
+instance table by the integrity rules (a stated ``gpu_count`` that is not the table's holds
+the row as ``count_mismatch``; a TPU slice's ``gpu_count`` and ``price_per_gpu_hour`` count
+slices, not chips, and are not compared; a ``gpu_count`` of 0 means the collector did not know).
 
 Rows without an instance name (SkyPilot's Google Cloud GPU rows: accelerators priced apart
 from their host) are named ``<count>x <accelerator>`` (``8x L4``; ``A100-80GB`` where the
@@ -111,6 +113,7 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
             except ValueError:
                 extra["raw_extra"] = raw["raw_extra"]
         name = _name(raw, n)
+        slice_ = raw["gpu_name"].strip().startswith("tpu-")  # gpu_count and price_per_gpu_hour count slices, not chips
         term = raw["commitment_period"].strip()
         meter = str(extra.get("raw_extra", {}).get("meter_name", "")) if isinstance(extra.get("raw_extra"), dict) else ""
         if meter.endswith("Low Priority"):
@@ -125,8 +128,9 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         return Observation(
             provider=provider_id(raw["provider"]), instance_type=name, region=region,
             pricing=term_kind(_PRICING[raw["pricing_type"]], _UNITS[unit]), term=term, amount=price(raw, "price_per_hour"),
-            currency=currency(raw, "currency"), unit=_UNITS[unit], price_basis="instance", stated_accelerators=n,
-            stated_memory_gb=_memory(raw, n), stated_per_accelerator=price(raw, "price_per_gpu_hour", required=False),
+            currency=currency(raw, "currency"), unit=_UNITS[unit], price_basis="instance",
+            stated_accelerators=None if slice_ else n, stated_memory_gb=_memory(raw, n),
+            stated_per_accelerator=None if slice_ else price(raw, "price_per_gpu_hour", required=False),
             collected=timestamp(raw, "snapshot_ts", now), source_url=url, source_title=title,
             via=f"OpenComputePrices {path.name} (MIT), collected {raw['snapshot_ts'][:10]}", availability=available,
             raw_extra=json.dumps(extra, ensure_ascii=False, sort_keys=True))

@@ -9,7 +9,9 @@ id) and ``collected`` (when the catalog was fetched, UTC). Rows without an accel
 skipped (CPU-only shapes); a row without an instance name (Google Cloud prices GPUs apart
 from their host) is named ``<count>x <AcceleratorName>`` and placed, like every row, only
 through our instance table. ``GpuInfo``'s total GPU memory (MiB) is kept as the memory the
-source states per instance.
+source states per instance. ``AcceleratorCount`` is the count the source states (a count
+that is not our instance table's holds the row as ``count_mismatch``), except for a TPU
+slice (``tpu-v4-8``), where it counts slices, not chips, and no count is stated.
 """
 
 from __future__ import annotations
@@ -66,13 +68,13 @@ def read(path: Path, provider: str | None = None, collected: dt.datetime | None 
         accelerator = raw["AcceleratorName"].strip()
         if not accelerator:
             return [Skip("no accelerator (a CPU-only shape)")]
-        n = count(raw, "AcceleratorCount")
+        n = count(raw, "AcceleratorCount")  # for a TPU slice (tpu-v4-8) it counts slices, not chips: no stated count
         name = raw["InstanceType"].strip() or (accelerator if accelerator.startswith("tpu-") else f"{n or 1}x {accelerator}")
         region = "/".join(p for p in (raw["Region"].strip(), (raw.get("AvailabilityZone") or "").strip()) if p)
         extra = json.dumps({k: raw[k] for k in ("AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "GpuInfo", "AvailabilityZone")
                             if raw.get(k)}, ensure_ascii=False, sort_keys=True)
         common = dict(provider=provider, instance_type=name, region=region, term="", currency="USD", unit="hour",
-                      price_basis="instance", stated_accelerators=n, stated_memory_gb=_memory(raw["GpuInfo"], n),
+                      price_basis="instance", stated_accelerators=None if accelerator.startswith("tpu-") else n, stated_memory_gb=_memory(raw["GpuInfo"], n),
                       collected=collected, source_url=CATALOG_URL, source_title=f"SkyPilot catalog vms.csv ({cloud})",
                       via=f"SkyPilot {path.name}", raw_extra=extra)
         out: list[Observation | Skip] = []

@@ -6,6 +6,10 @@ neutralisation spreadsheet programs recognise. Numbers are written plainly (no e
 no thousands separator) and a real negative number (``-3.5``) stays a number. A number
 column holds numbers only: where there is none the cell is empty and the ``_state``
 column beside it says why, so ``pandas.read_csv`` reads every number column as numbers.
+
+The formula guard (:func:`neutralise`, :func:`cell_text`, and :func:`sql_neutralise` for
+files DuckDB writes) is the one every CSV the project writes goes through: the price
+history (CLI and API) and the price dataset too.
 """
 
 from __future__ import annotations
@@ -38,6 +42,15 @@ def neutralise(text: str) -> str:
     if text.startswith(FORMULA_START) and not _NEGATIVE_NUMBER.fullmatch(text):
         return "'" + text
     return text
+
+
+def sql_neutralise(expression: str) -> str:
+    """:func:`neutralise` as a DuckDB SQL expression over the text ``expression``, for CSV
+    files DuckDB writes itself (``COPY … (FORMAT CSV)``): the same first characters, the
+    same exception for a plain negative number."""
+    starts = ", ".join(f"chr({ord(c)})" for c in FORMULA_START)
+    return (f"CASE WHEN left({expression}, 1) IN ({starts}) AND NOT regexp_full_match({expression}, "
+            f"'{_NEGATIVE_NUMBER.pattern}') THEN '''' || {expression} ELSE {expression} END")
 
 
 def cell_text(value: Value) -> str:

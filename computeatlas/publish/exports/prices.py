@@ -10,7 +10,8 @@ file — our placement through the instance table, the hand-checked offers, the 
 observations we typed — is Compute Atlas data under the dataset licence
 (:data:`~computeatlas.publish.exports.silicon_table.LICENCE`). The Parquet file carries the
 notice in its key-value metadata (``licence``, ``notice``); a CSV has no place for it, so
-the web serves it beside the file and links it from the ``Link`` header.
+the web serves it beside the file and links it from the ``Link`` header. No text cell of
+the CSV starts a spreadsheet formula (:func:`~computeatlas.publish.exports.csv.sql_neutralise`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from typing import Literal
 
 import duckdb
 
-from computeatlas.cloud.store import KEY, Store
+from computeatlas.cloud.store import KEY, LATEST_ORDER, Store
+from computeatlas.publish.exports.csv import sql_neutralise
 from computeatlas.publish.exports.silicon_table import (
     LICENCE,
     LICENCE_TITLE,
@@ -34,6 +36,9 @@ COLUMNS = ("collected", "provider", "instance_type", "region", "pricing", "term"
            "accelerators", "accelerator", "variant", "per_accelerator_hour", "qualifiers", "availability", "source_url",
            "source_title", "via", "note", "run")
 """The dataset's columns, in order (``per_accelerator_hour`` is derived, in ``currency``)."""
+
+NUMBERS = frozenset({"collected", "amount", "accelerators", "per_accelerator_hour"})
+"""The columns that are not text (never neutralised)."""
 
 MEDIA_TYPES: dict[str, str] = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
 
@@ -61,7 +66,12 @@ def notice(store: Store) -> str:
 def export(store: Store, fmt: Format) -> bytes:
     """Every accepted observation of ``store`` (the newest decision per observation), oldest
     first, as ``fmt``; a header-only CSV or an empty Parquet table when the store is empty."""
-    cols = ", ".join("array_to_string(qualifiers, ' ') AS qualifiers" if c == "qualifiers" else c for c in COLUMNS)
+    def column(name: str) -> str:
+        text = "array_to_string(qualifiers, ' ')" if name == "qualifiers" else name
+        # no text cell of the CSV starts a spreadsheet formula (the guard of the silicon CSV)
+        return f"{sql_neutralise(text)} AS {name}" if fmt == "csv" and name not in NUMBERS else f"{text} AS {name}"
+
+    cols = ", ".join(column(c) for c in COLUMNS)
     files = store.files()
     with tempfile.TemporaryDirectory() as folder, duckdb.connect() as con:
         target = Path(folder) / f"observations.{fmt}"
@@ -71,7 +81,7 @@ def export(store: Store, fmt: Format) -> bytes:
             con.execute(f"CREATE VIEW obs AS SELECT * FROM read_parquet({listed}, hive_partitioning = true, "
                         "hive_types = {'date': DATE}, union_by_name = true)")
             con.execute(f"CREATE VIEW latest AS SELECT * FROM obs WHERE NOT list_contains(rules, 'conflict') "
-                        f"QUALIFY row_number() OVER (PARTITION BY {', '.join(KEY)} ORDER BY run DESC) = 1")
+                        f"QUALIFY row_number() OVER (PARTITION BY {', '.join(KEY)} ORDER BY {LATEST_ORDER}) = 1")
             select = f"SELECT {cols} FROM latest WHERE status = 'accepted' ORDER BY collected, provider, instance_type, region, pricing"
         else:
             select = "SELECT " + ", ".join(f"NULL::VARCHAR AS {c}" for c in COLUMNS) + " WHERE false"
