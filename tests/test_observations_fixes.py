@@ -107,7 +107,7 @@ def test_a_stated_count_that_agrees_or_no_stated_count_is_placed_as_before(tmp_p
     assert _import(store, agreeing, unstated).accepted == 2  # type: ignore[arg-type]
 
 
-def test_the_collectors_count_of_one_tpu_slice_is_not_a_chip_count_but_a_wrong_gpu_count_is_held(tmp_path: Path) -> None:
+def test_a_collectors_guessed_gpu_count_never_holds_a_row_our_table_places(tmp_path: Path) -> None:
     store = Store(tmp_path / "prices")
     summary = import_readings("opencomputeprices", [FIXTURES / "opencomputeprices-excerpt.csv"], store, TABLE, RateTable([]),
                               rules.Limits(), now=NOW)

@@ -8,10 +8,13 @@ What the collector saw is kept as published: provider, instance type, region (wi
 zone when given, as ``region/zone``), pricing kind, the instance price, currency, unit and
 collection time. Its normalised guesses (``gpu_name``, ``gpu_variant``, ``gpu_memory_gb``,
 ``gpu_count``, ``price_per_gpu_hour``) are never used to place a row: they are kept in
-``raw_extra`` as evidence, and the count, memory and per-GPU figure are compared with our
-instance table by the integrity rules (a stated ``gpu_count`` that is not the table's holds
-the row as ``count_mismatch``; a TPU slice's ``gpu_count`` and ``price_per_gpu_hour`` count
-slices, not chips, and are not compared; a ``gpu_count`` of 0 means the collector did not know).
+``raw_extra`` as evidence. The memory and per-GPU figure are compared with our instance
+table by the integrity rules; the collector's ``gpu_count`` is not: it is its own guess
+(the snapshot's README says so, and some are plainly wrong, such as 12 GPUs for Azure's
+8-GPU ``ND96isr_H100_v5``), so the count is always our table's and a disagreement is not
+held as ``count_mismatch`` (a source that states its own count, such as the project's own
+format, is). A TPU slice's ``gpu_count`` and ``price_per_gpu_hour`` count slices, not
+chips, and are not compared.
 
 Rows without an instance name (SkyPilot's Google Cloud GPU rows: accelerators priced apart
 from their host) are named ``<count>x <accelerator>`` (``8x L4``; ``A100-80GB`` where the
@@ -129,7 +132,7 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
             provider=provider_id(raw["provider"]), instance_type=name, region=region,
             pricing=term_kind(_PRICING[raw["pricing_type"]], _UNITS[unit]), term=term, amount=price(raw, "price_per_hour"),
             currency=currency(raw, "currency"), unit=_UNITS[unit], price_basis="instance",
-            stated_accelerators=None if slice_ else n, stated_memory_gb=_memory(raw, n),
+            stated_accelerators=None, stated_memory_gb=_memory(raw, n),
             stated_per_accelerator=None if slice_ else price(raw, "price_per_gpu_hour", required=False),
             collected=timestamp(raw, "snapshot_ts", now), source_url=url, source_title=title,
             via=f"OpenComputePrices {path.name} (MIT), collected {raw['snapshot_ts'][:10]}", availability=available,
