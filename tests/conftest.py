@@ -193,14 +193,22 @@ def real_client(real_catalog: Catalog) -> TestClient:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``-n auto --dist loadgroup``, e.g. ``make test
-    PYTEST_ARGS="-n auto --dist loadgroup"``) the browser tests share one worker, and so do
-    the static-site tests, so their session fixtures (the server and chromium; the real and
-    small builds) are made once, not once per worker. Serially this changes nothing."""
+    """Under pytest-xdist (``make test`` runs ``-n 2 --dist loadgroup``) the browser tests
+    share one worker, so the server and chromium start once; so do the tests of the small
+    static build, so it is built once. The test of the real build (the longest single
+    fixture) is a group of its own, free to run beside the browser tests. Every other test
+    goes wherever a worker is free, except that the PostgreSQL tests run one after another
+on one worker (they share one cluster). Serially this changes nothing."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
         if "browser" in item.path.parts:
             item.add_marker(pytest.mark.xdist_group("browser"))
+        elif "real_build" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("real-build"))
         elif item.path.name == "test_site.py":
             item.add_marker(pytest.mark.xdist_group("site"))
+        elif "postgresql" in item.name:
+            # One test at a time on the shared PostgreSQL cluster: a transaction of another
+            # worker's test can hold back VACUUM FULL, so the erase tests would see old rows.
+            item.add_marker(pytest.mark.xdist_group("postgresql"))
