@@ -1,7 +1,8 @@
 # Two commands set up everything: `make run` and `make test`.
 PYTHON ?= python3
-# PYTEST_ARGS="-n auto --dist loadgroup" runs the tests on pytest-xdist workers (serial by default).
-PYTEST_ARGS ?=
+# The tests run on two pytest-xdist workers (the conftest keeps the browser tests together);
+# PYTEST_ARGS= (empty) runs them serially, PYTEST_ARGS="-n auto --dist loadgroup" on every core.
+PYTEST_ARGS ?= -n 2 --dist loadgroup
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed

@@ -192,15 +192,37 @@ def real_client(real_catalog: Catalog) -> TestClient:
     return TestClient(create_app(real_catalog))
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``-n auto --dist loadgroup``, e.g. ``make test
-    PYTEST_ARGS="-n auto --dist loadgroup"``) the browser tests share one worker, and so do
-    the static-site tests, so their session fixtures (the server and chromium; the real and
-    small builds) are made once, not once per worker. Serially this changes nothing."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        if "browser" in item.path.parts:
-            item.add_marker(pytest.mark.xdist_group("browser"))
-        elif item.path.name == "test_site.py":
-            item.add_marker(pytest.mark.xdist_group("site"))
+def xdist_group(nodeid: str) -> str | None:
+    """The pytest-xdist work unit a test belongs to (``None``: a unit of its own). The browser
+    tests share one worker, so the server and chromium start once; so do the tests of the
+    small static build, so it is built once. The test of the real build (the longest single
+    fixture) is a unit of its own, free to run beside the browser tests. The PostgreSQL
+    tests run one after another on one worker: they share one cluster, and a transaction of
+    another worker's test can hold back ``VACUUM FULL``, so the erase tests would see old
+    rows. Every other test goes wherever a worker is free."""
+    path, _, name = nodeid.partition("::")
+    if path.startswith("tests/browser/"):
+        return "browser"
+    if path == "tests/test_site.py":
+        return "real-build" if "real_build" in name else "site"
+    if "postgresql" in name:
+        return "postgresql"
+    return None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``make test`` runs ``-n 2 --dist loadgroup``: the groups are :func:`xdist_group`'s.
+
+    They are computed here, on the controller, from the test ids: pytest-xdist 3.8's own
+    ``xdist_group`` marker sets ``item._nodeid``, which pytest 9 no longer reads, so with
+    pytest 9 the marker groups nothing. Serially (no ``-n``) this is not called."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class AtlasGroups(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_group(nodeid) or super()._split_scope(nodeid)
+
+    return AtlasGroups(config, log)

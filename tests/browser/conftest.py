@@ -116,25 +116,35 @@ def axe_script() -> Path:
 
 
 @pytest.fixture(scope="session")
-def serious_violations(browser: object, server: str, axe_script: Path):  # type: ignore[no-untyped-def]
+def axe_page(browser: object, axe_script: Path) -> Iterator[object]:
+    """One phone-sized page (390×844) kept for every axe-core check of the session, with
+    axe-core added to each document it opens as an init script (which the site's CSP, in
+    force here, does not block). A new page per check would cost a context and a renderer
+    each time and find the same things: the checked pages are read-only GETs."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    context.add_init_script(path=str(axe_script))
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def serious_violations(axe_page: object, server: str):  # type: ignore[no-untyped-def]
     """A function ``(path, screenshot=None) -> list`` that opens ``path`` at phone width,
     runs axe-core on it and returns its serious and critical violations (id, impact, help,
-    the first five nodes). A page that does not answer 200 fails the test. The site's CSP
-    forbids injected scripts; the context bypasses it only to load axe. ``screenshot`` saves
-    a full-page PNG there first."""
+    the first five nodes). A page that does not answer 200 fails the test. ``screenshot``
+    saves a PNG of the page there first."""
 
     def run(path: str, screenshot: Path | None = None) -> list[dict[str, object]]:
-        context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)  # type: ignore[attr-defined]
-        try:
-            page = context.new_page()
-            response = page.goto(server + path)
-            assert response is not None and response.status == 200, f"{path} answered {response and response.status}"
-            if screenshot is not None:
-                page.screenshot(path=str(screenshot), full_page=True)
-            page.add_script_tag(path=str(axe_script))
-            result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
-        finally:
-            context.close()
+        page = axe_page
+        response = page.goto(server + path)  # type: ignore[attr-defined]
+        assert response is not None and response.status == 200, f"{path} answered {response and response.status}"
+        if screenshot is not None:
+            page.screenshot(path=str(screenshot), full_page=True)  # type: ignore[attr-defined]
+        result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")  # type: ignore[attr-defined]
         return [
             {"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"][:5]]}
             for v in result["violations"]
