@@ -85,10 +85,11 @@ def _literal(text: str) -> str:
 
 
 class Store:
-    """The observations under ``root``. Every method opens its own DuckDB connection."""
+    """The observations under ``root``. Every query takes its own cursor on one in-process DuckDB database."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+        self._version: tuple[int, str] | None = None  # (runs folder's mtime in ns, version)
 
     @property
     def observations_dir(self) -> Path:
@@ -112,8 +113,20 @@ class Store:
 
     def version(self) -> str:
         """The committed runs in one short string: it changes when an import commits (a
-        directory listing, no Parquet read), so a cache keyed on it never serves old prices."""
-        return ",".join(self._committed())[-64:] + f"#{len(self._committed())}"
+        directory listing, no Parquet read), so a cache keyed on it never serves old prices.
+        The listing is redone only when the runs folder's modification time changes (one
+        ``stat`` per call otherwise: the page cache asks on every request)."""
+        try:
+            stamp = self.runs_dir.stat().st_mtime_ns  # a manifest added or removed changes it
+        except FileNotFoundError:
+            return "#0"
+        known = self._version
+        if known is not None and known[0] == stamp:
+            return known[1]
+        committed = self._committed()
+        version = ",".join(committed)[-64:] + f"#{len(committed)}"
+        self._version = (stamp, version)
+        return version
 
     def _committed(self) -> list[str]:
         return sorted(p.stem for p in self.runs_dir.glob("*.json")) if self.runs_dir.is_dir() else []
