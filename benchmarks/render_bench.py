@@ -44,10 +44,17 @@ from computeatlas.core.catalog import Catalog  # noqa: E402
 from computeatlas.core.citation import citation  # noqa: E402
 from computeatlas.pages.accelerator import accelerator_view  # noqa: E402
 from computeatlas.silicon import table
+from computeatlas.cloud import history  # noqa: E402
+from computeatlas.cloud.runs import rates_of  # noqa: E402
+from computeatlas.cloud.store import Store  # noqa: E402
+from computeatlas.core.settings import Settings  # noqa: E402
+from computeatlas.core.urls import Urls  # noqa: E402
 from computeatlas.web.app import templates  # noqa: E402
 from computeatlas.web.charts import silicon_charts  # noqa: E402
 
 ORIGIN = "http://localhost:8000"
+SETTINGS = Settings(public_origin=ORIGIN)
+URLS = Urls(SETTINGS.base_path, SETTINGS.public_origin)
 RUNS = 7
 FULL_RUNS = 3
 
@@ -64,27 +71,30 @@ def _request(path: str) -> Any:
 def contexts(catalog: Catalog) -> list[tuple[str, str, dict[str, Any]]]:
     """``(path, template, context)`` for every silicon page, built as the handlers build them."""
     base = {"catalog": catalog, "data_version": catalog.version}
+    settings = SETTINGS
     query = table.parse_query({}, catalog)
     out = [(
         "/silicon/",
         "silicon_index.html",
         dict(
-            base, request=_request("/silicon/"), page_title="Accelerators", query=query, rows=table.rows(catalog, query),
+            base, request=_request("/silicon/"), canonical_url=ORIGIN + "/silicon/", page_title="Accelerators", query=query, rows=table.rows(catalog, query),
             columns=table.COLUMNS, choices={key: table.choices(catalog, key) for key in table.CHOICE_FILTERS},
             charts=silicon_charts(catalog),
         ),
     )]
     for ident, acc in catalog.accelerators.items():
         path = f"/silicon/{ident}"
-        view = accelerator_view(catalog, acc)
+        view = accelerator_view(catalog, acc, store=Store(settings.prices_dir), now=history.utcnow(),
+                                freshness_days=settings.freshness_days, rates=rates_of(settings))
         cite = citation(view.id, view.name, ORIGIN + path, view.verified, view.data_version)
-        out.append((path, "accelerator.html", dict(base, request=_request(path), page_title=view.name, view=view, cite=cite)))
+        out.append((path, "accelerator.html", dict(base, request=_request(path), canonical_url=ORIGIN + path, page_title=view.name,
+                                                   view=view, cite=cite)))
     return out
 
 
 def jinja_loop(catalog: Catalog, out: Path, prebuilt: list[tuple[str, str, dict[str, Any]]] | None = None) -> int:
     """Render every silicon page to ``out`` with a plain loop; return the number of files."""
-    env = templates().env
+    env = templates(URLS).env
     pages = prebuilt if prebuilt is not None else contexts(catalog)
     for path, name, context in pages:
         target = out / site.file_for(path, "text/html")
@@ -99,8 +109,8 @@ def check_same(catalog: Catalog) -> int:
 
     from computeatlas.web.app import create_app
 
-    env = templates().env
-    with TestClient(create_app(catalog), base_url=ORIGIN) as client:
+    env = templates(URLS).env
+    with TestClient(create_app(catalog, SETTINGS), base_url=ORIGIN) as client:
         for path, name, context in contexts(catalog):
             served = client.get(path).text
             rendered = env.get_template(name).render(**context)
