@@ -89,7 +89,7 @@ def test_a_non_usd_price_gets_a_usd_figure_only_through_a_dated_rate_shown_besid
 
 def test_observed_pages_are_never_frozen_by_the_page_cache(tmp_path: Path, catalog, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     """/cloud/prices/{id} and /api/prices/{id} are never cached; the accelerator page is keyed
-    on the store's version, so a new import shows on it at once."""
+    on the store's version (looked at once a second at most), so a new import shows on it."""
     from computeatlas.cloud import history
 
     now = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)

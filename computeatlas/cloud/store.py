@@ -39,6 +39,7 @@ import json
 import os
 import shutil
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,9 @@ LATEST_ORDER = "run DESC, status = 'accepted' DESC, amount"
 run an accepted row before a held one."""
 OFFER = ("provider", "instance_type", "region", "pricing", "term")
 
+
+VERSION_RECHECK_SECONDS = 1.0
+"""How long :meth:`Store.version` trusts its last look at the runs folder."""
 
 _database: duckdb.DuckDBPyConnection | None = None
 _database_lock = threading.Lock()
@@ -90,6 +94,7 @@ class Store:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self._version: tuple[int, str] | None = None  # (runs folder's mtime in ns, version)
+        self._checked = -1.0  # time.monotonic() of the last stat
 
     @property
     def observations_dir(self) -> Path:
@@ -114,13 +119,18 @@ class Store:
     def version(self) -> str:
         """The committed runs in one short string: it changes when an import commits (a
         directory listing, no Parquet read), so a cache keyed on it never serves old prices.
-        The listing is redone only when the runs folder's modification time changes (one
-        ``stat`` per call otherwise: the page cache asks on every request)."""
+        The listing is redone only when the runs folder's modification time changes, and the
+        folder is looked at no more than once every :data:`VERSION_RECHECK_SECONDS` (the page
+        cache asks on every request): a new import shows within that time."""
+        known = self._version
+        now = time.monotonic()
+        if known is not None and now - self._checked < VERSION_RECHECK_SECONDS:
+            return known[1]
+        self._checked = now
         try:
-            stamp = self.runs_dir.stat().st_mtime_ns  # a manifest added or removed changes it
+            stamp = os.stat(self.runs_dir).st_mtime_ns  # a manifest added or removed changes it
         except FileNotFoundError:
             return "#0"
-        known = self._version
         if known is not None and known[0] == stamp:
             return known[1]
         committed = self._committed()
