@@ -14,6 +14,7 @@ and axe-core (from the npm registry) for the accessibility check.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -78,16 +79,26 @@ def browser() -> Iterator[object]:
             browser.close()
 
 
-@pytest.fixture
-def page(browser: object) -> Iterator[object]:
-    """A fresh page (own cookies), 1280×900, the site's CSP in force."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)  # type: ignore[attr-defined]
+@contextlib.contextmanager
+def _page_in_context(browser: object, timeout_ms: int, init_script: Path | None = None, **options: object) -> Iterator[object]:
+    """A page in a new browser context (own cookies) made with ``options``; the context is
+    closed afterwards. ``init_script`` runs in every document the page opens."""
+    context = browser.new_context(**options)  # type: ignore[attr-defined]
+    if init_script is not None:
+        context.add_init_script(path=str(init_script))
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(timeout_ms)
     try:
         yield page
     finally:
         context.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    """A fresh page (own cookies), 1280×900, the site's CSP in force."""
+    with _page_in_context(browser, 15_000, viewport={"width": 1280, "height": 900}, accept_downloads=True) as fresh:
+        yield fresh
 
 
 @pytest.fixture(scope="session")
@@ -121,14 +132,8 @@ def axe_page(browser: object, axe_script: Path) -> Iterator[object]:
     axe-core added to each document it opens as an init script (which the site's CSP, in
     force here, does not block). A new page per check would cost a context and a renderer
     each time and find the same things: the checked pages are read-only GETs."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
-    context.add_init_script(path=str(axe_script))
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    try:
-        yield page
-    finally:
-        context.close()
+    with _page_in_context(browser, 30_000, axe_script, viewport={"width": 390, "height": 844}) as phone:
+        yield phone
 
 
 @pytest.fixture(scope="session")
