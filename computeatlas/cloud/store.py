@@ -40,6 +40,7 @@ import os
 import shutil
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,11 @@ OFFER = ("provider", "instance_type", "region", "pricing", "term")
 
 VERSION_RECHECK_SECONDS = 1.0
 """How long :meth:`Store.version` trusts its last look at the runs folder."""
+
+RESULT_CACHE_ROWS = 20_000
+"""How many result rows :meth:`Store.query` keeps in memory in all (least recently used
+first out); a result larger than a tenth of it is never kept, so a long history is never
+held in memory."""
 
 _database: duckdb.DuckDBPyConnection | None = None
 _database_lock = threading.Lock()
@@ -221,8 +227,16 @@ class Store:
         files = self._files(first, last)
         if not files:
             return []
-        with _connection() as con:
-            return self._run(con, files, sql, params, accelerator)
+        # The files read decide the answer: they are never rewritten, and a new run adds
+        # files (or is not yet committed), so a result is reused only for the same files
+        # (recently used results are kept per process, see RESULT_CACHE_ROWS).
+        key = (tuple(files), sql, tuple(params), accelerator)
+        rows = _RESULTS.get(key)
+        if rows is None:
+            with _connection() as con:
+                rows = self._run(con, files, sql, params, accelerator)
+            _RESULTS.put(key, rows)
+        return [dict(row) for row in rows]
 
     @staticmethod
     def _run(con: duckdb.DuckDBPyConnection, files: list[Path], sql: str, params: Sequence[object],
@@ -277,7 +291,12 @@ class Store:
 
     def current(self, accelerator: str | None, now: dt.datetime, freshness_days: int) -> list[dict[str, Any]]:
         """The newest accepted observation of each offer (provider, instance, region,
-        pricing, term) collected within ``freshness_days`` before ``now``."""
+        pricing, term) collected within ``freshness_days`` before ``now``.
+
+        The window ends at ``now`` rounded up to the whole minute (no stored row is collected
+        after its import, so that adds nothing) and starts ``freshness_days`` before that: the
+        pages of one minute ask the same question, and :meth:`query` answers it once."""
+        now = now.replace(second=0, microsecond=0) + (dt.timedelta(minutes=1) if (now.second or now.microsecond) else dt.timedelta())
         since = now - dt.timedelta(days=freshness_days)
         where = "AND accelerator = ?" if accelerator else ""
         return self.query(
@@ -328,6 +347,39 @@ class Store:
     def count(self) -> dict[str, int]:
         """Rows stored by status (the newest decision per key)."""
         return {r["status"]: r["n"] for r in self.query("SELECT status, count(*) AS n FROM latest GROUP BY status")}
+
+
+class _Results:
+    """Query results by key, least recently used out first, at most ``budget`` rows in all."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self._rows: OrderedDict[tuple[object, ...], list[dict[str, Any]]] = OrderedDict()
+        self._held = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[object, ...]) -> list[dict[str, Any]] | None:
+        with self._lock:
+            rows = self._rows.get(key)
+            if rows is not None:
+                self._rows.move_to_end(key)
+            return rows
+
+    def put(self, key: tuple[object, ...], rows: list[dict[str, Any]]) -> None:
+        if len(rows) > self.budget // 10:
+            return
+        with self._lock:
+            if key in self._rows:
+                return
+            self._rows[key] = rows
+            self._held += len(rows) + 1
+            while self._held > self.budget:
+                _, dropped = self._rows.popitem(last=False)
+                self._held -= len(dropped) + 1
+
+
+_RESULTS = _Results(RESULT_CACHE_ROWS)
+"""One per process, shared by every :class:`Store` (a key holds the files' full paths)."""
 
 
 def _key(row: dict[str, Any]) -> tuple[str, ...]:
