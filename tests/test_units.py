@@ -15,6 +15,8 @@ from computeatlas.core.units import Dimension, UnitError, humanize, parse
         ("144 GiB", Dimension.MEMORY, 144 * 2**30),
         ("4.9 TB/s", Dimension.BANDWIDTH, 4.9e12),
         ("3.2 Tb/s", Dimension.BANDWIDTH, 0.4e12),  # lower-case b is bits
+        ("400 Gb/s", Dimension.BANDWIDTH, 50e9),  # a network link: gigabits, not gilberts
+        ("400 Gbps", Dimension.BANDWIDTH, 50e9),
         ("2.52 PFLOPS", Dimension.COMPUTE, 2.52e15),
         ("3958 TOPS", Dimension.COMPUTE, 3.958e15),
         ("700 W", Dimension.POWER, 700.0),

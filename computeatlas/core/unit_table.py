@@ -25,7 +25,7 @@ CONVERSIONS: dict[tuple[str, str], tuple[float | None, str | None]] = {
     ('Mb/s', 'BANDWIDTH'): (125000.0, None),
     ('GB/s', 'BANDWIDTH'): (1000000000.0, None),
     ('Gbit/s', 'BANDWIDTH'): (125000000.0, None),
-    ('Gb/s', 'BANDWIDTH'): (None, "{text} is not a bandwidth: its unit Gb / s has dimension [current] / [time]; write it like '4.9 TB/s'"),
+    ('Gb/s', 'BANDWIDTH'): (125000000.0, None),
     ('TB/s', 'BANDWIDTH'): (1000000000000.0, None),
     ('Tbit/s', 'BANDWIDTH'): (125000000000.0, None),
     ('Tb/s', 'BANDWIDTH'): (125000000000.0, None),

@@ -84,7 +84,8 @@ def registry() -> pint.UnitRegistry:
     """Return the shared unit registry (built once per process).
 
     Bits and bytes get the dimension ``[information]`` (stock pint leaves them
-    dimensionless) and ``b`` means bit, not barn.
+    dimensionless), ``b`` means bit, not barn, and ``Gb`` means gigabit, not gilbert (so
+    a link's ``"400 Gb/s"`` is 400 gigabits, 50 GB, per second).
     """
     import pint
 
@@ -94,6 +95,7 @@ def registry() -> pint.UnitRegistry:
     text = (stock / "default_en.txt").read_text(encoding="utf-8")
     text = text.replace("bit = []", "bit = [information] = b")
     text = text.replace("barn = 1e-28 * meter ** 2 = b", "barn = 1e-28 * meter ** 2")
+    text = text.replace("gilbert = 1 / (4 * π) * biot_turn = Gb", "gilbert = 1 / (4 * π) * biot_turn")
     (folder / "units.txt").write_text(text + _EXTRA_DEFINITIONS, encoding="utf-8")
     ureg = pint.UnitRegistry(str(folder / "units.txt"), cache_folder=None)
     shutil.rmtree(folder, ignore_errors=True)
