@@ -57,6 +57,31 @@ def test_a_pattern_without_a_sparse_figure(tmp_path: Path) -> None:
     assert found == [f"{FILE}: specs.compute.FP8: sparse_pattern '2:4' without a sparse figure"]
 
 
+# --- link bandwidth: direction, bits and bytes ----------------------------------------------
+
+
+def test_a_link_bandwidth_says_what_it_counts(tmp_path: Path) -> None:
+    # Gaudi 3's "1200 GB/s" is bidirectional in Intel's table; copied without saying so it could be read as one way
+    unsaid = {"state": "published", "text": "24 x 200 GbE RoCE", "value": "1200 GB/s", "basis": "chip", "source": "sheet"}
+    found = problems_for(tmp_path, make_record("acme-x", specs__interconnect=unsaid))
+    assert len(found) == 1
+    assert found[0].startswith(f"{FILE}: specs.interconnect.value: interconnect bandwidth '1200 GB/s' needs its direction")
+
+
+def test_a_direction_without_a_bandwidth(tmp_path: Path) -> None:
+    stray = {"state": "published", "text": "PCIe Gen5 x16", "direction": "bidirectional", "basis": "chip", "source": "sheet"}
+    found = problems_for(tmp_path, make_record("acme-x", specs__interconnect=stray))
+    assert found == [f"{FILE}: specs.interconnect: direction 'bidirectional' without a bandwidth value"]
+
+
+def test_a_link_in_gigabits_is_read_as_bits(tmp_path: Path) -> None:
+    # Maia 100's twelve 400 Gb/s Ethernet ports: 4.8 Tb/s is 600 GB/s
+    link = {"state": "published", "text": "12 x 400GbE", "value": "4.8 Tb/s", "direction": "not_stated", "basis": "chip",
+            "source": "sheet"}
+    catalog = load(write_data(tmp_path / "data", [make_record("acme-x", specs__interconnect=link)]), today=TODAY)
+    assert catalog.accelerators["acme-x"].specs.interconnect.figure.amount == 600e9
+
+
 def test_sparsity_may_only_say_dense(tmp_path: Path) -> None:
     sparse = _published("3958 TFLOPS", sparsity="sparse")
     found = problems_for(tmp_path, make_record("acme-x", specs__compute__FP8=sparse))

@@ -35,7 +35,7 @@ def _figure_columns(name: str, stated: str | None = None) -> list[str]:
 
 
 def _frozen_columns() -> list[str]:
-    """Schema 2.0.0, written out rule by rule (the rules are the schema's documentation)."""
+    """Schema 3.0.0, written out rule by rule (the rules are the schema's documentation)."""
     formats = [("int4", "tops"), ("fp4", "tflops"), ("fp6", "tflops"), ("int8", "tops"), ("fp8", "tflops"),
                ("bf16", "tflops"), ("fp16", "tflops"), ("tf32", "tflops"), ("fp32", "tflops"), ("fp64", "tflops")]  # fmt: skip
     compute = [
@@ -54,14 +54,15 @@ def _frozen_columns() -> list[str]:
         *_figure_columns("memory_gb", "memory_stated"), "memory_bytes", "memory_type",
         *_figure_columns("memory_bandwidth_tbps", "memory_bandwidth_stated"),
         *compute,
-        *_figure_columns("power_w", "power_stated"), "interconnect",
-        *_figure_columns("interconnect_bandwidth_gbps", "interconnect_bandwidth_stated"), "software", "audience", "catch",
+        *_figure_columns("power_w", "power_stated"), "interconnect", "interconnect_direction",
+        *_figure_columns("interconnect_per_direction_gbps"), *_figure_columns("interconnect_bidirectional_gbps"),
+        *_figure_columns("interconnect_direction_not_stated_gbps", "interconnect_bandwidth_stated"), "software", "audience", "catch",
         *(c for d in derived for c in _figure_columns(d)),
         "disputed_specs", "verified", "sources",
     ]  # fmt: skip
 
 
-FROZEN_COLUMNS_2_0_0 = ",".join(_frozen_columns())
+FROZEN_COLUMNS_3_0_0 = ",".join(_frozen_columns())
 
 NYC = "not yet collected"
 DERIVED = "derived from published figures"
@@ -74,11 +75,13 @@ _NOT_LISTED = ("int4_dense_tops", "int4_sparse_tops", "fp4_dense_tflops", "fp4_s
 
 def _row(**cells: str) -> dict[str, str]:
     """Every cell of a row; cells not named are empty, formats the record does not list are not yet collected."""
-    row = dict.fromkeys(FROZEN_COLUMNS_2_0_0.split(","), "")
+    row = dict.fromkeys(FROZEN_COLUMNS_3_0_0.split(","), "")
     row.update({f"{c}_state": NYC for c in _NOT_LISTED})
     common = {"vendor": "Acme Silicon", "vendor_id": "acme", "family": "Test", "form_factor": "PCIe card", "workload": "both",
-              "availability": "buy", "interconnect": "AcmeLink", "interconnect_bandwidth_gbps": "900",
-              "interconnect_bandwidth_gbps_state": "published", "interconnect_bandwidth_stated": "900 GB/s",
+              "availability": "buy", "interconnect": "AcmeLink", "interconnect_direction": "bidirectional",
+              "interconnect_bidirectional_gbps": "900", "interconnect_bidirectional_gbps_state": "published",
+              "interconnect_per_direction_gbps_state": "not comparable",
+              "interconnect_direction_not_stated_gbps_state": "not comparable", "interconnect_bandwidth_stated": "900 GB/s",
               "software": "AcmeSDK", "audience": "Testers.", "catch": "None known.", "disputed_specs": "none",
               "verified": "2026-11-01", "sources": SOURCE, "ridge_point_fp4_flop_per_byte_state": NYC,
               "fp4_dense_tflops_per_w_state": NYC}  # fmt: skip
@@ -160,13 +163,13 @@ def _csv(rows: list[dict[str, str]]) -> str:
     return "".join(",".join(quote(c) for c in row.values()) + "\r\n" for row in rows)
 
 
-EXPECTED_CSV = FROZEN_COLUMNS_2_0_0 + "\r\n" + _csv(EXPECTED_ROWS)
+EXPECTED_CSV = FROZEN_COLUMNS_3_0_0 + "\r\n" + _csv(EXPECTED_ROWS)
 
 
 def test_schema_is_frozen_for_its_version() -> None:
     # A change of columns must raise SCHEMA_VERSION and add to SCHEMA_CHANGES (then update this test).
-    assert silicon_table.SCHEMA_VERSION == "2.0.0"
-    assert ",".join(c.name for c in silicon_table.COLUMNS) == FROZEN_COLUMNS_2_0_0
+    assert silicon_table.SCHEMA_VERSION == "3.0.0"
+    assert ",".join(c.name for c in silicon_table.COLUMNS) == FROZEN_COLUMNS_3_0_0
     assert silicon_table.SCHEMA_CHANGES[-1][0] == silicon_table.SCHEMA_VERSION
     units = {c.name: c.unit for c in silicon_table.COLUMNS}
     assert units["memory_gb"] == "GB (10^9 bytes)" and units["memory_bytes"] == "bytes"
@@ -285,8 +288,8 @@ def test_json_document_has_numbers_and_words(catalog: Catalog) -> None:
     assert rows["acme-a1"]["memory_bandwidth_tbps"] == 3.35
     assert rows["acme-a1"]["fp8_sparse_tflops"] == 3958
     assert (rows["acme-a2"]["power_w"], rows["acme-a2"]["power_w_state"]) == (None, "not published")
-    assert [c["name"] for c in doc["columns"]] == FROZEN_COLUMNS_2_0_0.split(",")
-    assert doc["schema_version"] == "2.0.0"
+    assert [c["name"] for c in doc["columns"]] == FROZEN_COLUMNS_3_0_0.split(",")
+    assert doc["schema_version"] == "3.0.0"
 
 
 def test_parquet_keeps_numbers_typed_and_states_beside_them(catalog: Catalog, tmp_path: Path) -> None:
@@ -299,7 +302,7 @@ def test_parquet_keeps_numbers_typed_and_states_beside_them(catalog: Catalog, tm
     assert rows["acme-a1"]["memory_gb"] == 80.0 and rows["acme-a1"]["memory_gb_state"] == "published"
     assert rows["acme-a2"]["power_w"] is None and rows["acme-a2"]["power_w_state"] == "not published"
     assert str(rows["acme-a1"]["verified"]) == "2026-11-01"
-    assert table.schema.metadata[b"schema_version"] == b"2.0.0"
+    assert table.schema.metadata[b"schema_version"] == b"3.0.0"
     assert str(table.schema.field("power_w").type) == "double" and str(table.schema.field("power_w_state").type) == "string"
 
 
@@ -381,7 +384,7 @@ def test_cli_export_writes_each_format(data_dir: Path, tmp_path: Path, fmt: str,
     assert f"wrote {out}" in result.output.replace("\n", "")
     assert out.is_dir() if fmt in FOLDER_FORMATS else out.is_file()
     if fmt == "csv":
-        assert out.read_bytes().decode("utf-8").split("\r\n")[0] == FROZEN_COLUMNS_2_0_0
+        assert out.read_bytes().decode("utf-8").split("\r\n")[0] == FROZEN_COLUMNS_3_0_0
 
 
 def test_cli_export_rejects_a_bad_format_and_a_file_for_a_folder(data_dir: Path, tmp_path: Path) -> None:

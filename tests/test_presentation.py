@@ -22,7 +22,7 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from computeatlas.core.catalog import Catalog, load
-from computeatlas.core.claims import NumberFormat, State
+from computeatlas.core.claims import LinkDirection, NumberFormat, State
 from computeatlas.core.presentation import (
     Shown,
     compute_unit,
@@ -30,6 +30,7 @@ from computeatlas.core.presentation import (
     plain_text,
     present,
     present_derived,
+    present_link,
     present_sparse,
     tera_unit,
     weakest,
@@ -344,7 +345,7 @@ def test_weakest_input_decides_a_derived_state() -> None:
 def test_every_record_state_keeps_its_words(outputs: Outputs) -> None:
     acc = outputs.catalog.accelerators["acme-b1"]
     assert present(acc.specs.software).state is Shown.PUBLISHED  # the words are the spec
-    assert present(acc.specs.interconnect, figure=True).display == "900 GB/s"
+    assert present(acc.specs.interconnect, figure=True).display == "900 GB/s (bidirectional)"
     assert present_sparse(acc.compute(NumberFormat.FP4)).state is Shown.NOT_COLLECTED
     assert all(Shown(s.value).label == s.label for s in State)  # the five record states keep their words
 
@@ -358,3 +359,13 @@ def test_derived_columns_of_the_exports_carry_the_weakest_input_state(outputs: O
     assert (gib["largest_model_bf16_billion_params"], gib["largest_model_bf16_billion_params_state"]) == (
         pytest.approx(77.309411328), "derived from published figures",
     )
+
+
+def test_a_link_bandwidth_sits_only_in_the_column_of_its_counting_convention(outputs: Outputs) -> None:
+    link = outputs.catalog.accelerators["acme-b1"].specs.interconnect  # 900 GB/s, bidirectional
+    both = present_link(link, LinkDirection.BIDIRECTIONAL)
+    assert (both.state, both.amount, both.stated) == (Shown.PUBLISHED, 900e9, "900 GB/s")
+    one_way = present_link(link, LinkDirection.PER_DIRECTION)
+    assert (one_way.state, one_way.amount) == (Shown.NOT_COMPARABLE, None)
+    assert one_way.reason == "interconnect bandwidth: not comparable (the source counts it bidirectional, not per direction)"
+    assert present_link(None, LinkDirection.NOT_STATED).state is Shown.NOT_COLLECTED

@@ -292,10 +292,41 @@ class ComputeSpec(Claim):
         return self
 
 
+class LinkDirection(StrEnum):
+    """What a link bandwidth counts, as its source says: one direction, both directions
+    added together, or not said. Figures counted differently are never compared."""
+
+    PER_DIRECTION = "per_direction"
+    BIDIRECTIONAL = "bidirectional"
+    NOT_STATED = "not_stated"
+
+    @property
+    def label(self) -> str:
+        """Words for pages and CSV cells: "per direction", "bidirectional", "direction not stated"."""
+        return "direction not stated" if self is LinkDirection.NOT_STATED else self.value.replace("_", " ")
+
+
 class LinkSpec(Claim):
-    """Scale-up interconnect: ``text`` names it; ``value`` is a bandwidth if published."""
+    """Scale-up interconnect: ``text`` names it; ``value`` is a bandwidth if published, in
+    bytes per second once parsed (``"400 Gb/s"`` is bits: 50 GB/s), with the ``direction``
+    its source counts (required with a value: vendors count one direction or both)."""
 
     dimension: ClassVar[Dimension] = Dimension.BANDWIDTH
+    direction: LinkDirection | None = Field(
+        None, description="what the bandwidth counts, as the source says: per_direction, bidirectional or not_stated "
+        "(required with a value)",
+    )
+
+    @model_validator(mode="after")
+    def _check_direction(self) -> LinkSpec:
+        if self.value is not None and self.direction is None:
+            raise ValueError(
+                f"interconnect bandwidth {self.value!r} needs its direction: direction = 'per_direction', "
+                "'bidirectional' or 'not_stated' (as the source says; never inferred)"
+            )
+        if self.value is None and self.direction is not None:
+            raise ValueError(f"direction {self.direction.value!r} without a bandwidth value")
+        return self
 
 
 class TextSpec(Claim):
@@ -331,4 +362,4 @@ def today_from(info: ValidationInfo) -> dt.date:
     context = info.context or {}
     return context.get("today") or dt.date.today()
 
-__all__ = ["AreaDetail", "BandwidthSpec", "Basis", "Claim", "ComputeSpec", "CountDetail", "Detail", "ID_PATTERN", "Id", "LinkSpec", "MemorySpec", "NumberFormat", "OtherClaim", "PowerSpec", "Record", "Source", "SourceKind", "State", "TextDetail", "TextSpec", "today_from"]
+__all__ = ["AreaDetail", "BandwidthSpec", "Basis", "Claim", "ComputeSpec", "CountDetail", "Detail", "ID_PATTERN", "Id", "LinkDirection", "LinkSpec", "MemorySpec", "NumberFormat", "OtherClaim", "PowerSpec", "Record", "Source", "SourceKind", "State", "TextDetail", "TextSpec", "today_from"]

@@ -40,6 +40,7 @@ from pydantic import BaseModel, Field
 from computeatlas.core.claims import (
     Claim,
     ComputeSpec,
+    LinkDirection,
     LinkSpec,
     NumberFormat,
     State,
@@ -238,6 +239,8 @@ def present(claim: Claim | None, *, unit: str | None = None, what: str = "the fi
         if fig is not None:
             per_accelerator = bool(claim.basis and claim.basis.per_accelerator)
             parts = [claim.value] if claim.value else []
+            if isinstance(claim, LinkSpec) and claim.direction is not None and parts:
+                parts[-1] += f" ({claim.direction.label})"
             if claim.text and not figure:
                 parts.insert(0, claim.text)
             return Presented(
@@ -299,6 +302,19 @@ def present_sparse(claim: ComputeSpec | None, *, unit: str | None = None, what: 
     )
 
 
+def present_link(claim: LinkSpec | None, direction: LinkDirection, *, what: str = "interconnect bandwidth") -> Presented:
+    """The link bandwidth as a number column that holds one counting convention only
+    (``direction``): a figure counted another way is *not comparable* there, with a reason
+    naming how it is counted; a state (not published, not yet collected …) is the claim's."""
+    shown = present(claim, unit="B/s", what=what, figure=True)
+    if claim is None or claim.direction is None or claim.direction is direction or shown.state is not Shown.PUBLISHED:
+        return shown
+    return Presented(
+        state=Shown.NOT_COMPARABLE, display=Shown.NOT_COMPARABLE.label, basis=shown.basis, disputed=shown.disputed,
+        reason=f"{what}: not comparable (the source counts it {claim.direction.label}, not {direction.label})",
+    )
+
+
 def weakest(states: Iterable[Shown]) -> Shown:
     """The state a derived figure takes from its inputs' states (see :data:`WEAKEST_FIRST`)."""
     given = set(states)
@@ -351,5 +367,5 @@ _QUALIFIER_LABELS = {
 __all__ = [
     "CANONICAL_UNITS", "DERIVED_LABEL", "OfferQualifier", "Presented", "STATE_WORDS", "Shown", "WEAKEST_FIRST",
     "canonical_unit", "compute_unit", "operations", "plain", "plain_text", "present", "present_derived",
-    "present_sparse", "shown_of", "tera_unit", "weakest", "why",
+    "present_link", "present_sparse", "shown_of", "tera_unit", "weakest", "why",
 ]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.claims import Claim, MemorySpec, NumberFormat, State
+from computeatlas.core.claims import Claim, LinkDirection, MemorySpec, NumberFormat, State
 from computeatlas.core.presentation import (
     DERIVED_LABEL,
     STATE_WORDS,
@@ -31,6 +31,7 @@ from computeatlas.core.presentation import (
     compute_unit,
     operations,
     present,
+    present_link,
     present_sparse,
     tera_unit,
 )
@@ -135,10 +136,18 @@ POWER = Figure(
     "power_w", "W", "W", 1.0, "TDP or maximum board power per accelerator.",
     _spec(lambda a: a.specs.power, "W", "power"), Dimension.POWER, "power_stated",
 )
-INTERCONNECT = Figure(
-    "interconnect_bandwidth_gbps", "GB/s", "GB/s (10^9 bytes/s)", 1e9, "Scale-up interconnect bandwidth per accelerator.",
-    _spec(lambda a: a.specs.interconnect, "B/s", "interconnect bandwidth"), Dimension.BANDWIDTH, "interconnect_bandwidth_stated",
-)
+def _link(direction: LinkDirection, stated: str | None) -> Figure:
+    return Figure(
+        f"interconnect_{direction.label.replace(' ', '_')}_gbps", "GB/s", "GB/s (10^9 bytes/s)", 1e9,
+        f"Scale-up interconnect bandwidth per accelerator where the source counts it {direction.label}; "
+        "'not comparable' where it counts it another way (one column per convention, never mixed).",
+        lambda a: present_link(a.specs.interconnect, direction), Dimension.BANDWIDTH, stated,
+    )
+
+
+INTERCONNECT: tuple[Figure, ...] = tuple(_link(direction, None) for direction in LinkDirection)
+"""The link bandwidth in three columns, one per counting convention (bidirectional, per
+direction, direction not stated); the figure as stated is in ``interconnect_bandwidth_stated``."""
 DENSE = {fmt: _dense(fmt) for fmt in NumberFormat}
 SPARSE = {fmt: _sparse(fmt) for fmt in NumberFormat}
 
@@ -245,7 +254,12 @@ def export_columns() -> tuple[Column, ...]:
     tail = (
         *POWER.columns(),
         Column("interconnect", "text", "Scale-up interconnect technology.", lambda _c, a: _text(a.specs.interconnect)),
-        *INTERCONNECT.columns(),
+        Column("interconnect_direction", "text", "What the interconnect bandwidth counts, as its source says: "
+               "bidirectional, per direction or direction not stated; empty where there is no figure.",
+               lambda _c, a: a.specs.interconnect.direction.label if a.specs.interconnect.direction else ""),
+        *(column for figure in INTERCONNECT for column in figure.columns()),
+        Column("interconnect_bandwidth_stated", "text", "The interconnect bandwidth as the source wrote it; empty where none.",
+               lambda _c, a: present(a.specs.interconnect, figure=True).stated or ""),
         Column("software", "text", "Software stack.", lambda _c, a: _text(a.specs.software)),
         Column("audience", "text", "Who the part is for.", lambda _c, a: a.audience),
         Column("catch", "text", "What a buyer should know before committing.", lambda _c, a: a.catch),

@@ -263,7 +263,7 @@ def _spec_row(accs: list[Accelerator], claims: dict[str, dict[str, Claim]], key:
     fmt = NumberFormat(key.split(".", 1)[1]) if key.startswith("compute.") else None
     unit = canonical_unit(key)
     label = f"Compute, {fmt.value}, dense" if fmt else SPEC_LABELS[key]
-    note = "Vendors count link bandwidth differently (one direction or both, some or all links): no ratio." if key == "interconnect" else None
+    note = "Vendors count link bandwidth differently (one direction or both, some or all links): each figure says how it is counted; no ratio." if key == "interconnect" else None
     return _with_ratios(RowView(key=key, label=label, group="compute" if fmt else _GROUPS[key], number_format=fmt, unit=unit, note=note, cells=[_spec_cell(a, claims[a.id], key) for a in accs]))
 
 

@@ -33,7 +33,7 @@ from computeatlas.core.presentation import DERIVED_LABEL, plain, plain_text
 from computeatlas.core.presentation import STATE_WORDS as _SHOWN_WORDS
 from computeatlas.silicon.columns import Column, Kind, Value, export_columns
 
-SCHEMA_VERSION = "2.0.0"
+SCHEMA_VERSION = "3.0.0"
 """Version of the column schema; raised whenever a column is added, removed, renamed or re-unit-ed."""
 
 SCHEMA_CHANGES: tuple[tuple[str, dt.date, str], ...] = (
@@ -42,6 +42,10 @@ SCHEMA_CHANGES: tuple[tuple[str, dt.date, str], ...] = (
      "Tidy: number columns hold numbers only (empty where there is none) with a {name}_state column beside each; "
      "the vendor's stated figure or words in {spec}_stated columns; memory_bytes; {format}_sparse_pattern; "
      "the state vocabulary adds 'published as text' and 'not yet sourced'."),
+    ("3.0.0", dt.date(2026, 12, 1),
+     "interconnect_bandwidth_gbps is split by what the source counts: interconnect_bidirectional_gbps, "
+     "interconnect_per_direction_gbps and interconnect_direction_not_stated_gbps (each with its _state), and "
+     "interconnect_direction says which."),
 )
 """``(version, date, what changed)``, newest last."""
 
