@@ -15,7 +15,7 @@ STORE = Store(ROOT / "data" / "prices")
 def test_every_row_read_is_stored_accepted_or_held_or_counted_as_a_repeat() -> None:
     runs = {m["format"]: m["counts"] for m in STORE.runs()}
     ocp, offers, atlas = runs["opencomputeprices"], runs["offers"], runs["atlas"]
-    assert ocp["read"] == 10374 and ocp["rejected"] == 0
+    assert ocp["read"] == 10811 and ocp["rejected"] == 0
     assert ocp["read"] == ocp["accepted"] + ocp["held"] + ocp["already_stored"]
     assert offers == offers | {"read": 60, "accepted": 60, "held": 0}
     # data/prices/inputs/late-2026-hyperscalers.csv: p4de.24xlarge and a3-megagpu-8g have no instance row yet
@@ -47,7 +47,7 @@ def test_the_product_never_reads_the_shared_folder() -> None:
 
 def test_price_settings_have_the_documented_defaults() -> None:
     s = Settings()
-    assert (s.price_band_low, s.price_band_high, s.price_band_min_observations, s.hours_per_month, s.freshness_days) == (0.25, 4.0, 5, 730.0, 90)
+    assert (s.price_band_low, s.price_band_high, s.price_band_min_observations, s.hours_per_month, s.freshness_days) == (0.1, 10.0, 5, 730.0, 90)
     assert s.price_floor_per_accelerator_hour > 0 and s.prices_dir == s.data / "prices"
 
 
