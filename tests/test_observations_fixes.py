@@ -113,9 +113,9 @@ def test_a_collectors_guessed_gpu_count_never_holds_a_row_our_table_places(tmp_p
                               rules.Limits(), now=NOW)
     assert "count_mismatch" not in {r for row in store.query("SELECT rules FROM obs WHERE accelerator LIKE '%tpu%'") for r in row["rules"]}
     assert summary.held_by_rule["count_mismatch"] == 0
-    sky = import_readings("skypilot", [FIXTURES / "skypilot-vms.csv"], Store(tmp_path / "sky"), TABLE, RateTable([]), rules.Limits(),
+    sky = import_readings("skypilot", [FIXTURES / "skypilot-gcp-vms.csv"], Store(tmp_path / "sky"), TABLE, RateTable([]), rules.Limits(),
                           now=NOW, provider="google-cloud", collected=NOW - dt.timedelta(days=1))
-    assert sky.held_by_rule["count_mismatch"] == 0
+    assert sky.held_by_rule["count_mismatch"] == 0 and sky.accepted == 6  # three slice sizes, on-demand and spot, in us-central1
 
 
 FORMULAS = {"region": '=HYPERLINK("https://evil.example")', "via": "=cmd", "note": "+1+1", "source_title": "@SUM(A1)"}

@@ -78,15 +78,18 @@ def test_a_failed_import_stores_nothing_even_when_another_file_was_good(tmp_path
 
 
 def test_skypilot_vms_csv_gives_on_demand_and_spot_with_counts_from_our_table(tmp_path: Path) -> None:
+    """Real lines of skypilot-org/skypilot-catalog catalogs/v7/gcp/vms.csv (commit 017e2502)."""
     store = Store(tmp_path / "prices")
-    summary = import_readings("skypilot", [FIXTURES / "skypilot-vms.csv"], store, TABLE, RateTable([]), rules.Limits(), now=NOW,
+    summary = import_readings("skypilot", [FIXTURES / "skypilot-gcp-vms.csv"], store, TABLE, RateTable([]), rules.Limits(), now=NOW,
                               provider="google-cloud", collected=dt.datetime(2026, 3, 21, 6, 19, 35, tzinfo=dt.UTC))
-    assert summary.read == 5 and summary.accepted + summary.held == 9  # the Lambda row has no spot price
-    rows = store.query("SELECT instance_type, region, pricing, accelerators, per_accelerator_hour FROM latest "
-                       "WHERE instance_type = 'tpu-v4-8' ORDER BY pricing")
-    assert [(r["pricing"], r["accelerators"], round(r["per_accelerator_hour"], 4)) for r in rows] == [("on_demand", 4, 3.22), ("spot", 4, 0.9215)]
+    assert summary.read == 7 and summary.skipped == 1 and summary.accepted + summary.held == 12  # the n1-highmem-8 row has no accelerator
+    rows = store.query("SELECT instance_type, region, pricing, accelerators, per_accelerator_hour, rules FROM latest "
+                       "WHERE instance_type = 'tpu-v6e-8' ORDER BY region, pricing")
+    assert [(r["region"], r["pricing"], r["accelerators"], round(r["per_accelerator_hour"], 4), list(r["rules"])) for r in rows] == [
+        ("asia-east1/asia-east1-c", "on_demand", 8, 87.5, ["placeholder"]), ("asia-east1/asia-east1-c", "spot", 8, 87.5, ["placeholder"]),
+        ("us-central1/us-central1-b", "on_demand", 8, 2.7, []), ("us-central1/us-central1-b", "spot", 8, 0.6483, [])]
     with pytest.raises(InputFailed, match="give the provider and the collection time"):
-        readings("skypilot", FIXTURES / "skypilot-vms.csv")
+        readings("skypilot", FIXTURES / "skypilot-gcp-vms.csv")
 
 
 def test_the_instance_table_loader_names_file_line_and_column(tmp_path: Path) -> None:

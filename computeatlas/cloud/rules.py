@@ -19,11 +19,32 @@ Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
   memory of one accelerator (within 10%, which covers GB written for GiB).
 - ``per_accelerator_mismatch``: a per-accelerator figure stated beside the instance price
   that is not instance price ÷ count, beyond rounding (1 cent or 0.5%).
-- ``below_floor``: a USD price per accelerator-hour below the absolute floor.
-- ``outside_band``: below ``band_low`` × or above ``band_high`` × the median of the
-  providers' median prices per accelerator-hour of the same accelerator and pricing kind,
-  over at least ``min_observations`` observations within the freshness window (each
-  provider counts once, however many regions it lists).
+- ``below_floor``: a USD price per accelerator-hour below the absolute floor (0.02: the
+  cheapest real accelerator-hour in the March 2026 snapshot is a first-generation
+  Inferentia at AWS spot, 0.5093 USD for the 16 devices of ``inf1.24xlarge`` in
+  ``eu-north-1``, 0.0318 per device; a cent an hour is no one's price).
+- ``term_total``: one import gives the same observation (provider, instance, region,
+  pricing, term, time) several prices, and this one is at least ``hours_per_month`` (730)
+  times the lowest: no hourly rate is a month's worth of another hourly rate of the same
+  thing at the same moment, so it is the total of a term of a month or more (a 1-, 3- or
+  5-year reservation) written as an hourly price. Measured on the March 2026 snapshot:
+  Azure's Retail Prices rows give ``Standard_ND96isr_H100_v5`` in ``eastus`` at 98.32,
+  551,221, 1,134,310 and 1,722,566 "per hour" (5,606, 11,537 and 17,520 hours' worth).
+- ``placeholder``: one provider prices three or more sizes (accelerator counts) of the
+  same accelerator at exactly the same instance amount in the same region, pricing, term
+  and collection time: a price that does not grow with the size is a placeholder, not a
+  price (the March 2026 SkyPilot catalog lists every TPU v6e slice, 1 to 256 chips, at
+  700.0 in ``asia-east1``, ``southamerica-west1`` and ``us-central2``).
+- ``outside_band``: below ``band_low`` × or above ``band_high`` × the reference of the same
+  accelerator and pricing kind: the median of the providers' medians (each provider counts
+  once, however many regions it lists) over the accepted prices collected within
+  ``freshness_days`` either side of the row, where at least ``min_observations`` make it.
+  The band is for errors of scale (a term total, a monthly or per-second amount read as
+  hourly, cents read as dollars), which are off by 100× or more; it is not a judgement of
+  the market: real list prices of one part spread by nearly an order of magnitude (March
+  2026, H100 SXM on-demand: 1.73 USD per GPU-hour at a marketplace to 23.33 at Azure
+  South Africa West, 7.8× the providers' median of about 3). So the band is one order of
+  magnitude either side (``band_low`` 0.1, ``band_high`` 10).
 - ``spot_equals_on_demand``: every spot price of a provider in the import equals its
   on-demand price for the same instance, region and time (two or more pairs; one equal
   pair is fine): the spot column is a copy, not a spot price.
@@ -65,6 +86,8 @@ RULES = {
     "memory_mismatch": "memory per instance is not count × the memory of one accelerator",
     "per_accelerator_mismatch": "the stated per-accelerator price is not instance price ÷ count",
     "below_floor": "below the absolute floor per accelerator-hour",
+    "term_total": "a term total (a month or more) given as an hourly price beside the hourly price",
+    "placeholder": "the same amount for three or more sizes of the same accelerator: a placeholder",
     "outside_band": "far outside the band of its accelerator and pricing kind",
     "spot_equals_on_demand": "the provider's spot column equals its on-demand column",
     "licence_included": "the price includes an operating-system licence",
@@ -77,10 +100,10 @@ RULES = {
 class Limits:
     """The numbers the rules use (from :class:`~computeatlas.core.settings.Settings`)."""
 
-    band_low: float = 0.25
-    band_high: float = 4.0
+    band_low: float = 0.1
+    band_high: float = 10.0
     min_observations: int = 5
-    floor: float = 0.05
+    floor: float = 0.02
     hours_per_month: float = 730.0
     freshness_days: int = 90
 
@@ -190,6 +213,47 @@ def _spot_copies(rows: list[Observation]) -> list[Observation]:
             if o.pricing is PricingKind.SPOT and o.provider in copied else o for o in rows]
 
 
+PLACEHOLDER_SIZES = 3
+"""How many sizes of one accelerator at exactly the same instance amount make a placeholder."""
+
+
+def _term_totals(rows: list[Observation], hours_per_month: float) -> list[Observation]:
+    """Hold prices of one key that are at least ``hours_per_month`` × its lowest price."""
+    lowest: dict[tuple[str, ...], float] = {}
+    for o in rows:
+        if o.status is Status.ACCEPTED and o.amount > 0:
+            lowest[o.key()] = min(o.amount, lowest.get(o.key(), o.amount))
+    out = []
+    for o in rows:
+        low = lowest.get(o.key())
+        if o.status is Status.ACCEPTED and low and o.amount >= hours_per_month * low:
+            o = o.held("term_total", f"{o.amount:g} is {o.amount / low:,.0f} × the price {low:g} of the same instance, region, "
+                                     f"pricing and time in this import: the total of a term of a month or more, not an hourly price")
+        out.append(o)
+    return out
+
+
+def _placeholders(rows: list[Observation]) -> list[Observation]:
+    """Hold instance prices that are the same amount for :data:`PLACEHOLDER_SIZES` or more
+    accelerator counts of one accelerator at one provider, region, pricing, term and time."""
+    sizes: dict[tuple[object, ...], set[int]] = defaultdict(set)
+
+    def group(o: Observation) -> tuple[object, ...]:
+        return (o.provider, o.accelerator, o.region, o.pricing.value, o.term, o.collected, o.currency, o.unit.value, o.amount)
+
+    for o in rows:
+        if o.status is Status.ACCEPTED and o.price_basis is PriceBasis.INSTANCE and o.accelerators:
+            sizes[group(o)].add(o.accelerators)
+    out = []
+    for o in rows:
+        counts = sizes.get(group(o), set()) if o.status is Status.ACCEPTED and o.price_basis is PriceBasis.INSTANCE else set()
+        if len(counts) >= PLACEHOLDER_SIZES:
+            o = o.held("placeholder", f"{o.provider} prices {len(counts)} sizes of {o.accelerator} ({', '.join(map(str, sorted(counts)))} "
+                                      f"per instance) at the same {o.amount:g} {o.currency} here: a placeholder, not a price")
+        out.append(o)
+    return out
+
+
 def usd_per_accelerator_hour(obs: Observation, rates: RateTable, hours_per_month: float) -> float | None:
     """The observation's price per accelerator-hour in USD (through a dated rate), or None."""
     amount = per_accelerator_hour(obs, hours_per_month)
@@ -230,7 +294,7 @@ def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
         group = (obs.accelerator, obs.pricing.value)
         series = groups[group]
         lo = bisect.bisect_left(series, (obs.collected - window,))
-        hi = bisect.bisect_right(series, (obs.collected, float("inf"), "\uffff"))
+        hi = bisect.bisect_right(series, (obs.collected + window, float("inf"), "\uffff"))
         if hi - lo >= limits.min_observations:
             if (group, lo, hi) not in medians:  # rows collected together share one window
                 medians[(group, lo, hi)] = (_provider_median(series[lo:hi]), len({p for _, _, p in series[lo:hi]}))
@@ -255,6 +319,7 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
     decided = [_per_accelerator(_memory(o, table)) if o.status is Status.ACCEPTED else o for o in decided]
     decided = _combine(decided, limits.hours_per_month)
     decided = _spot_copies(decided)
+    decided = _placeholders(_term_totals(decided, limits.hours_per_month))
     decided = _band(decided, rates, limits, pool)
     final = []
     for o in decided:
@@ -268,4 +333,4 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
     return final
 
 
-__all__ = ["RULES", "Limits", "PoolPrice", "apply", "place", "usd_per_accelerator_hour"]
+__all__ = ["PLACEHOLDER_SIZES", "RULES", "Limits", "PoolPrice", "apply", "place", "usd_per_accelerator_hour"]

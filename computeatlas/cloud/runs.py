@@ -155,7 +155,7 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
         window = dt.timedelta(days=limits.freshness_days)
         earliest, latest = min(o.collected for o in batch), max(o.collected for o in batch)
         placed = {rules.place(o, table).accelerator for o in batch} - {""}
-        for row in store.pool(placed, earliest - window, latest):
+        for row in store.pool(placed, earliest - window, latest + window):
             usd = rates.to_usd(row["per_accelerator_hour"], row["currency"], row["collected"].date())[0]
             if usd is not None:
                 pool.append(rules.PoolPrice(row["accelerator"], row["pricing"], row["collected"], usd, row["provider"]))

@@ -55,11 +55,11 @@ class Settings(BaseSettings):
         1000, ge=1, description="concurrent connections per worker before new ones get a 503 (uvicorn's limit_concurrency)"
     )
     freshness_days: int = Field(90, ge=1, description="a price observation older than this is stale (history, not current)")
-    price_band_low: float = Field(0.25, gt=0, lt=1, description="a price below this times the median of its accelerator and pricing kind is held")
-    price_band_high: float = Field(4.0, gt=1, description="a price above this times the median of its accelerator and pricing kind is held")
+    price_band_low: float = Field(0.1, gt=0, lt=1, description="a price below this times the median of its accelerator and pricing kind is held")
+    price_band_high: float = Field(10.0, gt=1, description="a price above this times the median of its accelerator and pricing kind is held")
     price_band_min_observations: int = Field(5, ge=1, description="the band applies only where at least this many observations make the median")
     price_floor_per_accelerator_hour: float = Field(
-        0.05, ge=0, description="a USD price per accelerator-hour below this is held, whatever the median"
+        0.02, ge=0, description="a USD price per accelerator-hour below this is held, whatever the median"
     )
     hours_per_month: float = Field(730.0, gt=0, description="hours in a month, for the hourly equivalent of a monthly term")
 
