@@ -60,6 +60,7 @@ MAPPING: dict[str, str] = {
     "google-tpu-v7": "Google TPU v7 Ironwood",
     "groq-lpu": "GroqChip LPU v1",
     "huawei-ascend-910c": "Huawei Ascend 910C",
+    "intel-gaudi": "Intel Habana GAUDI HL-205",
     "intel-gaudi-2": "Intel Habana Gaudi2",
     "intel-gaudi-3": "Intel Habana Gaudi3",
     "meta-mtia-v2": "Meta MTIA v2",
