@@ -61,6 +61,7 @@ MAPPING: dict[str, str] = {
     "groq-lpu": "GroqChip LPU v1",
     "huawei-ascend-910c": "Huawei Ascend 910C",
     "intel-gaudi": "Intel Habana GAUDI HL-205",
+    "intel-data-center-gpu-max-1550": "Intel Data Center GPU Max 1550",
     "intel-gaudi-2": "Intel Habana Gaudi2",
     "intel-gaudi-3": "Intel Habana Gaudi3",
     "meta-mtia-v2": "Meta MTIA v2",

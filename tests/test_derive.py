@@ -111,3 +111,11 @@ def test_only_a_per_package_figure_is_divided_per_device(tmp_path) -> None:
     figure = derive.per_device(catalog.accelerators["acme-dual"], "memory")
     assert figure.state is DerivedState.NOT_COMPARABLE and figure.value is None
     assert figure.reason == "memory capacity is stated per chip, not per package"
+
+
+def test_max_1550_per_stack_figures(real_catalog: Catalog) -> None:
+    max1550 = real_catalog.accelerators["intel-data-center-gpu-max-1550"]  # Intel: "use each stack as a device"
+    assert (max1550.devices.count, max1550.devices.name) == (2, "stack")
+    assert derive.per_device(max1550, "memory").display == "64 GB per stack"  # 128 GB ÷ 2
+    assert derive.per_device(max1550, "compute.BF16").value == pytest.approx(832e12 / 2)
+    assert derive.per_device(max1550, "compute.FP8").state is DerivedState.NOT_SOURCED
