@@ -301,7 +301,7 @@ def per_device(acc: Accelerator, key: str) -> DerivedFigure | None:
         f"per_device.{key}", f"{label[0].upper()}{label[1:]} per {per}", None, unit,
         f"{label} per {per} = {label} of the package ÷ {devices.count} {per}s software sees",
         given, lambda v: v / devices.count, lambda v: f"{humanize(v, unit)} per {per}",
-        "{0} ÷ %d" % devices.count,
+        f"{{0}} ÷ {devices.count}",
         note=f"Software sees this package as {devices.count} devices ({per}s); each job or process gets one {per}'s share. {devices.note or ''}".strip(),
     )
     if claim is not None and claim.basis is not None and claim.basis.value != "package" and figure.value is not None:
