@@ -43,8 +43,10 @@ TOLERANCE = 0.02
 
 MAPPING: dict[str, str] = {
     "amd-instinct-mi250x": "AMD Radeon Instinct MI250X",
+    "amd-instinct-mi300a": "AMD Instinct MI300A",
     "amd-instinct-mi300x": "AMD Instinct MI300X",
     "amd-instinct-mi325x": "AMD Instinct MI325X",
+    "amd-instinct-mi350x": "AMD Instinct MI350X",
     "amd-instinct-mi355x": "AMD Instinct MI355X",
     "aws-inferentia-2": "AWS Inferentia2",
     "aws-trainium": "Amazon Trainium1",
@@ -58,6 +60,8 @@ MAPPING: dict[str, str] = {
     "google-tpu-v7": "Google TPU v7 Ironwood",
     "groq-lpu": "GroqChip LPU v1",
     "huawei-ascend-910c": "Huawei Ascend 910C",
+    "intel-gaudi": "Intel Habana GAUDI HL-205",
+    "intel-data-center-gpu-max-1550": "Intel Data Center GPU Max 1550",
     "intel-gaudi-2": "Intel Habana Gaudi2",
     "intel-gaudi-3": "Intel Habana Gaudi3",
     "meta-mtia-v2": "Meta MTIA v2",
@@ -76,7 +80,7 @@ MAPPING: dict[str, str] = {
     "nvidia-l40": "NVIDIA L40",
     "nvidia-t4": "NVIDIA Tesla T4",
 }
-"""Our id → Epoch's ``Hardware name``, by hand. Parts Epoch lacks (MI210, MI250, MI455X,
+"""Our id → Epoch's ``Hardware name``, by hand. Parts Epoch lacks (MI100, MI210, MI250, MI455X,
 Inferentia, WSE-3, Maia 200, A100 PCIe 80GB, L40S) are not listed."""
 
 COLUMNS: dict[str, str] = {

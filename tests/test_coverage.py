@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli
 from computeatlas.core.catalog import Catalog, load
+from computeatlas.core.claims import NumberFormat
 from computeatlas.silicon.coverage import coverage_view, percent
 from computeatlas.web.app import create_app
 from computeatlas.web.routes import all_paths
@@ -107,3 +108,12 @@ def test_real_coverage_adds_up(real_catalog: Catalog) -> None:
     assert sum(m.tally.published for m in view.makers) == view.total.published
     assert sum(m.tally.by_maker for m in view.makers) == view.total.by_maker
     assert all(0 <= (m.tally.by_maker_share or 0) <= 1 for m in view.makers)
+
+
+def test_real_amd_figures_all_cite_amd(real_catalog: Catalog) -> None:
+    amd = next(m for m in coverage_view(real_catalog).makers if m.vendor == "amd")
+    assert amd.parts == 10  # MI100, MI210, MI250, MI250X, MI300A, MI300X, MI325X, MI350X, MI355X, MI455X
+    assert amd.tally.by_maker == amd.tally.published and amd.tally.by_maker_share == 1.0
+    mi355x = real_catalog.accelerators["amd-instinct-mi355x"]
+    fp8 = mi355x.compute(NumberFormat.FP8)
+    assert (fp8.value, fp8.sparse, mi355x.sources[fp8.source].kind.value) == ("5 PFLOPS", "10 PFLOPS", "vendor")

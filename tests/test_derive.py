@@ -75,3 +75,47 @@ def test_page_set_follows_the_record_formats(real_catalog: Catalog) -> None:
         "compute_per_watt.FP4", "compute_per_watt.FP8", "compute_per_watt.BF16",
         "largest_model.FP4", "largest_model.FP8", "largest_model.BF16",
     ]
+
+
+def test_mi250x_per_gcd_figures_are_derived_from_the_package(real_catalog: Catalog) -> None:
+    mi250x = real_catalog.accelerators["amd-instinct-mi250x"]  # one OAM module, ROCm lists 2 GPUs
+    assert mi250x.devices is not None and (mi250x.devices.count, mi250x.devices.name) == (2, "GCD")
+    memory = derive.per_device(mi250x, "memory")
+    assert memory.state is DerivedState.DERIVED
+    assert memory.value == pytest.approx(64e9)  # AMD: "64GB per GCD x 2"
+    assert memory.display == "64 GB per GCD"
+    assert memory.worked == "128 GB ÷ 2 = 64 GB per GCD"
+    assert memory.provenance == "derived from published figures"
+    assert derive.per_device(mi250x, "memory_bandwidth").value == pytest.approx(1.6e12)  # ROCm: 1.6 TB/s per GCD
+    assert derive.per_device(mi250x, "compute.BF16").value == pytest.approx(383e12 / 2)
+    assert derive.per_device(mi250x, "compute.FP8").state is DerivedState.NOT_APPLICABLE  # CDNA 2 has no FP8
+    keys = [f.key for f in derive.derived_figures(mi250x)]
+    assert keys[-4:] == ["per_device.memory", "per_device.memory_bandwidth", "per_device.compute.FP8", "per_device.compute.BF16"]
+
+
+def test_single_device_parts_get_no_per_device_figure(real_catalog: Catalog) -> None:
+    mi300x = real_catalog.accelerators["amd-instinct-mi300x"]  # one package, one device
+    assert derive.per_device(mi300x, "memory") is None
+    assert not [f for f in derive.derived_figures(mi300x) if f.key.startswith("per_device.")]
+
+
+def test_only_a_per_package_figure_is_divided_per_device(tmp_path) -> None:
+    from computeatlas.core.catalog import check
+
+    from .conftest import TODAY, make_record, write_data
+
+    devices = {"count": 2, "name": "die", "source": "sheet"}
+    folder = write_data(tmp_path / "data", [make_record("acme-dual", devices=devices)])  # figures per chip
+    catalog, problems = check(folder, today=TODAY)
+    assert problems == []
+    figure = derive.per_device(catalog.accelerators["acme-dual"], "memory")
+    assert figure.state is DerivedState.NOT_COMPARABLE and figure.value is None
+    assert figure.reason == "memory capacity is stated per chip, not per package"
+
+
+def test_max_1550_per_stack_figures(real_catalog: Catalog) -> None:
+    max1550 = real_catalog.accelerators["intel-data-center-gpu-max-1550"]  # Intel: "use each stack as a device"
+    assert (max1550.devices.count, max1550.devices.name) == (2, "stack")
+    assert derive.per_device(max1550, "memory").display == "64 GB per stack"  # 128 GB ÷ 2
+    assert derive.per_device(max1550, "compute.BF16").value == pytest.approx(832e12 / 2)
+    assert derive.per_device(max1550, "compute.FP8").state is DerivedState.NOT_SOURCED

@@ -206,3 +206,10 @@ def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
     path = folder / "accelerators" / "acme-a1.toml"
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     assert check(folder, today=TODAY)[1] == []
+
+
+def test_devices_need_a_defined_source_and_at_least_two(tmp_path: Path) -> None:
+    found = problems_for(tmp_path, make_record("acme-x", devices={"count": 2, "name": "die", "source": "keynote"}))
+    assert found == ["data/accelerators/acme-x.toml: (record): source id(s) 'keynote' not defined in [sources]"]
+    found = problems_for(tmp_path / "one", make_record("acme-y", devices={"count": 1, "name": "die", "source": "sheet"}))
+    assert found == ["data/accelerators/acme-y.toml: devices.count: Input should be greater than or equal to 2 (found '1')"]

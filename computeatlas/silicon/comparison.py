@@ -15,7 +15,10 @@ Honesty rules, enforced here and nowhere else:
   per package); "not published", "not applicable", "not comparable" and "not yet
   collected" never produce a ratio. Ratios are against the first part (the reference);
 - interconnect bandwidths get no ratio: vendors count them differently (per direction,
-  both directions, per link set).
+  both directions, per link set);
+- a ratio between figures on different bases (per package ÷ per chip, or a package that
+  software sees as several devices) says so beside the number, and such a cell shows the
+  derived per-device figure too (MI250X: "64 GB per GCD").
 
 Bad input raises :class:`CompareError` with an HTTP-style ``status`` (400, or 404 for an
 unknown name) and the closest ids or candidates in ``options``.
@@ -134,6 +137,8 @@ class CellView(BaseModel):
     comparable: bool
     amount: float | None = Field(None, description="canonical unit of the row")
     basis: str | None = None
+    basis_label: str | None = Field(None, description="the basis in words: 'chip', 'package', 'package of 2 GCDs'")
+    per_device: str | None = Field(None, description="derived per-device figure of a multi-device package, e.g. '64 GB per GCD'")
     source: SourceView | None = None
     vendor_source: bool = Field(False, description="the source is the vendor, who sells this part")
     verified: dt.date
@@ -222,7 +227,23 @@ def _with_ratios(row: RowView) -> RowView:
         if cell.comparable and cell.amount is not None:
             cell.ratio = cell.amount / reference.amount
             cell.ratio_display = ratio_text(cell.ratio)
+            if cell.basis_label and reference.basis_label and cell.basis_label != reference.basis_label:
+                cell.ratio_display += f" (per {cell.basis_label} ÷ per {reference.basis_label})"
     return row
+
+
+def _basis_label(acc: Accelerator, basis: str | None) -> str | None:
+    devices = acc.devices
+    if basis == "package" and devices is not None:
+        return f"package of {devices.count} {devices.name}s"
+    return basis
+
+
+def _per_device(acc: Accelerator, key: str) -> str | None:
+    if acc.devices is None or key not in {k for k, _, _ in derive.PER_DEVICE_KEYS}:
+        return None
+    fig = derive.per_device(acc, key)
+    return f"{fig.display} (derived)" if fig is not None and fig.value is not None else None
 
 
 _ORDER = {fmt: i for i, fmt in enumerate(NumberFormat)}
@@ -247,6 +268,8 @@ def _spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> CellView
         comparable=shown.comparable,
         amount=shown.amount,
         basis=spec.primary.basis,
+        basis_label=_basis_label(acc, spec.primary.basis) if shown.comparable else None,
+        per_device=_per_device(acc, key),
         source=src,
         vendor_source=bool(src and src.kind == "vendor"),
         verified=acc.verified,

@@ -16,7 +16,10 @@ The figures (canonical units in, canonical units out):
   an upper bound on how often every byte of memory can be read;
 - compute per watt, per number format: dense compute (FLOP/s) ÷ power (W);
 - largest model whose weights fit, per number format: memory (bytes) × 8 ÷ bits per
-  weight = parameters (weights only: KV cache, activations and runtime need more).
+  weight = parameters (weights only: KV cache, activations and runtime need more);
+- per device, for a package software sees as several devices (``Accelerator.devices``,
+  e.g. an MI250X is 2 GCDs): memory, memory bandwidth and dense FP8/BF16 compute of the
+  package ÷ the device count (MI250X: 128 GB ÷ 2 = 64 GB per GCD, as AMD states).
 """
 
 from __future__ import annotations
@@ -48,6 +51,14 @@ RIDGE_FORMATS = (NumberFormat.INT4, NumberFormat.FP4, NumberFormat.FP6, NumberFo
 
 WEIGHT_FORMATS = (NumberFormat.FP4, NumberFormat.FP8, NumberFormat.BF16)
 """Number formats the largest-model figure is given for (4, 8 and 16 bits per weight)."""
+
+PER_DEVICE_KEYS: tuple[tuple[str, str, str], ...] = (
+    ("memory", "memory capacity", "B"),
+    ("memory_bandwidth", "memory bandwidth", "B/s"),
+    ("compute.FP8", "FP8 dense compute", "FLOP/s"),
+    ("compute.BF16", "BF16 dense compute", "FLOP/s"),
+)
+"""Specs given per device for multi-device packages: (spec path, label, canonical unit)."""
 
 
 class DerivedState(StrEnum):
@@ -265,15 +276,52 @@ def largest_model(acc: Accelerator, fmt: NumberFormat) -> DerivedFigure:
     )
 
 
+def per_device(acc: Accelerator, key: str) -> DerivedFigure | None:
+    """The spec at ``key`` (one of :data:`PER_DEVICE_KEYS`) per device software sees, or
+    None when ``acc`` is not a multi-device package (``acc.devices`` unset).
+
+    Formula: the per-package figure (canonical unit) ÷ ``acc.devices.count``. MI250X memory:
+    128e9 B ÷ 2 = 64 GB per GCD, which AMD's CDNA 2 white paper states ("64GB per GCD x 2").
+    Only per-package figures are divided; a figure on any other basis gives no value.
+    Raises KeyError for a key outside :data:`PER_DEVICE_KEYS`.
+    """
+    devices = acc.devices
+    if devices is None:
+        return None
+    label, unit = {k: (lab, u) for k, lab, u in PER_DEVICE_KEYS}[key]
+    if key.startswith("compute."):
+        fmt = NumberFormat(key.split(".", 1)[1])
+        claim: Claim | None = acc.compute(fmt)
+        unit = compute_unit(fmt)
+    else:
+        claim = getattr(acc.specs, key)
+    given = [_input(acc, key, label, claim, unit)]
+    per = devices.name
+    figure = _figure(
+        f"per_device.{key}", f"{label[0].upper()}{label[1:]} per {per}", None, unit,
+        f"{label} per {per} = {label} of the package ÷ {devices.count} {per}s software sees",
+        given, lambda v: v / devices.count, lambda v: f"{humanize(v, unit)} per {per}",
+        f"{{0}} ÷ {devices.count}",
+        note=f"Software sees this package as {devices.count} devices ({per}s); each job or process gets one {per}'s share. {devices.note or ''}".strip(),
+    )
+    if claim is not None and claim.basis is not None and claim.basis.value != "package" and figure.value is not None:
+        return figure.model_copy(update={"value": None, "worked": None, "state": DerivedState.NOT_COMPARABLE,
+                                         "state_label": DerivedState.NOT_COMPARABLE.label, "display": DerivedState.NOT_COMPARABLE.label,
+                                         "reason": f"{label} is stated per {claim.basis.value}, not per package"})
+    return figure
+
+
 def derived_figures(acc: Accelerator, formats: Iterable[NumberFormat] | None = None) -> list[DerivedFigure]:
     """Every derived figure of ``acc``: bandwidth ÷ capacity, then per number format the
     ridge point and compute per watt (``formats``, default: the record's formats among
-    :data:`RIDGE_FORMATS`), then the largest model at :data:`WEIGHT_FORMATS`."""
+    :data:`RIDGE_FORMATS`), then the largest model at :data:`WEIGHT_FORMATS`, then — for a
+    multi-device package — the figures per device (:func:`per_device`)."""
     fmts = list(formats) if formats is not None else [f for f in RIDGE_FORMATS if f in acc.specs.compute]
     out = [bandwidth_per_capacity(acc)]
     out += [ridge_point(acc, f) for f in fmts]
     out += [compute_per_watt(acc, f) for f in fmts]
     out += [largest_model(acc, f) for f in WEIGHT_FORMATS]
+    out += [fig for key, _, _ in PER_DEVICE_KEYS if (fig := per_device(acc, key)) is not None]
     return out
 
 
@@ -282,11 +330,13 @@ __all__ = [
     "DerivedInput",
     "DerivedState",
     "LABEL",
+    "PER_DEVICE_KEYS",
     "RIDGE_FORMATS",
     "WEIGHT_FORMATS",
     "bandwidth_per_capacity",
     "compute_per_watt",
     "derived_figures",
     "largest_model",
+    "per_device",
     "ridge_point",
 ]

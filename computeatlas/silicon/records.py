@@ -77,6 +77,21 @@ class Details(Record):
     die_size: AreaDetail | None = None
 
 
+class Devices(Record):
+    """The devices software sees in one package, where that is more than one.
+
+    An AMD Instinct MI250X is one OAM module holding two graphics compute dies (GCDs);
+    ROCm lists each GCD as its own GPU, so a job sees 64 GB, not 128 GB. Per-package
+    figures stay as published; :mod:`computeatlas.silicon.derive` divides them by
+    ``count`` into labelled per-device figures. ``source`` is the source key stating it.
+    """
+
+    count: int = Field(ge=2, description="devices (GPUs) software lists per package")
+    name: str = Field(min_length=1, description="what the maker calls each device, e.g. 'GCD'")
+    source: Id
+    note: str | None = None
+
+
 class Vendor(Record):
     """A company that designs accelerators."""
 
@@ -117,6 +132,9 @@ class Accelerator(Record):
     sources: dict[Id, Source] = Field(min_length=1)
     specs: Specs
     details: Details = Field(default_factory=Details)
+    devices: Devices | None = Field(
+        None, description="set when software sees one package as several devices (e.g. MI250X: 2 GCDs)"
+    )
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> Accelerator:
@@ -125,7 +143,10 @@ class Accelerator(Record):
             raise ValueError(f"verified date {self.verified} is in the future (today is {today})")
         if self.announced is not None and self.announced > today:
             raise ValueError(f"announced date {self.announced} is in the future (today is {today})")
-        undefined = sorted({key for _, claim in self.claims() for key in claim.sources_used()} - set(self.sources))
+        used = {key for _, claim in self.claims() for key in claim.sources_used()}
+        if self.devices is not None:
+            used.add(self.devices.source)
+        undefined = sorted(used - set(self.sources))
         if undefined:
             raise ValueError(f"source id(s) {', '.join(map(repr, undefined))} not defined in [sources]")
         return self
@@ -154,7 +175,7 @@ class Accelerator(Record):
 
 _FORMAT_ORDER = {fmt: i for i, fmt in enumerate(NumberFormat)}
 
-__all__ = ["Accelerator", "Availability", "Details", "REQUIRED_FORMATS", "Specs", "Vendor", "Workload"]
+__all__ = ["Accelerator", "Availability", "Details", "Devices", "REQUIRED_FORMATS", "Specs", "Vendor", "Workload"]
 
 
 FOLDERS = {"vendors": Vendor, "accelerators": Accelerator}
