@@ -59,6 +59,7 @@ MAPPING: dict[str, str] = {
     "google-tpu-v6e": "Google TPU v6e Trillium",
     "google-tpu-v7": "Google TPU v7 Ironwood",
     "groq-lpu": "GroqChip LPU v1",
+    "huawei-ascend-910": "Huawei Ascend 910",
     "huawei-ascend-910c": "Huawei Ascend 910C",
     "intel-gaudi-2": "Intel Habana Gaudi2",
     "intel-gaudi-3": "Intel Habana Gaudi3",
