@@ -63,6 +63,7 @@ MAPPING: dict[str, str] = {
     "huawei-ascend-910c": "Huawei Ascend 910C",
     "intel-gaudi-2": "Intel Habana Gaudi2",
     "intel-gaudi-3": "Intel Habana Gaudi3",
+    "meta-mtia-v1": "Meta MTIA v1",
     "meta-mtia-v2": "Meta MTIA v2",
     "microsoft-maia-100": "Maia 100 (M100)",
     "moore-threads-mtt-s4000": "MTT S4000",
