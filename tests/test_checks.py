@@ -211,7 +211,7 @@ def test_a_family_alias_may_be_shared_but_never_be_a_parts_own_name(tmp_path: Pa
 
 def test_the_real_data_has_no_product_under_two_ids(real_catalog) -> None:
     h100 = [a.id for a in real_catalog.accelerators.values() if "H100" in a.family_aliases]
-    assert sorted(h100) == ["nvidia-h100-pcie", "nvidia-h100-sxm"]
+    assert sorted(h100) == ["nvidia-h100-nvl", "nvidia-h100-pcie", "nvidia-h100-sxm"]
 
 
 # --- a newer generation below its predecessor ------------------------------------------------
@@ -259,4 +259,8 @@ def test_the_real_data_passes_and_its_flags_are_reviewed(real_catalog) -> None:
         ("data/accelerators/google-tpu-v5e.toml", "specs.memory"),  # v5e is Google's cost-efficient line:
         ("data/accelerators/google-tpu-v5e.toml", "specs.memory_bandwidth"),  # less memory, bandwidth and BF16
         ("data/accelerators/google-tpu-v5e.toml", "specs.compute.BF16"),  # than TPU v4, as Google states
+        # GB300's dense BF16 and FP8 come from NVIDIA's benchmarking table, which gives GB200 the same
+        # 2,450 / 4,900 TFLOPS; GB200's primary figures (2.5 / 5 PFLOPS) are from NVIDIA's datasheet.
+        ("data/accelerators/nvidia-gb300.toml", "specs.compute.BF16"),
+        ("data/accelerators/nvidia-gb300.toml", "specs.compute.FP8"),
     ]

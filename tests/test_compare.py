@@ -368,7 +368,7 @@ def test_real_search_gb200_is_not_b200(real_client: TestClient) -> None:
     assert response.headers["location"] == "/silicon/nvidia-gb200"
     h100 = real_client.get("/api/search?q=H100").json()
     assert h100["status"] == "ambiguous"
-    assert {c["id"] for c in h100["candidates"]} == {"nvidia-h100-sxm", "nvidia-h100-pcie"}
+    assert {c["id"] for c in h100["candidates"]} == {"nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h100-nvl"}
 
 
 def test_index_lists_curated_pairs_and_a_form(compare_client: TestClient) -> None:

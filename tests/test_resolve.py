@@ -33,10 +33,10 @@ def test_real_names_resolve(real_catalog: Catalog, text: str, ident: str, tier: 
     assert found.matched_by == tier
 
 
-def test_h100_is_ambiguous_between_sxm_and_pcie(real_catalog: Catalog) -> None:
+def test_h100_is_ambiguous_between_sxm_pcie_and_nvl(real_catalog: Catalog) -> None:
     found = resolve.resolve(real_catalog, "H100")
     assert found.status == "ambiguous" and found.match is None
-    assert {c.id for c in found.candidates} == {"nvidia-h100-sxm", "nvidia-h100-pcie"}
+    assert {c.id for c in found.candidates} == {"nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h100-nvl"}
     with pytest.raises(resolve.AmbiguousName) as exc:
         resolve.resolve_id(real_catalog, "h100")
     assert "nvidia-h100-sxm" in exc.value.message and "nvidia-h100-pcie" in exc.value.message
@@ -124,4 +124,6 @@ def test_an_ambiguous_alias_in_a_path_lists_the_candidates(real_catalog: Catalog
 
     response = TestClient(create_app(real_catalog)).get("/api/prices/H100")
     assert response.status_code == 404
-    assert {s["url"] for s in response.json()["suggestions"]} == {"/api/prices/nvidia-h100-pcie", "/api/prices/nvidia-h100-sxm"}
+    assert {s["url"] for s in response.json()["suggestions"]} == {
+        "/api/prices/nvidia-h100-pcie", "/api/prices/nvidia-h100-sxm", "/api/prices/nvidia-h100-nvl",
+    }

@@ -1,0 +1,89 @@
+"""NVIDIA records in the bundled data: figures a person can check against NVIDIA's documents.
+
+Each expected value was read from the source the record cites: NVIDIA's Blackwell and GH200
+datasheets (copies hosted in a public repository), NVIDIA's DGX Cloud benchmarking README,
+NVIDIA's MLPerf system descriptions, NVIDIA's CUDA GPU list and the Transformer Engine
+support matrix.
+"""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.claims import Basis, NumberFormat, SourceKind, State
+
+FP4, FP8, BF16 = NumberFormat.FP4, NumberFormat.FP8, NumberFormat.BF16
+
+
+def test_gh200_is_recorded_per_superchip_and_never_as_one_gpu(real_catalog: Catalog) -> None:
+    for ident in ("nvidia-gh200-96gb", "nvidia-gh200-144gb"):
+        gh200 = real_catalog.accelerator(ident)
+        for key, claim in gh200.claims():
+            if claim.figure is not None:  # no superchip figure may pose as a per-accelerator one
+                assert claim.state is State.NOT_COMPARABLE and claim.basis is Basis.SUPERCHIP, (ident, key)
+        fp8 = gh200.compute(FP8)
+        assert fp8.state is State.NOT_COMPARABLE
+        assert "3,958 teraFLOPS* | 1,979 teraFLOPS" in fp8.published_text  # datasheet: sparse | dense
+        assert gh200.sources[fp8.source].kind is SourceKind.VENDOR
+    assert "96GB HBM3 | 144GB HBM3e" in real_catalog.accelerator("nvidia-gh200-144gb").specs.memory.published_text
+
+
+def test_gb300_dense_rates_are_nvidias_non_sparse_figures(real_catalog: Catalog) -> None:
+    gb300 = real_catalog.accelerator("nvidia-gb300")
+    assert gb300.compute(FP4).figure.amount == pytest.approx(14.7e15)
+    assert gb300.compute(FP8).figure.amount == pytest.approx(4.9e15)
+    assert gb300.compute(BF16).figure.amount == pytest.approx(2.45e15)
+    assert gb300.specs.memory.figure.amount == pytest.approx(279e9)
+    assert gb300.specs.power.figure.amount == pytest.approx(1400)
+    assert all(gb300.sources[c.source].kind is SourceKind.VENDOR for _, c in gb300.claims() if c.state is State.PUBLISHED)
+    # GB200's datasheet says 5 PFLOPS BF16 with sparsity (2.5 dense); the benchmarking README's 2.45 is kept beside it.
+    gb200_bf16 = real_catalog.accelerator("nvidia-gb200").compute(BF16)
+    assert gb200_bf16.figure.amount == pytest.approx(2.5e15) and gb200_bf16.sparse_figure.amount == pytest.approx(5e15)
+    assert [f.amount for f in gb200_bf16.other_figures] == pytest.approx([2.25e15, 2.45e15])
+
+
+def test_b200_dense_is_half_the_datasheets_sparse_figure(real_catalog: Catalog) -> None:
+    b200 = real_catalog.accelerator("nvidia-b200")
+    fp8 = b200.compute(FP8)
+    assert fp8.figure.amount == pytest.approx(4.5e15) and fp8.sparse_figure.amount == pytest.approx(9e15)
+    assert b200.sources[fp8.source].kind is SourceKind.VENDOR
+    assert b200.specs.memory_bandwidth.figure.amount == pytest.approx(7.7e12)
+    assert b200.compute(NumberFormat.FP64).figure.amount == pytest.approx(37e12)  # datasheet; Lockwood's 40 kept beside it
+    assert [f.amount for f in b200.compute(NumberFormat.FP64).other_figures] == pytest.approx([40e12])
+
+
+def test_a_sparse_only_tensor_rate_is_not_halved_by_us(real_catalog: Catalog) -> None:
+    ada = real_catalog.accelerator("nvidia-rtx-6000-ada")
+    fp8 = ada.compute(FP8)
+    assert fp8.state is State.NOT_COMPARABLE and fp8.figure is None
+    assert "1457.0 TFLOPS" in fp8.published_text and "sparsity" in fp8.published_text
+    assert ada.compute(BF16).state is State.NOT_SOURCED
+    pro = real_catalog.accelerator("nvidia-rtx-pro-6000-blackwell-workstation")
+    assert pro.compute(FP4).state is State.NOT_COMPARABLE and "4000 AI TOPS" in pro.compute(FP4).published_text
+    assert pro.specs.memory_bandwidth.figure.amount == pytest.approx(1792e9)
+
+
+def test_formats_older_architectures_lack_are_not_applicable(real_catalog: Catalog) -> None:
+    for ident in ("nvidia-v100-sxm2-16gb", "nvidia-v100-sxm3-32gb"):
+        v100 = real_catalog.accelerator(ident)
+        for fmt in (FP8, BF16):  # Transformer Engine: FP8 needs compute capability 8.9, BF16 8.0; Volta is 7.0
+            claim = v100.compute(fmt)
+            assert claim.state is State.NOT_APPLICABLE and v100.sources[claim.source].kind is SourceKind.VENDOR
+    assert real_catalog.accelerator("nvidia-a30").compute(FP8).state is State.NOT_APPLICABLE
+    assert real_catalog.accelerator("nvidia-h100-nvl").compute(FP4).state is State.NOT_APPLICABLE
+
+
+def test_a10_memory_keeps_both_sources(real_catalog: Catalog) -> None:
+    memory = real_catalog.accelerator("nvidia-a10").specs.memory
+    assert memory.value == "24 GiB" and memory.figure.amount == pytest.approx(24 * 2**30)
+    assert [f.amount for f in memory.other_figures] == pytest.approx([16e9])  # NVIDIA's MLPerf form
+
+
+def test_gh200_page_shows_the_superchip_words_not_a_number(real_client: TestClient) -> None:
+    page = BeautifulSoup(real_client.get("/silicon/nvidia-gh200-144gb").text, "html.parser")
+    memory = page.select_one('[data-spec="memory"]')
+    assert memory["data-state"] == "not_comparable"
+    assert "144GB HBM3e" in memory.select_one("dd").get_text(" ", strip=True)
