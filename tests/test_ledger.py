@@ -134,7 +134,7 @@ def test_database_url_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> N
     settings = Settings.from_env()
     monkeypatch.delenv("COMPUTEATLAS_DATABASE_URL")  # read once, by Settings.from_env, never again
     assert database_url(settings) == "postgresql://atlas@db.internal/atlas"
-    from computeatlas.ledger.store import _driver_url
+    from computeatlas.ledger.database import _driver_url
 
     assert _driver_url(database_url(settings)) == "postgresql+psycopg://atlas@db.internal/atlas"
 

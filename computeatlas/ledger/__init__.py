@@ -2,8 +2,9 @@
 
 - :mod:`~computeatlas.ledger.request`: the form's fields and how typed text is checked;
 - :mod:`~computeatlas.ledger.tables`: the SQLAlchemy Core table;
-- :mod:`~computeatlas.ledger.store`: :class:`Ledger` (record, list, count, export, erase, purge),
-  :class:`LedgerUnavailable`, the database URL and the Alembic migrations it runs;
+- :mod:`~computeatlas.ledger.database`: where the ledger lives (the database URL), the engine
+  with its SQLite settings and owner-only files, the Alembic migrations, :class:`LedgerUnavailable`;
+- :mod:`~computeatlas.ledger.store`: :class:`Ledger` (record, list, count, export, erase, purge);
 - :mod:`~computeatlas.ledger.retention`: :class:`RetentionSweeper`, which deletes expired requests.
 """
 
@@ -13,16 +14,13 @@ from computeatlas.ledger.request import (
     DatasetRequest,
     check,
 )
+from computeatlas.ledger.database import LedgerUnavailable, database_url, location, var_dir
 from computeatlas.ledger.retention import SWEEP_INTERVAL, RetentionSweeper
 from computeatlas.ledger.store import (
     DEFAULT_RETENTION_DAYS,
     MAX_RETENTION_DAYS,
     Ledger,
     LedgerEntry,
-    LedgerUnavailable,
-    database_url,
-    location,
-    var_dir,
 )
 
 __all__ = [

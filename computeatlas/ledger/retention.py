@@ -20,12 +20,8 @@ from collections.abc import Callable
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from computeatlas.ledger.store import (
-    DEFAULT_RETENTION_DAYS,
-    Ledger,
-    LedgerUnavailable,
-    safe_reason,
-)
+from computeatlas.ledger.database import LedgerUnavailable, safe_reason
+from computeatlas.ledger.store import DEFAULT_RETENTION_DAYS, Ledger
 
 log = logging.getLogger("computeatlas.ledger")
 

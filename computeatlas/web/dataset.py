@@ -55,7 +55,7 @@ from computeatlas.ledger import (
     database_url,
 )
 from computeatlas.ledger.request import DOWNLOAD
-from computeatlas.ledger.store import safe_reason
+from computeatlas.ledger.database import safe_reason
 from computeatlas.publish.exports import csv as csv_export
 from computeatlas.publish.exports.silicon_table import (
     SCHEMA_VERSION,

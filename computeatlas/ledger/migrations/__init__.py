@@ -1,1 +1,1 @@
-"""Alembic migrations of the ledger, run programmatically by :func:`computeatlas.ledger.store.migrate`."""
+"""Alembic migrations of the ledger, run programmatically by :func:`computeatlas.ledger.database.migrate`."""

@@ -1,6 +1,6 @@
 """Alembic environment: runs on the connection the caller passes in ``config.attributes``.
 
-There is no ``alembic.ini``; :func:`computeatlas.ledger.store.migrate` builds the config
+There is no ``alembic.ini``; :func:`computeatlas.ledger.database.migrate` builds the config
 in code and holds a lock while this runs.
 """
 
