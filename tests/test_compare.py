@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,11 +14,12 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from computeatlas.cli import app
-from computeatlas.core.catalog import Catalog
+from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.claims import NumberFormat
 from computeatlas.silicon import comparison as compare
 from computeatlas.web import compare as web_compare
 from tests.comparedata import compare_app, compare_catalog, compare_client, compare_data  # noqa: F401  (fixtures)
+from tests.conftest import make_record, write_data
 
 runner = CliRunner()
 
@@ -418,11 +420,21 @@ def test_accelerator_page_compared_against_related_and_derived(compare_client: T
     assert per_watt["data-state"] == "not_published" and "power: not published" in per_watt.get_text(" ")
 
 
-def test_real_part_with_nothing_to_relate_says_so(real_client: TestClient) -> None:
-    page = soup(real_client.get("/silicon/furiosa-rngd"))  # no family members, memory not yet sourced
+def test_part_with_nothing_to_relate_says_so(tmp_path: Path, make_client: Callable[..., TestClient]) -> None:
+    # No predecessor, no successor, nobody else in its family, and memory not yet sourced, so
+    # there is no capacity to be close to: every real part now has a relative, hence own data.
+    loner = make_record("acme-loner", family="Loner", specs__memory={"state": "not_sourced", "note": "Datasheet not read."})
+    other = make_record("acme-other", family="Other")
+    client = make_client(load(write_data(tmp_path / "data", [loner, other])))
+    page = soup(client.get("/silicon/acme-loner"))
     assert page.select("#related li") == []
     assert "No related part could be picked" in page.select_one("#related").get_text()
-    # The Ascend 910C, whose memory is not published either, relates to the Ascend 910 by family.
+    # The other part has a comparable memory figure but no relative either way.
+    assert soup(client.get("/silicon/acme-other")).select("#related li") == []
+
+
+def test_real_part_related_by_family(real_client: TestClient) -> None:
+    # The Ascend 910C, whose memory is not published, relates to the Ascend 910 by family.
     ascend = soup(real_client.get("/silicon/huawei-ascend-910c"))
     assert [li["data-id"] for li in ascend.select("#related li")] == ["huawei-ascend-910"]
 

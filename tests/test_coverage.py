@@ -112,7 +112,9 @@ def test_real_coverage_adds_up(real_catalog: Catalog) -> None:
 
 def test_real_amd_figures_all_cite_amd(real_catalog: Catalog) -> None:
     amd = next(m for m in coverage_view(real_catalog).makers if m.vendor == "amd")
-    assert amd.parts == 10  # MI100, MI210, MI250, MI250X, MI300A, MI300X, MI325X, MI350X, MI355X, MI455X
+    # MI8, MI25, MI50, MI60, MI100, MI210, MI250, MI250X, MI300A, MI300X, MI325X, MI350X, MI355X, MI455X,
+    # Radeon PRO W7900, Radeon RX 7900 XTX, Radeon AI PRO R9700
+    assert amd.parts == 17
     assert amd.tally.by_maker == amd.tally.published and amd.tally.by_maker_share == 1.0
     mi355x = real_catalog.accelerators["amd-instinct-mi355x"]
     fp8 = mi355x.compute(NumberFormat.FP8)
