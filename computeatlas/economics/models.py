@@ -157,7 +157,11 @@ FOLDERS = {"models": ModelRecord}
 
 
 def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterator[Problem | None]:
-    """An alias claimed by two models of the same provider, or naming an unknown provider."""
+    """An alias claimed by two models of the same provider, an alias of an unknown provider, and a
+    claim's ``model_id`` that names no model record."""
+    for ident, claim in records.get("claims", {}).items():
+        if claim.model_id is not None and claim.model_id not in records.get("models", {}):
+            yield Problem(files[f"claims/{ident}"], "model_id", "no such model in data/models/", claim.model_id)
     seen: dict[tuple[str, str], str] = {}
     providers = records.get("providers", {})
     for ident, model in records.get("models", {}).items():
