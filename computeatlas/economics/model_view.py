@@ -277,7 +277,8 @@ def settings_of(request: BoundRequest) -> dict[str, str]:
     """The bound's settings as URL parameters of the model page."""
     return {"format": request.number_format.value, "context": str(request.context),
             "mix": f"{request.input_tokens:g}:{request.output_tokens:g}", "utilisation": f"{request.utilisation:g}",
-            "kv_bits": str(request.kv_bits)}  # fmt: skip
+            "kv_bits": str(request.kv_bits), "batch": "" if request.batch is None else str(request.batch),
+            "accelerators": "" if request.accelerators is None else str(request.accelerators)}  # fmt: skip
 
 
 class ModelSummary(BaseModel):
@@ -324,7 +325,7 @@ def parse_mix(text: str) -> tuple[float, float]:
 
 
 def request_from(fmt: str | None = None, context: str | None = None, mix: str | None = None, utilisation: str | None = None,
-                 kv_bits: str | None = None) -> BoundRequest:
+                 kv_bits: str | None = None, batch: str | None = None, accelerators: str | None = None) -> BoundRequest:
     """A :class:`BoundRequest` from text parameters (page query or CLI), each checked; :class:`BoundInputError` names a bad one."""
     values: dict[str, object] = {}
     if fmt:
@@ -332,7 +333,8 @@ def request_from(fmt: str | None = None, context: str | None = None, mix: str | 
             values["number_format"] = NumberFormat(fmt.strip().upper())
         except ValueError:
             raise BoundInputError("format", f"{fmt!r} is not a number format ({', '.join(f.value for f in NumberFormat)})") from None
-    for name, text, kind in (("context", context, int), ("kv_bits", kv_bits, int), ("utilisation", utilisation, float)):
+    for name, text, kind in (("context", context, int), ("kv_bits", kv_bits, int), ("utilisation", utilisation, float),
+                             ("batch", batch, int), ("accelerators", accelerators, int)):
         if text:
             try:
                 values[name] = kind(text)

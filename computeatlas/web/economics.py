@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
-from computeatlas.cloud.history import utcnow
+from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
@@ -29,6 +29,8 @@ CONTEXT_QUERY = Query(None, max_length=12, description="tokens per sequence, pro
 MIX_QUERY = Query(None, max_length=30, description="input:output tokens of the blended cost (default 3:1)")
 UTILISATION_QUERY = Query(None, max_length=12, description="share of peak, 0.001 to 1; below 1 the figures are estimates, not bounds")
 KV_QUERY = Query(None, alias="kv_bits", max_length=3, description="bits per cached key or value: 4, 8, 16 (default) or 32")
+BATCH_QUERY = Query(None, max_length=8, description="sequences decoded together (default: the largest that fits)")
+COUNT_QUERY = Query(None, alias="accelerators", max_length=5, description="N accelerators (default: the fewest that hold the model)")
 
 
 def find_model(request: Request, ident: str) -> ModelRecord:
@@ -37,34 +39,36 @@ def find_model(request: Request, ident: str) -> ModelRecord:
 
 
 def _view(request: Request, ident: str, fmt: str | None, context: str | None, mix: str | None, utilisation: str | None,
-          kv_bits: str | None) -> ModelView:
+          kv_bits: str | None, batch: str | None, accelerators: str | None) -> ModelView:
     model = find_model(request, ident)
     settings = settings_of(request)
-    return model_view(catalog_of(request), model, request_from(fmt, context, mix, utilisation, kv_bits), Store(settings.prices_dir),
-                      token_store(settings.data / "tokens"), utcnow(), settings.freshness_days)  # fmt: skip
+    return model_view(catalog_of(request), model, request_from(fmt, context, mix, utilisation, kv_bits, batch, accelerators), Store(settings.prices_dir),
+                      token_store(settings.data / "tokens"), history.utcnow(), settings.freshness_days)  # fmt: skip
 
 
 def summaries(request: Request) -> list[ModelSummary]:
     """Every model's cheapest market output price and lowest output-cost bound (the table on ``/economics/``)."""
     settings = settings_of(request)
-    return model_summaries(catalog_of(request), Store(settings.prices_dir), token_store(settings.data / "tokens"), utcnow(),
+    return model_summaries(catalog_of(request), Store(settings.prices_dir), token_store(settings.data / "tokens"), history.utcnow(),
                            settings.freshness_days)  # fmt: skip
 
 
 def model_page(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORMAT_QUERY, context: str | None = CONTEXT_QUERY,
-               mix: str | None = MIX_QUERY, utilisation: str | None = UTILISATION_QUERY, kv_bits: str | None = KV_QUERY) -> HTMLResponse:
+               mix: str | None = MIX_QUERY, utilisation: str | None = UTILISATION_QUERY, kv_bits: str | None = KV_QUERY,
+               batch: str | None = BATCH_QUERY, accelerators: str | None = COUNT_QUERY) -> HTMLResponse:
     """One model: what the market charged per million tokens, the claims about it, and the bound per accelerator."""
-    view = _view(request, ident, fmt, context, mix, utilisation, kv_bits)
+    view = _view(request, ident, fmt, context, mix, utilisation, kv_bits, batch, accelerators)
     return render(request, "economics_model.html", page_title=f"{view.name}: what a million tokens costs", view=view,
                   formats=list(NumberFormat))
 
 
 def api_model(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORMAT_QUERY, context: str | None = CONTEXT_QUERY,
-              mix: str | None = MIX_QUERY, utilisation: str | None = UTILISATION_QUERY, kv_bits: str | None = KV_QUERY) -> ModelView:
+              mix: str | None = MIX_QUERY, utilisation: str | None = UTILISATION_QUERY, kv_bits: str | None = KV_QUERY,
+              batch: str | None = BATCH_QUERY, accelerators: str | None = COUNT_QUERY) -> ModelView:
     """Market prices per million tokens (per provider, dated, with the spread), the claims about the model with the
     claimant's interest, and the bound per accelerator at today's cheapest fresh on-demand price, ranked by output cost.
     400 for a bad setting (naming it), 404 for an unknown model (naming the closest)."""
-    return _view(request, ident, fmt, context, mix, utilisation, kv_bits)
+    return _view(request, ident, fmt, context, mix, utilisation, kv_bits, batch, accelerators)
 
 
 def api_models(request: Request) -> list[ModelSummary]:
