@@ -123,3 +123,23 @@ def test_cli_tokens(monkeypatch) -> None:
     assert bad.exit_code == 2 and "llama-3-3-70b" in bad.output
     bad = runner.invoke(cli, ["tokens", "llama-3-3-70b", "--context", "0", "--data", str(DATA)])
     assert bad.exit_code == 2 and "context" in bad.output
+
+
+def test_a_chosen_offer_or_price_replaces_the_cheapest(real_client) -> None:
+    doc = real_client.get("/api/economics/models/llama-3-3-70b?offer=lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20").json()
+    h100 = next(b for b in doc["bounds"] if b["accelerator"] == "nvidia-h100-sxm")
+    assert h100["price"]["per_accelerator_hour"] == 4.29 and h100["price"]["origin"] == "chosen offer lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20"
+    assert h100["cost_output"]["amount"] == pytest.approx(4.29 / (1218.47 * 3600) * 1e6, rel=1e-4)  # 0.978 USD per million
+    doc = real_client.get("/api/economics/models/llama-3-3-70b?price=1&accelerator=nvidia-h100-sxm").json()
+    h100 = next(b for b in doc["bounds"] if b["accelerator"] == "nvidia-h100-sxm")
+    assert h100["price"]["origin"] == "given by you" and h100["cost_output"]["amount"] == pytest.approx(0.22797, rel=1e-4)
+
+
+@pytest.mark.parametrize(("query", "status", "says"), [
+    ("price=0&accelerator=nvidia-h100-sxm", 400, "above 0"), ("price=nan&accelerator=nvidia-h100-sxm", 400, "finite"),
+    ("price=-3&accelerator=nvidia-h100-sxm", 400, "price"), ("price=2", 400, "accelerator"),
+    ("price=2&accelerator=nvidia-h100", 404, "nvidia-h100-sxm"), ("offer=lambda-1x-h100", 404, "no offer"),
+])
+def test_a_bad_chosen_price_is_a_4xx(real_client, query: str, status: int, says: str) -> None:
+    r = real_client.get(f"/api/economics/models/llama-3-3-70b?{query}")
+    assert r.status_code == status and says in r.text

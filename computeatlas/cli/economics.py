@@ -22,6 +22,7 @@ from computeatlas.core.errors import BadRequest, NotFound
 from computeatlas.economics.estimate import estimate as run_estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
 from computeatlas.economics.model_view import find_model, model_view, request_from
+from computeatlas.economics.rental_price import chosen_price
 from computeatlas.economics.token_prices import token_store
 from computeatlas.energy.views import economics_view
 
@@ -110,6 +111,9 @@ def tokens(
     kv_bits: Annotated[str | None, typer.Option("--kv-bits", help="Bits per cached key or value element: 4, 8, 16 (default) or 32.")] = None,
     batch: Annotated[str | None, typer.Option("--batch", help="Sequences decoded together (default: the largest that fits).")] = None,
     accelerators: Annotated[str | None, typer.Option("--accelerators", help="N accelerators (default: the fewest that hold the model).")] = None,
+    offer: Annotated[str | None, typer.Option("--offer", help="An offer id (see computeatlas prices) whose price replaces its accelerator's cheapest observation.")] = None,
+    price: Annotated[str | None, typer.Option("--price", help="A price in USD per accelerator-hour (above 0, at most 1e6) for --accelerator.")] = None,
+    accelerator: Annotated[str | None, typer.Option("--accelerator", help="The accelerator id --price is for.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of tables.")] = False,
     data: DataOption = None,
 ) -> None:
@@ -124,13 +128,15 @@ def tokens(
     settings = settings_for(data=data)
     catalog = load_catalog(settings)
     try:
+        now = history.utcnow()
+        chosen = chosen_price(catalog, now, offer, price, accelerator)
         view = model_view(catalog, find_model(catalog, model), request_from(number_format, context, mix, utilisation, kv_bits, batch, accelerators),
-                          Store(settings.prices_dir), token_store(settings.data / "tokens"), history.utcnow(), settings.freshness_days)  # fmt: skip
+                          Store(settings.prices_dir), token_store(settings.data / "tokens"), now, settings.freshness_days, chosen)  # fmt: skip
     except NotFound as exc:
         near = f" Closest: {', '.join(url.rsplit('/', 1)[-1] for _, url in exc.suggestions)}." if exc.suggestions else ""
         raise fail(f"{exc.detail}.{near}") from None
     except BadRequest as exc:
-        raise fail(f"--{exc.detail}") from None
+        raise fail(exc.detail if exc.detail.startswith("query parameter") else f"--{exc.detail}") from None
     if as_json:
         out.print_json(view.model_dump_json())
         return

@@ -240,11 +240,15 @@ def compare_claim(claim: EconomicsClaim, model: ModelRecord, catalog: Catalog, r
 
 
 def model_view(catalog: Catalog, model: ModelRecord, request: BoundRequest, prices_store: Store, tokens_store: Store,
-               now: dt.datetime, freshness_days: int = 90) -> ModelView:
+               now: dt.datetime, freshness_days: int = 90, chosen: tuple[str, RentalPrice] | None = None) -> ModelView:
     """The page data for ``model`` at the settings ``request`` (checked here, see
-    :func:`computeatlas.economics.bound.check_request`): raises ``BoundInputError`` (400) for a bad input."""
+    :func:`computeatlas.economics.bound.check_request`): raises ``BoundInputError`` (400) for a bad input.
+    ``chosen`` (accelerator, price), from :func:`computeatlas.economics.rental_price.chosen_price`,
+    replaces that accelerator's cheapest observation (or adds it when it has none)."""
     request = check_request(request, model)
     prices = {a: p for a, p in cheapest_by_accelerator(prices_store, now, freshness_days).items() if a in catalog.accelerators}
+    if chosen is not None:
+        prices[chosen[0]] = chosen[1]
     bounds = sorted((accelerator_bound(model, a, catalog, request, p) for a, p in prices.items()), key=_rank)
     computed_out = [b for b in bounds if b.cost_output is not None and b.cost_output.amount is not None]
     computed_in = [b for b in bounds if b.cost_input is not None and b.cost_input.amount is not None]

@@ -20,6 +20,7 @@ from computeatlas.core.claims import NumberFormat
 from computeatlas.core.urls import site_path
 from computeatlas.economics.model_view import ModelSummary, ModelView, model_summaries, model_view, request_from
 from computeatlas.economics.models import ModelRecord
+from computeatlas.economics.rental_price import chosen_price
 from computeatlas.economics.token_prices import token_store
 from computeatlas.web.page import Route, catalog_of, find_record, render, settings_of, urls_of
 
@@ -30,6 +31,9 @@ MIX_QUERY = Query(None, max_length=30, description="input:output tokens of the b
 UTILISATION_QUERY = Query(None, max_length=12, description="share of peak, 0.001 to 1; below 1 the figures are estimates, not bounds")
 KV_QUERY = Query(None, alias="kv_bits", max_length=3, description="bits per cached key or value: 4, 8, 16 (default) or 32")
 BATCH_QUERY = Query(None, max_length=8, description="sequences decoded together (default: the largest that fits)")
+OFFER_QUERY = Query(None, max_length=200, description="an offer id of the cloud layer whose price replaces its accelerator's cheapest observation")
+PRICE_QUERY = Query(None, max_length=30, description="a price in USD per accelerator-hour for 'accelerator', above 0 and at most 1e6")
+ACCELERATOR_QUERY = Query(None, alias="accelerator", max_length=100, description="the accelerator id 'price' is for")
 COUNT_QUERY = Query(None, alias="accelerators", max_length=5, description="N accelerators (default: the fewest that hold the model)")
 
 
@@ -39,11 +43,14 @@ def find_model(request: Request, ident: str) -> ModelRecord:
 
 
 def _view(request: Request, ident: str, fmt: str | None, context: str | None, mix: str | None, utilisation: str | None,
-          kv_bits: str | None, batch: str | None, accelerators: str | None) -> ModelView:
+          kv_bits: str | None, batch: str | None, accelerators: str | None, offer: str | None, price: str | None,
+          accelerator: str | None) -> ModelView:
     model = find_model(request, ident)
     settings = settings_of(request)
+    now = history.utcnow()
+    chosen = chosen_price(catalog_of(request), now, offer, price, accelerator)
     return model_view(catalog_of(request), model, request_from(fmt, context, mix, utilisation, kv_bits, batch, accelerators), Store(settings.prices_dir),
-                      token_store(settings.data / "tokens"), history.utcnow(), settings.freshness_days)  # fmt: skip
+                      token_store(settings.data / "tokens"), now, settings.freshness_days, chosen)  # fmt: skip
 
 
 def summaries(request: Request) -> list[ModelSummary]:
@@ -55,20 +62,22 @@ def summaries(request: Request) -> list[ModelSummary]:
 
 def model_page(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORMAT_QUERY, context: str | None = CONTEXT_QUERY,
                mix: str | None = MIX_QUERY, utilisation: str | None = UTILISATION_QUERY, kv_bits: str | None = KV_QUERY,
-               batch: str | None = BATCH_QUERY, accelerators: str | None = COUNT_QUERY) -> HTMLResponse:
+               batch: str | None = BATCH_QUERY, accelerators: str | None = COUNT_QUERY, offer: str | None = OFFER_QUERY,
+               price: str | None = PRICE_QUERY, accelerator: str | None = ACCELERATOR_QUERY) -> HTMLResponse:
     """One model: what the market charged per million tokens, the claims about it, and the bound per accelerator."""
-    view = _view(request, ident, fmt, context, mix, utilisation, kv_bits, batch, accelerators)
+    view = _view(request, ident, fmt, context, mix, utilisation, kv_bits, batch, accelerators, offer, price, accelerator)
     return render(request, "economics_model.html", page_title=f"{view.name}: what a million tokens costs", view=view,
                   formats=list(NumberFormat))
 
 
 def api_model(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORMAT_QUERY, context: str | None = CONTEXT_QUERY,
               mix: str | None = MIX_QUERY, utilisation: str | None = UTILISATION_QUERY, kv_bits: str | None = KV_QUERY,
-              batch: str | None = BATCH_QUERY, accelerators: str | None = COUNT_QUERY) -> ModelView:
+              batch: str | None = BATCH_QUERY, accelerators: str | None = COUNT_QUERY, offer: str | None = OFFER_QUERY,
+              price: str | None = PRICE_QUERY, accelerator: str | None = ACCELERATOR_QUERY) -> ModelView:
     """Market prices per million tokens (per provider, dated, with the spread), the claims about the model with the
     claimant's interest, and the bound per accelerator at today's cheapest fresh on-demand price, ranked by output cost.
     400 for a bad setting (naming it), 404 for an unknown model (naming the closest)."""
-    return _view(request, ident, fmt, context, mix, utilisation, kv_bits, batch, accelerators)
+    return _view(request, ident, fmt, context, mix, utilisation, kv_bits, batch, accelerators, offer, price, accelerator)
 
 
 def api_models(request: Request) -> list[ModelSummary]:
