@@ -107,3 +107,20 @@ def test_the_bundled_march_2026_prices_of_llama_3_3_70b() -> None:
     assert seen[("novita", "meta-llama/llama-3.3-70b-instruct", "2026-03-22")] == (0.135, 0.4)
     assert seen[("together", "Llama 3.3 70B", "2026-03-23")] == (0.88, 0.88)
     assert len(seen) == 7  # OpenRouter on three days, DeepInfra twice (plain and Turbo), Novita, Together
+
+
+def test_prices_import_tokens_from_the_cli(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from computeatlas.cli import app as cli
+
+    data = Path(__file__).resolve().parent.parent / "data"
+    path = tmp_path / "together.csv"
+    path.write_text("\n".join([SNAPSHOT_HEADER, _row("2026-03-23T00:27:20Z", "together", "Llama 3.3 70B", {"model": "Llama 3.3 70B", "input": "$0.88", "output": "$0.88"}),
+                               _row("2026-03-23T00:27:20Z", "together", "Llama 4 Maverick", {"input": "$0.27", "output": "$0.85"}),
+                               _row("2026-03-23T00:27:20Z", "together", "Broken", {"input": "-", "output": "$0.85"})]) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["prices", "import", "tokens", str(path), "--tokens", str(tmp_path / "tokens"), "--json", "--data", str(data)])
+    assert result.exit_code == 1  # one row rejected, named by line and column; the others imported
+    assert '"accepted": 1' in result.output and '"held": 1' in result.output and "line 4: column raw_extra.input" in result.output
+    rows = token_store(tmp_path / "tokens").query("SELECT product, model, output_per_million FROM latest WHERE status = 'accepted'")
+    assert rows == [{"product": "Llama 3.3 70B", "model": "llama-3-3-70b", "output_per_million": 0.88}]
