@@ -162,7 +162,7 @@ def tokens(
         if b.bound is None:
             grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", "", b.reason or b.state, "", "", "")
             continue
-        cell = lambda f: f"{f.amount:.4g}" if f is not None and f.amount is not None else (f.state if f is not None else "")  # noqa: E731
+        cell = lambda f: f"{f.amount:.4g}" if f is not None and f.amount is not None else (f.state if f is not None else "")
         grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", f"{b.bound.accelerators} × {b.bound.batch or '—'}",
                      cell(b.bound.decode), cell(b.cost_input), cell(b.cost_output), cell(b.cost_blended))  # fmt: skip
     out.print(grid)

@@ -41,7 +41,11 @@ from computeatlas.economics.bound import (
 )
 from computeatlas.economics.models import FIGURE_LABELS, FIGURES, ModelRecord
 from computeatlas.economics.rental_price import RentalPrice, cheapest_by_accelerator
-from computeatlas.economics.token_prices import TokenObservation, observations_of, provider_name
+from computeatlas.economics.token_prices import (
+    TokenObservation,
+    observations_of,
+    provider_name,
+)
 from computeatlas.energy.records import EconomicsClaim, HardwareBasis
 
 BELOW_FLAG = "below what the hardware can do at this rental price — check its basis"

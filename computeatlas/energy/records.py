@@ -292,8 +292,8 @@ class EconomicsClaim(Record):
 
 
 __all__ = [
-    "EconomicsClaim", "EnergyFigure", "HardwareBasis", "EnergyTopic", "Interest", "Member", "Metric", "SYSTEM_BASES",
-    "System", "SystemBandwidth", "SystemCompute", "SystemKind", "SystemMemory", "SystemPower", "SystemSpecs",
+    "SYSTEM_BASES", "EconomicsClaim", "EnergyFigure", "EnergyTopic", "HardwareBasis", "Interest", "Member", "Metric", "System",
+    "SystemBandwidth", "SystemCompute", "SystemKind", "SystemMemory", "SystemPower", "SystemSpecs",
 ]  # fmt: skip
 
 

@@ -18,11 +18,24 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.urls import site_path
-from computeatlas.economics.model_view import ModelSummary, ModelView, model_summaries, model_view, request_from
+from computeatlas.economics.model_view import (
+    ModelSummary,
+    ModelView,
+    model_summaries,
+    model_view,
+    request_from,
+)
 from computeatlas.economics.models import ModelRecord
 from computeatlas.economics.rental_price import chosen_price
 from computeatlas.economics.token_prices import token_store
-from computeatlas.web.page import Route, catalog_of, find_record, render, settings_of, urls_of
+from computeatlas.web.page import (
+    Route,
+    catalog_of,
+    find_record,
+    render,
+    settings_of,
+    urls_of,
+)
 
 MODEL_PATH = Path(description="model id, e.g. 'llama-3-3-70b'", max_length=100)
 FORMAT_QUERY = Query(None, alias="format", max_length=10, description="number format of weights and compute: " + ", ".join(f.value for f in NumberFormat))
