@@ -143,3 +143,24 @@ def test_a_chosen_offer_or_price_replaces_the_cheapest(real_client) -> None:
 def test_a_bad_chosen_price_is_a_4xx(real_client, query: str, status: int, says: str) -> None:
     r = real_client.get(f"/api/economics/models/llama-3-3-70b?{query}")
     assert r.status_code == status and says in r.text
+
+
+def test_a_claim_with_its_basis_stated_is_compared_with_the_bound(real_client) -> None:
+    doc = real_client.get("/api/economics/models/llama-3-1-70b").json()
+    claim = next(c for c in doc["claims"] if c["id"] == "gpuadvisor-llama-3-1-70b-h100-cost")
+    # FP8, batch 16, 1,024-token context on the faster part it may mean (H100 SXM, 1.99 USD/h): decode ≤ 16 × 3.35e12 ÷
+    # (70e9 + 16 × 1024 × 327,680) = 711.2 tokens/s, so at least 1.99 ÷ (711.2 × 3600) × 1e6 = 0.7773 USD per million
+    assert claim["compared"] is True and claim["comparison"].startswith("below the bound: 0.38 USD against 0.7773 USD")
+    assert "NVIDIA H100 SXM5 80GB" in claim["comparison"] and claim["claimant_sells"] == "independent"
+    soup = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "html.parser")
+    shown = soup.select_one('div.claim[data-claim="gpuadvisor-llama-3-1-70b-h100-cost"]')
+    assert shown["data-compared"] == "true" and "below the bound" in shown.select_one("p.comparison").get_text()
+
+
+def test_owned_hardware_is_named_as_the_basis_that_differs(real_catalog) -> None:
+    from computeatlas.economics.model_view import compare_claim
+    from computeatlas.energy.records import HardwareBasis
+
+    claim = real_catalog.claims["gpuadvisor-llama-3-1-70b-h100-cost"].model_copy(update={"basis_hardware": HardwareBasis.OWNED})
+    compared, text = compare_claim(claim, real_catalog.models["llama-3-1-70b"], real_catalog, request_from(), {})
+    assert compared is False and "owned hardware" in text and "rented hardware" in text

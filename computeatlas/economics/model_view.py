@@ -221,7 +221,12 @@ def _rank(row: AcceleratorBound) -> tuple[int, float, str]:
 
 def compare_claim(claim: EconomicsClaim, model: ModelRecord, catalog: Catalog, request: BoundRequest,
                   prices: dict[str, RentalPrice]) -> tuple[bool, str]:
-    """Whether ``claim`` is compared with the bound, and the sentence saying how it compares or why it is not."""
+    """Whether ``claim`` is compared with the bound, and the sentence saying how it compares or why it is not.
+
+    Compared only when the claim is in USD per million tokens and states all of its basis (rented
+    or owned hardware, precision, batch); owned hardware differs from the bound's rental price and
+    is named as the differing basis. Where the claim lists several parts (its source leaves the
+    variant open), it is compared with the one whose bound is cheapest: the most favourable to it."""
     if claim.metric != "cost_per_million_tokens" or claim.unit != "USD per million tokens":
         return False, f"not compared: the claim is not a price in USD per million tokens ({claim.unit})"
     missing = [name for name, value in (("whether it prices rented or owned hardware", claim.basis_hardware),
@@ -230,14 +235,18 @@ def compare_claim(claim: EconomicsClaim, model: ModelRecord, catalog: Catalog, r
         return False, "not compared: the claim does not state " + ", ".join(missing)
     if claim.basis_hardware is HardwareBasis.OWNED:
         return False, "not compared: its basis differs — owned hardware (capital and power), where the bound prices rented hardware"
-    acc = next((a for a in claim.accelerators if a in catalog.accelerators), None)
-    if acc is None or acc not in prices:
+    parts = [a for a in claim.accelerators if a in catalog.accelerators and a in prices]
+    if not parts:
         return False, "not compared: no fresh on-demand price for the claimed accelerator"
     claimed = request.model_copy(update={"number_format": claim.basis_precision, "batch": claim.basis_batch, "accelerators": None})
-    row = accelerator_bound(model, acc, catalog, claimed, prices[acc])
-    floor = row.cost_output.amount if row.cost_output is not None else None
-    if floor is None:
+    rows = [accelerator_bound(model, a, catalog, claimed, prices[a]) for a in parts]
+    computed = [r for r in rows if r.cost_output is not None and r.cost_output.amount is not None]
+    if not computed:  # the claim's parts, at its precision and batch, give no bound: say why
+        row = rows[0]
         return False, f"not compared: the bound on {row.accelerator_name} is {row.reason or (row.cost_output.state if row.cost_output else 'not computed')}"
+    row = min(computed, key=lambda r: r.cost_output.amount or 0)  # type: ignore[union-attr]  # the part most favourable to the claim
+    floor = row.cost_output.amount or 0  # type: ignore[union-attr]
+    acc = row.accelerator
     word = "below" if claim.value < floor else "at or above"
     return True, (f"{word} the bound: {claim.value:g} USD against {floor:.4g} USD per million output tokens on {row.accelerator_name} "
                   f"at {claim.basis_precision.value if claim.basis_precision else ''}, batch {claim.basis_batch}, {prices[acc].text}")
