@@ -164,3 +164,23 @@ def test_owned_hardware_is_named_as_the_basis_that_differs(real_catalog) -> None
     claim = real_catalog.claims["gpuadvisor-llama-3-1-70b-h100-cost"].model_copy(update={"basis_hardware": HardwareBasis.OWNED})
     compared, text = compare_claim(claim, real_catalog.models["llama-3-1-70b"], real_catalog, request_from(), {})
     assert compared is False and "owned hardware" in text and "rented hardware" in text
+
+
+def test_an_import_of_token_prices_is_seen_without_a_restart(make_client, real_catalog, tmp_path: Path, monkeypatch) -> None:
+    import shutil
+
+    from computeatlas.cloud import store as store_module
+    from computeatlas.core.settings import Settings
+
+    monkeypatch.setattr(store_module, "VERSION_RECHECK_SECONDS", 0.0)  # the cache looks at the stores' runs on every request
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data, ignore=shutil.ignore_patterns("tokens", "prices"))
+    client = make_client(real_catalog, Settings(data=data, prices=DATA / "prices", page_cache=True))
+    first = BeautifulSoup(client.get("/economics/models/llama-3-3-70b").text, "html.parser")
+    assert not first.select("table.market-prices")  # no token prices in this data folder yet
+    token_store(data / "tokens").append([TokenObservation(
+        provider="together", product="Llama 3.3 70B", model="llama-3-3-70b", input_per_million=0.88, output_per_million=0.88,
+        published_input="$0.88", published_output="$0.88", published_unit="USD per million tokens",
+        collected=dt.datetime(2026, 3, 23, tzinfo=dt.UTC))], "run-1", {})
+    again = BeautifulSoup(client.get("/economics/models/llama-3-3-70b").text, "html.parser")
+    assert again.select_one("table.market-prices td.output").get_text(strip=True) == "0.88"
