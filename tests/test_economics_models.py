@@ -184,3 +184,14 @@ def test_an_import_of_token_prices_is_seen_without_a_restart(make_client, real_c
         collected=dt.datetime(2026, 3, 23, tzinfo=dt.UTC))], "run-1", {})
     again = BeautifulSoup(client.get("/economics/models/llama-3-3-70b").text, "html.parser")
     assert again.select_one("table.market-prices td.output").get_text(strip=True) == "0.88"
+
+
+def test_the_glance_answers_the_buyers_question(real_client) -> None:
+    soup = BeautifulSoup(real_client.get("/economics/models/llama-3-3-70b").text, "html.parser")
+    market = soup.select_one("li.glance-market").get_text(" ", strip=True)
+    assert market.startswith("Providers charged 0.32 to 0.88 USD per million output tokens")  # DeepInfra Turbo … Together, March 2026
+    bound = soup.select_one("li.glance-bound").get_text(" ", strip=True)
+    assert "0.08167 USD per million output tokens" in bound and "NVIDIA GB200" in bound and "10.5 USD per accelerator-hour" in bound
+    assert soup.select_one("li.glance-claims").get_text(" ", strip=True).startswith("0 published claims about this model")
+    other = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "html.parser")
+    assert "1 sits below the bound" in other.select_one("li.glance-claims").get_text(" ", strip=True)

@@ -128,6 +128,7 @@ class ClaimRow(BaseModel):
     conditions: str
     source_url: str
     compared: bool
+    below_bound: bool = False
     comparison: str
 
 
@@ -280,7 +281,7 @@ def model_view(catalog: Catalog, model: ModelRecord, request: BoundRequest, pric
         src = claim.sources[claim.source]
         claims.append(ClaimRow(id=claim.id, claimant=claim.claimant, claimant_sells=claim.claimant_sells.value, value=claim.value,
                                unit=claim.unit, date=claim.date, conditions=claim.conditions, source_url=src.url, compared=compared,
-                               comparison=text))  # fmt: skip
+                               below_bound=compared and text.startswith("below"), comparison=text))  # fmt: skip
     first = next((b.bound for b in bounds if b.bound is not None), None)
     return ModelView(
         id=model.id, name=model.name, developer=model.developer, architecture=model.architecture.value, card_url=model.card_url,
