@@ -195,3 +195,10 @@ def test_the_glance_answers_the_buyers_question(real_client) -> None:
     assert soup.select_one("li.glance-claims").get_text(" ", strip=True).startswith("0 published claims about this model")
     other = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "html.parser")
     assert "1 sits below the bound" in other.select_one("li.glance-claims").get_text(" ", strip=True)
+
+
+def test_one_price_everywhere_is_not_shown_as_a_range(real_client) -> None:
+    soup = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "html.parser")
+    text = soup.select_one("li.glance-market").get_text(" ", strip=True)
+    assert text.startswith("Providers charged 0.4 USD per million output tokens") and " to " not in text
+    assert "1 states its basis and is compared; 1 sits below the bound" in soup.select_one("li.glance-claims").get_text(" ", strip=True)
