@@ -1,4 +1,4 @@
-"""CLI commands for the economics layer: ``estimate`` (our roofline bound) and ``claims``."""
+"""CLI commands for the economics layer: ``estimate`` (our roofline bound), ``claims`` and ``tokens`` (one model side by side)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,16 @@ from computeatlas.cli.base import (
     find_accelerator_id,
     load_catalog,
     out,
+    settings_for,
 )
+from computeatlas.cloud import history
+from computeatlas.cloud.store import Store
+from computeatlas.core.errors import BadRequest, NotFound
 from computeatlas.economics.estimate import estimate as run_estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
+from computeatlas.economics.model_view import find_model, model_view, request_from
+from computeatlas.economics.rental_price import chosen_price
+from computeatlas.economics.token_prices import token_store
 from computeatlas.energy.views import economics_view
 
 
@@ -92,3 +99,70 @@ def claims(data: DataOption = None) -> None:
             grid.add_row(c.id, c.claimant, c.claimant_sells.value + (" (these parts)" if c.sells_these_parts else ""),
                          c.display, c.model, c.date.isoformat())  # fmt: skip
         out.print(grid)
+
+
+@app.command()
+def tokens(
+    model: Annotated[str, typer.Argument(help="Model id, e.g. llama-3-3-70b (see /economics/ for the list).")],
+    number_format: Annotated[str | None, typer.Option("--format", help="Number format of weights and compute (default FP8).")] = None,
+    context: Annotated[str | None, typer.Option("--context", help="Tokens per sequence, prompt and output together (default 1024).")] = None,
+    mix: Annotated[str | None, typer.Option("--mix", help="Input:output tokens of the blended cost (default 3:1).")] = None,
+    utilisation: Annotated[str | None, typer.Option("--utilisation", help="Share of peak, 0.001 to 1 (default 1: a bound; below 1 an estimate).")] = None,
+    kv_bits: Annotated[str | None, typer.Option("--kv-bits", help="Bits per cached key or value element: 4, 8, 16 (default) or 32.")] = None,
+    batch: Annotated[str | None, typer.Option("--batch", help="Sequences decoded together (default: the largest that fits).")] = None,
+    accelerators: Annotated[str | None, typer.Option("--accelerators", help="N accelerators (default: the fewest that hold the model).")] = None,
+    offer: Annotated[str | None, typer.Option("--offer", help="An offer id (see computeatlas prices) whose price replaces its accelerator's cheapest observation.")] = None,
+    price: Annotated[str | None, typer.Option("--price", help="A price in USD per accelerator-hour (above 0, at most 1e6) for --accelerator.")] = None,
+    accelerator: Annotated[str | None, typer.Option("--accelerator", help="The accelerator id --price is for.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of tables.")] = False,
+    data: DataOption = None,
+) -> None:
+    """What a million tokens of MODEL costs: market prices, published claims and the bound, side by side.
+
+    Market prices per million input and output tokens (per provider, dated, with the spread);
+    the claims that concern the model (claimant and interest; compared only when their basis is
+    stated); the upper bound on throughput (lower bound on cost) per accelerator at today's
+    cheapest fresh on-demand price, ranked by output cost. A market price below the lowest bound
+    is flagged. Exits 2 on an unknown model (naming the closest) or a bad setting.
+    """
+    settings = settings_for(data=data)
+    catalog = load_catalog(settings)
+    try:
+        now = history.utcnow()
+        chosen = chosen_price(catalog, now, offer, price, accelerator)
+        view = model_view(catalog, find_model(catalog, model), request_from(number_format, context, mix, utilisation, kv_bits, batch, accelerators),
+                          Store(settings.prices_dir), token_store(settings.data / "tokens"), now, settings.freshness_days, chosen)  # fmt: skip
+    except NotFound as exc:
+        near = f" Closest: {', '.join(url.rsplit('/', 1)[-1] for _, url in exc.suggestions)}." if exc.suggestions else ""
+        raise fail(f"{exc.detail}.{near}") from None
+    except BadRequest as exc:
+        raise fail(exc.detail if exc.detail.startswith("query parameter") else f"--{exc.detail}") from None
+    if as_json:
+        out.print_json(view.model_dump_json())
+        return
+    out.print(f"[bold]{view.name}[/bold] ({view.developer}, {'mixture of experts' if view.architecture == 'moe' else 'dense'})")
+    market = Table(title="Market prices, USD per million tokens")
+    for heading in ("provider", "product", "input", "output", "collected", "flag"):
+        market.add_column(heading)
+    for m in view.market:
+        market.add_row(m.provider_name, m.product, f"{m.input_per_million:.4g}", f"{m.output_per_million:.4g}", m.collected.date().isoformat(),
+                       "; ".join(m.flags))  # fmt: skip
+    out.print(market)
+    if view.spread.ratio and view.spread.cheapest and view.spread.dearest:
+        out.print(f"Output-price spread {view.spread.ratio:.2f}×: {view.spread.cheapest.provider_name} {view.spread.cheapest.output_per_million:.4g} "
+                  f"to {view.spread.dearest.provider_name} {view.spread.dearest.output_per_million:.4g} USD.", highlight=False)
+    for c in view.claims:
+        out.print(f"Claim {c.id}: {c.claimant} (sells: {c.claimant_sells}) {c.value:g} {c.unit} — {c.comparison}", highlight=False)
+    if not view.claims:
+        out.print("No published claim in the atlas concerns this model.")
+    grid = Table(title=f"The bound at today's cheapest on-demand price ({view.label}; {view.settings['format']}, {view.settings['context']}-token context)")
+    for heading in ("accelerator", "price used", "N × batch", "decode tokens/s", "input USD/M", "output USD/M", f"blended {view.settings['mix']}"):
+        grid.add_column(heading)
+    for b in view.bounds:
+        if b.bound is None:
+            grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", "", b.reason or b.state, "", "", "")
+            continue
+        cell = lambda f: f"{f.amount:.4g}" if f is not None and f.amount is not None else (f.state if f is not None else "")
+        grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", f"{b.bound.accelerators} × {b.bound.batch or '—'}",
+                     cell(b.bound.decode), cell(b.cost_input), cell(b.cost_output), cell(b.cost_blended))  # fmt: skip
+    out.print(grid)

@@ -40,7 +40,9 @@ from computeatlas.cloud.instances import instance_table
 from computeatlas.cloud.observations import InputFailed, PricingKind
 from computeatlas.cloud.rules import RULES, Limits
 from computeatlas.cloud.store import Store
+from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
+from computeatlas.economics.token_prices import import_token_files, token_store
 from computeatlas.publish.exports.csv import cell_text
 
 PricesOption = Annotated[Path | None, typer.Option("--prices", help="The observation store (default: $COMPUTEATLAS_PRICES or data/prices).")]
@@ -74,14 +76,38 @@ def _print_summary(summary: runs.Summary) -> None:
         err.print(f"… and {len(summary.errors) - 50} more rejected rows", markup=False, highlight=False)
 
 
+def _import_tokens(files: list[Path], store: Store, catalog: Catalog, as_json: bool) -> None:
+    """The ``tokens`` format of ``prices import``: per-token rows into the token store; exits 1
+    when a row was rejected, 2 when a file could not be read."""
+    try:
+        summary = import_token_files(files, store, catalog.models.values())
+    except InputFailed as exc:
+        for error in exc.errors:
+            typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        out.print_json(json.dumps({"run": summary.run, **summary.counts(), "errors": [str(e) for e in summary.errors]}))
+    else:
+        out.print(f"Token-price run {summary.run}: read {summary.read}, accepted {summary.accepted}, held {summary.held}, "
+                  f"rejected {summary.rejected}, skipped {summary.skipped}, already stored {summary.already_stored}", highlight=False)
+        if summary.held_by_rule:
+            out.print("held by rule: " + ", ".join(f"{k} {v}" for k, v in summary.held_by_rule.most_common()), markup=False, highlight=False)
+    for error in summary.errors[:50]:
+        err.print(f"rejected: {error}", markup=False, highlight=False)
+    if summary.rejected:
+        err.print(f"{summary.rejected} row(s) rejected (named above); the rest were imported", markup=False, highlight=False)
+        raise typer.Exit(1)
+
+
 @prices_app.command("import")
 def import_(
-    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="opencomputeprices | skypilot | atlas | offers.")],
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="opencomputeprices | skypilot | atlas | offers | tokens (per-token market prices of the OpenComputePrices collectors, into the token store).")],
     files: Annotated[list[Path], typer.Argument(help="The files to import (CSV).")],
     provider: Annotated[str | None, typer.Option(help="skypilot only: our provider id of the catalog's cloud, e.g. google-cloud.")] = None,
     collected: Annotated[str | None, typer.Option(help="skypilot only: when the catalog was fetched, ISO 8601 UTC.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     prices: PricesOption = None,
+    tokens: Annotated[Path | None, typer.Option("--tokens", help="tokens only: the token-price store (default: DATA/tokens).")] = None,
     data: DataOption = None,
 ) -> None:
     """Import price observations from FILES of FORMAT into the store: each row is placed
@@ -91,8 +117,12 @@ def import_(
     Exit status: 0 when every row was imported (held rows are not errors: list them with
     `prices held`); 1 when any row was rejected (a bad cell; the other rows are still
     imported and each rejected row is named by file, line and column); 2 when nothing
-    could be imported (a missing or unreadable file, an unknown format, a missing column)."""
-    if fmt not in formats():
+    could be imported (a missing or unreadable file, an unknown format, a missing column).
+
+    FORMAT ``tokens`` reads the per-token rows (prices per million input and output tokens)
+    into the token-price store instead, placing product names through the model records'
+    alias table (computeatlas.economics.token_prices)."""
+    if fmt != "tokens" and fmt not in formats():
         raise fail(f"unknown format {fmt!r}; choose one of {', '.join(formats())}")
     for path in files:
         if path.is_dir():
@@ -112,6 +142,9 @@ def import_(
         options = {"provider": provider, "collected": when}
     settings = _settings(data, prices)
     catalog = load_catalog(data)
+    if fmt == "tokens":
+        _import_tokens(files, token_store(tokens or settings.data / "tokens"), catalog, as_json)
+        return
     total = sum(p.read_bytes().count(b"\n") for p in files)
     try:
         with _progress() as bar:

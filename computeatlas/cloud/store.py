@@ -41,11 +41,12 @@ import shutil
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import duckdb
+from pydantic import BaseModel
 
 from computeatlas.cloud.observations import Observation
 
@@ -95,10 +96,20 @@ def _literal(text: str) -> str:
 
 
 class Store:
-    """The observations under ``root``. Every query takes its own cursor on one in-process DuckDB database."""
+    """The observations under ``root``. Every query takes its own cursor on one in-process DuckDB database.
 
-    def __init__(self, root: Path) -> None:
+    ``columns`` (name → DuckDB type) and ``key`` (the columns that identify one observation)
+    default to the rental observations' (:class:`~computeatlas.cloud.observations.Observation`);
+    a sibling dataset in the same format passes its own (the per-token market prices of
+    :mod:`computeatlas.economics.token_prices` do), and its rows must carry ``rules`` and ``run``.
+    The rental-specific queries (:meth:`current`, :meth:`history`, :meth:`pool` …) read the
+    rental columns; :meth:`query`, :meth:`append`, :meth:`runs` and :meth:`version` work for any.
+    """
+
+    def __init__(self, root: Path, columns: Mapping[str, str] | None = None, key: Sequence[str] = KEY) -> None:
         self.root = Path(root)
+        self.columns = dict(columns or _TYPES)
+        self.key = tuple(key)
         self._version: tuple[int, str] | None = None  # (runs folder's mtime in ns, version)
         self._checked = -1.0  # time.monotonic() of the last stat
 
@@ -163,7 +174,7 @@ class Store:
 
     # --- writing ----------------------------------------------------------------------
 
-    def append(self, rows: Sequence[Observation], run: str, manifest: dict[str, Any]) -> list[Path]:
+    def append(self, rows: Sequence[BaseModel], run: str, manifest: dict[str, Any]) -> list[Path]:
         """Write ``rows`` as the new run ``run`` (all or nothing) and its ``manifest``.
 
         Returns the Parquet files written. Raises ``FileExistsError`` for a run id already
@@ -181,7 +192,7 @@ class Store:
                 with source.open("w", encoding="utf-8") as handle:
                     for obs in rows:
                         handle.write(obs.model_dump_json() + "\n")
-                columns = "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in _TYPES.items()) + "}"
+                columns = "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in self.columns.items()) + "}"
                 out = staging / "out"
                 with duckdb.connect() as con:
                     con.execute("SET TimeZone = 'UTC'")
@@ -230,17 +241,18 @@ class Store:
         # The files read decide the answer: they are never rewritten, and a new run adds
         # files (or is not yet committed), so a result is reused only for the same files
         # (recently used results are kept per process, see RESULT_CACHE_ROWS).
-        key = (tuple(files), sql, tuple(params), accelerator)
+        order = LATEST_ORDER if "amount" in self.columns else "run DESC, status = 'accepted' DESC"
+        key = (tuple(files), sql, tuple(params), accelerator, tuple(self.key), order)
         rows = _RESULTS.get(key)
         if rows is None:
             with _connection() as con:
-                rows = self._run(con, files, sql, params, accelerator)
+                rows = self._run(con, files, sql, params, accelerator, self.key, order)
             _RESULTS.put(key, rows)
         return [dict(row) for row in rows]
 
     @staticmethod
     def _run(con: duckdb.DuckDBPyConnection, files: list[Path], sql: str, params: Sequence[object],
-             accelerator: str | None) -> list[dict[str, Any]]:
+             accelerator: str | None, key: Sequence[str] = KEY, order: str = LATEST_ORDER) -> list[dict[str, Any]]:
         """:meth:`query` on the cursor ``con``: the two views over ``files``, then ``sql``."""
         con.execute("SET TimeZone = 'UTC'")
         listed = "[" + ", ".join(_literal(str(p)) for p in files) + "]"
@@ -248,10 +260,10 @@ class Store:
                     f"hive_types = {{'date': DATE}}, union_by_name = true)")
         source = "obs"
         if accelerator is not None:
-            source = (f"(SELECT o.* FROM obs o SEMI JOIN (SELECT DISTINCT {', '.join(KEY)} FROM obs WHERE accelerator = "
-                      f"{_literal(accelerator)}) k USING ({', '.join(KEY)}))")
+            source = (f"(SELECT o.* FROM obs o SEMI JOIN (SELECT DISTINCT {', '.join(key)} FROM obs WHERE accelerator = "
+                      f"{_literal(accelerator)}) k USING ({', '.join(key)}))")
         con.execute(f"CREATE OR REPLACE TEMP VIEW latest AS SELECT * FROM {source} WHERE NOT list_contains(rules, 'conflict') "
-                    f"QUALIFY row_number() OVER (PARTITION BY {', '.join(KEY)} ORDER BY {LATEST_ORDER}) = 1")
+                    f"QUALIFY row_number() OVER (PARTITION BY {', '.join(key)} ORDER BY {order}) = 1")
         cursor = con.execute(sql, list(params))
         names = [d[0] for d in cursor.description or []]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

@@ -29,6 +29,7 @@ except ImportError:  # pragma: no cover - tomli is a dependency; the standard li
 
 if TYPE_CHECKING:  # the record types of each domain, for type checkers only
     from computeatlas.cloud.records import Offer, Provider
+    from computeatlas.economics.models import ModelRecord
     from computeatlas.energy.records import EconomicsClaim, EnergyTopic, System
     from computeatlas.silicon.curated import Comparison
     from computeatlas.silicon.records import Accelerator, Vendor
@@ -42,6 +43,7 @@ DOMAINS = (
     "computeatlas.silicon.curated",
     "computeatlas.cloud.records",
     "computeatlas.energy.records",
+    "computeatlas.economics.models",
 )
 """The modules that define the catalog's records, in load order. Each has ``FOLDERS``
 (a data sub-folder of TOML files, one record per file → record type), optionally
@@ -152,6 +154,11 @@ class Catalog:
     def claims(self) -> Mapping[str, EconomicsClaim]:
         """Economics claims by id."""
         return self.collections["claims"]
+
+    @property
+    def models(self) -> Mapping[str, ModelRecord]:
+        """Open-weight language models by id, ordered by name."""
+        return self.collections["models"]
 
     def file_of(self, folder: str, ident: str) -> str:
         """The data file (relative to the data folder's parent) a record came from."""
@@ -277,7 +284,7 @@ def check(root: Path | None = None, today: dt.date | None = None) -> tuple[Catal
     if root.is_dir() and not _files(root, "accelerators"):
         problems.append(Problem(f"{root.name}/accelerators", "(folder)", "no accelerator files (*.toml): is this the data folder?"))
     problems += [p for p in _cross_check(records, files) if p is not None and not _refers_to_failed(p, failed)]
-    for folder in ("accelerators", "providers", "systems"):
+    for folder in ("accelerators", "providers", "systems", "models"):
         records[folder] = dict(sorted(records[folder].items(), key=lambda kv: (kv[1].name.lower(), kv[0])))
     verified = [r.verified for group in records.values() for r in group.values() if hasattr(r, "verified")]
     catalog = Catalog(

@@ -233,6 +233,13 @@ def claim_band(unit: str) -> tuple[str, float, float] | None:
     return None
 
 
+class HardwareBasis(StrEnum):
+    """Whether a cost claim prices rented hardware (per accelerator-hour) or owned hardware (capital and power)."""
+
+    RENTAL = "rental"
+    OWNED = "owned"
+
+
 class EconomicsClaim(Record):
     """A published cost-per-token or tokens-per-watt claim, shown with the claimant's interest.
 
@@ -255,6 +262,10 @@ class EconomicsClaim(Record):
     source: str
     verified: dt.date
     sources: dict[Id, Source] = Field(min_length=1)
+    model_id: Id | None = Field(None, description="the model record (data/models/) the claim concerns, when it names one")
+    basis_hardware: HardwareBasis | None = Field(None, description="whether the claimant prices rented or owned hardware, when stated")
+    basis_precision: NumberFormat | None = Field(None, description="the number format the claim was measured at, when stated")
+    basis_batch: int | None = Field(None, ge=1, description="the batch (concurrent sequences) behind the claim, when stated")
 
     @field_validator("value")
     @classmethod
@@ -281,8 +292,8 @@ class EconomicsClaim(Record):
 
 
 __all__ = [
-    "EconomicsClaim", "EnergyFigure", "EnergyTopic", "Interest", "Member", "Metric", "SYSTEM_BASES",
-    "System", "SystemBandwidth", "SystemCompute", "SystemKind", "SystemMemory", "SystemPower", "SystemSpecs",
+    "SYSTEM_BASES", "EconomicsClaim", "EnergyFigure", "EnergyTopic", "HardwareBasis", "Interest", "Member", "Metric", "System",
+    "SystemBandwidth", "SystemCompute", "SystemKind", "SystemMemory", "SystemPower", "SystemSpecs",
 ]  # fmt: skip
 
 

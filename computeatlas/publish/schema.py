@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from computeatlas.cloud.records import Provider
+from computeatlas.economics.models import ModelRecord
 from computeatlas.energy.records import EconomicsClaim, EnergyTopic, System
 from computeatlas.silicon.curated import Comparison
 from computeatlas.silicon.records import Accelerator, Vendor
@@ -24,6 +25,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "system": System,
     "energy-topic": EnergyTopic,
     "economics-claim": EconomicsClaim,
+    "model": ModelRecord,
 }
 """File stem → record type, for each schema written (one per TOML data folder)."""
 

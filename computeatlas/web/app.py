@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.errors import InputError, NotFound, PageError
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
+from computeatlas.economics.token_prices import token_store
 from computeatlas.web import openapi, routes
 from computeatlas.web.cache import PageCache, known_query
 from computeatlas.web.page import Moved, json_response_class
@@ -135,6 +136,12 @@ def site_routes(base_path: str, origin: str) -> tuple[BaseRoute, ...]:
 
 
 
+def _stores_version(*stores: Store) -> Callable[[], str]:
+    """The versions of the observation stores a page may read (rental and token prices), as one
+    string for the page cache's key: an import into either changes it."""
+    return lambda: "|".join(store.version() for store in stores)
+
+
 def create_app(catalog: Catalog | None = None, settings: Settings | None = None, urls: Urls | None = None) -> FastAPI:
     """Build the app over ``catalog`` (default: :func:`computeatlas.load` of the data folder)
     with ``settings`` (default: :meth:`Settings.from_env`), kept as ``app.state.settings``,
@@ -158,7 +165,7 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
         skip=tuple(urls.prefixed(site_path(name, **params)) for name, params in (("health", {}), ("static", {"file": ""}), ("data_page", {}))),
         today=lambda: pricing.today(),  # cloud pages age with the date; tests replace pricing.today
         live=tuple(urls.prefixed(site_path(name, ident="")) for name in ("cloud_prices", "api_prices")),
-        store_version=Store(settings.prices_dir).version,
+        store_version=_stores_version(Store(settings.prices_dir), token_store(settings.data / "tokens")),
     )
     app.state.templates = templates(urls)
     app.mount(urls.prefixed("/static"), StaticFiles(directory=str(HERE / "static")), name="static")

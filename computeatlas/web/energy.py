@@ -25,6 +25,7 @@ from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_reque
 from computeatlas.energy import views as energy_views
 from computeatlas.energy.records import EnergyTopic, System
 from computeatlas.energy.views import EconomicsView, SystemView, TopicView
+from computeatlas.web import economics
 from computeatlas.web.page import Route, catalog_of, find_record, render, urls_of
 
 TOPIC_PATH = Path(description="energy topic id, e.g. 'rack-power-density'", max_length=100)
@@ -125,9 +126,10 @@ def system_page(request: Request, ident: str = SYSTEM_PATH) -> HTMLResponse:
 
 
 def economics_page(request: Request) -> HTMLResponse:
-    """The economics claims, each with its claimant's interest, and a way to our estimate."""
+    """The economics claims, each with its claimant's interest, a way to our estimate, and the
+    models table: each model's cheapest market price and cheapest bound."""
     view = energy_views.economics_view(catalog_of(request))
-    return render(request, "economics.html", page_title="Economics", view=view)
+    return render(request, "economics.html", page_title="Economics", view=view, models=economics.summaries(request))
 
 
 def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) -> HTMLResponse:

@@ -17,13 +17,14 @@ from computeatlas.web import (
     compare,
     coverage,  # listed before silicon, so /silicon/coverage is not read as an accelerator id
     dataset,
+    economics,
     energy,
     silicon,
     site,
 )
 from computeatlas.web.page import Route
 
-LAYERS = (coverage, silicon, compare, energy, cloud, charts, site, dataset, api_docs)  # a new layer: add its module here
+LAYERS = (coverage, silicon, compare, energy, economics, cloud, charts, site, dataset, api_docs)  # a new layer: add its module here
 
 ROUTES: tuple[Route, ...] = tuple(route for layer in LAYERS for route in layer.ROUTES)
 

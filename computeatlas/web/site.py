@@ -36,6 +36,7 @@ RECORD_PAGES: dict[str, tuple[str, str | None]] = {
     "energy": ("energy_topic", "ident"),
     "comparisons": ("compare_pair", "pair"),
     "claims": ("economics", None),
+    "models": ("economics_model", "ident"),
 }
 """Where each kind of record has its page (route name and the parameter naming the record);
 used when that page is among the built paths, else the record's data file stands in (a

@@ -1,0 +1,370 @@
+"""One model's page data (``/economics/models/{model}``, ``/api/economics/models/{model}``, ``computeatlas tokens``):
+the market's prices, the claims that concern it, and the bound per accelerator at today's rental prices, side by side.
+
+- **Market**: every accepted per-token observation placed on the model
+  (:mod:`computeatlas.economics.token_prices`), dated, with the spread of output prices (the
+  newest observation of each provider's product; dearest ÷ cheapest, both ends named).
+- **Bound**: for every accelerator with a fresh on-demand price
+  (:func:`computeatlas.economics.rental_price.cheapest_on_demand`), the bound of
+  :mod:`computeatlas.economics.bound` at the stated settings, its costs at that price, ranked by
+  output cost.
+- **Flags**: a market price below the lowest cost bound (input price against prefill, output
+  price against decode) is flagged :data:`BELOW_FLAG`, naming the accelerator and price it
+  undercuts; a claim is compared only when it states its basis, and otherwise says which
+  basis it leaves out or which differs from ours.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from pydantic import BaseModel
+
+from computeatlas.cloud.store import Store
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.claims import NumberFormat
+from computeatlas.core.errors import NotFound, closest
+from computeatlas.core.urls import site_path
+from computeatlas.economics.bound import (
+    BOUND_LABEL,
+    ESTIMATE_LABEL,
+    Bound,
+    BoundInputError,
+    BoundRequest,
+    DoesNotFitModel,
+    Figure,
+    blended,
+    bound,
+    check_request,
+    cost,
+)
+from computeatlas.economics.models import FIGURE_LABELS, FIGURES, ModelRecord
+from computeatlas.economics.rental_price import RentalPrice, cheapest_by_accelerator
+from computeatlas.economics.token_prices import (
+    TokenObservation,
+    observations_of,
+    provider_name,
+)
+from computeatlas.energy.records import EconomicsClaim, HardwareBasis
+
+BELOW_FLAG = "below what the hardware can do at this rental price — check its basis"
+"""The words of a market price below the lowest cost bound at today's rental prices."""
+
+BASIS_HINT = "quantisation, speculative decoding, owned hardware or a subsidy"
+"""What commonly explains a price below the bound, named beside :data:`BELOW_FLAG`."""
+
+
+class FigureRow(BaseModel):
+    """One model figure as shown: the number or the state's words, and where it was read."""
+
+    key: str
+    label: str
+    display: str
+    state: str
+    text: str | None = None
+    source_title: str | None = None
+    source_url: str | None = None
+    note: str | None = None
+
+
+class MarketPrice(BaseModel):
+    """One dated market observation, in USD per million tokens, with any flag."""
+
+    provider: str
+    provider_name: str
+    product: str
+    input_per_million: float
+    output_per_million: float
+    published: str
+    collected: dt.datetime
+    source_url: str
+    via: str
+    flags: list[str] = []
+
+
+class SpreadEnd(BaseModel):
+    """One end of the output-price spread: provider, product, price, date."""
+
+    provider_name: str
+    product: str
+    output_per_million: float
+    collected: dt.date
+
+
+class MarketSpread(BaseModel):
+    """Dearest ÷ cheapest output price over the newest observation of each provider's product."""
+
+    counted: int
+    cheapest: SpreadEnd | None
+    dearest: SpreadEnd | None
+    ratio: float | None
+
+
+class AcceleratorBound(BaseModel):
+    """The bound on one accelerator at its cheapest fresh on-demand price, with its costs."""
+
+    accelerator: str
+    accelerator_name: str
+    accelerator_url: str
+    price: RentalPrice | None
+    state: str = "computed"
+    reason: str | None = None
+    bound: Bound | None = None
+    cost_input: Figure | None = None
+    cost_output: Figure | None = None
+    cost_blended: Figure | None = None
+
+
+class ClaimRow(BaseModel):
+    """A published claim that concerns the model, with the claimant's interest and our comparison."""
+
+    id: str
+    claimant: str
+    claimant_sells: str
+    value: float
+    unit: str
+    date: dt.date
+    conditions: str
+    source_url: str
+    compared: bool
+    below_bound: bool = False
+    comparison: str
+
+
+class ModelView(BaseModel):
+    """Everything ``/economics/models/{model}`` shows, as one document."""
+
+    id: str
+    name: str
+    developer: str
+    architecture: str
+    card_url: str
+    weights_note: str | None
+    note: str | None
+    figures: list[FigureRow]
+    settings: dict[str, str]
+    label: str
+    market: list[MarketPrice]
+    spread: MarketSpread
+    bounds: list[AcceleratorBound]
+    lowest_output_bound: AcceleratorBound | None
+    lowest_input_bound: AcceleratorBound | None
+    claims: list[ClaimRow]
+    assumptions: list[str]
+    as_of: dt.datetime
+    data_version: str
+
+
+def find_model(catalog: Catalog, ident: str) -> ModelRecord:
+    """The model ``ident``; :class:`NotFound` (404) naming the closest ids and names otherwise."""
+    model = catalog.models.get(ident)
+    if model is not None:
+        return model
+    by_name = {m.name.lower(): m.id for m in catalog.models.values()}
+    near = closest(ident, list(catalog.models)) or [by_name[n] for n in closest(ident, by_name)]
+    raise NotFound("No such model", f"no model with id {ident!r} in the atlas",
+                   [(catalog.models[i].name, site_path("economics_model", ident=i)) for i in dict.fromkeys(near)])  # fmt: skip
+
+
+def figure_rows(model: ModelRecord) -> list[FigureRow]:
+    """The model's figures in display order, each a number or its state's words."""
+    out = []
+    for key in FIGURES:
+        fig = model.figure(key)
+        src = model.sources.get(fig.source) if fig.source else None
+        display = f"{fig.value:,.0f}" if fig.known else fig.state.value.replace("_", " ").replace("not sourced", "not yet sourced")
+        out.append(FigureRow(key=key, label=FIGURE_LABELS[key], display=display, state=fig.state.value, text=fig.text,
+                             source_title=src.title if src else None, source_url=src.url if src else None, note=fig.note))
+    return out
+
+
+def _market(observations: Iterable[TokenObservation]) -> tuple[list[MarketPrice], MarketSpread]:
+    rows = [MarketPrice(provider=o.provider, provider_name=provider_name(o.provider), product=o.product,
+                        input_per_million=o.input_per_million, output_per_million=o.output_per_million,
+                        published=f"{o.published_input} / {o.published_output} ({o.published_unit})", collected=o.collected,
+                        source_url=o.source_url, via=o.via) for o in observations]  # fmt: skip
+    rows.sort(key=lambda r: (r.output_per_million, r.provider, r.product, r.collected))
+    newest: dict[tuple[str, str], MarketPrice] = {}
+    for r in rows:
+        if (r.provider, r.product) not in newest or r.collected > newest[(r.provider, r.product)].collected:
+            newest[(r.provider, r.product)] = r
+    ends = sorted(newest.values(), key=lambda r: r.output_per_million)
+
+    def end(r: MarketPrice) -> SpreadEnd:
+        return SpreadEnd(provider_name=r.provider_name, product=r.product, output_per_million=r.output_per_million, collected=r.collected.date())
+
+    if not ends:
+        return rows, MarketSpread(counted=0, cheapest=None, dearest=None, ratio=None)
+    ratio = ends[-1].output_per_million / ends[0].output_per_million if len(ends) > 1 and ends[0].output_per_million else None
+    return rows, MarketSpread(counted=len(ends), cheapest=end(ends[0]), dearest=end(ends[-1]), ratio=ratio)
+
+
+def accelerator_bound(model: ModelRecord, acc_id: str, catalog: Catalog, request: BoundRequest, price: RentalPrice | None) -> AcceleratorBound:
+    """The bound of ``model`` on ``acc_id`` and its costs at ``price`` (a state, in words, where it cannot be computed)."""
+    acc = catalog.accelerators[acc_id]
+    row = AcceleratorBound(accelerator=acc.id, accelerator_name=acc.name, accelerator_url=site_path("silicon_page", ident=acc.id), price=price)
+    try:
+        b = bound(model, acc, request)
+    except (DoesNotFitModel, BoundInputError) as exc:
+        return row.model_copy(update={"state": "not computed", "reason": exc.detail})
+    hourly = price.per_accelerator_hour if price else None
+    c_in = cost(b.prefill, b.accelerators, hourly, "cost_input", "Cost per million input tokens (prefill)")
+    c_out = cost(b.decode, b.accelerators, hourly, "cost_output", "Cost per million output tokens (decode)")
+    return row.model_copy(update={"bound": b, "cost_input": c_in, "cost_output": c_out,
+                                  "cost_blended": blended(c_in, c_out, request.input_tokens, request.output_tokens)})
+
+
+def _rank(row: AcceleratorBound) -> tuple[int, float, str]:
+    amount = row.cost_output.amount if row.cost_output is not None else None
+    return (0 if amount is not None else 1, amount or 0.0, row.accelerator_name)
+
+
+def compare_claim(claim: EconomicsClaim, model: ModelRecord, catalog: Catalog, request: BoundRequest,
+                  prices: dict[str, RentalPrice]) -> tuple[bool, str]:
+    """Whether ``claim`` is compared with the bound, and the sentence saying how it compares or why it is not.
+
+    Compared only when the claim is in USD per million tokens and states all of its basis (rented
+    or owned hardware, precision, batch); owned hardware differs from the bound's rental price and
+    is named as the differing basis. Where the claim lists several parts (its source leaves the
+    variant open), it is compared with the one whose bound is cheapest: the most favourable to it."""
+    if claim.metric != "cost_per_million_tokens" or claim.unit != "USD per million tokens":
+        return False, f"not compared: the claim is not a price in USD per million tokens ({claim.unit})"
+    missing = [name for name, value in (("whether it prices rented or owned hardware", claim.basis_hardware),
+                                        ("its precision", claim.basis_precision), ("its batch", claim.basis_batch)) if value is None]
+    if missing:
+        return False, "not compared: the claim does not state " + ", ".join(missing)
+    if claim.basis_hardware is HardwareBasis.OWNED:
+        return False, "not compared: its basis differs — owned hardware (capital and power), where the bound prices rented hardware"
+    parts = [a for a in claim.accelerators if a in catalog.accelerators and a in prices]
+    if not parts:
+        return False, "not compared: no fresh on-demand price for the claimed accelerator"
+    claimed = request.model_copy(update={"number_format": claim.basis_precision, "batch": claim.basis_batch, "accelerators": None})
+    rows = [accelerator_bound(model, a, catalog, claimed, prices[a]) for a in parts]
+    computed = [r for r in rows if r.cost_output is not None and r.cost_output.amount is not None]
+    if not computed:  # the claim's parts, at its precision and batch, give no bound: say why
+        row = rows[0]
+        return False, f"not compared: the bound on {row.accelerator_name} is {row.reason or (row.cost_output.state if row.cost_output else 'not computed')}"
+    row = min(computed, key=lambda r: r.cost_output.amount or 0)  # type: ignore[union-attr]  # the part most favourable to the claim
+    floor = row.cost_output.amount or 0  # type: ignore[union-attr]
+    acc = row.accelerator
+    word = "below" if claim.value < floor else "at or above"
+    return True, (f"{word} the bound: {claim.value:g} USD against {floor:.4g} USD per million output tokens on {row.accelerator_name} "
+                  f"at {claim.basis_precision.value if claim.basis_precision else ''}, batch {claim.basis_batch}, {prices[acc].text}")
+
+
+def model_view(catalog: Catalog, model: ModelRecord, request: BoundRequest, prices_store: Store, tokens_store: Store,
+               now: dt.datetime, freshness_days: int = 90, chosen: tuple[str, RentalPrice] | None = None) -> ModelView:
+    """The page data for ``model`` at the settings ``request`` (checked here, see
+    :func:`computeatlas.economics.bound.check_request`): raises ``BoundInputError`` (400) for a bad input.
+    ``chosen`` (accelerator, price), from :func:`computeatlas.economics.rental_price.chosen_price`,
+    replaces that accelerator's cheapest observation (or adds it when it has none)."""
+    request = check_request(request, model)
+    prices = {a: p for a, p in cheapest_by_accelerator(prices_store, now, freshness_days).items() if a in catalog.accelerators}
+    if chosen is not None:
+        prices[chosen[0]] = chosen[1]
+    bounds = sorted((accelerator_bound(model, a, catalog, request, p) for a, p in prices.items()), key=_rank)
+    computed_out = [b for b in bounds if b.cost_output is not None and b.cost_output.amount is not None]
+    computed_in = [b for b in bounds if b.cost_input is not None and b.cost_input.amount is not None]
+    low_out = min(computed_out, key=lambda b: b.cost_output.amount or 0, default=None)  # type: ignore[union-attr]
+    low_in = min(computed_in, key=lambda b: b.cost_input.amount or 0, default=None)  # type: ignore[union-attr]
+    market, spread = _market(observations_of(tokens_store, model.id))
+    for row in market:
+        for side, low, attr in (("output", low_out, "cost_output"), ("input", low_in, "cost_input")):
+            floor = getattr(low, attr).amount if low is not None else None
+            if floor is not None and getattr(row, f"{side}_per_million") < floor:
+                row.flags.append(f"{side} price {BELOW_FLAG} ({floor:.4g} USD on {low.accelerator_name} at "  # type: ignore[union-attr]
+                                 f"{low.price.text if low and low.price else 'no price'}; {BASIS_HINT}?)")
+    claims = []
+    for claim in sorted((c for c in catalog.claims.values() if c.model_id == model.id), key=lambda c: c.id):
+        compared, text = compare_claim(claim, model, catalog, request, prices)
+        src = claim.sources[claim.source]
+        claims.append(ClaimRow(id=claim.id, claimant=claim.claimant, claimant_sells=claim.claimant_sells.value, value=claim.value,
+                               unit=claim.unit, date=claim.date, conditions=claim.conditions, source_url=src.url, compared=compared,
+                               below_bound=compared and text.startswith("below"), comparison=text))  # fmt: skip
+    first = next((b.bound for b in bounds if b.bound is not None), None)
+    return ModelView(
+        id=model.id, name=model.name, developer=model.developer, architecture=model.architecture.value, card_url=model.card_url,
+        weights_note=model.weights_note, note=model.note, figures=figure_rows(model), settings=settings_of(request),
+        label=BOUND_LABEL if request.utilisation == 1 else ESTIMATE_LABEL, market=market, spread=spread, bounds=bounds,
+        lowest_output_bound=low_out, lowest_input_bound=low_in, claims=claims, assumptions=first.assumptions if first else [],
+        as_of=now, data_version=catalog.version)  # fmt: skip
+
+
+def settings_of(request: BoundRequest) -> dict[str, str]:
+    """The bound's settings as URL parameters of the model page."""
+    return {"format": request.number_format.value, "context": str(request.context),
+            "mix": f"{request.input_tokens:g}:{request.output_tokens:g}", "utilisation": f"{request.utilisation:g}",
+            "kv_bits": str(request.kv_bits), "batch": "" if request.batch is None else str(request.batch),
+            "accelerators": "" if request.accelerators is None else str(request.accelerators)}  # fmt: skip
+
+
+class ModelSummary(BaseModel):
+    """One row of the models table on ``/economics/``: the cheapest market output price and the cheapest output-cost bound."""
+
+    id: str
+    name: str
+    url: str
+    architecture: str
+    total_params: float | None
+    active_params: float | None
+    market_observations: int
+    cheapest_output: MarketPrice | None
+    cheapest_bound: AcceleratorBound | None
+
+
+def model_summaries(catalog: Catalog, prices_store: Store, tokens_store: Store, now: dt.datetime, freshness_days: int = 90) -> list[ModelSummary]:
+    """Every model with its cheapest market output price and its lowest output-cost bound at
+    today's cheapest fresh on-demand prices (default settings: FP8, 1,024-token context)."""
+    prices = {a: p for a, p in cheapest_by_accelerator(prices_store, now, freshness_days).items() if a in catalog.accelerators}
+    out = []
+    for model in catalog.models.values():
+        request = check_request(BoundRequest(), model)
+        rows = [accelerator_bound(model, a, catalog, request, p) for a, p in prices.items()]
+        computed = [r for r in rows if r.cost_output is not None and r.cost_output.amount is not None]
+        market, _ = _market(observations_of(tokens_store, model.id))
+        out.append(ModelSummary(
+            id=model.id, name=model.name, url=site_path("economics_model", ident=model.id), architecture=model.architecture.value,
+            total_params=model.total_params.value, active_params=model.active_params.value, market_observations=len(market),
+            cheapest_output=min(market, key=lambda r: r.output_per_million, default=None),
+            cheapest_bound=min(computed, key=lambda r: r.cost_output.amount or 0, default=None)))  # type: ignore[union-attr]  # fmt: skip
+    return out
+
+
+def parse_mix(text: str) -> tuple[float, float]:
+    """``"3:1"`` → (3.0, 1.0); :class:`BoundInputError` (param ``mix``) for anything else."""
+    parts = text.split(":")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return float(parts[0]), float(parts[1])
+    except ValueError:
+        raise BoundInputError("mix", f"{text!r} is not input:output tokens, e.g. 3:1") from None
+
+
+def request_from(fmt: str | None = None, context: str | None = None, mix: str | None = None, utilisation: str | None = None,
+                 kv_bits: str | None = None, batch: str | None = None, accelerators: str | None = None) -> BoundRequest:
+    """A :class:`BoundRequest` from text parameters (page query or CLI), each checked; :class:`BoundInputError` names a bad one."""
+    values: dict[str, object] = {}
+    if fmt:
+        try:
+            values["number_format"] = NumberFormat(fmt.strip().upper())
+        except ValueError:
+            raise BoundInputError("format", f"{fmt!r} is not a number format ({', '.join(f.value for f in NumberFormat)})") from None
+    for name, text, kind in (("context", context, int), ("kv_bits", kv_bits, int), ("utilisation", utilisation, float),
+                             ("batch", batch, int), ("accelerators", accelerators, int)):
+        if text:
+            try:
+                values[name] = kind(text)
+            except ValueError:
+                raise BoundInputError(name, f"{text!r} is not a {'whole ' if kind is int else ''}number") from None
+    if mix:
+        values["input_tokens"], values["output_tokens"] = parse_mix(mix)
+    return BoundRequest(**values)  # type: ignore[arg-type]
+
+
+__all__ = [
+    "BELOW_FLAG", "AcceleratorBound", "ClaimRow", "FigureRow", "MarketPrice", "MarketSpread", "ModelSummary", "ModelView",
+    "accelerator_bound", "compare_claim", "figure_rows", "find_model", "model_summaries", "model_view", "parse_mix", "request_from",
+    "settings_of",
+]  # fmt: skip

@@ -1,0 +1,183 @@
+"""Open-weight language models as records (``data/models/*.toml``, one model per file).
+
+A :class:`ModelRecord` holds what the bound needs from a model card or its ``config.json``:
+total and active parameters (they differ for a mixture-of-experts model), layers, hidden
+size, attention and key-value heads, head size and context length. Each is a
+:class:`ModelFigure`: a number with the source it was read from, or a state in words —
+``not_sourced`` (we looked; the note says where) or ``not_applicable`` (the architecture
+has no such thing, e.g. key-value heads under DeepSeek's multi-head latent attention).
+Nothing is filled from a look-alike model.
+
+``aliases`` is our own table from the names providers publish (per provider id, exact,
+case-sensitive) to this model: a market price is placed on a model only through it, never
+by a substring (``llama-3.1-70b`` is not ``llama-3.1-405b``; a fine-tune such as Hermes 3
+70B is another model).
+
+Units: parameters are counts (not billions), context is in tokens, sizes are counts of
+elements (not bytes).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Iterator, Mapping
+from enum import StrEnum
+from typing import Any
+
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from computeatlas.core.catalog import Problem
+from computeatlas.core.claims import Id, Record, Source, today_from
+
+MIN_PARAMS = 1e6
+"""Fewest parameters a model record may state (a million)."""
+
+MAX_PARAMS = 1e14
+"""Most parameters a model record may state (a hundred trillion): beyond it, surely a typo."""
+
+
+class FigureState(StrEnum):
+    """The research state of a model figure, shown in words, never as a blank or a zero."""
+
+    PUBLISHED = "published"
+    NOT_SOURCED = "not_sourced"
+    NOT_APPLICABLE = "not_applicable"
+
+
+class ModelFigure(Record):
+    """One figure of a model: ``value`` (a count) read from ``source`` (a key of the record's
+    ``sources``), or a state with a ``note`` saying where we looked or why it does not apply."""
+
+    state: FigureState = FigureState.PUBLISHED
+    value: float | None = None
+    source: str | None = None
+    text: str | None = Field(None, description="the words the source used, when they help (e.g. '70B')")
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ModelFigure:
+        if self.state is FigureState.PUBLISHED:
+            if self.value is None or self.source is None:
+                raise ValueError("a published figure needs a value and a source")
+            if not math.isfinite(self.value) or self.value <= 0:
+                raise ValueError(f"{self.value!r} is not a positive finite number")
+        elif self.value is not None:
+            raise ValueError(f"a {self.state.value} figure has no value (found {self.value!r})")
+        elif not self.note:
+            raise ValueError(f"a {self.state.value} figure needs a note saying where we looked or why")
+        return self
+
+    @property
+    def known(self) -> bool:
+        """True when the figure is a published number."""
+        return self.state is FigureState.PUBLISHED and self.value is not None
+
+
+class Architecture(StrEnum):
+    """Dense (every parameter used for every token) or mixture of experts (a subset active)."""
+
+    DENSE = "dense"
+    MOE = "moe"
+
+
+FIGURES = ("total_params", "active_params", "layers", "hidden_size", "attention_heads", "kv_heads", "head_size", "context_length")
+"""The figures every model record states (as a number or a state), in display order."""
+
+FIGURE_LABELS = {
+    "total_params": "Total parameters", "active_params": "Active parameters per token", "layers": "Layers",
+    "hidden_size": "Hidden size", "attention_heads": "Attention (query) heads", "kv_heads": "Key-value heads",
+    "head_size": "Head size", "context_length": "Context length (tokens)",
+}  # fmt: skip
+"""Each figure's label on the page and in the CLI."""
+
+
+class ModelRecord(Record):
+    """An open-weight model: its figures, our alias table for it, and its sources.
+
+    Validation: ``total_params`` and ``active_params`` between :data:`MIN_PARAMS` and
+    :data:`MAX_PARAMS` and active ≤ total; a dense model's active parameters equal its
+    total; every figure's source is defined in ``sources``; aliases are not empty strings.
+    """
+
+    id: Id
+    name: str = Field(min_length=1)
+    developer: str = Field(min_length=1)
+    architecture: Architecture
+    card_url: str = Field(pattern=r"^https?://\S+$", description="the model card on its publisher's hub page")
+    total_params: ModelFigure
+    active_params: ModelFigure
+    layers: ModelFigure
+    hidden_size: ModelFigure
+    attention_heads: ModelFigure
+    kv_heads: ModelFigure
+    head_size: ModelFigure
+    context_length: ModelFigure
+    weights_note: str | None = Field(None, description="how the publisher ships the weights (e.g. MXFP4 experts)")
+    aliases: dict[Id, list[str]] = Field(default_factory=dict, description="provider id → exact names that provider publishes")
+    note: str | None = None
+    verified: dt.date
+    sources: dict[Id, Source] = Field(min_length=1)
+
+    @field_validator("aliases")
+    @classmethod
+    def _aliases(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for provider, names in value.items():
+            if any(not n.strip() for n in names):
+                raise ValueError(f"an alias of provider {provider!r} is empty")
+        return value
+
+    @model_validator(mode="after")
+    def _check(self, info: ValidationInfo) -> ModelRecord:
+        if self.verified > today_from(info):
+            raise ValueError(f"verified date in the future (today is {today_from(info)})")
+        for name in FIGURES:
+            fig: ModelFigure = getattr(self, name)
+            if fig.source is not None and fig.source not in self.sources:
+                raise ValueError(f"{name}: source id {fig.source!r} not defined in [sources]")
+        for name in ("total_params", "active_params"):
+            fig = getattr(self, name)
+            if fig.known and not MIN_PARAMS <= (fig.value or 0) <= MAX_PARAMS:
+                raise ValueError(f"{name}: {fig.value:,.0f} is not a plausible parameter count (from {MIN_PARAMS:g} to {MAX_PARAMS:g})")
+        if self.total_params.known and self.active_params.known and (self.active_params.value or 0) > (self.total_params.value or 0):
+            raise ValueError("active_params exceeds total_params")
+        if self.architecture is Architecture.DENSE and self.total_params.known and self.active_params.known \
+                and self.active_params.value != self.total_params.value:
+            raise ValueError("a dense model's active parameters equal its total")
+        return self
+
+    def figure(self, name: str) -> ModelFigure:
+        """The figure called ``name`` (one of :data:`FIGURES`); ``KeyError`` for another name."""
+        if name not in FIGURES:
+            raise KeyError(name)
+        return getattr(self, name)
+
+FOLDERS = {"models": ModelRecord}
+"""The data sub-folder of this module (one TOML record per file) and its record type."""
+
+
+def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterator[Problem | None]:
+    """An alias claimed by two models of the same provider, an alias of an unknown provider, and a
+    claim's ``model_id`` that names no model record."""
+    for ident, claim in records.get("claims", {}).items():
+        if claim.model_id is not None and claim.model_id not in records.get("models", {}):
+            yield Problem(files[f"claims/{ident}"], "model_id", "no such model in data/models/", claim.model_id)
+    seen: dict[tuple[str, str], str] = {}
+    providers = records.get("providers", {})
+    for ident, model in records.get("models", {}).items():
+        for provider, names in model.aliases.items():
+            if providers and provider not in providers and provider not in MARKET_ONLY_PROVIDERS:
+                yield Problem(files[f"models/{ident}"], f"aliases.{provider}", "no such provider in data/providers/ or the market list", provider)
+            for name in names:
+                other = seen.setdefault((provider, name), ident)
+                if other != ident:
+                    yield Problem(files[f"models/{ident}"], f"aliases.{provider}", f"alias also placed on {other}", name)
+
+
+MARKET_ONLY_PROVIDERS = {
+    "openrouter": "OpenRouter", "deepinfra": "DeepInfra", "novita": "Novita AI", "together": "Together AI",
+}  # fmt: skip
+"""Providers of per-token prices that need no rental provider record: id → name shown."""
+
+
+__all__ = ["FIGURES", "FIGURE_LABELS", "MARKET_ONLY_PROVIDERS", "Architecture", "FigureState", "ModelFigure", "ModelRecord"]
