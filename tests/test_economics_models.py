@@ -68,7 +68,7 @@ def test_economics_index_lists_models_with_market_and_bound(real_client) -> None
     soup = BeautifulSoup(real_client.get("/economics/").text, "html.parser")
     row = soup.select_one('table.models-table tr[data-model="llama-3-3-70b"]')
     assert row.select_one("td.market").get_text(" ", strip=True).startswith("0.32")
-    assert row.select_one("td.bound").get_text(" ", strip=True).startswith("0.08167")  # GB200 at 10.5 USD/h
+    assert row.select_one("td.bound").get_text(" ", strip=True).startswith("0.09554")  # MI300X at 3.45 USD/h
     assert len(soup.select("table.models-table tbody tr")) == 14
 
 
@@ -102,7 +102,7 @@ def test_a_market_price_below_the_bound_is_flagged(real_catalog, tmp_path: Path)
                                    collected=dt.datetime(2026, 3, 21, tzinfo=dt.UTC))], "run-1", {})
     view = model_view(real_catalog, real_catalog.models["llama-3-3-70b"], request_from(), Store(DATA / "prices"), store, NOW)
     flags = view.market[0].flags
-    assert any(f.startswith(f"output price {BELOW_FLAG}") and "NVIDIA GB200" in f for f in flags)  # 0.02 < 0.0817
+    assert any(f.startswith(f"output price {BELOW_FLAG}") and "AMD Instinct MI300X" in f for f in flags)  # 0.02 < 0.0955
     assert any(f.startswith(f"input price {BELOW_FLAG}") for f in flags)  # 0.01 < 0.039 (H100 SXM prefill)
 
 
@@ -191,7 +191,7 @@ def test_the_glance_answers_the_buyers_question(real_client) -> None:
     market = soup.select_one("li.glance-market").get_text(" ", strip=True)
     assert market.startswith("Providers charged 0.32 to 0.88 USD per million output tokens")  # DeepInfra Turbo … Together, March 2026
     bound = soup.select_one("li.glance-bound").get_text(" ", strip=True)
-    assert "0.08167 USD per million output tokens" in bound and "NVIDIA GB200" in bound and "10.5 USD per accelerator-hour" in bound
+    assert "0.09554 USD per million output tokens" in bound and "AMD Instinct MI300X" in bound and "3.45 USD per accelerator-hour" in bound
     assert soup.select_one("li.glance-claims").get_text(" ", strip=True).startswith("0 published claims about this model")
     other = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "html.parser")
     assert "1 sits below the bound" in other.select_one("li.glance-claims").get_text(" ", strip=True)
