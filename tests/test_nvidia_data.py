@@ -87,3 +87,57 @@ def test_gh200_page_shows_the_superchip_words_not_a_number(real_client: TestClie
     memory = page.select_one('[data-spec="memory"]')
     assert memory["data-state"] == "not_comparable"
     assert "144GB HBM3e" in memory.select_one("dd").get_text(" ", strip=True)
+
+
+def test_figures_moved_to_nvidias_own_documents(real_catalog: Catalog) -> None:
+    # TensorRT-LLM's H200 launch note: "4.8TB/s of memory bandwidth"; LaunchPad H100 MIG lab:
+    # "a memory bandwidth of 2 TB/s" (PCIe H100); MIG user guide: A100-PCIE 80GB.
+    expected = {
+        ("nvidia-h200-sxm", "memory_bandwidth"): (4.8e12, "nvidia-trtllm-h200-launch"),
+        ("nvidia-h100-pcie", "memory_bandwidth"): (2e12, "nvidia-launchpad-h100-mig"),
+        ("nvidia-a100-pcie-80gb", "memory"): (80e9, "nvidia-mig-supported-gpus"),
+    }
+    for (ident, field), (amount, source) in expected.items():
+        part = real_catalog.accelerator(ident)
+        claim = getattr(part.specs, field)
+        assert claim.figure.amount == pytest.approx(amount) and claim.source == source, (ident, field)
+        assert part.sources[source].kind is SourceKind.VENDOR
+    # No NVIDIA document we could read states the H200's dense tensor rate: still open, never H100's copied.
+    h200 = real_catalog.accelerator("nvidia-h200-sxm")
+    assert h200.compute(FP8).state is State.NOT_COMPARABLE and h200.compute(FP8).figure is None
+    assert h200.compute(BF16).state is State.NOT_SOURCED
+
+
+def test_new_parts_record_only_what_nvidia_states(real_catalog: Catalog) -> None:
+    h20 = real_catalog.accelerator("nvidia-h20")
+    assert h20.specs.memory.figure.amount == pytest.approx(96e9)  # MIG guide: "H20 ... 96GB"
+    assert real_catalog.accelerator("nvidia-h200-nvl").specs.memory.figure.amount == pytest.approx(141e9)
+    for field in ("memory_bandwidth", "power", "interconnect"):
+        assert getattr(h20.specs, field).state is State.NOT_SOURCED and getattr(h20.specs, field).note
+    ampere = ("nvidia-geforce-rtx-3090", "nvidia-rtx-a6000", "nvidia-rtx-a5000", "nvidia-rtx-a4000", "nvidia-a16", "nvidia-a2")
+    for ident in ampere:  # compute capability 8.6: Transformer Engine's matrix puts FP8 at 8.9 and up
+        assert real_catalog.accelerator(ident).compute(FP8).state is State.NOT_APPLICABLE, ident
+    for ident in ("nvidia-geforce-rtx-4090", "nvidia-geforce-rtx-5090", "nvidia-rtx-4000-ada"):  # FP8 exists, rate unread
+        assert real_catalog.accelerator(ident).compute(FP8).state is State.NOT_SOURCED, ident
+    for ident in (*ampere, "nvidia-geforce-rtx-4090", "nvidia-geforce-rtx-5090", "nvidia-rtx-4000-ada", "nvidia-h20", "nvidia-h200-nvl"):
+        part = real_catalog.accelerator(ident)
+        published = [c for _, c in part.claims() if c.state is State.PUBLISHED]
+        assert published and all(part.sources[c.source].kind is SourceKind.VENDOR for c in published), ident
+
+
+def test_new_names_resolve_to_one_part_each(real_catalog: Catalog) -> None:
+    from computeatlas.silicon.resolve import resolve_id
+
+    assert resolve_id(real_catalog, "RTX 4090") == "nvidia-geforce-rtx-4090"
+    assert resolve_id(real_catalog, "H200 NVL") == "nvidia-h200-nvl"
+    assert resolve_id(real_catalog, "H200") == "nvidia-h200-sxm"
+    assert resolve_id(real_catalog, "RTX A6000") == "nvidia-rtx-a6000"
+
+
+def test_h20_page_shows_memory_and_says_what_is_not_yet_sourced(real_client: TestClient) -> None:
+    page = BeautifulSoup(real_client.get("/silicon/nvidia-h20").text, "html.parser")
+    memory = page.select_one('[data-spec="memory"]')
+    assert memory["data-state"] == "published" and "96" in memory.select_one("dd").get_text(" ", strip=True)
+    bandwidth = page.select_one('[data-spec="memory_bandwidth"]')
+    assert bandwidth["data-state"] == "not_sourced"
+    assert "not yet sourced" in bandwidth.get_text(" ", strip=True).lower()
