@@ -112,6 +112,9 @@ def test_new_parts_record_only_what_nvidia_states(real_catalog: Catalog) -> None
     h20 = real_catalog.accelerator("nvidia-h20")
     assert h20.specs.memory.figure.amount == pytest.approx(96e9)  # MIG guide: "H20 ... 96GB"
     assert real_catalog.accelerator("nvidia-h200-nvl").specs.memory.figure.amount == pytest.approx(141e9)
+    for ident, gb in (("nvidia-geforce-rtx-4090", 24e9), ("nvidia-geforce-rtx-5090", 32e9)):  # NIM GPU table
+        memory = real_catalog.accelerator(ident).specs.memory
+        assert memory.figure.amount == pytest.approx(gb) and memory.source == "nvidia-nim-llm-gpus", ident
     for field in ("memory_bandwidth", "power", "interconnect"):
         assert getattr(h20.specs, field).state is State.NOT_SOURCED and getattr(h20.specs, field).note
     ampere = ("nvidia-geforce-rtx-3090", "nvidia-rtx-a6000", "nvidia-rtx-a5000", "nvidia-rtx-a4000", "nvidia-a16", "nvidia-a2")
