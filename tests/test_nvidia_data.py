@@ -96,12 +96,21 @@ def test_figures_moved_to_nvidias_own_documents(real_catalog: Catalog) -> None:
         ("nvidia-h200-sxm", "memory_bandwidth"): (4.8e12, "nvidia-trtllm-h200-launch"),
         ("nvidia-h100-pcie", "memory_bandwidth"): (2e12, "nvidia-launchpad-h100-mig"),
         ("nvidia-a100-pcie-80gb", "memory"): (80e9, "nvidia-mig-supported-gpus"),
+        # Hopper In-Depth blog, Table 3, A100 (SXM4, 40 GB): "Memory Bandwidth 1555 GB/sec".
+        ("nvidia-a100-sxm-40gb", "memory_bandwidth"): (1555e9, "nvidia-hopper-in-depth"),
+        # Ampere tuning guide: "from 900 GB/s on Volta V100".
+        ("nvidia-v100-sxm2-16gb", "memory_bandwidth"): (900e9, "nvidia-ampere-tuning-guide"),
     }
     for (ident, field), (amount, source) in expected.items():
         part = real_catalog.accelerator(ident)
         claim = getattr(part.specs, field)
         assert claim.figure.amount == pytest.approx(amount) and claim.source == source, (ident, field)
         assert part.sources[source].kind is SourceKind.VENDOR
+    a100_bf16 = real_catalog.accelerator("nvidia-a100-sxm-40gb").compute(BF16)  # Table 3: "312/624", 624 with sparsity
+    assert a100_bf16.figure.amount == pytest.approx(312e12) and a100_bf16.sparse_figure.amount == pytest.approx(624e12)
+    assert a100_bf16.source == "nvidia-hopper-in-depth"
+    # The guide names no board, so the SXM3 module keeps its bandwidth open.
+    assert real_catalog.accelerator("nvidia-v100-sxm3-32gb").specs.memory_bandwidth.state is State.NOT_SOURCED
     # No NVIDIA document we could read states the H200's dense tensor rate: still open, never H100's copied.
     h200 = real_catalog.accelerator("nvidia-h200-sxm")
     assert h200.compute(FP8).state is State.NOT_COMPARABLE and h200.compute(FP8).figure is None
