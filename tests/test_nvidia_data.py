@@ -153,3 +153,24 @@ def test_h20_page_shows_memory_and_says_what_is_not_yet_sourced(real_client: Tes
     bandwidth = page.select_one('[data-spec="memory_bandwidth"]')
     assert bandwidth["data-state"] == "not_sourced"
     assert "not yet sourced" in bandwidth.get_text(" ", strip=True).lower()
+
+
+def test_rtx_5000_ada_follows_its_datasheet(real_catalog: Catalog) -> None:
+    card = real_catalog.accelerator("nvidia-rtx-5000-ada")
+    assert card.specs.memory.figure.amount == pytest.approx(32e9)
+    assert card.specs.memory_bandwidth.figure.amount == pytest.approx(576e9)
+    assert card.specs.power.figure.amount == pytest.approx(250)
+    fp8 = card.compute(FP8)  # "1044.4 TFLOPS", footnote 4: effective FP8 using sparsity; never halved by us
+    assert fp8.state is State.NOT_COMPARABLE and fp8.figure is None and "1044.4" in fp8.published_text
+    assert card.compute(BF16).state is State.NOT_SOURCED
+
+
+def test_rtx_pro_6000_editions_are_two_parts_under_one_family_word(real_catalog: Catalog) -> None:
+    from computeatlas.silicon.resolve import resolve
+
+    server = real_catalog.accelerator("nvidia-rtx-pro-6000-blackwell-server")
+    assert server.specs.memory.figure.amount == pytest.approx(96e9)  # MIG guide: "RTX PRO 6000 Blackwell Server Edition ... 96GB"
+    assert server.specs.power.state is State.NOT_SOURCED  # the Workstation Edition's 600 W is not copied across
+    found = resolve(real_catalog, "RTX PRO 6000")
+    assert found.status == "ambiguous"
+    assert {c.id for c in found.candidates} == {"nvidia-rtx-pro-6000-blackwell-server", "nvidia-rtx-pro-6000-blackwell-workstation"}
