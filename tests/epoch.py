@@ -81,15 +81,22 @@ MAPPING: dict[str, str] = {
     "nvidia-b200": "NVIDIA B200",
     "nvidia-b300": "NVIDIA B300 (Blackwell Ultra)",
     "nvidia-gb200": "NVIDIA GB200",
+    "nvidia-geforce-rtx-3090": "NVIDIA GeForce RTX 3090",
+    "nvidia-geforce-rtx-4090": "NVIDIA GeForce RTX 4090",
     "nvidia-h100-pcie": "NVIDIA H100 PCIe",
     "nvidia-h100-sxm": "NVIDIA H100 SXM5 80GB",
+    "nvidia-h20": "NVIDIA HGX H20",
     "nvidia-h200-sxm": "NVIDIA H200 SXM",
     "nvidia-l4": "NVIDIA L4",
     "nvidia-l40": "NVIDIA L40",
+    "nvidia-rtx-a4000": "NVIDIA RTX A4000",
+    "nvidia-rtx-a5000": "NVIDIA RTX A5000",
+    "nvidia-rtx-a6000": "NVIDIA RTX A6000",
     "nvidia-t4": "NVIDIA Tesla T4",
 }
 """Our id → Epoch's ``Hardware name``, by hand. Parts Epoch lacks (MI100, MI210, MI250, MI455X,
-Inferentia, WSE-3, Maia 200, A100 PCIe 80GB, L40S) are not listed."""
+Inferentia, WSE-3, Maia 200, A100 PCIe 80GB, L40S, H200 NVL, RTX 5090, RTX 4000 Ada, A16, A2)
+are not listed."""
 
 COLUMNS: dict[str, str] = {
     "memory": "Memory (bytes)",

@@ -87,3 +87,90 @@ def test_gh200_page_shows_the_superchip_words_not_a_number(real_client: TestClie
     memory = page.select_one('[data-spec="memory"]')
     assert memory["data-state"] == "not_comparable"
     assert "144GB HBM3e" in memory.select_one("dd").get_text(" ", strip=True)
+
+
+def test_figures_moved_to_nvidias_own_documents(real_catalog: Catalog) -> None:
+    # TensorRT-LLM's H200 launch note: "4.8TB/s of memory bandwidth"; LaunchPad H100 MIG lab:
+    # "a memory bandwidth of 2 TB/s" (PCIe H100); MIG user guide: A100-PCIE 80GB.
+    expected = {
+        ("nvidia-h200-sxm", "memory_bandwidth"): (4.8e12, "nvidia-trtllm-h200-launch"),
+        ("nvidia-h100-pcie", "memory_bandwidth"): (2e12, "nvidia-launchpad-h100-mig"),
+        ("nvidia-a100-pcie-80gb", "memory"): (80e9, "nvidia-mig-supported-gpus"),
+        # Hopper In-Depth blog, Table 3, A100 (SXM4, 40 GB): "Memory Bandwidth 1555 GB/sec".
+        ("nvidia-a100-sxm-40gb", "memory_bandwidth"): (1555e9, "nvidia-hopper-in-depth"),
+        # Ampere tuning guide: "from 900 GB/s on Volta V100".
+        ("nvidia-v100-sxm2-16gb", "memory_bandwidth"): (900e9, "nvidia-ampere-tuning-guide"),
+    }
+    for (ident, field), (amount, source) in expected.items():
+        part = real_catalog.accelerator(ident)
+        claim = getattr(part.specs, field)
+        assert claim.figure.amount == pytest.approx(amount) and claim.source == source, (ident, field)
+        assert part.sources[source].kind is SourceKind.VENDOR
+    a100_bf16 = real_catalog.accelerator("nvidia-a100-sxm-40gb").compute(BF16)  # Table 3: "312/624", 624 with sparsity
+    assert a100_bf16.figure.amount == pytest.approx(312e12) and a100_bf16.sparse_figure.amount == pytest.approx(624e12)
+    assert a100_bf16.source == "nvidia-hopper-in-depth"
+    # The guide names no board, so the SXM3 module keeps its bandwidth open.
+    assert real_catalog.accelerator("nvidia-v100-sxm3-32gb").specs.memory_bandwidth.state is State.NOT_SOURCED
+    # No NVIDIA document we could read states the H200's dense tensor rate: still open, never H100's copied.
+    h200 = real_catalog.accelerator("nvidia-h200-sxm")
+    assert h200.compute(FP8).state is State.NOT_COMPARABLE and h200.compute(FP8).figure is None
+    assert h200.compute(BF16).state is State.NOT_SOURCED
+
+
+def test_new_parts_record_only_what_nvidia_states(real_catalog: Catalog) -> None:
+    h20 = real_catalog.accelerator("nvidia-h20")
+    assert h20.specs.memory.figure.amount == pytest.approx(96e9)  # MIG guide: "H20 ... 96GB"
+    assert real_catalog.accelerator("nvidia-h200-nvl").specs.memory.figure.amount == pytest.approx(141e9)
+    for ident, gb in (("nvidia-geforce-rtx-4090", 24e9), ("nvidia-geforce-rtx-5090", 32e9)):  # NIM GPU table
+        memory = real_catalog.accelerator(ident).specs.memory
+        assert memory.figure.amount == pytest.approx(gb) and memory.source == "nvidia-nim-llm-gpus", ident
+    for field in ("memory_bandwidth", "power", "interconnect"):
+        assert getattr(h20.specs, field).state is State.NOT_SOURCED and getattr(h20.specs, field).note
+    ampere = ("nvidia-geforce-rtx-3090", "nvidia-rtx-a6000", "nvidia-rtx-a5000", "nvidia-rtx-a4000", "nvidia-a16", "nvidia-a2")
+    for ident in ampere:  # compute capability 8.6: Transformer Engine's matrix puts FP8 at 8.9 and up
+        assert real_catalog.accelerator(ident).compute(FP8).state is State.NOT_APPLICABLE, ident
+    for ident in ("nvidia-geforce-rtx-4090", "nvidia-geforce-rtx-5090", "nvidia-rtx-4000-ada"):  # FP8 exists, rate unread
+        assert real_catalog.accelerator(ident).compute(FP8).state is State.NOT_SOURCED, ident
+    for ident in (*ampere, "nvidia-geforce-rtx-4090", "nvidia-geforce-rtx-5090", "nvidia-rtx-4000-ada", "nvidia-h20", "nvidia-h200-nvl"):
+        part = real_catalog.accelerator(ident)
+        published = [c for _, c in part.claims() if c.state is State.PUBLISHED]
+        assert published and all(part.sources[c.source].kind is SourceKind.VENDOR for c in published), ident
+
+
+def test_new_names_resolve_to_one_part_each(real_catalog: Catalog) -> None:
+    from computeatlas.silicon.resolve import resolve_id
+
+    assert resolve_id(real_catalog, "RTX 4090") == "nvidia-geforce-rtx-4090"
+    assert resolve_id(real_catalog, "H200 NVL") == "nvidia-h200-nvl"
+    assert resolve_id(real_catalog, "H200") == "nvidia-h200-sxm"
+    assert resolve_id(real_catalog, "RTX A6000") == "nvidia-rtx-a6000"
+
+
+def test_h20_page_shows_memory_and_says_what_is_not_yet_sourced(real_client: TestClient) -> None:
+    page = BeautifulSoup(real_client.get("/silicon/nvidia-h20").text, "html.parser")
+    memory = page.select_one('[data-spec="memory"]')
+    assert memory["data-state"] == "published" and "96" in memory.select_one("dd").get_text(" ", strip=True)
+    bandwidth = page.select_one('[data-spec="memory_bandwidth"]')
+    assert bandwidth["data-state"] == "not_sourced"
+    assert "not yet sourced" in bandwidth.get_text(" ", strip=True).lower()
+
+
+def test_rtx_5000_ada_follows_its_datasheet(real_catalog: Catalog) -> None:
+    card = real_catalog.accelerator("nvidia-rtx-5000-ada")
+    assert card.specs.memory.figure.amount == pytest.approx(32e9)
+    assert card.specs.memory_bandwidth.figure.amount == pytest.approx(576e9)
+    assert card.specs.power.figure.amount == pytest.approx(250)
+    fp8 = card.compute(FP8)  # "1044.4 TFLOPS", footnote 4: effective FP8 using sparsity; never halved by us
+    assert fp8.state is State.NOT_COMPARABLE and fp8.figure is None and "1044.4" in fp8.published_text
+    assert card.compute(BF16).state is State.NOT_SOURCED
+
+
+def test_rtx_pro_6000_editions_are_two_parts_under_one_family_word(real_catalog: Catalog) -> None:
+    from computeatlas.silicon.resolve import resolve
+
+    server = real_catalog.accelerator("nvidia-rtx-pro-6000-blackwell-server")
+    assert server.specs.memory.figure.amount == pytest.approx(96e9)  # MIG guide: "RTX PRO 6000 Blackwell Server Edition ... 96GB"
+    assert server.specs.power.state is State.NOT_SOURCED  # the Workstation Edition's 600 W is not copied across
+    found = resolve(real_catalog, "RTX PRO 6000")
+    assert found.status == "ambiguous"
+    assert {c.id for c in found.candidates} == {"nvidia-rtx-pro-6000-blackwell-server", "nvidia-rtx-pro-6000-blackwell-workstation"}
