@@ -393,7 +393,7 @@ def test_cli_build(data_dir: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["build", str(out), "--data", str(data_dir), "--base-path", "/sub/", "--site-url", ORIGIN, "--live-url", LIVE], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "Wrote" in result.output and f"for {ORIGIN}/sub/" in result.output
-    assert "Every internal link leads to a file." in result.output
+    assert "Every internal link leads to a file, every form to a page that answers it, and no page is blank." in result.output
     assert (out / "silicon" / "acme-a1" / "index.html").is_file()
 
 
