@@ -102,3 +102,21 @@ def test_fastapis_validation_errors_are_the_same_400_body(client: TestClient) ->
     missing = client.get("/api/search")
     assert missing.status_code == 400
     assert missing.json()["detail"] == "query parameter 'q': Field required"
+
+
+def test_api_reference_renders_markup_and_gives_a_working_example_per_endpoint(real_client: TestClient) -> None:
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup(real_client.get("/api/docs").text, "html.parser")
+    sections = page.select("section.endpoint")
+    assert len(sections) == len(real_client.get("/openapi.json").json()["paths"])
+    assert "`" not in page.select_one("main").get_text()  # reST literals are rendered, not shown as backticks
+    pair = page.select_one("#get--api-compare-pair .description code")
+    assert pair is not None and pair.get_text() == "/compare/{a}-vs-{b}"
+    for section in sections:
+        request = section.select_one("code.request").get_text()
+        assert request.startswith("curl -s 'http://127.0.0.1:8000/api/"), request
+        url = request.split("'")[1].removeprefix("http://127.0.0.1:8000")
+        assert real_client.get(url).status_code == 200, url
+    search = page.select_one("#get--api-search code.request").get_text()
+    assert search == "curl -s 'http://127.0.0.1:8000/api/search?q=TPU'"
