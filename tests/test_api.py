@@ -120,3 +120,19 @@ def test_api_reference_renders_markup_and_gives_a_working_example_per_endpoint(r
         assert real_client.get(url).status_code == 200, url
     search = page.select_one("#get--api-search code.request").get_text()
     assert search == "curl -s 'http://127.0.0.1:8000/api/search?q=TPU'"
+
+
+def test_the_accelerator_list_gives_core_figures_with_their_states(real_client: TestClient) -> None:
+    listed = {row["id"]: row for row in real_client.get("/api/accelerators").json()}
+    trn3 = {spec["key"]: spec for spec in listed["aws-trainium-3"]["specs"]}
+    # AWS's Trainium3 page: 4.9 TB/s of memory bandwidth per chip; AWS publishes no per-chip power.
+    assert trn3["memory_bandwidth"]["amount"] == 4.9e12 and trn3["memory_bandwidth"]["unit"] == "B/s"
+    assert trn3["memory_bandwidth"]["state"] == "published" and trn3["memory_bandwidth"]["basis"] == "chip"
+    assert trn3["power"]["state"] == "not_published" and trn3["power"]["amount"] is None and trn3["power"]["display"] == "not published"
+    assert {"memory", "memory_bandwidth", "power", "interconnect", "software"} <= set(trn3)
+    assert not any(key.startswith("details.") for key in trn3)
+    # Every core figure of every part is in one of the states, never a blank.
+    for row in listed.values():
+        assert row["verified"] and all(spec["state"] and spec["display"] for spec in row["specs"]), row["id"]
+        one = real_client.get(row["api_url"]).json()
+        assert [s["key"] for s in row["specs"]] == [s["key"] for s in one["specs"] if not s["key"].startswith("details.")]
