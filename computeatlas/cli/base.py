@@ -64,6 +64,11 @@ app = typer.Typer(
 out = Console(soft_wrap=False)
 err = Console(stderr=True)
 
+WideOption = Annotated[
+    bool,
+    typer.Option("--wide", help="Print tables at full width, one line per row (for a wide terminal or a file); by default they wrap to the terminal, 80 columns when piped."),
+]
+
 DataOption = Annotated[
     Path | None,
     typer.Option("--data", help="Data folder (default: $COMPUTEATLAS_DATA or the bundled data/)."),

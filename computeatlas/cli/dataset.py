@@ -39,6 +39,7 @@ from computeatlas.cli.base import (
     out,
     settings_for,
 )
+from computeatlas.cli.tables import print_table
 from computeatlas.ledger import (
     DEFAULT_RETENTION_DAYS,
     MAX_RETENTION_DAYS,
@@ -161,7 +162,7 @@ def list_requests(
     for e in entries:  # Text cells: what a visitor typed is printed as typed, never read as rich markup
         grid.add_row(str(e.id), e.created_at.strftime("%Y-%m-%d %H:%M"), Text(e.kind), Text(e.name), Text(e.email),
                      Text(e.organisation), Text(e.intended_use))
-    out.print(grid, emoji=False, highlight=False)
+    print_table(out, grid, emoji=False, highlight=False)
 
 
 @requests_app.command("export")

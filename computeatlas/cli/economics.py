@@ -15,6 +15,7 @@ from computeatlas.cli.base import (
     load_catalog,
     out,
 )
+from computeatlas.cli.tables import print_table
 from computeatlas.economics.estimate import estimate as run_estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
 from computeatlas.energy.views import economics_view
@@ -68,13 +69,13 @@ def estimate(
     p = result.price
     inputs.add_row("Price per accelerator-hour", p.working or p.outcome.value, "", p.source_url or ("given by you" if p.origin == "user" else ""))
     inputs.add_row("Utilisation", f"{result.utilisation:g}", "", "given by you")
-    out.print(inputs)
+    print_table(out, inputs)
     bounds = Table(title="Results", show_lines=False)
     for heading in ("bound", "value", "formula", "working or reason"):
         bounds.add_column(heading)
     for b in (result.decode_batch1, result.decode_compute_bound, result.cost_batch1, result.cost_compute_bound):
         bounds.add_row(b.label, b.display, b.formula, b.working or b.reason or "")
-    out.print(bounds)
+    print_table(out, bounds)
     out.print("Assumptions:")
     for n, text in enumerate(result.assumptions, 1):
         out.print(f" {n}. {text}", highlight=False)
@@ -91,4 +92,4 @@ def claims(data: DataOption = None) -> None:
         for c in group:
             grid.add_row(c.id, c.claimant, c.claimant_sells.value + (" (these parts)" if c.sells_these_parts else ""),
                          c.display, c.model, c.date.isoformat())  # fmt: skip
-        out.print(grid)
+        print_table(out, grid)
