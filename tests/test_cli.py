@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from computeatlas.cli import app
+from tests.serving import free_port
 
 runner = CliRunner()
 
@@ -176,9 +177,10 @@ def test_serve_refuses_a_short_secret_and_starts_with_a_writable_folder(
     result = runner.invoke(app, ["serve", "--data", str(data_dir)])
     assert result.exit_code == 1 and "COMPUTEATLAS_SECRET must be at least 16 characters" in result.stderr and served == []
     monkeypatch.delenv("COMPUTEATLAS_SECRET")
-    result = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", "8123"])
+    port = free_port()
+    result = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", str(port)])
     assert result.exit_code == 0, result.output
-    assert len(served) == 1 and served[0]["port"] == 8123
+    assert len(served) == 1 and served[0]["port"] == port
     assert (tmp_path / "var" / "ledger.sqlite3").is_file() and (tmp_path / "var" / "secret.key").is_file()
 
 
@@ -195,7 +197,7 @@ def test_serve_hands_its_settings_to_the_workers_not_the_environment(
     monkeypatch.delenv("COMPUTEATLAS_DATA", raising=False)
     monkeypatch.delenv("COMPUTEATLAS_SECRET", raising=False)
     monkeypatch.setenv("COMPUTEATLAS_VAR", str(tmp_path / "var"))
-    result = runner.invoke(app, ["serve", "--data", str(data_dir)])
+    result = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", str(free_port())])
     assert result.exit_code == 0, result.output
     assert "COMPUTEATLAS_DATA" not in os.environ
     (factory,), options = calls[0]
@@ -256,3 +258,39 @@ def test_wide_prints_every_column_on_one_line() -> None:
     row = next(line for line in wide.output.splitlines() if "aws-trainium-3 " in line)
     assert "cloud-only" in row and "2517" in row
     assert "…" not in wide.output
+
+
+def test_version() -> None:
+    import computeatlas
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output == f"computeatlas {computeatlas.__version__}\n"
+
+
+def test_serve_reports_a_busy_port_before_claiming_to_serve(
+    served: list[dict[str, object]], data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    monkeypatch.setenv("COMPUTEATLAS_VAR", str(tmp_path / "var"))
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen(1)
+        port = holder.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", str(port)])
+    assert result.exit_code == 1 and served == []
+    assert result.stderr == f"Not starting: port {port} on 127.0.0.1 is already in use (another server is listening there); choose another with --port.\n"
+    assert "Serving" not in result.stdout
+
+
+def test_serve_warns_when_every_address_is_a_trusted_proxy(
+    served: list[dict[str, object]], data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COMPUTEATLAS_VAR", str(tmp_path / "var"))
+    monkeypatch.setenv("COMPUTEATLAS_TRUSTED_PROXIES", '["10.0.0.0/8", "0.0.0.0/0"]')
+    result = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", str(free_port())])
+    assert result.exit_code == 0 and len(served) == 1
+    assert result.stderr.startswith("Warning: COMPUTEATLAS_TRUSTED_PROXIES includes 0.0.0.0/0, which trusts every client")
+    monkeypatch.setenv("COMPUTEATLAS_TRUSTED_PROXIES", '["127.0.0.1", "10.0.0.0/8"]')
+    quiet = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", str(free_port())])
+    assert quiet.exit_code == 0 and quiet.stderr == ""

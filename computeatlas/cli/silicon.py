@@ -24,6 +24,7 @@ from computeatlas.cli.base import (
     settings_for,
     WideOption,
 )
+from computeatlas.cli.startup import port_problem, trusted_proxies_warning
 from computeatlas.cli.tables import print_table
 from computeatlas.cli.compare import (
     accelerator_id,  # show accepts ids, aliases and names
@@ -76,7 +77,10 @@ def serve(
 
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from the addresses in
     ``settings.trusted_proxies`` (none by default); with several workers and ``memory://``
-    rate-limit storage it warns that each worker counts separately (:func:`rate_limit_warning`)."""
+    rate-limit storage it warns that each worker counts separately (:func:`rate_limit_warning`),
+    and trusting every address (``0.0.0.0/0``) is warned about (:func:`trusted_proxies_warning`).
+    A port that cannot be listened on (another server holds it) stops it, exit 1, before it
+    says it is serving (:func:`port_problem`)."""
     from computeatlas.web.guard import trusted_networks
 
     settings = settings_for(data=data)
@@ -86,11 +90,14 @@ def serve(
     except ValueError as exc:
         raise fail(f"Not starting: {exc}.", 1) from None
     check_ledger(settings)
+    busy = port_problem(host, port)
+    if busy:
+        raise fail(f"Not starting: {busy}.", 1)
     start_retention(settings)  # expired requests go now, and every hour while this process runs
+    for warning in (rate_limit_warning(workers, settings.rate_limit_storage), trusted_proxies_warning(tuple(settings.trusted_proxies))):
+        if warning:
+            typer.echo(warning, err=True)
     out.print(f"Serving {len(catalog.accelerators)} accelerators on http://{host}:{port}/")
-    warning = rate_limit_warning(workers, settings.rate_limit_storage)
-    if warning:
-        typer.echo(warning, err=True)
     options: dict[str, Any] = {
         "factory": True,
         "host": host,
