@@ -47,7 +47,10 @@ def estimate(
         find_accelerator_id(catalog, request.accelerator)
         result = run_estimate(catalog, request)
     except DoesNotFit as exc:
-        raise fail(f"Does not fit: {exc.reason}.") from None
+        fewest = "; ".join(f"{name}: {count}" for _, name, count in exc.alternatives)
+        step = (f" Parts that need the fewest: {fewest}. Compare them: computeatlas compare {exc.accelerator_id} "
+                + " ".join(i for i, _, _ in exc.alternatives) + ".") if exc.alternatives else ""
+        raise fail(f"Does not fit: {exc.reason}.{step}") from None
     except EstimateError as exc:
         label = "Offers for this accelerator" if exc.param == "offer" else "Closest"
         more = f" (and {exc.more} more; see computeatlas prices {exc.accelerator})" if exc.more and exc.accelerator else ""
