@@ -85,7 +85,7 @@ def test_the_search_page_lists_a_family_and_opens_an_exact_match(real_client: Te
     assert {li["data-id"] for li in listed} == {"nvidia-b200", "nvidia-b300", "nvidia-gb200"}
     assert all(li["data-matched-by"] == "words" for li in listed)
     trainium = BeautifulSoup(real_client.get("/search?q=Trainium").text, "html.parser").select("#results .matches li")
-    assert [li["data-id"] for li in trainium][0] == "aws-trainium" and len(trainium) == 3
+    assert trainium[0]["data-id"] == "aws-trainium" and len(trainium) == 3
     opened = real_client.get("/search?q=Trn3", follow_redirects=False)
     assert opened.status_code == 302 and opened.headers["location"] == "/silicon/aws-trainium-3"
     api = real_client.get("/api/search?q=TPU").json()

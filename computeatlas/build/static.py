@@ -60,9 +60,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from computeatlas.build.links import DeadLink, dead_links
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
-from computeatlas.build.links import DeadLink, dead_links
 from computeatlas.core.urls import Urls, site_path
 
 MARKER = ".computeatlas-build"

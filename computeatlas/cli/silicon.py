@@ -16,19 +16,19 @@ from rich.table import Table
 
 from computeatlas.cli.base import (
     DataOption,
+    WideOption,
     app,
     check_out_path,
     fail,
     load_catalog,
     out,
     settings_for,
-    WideOption,
 )
-from computeatlas.cli.startup import port_problem, trusted_proxies_warning
-from computeatlas.cli.tables import print_table
 from computeatlas.cli.compare import (
     accelerator_id,  # show accepts ids, aliases and names
 )
+from computeatlas.cli.startup import port_problem, trusted_proxies_warning
+from computeatlas.cli.tables import print_table
 from computeatlas.core import catalog as catalog_mod
 from computeatlas.core.catalog import CatalogError
 from computeatlas.core.settings import Settings

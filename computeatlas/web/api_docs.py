@@ -98,8 +98,12 @@ def example(catalog: Catalog, endpoint: Endpoint) -> str:
     second = next((a for a in accs if a != first), first)
     priced = next((o.accelerator for o in catalog.offers.values() if o.accelerator in catalog.accelerators), first)
     by_path = {
-        "ident": {"energy": next(iter(catalog.energy), ""), "systems": next(iter(catalog.systems), ""),
-                  "providers": next(iter(catalog.providers), ""), "prices": priced},  # fmt: skip
+        "ident": {
+            "energy": next(iter(catalog.energy), ""),
+            "systems": next(iter(catalog.systems), ""),
+            "providers": next(iter(catalog.providers), ""),
+            "prices": priced,
+        },
         "pair": next(iter(catalog.comparisons), "-vs-".join(sorted((first, second)))),
         "fmt": "FP8",
     }

@@ -8,7 +8,6 @@ import functools
 import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +19,7 @@ PAGES = ["/search", "/api/search-index", "/silicon/nvidia-b200"]
 
 
 class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002  (the base class's name)
+    def log_message(self, format: str, *args: object) -> None:
         """Say nothing: the test reads the pages, not the log."""
 
 
