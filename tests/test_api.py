@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 
@@ -104,9 +105,11 @@ def test_fastapis_validation_errors_are_the_same_400_body(client: TestClient) ->
     assert missing.json()["detail"] == "query parameter 'q': Field required"
 
 
-def test_api_reference_renders_markup_and_gives_a_working_example_per_endpoint(real_client: TestClient) -> None:
+@pytest.mark.parametrize("which", ["client", "real_client"])
+def test_api_reference_renders_markup_and_gives_a_working_example_per_endpoint(which: str, request: pytest.FixtureRequest) -> None:
     from bs4 import BeautifulSoup
 
+    real_client: TestClient = request.getfixturevalue(which)  # the small catalog and the bundled one
     page = BeautifulSoup(real_client.get("/api/docs").text, "html.parser")
     sections = page.select("section.endpoint")
     assert len(sections) == len(real_client.get("/openapi.json").json()["paths"])
@@ -117,7 +120,12 @@ def test_api_reference_renders_markup_and_gives_a_working_example_per_endpoint(r
         request = section.select_one("code.request").get_text()
         assert request.startswith("curl -s 'http://127.0.0.1:8000/api/"), request
         url = request.split("'")[1].removeprefix("http://127.0.0.1:8000")
-        assert real_client.get(url).status_code == 200, url
+        assert "{" not in url, url
+        # The bundled records have something of every kind; the small catalog has no energy
+        # topic, system or observed price, so those examples name a record that is not there.
+        assert real_client.get(url).status_code in ((200,) if which == "real_client" else (200, 404)), url
+    if which == "client":
+        return
     search = page.select_one("#get--api-search code.request").get_text()
     assert search == "curl -s 'http://127.0.0.1:8000/api/search?q=TPU'"
 

@@ -23,6 +23,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from computeatlas.build.paths import normalise_base_path, public_url, site_origin
+
 STATIC_ANSWERS = ("script", "unfiltered")
 """What a GET form into a static build may declare in ``data-static`` (see the module doc)."""
 
@@ -112,8 +114,6 @@ def dead_links(out_dir: Path | str, base_path: str = "", site_url: str | None = 
     Links to other sites, ``mailto:`` and ``data:`` are not followed. The sitemap's
     locations are checked when ``site_url`` is given.
     """
-    from computeatlas.build.static import normalise_base_path, public_url, site_origin
-
     out = Path(out_dir)
     base = normalise_base_path(base_path)
     origin = site_origin(site_url) if site_url else None

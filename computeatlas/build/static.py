@@ -52,15 +52,20 @@ sitemap and the feed need absolute addresses.
 from __future__ import annotations
 
 import html
-import re
 import shutil
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 from computeatlas.build.links import DeadLink, dead_links
+from computeatlas.build.paths import (
+    file_for,
+    normalise_base_path,
+    normalise_live_url,
+    public_url,
+    site_origin,
+)
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
@@ -71,17 +76,6 @@ NOT_FOUND = "/404.html"
 DEFAULT_SITE_URL = "http://localhost:8000"
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 
-EXTENSIONS = {
-    "application/json": ".json",
-    "application/xml": ".xml",
-    "application/atom+xml": ".xml",
-    "image/svg+xml": ".svg",
-    "text/csv": ".csv",
-    "text/plain": ".txt",
-    "application/vnd.apache.parquet": ".parquet",
-    "application/x-sqlite3": ".sqlite",
-    "application/zip": ".zip",
-}
 
 
 class BuildError(Exception):
@@ -109,70 +103,6 @@ class BuildResult:
     def pages(self) -> int:
         """Files rendered from routes (redirect pages included; copied static assets not)."""
         return len(self.files) + len(self.redirects)
-
-
-def normalise_base_path(base_path: str) -> str:
-    """``""`` for the root, else ``/a/b`` (leading slash, no trailing one); raises ValueError on a bad path."""
-    text = (base_path or "").strip()
-    if text in ("", "/"):
-        return ""
-    if "://" in text or not re.fullmatch(r"/?[A-Za-z0-9._~\-/]+", text) or ".." in text.split("/"):
-        raise ValueError(f"base path {base_path!r}: write a URL path such as /atlas/")
-    return "/" + text.strip("/")
-
-
-def site_origin(site_url: str) -> str:
-    """The origin (``scheme://host[:port]``) of ``site_url``; raises ValueError unless it is an absolute http(s) URL."""
-    parts = urlsplit(site_url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"site URL {site_url!r}: write an absolute http(s) address such as https://atlas.example.org")
-    return f"{parts.scheme}://{parts.netloc}"
-
-
-def normalise_live_url(live_url: str | None) -> str | None:
-    """``None`` when no live server is given, else ``live_url`` without a trailing slash.
-
-    A live URL is an absolute ``http`` or ``https`` address (a path is allowed, as in
-    ``https://host/atlas``; a query string or fragment is not), because forms post to it
-    and links lead to it. Raises ``ValueError`` naming it otherwise (``javascript:…``,
-    ``//host``, ``host`` alone, quotes or spaces).
-    """
-    if live_url is None or not live_url.strip():
-        return None
-    text = live_url.strip()
-    parts = urlsplit(text)
-    if (
-        parts.scheme.lower() not in ("http", "https")
-        or not parts.hostname
-        or parts.query
-        or parts.fragment
-        or not re.fullmatch(r"[^\s\"'<>\\^`{|}]+", text)
-    ):
-        raise ValueError(f"live URL {live_url!r}: write an absolute http(s) address such as https://live.atlas.example.org")
-    return text.rstrip("/")
-
-
-def file_for(path: str, content_type: str) -> str:
-    """The output file (relative, POSIX) for URL ``path`` served with ``content_type``. See the module doc."""
-    kind = content_type.split(";", 1)[0].strip().lower()
-    clean = unquote(path.split("?", 1)[0])
-    if clean.endswith("/"):
-        return clean.lstrip("/") + ("index.html" if kind == "text/html" else "index" + EXTENSIONS.get(kind, ""))
-    last = clean.rsplit("/", 1)[-1]
-    if "." in last:
-        return clean.lstrip("/")
-    if kind == "text/html":
-        return clean.lstrip("/") + "/index.html"
-    return clean.lstrip("/") + EXTENSIONS.get(kind, ".bin")
-
-
-def public_url(file: str) -> str:
-    """The URL path (without base) at which a static host serves ``file``: ``a/index.html`` → ``/a/``."""
-    if file == "index.html":
-        return "/"
-    if file.endswith("/index.html"):
-        return "/" + file[: -len("index.html")]
-    return "/" + file
 
 
 def _prepare(out_dir: Path) -> None:

@@ -9,6 +9,7 @@ endpoint made from the catalog's own ids (:func:`example`).
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Iterable
@@ -21,7 +22,7 @@ from markupsafe import Markup
 from pydantic import BaseModel
 
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.urls import site_path
+from computeatlas.core.urls import Urls, site_path
 from computeatlas.web.page import Route, catalog_of, render, urls_of
 
 _CODE = re.compile(r"``(.+?)``|:[a-z]+:`~?([^`]+?)`|`([^`]+?)`")
@@ -89,33 +90,20 @@ def endpoints(openapi: dict[str, Any]) -> list[Endpoint]:
     return out
 
 
-def example(catalog: Catalog, endpoint: Endpoint) -> str:
-    """A request for ``endpoint`` that answers 200 on ``catalog``: its path with every path
-    parameter filled with a real id and every required query parameter with a real value
-    (``/api/accelerators/nvidia-h100-sxm``, ``/api/search?q=TPU``), as a site path."""
-    accs = list(catalog.accelerators)
-    first = next((a for a in ("nvidia-h100-sxm", "nvidia-h200-sxm") if a in catalog.accelerators), accs[0] if accs else "")
-    second = next((a for a in accs if a != first), first)
-    priced = next((o.accelerator for o in catalog.offers.values() if o.accelerator in catalog.accelerators), first)
-    by_path = {
-        "ident": {
-            "energy": next(iter(catalog.energy), ""),
-            "systems": next(iter(catalog.systems), ""),
-            "providers": next(iter(catalog.providers), ""),
-            "prices": priced,
-        },
-        "pair": next(iter(catalog.comparisons), "-vs-".join(sorted((first, second)))),
-        "fmt": "FP8",
-    }
-    path = endpoint.path
-    for p in endpoint.parameters:
-        if p.where != "path":
-            continue
-        value = by_path.get(p.name, "")
-        if isinstance(value, dict):
-            value = next((v for k, v in value.items() if f"/{k}/" in path), first)
-        path = path.replace("{" + p.name + "}", str(value))
-    query = {"ids": f"{first},{second}", "q": "TPU", "accelerator": first, "params": "70e9", "format": "FP8", "utilisation": "0.5"}
+def example(catalog: Catalog, endpoint: Endpoint, built: list[str]) -> str:
+    """A request for ``endpoint`` that answers 200 on ``catalog``, as a site path: for a path
+    with parameters, the first of ``built`` (every layer's static paths, which answer 200)
+    that matches it (``/api/accelerators/{ident}`` → ``/api/accelerators/acme-a1``), and
+    every required query parameter filled with a real value (``/api/search?q=TPU``). When
+    nothing of the kind was built (no part has a price chart), the first part's id stands
+    in, and the example answers 404 as the endpoint does for that part."""
+    pattern = re.compile("^" + re.sub(r"\\{[a-z_]+\\}", "[^/]+", re.escape(endpoint.path)) + "$")
+    ids = list(catalog.accelerators)[:2]
+    path = next((p for p in built if pattern.match(p)), None)
+    if path is None:  # nothing of this kind was built (no curated pair, no part with prices): the first parts
+        stand_in = {"pair": "-vs-".join(sorted(ids)), "fmt": "FP8"}
+        path = re.sub(r"\{([a-z_]+)\}", lambda m: stand_in.get(m.group(1), ids[0] if ids else "x"), endpoint.path)
+    query = {"ids": ",".join(ids), "q": "TPU", "accelerator": ids[0] if ids else "", "params": "7e9", "format": "FP8", "utilisation": "0.5"}
     wanted = {p.name: query[p.name] for p in endpoint.parameters if p.where == "query" and p.required and p.name in query}
     return path + ("?" + urlencode(wanted, safe=",") if wanted else "")
 
@@ -124,10 +112,20 @@ def api_docs(request: Request) -> HTMLResponse:
     """Every API endpoint with its parameters and response schema, from the OpenAPI document,
     each with an example request."""
     catalog = catalog_of(request)
-    found = [e.model_copy(update={"example": example(catalog, e)}) for e in endpoints(request.app.openapi())]
-    urls = urls_of(request)
+    built = request.app.state.all_paths(catalog)
+    found = [e.model_copy(update={"example": example(catalog, e, built)}) for e in endpoints(request.app.openapi())]
     return render(request, "api_docs.html", page_title="API reference", endpoints=found, prose=prose,
-                  example_url=lambda path: urls.absolute(path))  # fmt: skip
+                  example_url=functools.partial(example_address, urls_of(request)))  # fmt: skip
+
+
+def example_address(urls: Urls, path: str) -> str:
+    """The absolute address of example request ``path``: on the public origin, at its file's
+    URL in a static build where it was built, else on the live server (when there is one).
+    Unlike a link, an example is text: it is not sent to the live server's link list."""
+    bare = path.split("?", 1)[0]
+    if urls.files is not None and bare not in urls.files:
+        return (urls.live or urls.origin + urls.base_path) + path
+    return urls.absolute(path)
 
 
 def static_paths(catalog: Catalog) -> Iterable[str]:
