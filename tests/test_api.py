@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 
@@ -102,3 +103,44 @@ def test_fastapis_validation_errors_are_the_same_400_body(client: TestClient) ->
     missing = client.get("/api/search")
     assert missing.status_code == 400
     assert missing.json()["detail"] == "query parameter 'q': Field required"
+
+
+@pytest.mark.parametrize("which", ["client", "real_client"])
+def test_api_reference_renders_markup_and_gives_a_working_example_per_endpoint(which: str, request: pytest.FixtureRequest) -> None:
+    from bs4 import BeautifulSoup
+
+    real_client: TestClient = request.getfixturevalue(which)  # the small catalog and the bundled one
+    page = BeautifulSoup(real_client.get("/api/docs").text, "html.parser")
+    sections = page.select("section.endpoint")
+    assert len(sections) == len(real_client.get("/openapi.json").json()["paths"])
+    assert "`" not in page.select_one("main").get_text()  # reST literals are rendered, not shown as backticks
+    pair = page.select_one("#get--api-compare-pair .description code")
+    assert pair is not None and pair.get_text() == "/compare/{a}-vs-{b}"
+    for section in sections:
+        request = section.select_one("code.request").get_text()
+        assert request.startswith("curl -s 'http://127.0.0.1:8000/api/"), request
+        url = request.split("'")[1].removeprefix("http://127.0.0.1:8000")
+        assert "{" not in url, url
+        # The bundled records have something of every kind; the small catalog has no energy
+        # topic, system or observed price, so those examples name a record that is not there.
+        assert real_client.get(url).status_code in ((200,) if which == "real_client" else (200, 404)), url
+    if which == "client":
+        return
+    search = page.select_one("#get--api-search code.request").get_text()
+    assert search == "curl -s 'http://127.0.0.1:8000/api/search?q=TPU'"
+
+
+def test_the_accelerator_list_gives_core_figures_with_their_states(real_client: TestClient) -> None:
+    listed = {row["id"]: row for row in real_client.get("/api/accelerators").json()}
+    trn3 = {spec["key"]: spec for spec in listed["aws-trainium-3"]["specs"]}
+    # AWS's Trainium3 page: 4.9 TB/s of memory bandwidth per chip; AWS publishes no per-chip power.
+    assert trn3["memory_bandwidth"]["amount"] == 4.9e12 and trn3["memory_bandwidth"]["unit"] == "B/s"
+    assert trn3["memory_bandwidth"]["state"] == "published" and trn3["memory_bandwidth"]["basis"] == "chip"
+    assert trn3["power"]["state"] == "not_published" and trn3["power"]["amount"] is None and trn3["power"]["display"] == "not published"
+    assert {"memory", "memory_bandwidth", "power", "interconnect", "software"} <= set(trn3)
+    assert not any(key.startswith("details.") for key in trn3)
+    # Every core figure of every part is in one of the states, never a blank.
+    for row in listed.values():
+        assert row["verified"] and all(spec["state"] and spec["display"] for spec in row["specs"]), row["id"]
+        one = real_client.get(row["api_url"]).json()
+        assert [s["key"] for s in row["specs"]] == [s["key"] for s in one["specs"] if not s["key"].startswith("details.")]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from computeatlas.cli import app
+from tests.serving import free_port
 
 runner = CliRunner()
 
@@ -175,9 +177,10 @@ def test_serve_refuses_a_short_secret_and_starts_with_a_writable_folder(
     result = runner.invoke(app, ["serve", "--data", str(data_dir)])
     assert result.exit_code == 1 and "COMPUTEATLAS_SECRET must be at least 16 characters" in result.stderr and served == []
     monkeypatch.delenv("COMPUTEATLAS_SECRET")
-    result = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", "8123"])
+    port = free_port()
+    result = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", str(port)])
     assert result.exit_code == 0, result.output
-    assert len(served) == 1 and served[0]["port"] == 8123
+    assert len(served) == 1 and served[0]["port"] == port
     assert (tmp_path / "var" / "ledger.sqlite3").is_file() and (tmp_path / "var" / "secret.key").is_file()
 
 
@@ -194,7 +197,7 @@ def test_serve_hands_its_settings_to_the_workers_not_the_environment(
     monkeypatch.delenv("COMPUTEATLAS_DATA", raising=False)
     monkeypatch.delenv("COMPUTEATLAS_SECRET", raising=False)
     monkeypatch.setenv("COMPUTEATLAS_VAR", str(tmp_path / "var"))
-    result = runner.invoke(app, ["serve", "--data", str(data_dir)])
+    result = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", str(free_port())])
     assert result.exit_code == 0, result.output
     assert "COMPUTEATLAS_DATA" not in os.environ
     (factory,), options = calls[0]
@@ -221,3 +224,73 @@ def test_build_takes_its_defaults_from_the_settings(data_dir: Path, tmp_path: Pa
     result = runner.invoke(app, ["build", str(tmp_path / "out"), "--data", str(data_dir), "--base-path", "/", "--site-url", "https://other.example"])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out" / "robots.txt").read_text().endswith("Sitemap: https://other.example/sitemap.xml\n")
+
+
+# --- tables at 80 columns, piped -------------------------------------------------------
+
+
+def _over(text: str, width: int = 80) -> list[str]:
+    return [line for line in text.splitlines() if len(line) > width]
+
+
+def test_tables_read_at_80_columns_when_piped() -> None:
+    # CliRunner's output is not a terminal: rich takes $COLUMNS, as it does for `| less`.
+    listed = runner.invoke(app, ["list"], env={"COLUMNS": "80"})
+    assert listed.exit_code == 0, listed.output
+    assert _over(listed.output) == [] and "…" not in listed.output
+    # AMD's MI300X: 2614.9 dense FP8 TFLOPS, printed whole (it was cut to "2614…").
+    row = next(line for line in listed.output.splitlines() if line.startswith("amd-instinct-mi300x "))
+    assert row.split()[1:] == ["192", "5.3", "2614.9", "1307.4", "750"]
+    assert "FP4 dense (TFLOPS), Availability left" in " ".join(listed.output.split())
+    shown = runner.invoke(app, ["show", "Trn3"], env={"COLUMNS": "80"})
+    assert shown.exit_code == 0 and _over(shown.output) == [] and "…" not in shown.output
+    assert "4.9 TB/s" in shown.output  # AWS's Trainium3 page; its power is "not published", wrapped in its column
+    assert re.search(r"^Power +not +.*\n +published ", shown.output, re.M), shown.output
+    compared = runner.invoke(app, ["compare", "H200", "B200", "MI300X"], env={"COLUMNS": "80"})
+    assert compared.exit_code == 0 and _over(compared.output) == [] and "…" not in compared.output
+
+
+def test_wide_prints_every_column_on_one_line() -> None:
+    wide = runner.invoke(app, ["list", "--wide"], env={"COLUMNS": "80"})
+    assert wide.exit_code == 0, wide.output
+    header = next(line for line in wide.output.splitlines() if " id " in line)
+    assert "Memory bandwidth (TB/s)" in header and "Availability" in header and "FP4 dense (TFLOPS)" in header
+    row = next(line for line in wide.output.splitlines() if "aws-trainium-3 " in line)
+    assert "cloud-only" in row and "2517" in row
+    assert "…" not in wide.output
+
+
+def test_version() -> None:
+    import computeatlas
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output == f"computeatlas {computeatlas.__version__}\n"
+
+
+def test_serve_reports_a_busy_port_before_claiming_to_serve(
+    served: list[dict[str, object]], data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    monkeypatch.setenv("COMPUTEATLAS_VAR", str(tmp_path / "var"))
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen(1)
+        port = holder.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", str(port)])
+    assert result.exit_code == 1 and served == []
+    assert result.stderr == f"Not starting: port {port} on 127.0.0.1 is already in use (another server is listening there); choose another with --port.\n"
+    assert "Serving" not in result.stdout
+
+
+def test_serve_warns_when_every_address_is_a_trusted_proxy(
+    served: list[dict[str, object]], data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COMPUTEATLAS_VAR", str(tmp_path / "var"))
+    monkeypatch.setenv("COMPUTEATLAS_TRUSTED_PROXIES", '["10.0.0.0/8", "0.0.0.0/0"]')
+    result = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", str(free_port())])
+    assert result.exit_code == 0 and len(served) == 1
+    assert result.stderr.startswith("Warning: COMPUTEATLAS_TRUSTED_PROXIES includes 0.0.0.0/0, which trusts every client")
+    monkeypatch.setenv("COMPUTEATLAS_TRUSTED_PROXIES", '["127.0.0.1", "10.0.0.0/8"]')
+    quiet = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", str(free_port())])
+    assert quiet.exit_code == 0 and quiet.stderr == ""

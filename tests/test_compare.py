@@ -354,7 +354,9 @@ def test_search(compare_client: TestClient) -> None:
     assert found.status_code == 302 and found.headers["location"] == "/silicon/acme-a1"
     ambiguous = compare_client.get("/search?q=acme")
     assert ambiguous.status_code == 200
-    assert [a["href"] for a in soup(ambiguous).select(".candidates a")] == ["/silicon/acme-a1", "/silicon/acme-a2"]
+    listed = soup(ambiguous).select("#results .matches li")
+    assert [li.a["href"] for li in listed[:2]] == ["/silicon/acme-a1", "/silicon/acme-a2"]
+    assert [li["data-matched-by"] for li in listed[:2]] == ["alias", "alias"]
     unknown = compare_client.get("/search?q=acme-a3")
     assert unknown.status_code == 404
     assert "/silicon/acme-a1" in [a["href"] for a in soup(unknown).select(".suggestions a")]
@@ -396,7 +398,26 @@ def test_compare_pages_have_no_inline_script_or_style(compare_client: TestClient
 
 
 def test_static_paths_name_the_curated_pages(compare_catalog: Catalog) -> None:
-    assert list(web_compare.static_paths(compare_catalog)) == ["/compare/", "/search", "/compare/acme-a1-vs-acme-a2"]
+    assert list(web_compare.static_paths(compare_catalog)) == [
+        "/compare/", "/search", "/api/search-index", "/compare/acme-a1-vs-acme-a2", "/api/compare/acme-a1-vs-acme-a2",
+    ]
+
+
+def test_a_pair_has_its_own_json_at_a_path(compare_client: TestClient) -> None:
+    pair = compare_client.get("/api/compare/acme-a1-vs-acme-a2")
+    assert pair.status_code == 200
+    assert pair.json() == compare_client.get("/api/compare?ids=acme-a1,acme-a2").json()
+    assert pair.json()["api_url"] == "/api/compare/acme-a1-vs-acme-a2"
+    moved = compare_client.get("/api/compare/acme-a2-vs-acme-a1")
+    assert moved.status_code == 301 and moved.headers["location"] == "/api/compare/acme-a1-vs-acme-a2"
+    assert compare_client.get("/api/compare/acme-a1-vs-acme-a9").status_code == 404
+    assert compare_client.get("/api/compare/acme-a1").status_code == 404
+
+
+def test_every_page_has_a_search_box(compare_client: TestClient) -> None:
+    for path in ("/", "/compare/", "/silicon/acme-a1", "/economics/estimate"):
+        box = soup(compare_client.get(path)).select_one("header.site form.site-search")
+        assert box is not None and box["action"] == "/search" and box.select_one('input[name="q"]') is not None, path
 
 
 # --- the accelerator page ------------------------------------------------------------------

@@ -159,8 +159,8 @@ def test_a_commercial_request_is_a_licence_enquiry_with_no_download(web: TestCli
 def test_double_submit_records_one_row(web: TestClient, app: FastAPI) -> None:
     token = token_of(web)
     first, second = submit(web, token), submit(web, token)
-    assert first.status_code == second.status_code == 200
-    assert first.content == second.content and first.headers["content-type"].startswith("text/csv")
+    assert first.status_code == 200 and first.headers["content-type"].startswith("text/csv")
+    assert second.status_code == 409 and "already sent" in _notice(second)  # a token is used once
     assert len(rows(app)) == 1
     submit(web)  # a newly loaded form is a new request
     assert len(rows(app)) == 2
@@ -225,8 +225,15 @@ def test_a_corrected_form_keeps_its_key_and_records_once(web: TestClient, app: F
     page = soup(submit(web, email="broken"))
     token = page.select_one('[name="token"]')["value"]
     assert submit(web, token).status_code == 200
-    assert submit(web, token).status_code == 200  # the same form again
+    again = submit(web, token)  # the same form again: single use, said plainly, recorded once
+    assert again.status_code == 409 and again.headers["content-type"].startswith("text/html")
+    assert _notice(again) == ("This form was already sent, and your request is recorded; a form can be sent once. "
+                              "We have refreshed it: send it again to download the table again.")
+    fresh = soup(again).select_one('[name="token"]')["value"]
+    assert fresh != token and soup(again).select_one("#field-name")["value"] == VALID["name"]
     assert len(rows(app)) == 1
+    assert submit(web, fresh).headers["content-type"].startswith("text/csv")  # the refreshed form downloads
+    assert len(rows(app)) == 2
 
 
 def test_nothing_typed_is_reflected_unescaped(web: TestClient) -> None:

@@ -431,3 +431,30 @@ def test_unknown_offer_says_how_many_more_there_are(real_catalog: Catalog, real_
     body = real_client.get("/api/estimate?accelerator=nvidia-h100-sxm&params=70e9&format=FP8&utilisation=0.5&offer=nope").json()
     assert body["status"] == 404 and f"8 of its {len(own)} offers" in body["detail"]
     assert body["suggestions"][-1]["url"] == "/cloud/prices/nvidia-h100-sxm" and " · " in body["suggestions"][0]["name"]
+
+
+def test_a_model_that_does_not_fit_gets_a_next_step(real_client: TestClient) -> None:
+    # 405e9 parameters in FP8 = 405 GB of weights; an H100 SXM has 80 GB (NVIDIA's datasheet):
+    # at least ceil(405 / 80) = 6. The parts with most memory per accelerator need fewest:
+    # MI455X 432 GB → 1; MI355X 288 GB and B300 288 GB → 2; MI325X 256 GB → 2.
+    response = real_client.get("/economics/estimate?accelerator=nvidia-h100-sxm&params=405e9&format=FP8&utilisation=0.5")
+    assert response.status_code == 400
+    page = BeautifulSoup(response.text, "html.parser")
+    step = page.select_one("#next-step")
+    assert step.select_one("#min-count").get_text() == "6"
+    fewest = [(li.a.get_text(), li.select_one(".figure").get_text()) for li in step.select(".fewest li")]
+    assert fewest == [("AMD Instinct MI455X", "1"), ("AMD Instinct MI355X", "2"), ("NVIDIA B300 (Blackwell Ultra)", "2"), ("AMD Instinct MI325X", "2")]
+    compare = step.select_one("a.compare-these")["href"]
+    assert compare == "/compare/?ids=nvidia-h100-sxm,amd-instinct-mi455x,amd-instinct-mi355x,nvidia-b300,amd-instinct-mi325x"
+    assert real_client.get(compare, follow_redirects=False).status_code == 200
+    cli = CliRunner().invoke(cli_app, ["estimate", "nvidia-h100-sxm", "--params", "405e9", "--format", "FP8", "--utilisation", "0.5"])
+    assert cli.exit_code == 2 and "needs at least 6 of them" in cli.stderr
+    assert "Compare them: computeatlas compare nvidia-h100-sxm amd-instinct-mi455x amd-instinct-mi355x nvidia-b300 amd-instinct-mi325x." in cli.stderr
+
+
+def test_the_form_offers_an_example_that_works(real_client: TestClient) -> None:
+    page = BeautifulSoup(real_client.get("/economics/estimate").text, "html.parser")
+    example = page.select_one("#example a")["href"]
+    assert example == "/economics/estimate?accelerator=nvidia-h200-sxm&params=70e9&format=FP8&utilisation=0.5&price=3"
+    result = BeautifulSoup(real_client.get(example).text, "html.parser")
+    assert result.select_one("#result")["data-accelerator"] == "nvidia-h200-sxm"

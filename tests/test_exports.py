@@ -424,3 +424,14 @@ def test_parquet_without_pyarrow_is_a_clear_message_not_a_traceback(
     assert result.exit_code == 2
     assert "Parquet needs pyarrow: install the extra with  pip install 'computeatlas[parquet]'" in result.output
     assert not (tmp_path / "t.parquet").exists()
+
+
+def test_cli_export_to_a_folder_path_is_a_clear_error_not_a_file(data_dir: Path, tmp_path: Path) -> None:
+    target = tmp_path / "exports"
+    result = CliRunner().invoke(app, ["export", "--format", "csv", "--out", f"{target}/", "--data", str(data_dir)])
+    assert result.exit_code == 2
+    assert result.stderr == (f"--out {target}/: csv writes a file, and a path ending in '/' names a folder; "
+                             f"give a file name, e.g. {target}/compute-atlas-silicon.csv.\n")
+    assert not target.exists()  # nothing written under the folder's name
+    folder = CliRunner().invoke(app, ["export", "--format", "datapackage", "--out", f"{target}/", "--data", str(data_dir)])
+    assert folder.exit_code == 0 and (target / "datapackage.json").is_file()

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
@@ -134,28 +134,75 @@ def test_no_dead_link_in_the_real_build(real_build: site.BuildResult) -> None:
     dead = site.dead_links(real_build.out_dir, "/atlas/", ORIGIN)
     assert dead == [], f"{len(dead)} dead link(s):\n" + "\n".join(map(str, dead[:40]))
     assert real_build.live_dead == [], real_build.live_dead
+    # The curated comparisons are prebuilt, pages and JSON; other pairs go to the live server.
+    pair = json.loads((real_build.out_dir / "api" / "compare" / "aws-trainium-3-vs-google-tpu-v7.json").read_text())
+    assert set(pair["ids"]) == {"aws-trainium-3", "google-tpu-v7"} and pair["url"] == "/atlas/compare/aws-trainium-3-vs-google-tpu-v7/"
+    related = BeautifulSoup((real_build.out_dir / "silicon" / "nvidia-h100-sxm" / "index.html").read_text(), "html.parser")
+    hrefs = {li["data-id"]: li.select_one("a.more")["href"] for li in related.select("#related li")}
+    assert hrefs["nvidia-h200-sxm"] == "/atlas/compare/nvidia-h100-sxm-vs-nvidia-h200-sxm/"
+    assert hrefs["nvidia-h100-pcie"] == LIVE + "/compare/nvidia-h100-pcie-vs-nvidia-h100-sxm"
 
 
-def test_without_a_live_server_dynamic_links_are_reported(catalog: Catalog, tmp_path: Path, built: site.BuildResult) -> None:
+def test_without_a_live_server_the_static_site_stands_alone(catalog: Catalog, tmp_path: Path) -> None:
     result = site.build(catalog, tmp_path / "out", "/sub/", site_url=ORIGIN)
+    out = result.out_dir
     assert result.live == []
-    dead = {d.link for d in site.dead_links(result.out_dir, "/sub/", ORIGIN)}
-    built = {p.split("?")[0] for p in built.live}  # the same build with a live server
-    # Exactly the links that a live server would take are dead on a static host alone.
-    assert {urlsplit(link).path.removeprefix("/sub") for link in dead} == built
+    dead = site.dead_links(out, "/sub/", ORIGIN)
+    assert dead == [], "\n".join(map(str, dead))
+
+    def page(rel: str) -> BeautifulSoup:
+        return BeautifulSoup((out / rel).read_text(), "html.parser")
+
+    # The forms that need a server are replaced by what was built and a plain note.
+    compare = page("compare/index.html")
+    assert compare.select_one("form.compare-form") is None and "static" in compare.select_one("#static-note").get_text()
+    assert compare.select("#curated li a") == []  # the small catalog has no curated comparison
+    estimate = page("economics/estimate/index.html")
+    assert estimate.select_one("form.estimate-form") is None
+    assert [a["href"] for a in estimate.select("#static-note a")] == ["/sub/silicon/"]
+    assert page("data/index.html").select_one("form.request-form") is None
+    # Search runs in the browser over the prebuilt index, whose links are the built files.
+    search = page("search/index.html")
+    form = search.select_one("main form.search-form")
+    assert form["action"] == "/sub/search/" and form["data-index"] == "/sub/api/search-index.json"
+    assert search.select_one('script[src="/sub/static/search.js"]') is not None and (out / "static" / "search.js").is_file()
+    index = json.loads((out / "api" / "search-index.json").read_text())
+    assert {p["id"]: p["url"] for p in index["parts"]}["acme-a1"] == "/sub/silicon/acme-a1/"
+    # An accelerator page links only to the comparisons that were built (none here): the parts stay listed.
+    related = page("silicon/acme-a1/index.html").select("#related li")
+    assert related and all(li.select_one("a.more") is None for li in related)
 
 
 def test_the_link_walker_finds_dead_links(built: site.BuildResult, tmp_path: Path) -> None:
     out = Path(shutil.copytree(built.out_dir, tmp_path / "out"))
     (out / "silicon" / "acme-a2" / "index.html").unlink()
     page = out / "silicon" / "acme-a1" / "index.html"
-    page.write_text(page.read_text().replace("</main>", '<a href="#no-such-anchor">x</a><a href="../globex-g1/">ok</a><a href="/elsewhere/">out</a></main>'))
+    page.write_text(page.read_text().replace("</main>", '<a href="#no-such-anchor">x</a><a href="../globex-g1/">ok</a><a href="/elsewhere/">out</a>'
+                                             '<form method="get" action="/sub/compare/"></form><form method="post" action="/sub/data/"></form>'
+                                             '<form method="get" action="/sub/silicon/" data-static="script"></form></main>'))
+    blank = out / "compare" / "index.html"
+    blank.write_text(re.sub(r"(?s)</h1>.*</main>", "</h1></main>", blank.read_text()))
     dead = {(d.page, d.link, d.reason) for d in site.dead_links(out, "/sub/", ORIGIN)}
     assert ("silicon/index.html", "/sub/silicon/acme-a2/", "no such file") in dead
     assert ("silicon/acme-a1/index.html", "#no-such-anchor", "no element with id 'no-such-anchor'") in dead
     assert ("silicon/acme-a1/index.html", "/elsewhere/", "outside the base path /sub/") in dead
     assert not any(link == "../globex-g1/" for _, link, _ in dead)
     assert ("sitemap.xml", ORIGIN + "/sub/silicon/acme-a2/", "no such file") in dead
+    reasons = {(p, link): reason for p, link, reason in dead}
+    assert reasons[("silicon/acme-a1/index.html", "/sub/compare/")].startswith("a form to a static page, which ignores what is typed")
+    assert reasons[("silicon/acme-a1/index.html", "/sub/data/")] == "a form that posts to a static file, which a static host cannot take"
+    assert reasons[("silicon/acme-a1/index.html", "/sub/silicon/")] == "a form for a page's script, but that page loads no script"
+    assert reasons[("compare/index.html", "")] == "a blank page: its <main> holds nothing but its heading"
+
+
+def test_forms_that_need_a_server_go_to_the_live_one(built: site.BuildResult) -> None:
+    def form(rel: str, css: str) -> str:
+        return BeautifulSoup((built.out_dir / rel).read_text(), "html.parser").select_one(css)["action"]
+
+    assert form("compare/index.html", "form.compare-form") == LIVE + "/compare/"
+    assert form("economics/estimate/index.html", "form.estimate-form") == LIVE + "/economics/estimate"
+    assert form("silicon/index.html", "form.filters") == LIVE + "/silicon/"
+    assert form("index.html", "header form.site-search") == "/sub/search/"  # search runs on the static site
 
 
 def test_forms_and_unbuilt_pages_go_to_the_live_server() -> None:
@@ -163,11 +210,16 @@ def test_forms_and_unbuilt_pages_go_to_the_live_server() -> None:
     assert urls.post("data_submit") == f"{LIVE}/data/"
     assert urls.path("data_page") == "/sub/data/"
     assert urls.path("search") == f"{LIVE}/search"
+    assert urls.form("compare_index") == f"{LIVE}/compare/" and urls.served("compare_pair", pair="x-vs-y") == f"{LIVE}/compare/x-vs-y"
     assert urls.link("/silicon/?sort=memory") == "/sub/silicon/?sort=memory"
     assert urls.path("silicon_page", ident="acme-a1") == "/sub/silicon/acme-a1/"
     assert urls.link(urls.path("silicon_page", ident="acme-a1")) == "/sub/silicon/acme-a1/"  # a made link stays made
     assert urls.absolute("/silicon/acme-a1") == ORIGIN + "/sub/silicon/acme-a1/"
-    assert urls.sent_live == {"/search"}
+    assert urls.sent_live == {"/search", "/compare/", "/compare/x-vs-y"}
+    alone = Urls("/sub", ORIGIN, files={"/compare/": "/compare/", "/compare/a-vs-b": "/compare/a-vs-b/"})
+    assert alone.form("compare_index") is None and alone.post("data_submit") is None
+    assert alone.served("compare_pair", pair="a-vs-b") == "/sub/compare/a-vs-b/" and alone.served("compare_pair", pair="x-vs-y") is None
+    assert Urls().form("estimate_page") == "/economics/estimate" and Urls().served("compare_pair", pair="x-vs-y") == "/compare/x-vs-y"
 
 
 def test_pages_are_rendered_with_their_final_links_not_rewritten(catalog: Catalog, tmp_path: Path) -> None:
@@ -341,7 +393,7 @@ def test_cli_build(data_dir: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["build", str(out), "--data", str(data_dir), "--base-path", "/sub/", "--site-url", ORIGIN, "--live-url", LIVE], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "Wrote" in result.output and f"for {ORIGIN}/sub/" in result.output
-    assert "Every internal link leads to a file." in result.output
+    assert "Every internal link leads to a file, every form to a page that answers it, and no page is blank." in result.output
     assert (out / "silicon" / "acme-a1" / "index.html").is_file()
 
 

@@ -31,13 +31,19 @@ Links and a sub-path
     them: ``/silicon/?sort=memory`` shows the unsorted table).
 
 What a static host cannot do
-    Some pages exist only on a live server: the dataset request form (``/data/``, whose
-    token is bound to a cookie the server sets), on-demand comparisons, search. Give
-    ``live_url`` (a running ``computeatlas serve``, e.g. ``https://live.atlas.example.org``)
-    and every link or form action to a path that was not built goes there instead, and
-    every form that posts is sent there. The build asks the app for each such path and
-    lists any it does not serve in :attr:`BuildResult.live_dead`. Without ``live_url``
-    those links stay on the static site, where :func:`dead_links` reports them.
+    A static host serves files: it ignores a query string and cannot take a post. So the
+    static site answers what it can from files and says so where it cannot, never showing
+    a blank page: search runs in the browser over a prebuilt index (``/api/search-index``,
+    ``static/search.js``), the curated comparisons are prebuilt (pages and JSON), and the
+    forms that need a server (a comparison of any parts, the estimate, the dataset
+    request) go to ``live_url`` when one is given (a running ``computeatlas serve``, e.g.
+    ``https://live.atlas.example.org``) and otherwise are replaced by what was built and
+    a plain note (see :meth:`computeatlas.core.urls.Urls.form`). With ``live_url``, every
+    link to a path that was not built goes there too, and the build asks the app for each
+    such path and lists any it does not serve in :attr:`BuildResult.live_dead`. The table
+    filters go to the live server when there is one; without one the static table is
+    shown in full. :func:`computeatlas.build.links.dead_links` fails a build with a link
+    to no file, a form the static page cannot answer, or a blank page.
 
 ``site_url`` is the public origin (``https://atlas.example.org``): canonical URLs, the
 sitemap and the feed need absolute addresses.
@@ -46,15 +52,20 @@ sitemap and the feed need absolute addresses.
 from __future__ import annotations
 
 import html
-import re
 import shutil
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
+from computeatlas.build.links import DeadLink, dead_links
+from computeatlas.build.paths import (
+    file_for,
+    normalise_base_path,
+    normalise_live_url,
+    public_url,
+    site_origin,
+)
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
@@ -65,17 +76,6 @@ NOT_FOUND = "/404.html"
 DEFAULT_SITE_URL = "http://localhost:8000"
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 
-EXTENSIONS = {
-    "application/json": ".json",
-    "application/xml": ".xml",
-    "application/atom+xml": ".xml",
-    "image/svg+xml": ".svg",
-    "text/csv": ".csv",
-    "text/plain": ".txt",
-    "application/vnd.apache.parquet": ".parquet",
-    "application/x-sqlite3": ".sqlite",
-    "application/zip": ".zip",
-}
 
 
 class BuildError(Exception):
@@ -103,70 +103,6 @@ class BuildResult:
     def pages(self) -> int:
         """Files rendered from routes (redirect pages included; copied static assets not)."""
         return len(self.files) + len(self.redirects)
-
-
-def normalise_base_path(base_path: str) -> str:
-    """``""`` for the root, else ``/a/b`` (leading slash, no trailing one); raises ValueError on a bad path."""
-    text = (base_path or "").strip()
-    if text in ("", "/"):
-        return ""
-    if "://" in text or not re.fullmatch(r"/?[A-Za-z0-9._~\-/]+", text) or ".." in text.split("/"):
-        raise ValueError(f"base path {base_path!r}: write a URL path such as /atlas/")
-    return "/" + text.strip("/")
-
-
-def site_origin(site_url: str) -> str:
-    """The origin (``scheme://host[:port]``) of ``site_url``; raises ValueError unless it is an absolute http(s) URL."""
-    parts = urlsplit(site_url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"site URL {site_url!r}: write an absolute http(s) address such as https://atlas.example.org")
-    return f"{parts.scheme}://{parts.netloc}"
-
-
-def normalise_live_url(live_url: str | None) -> str | None:
-    """``None`` when no live server is given, else ``live_url`` without a trailing slash.
-
-    A live URL is an absolute ``http`` or ``https`` address (a path is allowed, as in
-    ``https://host/atlas``; a query string or fragment is not), because forms post to it
-    and links lead to it. Raises ``ValueError`` naming it otherwise (``javascript:…``,
-    ``//host``, ``host`` alone, quotes or spaces).
-    """
-    if live_url is None or not live_url.strip():
-        return None
-    text = live_url.strip()
-    parts = urlsplit(text)
-    if (
-        parts.scheme.lower() not in ("http", "https")
-        or not parts.hostname
-        or parts.query
-        or parts.fragment
-        or not re.fullmatch(r"[^\s\"'<>\\^`{|}]+", text)
-    ):
-        raise ValueError(f"live URL {live_url!r}: write an absolute http(s) address such as https://live.atlas.example.org")
-    return text.rstrip("/")
-
-
-def file_for(path: str, content_type: str) -> str:
-    """The output file (relative, POSIX) for URL ``path`` served with ``content_type``. See the module doc."""
-    kind = content_type.split(";", 1)[0].strip().lower()
-    clean = unquote(path.split("?", 1)[0])
-    if clean.endswith("/"):
-        return clean.lstrip("/") + ("index.html" if kind == "text/html" else "index" + EXTENSIONS.get(kind, ""))
-    last = clean.rsplit("/", 1)[-1]
-    if "." in last:
-        return clean.lstrip("/")
-    if kind == "text/html":
-        return clean.lstrip("/") + "/index.html"
-    return clean.lstrip("/") + EXTENSIONS.get(kind, ".bin")
-
-
-def public_url(file: str) -> str:
-    """The URL path (without base) at which a static host serves ``file``: ``a/index.html`` → ``/a/``."""
-    if file == "index.html":
-        return "/"
-    if file.endswith("/index.html"):
-        return "/" + file[: -len("index.html")]
-    return "/" + file
 
 
 def _prepare(out_dir: Path) -> None:
@@ -288,126 +224,6 @@ def _write(out: Path, responses: dict[str, tuple[str, bytes]], redirects: dict[s
         target = out / file_for(path, "text/html")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(_redirect_page(location), encoding="utf-8")
-
-
-# --- checking a build ----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class DeadLink:
-    """A link in a built file that leads nowhere: the file it is in, the link, and why."""
-
-    page: str
-    link: str
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.page}: {self.link} ({self.reason})"
-
-
-class _Links(HTMLParser):
-    TAGS = {"a": "href", "link": "href", "img": "src", "script": "src", "form": "action", "area": "href", "source": "src"}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.links: list[str] = []
-        self.ids: set[str] = set()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
-        if found.get("id"):
-            self.ids.add(found["id"] or "")
-        if tag == "a" and found.get("name"):
-            self.ids.add(found["name"] or "")
-        attr = self.TAGS.get(tag)
-        if attr and found.get(attr) is not None:
-            self.links.append(found[attr] or "")
-
-
-def _parse(file: Path) -> _Links:
-    parser = _Links()
-    parser.feed(file.read_text(encoding="utf-8"))
-    return parser
-
-
-def _resolve(out: Path, url_path: str) -> Path | None:
-    """The file a static host serves for ``url_path`` (already without the base path), or None."""
-    rel = unquote(url_path).lstrip("/")
-    candidates = [out / rel / "index.html"] if rel == "" or url_path.endswith("/") else [out / rel, out / rel / "index.html"]
-    for candidate in candidates:
-        if candidate.is_file() and out.resolve() in candidate.resolve().parents:
-            return candidate
-    return None
-
-
-def dead_links(out_dir: Path | str, base_path: str = "", site_url: str | None = None) -> list[DeadLink]:
-    """Every internal link in the HTML files of a build that leads to no file, or to a missing ``#anchor``.
-
-    Root-absolute links must start with ``base_path``; links on ``site_url``'s origin
-    (canonical links) are checked too; relative links are resolved against the page's URL.
-    Links to other sites, ``mailto:`` and ``data:`` are not followed. The sitemap's
-    locations are checked when ``site_url`` is given.
-    """
-    out = Path(out_dir)
-    base = normalise_base_path(base_path)
-    origin = site_origin(site_url) if site_url else None
-    parsed: dict[Path, _Links] = {}
-    dead: list[DeadLink] = []
-
-    def get(file: Path) -> _Links:
-        if file not in parsed:
-            parsed[file] = _parse(file)
-        return parsed[file]
-
-    def check(page: str, page_url: str, link: str, file: Path | None = None) -> None:
-        link = link.strip()
-        if not link or link.startswith(("mailto:", "data:", "tel:", "javascript:")):
-            return
-        own = link[len(origin) :] if origin and link.startswith(origin + "/") else link
-        split = urlsplit(own)
-        if split.scheme or split.netloc:
-            return  # another site
-        if not split.path:
-            target: Path | None = file
-        else:
-            absolute = split.path if split.path.startswith("/") else _join(page_url, split.path)
-            if base and not (absolute == base or absolute.startswith(base + "/")):
-                dead.append(DeadLink(page, link, f"outside the base path {base}/"))
-                return
-            target = _resolve(out, absolute[len(base) :] or "/")
-            if target is None:
-                dead.append(DeadLink(page, link, "no such file"))
-                return
-        if split.fragment and target is not None and target.suffix == ".html":
-            if split.fragment not in get(target).ids:
-                dead.append(DeadLink(page, link, f"no element with id '{split.fragment}'"))
-
-    for file in sorted(out.rglob("*.html")):
-        rel = file.relative_to(out).as_posix()
-        page_url = base + public_url(rel)
-        if rel == "404.html":
-            page_url = base + "/404.html"
-        for link in get(file).links:
-            check(rel, page_url, link, file)
-    sitemap = out / "sitemap.xml"
-    if origin and sitemap.is_file():
-        for loc in re.findall(r"<loc>(.*?)</loc>", sitemap.read_text(encoding="utf-8")):
-            check("sitemap.xml", base + "/", html.unescape(loc))
-    return dead
-
-
-def _join(page_url: str, relative: str) -> str:
-    """Resolve ``relative`` against the directory of ``page_url`` (a URL path), normalising ``..``."""
-    folder = page_url if page_url.endswith("/") else page_url.rsplit("/", 1)[0] + "/"
-    parts: list[str] = []
-    for part in (folder + relative).split("/"):
-        if part == "..":
-            if parts:
-                parts.pop()
-        elif part != ".":
-            parts.append(part)
-    joined = "/".join(parts)
-    return joined if joined.startswith("/") else "/" + joined
 
 
 __all__ = [

@@ -61,8 +61,29 @@ app = typer.Typer(
     cls=AtlasGroup,
     pretty_exceptions_enable=False,
 )
+def _print_version(value: bool) -> None:
+    """``--version``: print ``computeatlas <version>`` and exit 0."""
+    if value:
+        import computeatlas
+
+        typer.echo(f"computeatlas {computeatlas.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit.")] = False,
+) -> None:
+    """Compute Atlas: a sourced, verified reference for AI accelerators."""
+
+
 out = Console(soft_wrap=False)
 err = Console(stderr=True)
+
+WideOption = Annotated[
+    bool,
+    typer.Option("--wide", help="Print tables at full width, one line per row (for a wide terminal or a file); by default they wrap to the terminal, 80 columns when piped."),
+]
 
 DataOption = Annotated[
     Path | None,

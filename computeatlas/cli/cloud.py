@@ -18,6 +18,7 @@ from computeatlas.cli.base import (
     load_catalog,
     out,
 )
+from computeatlas.cli.tables import print_table
 from computeatlas.cloud import pricing
 
 
@@ -76,7 +77,7 @@ def prices(
             o.region_label, f"{o.seen}" + (" stale" if o.stale else ""),
             "yes" if r.in_spread else f"no: {r.excluded_because}",
         )
-    out.print(grid, markup=False)
+    print_table(out, grid, markup=False)
     s = view.spread
     scope = f"on-demand USD, variant {s.variant.label if s.variant else 'all (mixed as asked)'}"
     if s.state == "computed" and s.cheapest and s.dearest:

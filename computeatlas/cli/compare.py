@@ -8,7 +8,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from computeatlas.cli.base import DataOption, app, fail, load_catalog, out
+from computeatlas.cli.base import DataOption, WideOption, app, fail, load_catalog, out
+from computeatlas.cli.tables import print_table
 from computeatlas.core.catalog import Catalog
 from computeatlas.silicon import comparison as compare_mod
 from computeatlas.silicon import resolve
@@ -50,6 +51,7 @@ def _grid(view: compare_mod.ComparisonView, rows: list[compare_mod.RowView], tit
 def compare_cmd(
     names: Annotated[list[str], typer.Argument(help="2 to 6 accelerators: ids, aliases or names (e.g. nvidia-h100-sxm H200 Trn3).", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON (/api/compare) instead of tables.")] = False,
+    wide: WideOption = False,
     data: DataOption = None,
 ) -> None:
     """Compare 2 to 6 accelerators side by side, with ratios where both figures are comparable."""
@@ -68,8 +70,8 @@ def compare_cmd(
     out.print(view.headline.text, markup=False, highlight=False)
     for gap in view.gaps if len(view.parts) > 2 else []:
         out.print(f"- {gap.text}", markup=False, highlight=False)
-    out.print(_grid(view, view.rows, f"Per accelerator; compute dense; ratios against {view.parts[0].name}"))
-    out.print(_grid(view, view.derived, "Derived from published figures"))
+    print_table(out, _grid(view, view.rows, f"Per accelerator; compute dense; ratios against {view.parts[0].name}"), wide=wide)
+    print_table(out, _grid(view, view.derived, "Derived from published figures"), wide=wide)
     for row in view.derived:
         out.print(f"{row.label}: {row.formula}", markup=False, highlight=False)
     out.print(f"Data version {view.data_version} · page {view.url}", markup=False, highlight=False)

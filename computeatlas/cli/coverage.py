@@ -8,6 +8,7 @@ import typer
 from rich.table import Table
 
 from computeatlas.cli.base import DataOption, app, load_catalog, out
+from computeatlas.cli.tables import print_table
 from computeatlas.silicon.coverage import CORE_FIELDS, Tally, coverage_view, percent
 
 
@@ -35,7 +36,7 @@ def coverage(
     for f in view.fields:
         fields.add_row(*_row(f.label, f.tally))
     fields.add_row(*_row("All core fields", view.total), style="bold")
-    out.print(fields)
+    print_table(out, fields)
     makers = Table(title="Published figures that cite the maker, per maker")
     makers.add_column("maker")
     makers.add_column("parts", justify="right")
@@ -44,7 +45,7 @@ def coverage(
     for m in view.makers:
         label, *rest = _row(m.name, m.tally)
         makers.add_row(label, str(m.parts), *rest)
-    out.print(makers)
+    print_table(out, makers)
     if parts:
         grid = Table(title="Every accelerator (state of each core field; * the maker's own source; ≠ disputed)")
         grid.add_column("id", no_wrap=True)
@@ -52,4 +53,4 @@ def coverage(
             grid.add_column(label)
         for p in view.parts:
             grid.add_row(p.id, *(c.label + ("*" if c.by_maker else "") + (" ≠" if c.disputed else "") for c in p.cells))
-        out.print(grid)
+        print_table(out, grid)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import sqlite3
 import sys
 from enum import StrEnum
@@ -39,6 +40,7 @@ from computeatlas.cli.base import (
     out,
     settings_for,
 )
+from computeatlas.cli.tables import print_table
 from computeatlas.ledger import (
     DEFAULT_RETENTION_DAYS,
     MAX_RETENTION_DAYS,
@@ -64,17 +66,21 @@ class ExportFormat(StrEnum):
 @app.command("export")
 def export(
     format_: Annotated[ExportFormat, typer.Option("--format", help="csv, json, parquet (needs the 'parquet' extra), sqlite, datapackage (folder), huggingface (folder).")],
-    out_path: Annotated[Path, typer.Option("--out", help="File to write; a folder for datapackage and huggingface.")],
+    out_text: Annotated[str, typer.Option("--out", help="File to write; a folder for datapackage and huggingface.")],
     data: DataOption = None,
 ) -> None:
     """Write the silicon table (one row per accelerator, CC-BY-NC-4.0) in one format.
 
     Exits 2 when ``--out`` is the wrong kind (a file for a folder format, or the other
-    way round, or under a file), 1 when the system refuses to write it (naming the path
-    and the reason).
+    way round, a path ending in ``/`` for a file format, or under a file), 1 when the
+    system refuses to write it (naming the path and the reason).
     """
     catalog = load_catalog(data)
     folder = format_.value in FOLDER_FORMATS
+    out_path = Path(out_text)
+    if not folder and out_text.endswith(("/", os.sep)):
+        raise fail(f"--out {out_text}: {format_.value} writes a file, and a path ending in '/' names a folder; "
+                   f"give a file name, e.g. {out_text}compute-atlas-silicon.{format_.value}.")
     if folder and out_path.exists() and not out_path.is_dir():
         raise fail(f"--out {out_path}: {format_.value} writes a folder, and this is a file.")
     if not folder and out_path.is_dir():
@@ -161,7 +167,7 @@ def list_requests(
     for e in entries:  # Text cells: what a visitor typed is printed as typed, never read as rich markup
         grid.add_row(str(e.id), e.created_at.strftime("%Y-%m-%d %H:%M"), Text(e.kind), Text(e.name), Text(e.email),
                      Text(e.organisation), Text(e.intended_use))
-    out.print(grid, emoji=False, highlight=False)
+    print_table(out, grid, emoji=False, highlight=False)
 
 
 @requests_app.command("export")

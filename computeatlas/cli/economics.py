@@ -16,6 +16,7 @@ from computeatlas.cli.base import (
     out,
     settings_for,
 )
+from computeatlas.cli.tables import print_table
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import BadRequest, NotFound
@@ -53,7 +54,10 @@ def estimate(
         find_accelerator_id(catalog, request.accelerator)
         result = run_estimate(catalog, request)
     except DoesNotFit as exc:
-        raise fail(f"Does not fit: {exc.reason}.") from None
+        fewest = "; ".join(f"{name}: {count}" for _, name, count in exc.alternatives)
+        step = (f" Parts that need the fewest: {fewest}. Compare them: computeatlas compare {exc.accelerator_id} "
+                + " ".join(i for i, _, _ in exc.alternatives) + ".") if exc.alternatives else ""
+        raise fail(f"Does not fit: {exc.reason}.{step}") from None
     except EstimateError as exc:
         label = "Offers for this accelerator" if exc.param == "offer" else "Closest"
         more = f" (and {exc.more} more; see computeatlas prices {exc.accelerator})" if exc.more and exc.accelerator else ""
@@ -75,13 +79,13 @@ def estimate(
     p = result.price
     inputs.add_row("Price per accelerator-hour", p.working or p.outcome.value, "", p.source_url or ("given by you" if p.origin == "user" else ""))
     inputs.add_row("Utilisation", f"{result.utilisation:g}", "", "given by you")
-    out.print(inputs)
+    print_table(out, inputs)
     bounds = Table(title="Results", show_lines=False)
     for heading in ("bound", "value", "formula", "working or reason"):
         bounds.add_column(heading)
     for b in (result.decode_batch1, result.decode_compute_bound, result.cost_batch1, result.cost_compute_bound):
         bounds.add_row(b.label, b.display, b.formula, b.working or b.reason or "")
-    out.print(bounds)
+    print_table(out, bounds)
     out.print("Assumptions:")
     for n, text in enumerate(result.assumptions, 1):
         out.print(f" {n}. {text}", highlight=False)
@@ -98,7 +102,7 @@ def claims(data: DataOption = None) -> None:
         for c in group:
             grid.add_row(c.id, c.claimant, c.claimant_sells.value + (" (these parts)" if c.sells_these_parts else ""),
                          c.display, c.model, c.date.isoformat())  # fmt: skip
-        out.print(grid)
+        print_table(out, grid)
 
 
 @app.command()
@@ -147,7 +151,7 @@ def tokens(
     for m in view.market:
         market.add_row(m.provider_name, m.product, f"{m.input_per_million:.4g}", f"{m.output_per_million:.4g}", m.collected.date().isoformat(),
                        "; ".join(m.flags))  # fmt: skip
-    out.print(market)
+    print_table(out, market)
     if view.spread.ratio and view.spread.cheapest and view.spread.dearest:
         out.print(f"Output-price spread {view.spread.ratio:.2f}×: {view.spread.cheapest.provider_name} {view.spread.cheapest.output_per_million:.4g} "
                   f"to {view.spread.dearest.provider_name} {view.spread.dearest.output_per_million:.4g} USD.", highlight=False)
@@ -165,4 +169,4 @@ def tokens(
         cell = lambda f: f"{f.amount:.4g}" if f is not None and f.amount is not None else (f.state if f is not None else "")
         grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", f"{b.bound.accelerators} × {b.bound.batch or '—'}",
                      cell(b.bound.decode), cell(b.cost_input), cell(b.cost_output), cell(b.cost_blended))  # fmt: skip
-    out.print(grid)
+    print_table(out, grid)

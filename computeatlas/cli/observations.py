@@ -32,6 +32,7 @@ from computeatlas.cli.base import (
     load_catalog,
     out,
 )
+from computeatlas.cli.tables import print_table
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cloud import runs
 from computeatlas.cloud.collectors import azure
@@ -64,7 +65,7 @@ def _print_summary(summary: runs.Summary) -> None:
                          ("rejected", summary.rejected), ("skipped (not rental prices)", summary.skipped),
                          ("already stored (nothing added)", summary.already_stored), ("combined split bills", summary.combined)):
         grid.add_row(label, str(value))
-    out.print(grid)
+    print_table(out, grid)
     for title, counts in (("held by rule", summary.held_by_rule), ("held by provider", summary.held_by_provider),
                           ("accepted by provider", summary.accepted_by_provider), ("rejected by reason", summary.rejected_by_reason),
                           ("skipped by reason", summary.skipped_by_reason)):
@@ -214,7 +215,7 @@ def held(
     for r in rows:
         grid.add_row(f"{r['collected']:%Y-%m-%d %H:%M}", r["provider"], r["instance_type"], r["region"], r["pricing"] + (f" ({r['term']})" if r["term"] else ""),
                      f"{r['amount']:g} {r['currency']}/{r['unit']}", ", ".join(r["rules"]), "; ".join(r["reasons"]))
-    out.print(grid, markup=False)
+    print_table(out, grid, markup=False)
     out.print("Rules: " + "; ".join(f"{k}: {v}" for k, v in RULES.items()), markup=False, highlight=False)
 
 

@@ -16,6 +16,7 @@ from rich.table import Table
 
 from computeatlas.cli.base import (
     DataOption,
+    WideOption,
     app,
     check_out_path,
     fail,
@@ -26,6 +27,8 @@ from computeatlas.cli.base import (
 from computeatlas.cli.compare import (
     accelerator_id,  # show accepts ids, aliases and names
 )
+from computeatlas.cli.startup import port_problem, trusted_proxies_warning
+from computeatlas.cli.tables import print_table
 from computeatlas.core import catalog as catalog_mod
 from computeatlas.core.catalog import CatalogError
 from computeatlas.core.settings import Settings
@@ -74,7 +77,10 @@ def serve(
 
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from the addresses in
     ``settings.trusted_proxies`` (none by default); with several workers and ``memory://``
-    rate-limit storage it warns that each worker counts separately (:func:`rate_limit_warning`)."""
+    rate-limit storage it warns that each worker counts separately (:func:`rate_limit_warning`),
+    and trusting every address (``0.0.0.0/0``) is warned about (:func:`trusted_proxies_warning`).
+    A port that cannot be listened on (another server holds it) stops it, exit 1, before it
+    says it is serving (:func:`port_problem`)."""
     from computeatlas.web.guard import trusted_networks
 
     settings = settings_for(data=data)
@@ -84,11 +90,14 @@ def serve(
     except ValueError as exc:
         raise fail(f"Not starting: {exc}.", 1) from None
     check_ledger(settings)
+    busy = port_problem(host, port)
+    if busy:
+        raise fail(f"Not starting: {busy}.", 1)
     start_retention(settings)  # expired requests go now, and every hour while this process runs
+    for warning in (rate_limit_warning(workers, settings.rate_limit_storage), trusted_proxies_warning(tuple(settings.trusted_proxies))):
+        if warning:
+            typer.echo(warning, err=True)
     out.print(f"Serving {len(catalog.accelerators)} accelerators on http://{host}:{port}/")
-    warning = rate_limit_warning(workers, settings.rate_limit_storage)
-    if warning:
-        typer.echo(warning, err=True)
     options: dict[str, Any] = {
         "factory": True,
         "host": host,
@@ -203,6 +212,12 @@ def _cli_text(reason: str) -> str:
     return re.sub(r"\b[a-z0-9_]+_(?:min|max)\b", lambda m: _cli_option(m.group(0)) if m.group(0) in table_mod.RANGE_PARAMS else m.group(0), reason)
 
 
+NARROW_LIST = ("memory", "memory_bandwidth", "fp8", "bf16", "power")
+"""The columns ``list`` shows below :data:`WIDE_LIST` characters (80 columns, or piped)."""
+WIDE_LIST = 110
+"""From this terminal width on, ``list`` shows every column."""
+
+
 @app.command("list")
 def list_(
     sort: Annotated[str | None, typer.Option(help="Column key, '-key' for descending: " + ", ".join(table_mod.BY_KEY))] = None,
@@ -213,9 +228,14 @@ def list_(
     min_: Annotated[list[str] | None, typer.Option("--min", help="COLUMN=VALUE lower bound, e.g. memory=80 or 'memory=80 GB'.")] = None,
     max_: Annotated[list[str] | None, typer.Option("--max", help="COLUMN=VALUE upper bound.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    wide: WideOption = False,
     data: DataOption = None,
 ) -> None:
-    """List accelerators with the same filters and sorting as the web table."""
+    """List accelerators with the same filters and sorting as the web table.
+
+    At 80 columns (and when piped) the table shows memory, bandwidth, dense FP8 and BF16
+    and power; a wider terminal, or ``--wide``, adds every numeric column and availability.
+    """
     catalog = load_catalog(data)
     params = {k: v for k, v in {"sort": sort, "vendor": vendor, "availability": availability, "workload": workload, "form_factor": form_factor}.items() if v is not None}
     numeric = [c.key for c in table_mod.COLUMNS if f"{c.key}_min" in table_mod.RANGE_PARAMS]
@@ -235,19 +255,25 @@ def list_(
         out.print_json(json.dumps([{c.key: r.cells[c.key].text for c in table_mod.COLUMNS} | {"id": r.accelerator.id} for r in rows]))
         return
     shown = [c for c in table_mod.COLUMNS if c.numeric or c.key == "availability"]
-    grid = Table(title=f"{len(rows)} accelerators (per accelerator; compute dense)", show_lines=False)
+    left_out = [] if wide or out.width >= WIDE_LIST else [c for c in shown if c.key not in NARROW_LIST]
+    shown = [c for c in shown if c not in left_out]
+    title = f"{len(rows)} accelerators (per accelerator; compute dense)"
+    if left_out:
+        title += f"; {', '.join(c.heading for c in left_out)} left out at this width: --wide shows them"
+    grid = Table(title=title, show_lines=False)
     grid.add_column("id", no_wrap=True)
     for column in shown:
         grid.add_column(column.heading, justify="right" if column.numeric else "left")
     for r in rows:
         grid.add_row(r.accelerator.id, *(r.cells[c.key].text for c in shown))
-    out.print(grid)
+    print_table(out, grid, wide=wide)
 
 
 @app.command()
 def show(
     ident: Annotated[str, typer.Argument(help="Accelerator id, alias or name, e.g. aws-trainium-3 or Trn3.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of a table.")] = False,
+    wide: WideOption = False,
     data: DataOption = None,
 ) -> None:
     """Show one accelerator: every spec with its state, basis and source."""
@@ -276,7 +302,7 @@ def show(
             spec.sparse.value if spec.sparse else "",
             f"{src.publisher}: {src.url}" if src else "",
         )
-    out.print(grid)
+    print_table(out, grid, wide=wide)
     out.print(f"Verified {view.verified} · from {view.data_file} · data version {view.data_version}")
 
 

@@ -31,8 +31,8 @@ def build(
     out_dir: Annotated[Path, typer.Argument(help="Folder to write the site to (created; emptied if an earlier build made it).")],
     base_path: Annotated[str | None, typer.Option("--base-path", help="URL path the site is served from, e.g. /atlas/ (default: $COMPUTEATLAS_BASE_PATH, else the root).")] = None,
     site_url: Annotated[str | None, typer.Option("--site-url", help="Public origin for canonical URLs, the sitemap and the feed, e.g. https://atlas.example.org (default: $COMPUTEATLAS_PUBLIC_ORIGIN, else http://127.0.0.1:8000).")] = None,
-    live_url: Annotated[str | None, typer.Option("--live-url", help="An http(s) address of a running server (computeatlas serve) for what a static host cannot do: the /data/ request form posts there, and links to pages not built (on-demand comparisons, search) go there.")] = None,
-    check: Annotated[bool, typer.Option("--check/--no-check", help="Walk every internal link of the build afterwards; exit 1 if any is dead.")] = True,
+    live_url: Annotated[str | None, typer.Option("--live-url", help="An http(s) address of a running server (computeatlas serve) for what a static host cannot do: the /data/ request form, comparisons of any parts and the estimate go there, and so do links to pages not built. Without it those forms are replaced by what was built and a note; search works from a prebuilt index either way.")] = None,
+    check: Annotated[bool, typer.Option("--check/--no-check", help="Walk every internal link and form of the build afterwards; exit 1 if a link is dead, a form cannot be answered by the page it leads to, or a page is blank.")] = True,
     data: DataOption = None,
 ) -> None:
     """Render the whole site (pages, API JSON, exports, charts, sitemap, feed, robots.txt, 404) as static files.
@@ -76,5 +76,5 @@ def build(
         if dead:
             for link in dead:
                 typer.echo(f"dead link: {link}", err=True)
-            raise fail(f"{len(dead)} dead link(s) in the build.", code=1)
-        out.print("Every internal link leads to a file.")
+            raise fail(f"{len(dead)} dead link(s), unanswerable form(s) or blank page(s) in the build.", code=1)
+        out.print("Every internal link leads to a file, every form to a page that answers it, and no page is blank.")

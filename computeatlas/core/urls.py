@@ -36,7 +36,9 @@ PATTERNS: Mapping[str, str] = MappingProxyType(
         "compare_pair": "/compare/{pair}",
         "search": "/search",
         "api_compare": "/api/compare",
+        "api_compare_pair": "/api/compare/{pair}",
         "api_search": "/api/search",
+        "api_search_index": "/api/search-index",
         # energy, systems, economics
         "energy_redirect": "/energy",
         "energy_index": "/energy/",
@@ -146,12 +148,39 @@ class Urls:
         its file's URL or the live server in a static build (see :meth:`link`)."""
         return self.link(site_path(name, **params))
 
-    def post(self, name: str, **params: object) -> str:
-        """The action of a form that posts to route ``name``: the live server in a static build
-        (a static host cannot take a post), else :meth:`path`."""
-        if self.files is not None and self.live:
-            return self.live + site_path(name, **params)
+    def post(self, name: str, **params: object) -> str | None:
+        """The action of a form that posts to route ``name``: :meth:`path` on a server; in a
+        static build the live server (a static host cannot take a post), or ``None`` without
+        one (the page then says where the form is answered instead of showing it)."""
+        if self.files is not None:
+            return self.live + site_path(name, **params) if self.live else None
         return self.path(name, **params)
+
+    @property
+    def static(self) -> bool:
+        """True in a static build (the registry knows which files were built)."""
+        return self.files is not None
+
+    def form(self, name: str, **params: object) -> str | None:
+        """The action of a GET form whose answer depends on what is typed (a comparison of any
+        parts, the estimate): :meth:`path` on a server; in a static build the live server, or
+        ``None`` without one (a static host cannot answer it: the page shows what was built
+        and says so instead of a form that would lead to a blank page)."""
+        if self.files is None:
+            return self.path(name, **params)
+        if self.live:
+            path = site_path(name, **params)
+            self.sent_live.add(path)
+            return self.live + path
+        return None
+
+    def served(self, name: str, **params: object) -> str | None:
+        """The link to route ``name`` when something serves it: always on a server; in a static
+        build when it was built or a live server takes it; else ``None`` (leave the link out)."""
+        path = site_path(name, **params)
+        if self.files is not None and path not in self.files and not self.live:
+            return None
+        return self.link(path)
 
     def site(self, path: str) -> str:
         """``path`` as the app sees it (``/atlas/silicon/``) without the base path (``/silicon/``)."""

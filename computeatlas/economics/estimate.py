@@ -195,6 +195,26 @@ def _missing(fig: InputFigure, name: str) -> tuple[Outcome, str]:
     return Outcome(fig.state_label), f"{fig.label} is {fig.state_label} for {name}"
 
 
+def min_accelerators(weight_bytes: float, memory_bytes: float) -> int:
+    """The fewest accelerators of ``memory_bytes`` each whose memory holds ``weight_bytes``
+    (weights only: no KV cache, no overhead of splitting a model): ceil(weight ÷ memory)."""
+    chips = math.ceil(weight_bytes / memory_bytes)
+    return chips - 1 if (chips - 1) * memory_bytes >= weight_bytes else chips
+
+
+def fewest_accelerators(catalog: Catalog, weight_bytes: float, ident: str, n: int = 4) -> list[tuple[str, str, int]]:
+    """Up to ``n`` parts other than ``ident`` that hold ``weight_bytes`` of weights in the fewest
+    of them, as ``(id, name, count)``, fewest first (then most memory, then name). Only parts
+    whose memory is published per accelerator are counted; nothing is estimated for the rest."""
+    found: list[tuple[int, float, str, str]] = []
+    for other in catalog.accelerators.values():
+        shown = present(other.specs.memory, unit="B", what="memory", figure=True)
+        if other.id == ident or not shown.comparable or not shown.amount:
+            continue
+        found.append((min_accelerators(weight_bytes, shown.amount), -shown.amount, other.name, other.id))
+    return [(i, name, count) for count, _, name, i in sorted(found)[:n]]
+
+
 MAX_OFFER_SUGGESTIONS = 8
 """How many of a part's offers an unknown offer id lists; the rest are counted (``more``)."""
 
@@ -282,9 +302,7 @@ def estimate(catalog: Catalog, request: EstimateRequest) -> Estimate:
     compute = _input(acc, f"compute.{fmt.value}", f"Dense {fmt.value} compute", acc.compute(fmt), op)
     if memory.usable and memory.amount is not None:
         if weight > memory.amount:
-            chips = math.ceil(weight / memory.amount)
-            chips -= 1 if (chips - 1) * memory.amount >= weight else 0
-            raise DoesNotFit(acc, weight, memory.amount, chips)
+            raise DoesNotFit(acc, weight, memory.amount, min_accelerators(weight, memory.amount), fewest_accelerators(catalog, weight, acc.id))
         fits, fit_reason = Outcome.COMPUTED, None
     else:
         fits, fit_reason = _missing(memory, acc.name)

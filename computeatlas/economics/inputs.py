@@ -66,10 +66,16 @@ class DoesNotFit(EstimateError):
 
     ``need_bytes`` = parameters × bits ÷ 8; ``memory_bytes`` is the published per-accelerator
     memory; ``min_accelerators`` = ceil(need_bytes ÷ memory_bytes), a floor that ignores the
-    KV cache and every overhead of splitting a model.
+    KV cache and every overhead of splitting a model. ``alternatives`` lists other parts that
+    need the fewest of them, as ``(id, name, count)`` (see
+    :func:`computeatlas.economics.estimate.fewest_accelerators`).
     """
 
-    def __init__(self, accelerator: Accelerator, need_bytes: float, memory_bytes: float, min_accelerators: int) -> None:
+    def __init__(self, accelerator: Accelerator, need_bytes: float, memory_bytes: float, min_accelerators: int,
+                 alternatives: Sequence[tuple[str, str, int]] = ()) -> None:  # fmt: skip
+        self.accelerator_id = accelerator.id
+        self.accelerator_name = accelerator.name
+        self.alternatives = list(alternatives)
         self.need_bytes = need_bytes
         self.memory_bytes = memory_bytes
         self.min_accelerators = min_accelerators

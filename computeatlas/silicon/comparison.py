@@ -201,7 +201,7 @@ class ComparisonView(BaseModel):
     ids: list[str]
     title: str
     url: str = Field(description="the page: /compare/{a}-vs-{b} for a pair, /compare/?ids=… for more")
-    api_url: str
+    api_url: str = Field(description="this document: /api/compare/{a}-vs-{b} for a pair, /api/compare?ids=… for more")
     parts: list[PartView]
     reference: str = Field(description="the part ratios are taken against (the first)")
     curated: CuratedView | None = None
@@ -388,7 +388,7 @@ def build(catalog: Catalog, names: Sequence[str]) -> ComparisonView:
         ids=ids,
         title=" vs ".join(names_of[i] for i in ids),
         url=url,
-        api_url=site_path("api_compare") + "?ids=" + ",".join(ids),
+        api_url=site_path("api_compare_pair", pair=pair_id(*ids)) if len(ids) == 2 else site_path("api_compare") + "?ids=" + ",".join(ids),
         parts=[
             PartView(
                 id=a.id,

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.presentation import present
 from computeatlas.core.urls import site_path
-from computeatlas.silicon.curated import Comparison
+from computeatlas.silicon.curated import Comparison, pair_id
 from computeatlas.silicon.records import Accelerator, Workload
 
 SAME_FAMILY = 3
@@ -45,6 +45,7 @@ class RelatedPart(BaseModel):
     url: str
     relation: str = Field(description="predecessor, successor, same family, or close in workload and memory")
     summary: str = Field(description="'<memory> per <chip|package>, <availability>' or 'memory: <state>, <availability>'")
+    pair: str = Field(description="the id of this part's comparison with the page's part, as in /compare/{pair}")
 
 
 def title_of(catalog: Catalog, comparison: Comparison) -> str:
@@ -130,6 +131,7 @@ def related(catalog: Catalog, acc: Accelerator) -> list[RelatedPart]:
             url=site_path("silicon_page", ident=ident),
             relation=relation,
             summary=summary_line(catalog.accelerators[ident]),
+            pair=pair_id(acc.id, ident),
         )
         for ident, relation in picked.items()
     ]

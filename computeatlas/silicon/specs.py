@@ -69,8 +69,29 @@ class SpecView(BaseModel):
     other_claims: list[ClaimView] = Field(default_factory=list)
 
 
+class CoreFigure(BaseModel):
+    """One core figure in the accelerator list: its state and, when published, the figure.
+
+    ``amount`` (canonical ``unit``) is set only for a figure published as a number; every
+    other state (not published, not applicable, not comparable, published as text, not yet
+    sourced) has no amount, and ``display`` says the state in words, never a blank or zero.
+    Sources, competing claims and sparse figures are in the part's own document (``api_url``).
+    """
+
+    key: str = Field(description="field path, e.g. 'memory' or 'compute.FP8'")
+    label: str
+    state: Shown
+    state_label: str
+    display: str = Field(description="the figure or the state, as every page shows it")
+    amount: float | None = Field(None, description="the dense figure in the canonical unit, when published as a number")
+    unit: str | None = Field(None, description="canonical unit of amount: B, B/s, FLOP/s, OP/s, W")
+    basis: str | None = Field(None, description="chip, package, superchip … as published")
+    number_format: NumberFormat | None = None
+    disputed: bool = False
+
+
 class AcceleratorSummary(BaseModel):
-    """A row of the accelerator list in the API."""
+    """A row of the accelerator list in the API: who and what, and the core figures with their states."""
 
     id: str
     name: str
@@ -78,8 +99,10 @@ class AcceleratorSummary(BaseModel):
     family: str
     availability: str
     workload: str
+    verified: str = Field(description="the date the record was last checked against its sources (ISO 8601)")
     url: str
     api_url: str
+    specs: list[CoreFigure] = Field(description="memory, memory bandwidth, dense compute per number format, power, interconnect, software")
 
 
 def _source(acc: Accelerator, key: str | None) -> SourceView | None:
@@ -154,8 +177,17 @@ def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
     )
 
 
+def core_figure(view: SpecView) -> CoreFigure:
+    """The list form of one spec's view (state and primary figure, from :func:`spec_view`)."""
+    return CoreFigure(
+        key=view.key, label=view.label, state=view.state, state_label=view.state_label, display=view.primary.display,
+        amount=view.primary.amount, unit=view.primary.unit, basis=view.primary.basis, number_format=view.number_format,
+        disputed=view.disputed,
+    )  # fmt: skip
+
+
 def summary_view(acc: Accelerator) -> AcceleratorSummary:
-    """The short form of ``acc`` used in API lists."""
+    """The short form of ``acc`` used in API lists, with its core figures (details left out)."""
     return AcceleratorSummary(
         id=acc.id,
         name=acc.name,
@@ -163,8 +195,10 @@ def summary_view(acc: Accelerator) -> AcceleratorSummary:
         family=acc.family,
         availability=acc.availability.value,
         workload=acc.workload.value,
+        verified=acc.verified.isoformat(),
         url=site_path("silicon_page", ident=acc.id),
         api_url=site_path("api_accelerator", ident=acc.id),
+        specs=[core_figure(spec_view(acc, key, claim)) for key, claim in acc.claims() if not key.startswith("details.")],
     )
 
 

@@ -2,21 +2,47 @@
 
 FastAPI's Swagger page loads scripts from a CDN and runs inline script, which our content
 security policy forbids and an offline machine cannot fetch; this page lists the same
-endpoints, parameters and response schemas as plain HTML, generated from ``/openapi.json``.
+endpoints, parameters and response schemas as plain HTML, generated from ``/openapi.json``,
+with each description's markup rendered (:func:`prose`) and an example request for each
+endpoint made from the catalog's own ids (:func:`example`).
 """
 
 from __future__ import annotations
 
+import functools
+import html
+import re
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
+from markupsafe import Markup
 from pydantic import BaseModel
 
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.urls import site_path
-from computeatlas.web.page import Route, render
+from computeatlas.core.urls import Urls, site_path
+from computeatlas.web.page import Route, catalog_of, render, urls_of
+
+_CODE = re.compile(r"``(.+?)``|:[a-z]+:`~?([^`]+?)`|`([^`]+?)`")
+_STRONG = re.compile(r"\*\*(.+?)\*\*")
+
+
+def prose(text: str) -> Markup:
+    """``text`` (a docstring or description in reStructuredText-like markup) as safe HTML:
+    paragraphs at blank lines, ````x````, ```x``` and roles such as ``:class:`~a.B``` as
+    ``<code>`` (a role shows its last dotted name), ``**x**`` as ``<strong>``. Everything
+    else is escaped."""
+
+    def code(match: re.Match[str]) -> str:
+        literal, role, plain = match.groups()
+        shown = literal if literal is not None else (role.rsplit(".", 1)[-1] if role is not None else plain)
+        return f"<code>{shown}</code>"
+
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
+    rendered = (_STRONG.sub(r"<strong>\1</strong>", _CODE.sub(code, html.escape(p, quote=False))) for p in paragraphs)
+    return Markup("".join(f"<p>{p}</p>" for p in rendered))
 
 
 class Parameter(BaseModel):
@@ -37,6 +63,7 @@ class Endpoint(BaseModel):
     description: str
     parameters: list[Parameter]
     response: str | None
+    example: str = ""
 
 
 def endpoints(openapi: dict[str, Any]) -> list[Endpoint]:
@@ -63,9 +90,42 @@ def endpoints(openapi: dict[str, Any]) -> list[Endpoint]:
     return out
 
 
+def example(catalog: Catalog, endpoint: Endpoint, built: list[str]) -> str:
+    """A request for ``endpoint`` that answers 200 on ``catalog``, as a site path: for a path
+    with parameters, the first of ``built`` (every layer's static paths, which answer 200)
+    that matches it (``/api/accelerators/{ident}`` → ``/api/accelerators/acme-a1``), and
+    every required query parameter filled with a real value (``/api/search?q=TPU``). When
+    nothing of the kind was built (no part has a price chart), the first part's id stands
+    in, and the example answers 404 as the endpoint does for that part."""
+    pattern = re.compile("^" + re.sub(r"\\{[a-z_]+\\}", "[^/]+", re.escape(endpoint.path)) + "$")
+    ids = list(catalog.accelerators)[:2]
+    path = next((p for p in built if pattern.match(p)), None)
+    if path is None:  # nothing of this kind was built (no curated pair, no part with prices): the first parts
+        stand_in = {"pair": "-vs-".join(sorted(ids)), "fmt": "FP8"}
+        path = re.sub(r"\{([a-z_]+)\}", lambda m: stand_in.get(m.group(1), ids[0] if ids else "x"), endpoint.path)
+    query = {"ids": ",".join(ids), "q": "TPU", "accelerator": ids[0] if ids else "", "params": "7e9", "format": "FP8", "utilisation": "0.5"}
+    wanted = {p.name: query[p.name] for p in endpoint.parameters if p.where == "query" and p.required and p.name in query}
+    return path + ("?" + urlencode(wanted, safe=",") if wanted else "")
+
+
 def api_docs(request: Request) -> HTMLResponse:
-    """Every API endpoint with its parameters and response schema, from the OpenAPI document."""
-    return render(request, "api_docs.html", page_title="API reference", endpoints=endpoints(request.app.openapi()))
+    """Every API endpoint with its parameters and response schema, from the OpenAPI document,
+    each with an example request."""
+    catalog = catalog_of(request)
+    built = request.app.state.all_paths(catalog)
+    found = [e.model_copy(update={"example": example(catalog, e, built)}) for e in endpoints(request.app.openapi())]
+    return render(request, "api_docs.html", page_title="API reference", endpoints=found, prose=prose,
+                  example_url=functools.partial(example_address, urls_of(request)))  # fmt: skip
+
+
+def example_address(urls: Urls, path: str) -> str:
+    """The absolute address of example request ``path``: on the public origin, at its file's
+    URL in a static build where it was built, else on the live server (when there is one).
+    Unlike a link, an example is text: it is not sent to the live server's link list."""
+    bare = path.split("?", 1)[0]
+    if urls.files is not None and bare not in urls.files:
+        return (urls.live or urls.origin + urls.base_path) + path
+    return urls.absolute(path)
 
 
 def static_paths(catalog: Catalog) -> Iterable[str]:

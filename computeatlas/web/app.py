@@ -74,8 +74,9 @@ COMPILED = CompiledTemplates()
 def templates(urls: Urls | None = None) -> Jinja2Templates:
     """The Jinja2 environment (autoescaping on, compiled code shared through :data:`COMPILED`)
     with the site's globals: ``version``, ``url(name, **params)`` (:meth:`Urls.path`),
-    ``post_url(name)`` (:meth:`Urls.post`, a form's action) and ``absolute_url(path)``
-    (:meth:`Urls.absolute`), and the filter ``link`` (:meth:`Urls.link`: a view object's site
+    ``post_url(name)`` (:meth:`Urls.post`, a form's action), ``form_url(name)`` (:meth:`Urls.form`,
+    a GET form that needs a server, or None), ``served_url(name, **params)`` (:meth:`Urls.served`,
+    a link or None), ``static_build`` and ``absolute_url(path)`` (:meth:`Urls.absolute`), and the filter ``link`` (:meth:`Urls.link`: a view object's site
     path under the base path)."""
     urls = urls or Urls()
     env = jinja2.Environment(
@@ -86,6 +87,9 @@ def templates(urls: Urls | None = None) -> Jinja2Templates:
     env.globals["version"] = computeatlas.__version__
     env.globals["url"] = urls.path
     env.globals["post_url"] = urls.post
+    env.globals["form_url"] = urls.form
+    env.globals["served_url"] = urls.served
+    env.globals["static_build"] = urls.static
     env.globals["absolute_url"] = urls.absolute
     env.filters["link"] = urls.link
     return Jinja2Templates(env=env)

@@ -4,8 +4,10 @@
 - ``/compare/{a}-vs-{b}``: one pair at its canonical URL (ids sorted); the other order,
   or aliases (``/compare/trn3-vs-ironwood``), redirect to it with 301;
 - ``/compare/?ids=a,b,c``: 3 to 6 parts (two ids redirect to the pair's URL);
-- ``/search?q=``: a name people use → the part's page, the candidates, or suggestions;
-- ``/api/compare?ids=…`` and ``/api/search?q=…``: the same objects as JSON.
+- ``/search?q=``: a name or word people use → the part's page when exactly one part matches
+  and exactly, else every matching part ranked (see :mod:`computeatlas.silicon.search`);
+- ``/api/compare?ids=…``, ``/api/compare/{a}-vs-{b}`` and ``/api/search?q=…``: the same
+  objects as JSON; ``/api/search-index``: the index the static site searches in the browser.
 
 Every bad input is a 4xx naming what was wrong (see :class:`computeatlas.silicon.comparison.CompareError`).
 """
@@ -25,9 +27,10 @@ from computeatlas.core.errors import BadRequest, InputError, NotFound, PageError
 from computeatlas.core.urls import site_path
 from computeatlas.silicon import comparison as compare
 from computeatlas.silicon import resolve
+from computeatlas.silicon import search as searching
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.related import title_of
-from computeatlas.web.page import Route, catalog_of, render, urls_of
+from computeatlas.web.page import Moved, Route, catalog_of, render, urls_of
 
 MAX_QUERY = 2000
 """Longest ``ids`` value accepted, in characters (``q`` is a name: at most :data:`resolve.MAX_NAME`)."""
@@ -37,7 +40,7 @@ IDS_DESCRIPTION = (
     f"{compare.MIN_PARTS} to {compare.MAX_PARTS} accelerator ids, aliases or names, comma-separated "
     "(e.g. 'nvidia-h100-sxm,H200'); may be repeated"
 )
-Q_DESCRIPTION = "an id, alias or exact name, e.g. 'Trn3' or 'H100 SXM5 80GB'"
+Q_DESCRIPTION = "an id, alias, name or words of one, e.g. 'Trn3', 'H100 SXM5 80GB', 'TPU' or 'Blackwell'"
 
 
 class CompareParams(BaseModel):
@@ -92,6 +95,21 @@ def _resolved(catalog: Catalog, names: list[str]) -> list[str]:
         raise _page_error(exc) from None
 
 
+def _pair_ids(catalog: Catalog, pair: str) -> list[str]:
+    """The two ids ``{a}-vs-{b}`` names (ids, aliases or names); raises :class:`NotFound` or
+    :class:`BadRequest` naming what was wrong."""
+    if "-vs-" not in pair:
+        raise NotFound("No such comparison", f"'{pair}' is not a pair: a comparison URL reads /compare/{{a}}-vs-{{b}}, e.g. /compare/nvidia-h100-sxm-vs-nvidia-h200-sxm.")
+    pieces = pair.split("-vs-")
+    first_error: compare.CompareError | None = None
+    for n in range(1, len(pieces)):  # an id could itself contain "-vs-": take the split whose sides both resolve
+        try:
+            return compare.resolve_parts(catalog, ["-vs-".join(pieces[:n]), "-vs-".join(pieces[n:])])
+        except compare.CompareError as exc:
+            first_error = first_error or exc
+    raise _page_error(first_error)  # type: ignore[arg-type]
+
+
 # --- pages ---------------------------------------------------------------------------
 
 
@@ -123,20 +141,7 @@ def compare_index(request: Request, params: Annotated[CompareParams, Query()]) -
 def compare_pair(request: Request, pair: str = PAIR_PATH) -> Response:
     """One pair at its canonical URL; other spellings and orders redirect there (301)."""
     catalog = catalog_of(request)
-    if "-vs-" not in pair:
-        raise NotFound("No such comparison", f"'{pair}' is not a pair: a comparison URL reads /compare/{{a}}-vs-{{b}}, e.g. /compare/nvidia-h100-sxm-vs-nvidia-h200-sxm.")
-    pieces = pair.split("-vs-")
-    splits = [("-vs-".join(pieces[:n]), "-vs-".join(pieces[n:])) for n in range(1, len(pieces))]
-    first_error: compare.CompareError | None = None
-    ids: list[str] | None = None
-    for left, right in splits:  # an id could itself contain "-vs-": take the split whose sides both resolve
-        try:
-            ids = compare.resolve_parts(catalog, [left, right])
-            break
-        except compare.CompareError as exc:
-            first_error = first_error or exc
-    if ids is None:
-        raise _page_error(first_error)  # type: ignore[arg-type]
+    ids = _pair_ids(catalog, pair)
     canonical = pair_id(*ids)
     if pair != canonical:
         return RedirectResponse(urls_of(request).path("compare_pair", pair=canonical), status_code=301)
@@ -150,18 +155,19 @@ def compare_redirect(request: Request) -> Response:
 
 
 def search(request: Request, params: Annotated[SearchParams, Query()]) -> Response:
-    """Find a part by id, alias or exact name: one match redirects (302) to its page; an
-    ambiguous name lists the candidates; an unknown one is a 404 page with suggestions."""
+    """Find parts by id, alias, name or words: when the only match is exact it redirects (302)
+    to its page; otherwise every matching part is listed, exact matches first (an ambiguous
+    name lists its candidates; nothing is picked); no match is a 404 page with suggestions."""
     catalog = catalog_of(request)
     q = params.q
     if q is None or not q.strip():
         return render(request, "search.html", page_title="Find an accelerator", result=None, q="")
     try:
-        result = resolve.resolve(catalog, q)
+        result = searching.search(catalog, q)
     except resolve.ResolveError as exc:
         raise BadRequest("Bad search", f"query parameter 'q': {exc.message}") from None
-    if result.match is not None:
-        return RedirectResponse(result.match.url, status_code=302)
+    if result.match is not None and len(result.matches) == 1:
+        return RedirectResponse(urls_of(request).link(result.match.url), status_code=302)
     status = 404 if result.status == "unknown" else 200
     return render(request, "search.html", status=status, page_title=f"Search: {q}", result=result, q=q)
 
@@ -175,22 +181,43 @@ def api_compare(request: Request, params: Annotated[ApiCompareParams, Query()]) 
     return _build(catalog_of(request), _ids_param(params) or [])
 
 
-def api_search(request: Request, q: str = Query(..., max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)) -> resolve.Resolution:
-    """Resolve a name people use (id, alias, exact name) to accelerator ids; an ambiguous
-    name lists every candidate, an unknown one the closest ids."""
+def api_compare_pair(request: Request, pair: str = PAIR_PATH) -> compare.ComparisonView:
+    """One pair as ``/compare/{a}-vs-{b}`` shows it (ids sorted in the URL); another order or
+    spelling redirects (301) to the canonical URL."""
+    catalog = catalog_of(request)
+    ids = _pair_ids(catalog, pair)
+    canonical = pair_id(*ids)
+    if pair != canonical:
+        raise Moved(urls_of(request).path("api_compare_pair", pair=canonical))
+    return _build(catalog, ids)
+
+
+def api_search(request: Request, q: str = Query(..., max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)) -> searching.SearchResult:
+    """Every part a name or words may mean, ranked: exact id, alias and name matches first,
+    then parts whose words begin with the query's words (``TPU``, ``Blackwell``, ``MI300``).
+    ``match`` is set only for one exact match; an ambiguous name lists its candidates; an
+    unknown one the closest ids."""
     try:
-        return resolve.resolve(catalog_of(request), q)
+        return searching.search(catalog_of(request), q)
     except resolve.ResolveError as exc:
         raise BadRequest("Bad search", f"query parameter 'q': {exc.message}") from None
 
 
+def api_search_index(request: Request) -> searching.SearchIndex:
+    """The search index the static site's script searches (the same ranking as ``/api/search``)."""
+    return searching.build_index(catalog_of(request))
+
+
 def static_paths(catalog: Catalog) -> Iterable[str]:
-    """The comparison index, every curated pair's page and the (empty) search page, for the
-    static build; query-string URLs (``?ids=``, ``?q=``, ``/api/compare``) are live only."""
+    """The comparison index, every curated pair's page and JSON, the search page and its index,
+    for the static build; query-string URLs (``?ids=``, ``?q=``) need a server."""
     yield site_path("compare_index")
     yield site_path("search")
+    yield site_path("api_search_index")
     for ident in catalog.comparisons:
         yield site_path("compare_pair", pair=ident)
+    for ident in catalog.comparisons:
+        yield site_path("api_compare_pair", pair=ident)
 
 
 ROUTES: tuple[Route, ...] = (
@@ -199,5 +226,7 @@ ROUTES: tuple[Route, ...] = (
     Route(compare_pair, "compare_pair", HTMLResponse),
     Route(search, "search", HTMLResponse),
     Route(api_compare, "api_compare", JSONResponse, compare.ComparisonView, in_schema=True, summary="Compare 2 to 6 accelerators"),
-    Route(api_search, "api_search", JSONResponse, resolve.Resolution, in_schema=True, summary="Find an accelerator by name or alias"),
+    Route(api_compare_pair, "api_compare_pair", JSONResponse, compare.ComparisonView, in_schema=True, summary="Compare one pair of accelerators"),
+    Route(api_search, "api_search", JSONResponse, searching.SearchResult, in_schema=True, summary="Find accelerators by name, alias or words"),
+    Route(api_search_index, "api_search_index", JSONResponse, searching.SearchIndex, in_schema=True, summary="The search index of the static site"),
 )

@@ -274,12 +274,18 @@ async def data_submit(request: Request) -> Response:
         return _ledger(request).record(dataset_request, key, data_version=catalog.version, schema_version=SCHEMA_VERSION)
 
     try:
-        entry, _created = await run_in_threadpool(record)
+        entry, created = await run_in_threadpool(record)
     except (SQLAlchemyError, LedgerUnavailable, OSError) as exc:  # the reason only: no traceback, nothing typed
         log.error("could not record a dataset request: %s", safe_reason(exc))
         return _form_page(
             request, status=503, values=values, key=key,
             notice="We could not record your request just now, so nothing was sent. Please try again in a minute.",
+        )
+    if not created:  # the token was used already: it records one request and answers once
+        return _form_page(
+            request, status=409, values=values,
+            notice="This form was already sent, and your request is recorded; a form can be sent once. "
+                   "We have refreshed it: send it again to download the table again.",
         )
     if entry.kind == DOWNLOAD:  # type: ignore[attr-defined]
         name = csv_export.filename(dt.datetime.now(dt.UTC).date())

@@ -8,8 +8,9 @@ Pages and API endpoints build the same view objects (:mod:`computeatlas.energy.v
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Annotated
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -25,6 +26,7 @@ from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_reque
 from computeatlas.energy import views as energy_views
 from computeatlas.energy.records import EnergyTopic, System
 from computeatlas.energy.views import EconomicsView, SystemView, TopicView
+from computeatlas.silicon.related import title_of
 from computeatlas.web import economics
 from computeatlas.web.page import Route, catalog_of, find_record, render, urls_of
 
@@ -32,6 +34,30 @@ TOPIC_PATH = Path(description="energy topic id, e.g. 'rack-power-density'", max_
 SYSTEM_PATH = Path(description="system id, e.g. 'nvidia-gb200-nvl72'", max_length=100)
 ESTIMATE_FIELDS = ("accelerator", "params", "format", "utilisation", "price", "offer")
 FORM_DEFAULTS = {"params": "70e9", "format": "FP8", "utilisation": "0.5"}
+EXAMPLE = {"accelerator": "nvidia-h200-sxm", "params": "70e9", "format": "FP8", "utilisation": "0.5", "price": "3"}
+"""The estimate the form offers as an example (used when its accelerator is in the catalog)."""
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """What to do when a model does not fit one accelerator: the minimum count of the part
+    asked about, other parts that need fewest (``(name, count, page)``), and a comparison of them."""
+
+    name: str
+    count: int
+    others: list[tuple[str, int, str]]
+    compare_url: str | None
+
+
+def _next_step(exc: DoesNotFit, urls: Urls) -> NextStep:
+    ids = [exc.accelerator_id, *(i for i, _, _ in exc.alternatives)]
+    compare_url = urls.form("compare_index")
+    return NextStep(
+        name=exc.accelerator_name,
+        count=exc.min_accelerators,
+        others=[(name, count, urls.path("silicon_page", ident=i)) for i, name, count in exc.alternatives],
+        compare_url=f"{compare_url}?ids={quote(','.join(ids), safe=',')}" if compare_url and len(ids) > 1 else None,
+    )
 
 
 def find_topic(request: Request, ident: str) -> EnergyTopic:
@@ -143,12 +169,15 @@ def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) 
     raw = _raw_inputs(params)
     result: Estimate | None = None
     error: PageError | None = None
+    next_step: NextStep | None = None
     try:
         _check_names(request)
         if any(v for v in raw.values()):
             result = estimate(catalog, parse_request(**{("number_format" if k == "format" else k): v for k, v in raw.items()}))
     except EstimateError as exc:
         error = _page_error(exc, urls_of(request).path("estimate_page"), raw, urls_of(request))
+        if isinstance(exc, DoesNotFit):
+            next_step = _next_step(exc, urls_of(request))
     submitted = any(raw.values())
     form = {k: (v or "") if submitted else FORM_DEFAULTS.get(k, "") for k, v in raw.items()}
     offers: dict[str, list[Offer]] = {}
@@ -158,6 +187,8 @@ def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) 
     return render(
         request, "estimate.html", status=error.status if error else 200, page_title="Our estimate",
         form=form, result=result, error=error, formats=list(NumberFormat), offers=offers, offer_label=offer_label,
+        next_step=next_step, example=EXAMPLE if EXAMPLE["accelerator"] in catalog.accelerators else None,
+        curated=sorted(((title_of(catalog, c), c.id) for c in catalog.comparisons.values()), key=lambda tc: tc[0].lower()),
         api_url=urls_of(request).path("api_estimate") + "?" + urlencode(result.query) if result else None,
     )  # fmt: skip
 

@@ -5,7 +5,8 @@ limit, and a capped request body.
   the form a token signed with the site secret (itsdangerous) that binds a one-time key to
   that cookie. A POST is accepted only with a valid, unexpired token whose cookie matches,
   so another site cannot post the form in a visitor's name. The one-time key is the
-  ledger's idempotency key: sending the same form twice records one request.
+  ledger's idempotency key, so a token is used once: sending the same form twice records
+  one request, and the second answer (409) says so and gives a refreshed form.
 - **Rate limit.** ``limits`` (moving window) per client address, IPv6 grouped by /64;
   :attr:`Settings.rate_limit` (``$COMPUTEATLAS_RATE_LIMIT``, default ``10/minute;100/day``),
   storage :attr:`Settings.rate_limit_storage` (default ``memory://``: counted in each

@@ -1,0 +1,98 @@
+"""Printing the CLI's tables so they read at 80 columns, on a terminal or piped.
+
+Rich ellipsises a cell that does not fit ("2614…" for 2614.9, "Memo…" for Memory), which
+hides figures. :func:`print_table` never cuts a word: every column wraps at spaces, keeps
+its longest word whole (up to :data:`LONGEST_WORD` characters; a longer one, such as a
+URL, is folded onto the next line), and a table too wide to wrap is printed as wide as it
+needs. A table that does not fit with its rules drops the vertical ones first. ``wide=True`` (the commands' ``--wide``) prints every table at its natural width,
+one line per row, for a wide terminal or a file.
+
+When output is piped, rich takes the width from ``$COLUMNS`` or assumes 80, as on a terminal.
+"""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
+from rich.text import Text
+
+LONGEST_WORD = 24
+"""Words up to this many characters are never broken; longer ones fold."""
+
+
+def _lines(cell: object) -> list[str]:
+    text = cell.plain if isinstance(cell, Text) else Text.from_markup(cell).plain if isinstance(cell, str) else str(cell)
+    return text.splitlines() or [""]
+
+
+def _widths(grid: Table) -> tuple[list[int], list[int]]:
+    """Each column's natural width (its longest line) and least width (its longest word, at
+    most :data:`LONGEST_WORD`), in characters, without padding."""
+    natural, least = [], []
+    for column in grid.columns:
+        lines = [line for cell in [column.header, *column.cells] for line in _lines(cell)]
+        longest_line = max((len(line) for line in lines), default=1)
+        longest_word = max((len(w) for line in lines for w in line.split()), default=1)
+        natural.append(max(longest_line, 1))
+        least.append(max(1, min(longest_word, LONGEST_WORD, longest_line)))
+    return natural, least
+
+
+def natural_width(console: Console, grid: Table) -> int:
+    """The width ``grid`` takes with no cell wrapped (characters)."""
+    return Measurement.get(console, console.options.update(width=100_000), grid).maximum
+
+
+def fit(console: Console, grid: Table, width: int) -> int:
+    """Give ``grid``'s columns fixed widths so that it fits ``width`` characters if it can,
+    shrinking the columns with the most room first and none below its longest word; every
+    column wraps at spaces and folds only a word longer than :data:`LONGEST_WORD`. Returns
+    the table's width."""
+    natural, least = _widths(grid)
+    overhead = natural_width(console, grid) - sum(natural)
+    widths = list(natural)
+    budget = width - overhead
+    while sum(widths) > budget:
+        slack = [w - m for w, m in zip(widths, least, strict=True)]
+        widest = max(range(len(widths)), key=lambda i: slack[i])
+        if slack[widest] <= 0:
+            break
+        widths[widest] -= 1
+    for column, w in zip(grid.columns, widths, strict=True):
+        column.width, column.overflow, column.no_wrap = w, "fold", False
+    return sum(widths) + overhead
+
+
+def print_table(console: Console, grid: Table, *, wide: bool = False, **options: object) -> None:
+    """Print ``grid`` on ``console`` without cutting a figure or a word (see the module doc).
+
+    ``wide`` prints it at its natural width (every row on one line), whatever the terminal's
+    width; otherwise it wraps to the console's width, and only a table whose columns cannot
+    shrink that far (each keeps its longest word) is printed wider. ``options`` go to
+    :meth:`rich.console.Console.print` (``markup=False`` …).
+    """
+    if wide:
+        width = natural_width(console, grid)
+    else:
+        width = fit(console, grid, console.width)
+        if width > console.width:  # drop the vertical rules: two spaces between columns, none at the edges
+            grid.box, grid.show_edge, grid.pad_edge, grid.padding = box.SIMPLE_HEAD, False, False, (0, 1, 0, 0)
+            for column in grid.columns:
+                column.width = None
+            width = fit(console, grid, console.width)
+    if width > console.width:
+        # Console.print caps its width= at the console's width, so widen the console for this
+        # one table and give it back its own setting (None: follow the terminal or $COLUMNS).
+        previous = console._width
+        console.width = width
+        try:
+            console.print(grid, crop=False, **options)  # type: ignore[arg-type]
+        finally:
+            console._width = previous
+    else:
+        console.print(grid, **options)  # type: ignore[arg-type]
+
+
+__all__ = ["LONGEST_WORD", "fit", "natural_width", "print_table"]

@@ -1,0 +1,94 @@
+"""Search by family and words: ranked lists, exact matches first, nothing picked silently."""
+
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+
+from computeatlas.core.catalog import Catalog
+from computeatlas.silicon import resolve
+from computeatlas.silicon.search import build_index, search, words
+
+
+def ids(catalog: Catalog, text: str) -> list[tuple[str, str]]:
+    return [(m.id, m.matched_by) for m in search(catalog, text).matches]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # AMD names one MI300-series part in our records: the MI300X (alias "MI300X").
+        ("MI300", {"amd-instinct-mi300x"}),
+        ("TPU", {"google-tpu-v3", "google-tpu-v4", "google-tpu-v5e", "google-tpu-v5p", "google-tpu-v6e", "google-tpu-v7"}),
+        ("Blackwell", {"nvidia-b200", "nvidia-b300", "nvidia-gb200"}),
+        ("Hopper", {"nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h200-sxm"}),
+        ("Trainium", {"aws-trainium", "aws-trainium-2", "aws-trainium-3"}),
+        ("nvidia hopper", {"nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h200-sxm"}),
+    ],
+)
+def test_families_list_their_parts(real_catalog: Catalog, text: str, expected: set[str]) -> None:
+    found = search(real_catalog, text)
+    assert {m.id for m in found.matches} == expected
+    assert found.status in ("partial", "found")
+
+
+def test_exact_matches_come_first_and_decide_nothing_alone(real_catalog: Catalog) -> None:
+    # "Trainium" is an alias of the first Trainium; the later ones follow as word matches, newest first.
+    assert ids(real_catalog, "Trainium") == [("aws-trainium", "alias"), ("aws-trainium-3", "words"), ("aws-trainium-2", "words")]
+    found = search(real_catalog, "Trainium")
+    assert found.status == "found" and found.match is not None and found.match.id == "aws-trainium"
+    # "H100" is shared: both candidates, exact, and no match picked.
+    h100 = search(real_catalog, "H100")
+    assert h100.status == "ambiguous" and h100.match is None
+    assert ids(real_catalog, "H100") == [("nvidia-h100-sxm", "alias"), ("nvidia-h100-pcie", "alias")]
+    # A family word is never a "found" match: MI300 lists the MI300X, it does not resolve to it.
+    mi300 = search(real_catalog, "MI300")
+    assert mi300.status == "partial" and mi300.match is None
+    with pytest.raises(resolve.UnknownName):
+        resolve.resolve_id(real_catalog, "MI300")
+
+
+def test_a_word_must_begin_a_word(real_catalog: Catalog) -> None:
+    assert ids(real_catalog, "B200") == [("nvidia-b200", "alias")]  # not the GB200
+    assert ids(real_catalog, "GB200") == [("nvidia-gb200", "alias")]
+    assert search(real_catalog, "lackwell").status == "unknown"
+
+
+def test_whole_word_matches_rank_before_prefixes(real_catalog: Catalog) -> None:
+    # "v5" begins the v5e's and the v5p's words; "v5p" is a whole word of the v5p only.
+    assert ids(real_catalog, "TPU v5p")[0] == ("google-tpu-v5p", "alias")
+    ranked = [i for i, _ in ids(real_catalog, "tpu v5")]
+    assert set(ranked) == {"google-tpu-v5e", "google-tpu-v5p"}
+
+
+def test_normalisation_matches_the_resolver(real_catalog: Catalog) -> None:
+    assert words("Google TPU7x (Ironwood)") == ["google", "tpu7x", "ironwood"]
+    assert ids(real_catalog, "ＴＰＵ\u200b") == ids(real_catalog, "tpu")
+    with pytest.raises(resolve.InvalidName):
+        search(real_catalog, "  ")
+
+
+def test_the_index_holds_what_the_script_needs(real_catalog: Catalog) -> None:
+    index = build_index(real_catalog)
+    assert {p.id for p in index.parts} == set(real_catalog.accelerators)
+    positions = {p.id: n for n, p in enumerate(index.parts)}
+    assert sorted((positions[p.id], 1) for p in index.parts if p.id.startswith("nvidia-h100")) == sorted(map(tuple, index.exact["h100"]))
+    assert index.exact["nvidia b200"] == [(positions["nvidia-b200"], 0), (positions["nvidia-b200"], 2)]  # its id and its name
+    assert build_index(real_catalog) is index  # built once per catalog
+
+
+def test_the_search_page_lists_a_family_and_opens_an_exact_match(real_client: TestClient) -> None:
+    page = real_client.get("/search?q=Blackwell")
+    assert page.status_code == 200
+    listed = BeautifulSoup(page.text, "html.parser").select("#results .matches li")
+    assert {li["data-id"] for li in listed} == {"nvidia-b200", "nvidia-b300", "nvidia-gb200"}
+    assert all(li["data-matched-by"] == "words" for li in listed)
+    trainium = BeautifulSoup(real_client.get("/search?q=Trainium").text, "html.parser").select("#results .matches li")
+    assert trainium[0]["data-id"] == "aws-trainium" and len(trainium) == 3
+    opened = real_client.get("/search?q=Trn3", follow_redirects=False)
+    assert opened.status_code == 302 and opened.headers["location"] == "/silicon/aws-trainium-3"
+    api = real_client.get("/api/search?q=TPU").json()
+    assert api["status"] == "partial" and api["match"] is None and len(api["matches"]) == 6
+    index = real_client.get("/api/search-index").json()
+    assert {p["id"] for p in index["parts"]} == set(real_client.app.state.catalog.accelerators)
