@@ -436,20 +436,20 @@ def test_unknown_offer_says_how_many_more_there_are(real_catalog: Catalog, real_
 def test_a_model_that_does_not_fit_gets_a_next_step(real_client: TestClient) -> None:
     # 405e9 parameters in FP8 = 405 GB of weights; an H100 SXM has 80 GB (NVIDIA's datasheet):
     # at least ceil(405 / 80) = 6. The parts with most memory per accelerator need fewest:
-    # MI455X 432 GB → 1; MI355X 288 GB and B300 288 GB → 2; MI325X 256 GB → 2.
+    # Qualcomm AI200 768 GB per card and MI455X 432 GB → 1; MI350X and MI355X 288 GB → 2.
     response = real_client.get("/economics/estimate?accelerator=nvidia-h100-sxm&params=405e9&format=FP8&utilisation=0.5")
     assert response.status_code == 400
     page = BeautifulSoup(response.text, "html.parser")
     step = page.select_one("#next-step")
     assert step.select_one("#min-count").get_text() == "6"
     fewest = [(li.a.get_text(), li.select_one(".figure").get_text()) for li in step.select(".fewest li")]
-    assert fewest == [("AMD Instinct MI455X", "1"), ("AMD Instinct MI355X", "2"), ("NVIDIA B300 (Blackwell Ultra)", "2"), ("AMD Instinct MI325X", "2")]
+    assert fewest == [("Qualcomm AI200", "1"), ("AMD Instinct MI455X", "1"), ("AMD Instinct MI350X", "2"), ("AMD Instinct MI355X", "2")]
     compare = step.select_one("a.compare-these")["href"]
-    assert compare == "/compare/?ids=nvidia-h100-sxm,amd-instinct-mi455x,amd-instinct-mi355x,nvidia-b300,amd-instinct-mi325x"
+    assert compare == "/compare/?ids=nvidia-h100-sxm,qualcomm-ai200,amd-instinct-mi455x,amd-instinct-mi350x,amd-instinct-mi355x"
     assert real_client.get(compare, follow_redirects=False).status_code == 200
     cli = CliRunner().invoke(cli_app, ["estimate", "nvidia-h100-sxm", "--params", "405e9", "--format", "FP8", "--utilisation", "0.5"])
     assert cli.exit_code == 2 and "needs at least 6 of them" in cli.stderr
-    assert "Compare them: computeatlas compare nvidia-h100-sxm amd-instinct-mi455x amd-instinct-mi355x nvidia-b300 amd-instinct-mi325x." in cli.stderr
+    assert "Compare them: computeatlas compare nvidia-h100-sxm qualcomm-ai200 amd-instinct-mi455x amd-instinct-mi350x amd-instinct-mi355x." in cli.stderr
 
 
 def test_the_form_offers_an_example_that_works(real_client: TestClient) -> None:

@@ -11,6 +11,12 @@ from computeatlas.silicon import resolve
 from computeatlas.silicon.search import build_index, search, words
 
 
+BLACKWELL = {"nvidia-b200", "nvidia-b300", "nvidia-gb200", "nvidia-gb300", "nvidia-geforce-rtx-5090",
+             "nvidia-rtx-pro-6000-blackwell-server", "nvidia-rtx-pro-6000-blackwell-workstation"}
+HOPPER = {"nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h100-nvl", "nvidia-h200-sxm", "nvidia-h200-nvl", "nvidia-h20",
+          "nvidia-gh200-96gb", "nvidia-gh200-144gb"}
+
+
 def ids(catalog: Catalog, text: str) -> list[tuple[str, str]]:
     return [(m.id, m.matched_by) for m in search(catalog, text).matches]
 
@@ -18,13 +24,14 @@ def ids(catalog: Catalog, text: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # AMD names one MI300-series part in our records: the MI300X (alias "MI300X").
-        ("MI300", {"amd-instinct-mi300x"}),
-        ("TPU", {"google-tpu-v3", "google-tpu-v4", "google-tpu-v5e", "google-tpu-v5p", "google-tpu-v6e", "google-tpu-v7"}),
-        ("Blackwell", {"nvidia-b200", "nvidia-b300", "nvidia-gb200"}),
-        ("Hopper", {"nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h200-sxm"}),
+        # The MI300-series parts in our records: the MI300X GPU and the MI300A APU.
+        ("MI300", {"amd-instinct-mi300x", "amd-instinct-mi300a"}),
+        ("TPU", {"google-tpu-v2", "google-tpu-v3", "google-tpu-v4", "google-tpu-v4i", "google-tpu-v5e", "google-tpu-v5p",
+                 "google-tpu-v6e", "google-tpu-v7"}),
+        ("Blackwell", BLACKWELL),
+        ("Hopper", HOPPER),
         ("Trainium", {"aws-trainium", "aws-trainium-2", "aws-trainium-3"}),
-        ("nvidia hopper", {"nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h200-sxm"}),
+        ("nvidia hopper", HOPPER),
     ],
 )
 def test_families_list_their_parts(real_catalog: Catalog, text: str, expected: set[str]) -> None:
@@ -41,8 +48,8 @@ def test_exact_matches_come_first_and_decide_nothing_alone(real_catalog: Catalog
     # "H100" is shared: both candidates, exact, and no match picked.
     h100 = search(real_catalog, "H100")
     assert h100.status == "ambiguous" and h100.match is None
-    assert ids(real_catalog, "H100") == [("nvidia-h100-sxm", "alias"), ("nvidia-h100-pcie", "alias")]
-    # A family word is never a "found" match: MI300 lists the MI300X, it does not resolve to it.
+    assert ids(real_catalog, "H100") == [("nvidia-h100-sxm", "alias"), ("nvidia-h100-nvl", "alias"), ("nvidia-h100-pcie", "alias")]
+    # A family word is never a "found" match: MI300 lists the MI300X and MI300A, it resolves to neither.
     mi300 = search(real_catalog, "MI300")
     assert mi300.status == "partial" and mi300.match is None
     with pytest.raises(resolve.UnknownName):
@@ -82,13 +89,13 @@ def test_the_search_page_lists_a_family_and_opens_an_exact_match(real_client: Te
     page = real_client.get("/search?q=Blackwell")
     assert page.status_code == 200
     listed = BeautifulSoup(page.text, "html.parser").select("#results .matches li")
-    assert {li["data-id"] for li in listed} == {"nvidia-b200", "nvidia-b300", "nvidia-gb200"}
+    assert {li["data-id"] for li in listed} == BLACKWELL
     assert all(li["data-matched-by"] == "words" for li in listed)
     trainium = BeautifulSoup(real_client.get("/search?q=Trainium").text, "html.parser").select("#results .matches li")
     assert trainium[0]["data-id"] == "aws-trainium" and len(trainium) == 3
     opened = real_client.get("/search?q=Trn3", follow_redirects=False)
     assert opened.status_code == 302 and opened.headers["location"] == "/silicon/aws-trainium-3"
     api = real_client.get("/api/search?q=TPU").json()
-    assert api["status"] == "partial" and api["match"] is None and len(api["matches"]) == 6
+    assert api["status"] == "partial" and api["match"] is None and len(api["matches"]) == 8
     index = real_client.get("/api/search-index").json()
     assert {p["id"] for p in index["parts"]} == set(real_client.app.state.catalog.accelerators)

@@ -18,7 +18,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-LONGEST_WORD = 24
+LONGEST_WORD = 20
 """Words up to this many characters are never broken; longer ones fold."""
 
 
