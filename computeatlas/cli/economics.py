@@ -12,9 +12,14 @@ from computeatlas.cli.base import (
     app,
     fail,
     find_accelerator_id,
+    PricesOption,
     load_catalog,
+    settings_for,
     out,
 )
+from computeatlas.cloud import history
+from computeatlas.cloud.store import Store
+from computeatlas.economics.estimate import PriceSource
 from computeatlas.economics.estimate import estimate as run_estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
 from computeatlas.energy.views import economics_view
@@ -27,8 +32,9 @@ def estimate(
     number_format: Annotated[str, typer.Option("--format", help="Number format of the weights and compute: FP8, BF16, FP4 ...")],
     utilisation: Annotated[str, typer.Option("--utilisation", help="Share of dense peak compute reached at large batch, from 0.001 to 1, e.g. 0.5 or 50%.")],
     price: Annotated[str | None, typer.Option("--price", help="Price in USD per accelerator-hour, from 0.0001 to 1e6 (or use --offer).")] = None,
-    offer: Annotated[str | None, typer.Option("--offer", help="An offer id from data/offers (e.g. lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20; see computeatlas prices) to take the price from.")] = None,
+    offer: Annotated[str | None, typer.Option("--offer", help="An offer id from the price store (e.g. lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20; see computeatlas prices) to take the price from; with neither --price nor --offer, the cheapest current on-demand USD price is used.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of tables.")] = False,
+    prices: PricesOption = None,
     data: DataOption = None,
 ) -> None:
     """Upper bound on decode tokens/s and lower bound on cost per million tokens, from published figures.
@@ -40,11 +46,13 @@ def estimate(
     accelerator's memory (with the minimum number needed) and an unknown offer (listing
     some of the part's offers and how many more there are).
     """
-    catalog = load_catalog(data)
+    settings = settings_for(data=data, prices=prices)
+    catalog = load_catalog(settings)
+    source = PriceSource(Store(settings.prices_dir), history.utcnow(), settings.freshness_days, settings.hours_per_month)
     try:
         request = parse_request(accelerator, params, number_format, utilisation, price, offer)
         find_accelerator_id(catalog, request.accelerator)
-        result = run_estimate(catalog, request)
+        result = run_estimate(catalog, request, source)
     except DoesNotFit as exc:
         raise fail(f"Does not fit: {exc.reason}.") from None
     except EstimateError as exc:

@@ -26,6 +26,7 @@ from rich.table import Table
 
 from computeatlas.cli.base import (
     DataOption,
+    PricesOption,
     err,
     fail,
     find_accelerator_id,
@@ -43,7 +44,6 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
 from computeatlas.publish.exports.csv import cell_text
 
-PricesOption = Annotated[Path | None, typer.Option("--prices", help="The observation store (default: $COMPUTEATLAS_PRICES or data/prices).")]
 
 
 def _settings(data: Path | None, prices: Path | None) -> Settings:
