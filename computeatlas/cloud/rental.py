@@ -54,13 +54,16 @@ class RentSummary(BaseModel):
 def rent_summary(catalog: Catalog, acc: Accelerator, on: dt.date | None = None, store: Store | None = None,
                  now: dt.datetime | None = None, freshness_days: int = 90, rates: RateTable | None = None) -> RentSummary | None:
     """Build "Where you actually rent this" for ``acc``: the current observed range from
-    ``store`` (as of ``now``), and the providers of its current offers (none without a store).
+    ``store`` (as of ``now``), and the providers of its current offers (of its newest
+    observations, stale, when none is current; none without a store).
 
     None (no section) when no current observation is recorded and the part is not
     cloud-only: the page then says nothing rather than fill a section with nothing.
     """
     now = now or dt.datetime.now(dt.UTC)
     offers = current_offers(catalog, store, now, freshness_days, accelerator=acc.id) if store is not None else []
+    if store is not None and not offers:  # nothing current: who rented it last still says who rents it (marked stale)
+        offers = current_offers(catalog, store, now, freshness_days, include_stale=True, accelerator=acc.id)
     view = price_view(acc, offers, PriceQuery(), on or now.date(), freshness_days)
     observed = None
     if store is not None:
