@@ -21,8 +21,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli
-from computeatlas.cloud import history, pricing
-from computeatlas.cloud import rules
+from computeatlas.cloud import history, pricing, rules
 from computeatlas.cloud.instances import instance_table
 from computeatlas.cloud.offers import current_offers
 from computeatlas.cloud.rates import RateTable
@@ -35,7 +34,14 @@ from computeatlas.web.cloud import static_paths
 from tests.conftest import fresh_client
 
 from .test_pricing import NOW as CLOUD_NOW
-from .test_pricing import O, cloud_catalog, cloud_folder, import_offers, priced_cloud, write_cloud  # noqa: F401  (fixtures)
+from .test_pricing import (  # noqa: F401  (fixtures)
+    O,
+    cloud_catalog,
+    cloud_folder,
+    import_offers,
+    priced_cloud,
+    write_cloud,
+)
 
 
 @pytest.fixture(scope="module")

@@ -23,11 +23,11 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli_app
-from computeatlas.core.catalog import Catalog, load
-from computeatlas.core.claims import NumberFormat
 from computeatlas.cloud import history
 from computeatlas.cloud.offers import current_offers, offer_id
 from computeatlas.cloud.store import Store
+from computeatlas.core.catalog import Catalog, load
+from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings
 from computeatlas.economics.estimate import Outcome, PriceSource, estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request

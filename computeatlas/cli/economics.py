@@ -9,13 +9,13 @@ from rich.table import Table
 
 from computeatlas.cli.base import (
     DataOption,
+    PricesOption,
     app,
     fail,
     find_accelerator_id,
-    PricesOption,
     load_catalog,
-    settings_for,
     out,
+    settings_for,
 )
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store

@@ -45,7 +45,6 @@ from computeatlas.core.settings import Settings
 from computeatlas.publish.exports.csv import cell_text
 
 
-
 def _settings(data: Path | None, prices: Path | None) -> Settings:
     return Settings.from_env(data=data, prices=prices)
 

@@ -24,7 +24,12 @@ from pydantic import BaseModel, Field
 
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.rates import RateTable
-from computeatlas.cloud.spreads import ObservedSpread, SpreadEnd, default_variant, spread
+from computeatlas.cloud.spreads import (
+    ObservedSpread,
+    SpreadEnd,
+    default_variant,
+    spread,
+)
 from computeatlas.cloud.store import Store, observation_of
 
 HISTORY_FILTERS = ("provider", "pricing", "variant", "region")

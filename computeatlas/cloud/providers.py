@@ -12,7 +12,12 @@ import datetime as dt
 
 from pydantic import BaseModel, Field
 
-from computeatlas.cloud.offers import STALE_AFTER_DAYS, OfferPrice, OfferPricing, regions_of
+from computeatlas.cloud.offers import (
+    STALE_AFTER_DAYS,
+    OfferPrice,
+    OfferPricing,
+    regions_of,
+)
 from computeatlas.cloud.queries import PriceQuery, matches
 from computeatlas.cloud.records import LockInTopic, Provider
 from computeatlas.core.catalog import Catalog

@@ -36,7 +36,14 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from computeatlas.cloud.offers import STALE_AFTER_DAYS, OfferPrice, amount_text, current_offers, find_offer, unit_word
+from computeatlas.cloud.offers import (
+    STALE_AFTER_DAYS,
+    OfferPrice,
+    amount_text,
+    current_offers,
+    find_offer,
+    unit_word,
+)
 from computeatlas.cloud.spreads import cheapest_on_demand
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog

@@ -20,17 +20,24 @@ from fastapi import Path, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from computeatlas.charts import chart as charts
+from computeatlas.charts.chart import ChartView
+from computeatlas.charts.svg import svg
 from computeatlas.cloud import history
 from computeatlas.cloud.offers import OfferPrice, current_offers
 from computeatlas.cloud.store import Store
-from computeatlas.charts.chart import ChartView
-from computeatlas.charts.svg import svg
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import NotFound
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
-from computeatlas.web.page import Route, catalog_of, find_accelerator, render, settings_of, urls_of
+from computeatlas.web.page import (
+    Route,
+    catalog_of,
+    find_accelerator,
+    render,
+    settings_of,
+    urls_of,
+)
 
 ID_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", max_length=100)
 FORMAT_PATH = Path(description="number format, e.g. 'FP8', 'BF16', 'INT8'", max_length=10)

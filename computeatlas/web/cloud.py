@@ -46,7 +46,6 @@ from computeatlas.cloud.history import (
 )
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
-from computeatlas.cloud.queries import PriceQuery, matches, parse_query
 from computeatlas.cloud.providers import (
     ProviderSummary,
     ProviderView,
@@ -54,6 +53,7 @@ from computeatlas.cloud.providers import (
     provider_summaries,
     provider_view,
 )
+from computeatlas.cloud.queries import PriceQuery, matches, parse_query
 from computeatlas.cloud.records import Provider
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store

@@ -27,7 +27,14 @@ from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_reque
 from computeatlas.energy import views as energy_views
 from computeatlas.energy.records import EnergyTopic, System
 from computeatlas.energy.views import EconomicsView, SystemView, TopicView
-from computeatlas.web.page import Route, catalog_of, find_record, render, settings_of, urls_of
+from computeatlas.web.page import (
+    Route,
+    catalog_of,
+    find_record,
+    render,
+    settings_of,
+    urls_of,
+)
 
 TOPIC_PATH = Path(description="energy topic id, e.g. 'rack-power-density'", max_length=100)
 SYSTEM_PATH = Path(description="system id, e.g. 'nvidia-gb200-nvl72'", max_length=100)
