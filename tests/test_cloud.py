@@ -382,3 +382,19 @@ def test_price_pages_are_cached_until_an_import_changes_the_store(tmp_path: Path
     assert "cheapest 4 USD (gamma" in text(BeautifulSoup(before["/cloud/prices/acme-a1"].text, "html.parser").select_one("#current .spread"))
     index = BeautifulSoup(after["/cloud/"].text, "html.parser")
     assert "gamma-1x-a1-on-demand-2026-11-29" in {tr["data-offer"] for tr in index.select("table.offers tbody tr[data-offer]")}
+
+
+def test_no_output_reads_prices_from_the_catalog() -> None:
+    """The hand-typed offers are loaded for validation only: every page, API, chart, CLI
+    command and the estimate reads prices from the observation store."""
+    import computeatlas
+
+    root = Path(computeatlas.__file__).parent
+    pattern = re.compile(r"\b(?:catalog|cat|self)\.offers\b|collections\[\"offers\"\]")
+    readers = sorted(str(p.relative_to(root)) for p in [*root.rglob("*.py"), *root.rglob("*.html")] if pattern.search(p.read_text("utf-8")))
+    assert readers == ["core/catalog.py"]  # the property itself
+
+
+def test_home_counts_the_current_offers_of_the_store(cloud_client: TestClient, at_cloud_now: dt.datetime) -> None:
+    cloud = next(li for li in soup(cloud_client, "/").select("li") if li.select_one('a[href="/cloud/"]'))
+    assert "3 providers and 8 current prices (the newest observation of each offer in the last 90 days)" in text(cloud)

@@ -47,9 +47,11 @@ def _table_query(request: Request, params: BaseModel) -> table.Query:
 
 
 def home(request: Request) -> HTMLResponse:
-    """The front page: what the atlas is and the layers."""
-    catalog = catalog_of(request)
-    return render(request, "home.html", page_title="Compute Atlas", count=len(catalog.accelerators))
+    """The front page: what the atlas is and the layers (with how many offers have a current price in the store)."""
+    catalog, settings = catalog_of(request), settings_of(request)
+    offers = Store(settings.prices_dir).count_current(history.utcnow(), settings.freshness_days)
+    return render(request, "home.html", page_title="Compute Atlas", count=len(catalog.accelerators), offers=offers,
+                  freshness_days=settings.freshness_days)
 
 
 def silicon_index(request: Request, params: TableQuery) -> HTMLResponse:
