@@ -232,7 +232,7 @@ def test_api_prices_is_the_page_data(real_client: TestClient, at_now: dt.datetim
     for path in ("/api/offers", "/api/prices/{ident}", "/api/providers", "/api/providers/{ident}"):
         assert path in schema["paths"]
     params = {p["name"] for p in schema["paths"]["/api/offers"]["get"]["parameters"]}
-    assert {"accelerator", "provider", "pricing", "region", "variant", "since", "until"} <= params
+    assert {"accelerator", "provider", "pricing", "region", "variant", "since", "until", "include_stale"} <= params
     params = {p["name"] for p in schema["paths"]["/api/prices/{ident}"]["get"]["parameters"]}
     assert {"since", "until", "provider", "pricing", "variant", "region"} <= params
 
