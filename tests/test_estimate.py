@@ -29,8 +29,9 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings
-from computeatlas.economics.estimate import Outcome, PriceSource, estimate
+from computeatlas.economics.estimate import Outcome, estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
+from computeatlas.economics.prices import PriceSource
 from computeatlas.web.app import create_app
 from tests.conftest import TODAY, fresh_client
 from tests.test_energy import OFFERS, write_energy_data

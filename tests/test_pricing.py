@@ -291,7 +291,7 @@ def test_window_and_region_narrow_the_spread(cloud_catalog: Catalog, cloud_store
 def test_unknown_variant_and_bad_parameters_are_named(cloud_catalog: Catalog, cloud_store: Store, offers: dict[str, OfferPrice]) -> None:
     with pytest.raises(pricing.PricingQueryError, match="no variant 'sxm-80gb'; choose one of 80gb, nvl-94gb, pcie-80gb"):
         view_of(cloud_catalog, cloud_store, pricing.PriceQuery(variant="sxm-80gb"))
-    regions = lambda q: pricing.regions_of(offers.values())  # noqa: E731
+    regions = lambda q: pricing.regions_of(offers.values())
     for params, words in (({"since": "2026-02-30"}, "'since'"), ({"pricing": "free"}, "'pricing'"),
                           ({"region": "mars"}, "'region'"), ({"provider": "nobody"}, "'provider'"),
                           ({"include_stale": "maybe"}, "'include_stale'"),
@@ -403,7 +403,7 @@ def test_a_large_but_valid_price_is_divided_exactly(tmp_path: Path) -> None:
 
 
 def test_list_filters_take_comma_separated_values(cloud_catalog: Catalog, offers: dict[str, OfferPrice]) -> None:
-    regions = lambda q: pricing.regions_of(offers.values())  # noqa: E731
+    regions = lambda q: pricing.regions_of(offers.values())
     query = pricing.parse_query({"provider": "alpha, gamma", "pricing": "on-demand,spot", "region": ""}, cloud_catalog, regions=regions)
     assert query.values("provider") == ("alpha", "gamma") and query.params()["provider"] == "alpha,gamma"
     assert query.params()["pricing"] == "on-demand,spot"

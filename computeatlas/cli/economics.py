@@ -19,9 +19,9 @@ from computeatlas.cli.base import (
 )
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
-from computeatlas.economics.estimate import PriceSource
 from computeatlas.economics.estimate import estimate as run_estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
+from computeatlas.economics.prices import PriceSource
 from computeatlas.energy.views import economics_view
 
 

@@ -29,23 +29,15 @@ or borrowed.
 
 from __future__ import annotations
 
-import datetime as dt
 import math
-from dataclasses import dataclass
 from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.offers import (
-    STALE_AFTER_DAYS,
-    OfferPrice,
     amount_text,
-    current_offers,
-    find_offer,
     unit_word,
 )
-from computeatlas.cloud.spreads import cheapest_on_demand
-from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.errors import closest
@@ -57,6 +49,11 @@ from computeatlas.economics.inputs import (
     EstimateError,
     EstimateRequest,
     params_text,
+)
+from computeatlas.economics.prices import (
+    PriceSource,
+    cheapest_offer,
+    chosen_offer,
 )
 from computeatlas.silicon.records import Accelerator
 from computeatlas.silicon.resolve import ResolveError, resolve_id
@@ -107,8 +104,8 @@ class InputFigure(BaseModel):
 class PriceInput(BaseModel):
     """The price per accelerator-hour the cost uses, and where it came from.
 
-    From an offer it is derived by :func:`computeatlas.cloud.offers.offer_price` from the
-    offer's stored observation: ``instance`` prices ÷ ``accelerators_per_instance``;
+    Read through :class:`~computeatlas.economics.prices.PriceSource`. From an offer it is
+    derived by :func:`computeatlas.cloud.offers.offer_price` from the offer's stored observation: ``instance`` prices ÷ ``accelerators_per_instance``;
     ``accelerator`` prices as published. It stays in the offer's currency. With neither an
     offer nor a price given it is the cheapest fresh on-demand USD observation of the part
     (origin ``cheapest``), named and dated like an offer.
@@ -210,45 +207,8 @@ def _missing(fig: InputFigure, name: str) -> tuple[Outcome, str]:
     return Outcome(fig.state_label), f"{fig.label} is {fig.state_label} for {name}"
 
 
-MAX_OFFER_SUGGESTIONS = 8
-"""How many of a part's offers an unknown offer id lists; the rest are counted (``more``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PriceSource:
-    """Where the estimate reads prices: the observation ``store`` as of ``now`` (UTC), with the
-    settings' freshness window and hours per month."""
-
-    store: Store
-    now: dt.datetime
-    freshness_days: int = STALE_AFTER_DAYS
-    hours_per_month: float = 730.0
-
-    def current(self, catalog: Catalog, accelerator: str) -> list[OfferPrice]:
-        """The current offers of ``accelerator`` (newest accepted observation within the window)."""
-        return current_offers(catalog, self.store, self.now, self.freshness_days, accelerator=accelerator,
-                              hours_per_month=self.hours_per_month)
-
-
-def offer_label(offer: OfferPrice) -> str:
-    """An offer in words that tell it from its neighbours: provider, instance, pricing and
-    term, region and the price as published, e.g. ``aws · p5.48xlarge · capacity-block
-    (Capacity Block) · US East (Ohio) · 39.33 USD/h per instance``."""
-    terms = offer.pricing.value + (f" ({offer.term})" if offer.term else "")
-    price = f"{offer.price_text} {offer.currency}/h per {offer.price_basis.value}"
-    return " · ".join((offer.provider, offer.instance_type, terms, offer.region or "region not stated", price))
-
-
 def _offer_price(catalog: Catalog, acc: Accelerator, ident: str, prices: PriceSource | None) -> PriceInput:
-    offer = find_offer(catalog, prices.store, ident, prices.now, prices.freshness_days, prices.hours_per_month) if prices else None
-    if offer is None:
-        own = prices.current(catalog, acc.id) if prices else []
-        hint = [(offer_label(o), o.id) for o in own[:MAX_OFFER_SUGGESTIONS]]
-        more = max(len(own) - MAX_OFFER_SUGGESTIONS, 0)
-        raise EstimateError("offer", f"no offer with id {ident!r}" + ("" if own else f"; the atlas has no current offers for {acc.id}"),
-                            404, hint, more=more, accelerator=acc.id)  # fmt: skip
-    if offer.accelerator != acc.id:
-        raise EstimateError("offer", f"offer {ident!r} rents {offer.accelerator}, not {acc.id}")
+    offer = chosen_offer(catalog, acc, ident, prices)
     return PriceInput(
         outcome=Outcome.COMPUTED, per_accelerator_hour=offer.per_accelerator_hour, currency=offer.currency, origin="offer",
         working=offer.arithmetic, offer_id=offer.id, provider=offer.provider_name, instance_type=offer.instance_type,
@@ -259,10 +219,9 @@ def _offer_price(catalog: Catalog, acc: Accelerator, ident: str, prices: PriceSo
 
 def _cheapest_price(catalog: Catalog, acc: Accelerator, prices: PriceSource | None) -> PriceInput:
     """The cheapest fresh on-demand USD observation of ``acc``, or "no price" when none qualifies."""
-    found = cheapest_on_demand(prices.store, acc.id, prices.now, prices.freshness_days) if prices else None
+    found, shown = cheapest_offer(catalog, acc, prices)
     if found is None:
         return PriceInput(outcome=Outcome.NO_PRICE, origin="none")
-    shown = find_offer(catalog, prices.store, found.offer_id, prices.now, prices.freshness_days, prices.hours_per_month) if prices else None
     unit = unit_word(acc)
     working = (f"cheapest of {found.counted} fresh on-demand USD observation(s) of variant {found.variant} in the "
                f"{found.freshness_days} days to {found.as_of.date()}: {amount_text(found.per_accelerator_hour)} USD per {unit}-hour")

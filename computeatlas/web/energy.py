@@ -22,8 +22,9 @@ from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import BadRequest, NotFound, PageError
 from computeatlas.core.urls import Urls, site_path
-from computeatlas.economics.estimate import Estimate, PriceSource, estimate, offer_label
+from computeatlas.economics.estimate import Estimate, estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
+from computeatlas.economics.prices import PriceSource, offer_label
 from computeatlas.energy import views as energy_views
 from computeatlas.energy.records import EnergyTopic, System
 from computeatlas.energy.views import EconomicsView, SystemView, TopicView
