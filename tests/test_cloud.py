@@ -395,6 +395,6 @@ def test_no_output_reads_prices_from_the_catalog() -> None:
     assert readers == ["core/catalog.py"]  # the property itself
 
 
-def test_home_counts_the_current_offers_of_the_store(cloud_client: TestClient, at_cloud_now: dt.datetime) -> None:
+def test_home_names_the_cloud_layer_without_reading_the_store(cloud_client: TestClient, at_cloud_now: dt.datetime) -> None:
     cloud = next(li for li in soup(cloud_client, "/").select("li") if li.select_one('a[href="/cloud/"]'))
-    assert "3 providers and 8 current prices (the newest observation of each offer in the last 90 days)" in text(cloud)
+    assert "3 providers and their current prices (the newest observation of each offer in the last 90 days)" in text(cloud)

@@ -280,14 +280,6 @@ class Store:
         pricing, term) collected within ``freshness_days`` before ``now``."""
         return self.newest(now - dt.timedelta(days=freshness_days), now, accelerator)
 
-    def count_current(self, now: dt.datetime, freshness_days: int) -> int:
-        """How many offers have an accepted observation within ``freshness_days`` before ``now``
-        (counted by DuckDB: no row reaches Python)."""
-        since = now - dt.timedelta(days=freshness_days)
-        found = self.query(f"SELECT count(DISTINCT ({', '.join(OFFER)})) AS n FROM latest WHERE status = 'accepted' "
-                           "AND collected BETWEEN ? AND ?", [since, now], since.date(), now.date())
-        return int(found[0]["n"]) if found else 0
-
     def newest(self, since: dt.datetime | None, until: dt.datetime, accelerator: str | None = None) -> list[dict[str, Any]]:
         """The newest accepted observation of each offer (provider, instance, region, pricing,
         term) collected in [``since``, ``until``] (``since`` None: from the first), of

@@ -47,10 +47,10 @@ def _table_query(request: Request, params: BaseModel) -> table.Query:
 
 
 def home(request: Request) -> HTMLResponse:
-    """The front page: what the atlas is and the layers (with how many offers have a current price in the store)."""
+    """The front page: what the atlas is and the layers. It reads no price (counting the
+    store's current offers costs a scan of the freshness window, too much for the front page)."""
     catalog, settings = catalog_of(request), settings_of(request)
-    offers = Store(settings.prices_dir).count_current(history.utcnow(), settings.freshness_days)
-    return render(request, "home.html", page_title="Compute Atlas", count=len(catalog.accelerators), offers=offers,
+    return render(request, "home.html", page_title="Compute Atlas", count=len(catalog.accelerators),
                   freshness_days=settings.freshness_days)
 
 
