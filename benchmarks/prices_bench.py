@@ -11,7 +11,9 @@
    manifest. Then, in a fresh subprocess, server start (``create_app``) time and resident
    memory after it (VmRSS; ru_maxrss would carry the parent's peak across exec) — they must not grow with history — and in-process (Starlette's test
    client) the p50/p99 latency of ``/api/prices/{id}/current``, ``/api/prices/{id}/history``
-   for the last 30 days and ``/cloud/prices/{id}/history?since=…`` (30 days).
+   for the last 30 days, ``/cloud/prices/{id}/history?since=…`` (30 days), and the cached
+   pages over the store — ``/cloud/prices/{id}`` and ``/cloud/`` — both rendered (the page
+   cache emptied before each request) and served from the page cache.
 
 Prints Markdown; copy it into benchmarks/README.md under "Prices".
 """
@@ -112,14 +114,20 @@ def latencies(prices: Path) -> dict[str, tuple[float, float]]:
     from computeatlas.core.settings import Settings
     from computeatlas.web.app import create_app
 
-    client = TestClient(create_app(settings=Settings(prices=prices)))
+    app = create_app(settings=Settings(prices=prices))
+    client = TestClient(app)
     since = (NOW - dt.timedelta(days=30)).date().isoformat()
     urls = {"current": "/api/prices/nvidia-h100-sxm/current", "history 30 d (JSON)": f"/api/prices/nvidia-h100-sxm/history?since={since}",
-            "history page 30 d": f"/cloud/prices/nvidia-h100-sxm/history?since={since}"}
+            "history page 30 d": f"/cloud/prices/nvidia-h100-sxm/history?since={since}",
+            "price page rendered": "/cloud/prices/nvidia-h100-sxm", "price page cached": "/cloud/prices/nvidia-h100-sxm",
+            "/cloud/ rendered": "/cloud/", "/cloud/ cached": "/cloud/"}
     out = {}
     for name, url in urls.items():
         times = []
+        client.get(url)  # the cached rows time a cache hit
         for _ in range(20):
+            if "rendered" in name:
+                app.state.cache.clear()
             start = time.perf_counter()
             assert client.get(url).status_code == 200
             times.append(time.perf_counter() - start)
@@ -133,7 +141,8 @@ def main(sizes: list[int]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         print("| import | time | rate | result |\n|---|---|---|---|")
         print(import_rate(Path(folder)))
-    print("\n| observations | on disk | server start | RSS after start | current p50/p99 | history 30 d p50/p99 | history page p50/p99 |\n|---|---|---|---|---|---|---|")
+    print("\n| observations | on disk | server start | RSS after start | current p50/p99 | history 30 d p50/p99 | history page p50/p99 "
+          "| price page rendered | price page cached | /cloud/ rendered | /cloud/ cached |\n|---|---|---|---|---|---|---|---|---|---|---|")
     for size in sizes:
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder) / "prices"

@@ -9,34 +9,37 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from computeatlas.cloud import pricing
-from computeatlas.core.catalog import Catalog, load
+from computeatlas.cloud import history
+from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app
-from tests.test_pricing import TODAY, write_cloud
+from tests.test_pricing import NOW, priced_cloud
 
 
 @pytest.fixture
 def cloud_catalog(tmp_path: Path) -> Catalog:
-    return load(write_cloud(tmp_path / "data"), today=TODAY)
+    return priced_cloud(tmp_path / "data")[0]
 
 
-def test_date_dependent_pages_follow_the_date(cloud_catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
-    day = {"today": TODAY}
-    monkeypatch.setattr(pricing, "today", lambda: day["today"])
-    client = TestClient(create_app(cloud_catalog))
-    for path in ("/cloud/alpha", "/api/offers"):
+def test_date_dependent_pages_follow_the_date(cloud_catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    day = {"now": NOW}
+    monkeypatch.setattr(history, "utcnow", lambda: day["now"])
+    settings = Settings(data=tmp_path / "data")
+    client = TestClient(create_app(cloud_catalog, settings))
+    for path in ("/cloud/alpha", "/api/offers?include_stale=true"):
         first = client.get(path)
         assert client.get(path).content == first.content  # served from the cache
-        day["today"] = TODAY + dt.timedelta(days=200)  # every offer is stale by now
+        day["now"] = NOW + dt.timedelta(days=200)  # every offer is stale by now
         later = client.get(path)
-        fresh = TestClient(create_app(cloud_catalog)).get(path)
+        fresh = TestClient(create_app(cloud_catalog, settings)).get(path)
         assert later.content == fresh.content, path
         assert later.content != first.content, path
         assert later.headers["etag"] != first.headers["etag"]
-        day["today"] = TODAY
-    day["today"] = TODAY + dt.timedelta(days=200)
-    assert all(offer["stale"] for offer in client.get("/api/offers").json())
+        day["now"] = NOW
+    day["now"] = NOW + dt.timedelta(days=200)
+    stale = client.get("/api/offers?include_stale=true").json()
+    assert len(stale) == 9 and all(offer["stale"] for offer in stale)
+    assert client.get("/api/offers").json() == []  # nothing is current any more
 
 
 def test_the_cache_is_bounded_in_bytes(catalog: Catalog) -> None:

@@ -16,6 +16,7 @@ from computeatlas.charts import labels
 from computeatlas.charts import svg as svg_mod
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.claims import NumberFormat
+from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app
 from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data
 from tests.test_pricing import O
@@ -173,42 +174,47 @@ def test_app_fixture_is_independent_of_chart_cache(catalog: Catalog, make_client
 
 @pytest.fixture
 def cloud_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Catalog:
-    """The pricing tests' providers and ten offers (tests/test_pricing.py), seen from 2026-11-30."""
-    from computeatlas.cloud import pricing
-    from tests.test_pricing import write_cloud
+    """The pricing tests' providers and ten offers (tests/test_pricing.py) imported into
+    ``tmp_path/data/prices``, read at 2026-11-30 12:00 UTC."""
+    from computeatlas.cloud import history
+    from tests.test_pricing import NOW, priced_cloud
 
-    monkeypatch.setattr(pricing, "today", lambda: TODAY)
-    return load(write_cloud(tmp_path / "data"), today=TODAY)
+    monkeypatch.setattr(history, "utcnow", lambda: NOW)
+    return priced_cloud(tmp_path / "data")[0]
 
 
-def test_price_chart_marks_the_spread_ends(cloud_catalog: Catalog) -> None:
-    view = charts.prices(cloud_catalog, cloud_catalog.accelerators["acme-a1"])
+def test_price_chart_marks_the_spread_ends(cloud_catalog: Catalog, tmp_path: Path) -> None:
+    from computeatlas.cloud.store import Store
+    from tests.test_pricing import NOW, listed
+
+    offers = list(listed(cloud_catalog, Store(tmp_path / "data" / "prices")).values())
+    view = charts.prices(cloud_catalog, cloud_catalog.accelerators["acme-a1"], offers, NOW.date())
     marks = {p.id: (p.category, p.x, p.marker) for p in view.points}
     # Cheapest counted offer: Gamma's 4.00 USD per accelerator-hour; dearest: Alpha's 98.32 ÷ 8 = 12.29.
     assert marks[O[4]] == ("Gamma Market", 4.0, "cheapest end of the spread")
     assert marks[O[2]] == ("Alpha GPU", pytest.approx(12.29), "dearest end of the spread")
     # Real prices that the spread does not count are plotted, marked as such: stale, another variant, spot, reserved.
-    for ident, price in ((O[5], 1.5), (O[6], 2.0), (O[7], 2.5), (O[11], 8.0)):
+    for ident, price in ((O[3], 9.5), (O[5], 1.5), (O[6], 2.0), (O[7], 2.5), (O[11], 8.0)):
         assert marks[ident][1:] == (pytest.approx(price), "not in the spread")
-    # A bundle with no per-accelerator share and a EUR price are listed, never plotted at zero.
-    assert {e.id for e in view.excluded} == {O[8], O[9]}
+    # A EUR price is listed, never plotted (nor converted); the bundle never became a price at all.
+    assert {e.id for e in view.excluded} == {O[8]} and O[9] not in marks
     assert O[10] not in marks  # an Acme A2 offer
     assert [p.label for p in view.points if p.label] == ["cheapest: " + pricing_display(view, O[4]), "dearest: " + pricing_display(view, O[2])]
-    assert view.markers == ["cheapest end of the spread", "dearest end of the spread", "in the spread", "not in the spread"][: len(view.markers)]
+    assert view.markers == ["cheapest end of the spread", "dearest end of the spread", "not in the spread"]  # two offers count: both ends
 
 
 def pricing_display(view: charts.ChartView, ident: str) -> str:
     return next(p.x_text for p in view.points if p.id == ident)
 
 
-def test_price_chart_svg_and_page(cloud_catalog: Catalog) -> None:
-    client = TestClient(create_app(cloud_catalog))
+def test_price_chart_svg_and_page(cloud_catalog: Catalog, tmp_path: Path) -> None:
+    client = TestClient(create_app(cloud_catalog, Settings(data=tmp_path / "data")))
     root = ET.fromstring(client.get("/charts/prices/acme-a1.svg").content)
     assert root[0].text == "Acme A1: price per accelerator-hour by provider (USD)"
     assert "cheapest" in root[1].text or "spread" in root[1].text
     page = BeautifulSoup(client.get("/charts/prices/acme-a1").text, "html.parser")
     left_out = [li.get_text(" ", strip=True) for li in page.select(".chart-excluded li")]
-    assert len(left_out) == 2
+    assert len(left_out) == 1 and "EUR" in left_out[0]  # the current offers: the EUR one is left out
     # A part with no priced offer has no price chart: a clear 404.
     assert client.get("/charts/prices/globex-g1.svg").status_code == 404
 

@@ -1,8 +1,9 @@
 """The cloud layer's faces: pages (parsed with BeautifulSoup), the JSON API, the CLI, and
 the real bundled offers.
 
-Small-catalog tests use the fixed offers of :mod:`tests.test_pricing` (expected figures are
-worked by hand there); real-data tests use the bundled ``data/offers``.
+Small-catalog tests use the fixed offers of :mod:`tests.test_pricing`, imported into a small
+store (expected figures are worked by hand there); real-data tests use the bundled store
+``data/prices`` (which holds the hand-typed ``data/offers``, imported).
 """
 
 from __future__ import annotations
@@ -20,18 +21,32 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli
-from computeatlas.cloud import history, pricing
+from computeatlas.cloud import history, pricing, rules
+from computeatlas.cloud.instances import instance_table
+from computeatlas.cloud.offers import current_offers
+from computeatlas.cloud.rates import RateTable
+from computeatlas.cloud.runs import import_readings
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app
 from computeatlas.web.cloud import static_paths
 from tests.conftest import fresh_client
 
-from .test_pricing import O, cloud_catalog, fixed_today, write_cloud  # noqa: F401  (fixtures)
+from .test_pricing import NOW as CLOUD_NOW
+from .test_pricing import (  # noqa: F401  (fixtures)
+    O,
+    cloud_catalog,
+    cloud_folder,
+    import_offers,
+    priced_cloud,
+    write_cloud,
+)
 
 
 @pytest.fixture(scope="module")
-def cloud_app(cloud_catalog: Catalog) -> FastAPI:  # noqa: F811
-    return create_app(cloud_catalog)
+def cloud_app(cloud_catalog: Catalog, cloud_folder: Path) -> FastAPI:  # noqa: F811
+    return create_app(cloud_catalog, Settings(data=cloud_folder))
 
 
 @pytest.fixture
@@ -63,6 +78,13 @@ NOW = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
 def at_now(monkeypatch: pytest.MonkeyPatch) -> dt.datetime:
     monkeypatch.setattr(history, "utcnow", lambda: NOW)
     return NOW
+
+
+@pytest.fixture
+def at_cloud_now(monkeypatch: pytest.MonkeyPatch) -> dt.datetime:
+    """The small store's clock: 2026-11-30 12:00 UTC (see tests.test_pricing)."""
+    monkeypatch.setattr(history, "utcnow", lambda: CLOUD_NOW)
+    return CLOUD_NOW
 
 
 def test_price_page_reads_the_store_spread_ends_dated_and_linked(real_client: TestClient, at_now: dt.datetime) -> None:
@@ -127,35 +149,39 @@ def test_unknown_ids_are_404s_with_suggestions(cloud_client: TestClient) -> None
     assert body["status"] == 404 and body["suggestions"][0]["url"] == "/cloud/gamma"
 
 
-def test_cloud_index_lists_providers_and_filters_prices(cloud_client: TestClient) -> None:
+def test_cloud_index_lists_providers_and_filters_prices(cloud_client: TestClient, at_cloud_now: dt.datetime) -> None:
     page = soup(cloud_client, "/cloud/")
     providers = {row["data-provider"]: text(row) for row in page.select("#providers tbody tr")}
     assert set(providers) == {"alpha", "beta", "gamma"}
-    assert providers["beta"].startswith("Beta Cloud hyperscaler US, EU Acme A1, Acme A2 5")
-    assert len(page.select("table.offers[class] tbody tr[data-offer]")) == 10
+    assert providers["beta"].startswith("Beta Cloud hyperscaler US, EU Acme A1, Acme A2 4")  # its bundle never became a price
+    rows = page.select("table.offers[class] tbody tr[data-offer]")
+    assert len(rows) == 8 and O[5] not in {r["data-offer"] for r in rows}  # 9 stored; the 2026-08-01 listing is history
     assert len(soup(cloud_client, "/cloud/?accelerator=acme-a2").select("tr[data-offer]")) == 1
     assert len(soup(cloud_client, "/cloud/?pricing=spot").select("tr[data-offer]")) == 1
     assert len(soup(cloud_client, "/cloud/?region=eu-west").select("tr[data-offer]")) == 3
     filtered = soup(cloud_client, "/cloud/?provider=beta&pricing=on-demand")
-    assert {tr["data-offer"] for tr in filtered.select("tr[data-offer]")} == {O[3], O[8], O[9], O[10]}
+    assert {tr["data-offer"] for tr in filtered.select("tr[data-offer]")} == {O[3], O[8], O[10]}
     assert filtered.select_one('select[name="provider"] option[selected]')["value"] == "beta"
 
 
-def test_provider_page_shows_lock_in_and_offers(cloud_client: TestClient) -> None:
+def test_provider_page_shows_lock_in_and_offers(cloud_client: TestClient, at_cloud_now: dt.datetime) -> None:
     page = soup(cloud_client, "/cloud/beta")
     facts = {d["data-topic"]: text(d) for d in page.select("#lock-in [data-topic]")}
     assert facts["exclusive_parts"].startswith("Parts only this cloud has Only Beta Cloud rents the Acme A2.")
     assert "Beta Cloud (the provider itself)" in facts["commitment"]
     missing = [text(d) for d in page.select("#lock-in dd.missing")]
     assert missing == ["not yet collected", "not yet collected"]  # software stack, egress
-    assert {tr["data-offer"] for tr in page.select("tr[data-offer]")} == {O[3], O[8], O[9], O[10], O[11]}
+    assert {tr["data-offer"] for tr in page.select("tr[data-offer]")} == {O[3], O[8], O[10], O[11]}
+    eight = page.select_one(f'tr[data-offer="{O[8]}"] [data-key="per-accelerator"]')
+    assert text(eight).startswith("9.00 EUR per accelerator-hour 72.00 EUR ÷ 8 = 9.00 EUR")
 
 
-def test_accelerator_page_says_where_you_rent_it(cloud_client: TestClient, at_now: dt.datetime) -> None:
+def test_accelerator_page_says_where_you_rent_it(cloud_client: TestClient, at_cloud_now: dt.datetime) -> None:
     a2 = soup(cloud_client, "/silicon/acme-a2").select_one("#rent")
     assert "choosing this part is choosing Beta Cloud" in text(a2.select_one(".cloud-only"))
     assert text(a2.select_one(".exclusive")) == "Only Beta Cloud rents the Acme A2."
-    assert "no on-demand USD price of this part was observed in the 90 days to 2026-12-01" in text(a2.select_one(".rent-range"))
+    assert ("one offer observed in the 90 days to 2026-11-30, 7.5 USD per accelerator-hour (beta, a2.xlarge, 2026-11-01)"
+            in text(a2.select_one(".rent-range")))  # 30.00 USD ÷ 4
     a1 = soup(cloud_client, "/silicon/acme-a1").select_one("#rent")
     assert a1.select_one(".cloud-only") is None
     assert [a.text for a in a1.select(".rent-providers a")] == ["Alpha GPU", "Beta Cloud", "Gamma Market"]
@@ -181,13 +207,17 @@ def test_nav_links_to_cloud(cloud_client: TestClient) -> None:
 # --- API -----------------------------------------------------------------------------
 
 
-def test_api_offers_filters_and_shows_arithmetic(cloud_client: TestClient) -> None:
-    body = cloud_client.get("/api/offers", params={"accelerator": "acme-a1", "pricing": "on-demand", "variant": "pcie-80gb"}).json()
-    assert [o["id"] for o in body] == [O[5], O[4], O[3], O[2], O[9], O[8]]  # USD by price, then the rest
+def test_api_offers_filters_and_shows_arithmetic(cloud_client: TestClient, at_cloud_now: dt.datetime) -> None:
+    params = {"accelerator": "acme-a1", "pricing": "on-demand", "variant": "pcie-80gb"}
+    body = cloud_client.get("/api/offers", params=params).json()
+    assert [o["id"] for o in body] == [O[4], O[2], O[8]]  # current offers: USD by price, then the rest
     eight = next(o for o in body if o["id"] == O[2])
     assert (eight["per_accelerator_hour"], eight["arithmetic"]) == (12.29, "98.32 USD ÷ 8 = 12.29 USD per accelerator-hour")
-    assert next(o for o in body if o["id"] == O[5])["stale"] is True
-    assert next(o for o in body if o["id"] == O[9])["state"] == "not separable"
+    assert (eight["collected"], eight["data_file"]) == ("2026-11-01T00:00:00Z", "data/offers/offers.csv")
+    assert next(o for o in body if o["id"] == O[8])["usd_comparable"] is False
+    with_stale = cloud_client.get("/api/offers", params={**params, "include_stale": "true"}).json()
+    assert [o["id"] for o in with_stale] == [O[5], O[4], O[2], O[8]]
+    assert (with_stale[0]["stale"], with_stale[0]["age_days"]) == (True, 121)
 
 
 def test_api_prices_is_the_page_data(real_client: TestClient, at_now: dt.datetime) -> None:
@@ -202,7 +232,7 @@ def test_api_prices_is_the_page_data(real_client: TestClient, at_now: dt.datetim
     for path in ("/api/offers", "/api/prices/{ident}", "/api/providers", "/api/providers/{ident}"):
         assert path in schema["paths"]
     params = {p["name"] for p in schema["paths"]["/api/offers"]["get"]["parameters"]}
-    assert {"accelerator", "provider", "pricing", "region", "variant", "since", "until"} <= params
+    assert {"accelerator", "provider", "pricing", "region", "variant", "since", "until", "include_stale"} <= params
     params = {p["name"] for p in schema["paths"]["/api/prices/{ident}"]["get"]["parameters"]}
     assert {"since", "until", "provider", "pricing", "variant", "region"} <= params
 
@@ -217,12 +247,12 @@ def test_static_paths_cover_every_provider_and_part(cloud_catalog: Catalog, clou
 # --- CLI -----------------------------------------------------------------------------
 
 
-def test_cli_prices_shows_offers_and_spread(tmp_path: Path) -> None:
-    folder = write_cloud(tmp_path / "data")
+def test_cli_prices_shows_offers_and_spread(cloud_folder: Path, at_cloud_now: dt.datetime) -> None:  # noqa: F811
+    folder = cloud_folder
     result = CliRunner().invoke(cli, ["prices", "acme-a1", "--data", str(folder)], env={"COLUMNS": "400"})
     assert result.exit_code == 0, result.output
     assert "98.32 USD ÷ 8 = 12.29 USD per accelerator-hour" in result.output
-    assert "Spread (on-demand USD, variant PCIe 80 GB): 12.29 ÷ 4.00 ≈ 3.07× over 3 offers" in result.output
+    assert "Spread (on-demand USD, variant PCIe 80 GB): 12.29 ÷ 4.00 ≈ 3.07× over 2 offers" in result.output
     assert "cheapest: 4.00 USD per accelerator-hour — Gamma Market, 1x A1, seen 2026-11-20" in result.output
     spot = CliRunner().invoke(cli, ["prices", "acme-a1", "--pricing", "spot", "--json", "--data", str(folder)])
     assert [r["offer"]["id"] for r in json.loads(spot.output)["rows"]] == [O[7]]
@@ -249,24 +279,28 @@ def test_real_offers_meet_the_issue(real_catalog: Catalog) -> None:
     assert all(o.seen <= dt.date.today() and o.source_url.startswith(("https://", "http://")) for o in offers)
 
 
-def test_real_h100_sxm_spread(real_catalog: Catalog) -> None:
-    spread = pricing.price_view(real_catalog, real_catalog.accelerators["nvidia-h100-sxm"]).spread
+def _real_view(catalog: Catalog, ident: str, query: pricing.PriceQuery | None = None) -> pricing.PriceView:
+    offers = current_offers(catalog, Store(Path("data/prices")), NOW, accelerator=ident)
+    return pricing.price_view(catalog.accelerators[ident], offers, query, NOW.date())
+
+
+def test_real_h100_sxm_spread_agrees_with_the_price_page(real_catalog: Catalog) -> None:
+    spread = _real_view(real_catalog, "nvidia-h100-sxm").spread  # the CLI's `prices show`, the chart and the rent section
     assert spread.variant and spread.variant.label == "SXM 80 GB"
-    assert (spread.cheapest.provider, spread.cheapest.per_accelerator_hour, str(spread.cheapest.seen)) == ("voltage-park", 1.99, "2026-09-20")
+    assert (spread.cheapest.provider, spread.cheapest.per_accelerator_hour, str(spread.cheapest.seen)) == ("runpod", 2.69, "2026-11-09")
     assert (spread.dearest.provider, spread.dearest.arithmetic) == ("coreweave", "49.24 USD ÷ 8 = 6.155 USD per GPU-hour")
-    assert spread.ratio == pytest.approx(6.155 / 1.99)  # 3.09 over the hand-checked offers (the CLI's `prices show`)
+    assert spread.ratio == pytest.approx(6.155 / 2.69) and spread.counted == 8  # as /cloud/prices/nvidia-h100-sxm says
 
 
 def test_real_h100_nvl_is_never_mixed_with_the_80gb_pcie(real_catalog: Catalog) -> None:
-    acc = real_catalog.accelerators["nvidia-h100-pcie"]
-    default = pricing.price_view(real_catalog, acc).spread
-    assert default.variant and default.variant.key == "pcie-80gb"
-    assert "NVL" not in default.cheapest.display and default.cheapest.per_accelerator_hour == 1.99  # RunPod Community PCIe
-    nvl = pricing.price_view(real_catalog, acc, pricing.PriceQuery(variant="nvl-94gb")).spread
-    assert (nvl.cheapest.per_accelerator_hour, nvl.dearest.per_accelerator_hour) == (2.59, 3.19)
+    default = _real_view(real_catalog, "nvidia-h100-pcie").spread
+    assert default.variant and default.variant.key == "nvl-94gb"  # four current on-demand offers state it, two state PCIe 80 GB
+    assert (default.cheapest.per_accelerator_hour, default.dearest.per_accelerator_hour) == (2.59, 8.82)  # RunPod; Azure 17.64 ÷ 2
+    pcie = _real_view(real_catalog, "nvidia-h100-pcie", pricing.PriceQuery(variant="pcie-80gb")).spread
+    assert "NVL" not in pcie.cheapest.instance_type and pcie.cheapest.per_accelerator_hour == 1.99  # RunPod Community PCIe
 
 
-def test_real_cloud_only_part_names_its_cloud(real_client: TestClient) -> None:
+def test_real_cloud_only_part_names_its_cloud(real_client: TestClient, at_now: dt.datetime) -> None:
     rent = BeautifulSoup(real_client.get("/silicon/aws-inferentia-2").text, "html.parser").select_one("#rent")
     assert "choosing this part is choosing Amazon Web Services" in text(rent)
     tpu = BeautifulSoup(real_client.get("/silicon/google-tpu-v7").text, "html.parser").select_one("#rent .cloud-only")
@@ -276,10 +310,10 @@ def test_real_cloud_only_part_names_its_cloud(real_client: TestClient) -> None:
 # --- comma-separated filters, repeated parameters, large prices (tester's findings) ----
 
 
-def test_cloud_filters_take_comma_separated_lists(cloud_client: TestClient) -> None:
+def test_cloud_filters_take_comma_separated_lists(cloud_client: TestClient, at_cloud_now: dt.datetime) -> None:
     page = soup(cloud_client, "/cloud/?provider=alpha,gamma")
     rows = page.select("tr[data-offer]")
-    assert len(rows) == 5  # alpha's three offers and gamma's two
+    assert len(rows) == 4  # alpha's three offers and gamma's current one
     assert 'provider=alpha%2Cgamma' in page.select_one(".api-link a")["href"]
     body = cloud_client.get("/api/offers", params={"provider": "alpha,beta", "pricing": "spot,reserved"}).json()
     assert sorted((o["provider"], o["pricing"]) for o in body) == [("alpha", "spot"), ("beta", "reserved")]
@@ -294,19 +328,73 @@ def test_a_repeated_parameter_is_a_400_that_says_to_use_commas(cloud_client: Tes
         assert words in html.unescape(response.text), url
 
 
-def test_a_huge_price_never_breaks_a_page(cloud_catalog: Catalog) -> None:  # noqa: F811
-    import dataclasses
+def test_a_huge_price_never_breaks_a_page(tmp_path: Path, at_cloud_now: dt.datetime) -> None:
+    from .test_pricing import OFFERS
 
-    ident = next(i for i, o in cloud_catalog.offers.items() if o.instance_type == "8x A1")
-    offers = {**cloud_catalog.offers, ident: cloud_catalog.offers[ident].model_copy(update={"price_per_hour": 1e300})}
-    client = TestClient(create_app(dataclasses.replace(cloud_catalog, collections={**cloud_catalog.collections, "offers": offers})))
+    catalog, _ = priced_cloud(tmp_path / "data", [{**OFFERS[0], "price_per_hour": "9999999.99"}, *OFFERS[1:]])
+    client = TestClient(create_app(catalog, Settings(data=tmp_path / "data")))
     for path in ("/cloud/", "/cloud/alpha", "/cloud/prices/acme-a1", "/api/prices/acme-a1", "/api/offers", "/api/providers/alpha",
                  "/silicon/acme-a1", "/api/accelerators/acme-a1"):  # fmt: skip
         assert client.get(path).status_code == 200, path
 
 
-def test_cli_prices_takes_comma_separated_pricing(tmp_path: Path) -> None:
-    folder = write_cloud(tmp_path / "data")
+def test_cli_prices_takes_comma_separated_pricing(cloud_folder: Path, at_cloud_now: dt.datetime) -> None:  # noqa: F811
+    folder = cloud_folder
     result = CliRunner().invoke(cli, ["prices", "acme-a1", "--pricing", "spot,reserved", "--json", "--data", str(folder)])
     assert result.exit_code == 0, result.output
     assert sorted(r["offer"]["pricing"] for r in json.loads(result.output)["rows"]) == ["reserved", "spot"]
+
+
+# --- the page cache over the store ----------------------------------------------------
+
+
+def test_price_pages_are_cached_until_an_import_changes_the_store(tmp_path: Path, at_cloud_now: dt.datetime,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from computeatlas.cloud import store as store_module
+
+    from .test_pricing import offer, write_offers
+
+    monkeypatch.setattr(store_module, "VERSION_RECHECK_SECONDS", 0.0)  # look at the runs folder on every request
+    folder = tmp_path / "data"
+    catalog, _ = priced_cloud(folder)
+    app = create_app(catalog, Settings(data=folder))
+    client = TestClient(app)
+    paths = ("/cloud/", "/cloud/gamma", "/cloud/prices/acme-a1")
+    before = {p: client.get(p) for p in paths}
+    for path in paths:
+        again = client.get(path)
+        assert again.status_code == 200 and again.content == before[path].content and again.headers["etag"] == before[path].headers["etag"]
+    assert app.state.cache.hits == 3 and app.state.cache.misses == 3
+    gamma = BeautifulSoup(before["/cloud/gamma"].text, "html.parser")
+    assert {tr["data-offer"] for tr in gamma.select("tr[data-offer]")} == {O[4]}  # 4.00 USD, 2026-11-20
+
+    new = write_offers(folder, [offer("gamma", "acme-a1", "A1 PCIe 80GB", "1x A1", 1, "accelerator", "on-demand", "3.50", "2026-11-29")],
+                       name="later.csv")
+    summary = import_readings("offers", [new], Store(folder / "prices"), instance_table(catalog), RateTable([]), rules.Limits(), now=CLOUD_NOW)
+    assert summary.accepted == 1
+    after = {p: client.get(p) for p in paths}
+    assert app.state.cache.misses == 6  # a new run is a new key: every page is rendered again
+    gamma = BeautifulSoup(after["/cloud/gamma"].text, "html.parser")
+    (row,) = gamma.select("tr[data-offer]")  # the offer's newest observation replaces the older one
+    assert row["data-offer"] == "gamma-1x-a1-on-demand-2026-11-29" and text(row.select_one('[data-key="per-accelerator"]')).startswith("3.50 USD")
+    spread = text(BeautifulSoup(after["/cloud/prices/acme-a1"].text, "html.parser").select_one("#current .spread"))
+    assert "cheapest 3.5 USD (gamma, 1x A1, 2026-11-29" in spread
+    assert "cheapest 4 USD (gamma" in text(BeautifulSoup(before["/cloud/prices/acme-a1"].text, "html.parser").select_one("#current .spread"))
+    index = BeautifulSoup(after["/cloud/"].text, "html.parser")
+    assert "gamma-1x-a1-on-demand-2026-11-29" in {tr["data-offer"] for tr in index.select("table.offers tbody tr[data-offer]")}
+
+
+def test_no_output_reads_prices_from_the_catalog() -> None:
+    """The hand-typed offers are loaded for validation only: every page, API, chart, CLI
+    command and the estimate reads prices from the observation store."""
+    import computeatlas
+
+    root = Path(computeatlas.__file__).parent
+    pattern = re.compile(r"\b(?:catalog|cat|self)\.offers\b|collections\[\"offers\"\]")
+    readers = sorted(str(p.relative_to(root)) for p in [*root.rglob("*.py"), *root.rglob("*.html")] if pattern.search(p.read_text("utf-8")))
+    assert readers == ["core/catalog.py"]  # the property itself
+
+
+def test_home_names_the_cloud_layer_without_reading_the_store(cloud_client: TestClient, at_cloud_now: dt.datetime) -> None:
+    cloud = next(li for li in soup(cloud_client, "/").select("li") if li.select_one('a[href="/cloud/"]'))
+    assert "3 providers and their current prices (the newest observation of each offer in the last 90 days)" in text(cloud)

@@ -11,6 +11,7 @@ at 2 USD/h: 2 ÷ (47.857 × 3600) × 1e6 = 11.6086 and 2 ÷ (7067.857 × 3600) �
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 from pathlib import Path
@@ -22,14 +23,22 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli_app
+from computeatlas.cloud import history
+from computeatlas.cloud.offers import current_offers, offer_id
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.claims import NumberFormat
+from computeatlas.core.settings import Settings
 from computeatlas.economics.estimate import Outcome, estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
+from computeatlas.economics.prices import PriceSource
 from computeatlas.web.app import create_app
 from tests.conftest import TODAY, fresh_client
 from tests.test_energy import OFFERS, write_energy_data
-from tests.test_pricing import offer_ids
+from tests.test_pricing import NOW, import_offers, offer_ids
+
+REAL_NOW = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+"""The moment the bundled store is read at in real-data tests."""
 
 C = offer_ids(list(csv.DictReader(io.StringIO(OFFERS))))  # offer ids by line of the test offers CSV
 
@@ -38,8 +47,16 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The small catalog with the energy layer's records, providers and offers (read only)."""
-    return write_energy_data(tmp_path_factory.mktemp("estimate") / "data")
+    """The small catalog with the energy layer's records, providers and offers, the offers
+    imported into its store (``prices/``; the bundle is rejected there) (read only)."""
+    folder = write_energy_data(tmp_path_factory.mktemp("estimate") / "data")
+    import_offers(folder, load(folder, today=TODAY))
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def fixed_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(history, "utcnow", lambda: NOW)
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +65,8 @@ def cat(data: Path) -> Catalog:
 
 
 @pytest.fixture(scope="module")
-def estimate_app(cat: Catalog) -> FastAPI:
-    return create_app(cat)
+def estimate_app(cat: Catalog, data: Path) -> FastAPI:
+    return create_app(cat, Settings(data=data))
 
 
 @pytest.fixture
@@ -57,8 +74,10 @@ def web(estimate_app: FastAPI) -> TestClient:
     return fresh_client(estimate_app)
 
 
-def run(catalog: Catalog, accelerator: str, params: str, fmt: str, utilisation: str = "0.5", price: str | None = None, offer: str | None = None):  # type: ignore[no-untyped-def]
-    return estimate(catalog, parse_request(accelerator, params, fmt, utilisation, price, offer))
+def run(catalog: Catalog, accelerator: str, params: str, fmt: str, utilisation: str = "0.5", price: str | None = None, offer: str | None = None,  # type: ignore[no-untyped-def]
+        store: Store | None = None):
+    source = PriceSource(store or Store(Path(catalog.root) / "prices"), NOW)
+    return estimate(catalog, parse_request(accelerator, params, fmt, utilisation, price, offer), source)
 
 
 # --- the arithmetic --------------------------------------------------------------------
@@ -111,10 +130,14 @@ def test_not_applicable_format(cat: Catalog) -> None:
     assert e.decode_batch1.amount == pytest.approx(300e9 / 7e9)
 
 
-def test_no_price_and_bundle_prices(cat: Catalog) -> None:
-    assert run(cat, "acme-a1", "7e9", "FP8").cost_batch1.display == "no price given"
-    bundle = run(cat, "acme-a1", "7e9", "FP8", offer=C[3])
-    assert bundle.price.outcome is Outcome.NOT_SEPARABLE and bundle.cost_batch1.outcome is Outcome.NOT_SEPARABLE
+def test_no_price_given_takes_the_cheapest_current_one_and_a_bundle_is_no_offer(cat: Catalog) -> None:
+    assert run(cat, "globex-g1", "7e9", "INT8").cost_batch1.display == "no price given"  # no offer observed
+    cheapest = run(cat, "acme-a1", "70e9", "FP8").price  # its one current on-demand offer: 40.00 USD ÷ 8
+    assert (cheapest.origin, cheapest.per_accelerator_hour, cheapest.offer_id, cheapest.seen) == ("cheapest", 5.0, C[2], "2026-11-01")
+    assert cheapest.working and cheapest.working.startswith("cheapest of 1 fresh on-demand USD observation(s) of variant 80gb")
+    with pytest.raises(EstimateError) as bundle:  # a bundle price was never stored as a price
+        run(cat, "acme-a1", "7e9", "FP8", offer=C[3])
+    assert bundle.value.status == 404 and bundle.value.suggestions[0][1] == C[2]
 
 
 def test_offer_price_per_accelerator_hour(cat: Catalog) -> None:
@@ -282,11 +305,14 @@ def test_api_bad_input(web: TestClient, query: str, status: int, words: str) -> 
     assert body["status"] == status and words in body["detail"]
 
 
-def test_real_api_h200(real_client: TestClient) -> None:
+def test_real_api_h200(real_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(history, "utcnow", lambda: REAL_NOW)
     body = real_client.get("/api/estimate?accelerator=nvidia-h200-sxm&params=70e9&format=FP8&utilisation=0.5").json()
     assert body["decode_batch1"]["display"] == "68.57 tokens/s"
     assert body["decode_compute_bound"]["display"] == "not comparable"  # FP8 stated without dense or sparse
-    assert body["cost_batch1"]["display"] == "no price given"
+    price = body["price"]  # no price given: the cheapest fresh on-demand H200 SXM 141 GB observation
+    assert (price["origin"], price["per_accelerator_hour"], price["provider"], price["seen"]) == ("cheapest", 4.29, "Crusoe", "2026-09-20")
+    assert body["cost_batch1"]["display"] == "17.38 USD per million tokens"  # 4.29 ÷ (68.57 × 3600) × 1e6
 
 
 def test_cli_estimate(data: Path) -> None:
@@ -381,18 +407,22 @@ def test_huge_price_is_a_400_not_a_500_or_inf(web: TestClient) -> None:
     assert tiny.status_code == 400 and "parameter 'utilisation'" in tiny.json()["detail"]
 
 
-def test_a_non_finite_result_is_a_400_naming_the_input(cat: Catalog) -> None:
-    import dataclasses
+def test_a_non_finite_result_is_a_400_naming_the_input(cat: Catalog, tmp_path: Path) -> None:
+    import datetime as dt
 
-    from computeatlas.cloud.records import PriceBasis
+    from computeatlas.cloud.observations import Observation
 
-    ident, offer = next((i, o) for i, o in cat.offers.items() if o.accelerator == "acme-a1" and o.price_basis is PriceBasis.INSTANCE)
-    dear = offer.model_copy(update={"price_per_hour": 1.5e308, "price_basis": PriceBasis.ACCELERATOR})  # past any valid price
-    huge = dataclasses.replace(cat, collections={**cat.collections, "offers": {**cat.offers, ident: dear}})
+    day = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    dear = Observation(provider="cloudco", instance_type="dear", pricing="on_demand", amount=1.5e308, currency="USD", unit="hour",
+                       price_basis="accelerator", collected=day, accelerator="acme-a1", variant="80gb", accelerators=1,
+                       per_accelerator_hour=1.5e308, source_url="https://cloudco.example/pricing", via="test")  # past any valid price
+    store = Store(tmp_path / "data" / "prices")
+    store.append([dear], "20261101T000000000000Z-test", {"format": "test"})
+    ident = offer_id("cloudco", "dear", "on_demand", "", "", day.date())
     with pytest.raises(EstimateError) as exc:
-        run(huge, "acme-a1", "70e9", "FP8", offer=ident)
+        run(cat, "acme-a1", "70e9", "FP8", offer=ident, store=store)
     assert exc.value.param == "offer" and exc.value.status == 400 and "not a finite number" in exc.value.reason
-    body = TestClient(create_app(huge)).get(f"/api/estimate?{BASE}&offer={ident}")
+    body = TestClient(create_app(cat, Settings(data=tmp_path / "data"))).get(f"/api/estimate?{BASE}&offer={ident}")
     assert body.status_code == 400 and "parameter 'offer'" in body.json()["detail"]
 
 
@@ -414,16 +444,19 @@ def test_unknown_parameters_are_ignored(web: TestClient) -> None:
     assert web.get(f"/api/estimate?{BASE}&foo=1").json() == web.get(f"/api/estimate?{BASE}").json()
 
 
-def test_offer_labels_tell_offers_apart(real_catalog: Catalog, real_client: TestClient) -> None:
+def test_offer_labels_tell_offers_apart(real_catalog: Catalog, real_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(history, "utcnow", lambda: REAL_NOW)
+    real_client.app.state.cache.clear()
     page = BeautifulSoup(real_client.get("/economics/estimate").text, "html.parser")
     labels = [o.get_text(strip=True) for o in page.select('select[name="offer"] option') if o["value"]]
-    assert len(labels) == len(real_catalog.offers) and len(set(labels)) == len(labels)  # no two offers read alike
-    assert any("p5.48xlarge · reserved (Capacity Block) · US East (Ohio) · 39.33 USD/h" in label for label in labels)
+    assert len(labels) == 47 and len(set(labels)) == len(labels)  # the current offers; no two read alike
+    assert "coreweave · NVIDIA HGX B200 (8 GPUs) · on-demand · region not stated · 68.80 USD/h per instance" in labels
 
 
-def test_unknown_offer_says_how_many_more_there_are(real_catalog: Catalog, real_client: TestClient) -> None:
-    own = [o for o in real_catalog.offers.values() if o.accelerator == "nvidia-h100-sxm"]
-    assert len(own) > 8
+def test_unknown_offer_says_how_many_more_there_are(real_catalog: Catalog, real_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(history, "utcnow", lambda: REAL_NOW)
+    own = [o for o in current_offers(real_catalog, Store(Path("data/prices")), REAL_NOW) if o.accelerator == "nvidia-h100-sxm"]
+    assert len(own) == 14
     result = runner.invoke(cli_app, ["estimate", "nvidia-h100-sxm", "--params", "70e9", "--format", "FP8", "--utilisation", "0.5",
                                      "--offer", "nope", "--data", str(real_catalog.root)])  # fmt: skip
     assert result.exit_code == 2

@@ -1,8 +1,11 @@
 """Prices per accelerator-hour, variants, the spread, and every bad-data case of offers.
 
-The fixed test offers below are priced for the small catalog's parts; every expected
-figure is worked by hand from them (e.g. 98.32 USD ÷ 8 = 12.29). "Today" is 2026-11-30,
-so an offer seen on or before 2026-08-31 (more than 90 days earlier) is stale.
+The fixed test offers below are priced for the small catalog's parts and imported into a
+small observation store (``cloud_folder``/prices) the way ``computeatlas prices import
+offers`` imports ``data/offers``; every page and figure reads them from that store. Every
+expected figure is worked by hand from them (e.g. 98.32 USD ÷ 8 = 12.29). "Now" is
+2026-11-30 12:00 UTC, so an offer seen on or before 2026-08-31 (more than 90 days earlier)
+is stale.
 """
 
 from __future__ import annotations
@@ -17,8 +20,13 @@ import tomli_w
 from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli
-from computeatlas.cloud import pricing, variants
+from computeatlas.cloud import history, pricing, rules, spreads, variants
+from computeatlas.cloud.instances import instance_table
+from computeatlas.cloud.offers import OfferPrice, current_offers, offer_price
+from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.records import Offer
+from computeatlas.cloud.runs import Summary, import_readings
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog, CatalogError, check, load
 from computeatlas.web.app import create_app
 
@@ -102,16 +110,63 @@ def write_cloud(folder: Path, rows: list[dict[str, Any]] = OFFERS, providers: li
     return folder
 
 
+NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
+"""The moment prices are read at in these tests."""
+
+
+def import_offers(folder: Path, catalog: Catalog, now: dt.datetime = NOW) -> Summary:
+    """Import ``folder``'s offers CSVs into its store (``folder/prices``), as ``prices import offers`` does."""
+    return import_readings("offers", sorted((folder / "offers").glob("*.csv")), Store(folder / "prices"), instance_table(catalog),
+                           RateTable([]), rules.Limits(), now=now)
+
+
+def priced_cloud(folder: Path, rows: list[dict[str, Any]] = OFFERS) -> tuple[Catalog, Store]:
+    """``write_cloud`` with ``rows``, loaded, and the rows imported into the folder's store."""
+    catalog = load(write_cloud(folder, rows), today=TODAY)
+    import_offers(folder, catalog)
+    return catalog, Store(folder / "prices")
+
+
+def listed(catalog: Catalog, store: Store, now: dt.datetime = NOW, **options: Any) -> dict[str, OfferPrice]:
+    """Every offer's newest observation (stale ones too), priced as of ``now``, by offer id."""
+    return {o.id: o for o in current_offers(catalog, store, now, include_stale=True, **options)}
+
+
+def view_of(catalog: Catalog, store: Store, query: pricing.PriceQuery | None = None, ident: str = "acme-a1") -> pricing.PriceView:
+    """The price view of ``ident`` over every offer in ``store`` (stale ones listed, as the CLI's --include-stale lists them)."""
+    return pricing.price_view(catalog.accelerators[ident], list(listed(catalog, store).values()), query, NOW.date())
+
+
 @pytest.fixture(autouse=True)
-def fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Staleness is measured from 2026-11-30 whatever the machine's date."""
-    monkeypatch.setattr(pricing, "today", lambda: TODAY)
+def fixed_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Staleness is measured from 2026-11-30 12:00 UTC whatever the machine's clock."""
+    monkeypatch.setattr(history, "utcnow", lambda: NOW)
 
 
 @pytest.fixture(scope="module")
-def cloud_catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+def cloud_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small catalog with three providers and the ten offers above, imported into ``prices/``."""
+    folder = tmp_path_factory.mktemp("cloud") / "data"
+    priced_cloud(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def cloud_catalog(cloud_folder: Path) -> Catalog:
     """The small catalog with three providers and the ten offers above."""
-    return load(write_cloud(tmp_path_factory.mktemp("cloud") / "data"), today=TODAY)
+    return load(cloud_folder, today=TODAY)
+
+
+@pytest.fixture(scope="module")
+def cloud_store(cloud_folder: Path) -> Store:
+    """The store the ten offers were imported into (the bundle offer is rejected: 9 rows)."""
+    return Store(cloud_folder / "prices")
+
+
+@pytest.fixture(scope="module")
+def offers(cloud_catalog: Catalog, cloud_store: Store) -> dict[str, OfferPrice]:
+    """Every offer of ``cloud_store`` priced as of :data:`NOW`, by id."""
+    return listed(cloud_catalog, cloud_store)
 
 
 def problems(folder: Path) -> list[str]:
@@ -121,62 +176,64 @@ def problems(folder: Path) -> list[str]:
 # --- price per accelerator-hour ------------------------------------------------------
 
 
-def test_an_8_accelerator_instance_price_is_divided_by_8(cloud_catalog: Catalog) -> None:
-    p = pricing.offer_price(cloud_catalog, cloud_catalog.offers[O[2]])
+def test_an_8_accelerator_instance_price_is_divided_by_8(offers: dict[str, OfferPrice]) -> None:
+    p = offers[O[2]]
     assert p.state == "derived"
     assert p.per_accelerator_hour == pytest.approx(12.29)  # 98.32 / 8
     assert p.arithmetic == "98.32 USD ÷ 8 = 12.29 USD per accelerator-hour"
 
 
 def test_inexact_division_says_approximately_and_rounds_half_up(tmp_path: Path) -> None:
-    folder = write_cloud(tmp_path / "data", [offer("alpha", "acme-a1", "A1", "12x", 12, "instance", "on-demand", "12.981", "2026-11-01")])
-    catalog = load(folder, today=TODAY)
-    p = pricing.offer_price(catalog, next(iter(catalog.offers.values())))
+    catalog, store = priced_cloud(tmp_path / "data", [offer("alpha", "acme-a1", "A1", "12x", 12, "instance", "on-demand", "12.981", "2026-11-01")])
+    (p,) = listed(catalog, store).values()
     assert p.arithmetic == "12.981 USD ÷ 12 ≈ 1.0818 USD per accelerator-hour"  # 1.08175 exactly
 
 
-def test_per_accelerator_prices_are_kept_as_published(cloud_catalog: Catalog) -> None:
-    p = pricing.offer_price(cloud_catalog, cloud_catalog.offers[O[3]])
+def test_per_accelerator_prices_are_kept_as_published(offers: dict[str, OfferPrice]) -> None:
+    p = offers[O[3]]
     assert (p.state, p.per_accelerator_hour) == ("as published", 9.5)
     assert "as published" in p.arithmetic and "÷" not in p.arithmetic
 
 
-def test_a_bundle_is_not_separable(cloud_catalog: Catalog) -> None:
-    p = pricing.offer_price(cloud_catalog, cloud_catalog.offers[O[9]])
-    assert p.state == "not separable" and p.per_accelerator_hour is None and p.display == "not separable"
-    assert not p.usd_comparable
+def test_a_bundle_never_becomes_a_price(tmp_path: Path, offers: dict[str, OfferPrice]) -> None:
+    assert O[9] not in offers and len(offers) == 9  # the ten rows less the bundle
+    catalog = load(write_cloud(tmp_path / "data"), today=TODAY)
+    summary = import_offers(tmp_path / "data", catalog)
+    assert (summary.accepted, summary.rejected) == (9, 1)
+    assert summary.errors[0].line == 9 and "only instance or accelerator prices become observations" in str(summary.errors[0])
 
 
-def test_non_usd_is_shown_in_its_currency_and_never_converted(cloud_catalog: Catalog) -> None:
-    p = pricing.offer_price(cloud_catalog, cloud_catalog.offers[O[8]])
-    assert p.arithmetic == "72.00 USD ÷ 8 = 9.00 USD per accelerator-hour".replace("USD", "EUR")
+def test_non_usd_is_shown_in_its_currency_and_never_converted(offers: dict[str, OfferPrice]) -> None:
+    p = offers[O[8]]
+    assert p.arithmetic == "72.00 EUR ÷ 8 = 9.00 EUR per accelerator-hour"
     assert not p.usd_comparable and "no exchange rate" in (p.currency_note or "")
 
 
-def test_gpu_parts_are_priced_per_gpu_hour() -> None:
-    catalog = load()
-    coreweave = next(o for o in catalog.offers.values() if o.provider == "coreweave" and o.accelerator == "nvidia-h100-sxm" and o.pricing.value == "on-demand")
-    assert pricing.offer_price(catalog, coreweave).arithmetic == "49.24 USD ÷ 8 = 6.155 USD per GPU-hour"
+def test_gpu_parts_are_priced_per_gpu_hour(real_catalog: Catalog) -> None:
+    now = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+    found = listed(real_catalog, Store(Path("data/prices")), now, accelerator="nvidia-h100-sxm").values()
+    coreweave = next(o for o in found if o.provider == "coreweave" and o.pricing.value == "on-demand")
+    assert coreweave.arithmetic == "49.24 USD ÷ 8 = 6.155 USD per GPU-hour"  # data/offers/neoclouds.csv, imported
 
 
-def test_stale_means_more_than_90_days(cloud_catalog: Catalog) -> None:
-    stale = pricing.offer_price(cloud_catalog, cloud_catalog.offers[O[5]])
-    assert (stale.age_days, stale.stale) == (121, True)  # 2026-08-01 → 2026-11-30
-    fresh = pricing.offer_price(cloud_catalog, cloud_catalog.offers[O[3]])
-    assert (fresh.age_days, fresh.stale) == (46, False)
-    exactly_90 = pricing.offer_price(cloud_catalog, cloud_catalog.offers[O[3]], on=dt.date(2027, 1, 13))
+def test_stale_means_more_than_90_days(cloud_catalog: Catalog, cloud_store: Store, offers: dict[str, OfferPrice]) -> None:
+    assert (offers[O[5]].age_days, offers[O[5]].stale) == (121, True)  # 2026-08-01 → 2026-11-30
+    assert (offers[O[3]].age_days, offers[O[3]].stale) == (46, False)
+    exactly_90 = listed(cloud_catalog, cloud_store, dt.datetime(2027, 1, 13, 12, tzinfo=dt.UTC))[O[3]]
     assert (exactly_90.age_days, exactly_90.stale) == (90, False)
+    fresh = {o.id for o in current_offers(cloud_catalog, cloud_store, NOW)}  # the default window: 90 days
+    assert O[5] not in fresh and O[3] in fresh
 
 
 # --- variants ------------------------------------------------------------------------
 
 
-def test_variant_text_gives_form_and_memory_and_the_record_fills_the_rest(cloud_catalog: Catalog) -> None:
-    acc = cloud_catalog.accelerators["acme-a1"]  # a "PCIe card" with 80 GB per the record
-    assert variants.variant_of(cloud_catalog.offers[O[2]], acc).key == "pcie-80gb"
-    filled = variants.variant_of(cloud_catalog.offers[O[3]], acc)  # "A1 80GB": no form stated
-    assert (filled.label, filled.from_record) == ("PCIe 80 GB", ["form"])
-    assert variants.variant_of(cloud_catalog.offers[O[6]], acc).label == "NVL 94 GB"
+def test_the_variant_is_what_the_provider_states_never_the_record(offers: dict[str, OfferPrice]) -> None:
+    assert offers[O[2]].variant.key == "pcie-80gb" and offers[O[2]].variant.label == "PCIe 80 GB"
+    stated = offers[O[3]].variant  # "A1 80GB": no form stated, none taken from the record
+    assert (stated.key, stated.label, offers[O[3]].variant_published) == ("80gb", "80 GB", "A1 80GB")
+    assert offers[O[6]].variant.label == "NVL 94 GB"
+    assert offers[O[10]].variant.label == "variant not stated"  # "A2"
 
 
 def test_memory_per_instance_is_divided_per_accelerator(cloud_catalog: Catalog) -> None:
@@ -188,71 +245,81 @@ def test_memory_per_instance_is_divided_per_accelerator(cloud_catalog: Catalog) 
 # --- the spread ----------------------------------------------------------------------
 
 
-def test_spread_names_both_ends_and_their_ratio(cloud_catalog: Catalog) -> None:
-    view = pricing.price_view(cloud_catalog, cloud_catalog.accelerators["acme-a1"])
-    s = view.spread
+def test_spread_names_both_ends_and_their_ratio(cloud_catalog: Catalog, cloud_store: Store) -> None:
+    s = view_of(cloud_catalog, cloud_store).spread
     assert s.state == "computed" and s.variant and s.variant.key == "pcie-80gb"
     assert (s.cheapest.offer_id, s.cheapest.provider_name, s.cheapest.per_accelerator_hour, s.cheapest.seen) == (O[4], "Gamma Market", 4.0, dt.date(2026, 11, 20))
     assert (s.dearest.offer_id, s.dearest.provider_name, s.dearest.per_accelerator_hour) == (O[2], "Alpha GPU", pytest.approx(12.29))
     assert s.dearest.source_url == "https://alpha.example/pricing" and s.dearest.url == f"/cloud/alpha#offer-{O[2]}"
     assert s.ratio == pytest.approx(12.29 / 4.0)  # 3.0725
     assert s.ratio_text == "12.29 ÷ 4.00 ≈ 3.07×"
-    assert s.counted == 3  # offers 2, 3 and 4
+    assert s.counted == 2  # offers 2 and 4 (offer 3 states "80GB" without the form: another variant)
 
 
-def test_every_left_out_offer_says_why(cloud_catalog: Catalog) -> None:
-    rows = {r.offer.id: r for r in pricing.price_view(cloud_catalog, cloud_catalog.accelerators["acme-a1"]).rows}
-    assert {i for i, r in rows.items() if r.in_spread} == {O[2], O[3], O[4]}
+def test_every_left_out_offer_says_why(cloud_catalog: Catalog, cloud_store: Store) -> None:
+    rows = {r.offer.id: r for r in view_of(cloud_catalog, cloud_store).rows}
+    assert {i for i, r in rows.items() if r.in_spread} == {O[2], O[4]}
+    assert rows[O[3]].excluded_because == "another variant (80 GB)"
     assert rows[O[5]].excluded_because == "stale: seen 121 days ago (more than 90)"
     assert rows[O[6]].excluded_because == "another variant (NVL 94 GB)"
     assert rows[O[7]].excluded_because.startswith("spot price")
     assert rows[O[8]].excluded_because.startswith("priced in EUR")
-    assert rows[O[9]].excluded_because.startswith("not separable")
     assert rows[O[11]].excluded_because.startswith("reserved price")
 
 
-def test_stale_offers_are_excluded_unless_asked(cloud_catalog: Catalog) -> None:
-    acc = cloud_catalog.accelerators["acme-a1"]
-    with_stale = pricing.price_view(cloud_catalog, acc, pricing.PriceQuery(include_stale=True)).spread
+def test_stale_offers_are_excluded_unless_asked(cloud_catalog: Catalog, cloud_store: Store) -> None:
+    with_stale = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(include_stale=True)).spread
     assert with_stale.cheapest.offer_id == O[5] and with_stale.cheapest.per_accelerator_hour == 1.5
     assert with_stale.ratio == pytest.approx(12.29 / 1.5)
 
 
-def test_variants_are_not_mixed_unless_asked(cloud_catalog: Catalog) -> None:
-    acc = cloud_catalog.accelerators["acme-a1"]
-    mixed = pricing.price_view(cloud_catalog, acc, pricing.PriceQuery(variant="all")).spread
+def test_variants_are_not_mixed_unless_asked(cloud_catalog: Catalog, cloud_store: Store) -> None:
+    mixed = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(variant="all")).spread
     assert mixed.all_variants and mixed.variant is None
     assert mixed.cheapest.offer_id == O[6] and mixed.ratio == pytest.approx(12.29 / 2.0)
-    nvl = pricing.price_view(cloud_catalog, acc, pricing.PriceQuery(variant="nvl-94gb")).spread
+    nvl = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(variant="nvl-94gb")).spread
     assert nvl.state == "single offer" and nvl.cheapest.offer_id == O[6] and nvl.ratio is None
 
 
-def test_window_and_region_narrow_the_spread(cloud_catalog: Catalog) -> None:
-    acc = cloud_catalog.accelerators["acme-a1"]
-    window = pricing.price_view(cloud_catalog, acc, pricing.PriceQuery(since=dt.date(2026, 10, 1), until=dt.date(2026, 11, 10))).spread
-    assert (window.cheapest.offer_id, window.dearest.offer_id) == (O[3], O[2])
-    assert window.ratio == pytest.approx(12.29 / 9.5)
-    region = pricing.price_view(cloud_catalog, acc, pricing.PriceQuery(region="eu-west")).spread
-    assert region.state == "single offer" and region.cheapest.offer_id == O[3]
+def test_window_and_region_narrow_the_spread(cloud_catalog: Catalog, cloud_store: Store) -> None:
+    window = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(since=dt.date(2026, 10, 1), until=dt.date(2026, 11, 10))).spread
+    assert window.state == "single offer" and window.cheapest.offer_id == O[2]  # offer 4 (2026-11-20) is after the window
+    region = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(region="us-east")).spread
+    assert region.state == "single offer" and region.cheapest.offer_id == O[2]
 
 
-def test_unknown_variant_and_bad_parameters_are_named(cloud_catalog: Catalog) -> None:
-    with pytest.raises(pricing.PricingQueryError, match="no variant 'sxm-80gb'; choose one of nvl-94gb, pcie-80gb"):
-        pricing.price_view(cloud_catalog, cloud_catalog.accelerators["acme-a1"], pricing.PriceQuery(variant="sxm-80gb"))
+def test_unknown_variant_and_bad_parameters_are_named(cloud_catalog: Catalog, cloud_store: Store, offers: dict[str, OfferPrice]) -> None:
+    with pytest.raises(pricing.PricingQueryError, match="no variant 'sxm-80gb'; choose one of 80gb, nvl-94gb, pcie-80gb"):
+        view_of(cloud_catalog, cloud_store, pricing.PriceQuery(variant="sxm-80gb"))
+    regions = lambda q: pricing.regions_of(offers.values())
     for params, words in (({"since": "2026-02-30"}, "'since'"), ({"pricing": "free"}, "'pricing'"),
                           ({"region": "mars"}, "'region'"), ({"provider": "nobody"}, "'provider'"),
                           ({"include_stale": "maybe"}, "'include_stale'"),
                           ({"since": "2026-11-02", "until": "2026-11-01"}, "is after")):
         with pytest.raises(pricing.PricingQueryError, match=words):
-            pricing.parse_query(params, cloud_catalog)
+            pricing.parse_query(params, cloud_catalog, regions=regions)
 
 
-def test_dot_positions_are_percent_of_the_scale(cloud_catalog: Catalog) -> None:
-    view = pricing.price_view(cloud_catalog, cloud_catalog.accelerators["acme-a1"])
+def test_dot_positions_are_percent_of_the_scale(cloud_catalog: Catalog, cloud_store: Store) -> None:
+    view = view_of(cloud_catalog, cloud_store)
     assert view.scale_max == 13.0  # 12.29 rounded up
     positions = {r.offer.id: r.position for r in view.rows}
     assert positions[O[2]] == 95 and positions[O[4]] == 31  # 12.29/13, 4/13
-    assert positions[O[8]] is None and positions[O[9]] is None  # EUR, bundle: not plotted
+    assert positions[O[8]] is None  # EUR: not plotted
+
+
+def test_the_cheapest_fresh_on_demand_price_is_named_and_dated(cloud_store: Store) -> None:
+    found = spreads.cheapest_on_demand(cloud_store, "acme-a1", NOW)
+    assert found is not None
+    assert (found.variant, found.per_accelerator_hour, found.provider, found.offer_id, found.counted) == ("pcie-80gb", 4.0, "gamma", O[4], 2)
+    assert found.collected == dt.datetime(2026, 11, 20, tzinfo=dt.UTC) and found.source_url == "https://gamma.example/pricing"
+    nvl = spreads.cheapest_on_demand(cloud_store, "acme-a1", NOW, variant="nvl-94gb")
+    assert nvl is not None and (nvl.per_accelerator_hour, nvl.offer_id) == (2.0, O[6])
+    later = spreads.cheapest_on_demand(cloud_store, "acme-a1", dt.datetime(2027, 2, 1, tzinfo=dt.UTC), variant="pcie-80gb")
+    assert later is not None and later.offer_id == O[4]  # 2026-11-20 is 73 days before; offer 2 (2026-11-01) is 92: stale
+    assert later.counted == 1
+    assert spreads.cheapest_on_demand(cloud_store, "acme-a1", dt.datetime(2027, 6, 1, tzinfo=dt.UTC)) is None  # all stale
+    assert spreads.cheapest_on_demand(cloud_store, "acme-a2", NOW) is None  # its one offer states no variant
 
 
 # --- bad data ------------------------------------------------------------------------
@@ -291,10 +358,9 @@ def test_a_missing_accelerators_per_instance_column_is_a_problem(tmp_path: Path)
 
 
 def test_non_usd_is_valid_kept_and_left_out_of_usd_comparisons(tmp_path: Path) -> None:
-    folder = write_cloud(tmp_path / "data", [{**OFFERS[0], "currency": "EUR"}, OFFERS[2]])
-    catalog = load(folder, today=TODAY)  # no problem: a non-USD price is data, not an error
-    assert catalog.offers[O[2]].currency == "EUR"
-    spread = pricing.price_view(catalog, catalog.accelerators["acme-a1"]).spread
+    catalog, store = priced_cloud(tmp_path / "data", [{**OFFERS[0], "currency": "EUR"}, OFFERS[2]])  # a non-USD price is data
+    assert listed(catalog, store)[O[2]].currency == "EUR"
+    spread = view_of(catalog, store).spread
     assert spread.state == "single offer" and spread.cheapest.offer_id == O[4]
 
 
@@ -313,18 +379,6 @@ def test_bad_offers_stop_load_the_app_and_validate(tmp_path: Path) -> None:
 # --- large prices and comma-separated filters (tester's findings) ----------------------
 
 
-def _with_price(catalog: Catalog, ident: str, price: float) -> Catalog:
-    """``catalog`` with offer ``ident`` re-priced, past the model's own limit if asked."""
-    import dataclasses
-
-    offers = {**catalog.offers, ident: catalog.offers[ident].model_copy(update={"price_per_hour": price})}
-    return dataclasses.replace(catalog, collections={**catalog.collections, "offers": offers})
-
-
-def _offer_id(catalog: Catalog, instance: str) -> str:
-    return next(i for i, o in catalog.offers.items() if o.instance_type == instance)
-
-
 def test_amount_text_never_fails_on_a_large_amount() -> None:
     from decimal import Decimal
 
@@ -334,28 +388,34 @@ def test_amount_text_never_fails_on_a_large_amount() -> None:
     assert pricing.amount_text(float("inf")) == "not a finite number"
 
 
-def test_a_large_but_valid_price_is_divided_exactly(cloud_catalog: Catalog) -> None:
-    catalog = _with_price(cloud_catalog, _offer_id(cloud_catalog, "8x A1"), 9_999_999.99)  # within the 1e7 limit
-    p = pricing.offer_price(catalog, catalog.offers[_offer_id(catalog, "8x A1")])
-    assert p.arithmetic == "9999999.99 USD ÷ 8 ≈ 1249999.9988 USD per accelerator-hour"  # 1249999.99875
-    huge = _with_price(cloud_catalog, _offer_id(cloud_catalog, "8x A1"), 1e300)  # beyond any limit: still no crash
-    p = pricing.offer_price(huge, huge.offers[_offer_id(huge, "8x A1")])
+def test_a_large_but_valid_price_is_divided_exactly(tmp_path: Path) -> None:
+    catalog, store = priced_cloud(tmp_path / "large", [{**OFFERS[0], "price_per_hour": "9999999.99"}])  # within the 1e7 limit
+    assert listed(catalog, store)[O[2]].arithmetic == "9999999.99 USD ÷ 8 ≈ 1249999.9988 USD per accelerator-hour"  # 1249999.99875
+    huge = {"provider": "alpha", "instance_type": "8x A1", "region": "us-east", "pricing": "on_demand", "term": "", "amount": 1e300,
+            "currency": "USD", "unit": "hour", "price_basis": "instance", "accelerators": 8, "stated_accelerators": 8,
+            "collected": dt.datetime(2026, 11, 1, tzinfo=dt.UTC), "accelerator": "acme-a1", "variant": "pcie-80gb",
+            "source_url": "https://alpha.example/pricing", "via": "test", "note": "", "raw_extra": "", "run": "r"}  # beyond any limit
+    p = offer_price(catalog, huge, NOW)
     assert p.arithmetic == f"1{'0' * 300}.00 USD ÷ 8 = 125{'0' * 297}.00 USD per accelerator-hour"
-    view = pricing.price_view(huge, huge.accelerators["acme-a1"])
+    view = pricing.price_view(catalog.accelerators["acme-a1"], [p, *listed(catalog, store).values()], None, NOW.date())
     assert view.spread.dearest and view.spread.dearest.per_accelerator_hour == 1.25e299
     assert all(r.position is None or 0 <= r.position <= 100 for r in view.rows)
 
 
-def test_list_filters_take_comma_separated_values(cloud_catalog: Catalog) -> None:
-    query = pricing.parse_query({"provider": "alpha, gamma", "pricing": "on-demand,spot", "region": ""}, cloud_catalog)
+def test_list_filters_take_comma_separated_values(cloud_catalog: Catalog, offers: dict[str, OfferPrice]) -> None:
+    regions = lambda q: pricing.regions_of(offers.values())
+    query = pricing.parse_query({"provider": "alpha, gamma", "pricing": "on-demand,spot", "region": ""}, cloud_catalog, regions=regions)
     assert query.values("provider") == ("alpha", "gamma") and query.params()["provider"] == "alpha,gamma"
     assert query.params()["pricing"] == "on-demand,spot"
-    rows = pricing.offer_prices(cloud_catalog, query)
+    rows = [o for o in offers.values() if pricing.matches(o, query)]
     assert {r.provider for r in rows} == {"alpha", "gamma"} and {r.pricing.value for r in rows} == {"on-demand", "spot"}
     assert len(rows) == 5  # alpha: 8x A1, 1x A1 NVL, 8x A1 spot; gamma: 1x A1 and the old listing
     assert pricing.parse_query({"provider": "alpha"}, cloud_catalog).provider == "alpha"  # one value stays one value
-    regions = pricing.parse_query({"region": "eu-west,us-east"}, cloud_catalog)
-    assert {r.region for r in pricing.offer_prices(cloud_catalog, regions)} == {"eu-west", "us-east"}
+    both = pricing.parse_query({"region": "EU-west,us-east"}, cloud_catalog, regions=regions)
+    assert both.region == ("eu-west", "us-east")  # as the offers spell them
+    assert {r.region for r in offers.values() if pricing.matches(r, both)} == {"eu-west", "us-east"}
+    with pytest.raises(pricing.PricingQueryError, match="parameter 'region': no current offer lists region 'mars'"):
+        pricing.parse_query({"region": "eu-west,mars"}, cloud_catalog, regions=regions)
     with pytest.raises(pricing.PricingQueryError, match="parameter 'provider': no provider with id 'nobody'"):
         pricing.parse_query({"provider": "alpha,nobody"}, cloud_catalog)
     with pytest.raises(pricing.PricingQueryError, match="parameter 'pricing': 'free' is not one of"):

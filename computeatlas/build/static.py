@@ -160,13 +160,13 @@ def build(
     origin = site_origin(site_url)
     live_url = normalise_live_url(live_url)
     out = Path(out_dir)
-    wanted = list(dict.fromkeys(paths if paths is not None else all_paths(catalog)))
+    settings = (settings if settings is not None else Settings.from_env()).model_copy(update={"public_origin": origin, "base_path": base})
+    wanted = list(dict.fromkeys(paths if paths is not None else all_paths(catalog, settings)))
     _prepare(out)
 
     # Every page links to the files of this build (or the live server) as it is rendered:
     # the registry knows, before rendering, where each built path's file will be served.
     urls = Urls(base, origin, files={p: public_url(file_for(p, expected_type(p))) for p in [*wanted, NOT_FOUND]}, live=live_url)
-    settings = (settings if settings is not None else Settings.from_env()).model_copy(update={"public_origin": origin, "base_path": base})
     responses: dict[str, tuple[str, bytes]] = {}
     redirects: dict[str, str] = {}
     problems: list[str] = []

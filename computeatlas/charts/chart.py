@@ -16,8 +16,9 @@ the dense figure at one number format, so no chart mixes formats or sparsity.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
@@ -26,6 +27,9 @@ from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.presentation import Shown, present, tera_unit
 from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
+
+if TYPE_CHECKING:
+    from computeatlas.cloud.offers import OfferPrice
 
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 
@@ -236,17 +240,19 @@ def compute_power(catalog: Catalog, fmt: NumberFormat) -> ChartView:
     )
 
 
-def prices(catalog: Catalog, acc: Accelerator) -> ChartView:
-    """Every offer of ``acc`` with a USD price per accelerator-hour, by provider; the spread's ends marked.
+def prices(catalog: Catalog, acc: Accelerator, offers: list[OfferPrice], on: dt.date, freshness_days: int = 90) -> ChartView:
+    """Every current offer of ``acc`` (``offers``, read from the observation store by
+    :func:`computeatlas.cloud.offers.current_offers`) with a USD price per accelerator-hour,
+    by provider, as of ``on``; the spread's ends marked.
 
     Built from :func:`computeatlas.cloud.pricing.price_view` with the default query (on-demand,
-    the part's own variant, no stale offers), so the marks agree with the price page's
+    the default variant, no stale offers), so the marks agree with the price page's
     spread. Offers with no USD price per accelerator-hour (a bundle that cannot be split,
     another currency) are listed in ``excluded``, never plotted at zero.
     """
     from computeatlas.cloud import pricing
 
-    view = pricing.price_view(catalog, acc)
+    view = pricing.price_view(acc, offers, pricing.PriceQuery(), on, freshness_days)
     spread = view.spread
     ends = {spread.cheapest.offer_id: "cheapest end of the spread"} if spread.cheapest else {}
     if spread.dearest and spread.state == "computed":

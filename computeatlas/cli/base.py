@@ -91,6 +91,9 @@ DataOption = Annotated[
 ]
 
 
+PricesOption = Annotated[Path | None, typer.Option("--prices", help="The observation store (default: $COMPUTEATLAS_PRICES or data/prices).")]
+
+
 def settings_for(**options: object) -> Settings:
     """The settings of this run: :meth:`Settings.from_env` with the command's options on top
     (an option left out, ``None``, keeps the environment's value). Exits 2 naming the

@@ -1,6 +1,6 @@
-"""CLI commands for the cloud layer: ``prices`` — ``show`` (offers of one accelerator and its
-spread; ``computeatlas prices ID`` is short for ``prices show ID``), ``import``, ``collect``,
-``held``, ``history`` and ``runs`` over the observation store."""
+"""CLI commands for the cloud layer: ``prices`` — ``show`` (the current offers of one
+accelerator from the observation store, and its spread; ``computeatlas prices ID`` is short
+for ``prices show ID``), ``import``, ``collect``, ``held``, ``history`` and ``runs``."""
 
 from __future__ import annotations
 
@@ -12,14 +12,18 @@ from rich.table import Table
 from computeatlas.cli.base import (
     AtlasGroup,
     DataOption,
+    PricesOption,
     app,
     fail,
     find_accelerator_id,
     load_catalog,
     out,
+    settings_for,
 )
 from computeatlas.cli.tables import print_table
-from computeatlas.cloud import pricing
+from computeatlas.cloud import history, pricing
+from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
+from computeatlas.cloud.store import Store
 
 
 class PricesGroup(AtlasGroup):
@@ -41,26 +45,41 @@ app.add_typer(prices_app, name="prices")
 def prices(
     ident: Annotated[str, typer.Argument(help="Accelerator id, e.g. nvidia-h100-sxm.")],
     variant: Annotated[str | None, typer.Option(help="Variant key, e.g. sxm-80gb ('all' mixes every variant); default: the part's own variant.")] = None,
-    pricing_: Annotated[str | None, typer.Option("--pricing", help="List only on-demand, spot or reserved offers, or several comma-separated (the spread is always on-demand).")] = None,
+    pricing_: Annotated[str | None, typer.Option("--pricing", help="List only on-demand, spot, reserved, capacity-block, marketplace, monthly or weekly offers, or several comma-separated (the spread is always on-demand).")] = None,
     region: Annotated[str | None, typer.Option(help="Only offers in this region, as the offer names it, or in any of several comma-separated (narrows the spread too).")] = None,
-    since: Annotated[str | None, typer.Option(help="Only offers seen on or after this date (YYYY-MM-DD).")] = None,
-    until: Annotated[str | None, typer.Option(help="Only offers seen on or before this date (YYYY-MM-DD).")] = None,
-    include_stale: Annotated[bool, typer.Option("--include-stale", help=f"Count offers seen more than {pricing.STALE_AFTER_DAYS} days ago in the spread.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON (/api/prices/ID) instead of a table.")] = False,
+    since: Annotated[str | None, typer.Option(help="Only offers observed on or after this date (YYYY-MM-DD); default: the freshness window.")] = None,
+    until: Annotated[str | None, typer.Option(help="Only offers observed on or before this date (YYYY-MM-DD).")] = None,
+    include_stale: Annotated[bool, typer.Option("--include-stale", help="Also list, and count in the spread, offers whose newest observation is older than the freshness window (90 days by default).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the view (offers, spread, variants) as JSON instead of a table.")] = False,
+    prices_: PricesOption = None,
     data: DataOption = None,
 ) -> None:
-    """Show every offer for one accelerator with its price per accelerator-hour (and the
-    arithmetic), then the spread: cheapest and dearest on-demand USD price for one variant."""
-    catalog = load_catalog(data)
+    """Show the current offers of one accelerator (the newest accepted observation of each
+    offer in the store, within the freshness window) with the price per accelerator-hour
+    and the arithmetic, then the spread: cheapest and dearest on-demand USD price for one
+    stated variant."""
+    settings = settings_for(data=data, prices=prices_)
+    catalog = load_catalog(settings)
     acc = catalog.accelerators[find_accelerator_id(catalog, ident)]
     params = {"variant": variant, "pricing": pricing_, "region": region, "since": since, "until": until,
               "include_stale": "true" if include_stale else None}
+    store, now = Store(settings.prices_dir), history.utcnow()
+    read: dict[tuple[object, ...], list[OfferPrice]] = {}
+
+    def offers_for(q: pricing.PriceQuery) -> list[OfferPrice]:
+        key = (q.since, q.until, q.include_stale)
+        if key not in read:
+            read[key] = current_offers(catalog, store, now, settings.freshness_days, q.since, q.until, q.include_stale,
+                                       acc.id, settings.hours_per_month)
+        return read[key]
+
     try:
-        query = pricing.parse_query(params, catalog)
-        view = pricing.price_view(catalog, acc, query)
+        query = pricing.parse_query(params, catalog, regions=lambda q: regions_of(offers_for(q)))
+        view = pricing.price_view(acc, offers_for(query), query, now.date(), settings.freshness_days)
     except pricing.PricingQueryError as exc:
         raise fail(str(exc).replace("parameter '", "option '--").replace("include_stale", "include-stale")) from None
-    listed = pricing.PriceQuery(pricing=query.pricing, region=query.region, variant=query.variant, since=query.since, until=query.until)
+    listed = pricing.PriceQuery(pricing=query.pricing, region=query.region, variant=query.variant, since=query.since, until=query.until,
+                                include_stale=query.include_stale)
     view.rows = [r for r in view.rows if pricing.matches(r.offer, listed)]
     if as_json:
         out.print_json(view.model_dump_json())
@@ -86,5 +105,5 @@ def prices(
             out.print(f"  {label}: {end.display} — {end.provider_name}, {end.instance_type}, seen {end.seen}, {end.source_url}", markup=False, highlight=False)
     else:
         out.print(f"Spread ({scope}): {s.ratio_text}", markup=False, highlight=False)
-    out.print(f"Variants: {', '.join(f'{v.key} ({v.offers})' for v in view.variants) or 'none'}; stale = seen more than "
-              f"{pricing.STALE_AFTER_DAYS} days before {s.as_of}.", markup=False, highlight=False)
+    out.print(f"Variants: {', '.join(f'{v.key} ({v.offers})' for v in view.variants) or 'none'}; stale = observed more than "
+              f"{settings.freshness_days} days before {s.as_of}.", markup=False, highlight=False)

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from computeatlas.cli.base import (
     DataOption,
+    PricesOption,
     app,
     fail,
     find_accelerator_id,
@@ -23,6 +24,7 @@ from computeatlas.core.errors import BadRequest, NotFound
 from computeatlas.economics.estimate import estimate as run_estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
 from computeatlas.economics.model_view import find_model, model_view, request_from
+from computeatlas.economics.prices import PriceSource
 from computeatlas.economics.rental_price import chosen_price
 from computeatlas.economics.token_prices import token_store
 from computeatlas.energy.views import economics_view
@@ -35,8 +37,9 @@ def estimate(
     number_format: Annotated[str, typer.Option("--format", help="Number format of the weights and compute: FP8, BF16, FP4 ...")],
     utilisation: Annotated[str, typer.Option("--utilisation", help="Share of dense peak compute reached at large batch, from 0.001 to 1, e.g. 0.5 or 50%.")],
     price: Annotated[str | None, typer.Option("--price", help="Price in USD per accelerator-hour, from 0.0001 to 1e6 (or use --offer).")] = None,
-    offer: Annotated[str | None, typer.Option("--offer", help="An offer id from data/offers (e.g. lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20; see computeatlas prices) to take the price from.")] = None,
+    offer: Annotated[str | None, typer.Option("--offer", help="An offer id from the price store (e.g. lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20; see computeatlas prices) to take the price from; with neither --price nor --offer, the cheapest current on-demand USD price is used.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of tables.")] = False,
+    prices: PricesOption = None,
     data: DataOption = None,
 ) -> None:
     """Upper bound on decode tokens/s and lower bound on cost per million tokens, from published figures.
@@ -48,11 +51,13 @@ def estimate(
     accelerator's memory (with the minimum number needed) and an unknown offer (listing
     some of the part's offers and how many more there are).
     """
-    catalog = load_catalog(data)
+    settings = settings_for(data=data, prices=prices)
+    catalog = load_catalog(settings)
+    source = PriceSource(Store(settings.prices_dir), history.utcnow(), settings.freshness_days, settings.hours_per_month)
     try:
         request = parse_request(accelerator, params, number_format, utilisation, price, offer)
         find_accelerator_id(catalog, request.accelerator)
-        result = run_estimate(catalog, request)
+        result = run_estimate(catalog, request, source)
     except DoesNotFit as exc:
         fewest = "; ".join(f"{name}: {count}" for _, name, count in exc.alternatives)
         step = (f" Parts that need the fewest: {fewest}. Compare them: computeatlas compare {exc.accelerator_id} "
@@ -133,7 +138,7 @@ def tokens(
     catalog = load_catalog(settings)
     try:
         now = history.utcnow()
-        chosen = chosen_price(catalog, now, offer, price, accelerator)
+        chosen = chosen_price(catalog, Store(settings.prices_dir), now, offer, price, accelerator)
         view = model_view(catalog, find_model(catalog, model), request_from(number_format, context, mix, utilisation, kv_bits, batch, accelerators),
                           Store(settings.prices_dir), token_store(settings.data / "tokens"), now, settings.freshness_days, chosen)  # fmt: skip
     except NotFound as exc:

@@ -26,6 +26,7 @@ from rich.table import Table
 
 from computeatlas.cli.base import (
     DataOption,
+    PricesOption,
     err,
     fail,
     find_accelerator_id,
@@ -45,8 +46,6 @@ from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.economics.token_prices import import_token_files, token_store
 from computeatlas.publish.exports.csv import cell_text
-
-PricesOption = Annotated[Path | None, typer.Option("--prices", help="The observation store (default: $COMPUTEATLAS_PRICES or data/prices).")]
 
 
 def _settings(data: Path | None, prices: Path | None) -> Settings:

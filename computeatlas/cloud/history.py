@@ -18,14 +18,18 @@ USD observations enter them).
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.rates import RateTable
-from computeatlas.cloud.spreads import ObservedSpread, SpreadEnd, spread
+from computeatlas.cloud.spreads import (
+    ObservedSpread,
+    SpreadEnd,
+    default_variant,
+    spread,
+)
 from computeatlas.cloud.store import Store, observation_of
 
 HISTORY_FILTERS = ("provider", "pricing", "variant", "region")
@@ -212,8 +216,7 @@ def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_day
         if price.pricing != PricingKind.ON_DEMAND and base and price.per_accelerator_hour is not None:
             price.discount = 1 - price.per_accelerator_hour / base
     if variant is None:
-        stated = Counter(p.variant for p in shown if p.variant and p.pricing == PricingKind.ON_DEMAND)
-        variant = stated.most_common(1)[0][0] if stated else ""
+        variant = default_variant((p.variant, p.pricing) for p in shown)
     observed = spread([observation_of(r) for r in rows], accelerator, variant, now, freshness_days)
     return CurrentView(accelerator=accelerator, as_of=now, freshness_days=freshness_days, prices=shown, variant=variant, spread=observed)
 

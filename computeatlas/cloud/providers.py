@@ -1,7 +1,9 @@
 """Cloud providers as the site shows them: the provider list with the price table
 (``/cloud/``) and one provider with its lock-in facts and offers (``/cloud/{provider}``).
 
-The same view objects are rendered by the templates and returned by the API.
+Offers are the current ones from the observation store
+(:func:`~computeatlas.cloud.offers.current_offers`), passed in by the caller, which reads the
+store once per request. The same view objects are rendered by the templates and returned by the API.
 """
 
 from __future__ import annotations
@@ -10,15 +12,14 @@ import datetime as dt
 
 from pydantic import BaseModel, Field
 
-from computeatlas.cloud.pricing import (
+from computeatlas.cloud.offers import (
     STALE_AFTER_DAYS,
     OfferPrice,
-    PriceQuery,
-    offer_prices,
+    OfferPricing,
     regions_of,
-    today,
 )
-from computeatlas.cloud.records import LockInTopic, Pricing, Provider
+from computeatlas.cloud.queries import PriceQuery, matches
+from computeatlas.cloud.records import LockInTopic, Provider
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.urls import site_path
@@ -32,8 +33,8 @@ class ProviderSummary(BaseModel):
     kind: str
     url: str = Field(description="the provider's own site")
     regions: list[str]
-    offers: int = Field(description="offers recorded for it")
-    accelerators: list[str] = Field(description="names of the parts it rents, per the offers")
+    offers: int = Field(description="its current offers (newest observation within the freshness window)")
+    accelerators: list[str] = Field(description="names of the parts it rents, per its current offers")
     page_url: str
 
 
@@ -82,24 +83,25 @@ class CloudIndexView(BaseModel):
     choices: dict[str, list[Choice]] = Field(description="filter options: accelerator, provider, pricing, region")
     stale_after_days: int = STALE_AFTER_DAYS
     as_of: dt.date
+    store_version: str = Field("", description="the observation store's version the prices were read at")
 
 
-def _summary(catalog: Catalog, provider: Provider) -> ProviderSummary:
-    offers = [o for o in catalog.offers.values() if o.provider == provider.id]
-    parts = [a.name for a in catalog.accelerators.values() if any(o.accelerator == a.id for o in offers)]
+def _summary(catalog: Catalog, provider: Provider, offers: list[OfferPrice]) -> ProviderSummary:
+    own = [o for o in offers if o.provider == provider.id]
+    parts = [a.name for a in catalog.accelerators.values() if any(o.accelerator == a.id for o in own)]
     return ProviderSummary(
         id=provider.id, name=provider.name, kind=provider.kind.value, url=provider.url, regions=list(provider.regions),
-        offers=len(offers), accelerators=parts, page_url=site_path("cloud_provider", ident=provider.id),
+        offers=len(own), accelerators=parts, page_url=site_path("cloud_provider", ident=provider.id),
     )
 
 
-def provider_summaries(catalog: Catalog) -> list[ProviderSummary]:
-    """Every provider, ordered by name."""
-    return [_summary(catalog, p) for p in catalog.providers.values()]
+def provider_summaries(catalog: Catalog, offers: list[OfferPrice]) -> list[ProviderSummary]:
+    """Every provider, ordered by name, with what its current ``offers`` rent."""
+    return [_summary(catalog, p, offers) for p in catalog.providers.values()]
 
 
-def provider_view(catalog: Catalog, provider: Provider, on: dt.date | None = None) -> ProviderView:
-    """The page data of one provider; offers priced as of ``on`` (default today)."""
+def provider_view(catalog: Catalog, provider: Provider, offers: list[OfferPrice]) -> ProviderView:
+    """The page data of one provider, with its share of the current ``offers``."""
     sources = {k: source_view(k, s) for k, s in provider.sources.items()}
     facts = [
         LockInView(topic=f.topic, topic_label=f.topic.label, text=f.text, source=sources[f.source])
@@ -110,24 +112,23 @@ def provider_view(catalog: Catalog, provider: Provider, on: dt.date | None = Non
         id=provider.id, name=provider.name, kind=provider.kind.value, url=provider.url, regions=list(provider.regions),
         summary=provider.summary, verified=provider.verified, lock_in=facts,
         lock_in_missing=[t.label for t in LockInTopic if t not in covered],
-        offers=offer_prices(catalog, PriceQuery(provider=provider.id), on),
+        offers=[o for o in offers if o.provider == provider.id],
         sources=list(sources.values()), data_file=catalog.file_of("providers", provider.id), data_version=catalog.version,
     )
 
 
-def cloud_index(catalog: Catalog, query: PriceQuery | None = None, on: dt.date | None = None) -> CloudIndexView:
-    """The provider list and the price table filtered by ``query`` (accelerator,
-    provider, pricing, region …); stale offers stay in the table, marked."""
-    on = on or today()
-    query = query or PriceQuery()
-    offered = {o.accelerator for o in catalog.offers.values()}
+def cloud_index(catalog: Catalog, offers: list[OfferPrice], query: PriceQuery, on: dt.date, freshness_days: int = STALE_AFTER_DAYS,
+                store_version: str = "") -> CloudIndexView:
+    """The provider list and the price table of the current ``offers`` filtered by ``query``
+    (accelerator, provider, pricing, region …) as of ``on``."""
+    offered = {o.accelerator for o in offers}
     choices = {
         "accelerator": [Choice(value=a.id, label=a.name) for a in catalog.accelerators.values() if a.id in offered],
         "provider": [Choice(value=p.id, label=p.name) for p in catalog.providers.values()],
-        "pricing": [Choice(value=p.value, label=p.value) for p in Pricing],
-        "region": [Choice(value=r, label=r) for r in regions_of(catalog.offers.values())],
+        "pricing": [Choice(value=p.value, label=p.value) for p in OfferPricing],
+        "region": [Choice(value=r, label=r) for r in regions_of(offers)],
     }
     return CloudIndexView(
-        providers=provider_summaries(catalog), query=query, offers=offer_prices(catalog, query, on),
-        total_offers=len(catalog.offers), choices=choices, as_of=on,
+        providers=provider_summaries(catalog, offers), query=query, offers=[o for o in offers if matches(o, query)],
+        total_offers=len(offers), choices=choices, stale_after_days=freshness_days, as_of=on, store_version=store_version,
     )

@@ -2,8 +2,8 @@
 
 The price range comes from the observation store (:func:`~computeatlas.cloud.history.current_view`:
 the newest observation of each offer within the freshness window, measured at request
-time), dated, with a link to the observed prices and their history. The hand-checked offers
-name the providers with their lock-in facts; for a cloud-only part the providers'
+time), dated, with a link to the observed prices and their history. The same current offers
+name the providers (with their lock-in facts on their pages); for a cloud-only part the providers'
 "exclusive parts" facts back the note that choosing the part is choosing the cloud.
 """
 
@@ -15,6 +15,7 @@ from collections import Counter
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.history import ObservedRange, current_view, observed_range
+from computeatlas.cloud.offers import current_offers
 from computeatlas.cloud.pricing import PriceQuery, Spread, price_view
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.records import LockInTopic
@@ -25,7 +26,7 @@ from computeatlas.silicon.records import Accelerator, Availability
 
 
 class RentProvider(BaseModel):
-    """A provider that rents a part, with how many of its offers are recorded."""
+    """A provider that rents a part, with how many of its current offers are observed."""
 
     id: str
     name: str
@@ -53,15 +54,20 @@ class RentSummary(BaseModel):
 def rent_summary(catalog: Catalog, acc: Accelerator, on: dt.date | None = None, store: Store | None = None,
                  now: dt.datetime | None = None, freshness_days: int = 90, rates: RateTable | None = None) -> RentSummary | None:
     """Build "Where you actually rent this" for ``acc``: the current observed range from
-    ``store`` (as of ``now``), and the providers of its offers.
+    ``store`` (as of ``now``), and the providers of its current offers (of its newest
+    observations, stale, when none is current; none without a store).
 
-    None (no section) when neither an offer nor a current observation is recorded and the
-    part is not cloud-only: the page then says nothing rather than fill a section with nothing.
+    None (no section) when no current observation is recorded and the part is not
+    cloud-only: the page then says nothing rather than fill a section with nothing.
     """
-    view = price_view(catalog, acc, PriceQuery(), on)
+    now = now or dt.datetime.now(dt.UTC)
+    offers = current_offers(catalog, store, now, freshness_days, accelerator=acc.id) if store is not None else []
+    if store is not None and not offers:  # nothing current: who rented it last still says who rents it (marked stale)
+        offers = current_offers(catalog, store, now, freshness_days, include_stale=True, accelerator=acc.id)
+    view = price_view(acc, offers, PriceQuery(), on or now.date(), freshness_days)
     observed = None
     if store is not None:
-        observed = observed_range(current_view(store, acc.id, now or dt.datetime.now(dt.UTC), freshness_days, rates=rates))
+        observed = observed_range(current_view(store, acc.id, now, freshness_days, rates=rates))
     if not view.rows and not (observed and observed.offers) and acc.availability is not Availability.CLOUD_ONLY:
         return None
     counts = Counter(r.offer.provider for r in view.rows)

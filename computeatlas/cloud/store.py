@@ -309,13 +309,19 @@ class Store:
         after its import, so that adds nothing) and starts ``freshness_days`` before that: the
         pages of one minute ask the same question, and :meth:`query` answers it once."""
         now = now.replace(second=0, microsecond=0) + (dt.timedelta(minutes=1) if (now.second or now.microsecond) else dt.timedelta())
-        since = now - dt.timedelta(days=freshness_days)
-        where = "AND accelerator = ?" if accelerator else ""
+        return self.newest(now - dt.timedelta(days=freshness_days), now, accelerator)
+
+    def newest(self, since: dt.datetime | None, until: dt.datetime, accelerator: str | None = None) -> list[dict[str, Any]]:
+        """The newest accepted observation of each offer (provider, instance, region, pricing,
+        term) collected in [``since``, ``until``] (``since`` None: from the first), of
+        ``accelerator`` or of every part; only those date partitions are read."""
+        where = ("AND collected >= ? " if since else "") + ("AND accelerator = ?" if accelerator else "")
+        params: list[object] = [until, *([since] if since else []), *([accelerator] if accelerator else [])]
         return self.query(
-            f"SELECT * FROM latest WHERE status = 'accepted' AND collected BETWEEN ? AND ? {where} "
+            f"SELECT * FROM latest WHERE status = 'accepted' AND collected <= ? {where} "
             f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1 "
             "ORDER BY accelerator, per_accelerator_hour, provider",
-            [since, now, *([accelerator] if accelerator else [])], since.date(), now.date(), accelerator)
+            params, since.date() if since else None, until.date(), accelerator)
 
     def _filters(self, accelerator: str, equal: dict[str, str | None]) -> tuple[list[str], list[object]]:
         clauses, params = ["status = 'accepted'", "accelerator = ?"], [accelerator]

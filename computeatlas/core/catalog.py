@@ -137,7 +137,9 @@ class Catalog:
 
     @property
     def offers(self) -> Mapping[str, Offer]:
-        """Published prices by offer id (``{csv stem}-{line}``)."""
+        """The hand-typed offers of ``data/offers/`` by offer id, loaded only to be validated:
+        they reach pages through their import into the observation store, and no page, API,
+        chart, CLI command or estimate reads them from here."""
         return self.collections["offers"]
 
     @property

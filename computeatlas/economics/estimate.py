@@ -11,7 +11,10 @@ Every assumption is explicit and travels with the result (:attr:`Estimate.assump
   tokens/s ≤ memory bandwidth (B/s) ÷ weight bytes;
 - at large batch decode is compute-bound at 2 FLOP per parameter per token:
   tokens/s ≤ dense FLOP/s at the number format × utilisation ÷ (2 × parameters);
-- cost per million tokens ≥ price per accelerator-hour ÷ (tokens/s × 3600) × 10⁶.
+- cost per million tokens ≥ price per accelerator-hour ÷ (tokens/s × 3600) × 10⁶, with the
+  price given by the visitor, read from a chosen offer's observation in the store, or else
+  the cheapest fresh on-demand USD observation of the part
+  (:func:`computeatlas.cloud.spreads.cheapest_on_demand`), named and dated.
 
 Inputs must be finite and plausible (:func:`computeatlas.economics.inputs.parse_request`): a whole parameter count from
 1e6 to 1e15, utilisation from 0.001 to 1, a price from 0.0001 to 1e6 USD per
@@ -31,8 +34,10 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from computeatlas.cloud.pricing import amount_text, offer_price
-from computeatlas.cloud.records import Offer
+from computeatlas.cloud.offers import (
+    amount_text,
+    unit_word,
+)
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.errors import closest
@@ -44,6 +49,11 @@ from computeatlas.economics.inputs import (
     EstimateError,
     EstimateRequest,
     params_text,
+)
+from computeatlas.economics.prices import (
+    PriceSource,
+    cheapest_offer,
+    chosen_offer,
 )
 from computeatlas.silicon.records import Accelerator
 from computeatlas.silicon.resolve import ResolveError, resolve_id
@@ -94,15 +104,17 @@ class InputFigure(BaseModel):
 class PriceInput(BaseModel):
     """The price per accelerator-hour the cost uses, and where it came from.
 
-    From an offer it is derived by :func:`computeatlas.cloud.pricing.offer_price`: ``instance``
-    prices ÷ ``accelerators_per_instance``; ``accelerator`` prices as published; ``bundle``
-    prices cannot be split ("not separable"). It stays in the offer's currency.
+    Read through :class:`~computeatlas.economics.prices.PriceSource`. From an offer it is
+    derived by :func:`computeatlas.cloud.offers.offer_price` from the offer's stored observation: ``instance`` prices ÷ ``accelerators_per_instance``;
+    ``accelerator`` prices as published. It stays in the offer's currency. With neither an
+    offer nor a price given it is the cheapest fresh on-demand USD observation of the part
+    (origin ``cheapest``), named and dated like an offer.
     """
 
     outcome: Outcome
     per_accelerator_hour: float | None = None
     currency: str = "USD"
-    origin: str = Field(description="'user', 'offer' or 'none'")
+    origin: str = Field(description="'user', 'offer', 'cheapest' (the cheapest fresh on-demand observation) or 'none'")
     working: str | None = None
     offer_id: str | None = None
     provider: str | None = None
@@ -215,36 +227,30 @@ def fewest_accelerators(catalog: Catalog, weight_bytes: float, ident: str, n: in
     return [(i, name, count) for count, _, name, i in sorted(found)[:n]]
 
 
-MAX_OFFER_SUGGESTIONS = 8
-"""How many of a part's offers an unknown offer id lists; the rest are counted (``more``)."""
-
-
-def offer_label(offer: Offer) -> str:
-    """An offer in words that tell it from its neighbours: provider, instance, pricing and
-    term, region and the price as published, e.g. ``aws · p5.48xlarge · reserved (Capacity
-    Block) · US East (Ohio) · 39.33 USD/h per instance``."""
-    terms = offer.pricing.value + (f" ({offer.term})" if offer.term else "")
-    price = f"{amount_text(offer.price_per_hour)} {offer.currency}/h per {offer.price_basis.value}"
-    return " · ".join((offer.provider, offer.instance_type, terms, offer.region or "region not stated", price))
-
-
-def _offer_price(catalog: Catalog, acc: Accelerator, ident: str) -> PriceInput:
-    offer: Offer | None = catalog.offers.get(ident)
-    if offer is None:
-        own = [o for o in catalog.offers.values() if o.accelerator == acc.id]
-        hint = [(offer_label(o), o.id) for o in own[:MAX_OFFER_SUGGESTIONS]]
-        more = max(len(own) - MAX_OFFER_SUGGESTIONS, 0)
-        raise EstimateError("offer", f"no offer with id {ident!r}" + ("" if own else f"; the atlas has no offers for {acc.id}"),
-                            404, hint, more=more, accelerator=acc.id)  # fmt: skip
-    if offer.accelerator != acc.id:
-        raise EstimateError("offer", f"offer {ident!r} rents {offer.accelerator}, not {acc.id}")
-    derived = offer_price(catalog, offer)  # the cloud layer's derivation: instance price ÷ accelerators
+def _offer_price(catalog: Catalog, acc: Accelerator, ident: str, prices: PriceSource | None) -> PriceInput:
+    offer = chosen_offer(catalog, acc, ident, prices)
     return PriceInput(
-        outcome=Outcome.NOT_SEPARABLE if derived.per_accelerator_hour is None else Outcome.COMPUTED,
-        per_accelerator_hour=derived.per_accelerator_hour, currency=offer.currency, origin="offer",
-        working=derived.arithmetic, offer_id=offer.id, provider=derived.provider_name, instance_type=offer.instance_type,
+        outcome=Outcome.COMPUTED, per_accelerator_hour=offer.per_accelerator_hour, currency=offer.currency, origin="offer",
+        working=offer.arithmetic, offer_id=offer.id, provider=offer.provider_name, instance_type=offer.instance_type,
         pricing=offer.pricing.value, term=offer.term, region=offer.region, seen=offer.seen.isoformat(),
-        stale=derived.stale, source_url=offer.source_url, offer_url=derived.url,
+        stale=offer.stale, source_url=offer.source_url, offer_url=offer.url,
+    )  # fmt: skip
+
+
+def _cheapest_price(catalog: Catalog, acc: Accelerator, prices: PriceSource | None) -> PriceInput:
+    """The cheapest fresh on-demand USD observation of ``acc``, or "no price" when none qualifies."""
+    found, shown = cheapest_offer(catalog, acc, prices)
+    if found is None:
+        return PriceInput(outcome=Outcome.NO_PRICE, origin="none")
+    unit = unit_word(acc)
+    working = (f"cheapest of {found.counted} fresh on-demand USD observation(s) of variant {found.variant} in the "
+               f"{found.freshness_days} days to {found.as_of.date()}: {amount_text(found.per_accelerator_hour)} USD per {unit}-hour")
+    return PriceInput(
+        outcome=Outcome.COMPUTED, per_accelerator_hour=found.per_accelerator_hour, currency="USD", origin="cheapest",
+        working=working + (f" ({shown.arithmetic})" if shown else ""), offer_id=found.offer_id,
+        provider=shown.provider_name if shown else found.provider, instance_type=found.instance_type,
+        pricing="on-demand", term=shown.term if shown else None, region=found.region or None, seen=found.collected.date().isoformat(),
+        source_url=found.source_url, offer_url=shown.url if shown else None,
     )  # fmt: skip
 
 
@@ -274,8 +280,10 @@ def _cost(key: str, label: str, speed: Bound, price: PriceInput) -> Bound:
     )  # fmt: skip
 
 
-def estimate(catalog: Catalog, request: EstimateRequest) -> Estimate:
-    """Estimate ``request`` against the catalog's records (see the module docstring for the formulas).
+def estimate(catalog: Catalog, request: EstimateRequest, prices: PriceSource | None = None) -> Estimate:
+    """Estimate ``request`` against the catalog's records and the prices of ``prices`` (see
+    the module docstring for the formulas); without ``prices`` no offer resolves and no
+    price is read.
 
     Raises :class:`EstimateError` (status 404) for an unknown accelerator or offer, or an
     offer for another part (400), or a result that is not a finite number (400, naming the
@@ -338,12 +346,12 @@ def estimate(catalog: Catalog, request: EstimateRequest) -> Estimate:
                     working=f"{humanize(compute.amount, op)} × {request.utilisation:g} ÷ (2 × {params_text(params)}) = {tps:.4g} tokens/s")  # fmt: skip
 
     if request.offer is not None:
-        price = _offer_price(catalog, acc, request.offer)
+        price = _offer_price(catalog, acc, request.offer, prices)
     elif request.price_per_hour is not None:
         price = PriceInput(outcome=Outcome.COMPUTED, per_accelerator_hour=request.price_per_hour, origin="user",
                            working=f"{request.price_per_hour:g} USD per accelerator-hour, as given")  # fmt: skip
     else:
-        price = PriceInput(outcome=Outcome.NO_PRICE, origin="none")
+        price = _cheapest_price(catalog, acc, prices)
 
     return Estimate(
         accelerator=acc.id,

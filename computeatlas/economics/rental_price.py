@@ -1,22 +1,19 @@
-"""The price per accelerator-hour a bound uses: the cheapest fresh on-demand observation.
-
-One small function (:func:`cheapest_on_demand`) so that it can be swapped for the cloud
-package's own public function once it exists; until then it asks the observation store the
-same question ``/cloud/prices/{id}`` asks (:meth:`computeatlas.cloud.store.Store.current`:
-the newest accepted observation of each offer within the freshness window), keeping
-on-demand prices in USD with a price per accelerator-hour, and takes the lowest.
+"""The price per accelerator-hour a bound uses: the cheapest fresh on-demand observation
+(:func:`computeatlas.cloud.spreads.cheapest_on_demand`, the same like-for-like rules as the
+price page's spread: one stated variant, on-demand, USD, within the freshness window), or a
+price the visitor chose: an offer of the cloud layer (by its stable id) or a figure of their own.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import Any
 
 from pydantic import BaseModel
 
-from computeatlas.cloud.observations import PricingKind
-from computeatlas.cloud.pricing import offer_price
+from computeatlas.cloud import spreads
+from computeatlas.cloud.offers import find_offer
+from computeatlas.cloud.spreads import CheapestPrice
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import InputError, NotFound, closest
@@ -46,35 +43,28 @@ class RentalPrice(BaseModel):
                 f"{'' if self.origin.startswith('the cheapest') else ' (' + self.origin + ')'}")
 
 
+def _rental(found: CheapestPrice) -> RentalPrice:
+    return RentalPrice(per_accelerator_hour=found.per_accelerator_hour, provider=found.provider, instance_type=found.instance_type,
+                       region=found.region or "", collected=found.collected, source_url=found.source_url,
+                       freshness_days=found.freshness_days)  # fmt: skip
+
+
 def cheapest_on_demand(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90) -> RentalPrice | None:
-    """The cheapest on-demand USD price per accelerator-hour of ``accelerator`` among the
-    current observations (collected within ``freshness_days`` before ``now``), or None."""
-    return _cheapest(store.current(accelerator, now, freshness_days), freshness_days)
+    """:func:`computeatlas.cloud.spreads.cheapest_on_demand` as the bound's price, or None."""
+    found = spreads.cheapest_on_demand(store, accelerator, now, freshness_days)
+    return _rental(found) if found is not None else None
 
 
 def cheapest_by_accelerator(store: Store, now: dt.datetime, freshness_days: int = 90) -> dict[str, RentalPrice]:
-    """:func:`cheapest_on_demand` for every accelerator with a current observation, in one store query."""
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for row in store.current(None, now, freshness_days):
-        groups.setdefault(row["accelerator"], []).append(row)
-    return {acc: price for acc, rows in groups.items() if acc and (price := _cheapest(rows, freshness_days)) is not None}
-
-
-def _cheapest(rows: list[dict[str, Any]], freshness_days: int) -> RentalPrice | None:
-    rows = [r for r in rows if r["pricing"] == PricingKind.ON_DEMAND and r["currency"] == "USD" and r["per_accelerator_hour"]]
-    if not rows:
-        return None
-    best = min(rows, key=lambda r: (r["per_accelerator_hour"], -r["collected"].timestamp()))
-    return RentalPrice(per_accelerator_hour=best["per_accelerator_hour"], provider=best["provider"], instance_type=best["instance_type"],
-                       region=best["region"] or "", collected=best["collected"], source_url=best["source_url"] or "",
-                       freshness_days=freshness_days)  # fmt: skip
+    """:func:`cheapest_on_demand` for every accelerator with a qualifying observation, in one store query."""
+    return {acc: _rental(found) for acc, found in spreads.cheapest_by_accelerator(store, now, freshness_days).items()}
 
 
 MAX_PRICE = 1e6
 """Highest price per accelerator-hour a visitor may give (USD); anything above is surely a typo."""
 
 
-def chosen_price(catalog: Catalog, now: dt.datetime, offer: str | None = None, price: str | None = None,
+def chosen_price(catalog: Catalog, store: Store, now: dt.datetime, offer: str | None = None, price: str | None = None,
                  accelerator: str | None = None) -> tuple[str, RentalPrice] | None:
     """The price a visitor chose instead of the cheapest observation: an offer of the cloud layer
     (``offer``, its derived price per accelerator-hour), or ``price`` USD per accelerator-hour for
@@ -86,18 +76,16 @@ def chosen_price(catalog: Catalog, now: dt.datetime, offer: str | None = None, p
     an offer in another currency, or one whose price per accelerator is not separable.
     """
     if offer:
-        found = catalog.offers.get(offer)
+        found = find_offer(catalog, store, offer, now)
         if found is None:
-            near = closest(offer, list(catalog.offers))
-            raise NotFound("No such offer", f"no offer with id {offer!r}", [(i, site_path("cloud_prices", ident=catalog.offers[i].accelerator)) for i in near])
-        derived = offer_price(catalog, found)
-        if derived.per_accelerator_hour is None:
-            raise InputError("offer", f"{offer!r} is a bundle whose price per accelerator is not separable ({derived.arithmetic})")
+            raise NotFound("No such offer", f"no offer with id {offer!r} (ids end in the date the price was read; "
+                           "the cloud pages list them)", [])
+        if found.per_accelerator_hour is None:
+            raise InputError("offer", f"{offer!r} is a bundle whose price per accelerator is not separable ({found.arithmetic})")
         if found.currency != "USD":
             raise InputError("offer", f"{offer!r} is priced in {found.currency}; the bound compares USD prices only")
-        seen = dt.datetime.combine(found.seen, dt.time(), tzinfo=dt.UTC)
-        return found.accelerator, RentalPrice(per_accelerator_hour=derived.per_accelerator_hour, provider=found.provider,
-                                              instance_type=found.instance_type, region=found.region or "", collected=seen,
+        return found.accelerator, RentalPrice(per_accelerator_hour=found.per_accelerator_hour, provider=found.provider,
+                                              instance_type=found.instance_type, region=found.region or "", collected=found.collected,
                                               source_url=found.source_url, freshness_days=0, origin=f"chosen offer {offer}")  # fmt: skip
     if price is None or not price.strip():
         if accelerator:

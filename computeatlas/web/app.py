@@ -28,7 +28,7 @@ from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import computeatlas
-from computeatlas.cloud import pricing
+from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.errors import InputError, NotFound, PageError
@@ -167,8 +167,8 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
         catalog.last_verified,
         max_bytes=settings.page_cache_bytes if settings.page_cache else 0,
         skip=tuple(urls.prefixed(site_path(name, **params)) for name, params in (("health", {}), ("static", {"file": ""}), ("data_page", {}))),
-        today=lambda: pricing.today(),  # cloud pages age with the date; tests replace pricing.today
-        live=tuple(urls.prefixed(site_path(name, ident="")) for name in ("cloud_prices", "api_prices")),
+        today=lambda: history.utcnow().date(),  # price pages age with the date; tests replace history.utcnow
+        live=(urls.prefixed(site_path("api_prices", ident="")),),
         store_version=_stores_version(Store(settings.prices_dir), token_store(settings.data / "tokens")),
     )
     app.state.templates = templates(urls)

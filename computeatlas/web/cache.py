@@ -1,10 +1,12 @@
 """In-memory response cache for rendered pages: keyed by date and URL, bounded in bytes.
 
 The catalog is immutable for the life of an app, but some pages also depend on the date
-(a cloud offer's age, its stale flag, the price spread over fresh offers). So the key of a
-cached response is today's date with its path and query string: a page is rendered at
-most once per URL per day, and yesterday's entries are never served (they age out of the
-LRU). Every cached response carries an ``ETag`` (data version + key hash) and
+(a cloud offer's age, its stale flag, the price spread over fresh offers) and on the
+price-observation store, which a new import changes without a restart. So the key of a
+cached response is today's date, the store's version
+(:meth:`~computeatlas.cloud.store.Store.version`) and its path and query string: a page is
+rendered at most once per URL per day and per import, and older entries are never served
+(they age out of the LRU). Every cached response carries an ``ETag`` (data version + key hash) and
 ``Last-Modified`` (the catalog's newest verified date); a conditional request that
 matches gets ``304 Not Modified``.
 
@@ -32,11 +34,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 LIVE_SUFFIXES = ("/history", "/current", "/feed.xml")
-"""Paths ending so are answered from the price-observation store, which changes without
-the catalog's data version changing (a new import): they are never cached. The app adds
-the observed-price prefixes (``/cloud/prices/``, ``/api/prices/``) as ``live`` prefixes;
-other pages that show a figure from the store (the accelerator page's rental range) are
-keyed on the store's :meth:`~computeatlas.cloud.store.Store.version` besides the date."""
+"""Paths ending so (a history window, the current prices document, a feed) query the
+price-observation store on every request and are never cached; so does ``/api/prices/``,
+which the app adds as a ``live`` prefix. Pages that show prices from the store (``/cloud/``,
+``/cloud/{provider}``, ``/cloud/prices/{id}``, the accelerator page's rental range, the
+estimate) are cached, keyed on the store's version besides the date."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,11 +22,22 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from computeatlas.charts import chart as charts
 from computeatlas.charts.chart import ChartView
 from computeatlas.charts.svg import svg
+from computeatlas.cloud import history
+from computeatlas.cloud.offers import OfferPrice, current_offers
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import NotFound
+from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
-from computeatlas.web.page import Route, catalog_of, find_accelerator, render, urls_of
+from computeatlas.web.page import (
+    Route,
+    catalog_of,
+    find_accelerator,
+    render,
+    settings_of,
+    urls_of,
+)
 
 ID_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", max_length=100)
 FORMAT_PATH = Path(description="number format, e.g. 'FP8', 'BF16', 'INT8'", max_length=10)
@@ -101,12 +112,18 @@ def compute_api(request: Request, fmt: str = FORMAT_PATH) -> ChartView:
     return charts.compute_power(catalog, _format(catalog, fmt, urls_of(request)))
 
 
+def _current(catalog: Catalog, settings: Settings, accelerator: str | None = None) -> list[OfferPrice]:
+    """The current offers (of ``accelerator``) in the store of ``settings``, as of now."""
+    return current_offers(catalog, Store(settings.prices_dir), history.utcnow(), settings.freshness_days, accelerator=accelerator,
+                          hours_per_month=settings.hours_per_month)
+
+
 def _prices(request: Request, ident: str) -> ChartView:
-    catalog = catalog_of(request)
+    catalog, settings = catalog_of(request), settings_of(request)
     acc = find_accelerator(request, ident)
-    view = charts.prices(catalog, acc)
+    view = charts.prices(catalog, acc, _current(catalog, settings, acc.id), history.utcnow().date(), settings.freshness_days)
     if not view.points:
-        raise NotFound("No prices to chart", f"No offer for '{ident}' has a USD price per accelerator-hour.", [("Its price page", urls_of(request).path("cloud_prices", ident=acc.id))])
+        raise NotFound("No prices to chart", f"No current offer for '{ident}' has a USD price per accelerator-hour.", [("Its price page", urls_of(request).path("cloud_prices", ident=acc.id))])
     return view
 
 
@@ -140,20 +157,17 @@ def rack_api(request: Request) -> ChartView:
     return charts.rack_power(catalog_of(request))
 
 
-def priced(catalog: Catalog) -> list[str]:
-    """Accelerator ids with at least one offer in the catalog (candidates for a price chart)."""
-    return sorted({o.accelerator for o in catalog.offers.values()})
-
-
-def static_paths(catalog: Catalog) -> Iterable[str]:
+def static_paths(catalog: Catalog, settings: Settings) -> Iterable[str]:
     """Every chart page, picture and JSON document, for the static build."""
     yield from (site_path(n) for n in ("chart_memory", "chart_memory_svg", "api_chart_memory"))
     for fmt in charts.compute_formats(catalog):
         yield from (site_path(n, fmt=fmt.value) for n in ("chart_compute", "chart_compute_svg", "api_chart_compute"))
     if catalog.systems:
         yield from (site_path(n) for n in ("chart_rack", "chart_rack_svg", "api_chart_rack"))
-    for ident in priced(catalog):
-        if ident in catalog.accelerators and charts.prices(catalog, catalog.accelerators[ident]).points:
+    offers = _current(catalog, settings)
+    for ident in sorted({o.accelerator for o in offers}):
+        on = history.utcnow().date()
+        if charts.prices(catalog, catalog.accelerators[ident], offers, on, settings.freshness_days).points:
             yield from (site_path(n, ident=ident) for n in ("chart_prices", "chart_prices_svg", "api_chart_prices"))
 
 

@@ -1,13 +1,15 @@
 """Cloud pages and API: providers, what they rent, prices per accelerator-hour and spreads.
 
-Pages: ``/cloud/`` (providers and the filterable table of hand-checked offers),
-``/cloud/{provider}`` (its offers and lock-in facts), and over the observation store
+Every price comes from the observation store, read at request time: ``/cloud/`` (providers
+and the filterable table of current offers: the newest accepted observation of each offer
+within the freshness window), ``/cloud/{provider}`` (its current offers and lock-in facts),
 ``/cloud/prices/{accelerator}`` (current observed prices with discounts, the like-for-like
 spread and the median history; ``…/history`` is the same page). API: ``/api/offers``,
 ``/api/providers``, ``/api/providers/{provider}``, and over the observation store
 ``/api/prices/{accelerator}`` (current and history), ``/api/prices/{accelerator}/history``
-(JSON or CSV) and ``/api/prices/{accelerator}/current`` (never cached: each request
-queries the store). Pages and API build the same view objects (:mod:`computeatlas.cloud.history`,
+(JSON or CSV) and ``/api/prices/{accelerator}/current``. The pages are cached on the date
+and the store's version (a new import changes the key); the ``/api/prices/`` documents,
+histories and feeds query the store on every request. Pages and API build the same view objects (:mod:`computeatlas.cloud.history`,
 :mod:`computeatlas.cloud.pricing`, :mod:`computeatlas.cloud.providers`). The filters
 ``accelerator``, ``provider``, ``pricing`` and ``region`` take comma-separated lists
 (``provider=aws,lambda``); a parameter given twice is a 400 that says to use commas.
@@ -32,7 +34,7 @@ from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
-from computeatlas.cloud import history, pricing
+from computeatlas.cloud import history
 from computeatlas.cloud.history import (
     HISTORY_FILTERS,
     CurrentView,
@@ -43,7 +45,7 @@ from computeatlas.cloud.history import (
     price_changes,
 )
 from computeatlas.cloud.observations import PricingKind
-from computeatlas.cloud.pricing import OfferPrice, PriceQuery
+from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
 from computeatlas.cloud.providers import (
     ProviderSummary,
     ProviderView,
@@ -51,6 +53,7 @@ from computeatlas.cloud.providers import (
     provider_summaries,
     provider_view,
 )
+from computeatlas.cloud.queries import PriceQuery, matches, parse_query
 from computeatlas.cloud.records import Provider
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
@@ -75,7 +78,7 @@ from computeatlas.web.site import ATOM
 INDEX_PARAMS = ("accelerator", "provider", "pricing", "region")
 """Filters of the ``/cloud/`` price table."""
 
-OFFER_PARAMS = ("accelerator", "provider", "pricing", "region", "variant", "since", "until")
+OFFER_PARAMS = ("accelerator", "provider", "pricing", "region", "variant", "since", "until", "include_stale")
 """Filters of ``/api/offers``."""
 
 PROVIDER_PATH = Path(description="provider id, e.g. 'coreweave'", max_length=100)
@@ -84,11 +87,12 @@ ACCELERATOR_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", ma
 _DESCRIPTIONS = {
     "accelerator": "accelerator id, e.g. nvidia-h100-sxm; several comma-separated",
     "provider": "provider id, e.g. lambda; several comma-separated (aws,lambda)",
-    "pricing": "on-demand, spot or reserved; several comma-separated",
+    "pricing": "on-demand, spot, reserved, capacity-block, marketplace, monthly or weekly; several comma-separated",
     "region": "a region as an offer names it, e.g. us-east-1; several comma-separated",
     "variant": "variant key such as 'sxm-80gb' (see /api/prices/{accelerator}), or 'all' to mix every variant",
-    "since": "first 'seen' date of the window, YYYY-MM-DD",
-    "until": "last 'seen' date of the window, YYYY-MM-DD",
+    "since": "first collection date of the window, YYYY-MM-DD (default: the freshness window, 90 days)",
+    "until": "last collection date of the window, YYYY-MM-DD",
+    "include_stale": "true to list offers whose newest observation is older than the freshness window (marked stale)",
 }
 
 
@@ -143,10 +147,25 @@ class HistoryParams(ObservedParams):
     format: Literal["json", "csv"] = Field("json", description="json (default) or csv (the API only)")
 
 
-def _query(request: Request, params: BaseModel) -> PriceQuery:
-    """The declared parameters of ``params`` as a :class:`PriceQuery`; a 400 naming a bad
-    value or a parameter given twice (several values go in one comma-separated list)."""
-    return pricing.parse_query(request.query_params.multi_items(), catalog_of(request), type(params).model_fields)
+def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQuery, list[OfferPrice]]:
+    """The declared parameters of ``params`` as a :class:`PriceQuery`, and the current offers
+    of its window read from the store once (unfiltered: callers filter with
+    :func:`~computeatlas.cloud.queries.matches`); a 400 naming a bad value or a parameter
+    given twice (several values go in one comma-separated list)."""
+    catalog, settings, store, now = catalog_of(request), settings_of(request), _store(request), history.utcnow()
+    read: dict[tuple[object, ...], list[OfferPrice]] = {}
+
+    def offers_for(query: PriceQuery) -> list[OfferPrice]:
+        key = (query.since, query.until, query.include_stale)
+        if key not in read:
+            read[key] = current_offers(catalog, store, now, settings.freshness_days, query.since, query.until,
+                                       query.include_stale, hours_per_month=settings.hours_per_month)
+        return read[key]
+
+    if params is None:
+        return PriceQuery(), offers_for(PriceQuery())
+    query = parse_query(request.query_params.multi_items(), catalog, type(params).model_fields, lambda q: regions_of(offers_for(q)))
+    return query, offers_for(query)
 
 
 def find_provider(request: Request, ident: str) -> Provider:
@@ -158,15 +177,19 @@ def find_provider(request: Request, ident: str) -> Provider:
 
 
 def cloud_page(request: Request, params: Annotated[IndexParams, Query()]) -> HTMLResponse:  # type: ignore[valid-type]
-    """Providers, and every offer in a price table filtered by query parameters."""
-    view = cloud_index(catalog_of(request), _query(request, params))
+    """Providers, and every current offer (newest observation within the freshness window)
+    in a price table filtered by query parameters."""
+    query, offers = _offers(request, params)
+    view = cloud_index(catalog_of(request), offers, query, history.utcnow().date(), settings_of(request).freshness_days,
+                       _store(request).version())
     return render(request, "cloud_index.html", page_title="Cloud", view=view)
 
 
 def provider_page(request: Request, ident: str = PROVIDER_PATH) -> HTMLResponse:
-    """One provider: what it rents at what price, and what makes leaving hard."""
+    """One provider: what it rents at what price now, and what makes leaving hard."""
     catalog = catalog_of(request)
-    view = provider_view(catalog, find_provider(request, ident))
+    provider = find_provider(request, ident)
+    view = provider_view(catalog, provider, _offers(request)[1])
     return render(request, "cloud_provider.html", page_title=view.name, view=view)
 
 
@@ -211,12 +234,13 @@ def cloud_redirect(request: Request) -> Response:
 
 
 def api_offers(request: Request, params: Annotated[OfferParams, Query()]) -> list[OfferPrice]:  # type: ignore[valid-type]
-    """Every offer matching the filters, each with its price per accelerator-hour and the
-    arithmetic; stale offers are included and marked (``stale``). ``accelerator``,
-    ``provider``, ``pricing`` and ``region`` take comma-separated lists; a parameter given
-    twice is a 400."""
-    catalog = catalog_of(request)
-    return pricing.offer_prices(catalog, _query(request, params))
+    """Every current offer matching the filters (the newest accepted observation of each offer
+    within the freshness window, or within [since, until]; ``include_stale=true`` lists
+    older ones too, marked ``stale``), each with its price per accelerator-hour and the
+    arithmetic. ``accelerator``, ``provider``, ``pricing`` and ``region`` take
+    comma-separated lists; a parameter given twice is a 400."""
+    query, offers = _offers(request, params)
+    return [o for o in offers if matches(o, query)]
 
 
 def api_prices(
@@ -319,14 +343,15 @@ def prices_notice(request: Request) -> Response:
 
 
 def api_providers(request: Request) -> list[ProviderSummary]:
-    """Every cloud provider with its kind, regions and what it rents."""
-    return provider_summaries(catalog_of(request))
+    """Every cloud provider with its kind, regions and what its current offers rent."""
+    return provider_summaries(catalog_of(request), _offers(request)[1])
 
 
 def api_provider(request: Request, ident: str = PROVIDER_PATH) -> ProviderView:
-    """One provider with its lock-in facts (each sourced) and its offers with prices."""
+    """One provider with its lock-in facts (each sourced) and its current offers with prices."""
     catalog = catalog_of(request)
-    return provider_view(catalog, find_provider(request, ident))
+    provider = find_provider(request, ident)
+    return provider_view(catalog, provider, _offers(request)[1])
 
 
 def static_paths(catalog: Catalog) -> Iterable[str]:

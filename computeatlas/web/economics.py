@@ -61,7 +61,7 @@ def _view(request: Request, ident: str, fmt: str | None, context: str | None, mi
     model = find_model(request, ident)
     settings = settings_of(request)
     now = history.utcnow()
-    chosen = chosen_price(catalog_of(request), now, offer, price, accelerator)
+    chosen = chosen_price(catalog_of(request), Store(settings.prices_dir), now, offer, price, accelerator)
     return model_view(catalog_of(request), model, request_from(fmt, context, mix, utilisation, kv_bits, batch, accelerators), Store(settings.prices_dir),
                       token_store(settings.data / "tokens"), now, settings.freshness_days, chosen)  # fmt: skip
 

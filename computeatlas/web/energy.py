@@ -16,19 +16,29 @@ from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from computeatlas.cloud.records import Offer
+from computeatlas.cloud import history
+from computeatlas.cloud.offers import OfferPrice, current_offers
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import BadRequest, NotFound, PageError
 from computeatlas.core.urls import Urls, site_path
-from computeatlas.economics.estimate import Estimate, estimate, offer_label
+from computeatlas.economics.estimate import Estimate, estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
+from computeatlas.economics.prices import PriceSource, offer_label
 from computeatlas.energy import views as energy_views
 from computeatlas.energy.records import EnergyTopic, System
 from computeatlas.energy.views import EconomicsView, SystemView, TopicView
 from computeatlas.silicon.related import title_of
 from computeatlas.web import economics
-from computeatlas.web.page import Route, catalog_of, find_record, render, urls_of
+from computeatlas.web.page import (
+    Route,
+    catalog_of,
+    find_record,
+    render,
+    settings_of,
+    urls_of,
+)
 
 TOPIC_PATH = Path(description="energy topic id, e.g. 'rack-power-density'", max_length=100)
 SYSTEM_PATH = Path(description="system id, e.g. 'nvidia-gb200-nvl72'", max_length=100)
@@ -158,6 +168,12 @@ def economics_page(request: Request) -> HTMLResponse:
     return render(request, "economics.html", page_title="Economics", view=view, models=economics.summaries(request))
 
 
+def _prices(request: Request) -> PriceSource:
+    """The observation store of the app's settings as of now: where the estimate reads prices."""
+    settings = settings_of(request)
+    return PriceSource(Store(settings.prices_dir), history.utcnow(), settings.freshness_days, settings.hours_per_month)
+
+
 def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) -> HTMLResponse:
     """Our estimate as a GET form (shareable URL); with inputs, the result and every assumption.
 
@@ -173,17 +189,18 @@ def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) 
     try:
         _check_names(request)
         if any(v for v in raw.values()):
-            result = estimate(catalog, parse_request(**{("number_format" if k == "format" else k): v for k, v in raw.items()}))
+            result = estimate(catalog, parse_request(**{("number_format" if k == "format" else k): v for k, v in raw.items()}),
+                              _prices(request))
     except EstimateError as exc:
         error = _page_error(exc, urls_of(request).path("estimate_page"), raw, urls_of(request))
         if isinstance(exc, DoesNotFit):
             next_step = _next_step(exc, urls_of(request))
     submitted = any(raw.values())
     form = {k: (v or "") if submitted else FORM_DEFAULTS.get(k, "") for k, v in raw.items()}
-    offers: dict[str, list[Offer]] = {}
-    for offer in sorted(catalog.offers.values(), key=lambda o: (list(catalog.accelerators).index(o.accelerator)
-                                                                if o.accelerator in catalog.accelerators else 0)):  # fmt: skip
-        offers.setdefault(offer.accelerator, []).append(offer)
+    offers: dict[str, list[OfferPrice]] = {}
+    source = _prices(request)
+    for offer in current_offers(catalog, source.store, source.now, source.freshness_days, hours_per_month=source.hours_per_month):
+        offers.setdefault(offer.accelerator, []).append(offer)  # catalog order, then price
     return render(
         request, "estimate.html", status=error.status if error else 200, page_title="Our estimate",
         form=form, result=result, error=error, formats=list(NumberFormat), offers=offers, offer_label=offer_label,
@@ -254,7 +271,7 @@ def api_estimate(
            "price": price, "offer": offer}  # fmt: skip
     try:
         _check_names(request)
-        return estimate(catalog_of(request), parse_request(accelerator, params, number_format, utilisation, price, offer))
+        return estimate(catalog_of(request), parse_request(accelerator, params, number_format, utilisation, price, offer), _prices(request))
     except EstimateError as exc:
         raise _page_error(exc, urls_of(request).path("api_estimate"), raw, urls_of(request)) from None
 

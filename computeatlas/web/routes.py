@@ -10,6 +10,7 @@ URLs of its pages (one per record) that the static build renders.
 from __future__ import annotations
 
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.settings import Settings
 from computeatlas.web import (
     api_docs,
     charts,
@@ -29,6 +30,8 @@ LAYERS = (coverage, silicon, compare, energy, economics, cloud, charts, site, da
 ROUTES: tuple[Route, ...] = tuple(route for layer in LAYERS for route in layer.ROUTES)
 
 
-def all_paths(catalog: Catalog) -> list[str]:
-    """Every concrete URL the site renders statically, in route-table order, once."""
-    return site.paths_of(LAYERS, catalog)
+def all_paths(catalog: Catalog, settings: Settings | None = None) -> list[str]:
+    """Every concrete URL the site renders statically, in route-table order, once; the
+    price charts listed are those of parts with a current price in ``settings``' store
+    (default: :meth:`Settings.from_env`)."""
+    return site.paths_of(LAYERS, catalog, settings if settings is not None else Settings.from_env())

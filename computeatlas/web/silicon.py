@@ -47,9 +47,11 @@ def _table_query(request: Request, params: BaseModel) -> table.Query:
 
 
 def home(request: Request) -> HTMLResponse:
-    """The front page: what the atlas is and the layers."""
-    catalog = catalog_of(request)
-    return render(request, "home.html", page_title="Compute Atlas", count=len(catalog.accelerators))
+    """The front page: what the atlas is and the layers. It reads no price (counting the
+    store's current offers costs a scan of the freshness window, too much for the front page)."""
+    catalog, settings = catalog_of(request), settings_of(request)
+    return render(request, "home.html", page_title="Compute Atlas", count=len(catalog.accelerators),
+                  freshness_days=settings.freshness_days)
 
 
 def silicon_index(request: Request, params: TableQuery) -> HTMLResponse:

@@ -51,8 +51,9 @@ def record_page(folder: str, ident: str) -> str:
     return site_path(name, **({param: ident} if param else {}))
 
 
-def paths_of(layers: Iterable[Any], catalog: Catalog) -> list[str]:
+def paths_of(layers: Iterable[Any], catalog: Catalog, settings: Any = None) -> list[str]:
     """Every concrete URL of ``layers`` (route modules): each one's ``static_paths``, in order, once.
+    A layer whose ``static_paths`` takes a second argument (it reads the price store) gets ``settings``.
 
     The route table (:func:`computeatlas.web.routes.all_paths`) calls this with every layer;
     handlers here reach it through ``request.app.state.all_paths`` so that this module,
@@ -62,7 +63,7 @@ def paths_of(layers: Iterable[Any], catalog: Catalog) -> list[str]:
     for layer in layers:
         paths = getattr(layer, "static_paths", None)
         if paths is not None:
-            for path in paths(catalog):
+            for path in (paths(catalog, settings) if paths.__code__.co_argcount == 2 else paths(catalog)):
                 seen.setdefault(path, None)
     return list(seen)
 
@@ -215,7 +216,7 @@ def robots_txt(urls: Urls) -> str:
 
 def _all_paths(request: Request) -> list[str]:
     """Every page URL of the app serving ``request`` (set by :func:`computeatlas.web.app.create_app`)."""
-    return request.app.state.all_paths(catalog_of(request))
+    return request.app.state.all_paths(catalog_of(request), request.app.state.settings)
 
 
 def sitemap(request: Request) -> Response:

@@ -1,0 +1,295 @@
+"""Offers as the observation store holds them: the newest accepted observation of each offer,
+with its price per accelerator-hour and the arithmetic kept beside it.
+
+An *offer* is what a provider sells at one price: provider, the provider's own instance or
+product name, region, pricing kind and term (:data:`computeatlas.cloud.store.OFFER`). Its
+*current* price is its newest accepted observation collected within the freshness window
+(:attr:`~computeatlas.core.settings.Settings.freshness_days`), measured at request time; a
+held observation is never a price. Nothing here reads ``data/offers/``: the hand-typed
+offers reach pages only through their import into the store.
+
+- **Price per accelerator-hour** (:func:`offer_price`): for an ``instance`` price it is the
+  published price per instance-hour ÷ accelerators per instance (``"98.32 USD ÷ 8 = 12.29
+  USD per GPU-hour"``); for an ``accelerator`` price it is the published figure. A price
+  per month, week or second is first made hourly (month ÷ hours per month, 730 by default;
+  week ÷ 168; second × 3600) and says so. It stays in the observation's own currency: a
+  non-USD offer is shown but left out of USD comparisons (no exchange rate is applied here).
+- **Offer id** (:func:`offer_id`): a stable slug of provider, instance, pricing, term,
+  region and collection date (``lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20``): the same
+  id the hand-typed offers had before they moved into the store.
+- **Variant** (:func:`variant_of_key`): the variant key the importer stored (form and memory
+  per accelerator the provider states); an observation that states neither is "variant not
+  stated" and is never mixed with a stated variant.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Iterable, Mapping
+from decimal import ROUND_HALF_UP, Context, Decimal
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from computeatlas.cloud.records import PriceBasis
+from computeatlas.cloud.store import Store
+from computeatlas.cloud.variants import Variant
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.urls import site_path
+from computeatlas.silicon.records import Accelerator
+
+STALE_AFTER_DAYS = 90
+"""The default freshness window in days (the settings' ``freshness_days`` rules at run time)."""
+
+COMPARISON_CURRENCY = "USD"
+"""The only currency prices are compared in; others are shown but never converted."""
+
+NOT_STATED = "not-stated"
+"""The variant key of an observation whose provider states neither form nor memory."""
+
+
+class OfferPricing(StrEnum):
+    """How the capacity is bought, as offer lists spell it (``on-demand`` with a hyphen; the
+    store writes ``on_demand``). A Capacity Block is its own kind, no longer ``reserved``."""
+
+    ON_DEMAND = "on-demand"
+    SPOT = "spot"
+    RESERVED = "reserved"
+    CAPACITY_BLOCK = "capacity-block"
+    MARKETPLACE = "marketplace"
+    MONTHLY = "monthly"
+    WEEKLY = "weekly"
+
+
+# --- numbers and words ---------------------------------------------------------------
+
+_FOUR_PLACES = Decimal("0.0001")
+
+
+def _four(value: float | Decimal) -> Decimal:
+    """``value`` rounded half up to four decimal places, exactly, whatever its size (the
+    precision is set from the value, so a large price never overflows the default 28
+    digits). A non-finite value is returned unchanged."""
+    number = Decimal(repr(value) if isinstance(value, float) else value)
+    if not number.is_finite():
+        return number
+    digits = max(number.adjusted(), 0) + 1 + 4 + 2
+    return number.quantize(_FOUR_PLACES, ROUND_HALF_UP, context=Context(prec=max(28, digits)))
+
+
+def amount_text(value: float | Decimal) -> str:
+    """A price as text, rounded half up as by hand: at least two decimals, at most four,
+    trailing zeros dropped beyond two (``12.29``, ``6.155``, ``1.0818``). Any finite size
+    works (``1e300`` is written out in full); a non-finite value reads ``not a finite number``."""
+    amount = _four(value)
+    if not amount.is_finite():
+        return "not a finite number"
+    text = f"{amount:f}".rstrip("0")
+    whole, _, frac = text.partition(".")
+    return f"{whole}.{frac.ljust(2, '0')}"
+
+
+def unit_word(acc: Accelerator) -> str:
+    """What one accelerator is called in prices: ``GPU`` for NVIDIA and AMD parts, else
+    ``accelerator`` (a Trainium or a TPU is not a GPU)."""
+    return "GPU" if acc.vendor in ("nvidia", "amd") else "accelerator"
+
+
+def offer_id(provider: str, instance_type: str, pricing: str, term: str, region: str, day: dt.date) -> str:
+    """The stable id of an offer's observations on ``day``: provider, instance, pricing, term,
+    region and date as a slug. The hand-typed offers wrote a Capacity Block as ``reserved``
+    with the term "Capacity Block" (the importer reads it as ``capacity_block``): such a row
+    keeps the word it was published under, so ids given out before the store still resolve."""
+    word = "reserved" if pricing == "capacity_block" and "capacity block" in term.lower() else pricing.replace("_", "-")
+    parts = (provider, instance_type, word, term, region, day.isoformat())
+    return re.sub(r"[^a-z0-9]+", "-", " ".join(parts).lower()).strip("-")
+
+
+def row_id(row: Mapping[str, Any]) -> str:
+    """:func:`offer_id` of a stored row."""
+    return offer_id(row["provider"], row["instance_type"], row["pricing"], row["term"] or "", row["region"] or "",
+                    row["collected"].astimezone(dt.UTC).date())
+
+
+_FORM_WORDS = {"nvl": "NVL", "sxm": "SXM", "pcie": "PCIe", "oam": "OAM"}
+
+
+def variant_of_key(key: str) -> Variant:
+    """The :class:`Variant` a stored variant key names (``sxm-80gb`` → "SXM 80 GB", 80 GB);
+    '' is "variant not stated" (key :data:`NOT_STATED`). Nothing is taken from the record."""
+    if not key:
+        return Variant(key=NOT_STATED, label="variant not stated")
+    form, memory, words = None, None, []
+    for part in key.split("-"):
+        found = re.fullmatch(r"(\d+(?:\.\d+)?)gb", part)
+        if part in _FORM_WORDS:
+            form = _FORM_WORDS[part]
+            words.append(form)
+        elif found:
+            memory = float(found.group(1))
+            words.append(f"{memory:g} GB")
+        else:
+            words.append(part)
+    return Variant(key=key, label=" ".join(words), form=form, memory_gb=memory)
+
+
+# --- one offer -----------------------------------------------------------------------
+
+
+class OfferPrice(BaseModel):
+    """One offer's newest accepted observation with its derived price per accelerator-hour.
+
+    ``price_per_hour`` is the published amount per hour (made hourly from a month, week or
+    second when so published; see ``arithmetic``), in ``currency``, for what
+    ``price_basis`` covers. ``per_accelerator_hour`` is derived in the same currency.
+    """
+
+    id: str = Field(description="stable offer id from provider, instance type, pricing, term, region and date collected, e.g. 'lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20'")
+    provider: str
+    provider_name: str
+    provider_kind: str
+    accelerator: str
+    accelerator_name: str
+    variant_published: str = Field(description="the variant as the provider names it, or the stored variant when its words were not kept")
+    variant: Variant
+    instance_type: str
+    accelerators_per_instance: int
+    price_basis: PriceBasis
+    pricing: OfferPricing
+    term: str | None
+    price_per_hour: float = Field(description="as published, per instance-hour (or per accelerator-hour, per price_basis); made hourly from a longer or shorter unit")
+    price_text: str = Field(description="price_per_hour as text with at least two decimals, e.g. '3.20'")
+    currency: str
+    region: str | None
+    region_label: str = Field(description="the region, or 'not stated'")
+    collected: dt.datetime = Field(description="when the observation was collected (UTC)")
+    seen: dt.date = Field(description="the collection date")
+    age_days: int = Field(description="whole days between 'collected' and the request")
+    stale: bool = Field(description="collected more than the freshness window (settings, 90 days by default) before the request")
+    state: Literal["derived", "as published", "not separable"]
+    per_accelerator_hour: float | None = Field(description="price per accelerator-hour in 'currency'")
+    unit: str = Field(description="what one accelerator is called: GPU or accelerator")
+    display: str = Field(description="e.g. '12.29 USD per GPU-hour'")
+    arithmetic: str = Field(description="how per_accelerator_hour was derived")
+    usd_comparable: bool = Field(description="True when the offer can enter USD comparisons (USD and separable)")
+    currency_note: str | None = None
+    source_url: str
+    note: str | None
+    data_file: str = Field(description="the file or collector the observation came through (its 'via')")
+    run: str = Field(description="the import run that stored the observation")
+    url: str = Field(description="the offer on its provider's page")
+
+
+def _hourly(amount: float, unit: str, hours_per_month: float) -> tuple[Decimal, str]:
+    """The amount per hour, and the step that made it hourly ('' for an hourly price)."""
+    published = Decimal(repr(float(amount)))
+    if unit == "hour":
+        return published, ""
+    if unit == "second":
+        return published * 3600, f"{amount_text(published)} per second × 3600 = "
+    hours = Decimal(168) if unit == "week" else Decimal(repr(float(hours_per_month)))
+    hourly = Context(prec=max(28, max(published.adjusted(), 0) + 29)).divide(published, hours)
+    return hourly, f"{amount_text(published)} per {unit} ÷ {hours:g} h ≈ "
+
+
+def offer_price(catalog: Catalog, row: Mapping[str, Any], now: dt.datetime, freshness_days: int = STALE_AFTER_DAYS,
+                hours_per_month: float = 730.0) -> OfferPrice:
+    """The :class:`OfferPrice` of one stored, accepted observation ``row`` as of ``now``.
+
+    Formula: price per instance-hour ÷ accelerators per instance for ``instance`` prices;
+    the published figure (made hourly) for ``accelerator`` prices. Raises ``KeyError`` when
+    the row's accelerator is not in ``catalog`` (callers list only placed rows).
+    """
+    acc = catalog.accelerators[row["accelerator"]]
+    provider = catalog.providers.get(row["provider"])
+    unit, cur = unit_word(acc), row["currency"]
+    price, step = _hourly(row["amount"], row["unit"], hours_per_month)
+    count = int(row["accelerators"] or row["stated_accelerators"] or 1)
+    basis = PriceBasis(row["price_basis"])
+    if basis is PriceBasis.ACCELERATOR:
+        state, quotient = "as published", price
+        display = f"{amount_text(price)} {cur} per {unit}-hour"
+        arithmetic = f"{step}{display}" + (", as published (no division)" if not step else "")
+    else:
+        quotient = Context(prec=max(28, max(price.adjusted(), 0) + 29)).divide(price, count)
+        state, display = "derived", f"{amount_text(quotient)} {cur} per {unit}-hour"
+        sign = "=" if _four(quotient) == quotient else "≈"
+        arithmetic = f"{step}{amount_text(price)} {cur} ÷ {count} {sign} {display}"
+    currency_note = None
+    if cur != COMPARISON_CURRENCY:
+        currency_note = (f"Priced in {cur}: shown as published and left out of {COMPARISON_CURRENCY} "
+                         "comparisons; no exchange rate is applied.")
+    collected: dt.datetime = row["collected"].astimezone(dt.UTC)
+    age = (now - collected).days
+    extra = _extra(row.get("raw_extra") or "")
+    ident = row_id(row)
+    return OfferPrice(
+        id=ident, provider=row["provider"], provider_name=provider.name if provider else row["provider"],
+        provider_kind=provider.kind.value if provider else "not recorded", accelerator=acc.id, accelerator_name=acc.name,
+        variant_published=extra.get("variant_published") or variant_of_key(row["variant"] or "").label,
+        variant=variant_of_key(row["variant"] or ""), instance_type=row["instance_type"], accelerators_per_instance=count,
+        price_basis=basis, pricing=OfferPricing(row["pricing"].replace("_", "-")), term=row["term"] or None,
+        price_per_hour=float(price), price_text=amount_text(price), currency=cur, region=row["region"] or None,
+        region_label=row["region"] or "not stated", collected=collected, seen=collected.date(), age_days=age,
+        stale=age > freshness_days, state=state, per_accelerator_hour=float(quotient), unit=unit, display=display,
+        arithmetic=arithmetic, usd_comparable=cur == COMPARISON_CURRENCY, currency_note=currency_note,
+        source_url=row["source_url"], note=row["note"] or None, data_file=row["via"], run=row["run"],
+        url=site_path("cloud_provider", ident=row["provider"]) + f"#offer-{ident}",
+    )
+
+
+def _extra(text: str) -> dict[str, Any]:
+    try:
+        found = json.loads(text) if text.startswith("{") else {}
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+# --- from the store ------------------------------------------------------------------
+
+
+def current_offers(catalog: Catalog, store: Store, now: dt.datetime, freshness_days: int = STALE_AFTER_DAYS,
+                   since: dt.date | None = None, until: dt.date | None = None, include_stale: bool = False,
+                   accelerator: str | None = None, hours_per_month: float = 730.0) -> list[OfferPrice]:
+    """The newest accepted observation of each offer, priced, sorted by accelerator (catalog
+    order), then USD price per accelerator-hour (other currencies after), then provider.
+
+    The window is [``since``, ``until``] (dates, inclusive) where given; otherwise it starts
+    ``freshness_days`` before ``now`` (from the first observation with ``include_stale``)
+    and ends at ``now``. Held rows are never listed, nor rows placed on no catalog part.
+    """
+    first = dt.datetime.combine(since, dt.time(), dt.UTC) if since else (None if include_stale else now - dt.timedelta(days=freshness_days))
+    last = min(now, dt.datetime.combine(until, dt.time.max, dt.UTC)) if until else now
+    rows = store.newest(first, last, accelerator)
+    names = {ident: n for n, ident in enumerate(catalog.accelerators)}
+    prices = [offer_price(catalog, r, now, freshness_days, hours_per_month) for r in rows if r["accelerator"] in names]
+    return sorted(prices, key=lambda p: (names[p.accelerator], not p.usd_comparable, p.per_accelerator_hour or 0.0, p.provider_name, p.id))
+
+
+def find_offer(catalog: Catalog, store: Store, ident: str, now: dt.datetime, freshness_days: int = STALE_AFTER_DAYS,
+               hours_per_month: float = 730.0) -> OfferPrice | None:
+    """The accepted observation whose :func:`offer_id` is ``ident`` (the newest of that day), or
+    None. The id ends in its collection date, so only that day's partition is read."""
+    found = re.search(r"(\d{4}-\d{2}-\d{2})$", ident.strip())
+    try:
+        day = dt.date.fromisoformat(found.group(1)) if found else None
+    except ValueError:
+        day = None
+    if day is None:
+        return None
+    rows = store.query("SELECT * FROM latest WHERE status = 'accepted' ORDER BY collected DESC", (), day, day)
+    match = next((r for r in rows if row_id(r) == ident.strip() and r["accelerator"] in catalog.accelerators), None)
+    return offer_price(catalog, match, now, freshness_days, hours_per_month) if match else None
+
+
+def regions_of(offers: Iterable[OfferPrice]) -> list[str]:
+    """The distinct regions offers name, sorted case-insensitively."""
+    return sorted({o.region for o in offers if o.region}, key=str.casefold)
+
+
+__all__ = ["COMPARISON_CURRENCY", "NOT_STATED", "STALE_AFTER_DAYS", "OfferPrice", "OfferPricing", "amount_text", "current_offers",
+           "find_offer", "offer_id", "offer_price", "regions_of", "row_id", "unit_word", "variant_of_key"]
