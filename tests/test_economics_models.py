@@ -44,9 +44,10 @@ def test_llama_3_3_70b_page_shows_market_bound_and_figures(real_client) -> None:
     assert "2.75×" in soup.select_one("strong.spread").get_text()  # 0.88 ÷ 0.32
     bounds = _rows(soup, "bounds")
     h100 = bounds["nvidia-h100-sxm"]
-    assert "1.99 USD per accelerator-hour" in h100.get_text() and "2026-09-20" in h100.get_text()
-    # 1 × 1.99 ÷ (1,218.5 tokens/s × 3600) × 1e6 (see tests/test_bound.py for the 1,218.5)
-    assert h100.select_one("td.cost-output").get_text(strip=True) == "0.4537"
+    # the cheapest fresh on-demand H100 SXM that states its variant (the price page's spread rule): RunPod, 2.69 USD
+    assert "2.69 USD per accelerator-hour" in h100.get_text() and "2026-11-09" in h100.get_text()
+    # 1 × 2.69 ÷ (1,218.5 tokens/s × 3600) × 1e6 (see tests/test_bound.py for the 1,218.5)
+    assert h100.select_one("td.cost-output").get_text(strip=True) == "0.6132"
     assert {"nvidia-h100-sxm", "nvidia-h200-sxm", "amd-instinct-mi300x", "nvidia-b200"} <= set(bounds)
     assert "not applicable" in bounds["nvidia-a100-sxm-80gb"].get_text()  # an A100 has no FP8
     figures = {tr["data-figure"]: tr for tr in soup.select("table.model-figures tr[data-figure]")}
@@ -60,7 +61,7 @@ def test_the_json_twin_has_the_same_figures(real_client) -> None:
     outputs = {(m["provider"], m["collected"][:10]): m["output_per_million"] for m in doc["market"]}
     assert outputs[("openrouter", "2026-03-21")] == 0.32 and outputs[("novita", "2026-03-22")] == 0.4
     h100 = next(b for b in doc["bounds"] if b["accelerator"] == "nvidia-h100-sxm")
-    assert h100["cost_output"]["amount"] == pytest.approx(0.45366, rel=1e-4)
+    assert h100["cost_output"]["amount"] == pytest.approx(0.61324, rel=1e-4)
     assert h100["bound"]["decode"]["formula"] == "the lower of memory-bound and compute-bound decode"
 
 
@@ -148,9 +149,9 @@ def test_a_bad_chosen_price_is_a_4xx(real_client, query: str, status: int, says:
 def test_a_claim_with_its_basis_stated_is_compared_with_the_bound(real_client) -> None:
     doc = real_client.get("/api/economics/models/llama-3-1-70b").json()
     claim = next(c for c in doc["claims"] if c["id"] == "gpuadvisor-llama-3-1-70b-h100-cost")
-    # FP8, batch 16, 1,024-token context on the faster part it may mean (H100 SXM, 1.99 USD/h): decode ≤ 16 × 3.35e12 ÷
-    # (70e9 + 16 × 1024 × 327,680) = 711.2 tokens/s, so at least 1.99 ÷ (711.2 × 3600) × 1e6 = 0.7773 USD per million
-    assert claim["compared"] is True and claim["comparison"].startswith("below the bound: 0.38 USD against 0.7773 USD")
+    # FP8, batch 16, 1,024-token context on the faster part it may mean (H100 SXM, 2.69 USD/h): decode ≤ 16 × 3.35e12 ÷
+    # (70e9 + 16 × 1024 × 327,680) = 711.2 tokens/s, so at least 2.69 ÷ (711.2 × 3600) × 1e6 = 1.051 USD per million
+    assert claim["compared"] is True and claim["comparison"].startswith("below the bound: 0.38 USD against 1.051 USD")
     assert "NVIDIA H100 SXM5 80GB" in claim["comparison"] and claim["claimant_sells"] == "independent"
     soup = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "html.parser")
     shown = soup.select_one('div.claim[data-claim="gpuadvisor-llama-3-1-70b-h100-cost"]')
