@@ -56,11 +56,16 @@ def test_a_configuration_that_does_not_fit_names_the_least_count(real_catalog) -
 
 
 def test_mixture_of_experts_computes_with_active_and_holds_total(real_catalog) -> None:
+    # B200: 180 GB, 7.7 TB/s, 4.5 PFLOPS dense FP8. gpt-oss-120b: 116.8e9 total, 5.1e9 active parameters.
     b = _bound(real_catalog, "gpt-oss-120b", "nvidia-b200", number_format=FP8)
     assert b.weights.amount == pytest.approx(116.8e9)  # memory from total parameters
     assert b.prefill.amount == pytest.approx(4.5e15 / (2 * 5.1e9))  # compute from active: 441,176 tokens/s
-    assert b.decode_memory.amount is None and b.decode_memory.state == "not yet sourced"  # head size not sourced
-    assert b.decode.amount == b.prefill.amount  # compute-bound only, still an upper bound
+    # sliding window: per layer 2 × 8 KV heads × 64 × 2 B = 2,048 B per token; 18 full layers hold all 1,024 tokens, 18 window
+    # layers hold 128: (18 × 1,024 + 18 × 128) × 2,048 = 42,467,328 B per sequence = 41,472 B per token (the plain formula: 73,728)
+    assert b.kv_per_token.amount == 41_472
+    assert b.batch == 1488  # (180e9 − 116.8e9) ÷ 42,467,328 = 1,488.2
+    assert b.decode_memory.amount == pytest.approx(1488 * 7.7e12 / (5.1e9 + 1488 * 42_467_328))  # = 167,775 tokens/s
+    assert b.decode.amount == b.decode_memory.amount  # below the compute bound of 441,176
     assert any("Mixture of experts" in a for a in b.assumptions)
     assert _bound(real_catalog, "gpt-oss-120b", "nvidia-h100-sxm", number_format=FP8).accelerators == 2  # 116.8 GB on 80 GB parts
 
@@ -125,7 +130,39 @@ def test_the_bound_is_above_mlperf_llama_2_70b_on_8_h100(real_catalog, fmt, kv_b
     assert b.decode.amount >= 24_528.3
 
 
-def test_the_bound_is_above_mlperf_mixtral_on_8_h100(real_catalog) -> None:
-    b = _bound(real_catalog, "mixtral-8x7b", "nvidia-h100-sxm", number_format=FP8, accelerators=8)
-    assert b.decode.amount == pytest.approx(8 * 1979e12 / (2 * 12.9e9))  # compute-bound only: 613,643 tokens/s
+@pytest.mark.parametrize("kv_bits", [8, 16])
+def test_the_bound_is_above_mlperf_mixtral_on_8_h100(real_catalog, kv_bits) -> None:
+    # Mixtral 8x7B (Mistral AI's config.json): 32 layers, 8 KV heads, head 128; 16-bit cache: 2 × 32 × 8 × 128 × 2 = 131,072 B per token.
+    b = _bound(real_catalog, "mixtral-8x7b", "nvidia-h100-sxm", number_format=FP8, accelerators=8, kv_bits=kv_bits)
+    if kv_bits == 16:
+        assert b.batch == 4420  # (8 × 80e9 − 46.7e9) ÷ (1,024 × 131,072) = 4,420.4
+        assert b.decode.amount == pytest.approx(4420 * 8 * 3.35e12 / (12.9e9 + 4420 * 1024 * 131_072))  # 195,426, below 613,643 compute
     assert b.decode.amount >= 52_395.1
+
+
+def test_multi_head_latent_attention_caches_the_latent(real_catalog) -> None:
+    # DeepSeek-V3: 61 layers × (kv_lora_rank 512 + qk_rope_head_dim 64) × 2 B = 70,272 B per token (the plain formula with
+    # 128 heads of 128 would be 2 × 61 × 128 × 128 × 2 = 3,997,696 B). 16 H100: (1,280e9 − 671e9) ÷ (1,024 × 70,272) = 8,463.
+    b = _bound(real_catalog, "deepseek-v3", "nvidia-h100-sxm", number_format=FP8, accelerators=16)
+    assert b.kv_per_token.amount == 70_272 and b.kv_per_token.working == "61 × (512 + 64) × 2 B = 70,272 B per token"
+    assert b.batch == 8463
+    assert b.decode_memory.amount == pytest.approx(8463 * 16 * 3.35e12 / (37e9 + 8463 * 1024 * 70_272))  # 702,209 tokens/s
+    assert b.decode.amount == pytest.approx(16 * 1979e12 / (2 * 37e9))  # compute-bound is lower: 427,892 tokens/s
+    r1 = _bound(real_catalog, "deepseek-r1", "nvidia-h100-sxm", number_format=FP8, accelerators=16, kv_bits=8)
+    assert r1.kv_per_token.amount == 35_136  # 61 × 576 × 1 B
+
+
+def test_a_short_context_fills_the_window(real_catalog) -> None:
+    # Below the 128-token window every layer holds every token: 36 × 2,048 B = 73,728 B per token, the plain formula
+    b = _bound(real_catalog, "gpt-oss-120b", "nvidia-h100-sxm", number_format=FP8, context=100)
+    assert b.kv_per_token.amount == 2 * 36 * 8 * 64 * 2
+    small = _bound(real_catalog, "gpt-oss-20b", "nvidia-h100-sxm", number_format=FP8, context=4096)
+    assert small.kv_per_token.amount == (12 * 4096 + 12 * 128) * 2048 / 4096  # 12 full and 12 window layers: 25,344 B per token
+
+
+def test_what_a_kv_cache_needs_is_named_when_missing(real_catalog) -> None:
+    v3 = real_catalog.models["deepseek-v3"]
+    no_latent = v3.model_copy(update={"kv_lora_rank": v3.kv_heads, "qk_rope_head_dim": v3.kv_heads})  # not applicable, as a test
+    b = bound(no_latent, real_catalog.accelerators["nvidia-h100-sxm"], check_request(BoundRequest(accelerators=16), no_latent))
+    assert b.kv_per_token.amount is None and "latent size: not applicable" in (b.kv_per_token.reason or "")
+    assert b.decode.amount == b.prefill.amount  # compute-bound only, still an upper bound

@@ -203,3 +203,16 @@ def test_one_price_everywhere_is_not_shown_as_a_range(real_client) -> None:
     text = soup.select_one("li.glance-market").get_text(" ", strip=True)
     assert text.startswith("Providers charged 0.4 USD per million output tokens") and " to " not in text
     assert "1 states its basis and is compared; 1 sits below the bound" in soup.select_one("li.glance-claims").get_text(" ", strip=True)
+
+
+def test_attention_figures_show_on_the_model_page_and_size_the_cache(real_client) -> None:
+    soup = BeautifulSoup(real_client.get("/economics/models/deepseek-v3").text, "html.parser")
+    figures = {tr["data-figure"]: tr for tr in soup.select("table.model-figures tr[data-figure]")}
+    assert figures["kv_lora_rank"].select_one(".figure").get_text() == "512"
+    assert figures["qk_rope_head_dim"].select_one(".figure").get_text() == "64"
+    assert figures["head_size"]["data-state"] == "not_applicable"
+    doc = real_client.get("/api/economics/models/gpt-oss-120b").json()
+    h100 = next(b for b in doc["bounds"] if b["accelerator"] == "nvidia-h100-sxm")
+    # default 1,024-token context: (18 × 1,024 + 18 × 128) × 2,048 B ÷ 1,024 = 41,472 B per token
+    assert h100["bound"]["kv_per_token"]["amount"] == 41_472
+    assert "18 hold at most 128" in h100["bound"]["kv_per_token"]["working"]

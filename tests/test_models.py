@@ -33,6 +33,32 @@ def test_mixture_of_experts_records_keep_total_and_active_apart(real_catalog) ->
     assert (q.total_params.value, q.active_params.value, q.kv_heads.value) == (235e9, 22e9, 4)
 
 
+def test_attention_sizes_as_read(real_catalog) -> None:
+    v3 = real_catalog.models["deepseek-v3"]  # DeepSeek's config_671B.json: "kv_lora_rank": 512, "qk_rope_head_dim": 64
+    assert (v3.kv_lora_rank.value, v3.qk_rope_head_dim.value, v3.head_size.state) == (512, 64, FigureState.NOT_APPLICABLE)
+    assert v3.sources["deepseek-v3-model-code"].kind == "vendor"
+    oss = real_catalog.models["gpt-oss-120b"]  # OpenAI's model.py: head_dim 64, sliding_window 128 on layer_idx % 2 == 0
+    assert (oss.hidden_size.value, oss.head_size.value, oss.sliding_window.value, oss.sliding_window_layers.value) == (2880, 64, 128, 18)
+    assert oss.sources[oss.sliding_window.source].url.startswith("https://github.com/openai/gpt-oss/")
+    mixtral = real_catalog.models["mixtral-8x7b"]  # Mistral AI's config.json
+    assert (mixtral.layers.value, mixtral.hidden_size.value, mixtral.attention_heads.value, mixtral.kv_heads.value) == (32, 4096, 32, 8)
+    assert mixtral.sources[mixtral.layers.source].kind == "vendor" and mixtral.head_size.value == 128
+    small = real_catalog.models["mistral-small-24b"]  # head_dim 128 is stated: not 5,120 ÷ 32
+    assert (small.layers.value, small.hidden_size.value, small.kv_heads.value, small.head_size.value) == (40, 5120, 8, 128)
+    assert [real_catalog.models[m].head_size.value for m in ("qwen-2-5-72b", "qwen3-32b", "qwen3-235b-a22b")] == [128, 128, 128]
+    assert real_catalog.models["llama-3-3-70b"].kv_lora_rank is None  # plain attention states none of them
+    assert [n for n, _ in oss.stated_figures()][-2:] == ["sliding_window", "sliding_window_layers"]
+
+
+def test_attention_figures_come_in_pairs(tmp_path: Path) -> None:
+    window = '[sliding_window]\nvalue = 128\nsource = "oumi-llama33"\n\n[aliases]'
+    found = _problems(tmp_path, "llama-w", lambda t: t.replace("[aliases]", window, 1))
+    assert any("llama-w.toml" in p and "sliding_window and sliding_window_layers are stated together" in p for p in found), found
+    too_many = window.replace("[aliases]", '[sliding_window_layers]\nvalue = 81\nsource = "oumi-llama33"\n\n[aliases]')
+    found = _problems(tmp_path / "second", "llama-v", lambda t: t.replace("[aliases]", too_many, 1))
+    assert any("llama-v.toml" in p and "more than the model's 80 layers" in p for p in found), found
+
+
 def test_every_issue_model_is_present(real_catalog) -> None:
     wanted = {"llama-2-70b", "llama-3-1-8b", "llama-3-1-70b", "llama-3-1-405b", "llama-3-3-70b", "deepseek-v3", "deepseek-r1",
               "qwen-2-5-72b", "qwen3-32b", "qwen3-235b-a22b", "mixtral-8x7b", "gpt-oss-20b", "gpt-oss-120b", "mistral-small-24b"}

@@ -19,7 +19,14 @@ Formulas (each result carries its formula and the numbers put in):
 
 1. weights ``W = P_t × b`` [B];
 2. KV cache per token ``k = 2 × L × H_kv × d × b_kv`` [B] (a key and a value per layer and head);
-   for ``B`` sequences at context ``C``: ``K = B × C × k``;
+   for ``B`` sequences at context ``C``: ``K = B × C × k``. Two attention layouts cache less, and the
+   model record says so (:data:`computeatlas.economics.models.ATTENTION_FIGURES`):
+   multi-head latent attention caches one latent of ``r`` elements and one positional key of
+   ``p`` elements per token and layer, ``k = L × (r + p) × b_kv``; with a sliding window of ``w``
+   tokens on ``L_w`` of the layers, those layers hold at most ``w`` tokens per sequence, so one
+   sequence holds ``S(C) = 2 × H_kv × d × b_kv × ((L − L_w) × C + L_w × min(C, w))`` and
+   ``k = S(C) ÷ C`` is the average per token at that context. Both are the least a decode step
+   must read, so the bound stays an upper bound;
 3. fits when ``W + K ≤ N × M``; otherwise :class:`DoesNotFitModel` gives the least
    ``N = ceil((W + K) ÷ M)``; the largest batch that fits is ``floor((N × M − W) ÷ (C × k))``;
 4. prefill (compute-bound): ``tokens/s ≤ N × F × u ÷ (2 × P_a)`` (2 FLOP per active parameter);
@@ -158,36 +165,78 @@ def check_request(request: BoundRequest, model: ModelRecord) -> BoundRequest:
 
 
 class ModelNeeds(BaseModel):
-    """What a model needs, from its record: weight bytes and KV-cache bytes per token."""
+    """What a model needs, from its record: weight bytes and KV-cache bytes.
+
+    ``kv_bytes_per_token`` [B] is held for every token of the context (all layers, or the
+    layers without a sliding window); ``kv_window_bytes_per_token`` [B] for at most
+    ``kv_window`` tokens per sequence (the sliding-window layers; 0 without a window)."""
 
     weight_bytes: float | None
     active_params: float | None
     kv_bytes_per_token: float | None
+    kv_window_bytes_per_token: float = 0.0
+    kv_window: int | None = None
     kv_formula: str
     kv_working: str | None
     why: list[str]
 
+    def per_sequence(self, context: int) -> float | None:
+        """Cache bytes one sequence of ``context`` tokens holds:
+        ``context × kv_bytes_per_token + min(context, kv_window) × kv_window_bytes_per_token``
+        [B]; None when the cache is not known."""
+        if self.kv_bytes_per_token is None:
+            return None
+        return context * self.kv_bytes_per_token + min(context, self.kv_window or 0) * self.kv_window_bytes_per_token
+
+
+def _state(fig) -> str:
+    return fig.state.value.replace("_", " ")
+
 
 def needs_of(model: ModelRecord, fmt: NumberFormat, kv_bits: int) -> ModelNeeds:
-    """``W = P_t × b`` and ``k = 2 × L × H_kv × d × b_kv`` for ``model``; None (with the reason)
-    where the record's figure is not a published number."""
+    """``W = P_t × b`` and the KV cache of ``model`` (plain, multi-head latent or sliding-window
+    attention, whichever the record states; see the module docstring); None (with the reason)
+    where a figure it needs is not a published number."""
     why = []
     weight = model.total_params.value * fmt.bits / 8 if model.total_params.known else None
     if weight is None:
-        why.append(f"total parameters: {model.total_params.state.value.replace('_', ' ')}")
+        why.append(f"total parameters: {_state(model.total_params)}")
     active = model.active_params.value if model.active_params.known else None
     if active is None:
-        why.append(f"active parameters: {model.active_params.state.value.replace('_', ' ')}")
-    kv_formula = f"2 × layers × KV heads × head size × {kv_bits // 8 if kv_bits >= 8 else kv_bits / 8:g} B"
-    parts = {"layers": model.layers, "KV heads": model.kv_heads, "head size": model.head_size}
-    missing = [f"{name}: {fig.state.value.replace('_', ' ')}" for name, fig in parts.items() if not fig.known]
+        why.append(f"active parameters: {_state(model.active_params)}")
+    b = kv_bits / 8
+    b_text = f"{kv_bits // 8 if kv_bits >= 8 else b:g} B"
+    out = {"weight_bytes": weight, "active_params": active, "kv_bytes_per_token": None, "kv_working": None}
+    if model.kv_lora_rank is not None and model.qk_rope_head_dim is not None:
+        formula = f"layers × (latent kv_lora_rank + positional key qk_rope_head_dim) × {b_text}"
+        parts = {"layers": model.layers, "latent size": model.kv_lora_rank, "positional key size": model.qk_rope_head_dim}
+    elif model.sliding_window is not None and model.sliding_window_layers is not None:
+        formula = (f"2 × KV heads × head size × {b_text} × ((layers − window layers) × C + window layers × min(C, window))"
+                   " ÷ C, per token at context C")
+        parts = {"layers": model.layers, "KV heads": model.kv_heads, "head size": model.head_size,
+                 "sliding window": model.sliding_window, "sliding-window layers": model.sliding_window_layers}
+    else:
+        formula = f"2 × layers × KV heads × head size × {b_text}"
+        parts = {"layers": model.layers, "KV heads": model.kv_heads, "head size": model.head_size}
+    missing = [f"{name}: {_state(fig)}" for name, fig in parts.items() if not fig.known]
     if missing:
-        why += missing
-        return ModelNeeds(weight_bytes=weight, active_params=active, kv_bytes_per_token=None, kv_formula=kv_formula, kv_working=None, why=why)
-    L, H, d = (int(f.value or 0) for f in parts.values())
-    k = 2 * L * H * d * kv_bits / 8
-    return ModelNeeds(weight_bytes=weight, active_params=active, kv_bytes_per_token=k, kv_formula=kv_formula,
-                      kv_working=f"2 × {L} × {H} × {d} × {kv_bits / 8:g} B = {k:,.0f} B per token", why=why)  # fmt: skip
+        return ModelNeeds(**out, kv_formula=formula, why=why + missing)
+    n = {name: int(fig.value or 0) for name, fig in parts.items()}
+    if "latent size" in n:
+        L, r, p = n["layers"], n["latent size"], n["positional key size"]
+        k = L * (r + p) * b
+        out |= {"kv_bytes_per_token": k, "kv_working": f"{L} × ({r} + {p}) × {b:g} B = {k:,.0f} B per token"}
+    elif "sliding window" in n:
+        L, H, d, w, Lw = n["layers"], n["KV heads"], n["head size"], n["sliding window"], n["sliding-window layers"]
+        per_layer = 2 * H * d * b
+        out |= {"kv_bytes_per_token": (L - Lw) * per_layer, "kv_window_bytes_per_token": Lw * per_layer, "kv_window": w,
+                "kv_working": f"2 × {H} × {d} × {b:g} B = {per_layer:,.0f} B per token and layer; {L - Lw} layers hold every token, "
+                              f"{Lw} hold at most {w:,}"}
+    else:
+        L, H, d = n["layers"], n["KV heads"], n["head size"]
+        k = 2 * L * H * d * b
+        out |= {"kv_bytes_per_token": k, "kv_working": f"2 × {L} × {H} × {d} × {b:g} B = {k:,.0f} B per token"}
+    return ModelNeeds(**out, kv_formula=formula, why=why)
 
 
 def minimum_accelerators(need: float, memory: float) -> int:
@@ -237,15 +286,19 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
         raise BoundInputError("format", f"{acc.name} has no {fmt.value} (not applicable): choose another number format")
     needs = needs_of(model, fmt, request.kv_bits)
     label = BOUND_LABEL if u == 1 else ESTIMATE_LABEL
-    W, k, Pa = needs.weight_bytes, needs.kv_bytes_per_token, needs.active_params
+    W, Pa = needs.weight_bytes, needs.active_params
+    seq = needs.per_sequence(C)
+    k = seq / C if seq is not None else None  # bytes per token of context, averaged over the sequence
     weights = (Figure(key="weights", label="Weights", amount=W, unit="B", formula=f"total parameters × {fmt.bits} bits ÷ 8",
                       working=f"{model.total_params.value:,.0f} × {fmt.bits / 8:g} B = {W / 1e9:,.1f} GB") if W is not None
                else _missing("weights", "Weights", "B", "total parameters × bits ÷ 8", "; ".join(needs.why)))  # fmt: skip
-    kv = (Figure(key="kv_per_token", label="KV cache per token", amount=k, unit="B", formula=needs.kv_formula, working=needs.kv_working)
+    kv_working = needs.kv_working if not needs.kv_window_bytes_per_token or k is None else \
+        f"{needs.kv_working}: {seq:,.0f} B per sequence of {C:,} tokens ÷ {C:,} = {k:,.0f} B per token"
+    kv = (Figure(key="kv_per_token", label="KV cache per token", amount=k, unit="B", formula=needs.kv_formula, working=kv_working)
           if k is not None else _missing("kv_per_token", "KV cache per token", "B", needs.kv_formula, "; ".join(needs.why)))
     N, B = request.accelerators, request.batch
     if W is not None and hw.memory is not None:
-        one = W + (k or 0) * C * (B or 1)
+        one = W + (seq or 0) * (B or 1)
         what = "the weights" + (f" and the KV cache of {B or 1} sequence(s) of {C:,} tokens" if k else "")
         least = minimum_accelerators(one, hw.memory)
         if N is None:
@@ -253,9 +306,9 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
         elif N < least:
             raise DoesNotFitModel(one, hw.memory, N, least, what)
         if B is None:
-            B = int((N * hw.memory - W) // (C * k)) if k else None
+            B = int((N * hw.memory - W) // seq) if seq else None
     N = N or 1
-    need_amount = W + (k or 0) * C * (B or 0) if W is not None else None
+    need_amount = W + (seq or 0) * (B or 0) if W is not None else None
     need_label = "Memory needed" if k is not None else "Memory needed (weights only: the KV-cache figures are not yet sourced)"
     memory_need = (Figure(key="memory_need", label=need_label, amount=need_amount, unit="B", formula="W + B × C × k ≤ N × M",
                           working=f"{W / 1e9:,.1f} GB + {B or 0:,} × {C:,} × {k or 0:,.0f} B = {need_amount / 1e9:,.1f} GB"
@@ -274,7 +327,7 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
         compute = _missing("decode_compute", "Decode, compute-bound", "tokens/s", flops_formula, reason)
     mem_formula = "B × N × BW × u ÷ (P_a × b + B × C × k)"
     if hw.bandwidth is not None and Pa is not None and k is not None and B:
-        read = Pa * fmt.bits / 8 + B * C * k
+        read = Pa * fmt.bits / 8 + B * (seq or 0)
         tps = B * N * hw.bandwidth * u / read
         memory = Figure(key="decode_memory", label="Decode, memory-bound", amount=tps, unit="tokens/s", formula=mem_formula,
                         working=f"{B:,} × {N} × {hw.bandwidth / 1e12:,.2f} TB/s × {u:g} ÷ ({read / 1e9:,.2f} GB read per step) = {tps:,.0f} tokens/s")

@@ -39,7 +39,7 @@ from computeatlas.economics.bound import (
     check_request,
     cost,
 )
-from computeatlas.economics.models import FIGURE_LABELS, FIGURES, ModelRecord
+from computeatlas.economics.models import FIGURE_LABELS, ModelRecord
 from computeatlas.economics.rental_price import RentalPrice, cheapest_by_accelerator
 from computeatlas.economics.token_prices import (
     TokenObservation,
@@ -170,8 +170,7 @@ def find_model(catalog: Catalog, ident: str) -> ModelRecord:
 def figure_rows(model: ModelRecord) -> list[FigureRow]:
     """The model's figures in display order, each a number or its state's words."""
     out = []
-    for key in FIGURES:
-        fig = model.figure(key)
+    for key, fig in model.stated_figures():
         src = model.sources.get(fig.source) if fig.source else None
         display = f"{fig.value:,.0f}" if fig.known else fig.state.value.replace("_", " ").replace("not sourced", "not yet sourced")
         out.append(FigureRow(key=key, label=FIGURE_LABELS[key], display=display, state=fig.state.value, text=fig.text,

@@ -84,10 +84,18 @@ class Architecture(StrEnum):
 FIGURES = ("total_params", "active_params", "layers", "hidden_size", "attention_heads", "kv_heads", "head_size", "context_length")
 """The figures every model record states (as a number or a state), in display order."""
 
+ATTENTION_FIGURES = ("kv_lora_rank", "qk_rope_head_dim", "sliding_window", "sliding_window_layers")
+"""Optional figures for attention whose cache is not ``2 × layers × KV heads × head size`` per token, stated in pairs:
+multi-head latent attention (``kv_lora_rank`` and ``qk_rope_head_dim``: the compressed latent and the positional key
+cached once per token and layer, for keys and values of every head) and a sliding window (``sliding_window`` tokens,
+attended and cached by ``sliding_window_layers`` of the layers; the others attend to the whole context)."""
+
 FIGURE_LABELS = {
     "total_params": "Total parameters", "active_params": "Active parameters per token", "layers": "Layers",
     "hidden_size": "Hidden size", "attention_heads": "Attention (query) heads", "kv_heads": "Key-value heads",
     "head_size": "Head size", "context_length": "Context length (tokens)",
+    "kv_lora_rank": "Latent key-value size per layer (MLA)", "qk_rope_head_dim": "Positional key size per layer (MLA)",
+    "sliding_window": "Sliding window (tokens)", "sliding_window_layers": "Layers using the sliding window",
 }  # fmt: skip
 """Each figure's label on the page and in the CLI."""
 
@@ -97,7 +105,9 @@ class ModelRecord(Record):
 
     Validation: ``total_params`` and ``active_params`` between :data:`MIN_PARAMS` and
     :data:`MAX_PARAMS` and active ≤ total; a dense model's active parameters equal its
-    total; every figure's source is defined in ``sources``; aliases are not empty strings.
+    total; every figure's source is defined in ``sources``; aliases are not empty strings;
+    the :data:`ATTENTION_FIGURES` come in pairs (both MLA figures or neither, both window
+    figures or neither) and no more layers use the window than the model has.
     """
 
     id: Id
@@ -113,6 +123,10 @@ class ModelRecord(Record):
     kv_heads: ModelFigure
     head_size: ModelFigure
     context_length: ModelFigure
+    kv_lora_rank: ModelFigure | None = Field(None, description="multi-head latent attention: elements of the compressed key-value latent cached per token and layer")
+    qk_rope_head_dim: ModelFigure | None = Field(None, description="multi-head latent attention: elements of the positional key cached per token and layer")
+    sliding_window: ModelFigure | None = Field(None, description="tokens a sliding-window layer attends to, so the most it caches per sequence")
+    sliding_window_layers: ModelFigure | None = Field(None, description="how many layers use the sliding window; the others attend to the whole context")
     weights_note: str | None = Field(None, description="how the publisher ships the weights (e.g. MXFP4 experts)")
     aliases: dict[Id, list[str]] = Field(default_factory=dict, description="provider id → exact names that provider publishes")
     note: str | None = None
@@ -131,10 +145,15 @@ class ModelRecord(Record):
     def _check(self, info: ValidationInfo) -> ModelRecord:
         if self.verified > today_from(info):
             raise ValueError(f"verified date in the future (today is {today_from(info)})")
-        for name in FIGURES:
-            fig: ModelFigure = getattr(self, name)
+        for name, fig in self.stated_figures():
             if fig.source is not None and fig.source not in self.sources:
                 raise ValueError(f"{name}: source id {fig.source!r} not defined in [sources]")
+        for pair in (("kv_lora_rank", "qk_rope_head_dim"), ("sliding_window", "sliding_window_layers")):
+            if (getattr(self, pair[0]) is None) != (getattr(self, pair[1]) is None):
+                raise ValueError(f"{pair[0]} and {pair[1]} are stated together or not at all")
+        window_layers = self.sliding_window_layers
+        if window_layers is not None and window_layers.known and self.layers.known and (window_layers.value or 0) > (self.layers.value or 0):
+            raise ValueError(f"sliding_window_layers: {window_layers.value:,.0f} is more than the model's {self.layers.value:,.0f} layers")
         for name in ("total_params", "active_params"):
             fig = getattr(self, name)
             if fig.known and not MIN_PARAMS <= (fig.value or 0) <= MAX_PARAMS:
@@ -147,10 +166,20 @@ class ModelRecord(Record):
         return self
 
     def figure(self, name: str) -> ModelFigure:
-        """The figure called ``name`` (one of :data:`FIGURES`); ``KeyError`` for another name."""
-        if name not in FIGURES:
+        """The figure called ``name`` (one of :data:`FIGURES`, or a stated one of :data:`ATTENTION_FIGURES`);
+        ``KeyError`` for another name or an attention figure the record does not state."""
+        fig = getattr(self, name) if name in FIGURES or name in ATTENTION_FIGURES else None
+        if fig is None:
             raise KeyError(name)
-        return getattr(self, name)
+        return fig
+
+    def stated_figures(self) -> Iterator[tuple[str, ModelFigure]]:
+        """Every figure the record states, in display order: all of :data:`FIGURES`, then the
+        :data:`ATTENTION_FIGURES` it has."""
+        for name in FIGURES + ATTENTION_FIGURES:
+            fig = getattr(self, name)
+            if fig is not None:
+                yield name, fig
 
 FOLDERS = {"models": ModelRecord}
 """The data sub-folder of this module (one TOML record per file) and its record type."""
@@ -180,4 +209,4 @@ MARKET_ONLY_PROVIDERS = {
 """Providers of per-token prices that need no rental provider record: id → name shown."""
 
 
-__all__ = ["FIGURES", "FIGURE_LABELS", "MARKET_ONLY_PROVIDERS", "Architecture", "FigureState", "ModelFigure", "ModelRecord"]
+__all__ = ["ATTENTION_FIGURES", "FIGURES", "FIGURE_LABELS", "MARKET_ONLY_PROVIDERS", "Architecture", "FigureState", "ModelFigure", "ModelRecord"]
