@@ -174,3 +174,11 @@ def test_rtx_pro_6000_editions_are_two_parts_under_one_family_word(real_catalog:
     found = resolve(real_catalog, "RTX PRO 6000")
     assert found.status == "ambiguous"
     assert {c.id for c in found.candidates} == {"nvidia-rtx-pro-6000-blackwell-server", "nvidia-rtx-pro-6000-blackwell-workstation"}
+
+
+@pytest.mark.parametrize("ident", ["nvidia-h100-sxm", "nvidia-h200-sxm", "nvidia-l40s", "nvidia-a100-sxm-80gb", "nvidia-t4"])
+def test_parts_before_blackwell_have_no_fp4(real_catalog, ident: str) -> None:
+    # NVIDIA's Transformer Engine support matrix: NVFP4 "No" for Ampere, Ada and Hopper; only Blackwell has it.
+    fp4 = real_catalog.accelerators[ident].compute(NumberFormat.FP4)
+    assert fp4 is not None and fp4.state is State.NOT_APPLICABLE and fp4.source == "te-support-matrix"
+    assert real_catalog.accelerators["nvidia-b200"].compute(NumberFormat.FP4).state is State.PUBLISHED
