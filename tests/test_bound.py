@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 
 from computeatlas.core.claims import NumberFormat
+from computeatlas.economics.models import FigureState
 from computeatlas.economics.bound import (
     BOUND_LABEL,
     ESTIMATE_LABEL,
     BoundInputError,
     BoundRequest,
+    MAX_ACCELERATORS,
     DoesNotFitModel,
     blended,
     bound,
@@ -166,3 +168,26 @@ def test_what_a_kv_cache_needs_is_named_when_missing(real_catalog) -> None:
     b = bound(no_latent, real_catalog.accelerators["nvidia-h100-sxm"], check_request(BoundRequest(accelerators=16), no_latent))
     assert b.kv_per_token.amount is None and "latent size: not applicable" in (b.kv_per_token.reason or "")
     assert b.decode.amount == b.prefill.amount  # compute-bound only, still an upper bound
+
+
+def test_a_given_batch_reads_the_weights_even_when_the_cache_size_is_unknown(real_catalog) -> None:
+    # Every record now gives its KV figures; blank Llama 3.3 70B's head size as an unsourced record would have it.
+    record = real_catalog.models["llama-3-3-70b"]
+    blank = record.head_size.model_copy(update={"state": FigureState.NOT_SOURCED, "value": None})
+    unsourced = record.model_copy(update={"head_size": blank})
+    acc = real_catalog.accelerators["nvidia-h100-sxm"]
+    b = bound(unsourced, acc, check_request(BoundRequest(number_format=FP8, batch=16, accelerators=2), unsourced))
+    # 16 sequences on 2 H100s read at least the 70e9 B of FP8 weights per step: 16 × 2 × 3.35e12 ÷ 70e9 = 1,531.4 tokens/s
+    assert b.kv_per_token.amount is None
+    assert b.decode_memory.amount == pytest.approx(16 * 2 * 3.35e12 / 70e9)
+    assert "weights only" in (b.decode_memory.working or "")
+    assert b.decode.amount == pytest.approx(1531.43, rel=1e-4)  # below the compute bound, 2 × 1,979e12 ÷ 140e9 = 28,271
+    free = bound(unsourced, acc, check_request(BoundRequest(number_format=FP8), unsourced))  # no batch: no memory bound to give
+    assert free.decode_memory.amount is None and free.decode.amount == free.prefill.amount
+
+
+def test_the_default_count_is_bounded_like_a_given_one(real_catalog) -> None:
+    # 405e9 × 8 B (FP64) + 1,000,000 × 131,072 × 1,032,192 B needs far more than 1,024 H100s: refused, naming the least N
+    with pytest.raises(DoesNotFitModel) as caught:
+        _bound(real_catalog, "llama-3-1-405b", "nvidia-h100-sxm", number_format=BF16, batch=1_000_000, context=131_072)
+    assert caught.value.minimum > MAX_ACCELERATORS and caught.value.count == MAX_ACCELERATORS

@@ -216,3 +216,13 @@ def test_attention_figures_show_on_the_model_page_and_size_the_cache(real_client
     # default 1,024-token context: (18 × 1,024 + 18 × 128) × 2,048 B ÷ 1,024 = 41,472 B per token
     assert h100["bound"]["kv_per_token"]["amount"] == 41_472
     assert "18 hold at most 128" in h100["bound"]["kv_per_token"]["working"]
+
+
+def test_an_estimate_below_peak_never_flags_a_market_price(real_client) -> None:
+    # At 10% of peak the figures are an estimate: Together's 0.88 USD is not "below what the hardware can do"
+    # (the bound at utilisation 1 is what prices are weighed against, and no March 2026 price sits below it).
+    doc = real_client.get("/api/economics/models/llama-3-3-70b?utilisation=0.1").json()
+    assert doc["label"].startswith("estimate") or "estimate" in doc["label"]
+    assert [m["flags"] for m in doc["market"]] == [[] for _ in doc["market"]]
+    page = BeautifulSoup(real_client.get("/economics/models/llama-3-3-70b?utilisation=0.1").text, "html.parser")
+    assert page.select_one("#bound h2").get_text(strip=True).startswith("The estimate (utilisation 0.1)")

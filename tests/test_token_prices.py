@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 
 from computeatlas.cloud.importers.cells import CellError
-from computeatlas.cloud.observations import Status
+from computeatlas.cloud.observations import InputError, Status
 from computeatlas.economics.token_prices import (
     alias_table,
     decide,
     import_token_files,
     observations_of,
     per_million,
+    read,
     token_store,
 )
 
@@ -124,3 +125,14 @@ def test_prices_import_tokens_from_the_cli(tmp_path: Path) -> None:
     assert '"accepted": 1' in result.output and '"held": 1' in result.output and "line 4: column raw_extra.input" in result.output
     rows = token_store(tmp_path / "tokens").query("SELECT product, model, output_per_million FROM latest WHERE status = 'accepted'")
     assert rows == [{"product": "Llama 3.3 70B", "model": "llama-3-3-70b", "output_per_million": 0.88}]
+
+
+@pytest.mark.parametrize("currency", ["EUR", "XYZ", "usd", ""])
+def test_a_row_in_another_currency_is_refused_naming_the_column(tmp_path: Path, currency: str) -> None:
+    # The per-token prices are read as US dollars (or US cents for DeepInfra): a row stating another currency is
+    # not converted by us, it is refused with its line and column.
+    path = tmp_path / "openrouter.csv"
+    row = _row("2026-03-21T00:00:00Z", "openrouter", "meta-llama/llama-3.3-70b-instruct", OPENROUTER_LLAMA).replace(",USD,token,", f",{currency},token,")
+    path.write_text(SNAPSHOT_HEADER + "\n" + row + "\n", encoding="utf-8")
+    [(line, result)] = list(read(path))
+    assert line == 2 and isinstance(result, InputError) and "column currency" in str(result) and "USD only" in str(result)

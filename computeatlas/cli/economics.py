@@ -164,7 +164,8 @@ def tokens(
         out.print(f"Claim {c.id}: {c.claimant} (sells: {c.claimant_sells}) {c.value:g} {c.unit} — {c.comparison}", highlight=False)
     if not view.claims:
         out.print("No published claim in the atlas concerns this model.")
-    grid = Table(title=f"The bound at today's cheapest on-demand price ({view.label}; {view.settings['format']}, {view.settings['context']}-token context)")
+    what = "The bound" if view.settings["utilisation"] == "1" else f"The estimate (utilisation {view.settings['utilisation']})"
+    grid = Table(title=f"{what} at today's cheapest on-demand price ({view.label}; {view.settings['format']}, {view.settings['context']}-token context)")
     for heading in ("accelerator", "price used", "N × batch", "decode tokens/s", "input USD/M", "output USD/M", f"blended {view.settings['mix']}"):
         grid.add_column(heading)
     for b in view.bounds:

@@ -301,6 +301,8 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
         one = W + (seq or 0) * (B or 1)
         what = "the weights" + (f" and the KV cache of {B or 1} sequence(s) of {C:,} tokens" if k else "")
         least = minimum_accelerators(one, hw.memory)
+        if N is None and least > MAX_ACCELERATORS:  # the default count is bounded like a given one
+            raise DoesNotFitModel(one, hw.memory, MAX_ACCELERATORS, least, what)
         if N is None:
             N = least
         elif N < least:
@@ -326,11 +328,14 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
         prefill = _missing("prefill", "Prefill (compute-bound)", "tokens/s", flops_formula, reason)
         compute = _missing("decode_compute", "Decode, compute-bound", "tokens/s", flops_formula, reason)
     mem_formula = "B × N × BW × u ÷ (P_a × b + B × C × k)"
-    if hw.bandwidth is not None and Pa is not None and k is not None and B:
+    if hw.bandwidth is not None and Pa is not None and B and (k is not None or request.batch is not None):
+        # Without the KV-cache figures a given batch still reads its active weights every step:
+        # counting no cache reads (k = 0) can only make decode look faster, so it stays an upper bound.
         read = Pa * fmt.bits / 8 + B * (seq or 0)
         tps = B * N * hw.bandwidth * u / read
+        only = "" if k is not None else " (weights only: the KV-cache figures are not yet sourced, so no cache reads are counted)"
         memory = Figure(key="decode_memory", label="Decode, memory-bound", amount=tps, unit="tokens/s", formula=mem_formula,
-                        working=f"{B:,} × {N} × {hw.bandwidth / 1e12:,.2f} TB/s × {u:g} ÷ ({read / 1e9:,.2f} GB read per step) = {tps:,.0f} tokens/s")
+                        working=f"{B:,} × {N} × {hw.bandwidth / 1e12:,.2f} TB/s × {u:g} ÷ ({read / 1e9:,.2f} GB read per step) = {tps:,.0f} tokens/s{only}")
     else:
         memory = _missing("decode_memory", "Decode, memory-bound", "tokens/s", mem_formula, hw.why.get("bandwidth") or "; ".join(needs.why) or "no batch fits")
     shown = [f for f in (memory, compute) if f.computed]

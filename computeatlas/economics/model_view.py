@@ -263,8 +263,12 @@ def model_view(catalog: Catalog, model: ModelRecord, request: BoundRequest, pric
     if chosen is not None:
         prices[chosen[0]] = chosen[1]
     bounds = sorted((accelerator_bound(model, a, catalog, request, p) for a, p in prices.items()), key=_rank)
-    computed_out = [b for b in bounds if b.cost_output is not None and b.cost_output.amount is not None]
-    computed_in = [b for b in bounds if b.cost_input is not None and b.cost_input.amount is not None]
+    # Market prices and claims are weighed against the bound (utilisation 1) only: an estimate
+    # at a lower utilisation is shown, never used to call a price "below what the hardware can do".
+    at_peak = request if request.utilisation == 1 else request.model_copy(update={"utilisation": 1.0})
+    peak_bounds = bounds if at_peak is request else sorted((accelerator_bound(model, a, catalog, at_peak, p) for a, p in prices.items()), key=_rank)
+    computed_out = [b for b in peak_bounds if b.cost_output is not None and b.cost_output.amount is not None]
+    computed_in = [b for b in peak_bounds if b.cost_input is not None and b.cost_input.amount is not None]
     low_out = min(computed_out, key=lambda b: b.cost_output.amount or 0, default=None)  # type: ignore[union-attr]
     low_in = min(computed_in, key=lambda b: b.cost_input.amount or 0, default=None)  # type: ignore[union-attr]
     market, spread = _market(observations_of(tokens_store, model.id))
@@ -276,7 +280,7 @@ def model_view(catalog: Catalog, model: ModelRecord, request: BoundRequest, pric
                                  f"{low.price.text if low and low.price else 'no price'}; {BASIS_HINT}?)")
     claims = []
     for claim in sorted((c for c in catalog.claims.values() if c.model_id == model.id), key=lambda c: c.id):
-        compared, text = compare_claim(claim, model, catalog, request, prices)
+        compared, text = compare_claim(claim, model, catalog, at_peak, prices)
         src = claim.sources[claim.source]
         claims.append(ClaimRow(id=claim.id, claimant=claim.claimant, claimant_sells=claim.claimant_sells.value, value=claim.value,
                                unit=claim.unit, date=claim.date, conditions=claim.conditions, source_url=src.url, compared=compared,

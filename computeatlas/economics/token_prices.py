@@ -82,7 +82,7 @@ SOURCES = {
 collector recorded. The snapshot does not say which page or API each collector read; the
 provider's price list is named as the place the figure is published."""
 
-READ_COLUMNS = ("snapshot_ts", "source", "provider", "instance_type", "pricing_type", "price_unit", "raw_extra")
+READ_COLUMNS = ("snapshot_ts", "source", "provider", "instance_type", "pricing_type", "currency", "price_unit", "raw_extra")
 _MONEY = re.compile(r"^\s*\$\s*([0-9]+(?:\.[0-9]+)?)")
 
 
@@ -196,6 +196,8 @@ def read(path: Path, now: dt.datetime | None = None) -> Iterator[tuple[int, Toke
             raise CellError("raw_extra", "not JSON", raw["raw_extra"][:120]) from None
         if not isinstance(extra, dict):
             raise CellError("raw_extra", "not a JSON object", raw["raw_extra"][:120])
+        if raw["currency"].strip() != "USD":  # the per-token prices are read as US dollars (or cents): no other currency
+            raise CellError("currency", "token prices are read in USD only (write 'USD')", raw["currency"])
         source = raw["source"].strip()
         input_m, output_m, pub_in, pub_out, unit = per_million(source, extra)
         url, title, _ = SOURCES[source]
