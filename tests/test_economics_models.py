@@ -74,7 +74,7 @@ def test_economics_index_lists_models_with_market_and_bound(real_client) -> None
 
 
 @pytest.mark.parametrize(("path", "status", "says"), [
-    ("/economics/models/llama-3.3-70b", 404, "Llama 3.3 70B Instruct"),  # the closest names
+    ("/economics/models/llama-3-3-7b", 404, "Llama 3.3 70B Instruct"),  # the closest names
     ("/api/economics/models/nope", 404, "no model"),
     ("/economics/models/llama-3-3-70b?context=0", 400, "context"),
     ("/economics/models/llama-3-3-70b?context=200000", 400, "131,072"),
@@ -120,7 +120,9 @@ def test_cli_tokens(monkeypatch) -> None:
     result = runner.invoke(cli, ["tokens", "llama-3-3-70b", "--json", "--data", str(DATA)])
     assert result.exit_code == 0, result.output
     assert '"output_per_million": 0.88' in result.output
-    bad = runner.invoke(cli, ["tokens", "llama-3.3-70b", "--data", str(DATA)])
+    spelled = runner.invoke(cli, ["tokens", "Llama 3.3 70B", "--json", "--data", str(DATA)])  # a spelling of one model's name
+    assert spelled.exit_code == 0 and '"id": "llama-3-3-70b"' in spelled.output
+    bad = runner.invoke(cli, ["tokens", "llama-3-3-7b", "--data", str(DATA)])
     assert bad.exit_code == 2 and "llama-3-3-70b" in bad.output
     bad = runner.invoke(cli, ["tokens", "llama-3-3-70b", "--context", "0", "--data", str(DATA)])
     assert bad.exit_code == 2 and "context" in bad.output
@@ -226,3 +228,11 @@ def test_an_estimate_below_peak_never_flags_a_market_price(real_client) -> None:
     assert [m["flags"] for m in doc["market"]] == [[] for _ in doc["market"]]
     page = BeautifulSoup(real_client.get("/economics/models/llama-3-3-70b?utilisation=0.1").text, "html.parser")
     assert page.select_one("#bound h2").get_text(strip=True).startswith("The estimate (utilisation 0.1)")
+
+
+@pytest.mark.parametrize("spelling", ["llama-3.3-70b", "Llama-3-3-70b", "Llama 3.3 70B", "LLAMA-3.3-70B-INSTRUCT"])
+def test_another_spelling_of_one_model_moves_to_its_id(real_client, spelling: str) -> None:
+    moved = real_client.get(f"/economics/models/{spelling}?context=2048", follow_redirects=False)
+    assert moved.status_code == 301 and moved.headers["location"] == "/economics/models/llama-3-3-70b?context=2048"
+    # a look-alike is never taken for another model: 3.1 70B is not 3.1 405B
+    assert real_client.get("/api/economics/models/llama-3.1-70b", follow_redirects=False).headers["location"] == "/api/economics/models/llama-3-1-70b"

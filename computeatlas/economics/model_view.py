@@ -17,6 +17,8 @@ the market's prices, the claims that concern it, and the bound per accelerator a
 from __future__ import annotations
 
 import datetime as dt
+import re
+import unicodedata
 from collections.abc import Iterable
 
 from pydantic import BaseModel
@@ -156,13 +158,29 @@ class ModelView(BaseModel):
     data_version: str
 
 
+def _key(text: str) -> str:
+    """``text`` as a comparable key: NFKC, case-folded, every run of other characters a hyphen
+    (``Llama 3.3 70B`` and ``llama-3.3-70b`` → ``llama-3-3-70b``)."""
+    return re.sub(r"[^0-9a-z]+", "-", unicodedata.normalize("NFKC", text).casefold()).strip("-")
+
+
 def find_model(catalog: Catalog, ident: str) -> ModelRecord:
-    """The model ``ident``; :class:`NotFound` (404) naming the closest ids and names otherwise."""
+    """The model ``ident`` names: its id, or a spelling of exactly one model's id, name or a
+    provider's exact name for it (our alias table), compared as :func:`_key`; never a
+    look-alike (``llama-3.1-70b`` is not ``llama-3.1-405b``). The caller may redirect to the id.
+
+    Raises :class:`NotFound` (404) naming the closest models, the nearest spelling first.
+    """
     model = catalog.models.get(ident)
     if model is not None:
         return model
-    by_name = {m.name.lower(): m.id for m in catalog.models.values()}
-    near = closest(ident, list(catalog.models)) or [by_name[n] for n in closest(ident, by_name)]
+    key = _key(ident)
+    spelled = {m.id for m in catalog.models.values()
+               if key and key in {_key(m.id), _key(m.name), *(_key(a) for names in m.aliases.values() for a in names)}}
+    if len(spelled) == 1:
+        return catalog.models[spelled.pop()]
+    keys = {_key(m.id): m.id for m in catalog.models.values()} | {_key(m.name): m.id for m in catalog.models.values()}
+    near = [keys[k] for k in closest(key, list(keys))] or sorted(spelled)
     raise NotFound("No such model", f"no model with id {ident!r} in the atlas",
                    [(catalog.models[i].name, site_path("economics_model", ident=i)) for i in dict.fromkeys(near)])  # fmt: skip
 

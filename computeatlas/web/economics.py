@@ -25,13 +25,14 @@ from computeatlas.economics.model_view import (
     model_view,
     request_from,
 )
+from computeatlas.economics.model_view import find_model as find_model_record
 from computeatlas.economics.models import ModelRecord
 from computeatlas.economics.rental_price import chosen_price
 from computeatlas.economics.token_prices import token_store
 from computeatlas.web.page import (
+    Moved,
     Route,
     catalog_of,
-    find_record,
     render,
     settings_of,
     urls_of,
@@ -51,8 +52,16 @@ COUNT_QUERY = Query(None, alias="accelerators", max_length=5, description="N acc
 
 
 def find_model(request: Request, ident: str) -> ModelRecord:
-    """The model ``ident``; raises ``NotFound`` (404) naming the closest models."""
-    return find_record(catalog_of(request).models, ident, "model", urls_of(request).template("economics_model"), lambda m: m.name)
+    """The model ``ident`` names (:func:`computeatlas.economics.model_view.find_model`): another
+    spelling of one model raises :class:`Moved` to the same route at its id, the query kept;
+    an unknown name ``NotFound`` (404) naming the closest models."""
+    model = find_model_record(catalog_of(request), ident)
+    if model.id != ident:
+        route = request.scope.get("route")
+        name = getattr(route, "name", "economics_model").removesuffix("_head")
+        query = request.url.query
+        raise Moved(urls_of(request).path(name, ident=model.id) + (f"?{query}" if query else ""))
+    return model
 
 
 def _view(request: Request, ident: str, fmt: str | None, context: str | None, mix: str | None, utilisation: str | None,
