@@ -62,9 +62,11 @@ def test_not_applicable_input_is_not_applicable(real_catalog: Catalog) -> None:
 
 
 def test_missing_format_is_not_yet_collected(real_catalog: Catalog) -> None:
-    h100 = real_catalog.accelerators["nvidia-h100-sxm"]  # the record lists no FP4
-    figure = derive.ridge_point(h100, NumberFormat.FP4)
+    v5e = real_catalog.accelerators["google-tpu-v5e"]  # the record holds no FP4 claim at all
+    figure = derive.ridge_point(v5e, NumberFormat.FP4)
     assert figure.state is DerivedState.NOT_COLLECTED and figure.display == "not yet collected"
+    h100 = real_catalog.accelerators["nvidia-h100-sxm"]  # Hopper has no FP4 (NVIDIA's Transformer Engine matrix)
+    assert derive.ridge_point(h100, NumberFormat.FP4).state is DerivedState.NOT_APPLICABLE
 
 
 def test_page_set_follows_the_record_formats(real_catalog: Catalog) -> None:

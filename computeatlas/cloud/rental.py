@@ -62,7 +62,8 @@ def rent_summary(catalog: Catalog, acc: Accelerator, on: dt.date | None = None, 
     """
     now = now or dt.datetime.now(dt.UTC)
     offers = current_offers(catalog, store, now, freshness_days, accelerator=acc.id) if store is not None else []
-    if store is not None and not offers:  # nothing current: who rented it last still says who rents it (marked stale)
+    if store is not None and not offers and acc.id in store.observed_accelerators():
+        # nothing current: who rented it last still says who rents it (marked stale)
         offers = current_offers(catalog, store, now, freshness_days, include_stale=True, accelerator=acc.id)
     view = price_view(acc, offers, PriceQuery(), on or now.date(), freshness_days)
     observed = None

@@ -112,6 +112,7 @@ class Store:
         self.key = tuple(key)
         self._version: tuple[int, str] | None = None  # (runs folder's mtime in ns, version)
         self._checked = -1.0  # time.monotonic() of the last stat
+        self._unshared: tuple[dt.datetime, dt.datetime] | None = None  # a window whose rows of every part were too many to keep
 
     @property
     def observations_dir(self) -> Path:
@@ -308,13 +309,26 @@ class Store:
         The window ends at ``now`` rounded up to the whole minute (no stored row is collected
         after its import, so that adds nothing) and starts ``freshness_days`` before that: the
         pages of one minute ask the same question, and :meth:`query` answers it once."""
-        now = now.replace(second=0, microsecond=0) + (dt.timedelta(minutes=1) if (now.second or now.microsecond) else dt.timedelta())
+        now = _minute_up(now)
         return self.newest(now - dt.timedelta(days=freshness_days), now, accelerator)
 
     def newest(self, since: dt.datetime | None, until: dt.datetime, accelerator: str | None = None) -> list[dict[str, Any]]:
         """The newest accepted observation of each offer (provider, instance, region, pricing,
         term) collected in [``since``, ``until``] (``since`` None: from the first), of
-        ``accelerator`` or of every part; only those date partitions are read."""
+        ``accelerator`` or of every part; only those date partitions are read.
+
+        For one part in a bounded window (the current prices of an accelerator page), the
+        newest rows of every part are read once and kept (:data:`RESULT_CACHE_ROWS`) and this
+        part's are picked from them, so a hundred pages of one minute ask one question; an
+        offer whose newest row places it on another part is then not this part's. When every
+        part's rows are too many to keep, each part is asked on its own."""
+        if accelerator is not None and since is not None:
+            since, until = _minute_up(since), _minute_up(until)  # no stored row is collected after its import
+        if accelerator is not None and since is not None and (since, until) != self._unshared:
+            every = self.newest(since, until)
+            if len(every) <= RESULT_CACHE_ROWS // 10:
+                return [row for row in every if row["accelerator"] == accelerator]
+            self._unshared = (since, until)
         where = ("AND collected >= ? " if since else "") + ("AND accelerator = ?" if accelerator else "")
         params: list[object] = [until, *([since] if since else []), *([accelerator] if accelerator else [])]
         return self.query(
@@ -322,6 +336,11 @@ class Store:
             f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1 "
             "ORDER BY accelerator, per_accelerator_hour, provider",
             params, since.date() if since else None, until.date(), accelerator)
+
+    def observed_accelerators(self) -> frozenset[str]:
+        """Every part with at least one accepted observation, ever (one small query, kept)."""
+        return frozenset(r["accelerator"] for r in self.query(
+            "SELECT DISTINCT accelerator FROM latest WHERE status = 'accepted' AND accelerator IS NOT NULL"))
 
     def _filters(self, accelerator: str, equal: dict[str, str | None]) -> tuple[list[str], list[object]]:
         clauses, params = ["status = 'accepted'", "accelerator = ?"], [accelerator]
@@ -365,6 +384,12 @@ class Store:
     def count(self) -> dict[str, int]:
         """Rows stored by status (the newest decision per key)."""
         return {r["status"]: r["n"] for r in self.query("SELECT status, count(*) AS n FROM latest GROUP BY status")}
+
+
+def _minute_up(moment: dt.datetime) -> dt.datetime:
+    """``moment`` rounded up to the whole minute (a window's end: queries of one minute match)."""
+    whole = moment.replace(second=0, microsecond=0)
+    return whole if whole == moment else whole + dt.timedelta(minutes=1)
 
 
 class _Results:
