@@ -13,8 +13,9 @@ Why this shape:
   compress the repeated text well, a query reads only the columns and the days it needs,
   and the ``date=`` folders are the layout Spark, Trino, Athena or DuckDB read unchanged
   when one machine is no longer enough.
-- **DuckDB, on demand.** Nothing is loaded at server start: each query opens an in-memory
-  DuckDB connection over the files, so start time and memory do not grow with history.
+- **DuckDB, on demand.** Nothing is loaded at server start: each query takes a cursor on the
+  process's in-memory DuckDB database over the files (:mod:`computeatlas.cloud.engine`, which
+  also keeps recent answers, bounded), so start time and memory do not grow with history.
   DuckDB also writes the Parquet (no pyarrow needed).
 - **Append-only, atomic runs.** An import writes its files into a staging folder, moves
   them into place and then writes its manifest with an atomic rename. Readers see only
@@ -33,14 +34,11 @@ accelerator-hour. Times are UTC.
 
 from __future__ import annotations
 
-import atexit
 import datetime as dt
 import json
 import os
 import shutil
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,6 +46,7 @@ from typing import Any
 import duckdb
 from pydantic import BaseModel
 
+from computeatlas.cloud.engine import RESULT_CACHE_ROWS, RESULTS, connection
 from computeatlas.cloud.observations import Observation
 
 _LISTS = ("rules", "reasons", "qualifiers")
@@ -68,28 +67,6 @@ OFFER = ("provider", "instance_type", "region", "pricing", "term")
 
 VERSION_RECHECK_SECONDS = 1.0
 """How long :meth:`Store.version` trusts its last look at the runs folder."""
-
-RESULT_CACHE_ROWS = 20_000
-"""How many result rows :meth:`Store.query` keeps in memory in all (least recently used
-first out); a result larger than a tenth of it is never kept, so a long history is never
-held in memory."""
-
-_database: duckdb.DuckDBPyConnection | None = None
-_database_lock = threading.Lock()
-
-
-def _connection() -> duckdb.DuckDBPyConnection:
-    """A new connection (a cursor) to the process's one in-memory DuckDB database. Opening a
-    database costs ~30 ms, a cursor on it under 1 ms; each query gets its own cursor (DuckDB
-    connections are not shared between threads) and closes it. Only the views a query defines
-    over the Parquet files live there, never their rows, so memory does not grow with history."""
-    global _database
-    with _database_lock:
-        if _database is None:
-            _database = duckdb.connect()
-            atexit.register(_database.close)
-        return _database.cursor()
-
 
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
@@ -244,11 +221,11 @@ class Store:
         # (recently used results are kept per process, see RESULT_CACHE_ROWS).
         order = LATEST_ORDER if "amount" in self.columns else "run DESC, status = 'accepted' DESC"
         key = (tuple(files), sql, tuple(params), accelerator, tuple(self.key), order)
-        rows = _RESULTS.get(key)
+        rows = RESULTS.get(key)
         if rows is None:
-            with _connection() as con:
+            with connection() as con:
                 rows = self._run(con, files, sql, params, accelerator, self.key, order)
-            _RESULTS.put(key, rows)
+            RESULTS.put(key, rows)
         return [dict(row) for row in rows]
 
     @staticmethod
@@ -358,6 +335,8 @@ class Store:
         (dates, inclusive), oldest first (the newest ``limit`` when given); ``equal``
         filters on columns (provider, pricing, variant, region) when a value is given."""
         clauses, params = self._filters(accelerator, equal)
+        if accelerator not in self.observed_accelerators():  # never observed: nothing to read (most parts of the catalog)
+            return []
         sql = f"SELECT * FROM latest WHERE {' AND '.join(clauses)}"
         if limit:
             sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider LIMIT {int(limit)})"
@@ -369,6 +348,8 @@ class Store:
         ``accelerator`` per provider and over all providers (``provider`` = 'all'), and the
         number of observations behind each; computed by DuckDB, not in Python."""
         clauses, params = self._filters(accelerator, {**equal, "pricing": "on_demand"})
+        if accelerator not in self.observed_accelerators():
+            return []
         clauses += ["currency = 'USD'", "per_accelerator_hour IS NOT NULL"]
         return self.query(
             f"SELECT date, coalesce(provider, 'all') AS provider, median(per_accelerator_hour) AS median, count(*) AS observations "
@@ -390,39 +371,6 @@ def _minute_up(moment: dt.datetime) -> dt.datetime:
     """``moment`` rounded up to the whole minute (a window's end: queries of one minute match)."""
     whole = moment.replace(second=0, microsecond=0)
     return whole if whole == moment else whole + dt.timedelta(minutes=1)
-
-
-class _Results:
-    """Query results by key, least recently used out first, at most ``budget`` rows in all."""
-
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
-        self._rows: OrderedDict[tuple[object, ...], list[dict[str, Any]]] = OrderedDict()
-        self._held = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[object, ...]) -> list[dict[str, Any]] | None:
-        with self._lock:
-            rows = self._rows.get(key)
-            if rows is not None:
-                self._rows.move_to_end(key)
-            return rows
-
-    def put(self, key: tuple[object, ...], rows: list[dict[str, Any]]) -> None:
-        if len(rows) > self.budget // 10:
-            return
-        with self._lock:
-            if key in self._rows:
-                return
-            self._rows[key] = rows
-            self._held += len(rows) + 1
-            while self._held > self.budget:
-                _, dropped = self._rows.popitem(last=False)
-                self._held -= len(dropped) + 1
-
-
-_RESULTS = _Results(RESULT_CACHE_ROWS)
-"""One per process, shared by every :class:`Store` (a key holds the files' full paths)."""
 
 
 def _key(row: dict[str, Any]) -> tuple[str, ...]:

@@ -1,0 +1,80 @@
+"""The in-process DuckDB engine the observation stores query: one database per process, a
+cursor per query, and the answers of recent queries kept.
+
+- **One database, a cursor per query.** Opening a DuckDB database costs ~30 ms, a cursor on it
+  under 1 ms; each query gets its own cursor (connections are not shared between threads).
+  Only the views a query defines over the Parquet files live there, never their rows, so
+  memory does not grow with history.
+- **Kept answers.** A query's rows are kept by the files it read (never rewritten; a new run
+  adds files), its SQL and its parameters: the pages of one minute ask the same questions.
+  At most :data:`RESULT_CACHE_ROWS` rows are kept in all (least recently used first out) and
+  no answer larger than a tenth of that, so a long history is never held in memory.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import duckdb
+
+RESULT_CACHE_ROWS = 20_000
+"""How many result rows :meth:`computeatlas.cloud.store.Store.query` keeps in memory in all (least recently used
+first out); a result larger than a tenth of it is never kept, so a long history is never
+held in memory."""
+
+
+_database: duckdb.DuckDBPyConnection | None = None
+_database_lock = threading.Lock()
+
+
+def connection() -> duckdb.DuckDBPyConnection:
+    """A new connection (a cursor) to the process's one in-memory DuckDB database. Opening a
+    database costs ~30 ms, a cursor on it under 1 ms; each query gets its own cursor (DuckDB
+    connections are not shared between threads) and closes it. Only the views a query defines
+    over the Parquet files live there, never their rows, so memory does not grow with history."""
+    global _database
+    with _database_lock:
+        if _database is None:
+            _database = duckdb.connect()
+            atexit.register(_database.close)
+        return _database.cursor()
+
+
+
+class Results:
+    """Query results by key, least recently used out first, at most ``budget`` rows in all."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self._rows: OrderedDict[tuple[object, ...], list[dict[str, Any]]] = OrderedDict()
+        self._held = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[object, ...]) -> list[dict[str, Any]] | None:
+        with self._lock:
+            rows = self._rows.get(key)
+            if rows is not None:
+                self._rows.move_to_end(key)
+            return rows
+
+    def put(self, key: tuple[object, ...], rows: list[dict[str, Any]]) -> None:
+        if len(rows) > self.budget // 10:
+            return
+        with self._lock:
+            if key in self._rows:
+                return
+            self._rows[key] = rows
+            self._held += len(rows) + 1
+            while self._held > self.budget:
+                _, dropped = self._rows.popitem(last=False)
+                self._held -= len(dropped) + 1
+
+
+RESULTS = Results(RESULT_CACHE_ROWS)
+"""One per process, shared by every :class:`Store` (a key holds the files' full paths)."""
+
+
+__all__ = ["RESULTS", "RESULT_CACHE_ROWS", "Results", "connection"]
