@@ -252,7 +252,7 @@ def list_(
     except table_mod.QueryError as exc:
         raise fail(f"{_cli_option(exc.param)}: {_cli_text(exc.reason)}") from None
     if as_json:
-        out.print_json(json.dumps([{c.key: r.cells[c.key].text for c in table_mod.COLUMNS} | {"id": r.accelerator.id} for r in rows]))
+        out.print_json(json.dumps([{c.key: r.cells[c.key].text for c in table_mod.COLUMNS if not c.external} | {"id": r.accelerator.id} for r in rows]))
         return
     shown = [c for c in table_mod.COLUMNS if c.numeric or c.key == "availability"]
     left_out = [] if wide or out.width >= WIDE_LIST else [c for c in shown if c.key not in NARROW_LIST]
