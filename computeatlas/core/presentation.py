@@ -167,6 +167,18 @@ def page_text(number: int | float, stated: str | None = None, unit: str | None =
     return grouped(number)
 
 
+def in_row_unit(amount: float, scale: float, unit: str, stated: str | None) -> tuple[str, str | None]:
+    """A figure in a comparison row whose one unit is ``unit`` (``scale`` canonical units
+    each): ``(display, secondary)``. A figure stated in ``unit`` or another decimal prefix
+    of it is shown exactly in ``unit`` (``7380 GB/s`` → ``"7.38 TB/s"``, ``4.5 PFLOPS`` →
+    ``"4,500 TFLOPS"``); one stated otherwise keeps its words first (``"144 GiB"``) with the
+    conversion second (``"= 155 GB"``)."""
+    number = amount / scale
+    if stated and stated_in_other_unit(stated, unit):
+        return figure_text(stated), f"= {sig3(number)} {unit}"
+    return f"{grouped(number)} {unit}", None
+
+
 _DECIMAL = ("", "k", "M", "G", "T", "P", "E")
 
 
@@ -210,6 +222,18 @@ def sig3(number: float) -> str:
     if number == 0:
         return "0"
     return grouped(float(f"{number:.3g}"))
+
+
+_PREFIXES = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
+
+
+def prefixed(amount: float, unit: str) -> str:
+    """A derived amount of a base ``unit`` with a decimal prefix, three significant figures:
+    ``prefixed(2.827e12, "FLOP/s per W")`` → ``"2.83 TFLOP/s per W"``."""
+    for scale, prefix in _PREFIXES:
+        if abs(amount) >= scale:
+            return f"{sig3(amount / scale)} {prefix}{unit}"
+    return f"{sig3(amount)} {unit}"
 
 
 def figure_text(stated: str) -> str:
@@ -483,7 +507,8 @@ _QUALIFIER_LABELS = {
 
 __all__ = [
     "CANONICAL_UNITS", "DERIVED_LABEL", "OfferQualifier", "Presented", "STATE_WORDS", "Shown", "WEAKEST_FIRST",
-    "canonical_unit", "compute_unit", "dispute_to_weigh", "figure_text", "grouped", "operations", "page_text",
-    "plain", "plain_text", "present", "present_derived", "present_link", "present_sparse", "ratio_text",
-    "ratio_words", "same_figure_other_unit", "shown_of", "sig3", "stated_in_other_unit", "tera_unit", "weakest", "why",
+    "canonical_unit", "compute_unit", "dispute_to_weigh", "figure_text", "grouped", "in_row_unit", "operations",
+    "page_text", "plain", "plain_text", "prefixed", "present", "present_derived", "present_link", "present_sparse",
+    "ratio_text", "ratio_words", "same_figure_other_unit", "shown_of", "sig3", "stated_in_other_unit", "tera_unit",
+    "weakest", "why",
 ]
