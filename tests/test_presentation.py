@@ -256,7 +256,7 @@ EXPECTED: dict[tuple[str, str], dict[str, dict[str, Any] | None]] = {
                  "fp8_sparse_pattern": "", "fp8_dense_tflops": 1979},
         "chart": {"plotted": 1979.0, "text": "1979 TFLOPS", "disputed": False},  # the dense figure, never the sparse one
         "comparison": {"state": "published", "display": "1,979 TFLOPS", "amount": 1979e12, "sparse": None, "disputed": False},
-        "derived": {"state": "derived", "display": "590.7 FLOP/byte", "value": 590.746268657, "reason": None},  # 1979e12 / 3.35e12
+        "derived": {"state": "derived", "display": "591 FLOP/byte", "value": 590.746268657, "reason": None},  # 1979e12 / 3.35e12
     },
     ("acme-hopperish", "fp4"): {
         "page": None,  # the page lists the record's formats only: no FP4 row
@@ -281,7 +281,7 @@ EXPECTED: dict[tuple[str, str], dict[str, dict[str, Any] | None]] = {
         "json": {"memory_gb": 154.618822656, "memory_gb_state": "published", "memory_stated": "144 GiB", "memory_bytes": GIB},
         "chart": {"plotted": 154.618822656, "text": "144 GiB", "disputed": False},
         "comparison": {"state": "published", "display": "144 GiB", "amount": GIB, "sparse": None, "disputed": False},
-        "derived": {"state": "derived", "display": "77.31 billion parameters", "value": 77309411328, "reason": None},  # GIB × 8 ÷ 16
+        "derived": {"state": "derived", "display": "77.3 billion parameters", "value": 77309411328, "reason": None},  # GIB × 8 ÷ 16
     },
     ("acme-disputed", "bandwidth"): {
         "page": {"state": "published", "figure": "3.35 TB/s", "badge": None, "sparse": None, "disputed": "3 TB/s — Press : Rounded at launch."},
@@ -294,7 +294,7 @@ EXPECTED: dict[tuple[str, str], dict[str, dict[str, Any] | None]] = {
         "json": {"memory_bandwidth_tbps": 3.35, "memory_bandwidth_tbps_state": "published", "memory_bandwidth_stated": "3.35 TB/s", "disputed_specs": "memory_bandwidth"},
         "chart": {"plotted": 3.35, "text": "3.35 TB/s", "disputed": True},
         "comparison": {"state": "published", "display": "3.35 TB/s", "amount": 3.35e12, "sparse": None, "disputed": True},
-        "derived": {"state": "derived", "display": "590.7 FLOP/byte", "value": 590.746268657, "reason": None},
+        "derived": {"state": "derived", "display": "591 FLOP/byte", "value": 590.746268657, "reason": None},
     },
 }  # fmt: skip
 

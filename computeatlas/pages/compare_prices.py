@@ -15,10 +15,13 @@ the figure is not a published per-accelerator number it carries the figure's sta
 
 from __future__ import annotations
 
+import datetime as dt
+
 from computeatlas.cloud.spreads import SpreadEnd
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.presentation import DERIVED_LABEL, grouped, sig3, tera_unit
-from computeatlas.pages.cheapest import price_text
+from computeatlas.pages.cheapest import cheapest_on_demand, price_text
 from computeatlas.silicon.comparison import CellView, ComparisonView, RowView, with_ratios
 
 NONE_OBSERVED_STATE = "none_observed"
@@ -83,4 +86,11 @@ def price_rows(catalog: Catalog, view: ComparisonView, cheapest: dict[str, Sprea
     return [with_ratios(r, reference) for r in rows]
 
 
-__all__ = ["NONE_OBSERVED_LABEL", "NONE_OBSERVED_STATE", "price_rows"]
+def with_prices(catalog: Catalog, view: ComparisonView, store: Store, now: dt.datetime, freshness_days: int) -> ComparisonView:
+    """``view`` with its price rows filled from ``store``'s current observations as of ``now``
+    (the web page, ``/api/compare`` and ``computeatlas compare`` all call this)."""
+    view.prices = price_rows(catalog, view, cheapest_on_demand(store, now, freshness_days), freshness_days)
+    return view
+
+
+__all__ = ["NONE_OBSERVED_LABEL", "NONE_OBSERVED_STATE", "price_rows", "with_prices"]

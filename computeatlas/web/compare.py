@@ -27,8 +27,7 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import BadRequest, InputError, NotFound, PageError
 from computeatlas.core.urls import site_path
-from computeatlas.pages.cheapest import cheapest_on_demand
-from computeatlas.pages.compare_prices import price_rows
+from computeatlas.pages.compare_prices import with_prices
 from computeatlas.silicon import comparison as compare
 from computeatlas.silicon import resolve
 from computeatlas.silicon import search as searching
@@ -83,9 +82,7 @@ def _build(request: Request, catalog: Catalog, names: list[str]) -> compare.Comp
     except compare.CompareError as exc:
         raise _page_error(exc) from None
     settings = settings_of(request)
-    cheapest = cheapest_on_demand(Store(settings.prices_dir), history.utcnow(), settings.freshness_days)
-    view.prices = price_rows(catalog, view, cheapest, settings.freshness_days)
-    return view
+    return with_prices(catalog, view, Store(settings.prices_dir), history.utcnow(), settings.freshness_days)
 
 
 def _ids_param(params: CompareParams | ApiCompareParams) -> list[str] | None:
