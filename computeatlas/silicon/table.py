@@ -151,7 +151,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("bf16", "BF16 dense", figure=model.DENSE[NumberFormat.BF16], claim=lambda a: a.compute(NumberFormat.BF16)),
     Column("fp4", "FP4 dense", figure=model.DENSE[NumberFormat.FP4], claim=lambda a: a.compute(NumberFormat.FP4)),
     Column("power", "Power", figure=model.POWER, claim=lambda a: a.specs.power),
-    Column("price", "Cheapest on-demand (USD per accelerator-hour)", external=True),
+    Column("price", "Cheapest on-demand, USD per hour", external=True),
     Column("availability", "Availability", lambda a: a.availability.value),
     Column("workload", "Workload", lambda a: a.workload.value),
     Column("form_factor", "Form factor", lambda a: a.form_factor),
