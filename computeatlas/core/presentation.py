@@ -353,7 +353,11 @@ def why(state: Shown, claim: Claim | None) -> str:
     if state is Shown.NOT_COMPARABLE and claim is not None:
         if claim.basis is not None and not claim.basis.per_accelerator:
             return f"not comparable (stated per {claim.basis.value})"
-        return "not comparable (not stated as a dense per-accelerator figure)"
+        if isinstance(claim, ComputeSpec):  # stated per accelerator, but not as a dense rate
+            words = claim.published_text or ""
+            words = words if len(words) <= 90 else words[:89].rstrip() + "…"
+            return f"not comparable (no dense figure stated; the source says “{words}”)" if words else "not comparable (no dense figure stated)"
+        return "not comparable (not stated as a per-accelerator figure we can compare)"
     if state is Shown.PUBLISHED and claim is not None and claim.basis is not None and not claim.basis.per_accelerator:
         return f"published per {claim.basis.value}, not per accelerator"
     return state.label
