@@ -153,7 +153,7 @@ def plain_text(number: int | float) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def page_text(number: int | float, stated: str | None = None, unit: str | None = None) -> str:
+def page_text(number: float, stated: str | None = None, unit: str | None = None) -> str:
     """A number as a table cell on a page shows it (the exports keep :func:`plain`).
 
     ``number`` is the figure in the column's display ``unit``. Where the source ``stated``
@@ -190,7 +190,7 @@ def stated_in_other_unit(stated: str, unit: str) -> bool:
     if not written or written == unit:
         return False
     bases = {unit[len(p):] for p in _DECIMAL if p and unit.startswith(p)} | {unit}
-    if unit.endswith("FLOPS") or unit.endswith("OPS"):
+    if unit.endswith(("FLOPS", "OPS")):
         bases |= {"FLOPS" if unit.endswith("FLOPS") else "OPS"}
     return not any(written == p + b for p in _DECIMAL for b in bases)
 
@@ -207,7 +207,7 @@ _NUMBER = re.compile(r"(?<![\w.,])(\d+)(\.\d+)?(?:e(\d+))?(?![\w.,])")
 _POWERS = {9: "billion", 12: "trillion", 6: "million"}
 
 
-def grouped(number: int | float) -> str:
+def grouped(number: float) -> str:
     """``number`` (rounded once by :func:`plain`) with thousands separators: ``20000`` → ``"20,000"``, ``2614.9`` → ``"2,614.9"``."""
     text = plain_text(plain(number) if isinstance(number, float) else number)
     sign, text = ("-", text[1:]) if text.startswith("-") else ("", text)

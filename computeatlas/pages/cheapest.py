@@ -46,7 +46,7 @@ def cheapest_on_demand(store: Store, now: dt.datetime, freshness_days: int) -> d
 def price_text(price: float) -> str:
     """A price per accelerator-hour as pages show it: cents, thousands separators (``"1.99"``, ``"10.50"``)."""
     whole = grouped(round(price, 2))
-    head, dot, cents = whole.partition(".")
+    head, _, cents = whole.partition(".")
     return f"{head}.{(cents + '00')[:2]}"
 
 

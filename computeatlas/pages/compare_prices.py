@@ -22,7 +22,12 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.presentation import DERIVED_LABEL, grouped, sig3, tera_unit
 from computeatlas.pages.cheapest import cheapest_on_demand, price_text
-from computeatlas.silicon.comparison import CellView, ComparisonView, RowView, with_ratios
+from computeatlas.silicon.comparison import (
+    CellView,
+    ComparisonView,
+    RowView,
+    with_ratios,
+)
 
 NONE_OBSERVED_STATE = "none_observed"
 """The state word of a price cell with no fresh on-demand USD observation."""

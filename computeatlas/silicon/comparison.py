@@ -36,7 +36,14 @@ from pydantic import BaseModel, Field
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.claims import Claim, NumberFormat
-from computeatlas.core.presentation import Shown, canonical_unit, dispute_to_weigh, in_row_unit, present, ratio_text
+from computeatlas.core.presentation import (
+    Shown,
+    canonical_unit,
+    dispute_to_weigh,
+    in_row_unit,
+    present,
+    ratio_text,
+)
 from computeatlas.core.urls import site_path
 from computeatlas.silicon import derive, resolve
 from computeatlas.silicon.curated import pair_id
@@ -431,13 +438,13 @@ def build(catalog: Catalog, names: Sequence[str]) -> ComparisonView:
 
 
 __all__ = [
+    "MAX_PARTS",
+    "MIN_PARTS",
     "CellView",
     "CompareError",
     "ComparisonView",
     "CuratedView",
     "HeadlineView",
-    "MAX_PARTS",
-    "MIN_PARTS",
     "PairGap",
     "PartView",
     "RowView",
@@ -447,6 +454,6 @@ __all__ = [
     "ratio_text",
     "resolve_parts",
     "shared_formats",
-    "with_ratios",
     "split_ids",
+    "with_ratios",
 ]

@@ -35,10 +35,15 @@ from pydantic import (
 from computeatlas.core.amounts import MAX_LENGTH as AMOUNT_MAX_LENGTH
 from computeatlas.core.amounts import UNITS, AmountError, parse_amount
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.claims import NumberFormat
+from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.errors import InputError
-from computeatlas.core.claims import Claim
-from computeatlas.core.presentation import Shown, dispute_to_weigh, figure_text, page_text, stated_in_other_unit
+from computeatlas.core.presentation import (
+    Shown,
+    dispute_to_weigh,
+    figure_text,
+    page_text,
+    stated_in_other_unit,
+)
 from computeatlas.core.units import Dimension
 from computeatlas.silicon import columns as model
 from computeatlas.silicon.records import Accelerator
