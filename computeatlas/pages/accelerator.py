@@ -100,5 +100,6 @@ def accelerator_view(catalog: Catalog, acc: Accelerator, store: Store | None = N
         derived=derived_figures(acc),
         rent=rent,
         power=power_question(catalog, acc),
-        glance=glance(specs, acc.availability.value, acc.availability_note, acc.catch, rent, site_path("cloud_prices", ident=acc.id)),
+        glance=glance(specs, acc.availability.value, acc.availability_note, acc.catch, rent, site_path("cloud_prices", ident=acc.id),
+                      prices_read=store is not None),
     )

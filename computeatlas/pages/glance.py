@@ -69,9 +69,12 @@ def _figure(spec: SpecView) -> GlanceFigure:
     )
 
 
-def glance_price(rent: RentSummary | None, prices_url: str) -> GlancePrice:
-    """The card's price line from the page's rental summary (see :mod:`computeatlas.cloud.rental`)."""
+def glance_price(rent: RentSummary | None, prices_url: str, prices_read: bool = True) -> GlancePrice:
+    """The card's price line from the page's rental summary (see :mod:`computeatlas.cloud.rental`);
+    ``prices_read`` is False when the observation store was not read (nothing is said about prices then)."""
     observed = rent.observed if rent else None
+    if not prices_read:
+        return GlancePrice(text="Prices were not read for this view: see the observed prices.", url=prices_url)
     if observed is None:
         return GlancePrice(text="No on-demand price: the atlas holds no offer for this part.", url=prices_url)
     day = observed.as_of.date().isoformat()
@@ -86,12 +89,13 @@ def glance_price(rent: RentSummary | None, prices_url: str) -> GlancePrice:
 
 
 def glance(specs: list[SpecView], availability: str, availability_note: str, catch: str, rent: RentSummary | None,
-           prices_url: str) -> Glance:
-    """The card of one accelerator from its spec views, rental summary and catch."""
+           prices_url: str, prices_read: bool = True) -> Glance:
+    """The card of one accelerator from its spec views, rental summary and catch (``prices_read``:
+    whether the observation store was read, see :func:`glance_price`)."""
     by_key = {s.key: s for s in specs}
     figures = [_figure(by_key[k]) for k in CARD_SPECS if k in by_key and not (k == "compute.FP4" and by_key[k].state.value != "published")]
     return Glance(figures=figures, availability=availability, availability_note=availability_note,
-                  price=glance_price(rent, prices_url), catch=first_sentence(catch))
+                  price=glance_price(rent, prices_url, prices_read), catch=first_sentence(catch))
 
 
 __all__ = ["CARD_SPECS", "Glance", "GlanceFigure", "GlancePrice", "first_sentence", "glance", "glance_price"]
