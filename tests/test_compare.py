@@ -149,7 +149,7 @@ def test_a_per_package_figure_against_a_per_chip_one_says_so(real_catalog: Catal
     assert mi250x.basis_label == "package of 2 GCDs" and a100.basis_label == "chip"
     assert mi250x.per_device == "64 GB per GCD (derived)"  # AMD: 128 GB is "64GB per GCD x 2"
     assert a100.ratio == pytest.approx(80 / 128)
-    assert a100.ratio_display == "0.625× (per chip ÷ per package of 2 GCDs)"
+    assert a100.ratio_display == "1.6× lower than AMD Instinct MI250X (per chip ÷ per package of 2 GCDs)"  # 128 ÷ 80
     assert cells(view, "memory_bandwidth")["amd-instinct-mi250x"].per_device == "1.6 TB/s per GCD (derived)"
     # two per-chip parts: the bare ratio, no words
     same = compare.build(real_catalog, ["nvidia-h100-sxm", "nvidia-a100-sxm-80gb"])
@@ -162,7 +162,7 @@ def test_compare_page_shows_the_basis_words_and_the_per_device_figure(real_clien
     assert "per package of 2 GCDs" in mi250x.select_one(".basis").get_text()
     assert mi250x.select_one(".per-device").get_text() == "= 64 GB per GCD (derived)"
     a100 = page.select_one('#compare-table tr[data-key="memory"] td[data-id="nvidia-a100-sxm-80gb"]')
-    assert a100.select_one(".ratio").get_text() == "0.625× (per chip ÷ per package of 2 GCDs)"
+    assert a100.select_one(".ratio").get_text() == "1.6× lower than AMD Instinct MI250X (per chip ÷ per package of 2 GCDs)"
 
 
 def test_interconnect_gets_no_ratio(real_catalog: Catalog) -> None:

@@ -302,7 +302,7 @@ def per_device(acc: Accelerator, key: str) -> DerivedFigure | None:
     figure = _figure(
         f"per_device.{key}", f"{label[0].upper()}{label[1:]} per {per}", None, unit,
         f"{label} per {per} = {label} of the package ÷ {devices.count} {per}s software sees",
-        given, lambda v: v / devices.count, lambda v: f"{humanize(v, unit)} per {per}",
+        given, lambda v: v / devices.count, lambda v: f"{prefixed(v, unit)} per {per}",
         f"{{0}} ÷ {devices.count}",
         note=f"Software sees this package as {devices.count} devices ({per}s); each job or process gets one {per}'s share. {devices.note or ''}".strip(),
     )
