@@ -153,7 +153,7 @@ def test_a_per_package_figure_against_a_per_chip_one_says_so(real_catalog: Catal
     assert cells(view, "memory_bandwidth")["amd-instinct-mi250x"].per_device == "1.6 TB/s per GCD (derived)"
     # two per-chip parts: the bare ratio, no words
     same = compare.build(real_catalog, ["nvidia-h100-sxm", "nvidia-a100-sxm-80gb"])
-    assert cells(same, "memory")["nvidia-h100-sxm"].ratio_display == "1×"  # 80 GB against 80 GB, the A100 first
+    assert cells(same, "memory")["nvidia-h100-sxm"].ratio_display == "same"  # 80 GB against 80 GB, the A100 first: no basis words
 
 
 def test_compare_page_shows_the_basis_words_and_the_per_device_figure(real_client) -> None:
