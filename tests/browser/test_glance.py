@@ -119,7 +119,7 @@ def test_tables_and_comparisons_read_well(browser, server: str, artifacts: Path)
         page.goto(server + "/compare/nvidia-h100-sxm-vs-amd-instinct-mi300x")
         page.screenshot(path=str(artifacts / "desktop-compare-h100-mi300x.png"), full_page=True)
         memory = page.locator('#compare-table tr[data-key="memory"] td[data-id="amd-instinct-mi300x"] .ratio').inner_text()
-        assert memory == "2.4× higher than NVIDIA H100 SXM5 80GB"  # 192 GB ÷ 80 GB, the larger side named
+        assert memory == "2.4× higher than NVIDIA H100 SXM5 80GB (per package ÷ per chip)"  # 192 GB ÷ 80 GB, the larger side named
         price = page.locator('#price-table tr[data-key="price.on_demand"] td[data-id="nvidia-h100-sxm"] .figure').inner_text()
         assert price.endswith(" USD per hour")
         per_dollar = page.locator('#price-table tr[data-key="price.compute_per_usd.FP8"] td[data-id="nvidia-h100-sxm"] .figure').inner_text()
