@@ -256,7 +256,7 @@ def test_wide_prints_every_column_on_one_line() -> None:
     header = next(line for line in wide.output.splitlines() if " id " in line)
     assert "Memory bandwidth (TB/s)" in header and "Availability" in header and "FP4 dense (TFLOPS)" in header
     row = next(line for line in wide.output.splitlines() if "aws-trainium-3 " in line)
-    assert "cloud-only" in row and "2517" in row
+    assert "cloud-only" in row and "2,517" in row  # AWS: "2,517 MXFP8 TFLOPS"
     assert "…" not in wide.output
 
 

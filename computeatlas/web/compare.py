@@ -195,7 +195,7 @@ def api_compare_pair(request: Request, pair: str = PAIR_PATH) -> compare.Compari
     canonical = pair_id(*ids)
     if pair != canonical:
         raise Moved(urls_of(request).path("api_compare_pair", pair=canonical))
-    return _build(catalog, ids)
+    return _build(request, catalog, ids)
 
 
 def api_search(request: Request, q: str = Query(..., max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)) -> searching.SearchResult:
