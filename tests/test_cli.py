@@ -240,7 +240,7 @@ def test_tables_read_at_80_columns_when_piped() -> None:
     assert _over(listed.output) == [] and "…" not in listed.output
     # AMD's MI300X: 2614.9 dense FP8 TFLOPS, printed whole (it was cut to "2614…").
     row = next(line for line in listed.output.splitlines() if line.startswith("amd-instinct-mi300x "))
-    assert row.split()[1:] == ["192", "5.3", "2614.9", "1307.4", "750"]
+    assert row.split()[1:] == ["192", "5.3", "2,614.9", "1,307.4", "750"]  # AMD's MI300X figures, separators as on the page
     assert "FP4 dense (TFLOPS), Availability left" in " ".join(listed.output.split())
     shown = runner.invoke(app, ["show", "Trn3"], env={"COLUMNS": "80"})
     assert shown.exit_code == 0 and _over(shown.output) == [] and "…" not in shown.output
@@ -256,7 +256,7 @@ def test_wide_prints_every_column_on_one_line() -> None:
     header = next(line for line in wide.output.splitlines() if " id " in line)
     assert "Memory bandwidth (TB/s)" in header and "Availability" in header and "FP4 dense (TFLOPS)" in header
     row = next(line for line in wide.output.splitlines() if "aws-trainium-3 " in line)
-    assert "cloud-only" in row and "2517" in row
+    assert "cloud-only" in row and "2,517" in row  # AWS: "2,517 MXFP8 TFLOPS"
     assert "…" not in wide.output
 
 

@@ -47,8 +47,8 @@ def test_same_compute_and_bandwidth_ratio(compare_catalog: Catalog) -> None:
     fp8 = cells(view, "compute.FP8")
     assert fp8["acme-a2"].is_reference and fp8["acme-a1"].ratio == pytest.approx(1.0)
     bandwidth = cells(view, "memory_bandwidth")
-    assert bandwidth["acme-a1"].ratio == pytest.approx(3.35 / 4.9)  # 0.684×
-    assert bandwidth["acme-a1"].ratio_display == "0.684×"
+    assert bandwidth["acme-a1"].ratio == pytest.approx(3.35 / 4.9)  # 0.684: shown the other way round
+    assert bandwidth["acme-a1"].ratio_display == "1.46× lower than Acme A2"  # 4.9 / 3.35 = 1.4627
     assert bandwidth["acme-a2"].amount == 4.9e12 and bandwidth["acme-a2"].basis == "chip"
 
 
@@ -112,8 +112,8 @@ def test_bad_input_is_a_compare_error(compare_catalog: Catalog, names: list[str]
 def test_real_h100_vs_h200(real_catalog: Catalog) -> None:
     view = compare.build(real_catalog, ["H100 SXM", "H200"])
     assert view.ids == ["nvidia-h100-sxm", "nvidia-h200-sxm"]
-    assert cells(view, "memory_bandwidth")["nvidia-h200-sxm"].ratio == pytest.approx(4.8 / 3.35)  # 1.43×
-    assert cells(view, "memory_bandwidth")["nvidia-h200-sxm"].ratio_display == "1.43×"
+    assert cells(view, "memory_bandwidth")["nvidia-h200-sxm"].ratio == pytest.approx(4.8 / 3.35)  # 1.4328
+    assert cells(view, "memory_bandwidth")["nvidia-h200-sxm"].ratio_display == "1.43× higher than NVIDIA H100 SXM5 80GB"
     assert cells(view, "memory")["nvidia-h200-sxm"].ratio == pytest.approx(141 / 80)  # 1.76×
     assert cells(view, "power")["nvidia-h200-sxm"].ratio == pytest.approx(1.0)  # 700 W both
     # The H200 record has no dense compute from a source we read: nothing to set beside the H100.
@@ -149,11 +149,11 @@ def test_a_per_package_figure_against_a_per_chip_one_says_so(real_catalog: Catal
     assert mi250x.basis_label == "package of 2 GCDs" and a100.basis_label == "chip"
     assert mi250x.per_device == "64 GB per GCD (derived)"  # AMD: 128 GB is "64GB per GCD x 2"
     assert a100.ratio == pytest.approx(80 / 128)
-    assert a100.ratio_display == "0.625× (per chip ÷ per package of 2 GCDs)"
+    assert a100.ratio_display == "1.6× lower than AMD Instinct MI250X (per chip ÷ per package of 2 GCDs)"  # 128 ÷ 80
     assert cells(view, "memory_bandwidth")["amd-instinct-mi250x"].per_device == "1.6 TB/s per GCD (derived)"
     # two per-chip parts: the bare ratio, no words
     same = compare.build(real_catalog, ["nvidia-h100-sxm", "nvidia-a100-sxm-80gb"])
-    assert cells(same, "memory")["nvidia-h100-sxm"].ratio_display == "1×"  # 80 GB against 80 GB, the A100 first
+    assert cells(same, "memory")["nvidia-h100-sxm"].ratio_display == "same"  # 80 GB against 80 GB, the A100 first: no basis words
 
 
 def test_compare_page_shows_the_basis_words_and_the_per_device_figure(real_client) -> None:
@@ -162,7 +162,7 @@ def test_compare_page_shows_the_basis_words_and_the_per_device_figure(real_clien
     assert "per package of 2 GCDs" in mi250x.select_one(".basis").get_text()
     assert mi250x.select_one(".per-device").get_text() == "= 64 GB per GCD (derived)"
     a100 = page.select_one('#compare-table tr[data-key="memory"] td[data-id="nvidia-a100-sxm-80gb"]')
-    assert a100.select_one(".ratio").get_text() == "0.625× (per chip ÷ per package of 2 GCDs)"
+    assert a100.select_one(".ratio").get_text() == "1.6× lower than AMD Instinct MI250X (per chip ÷ per package of 2 GCDs)"
 
 
 def test_interconnect_gets_no_ratio(real_catalog: Catalog) -> None:
@@ -204,7 +204,7 @@ def test_pair_page_rows_ratios_and_sources(compare_client: TestClient) -> None:
     page = soup(response)
     assert page.select_one("h1").get_text() == "Acme A2 vs Acme A1"
     bandwidth = page.select_one('#compare-table tr[data-key="memory_bandwidth"] td[data-id="acme-a1"]')
-    assert bandwidth.select_one(".ratio").get_text() == "0.684×"
+    assert bandwidth.select_one(".ratio").get_text() == "1.46× lower than Acme A2"  # 4.9 / 3.35
     assert "3.35 TB/s" in bandwidth.get_text(" ") and "per chip" in bandwidth.get_text(" ")
     assert "(vendor)" in bandwidth.select_one(".cite").get_text()  # Acme sells the part it rates
     power = page.select_one('#compare-table tr[data-key="power"] td[data-id="acme-a2"]')
@@ -212,7 +212,7 @@ def test_pair_page_rows_ratios_and_sources(compare_client: TestClient) -> None:
     assert power.get_text(" ", strip=True).startswith("not published")
     derived = page.select_one('#derived-table tr[data-key="compute_per_watt.FP8"]')
     assert "compute per watt = FP8 dense compute ÷ power" in derived.select_one("th").get_text(" ")
-    assert "1979 TFLOPS ÷ 700 W = 2.827 TFLOP/s per W" in derived.select_one('td[data-id="acme-a1"]').get_text(" ")
+    assert "1,979 TFLOPS ÷ 700 W = 2.83 TFLOP/s per W" in derived.select_one('td[data-id="acme-a1"]').get_text(" ")
     assert "Derived from published figures" in page.select_one("#derived").get_text()
 
 
@@ -434,7 +434,7 @@ def test_accelerator_page_compared_against_related_and_derived(compare_client: T
     assert related["hooli-h1"].select_one(".summary").get_text() == "memory: not published, rent"
     ridge = page.select_one('[data-derived="ridge_point.FP8"]')
     assert ridge["data-state"] == "derived"
-    assert "590.7 FLOP/byte" in ridge.get_text(" ")
+    assert "591 FLOP/byte" in ridge.get_text(" ")  # 1979 / 3.35 = 590.75, three significant figures
     assert "ridge point = FP8 dense compute ÷ memory bandwidth" in ridge.get_text(" ")
     other = soup(compare_client.get("/silicon/acme-a2"))
     per_watt = other.select_one('[data-derived="compute_per_watt.FP8"]')
@@ -479,7 +479,7 @@ def test_cli_compare_prints_aligned_table_with_ratios(compare_data: Path) -> Non
     result = runner.invoke(app, ["compare", "acme-a1", "A2", "--data", str(compare_data)], env={"COLUMNS": "220"})
     assert result.exit_code == 0, result.output
     assert "Acme A2 vs Acme A1" in result.output
-    assert "3.35 TB/s /chip (0.684×)" in result.output
+    assert "3.35 TB/s /chip (1.46× lower than Acme A2)" in result.output  # 4.9 / 3.35
     assert "Compute at FP8, dense" in result.output
     assert "not published" in result.output
 
@@ -527,4 +527,4 @@ def test_cli_show_real_alias() -> None:
 def test_cli_marks_disputed_figures() -> None:
     result = runner.invoke(app, ["compare", "aws-trainium-2", "aws-trainium-3"], env={"COLUMNS": "220"})
     assert result.exit_code == 0, result.output
-    assert "4.9 TB/s /chip (1.69×) (disputed)" in result.output  # AWS's NKI guide says 4.7 TB/s
+    assert "4.9 TB/s /chip (1.69× higher than AWS Trainium2) (disputed)" in result.output  # 4.9 / 2.9; AWS's NKI guide says 4.7 TB/s

@@ -17,16 +17,16 @@ def test_h100_sxm_figures(real_catalog: Catalog) -> None:
     ridge = derive.ridge_point(h100, FP8)
     assert ridge.state is DerivedState.DERIVED
     assert ridge.value == pytest.approx(1979e12 / 3.35e12)  # 590.7 FLOP/byte
-    assert ridge.display == "590.7 FLOP/byte"
-    assert ridge.worked == "1979 TFLOPS ÷ 3.35 TB/s = 590.7 FLOP/byte"
+    assert ridge.display == "591 FLOP/byte"  # three significant figures
+    assert ridge.worked == "1,979 TFLOPS ÷ 3.35 TB/s = 591 FLOP/byte"
     assert ridge.provenance == "derived from published figures"
     assert [i.key for i in ridge.inputs] == ["compute.FP8", "memory_bandwidth"]
     sweeps = derive.bandwidth_per_capacity(h100)
     assert sweeps.value == pytest.approx(3.35e12 / 80e9)  # 41.875 per second
-    assert sweeps.display == "41.88 per second"
+    assert sweeps.display == "41.9 per second"  # 3.35e12 ÷ 80e9 = 41.875, three significant figures
     per_watt = derive.compute_per_watt(h100, BF16)
-    assert per_watt.value == pytest.approx(989e12 / 700)  # 1.413 TFLOP/s per W (NVIDIA: 989 TFLOPS dense BF16, 700 W)
-    assert per_watt.display == "1.413 TFLOP/s per W"
+    assert per_watt.value == pytest.approx(989e12 / 700)  # 1.4129 TFLOP/s per W (NVIDIA: 989 TFLOPS dense BF16, 700 W)
+    assert per_watt.display == "1.41 TFLOP/s per W"  # three significant figures
     assert derive.largest_model(h100, FP8).value == pytest.approx(80e9)
     assert derive.largest_model(h100, BF16).display == "40 billion parameters"
 
@@ -35,7 +35,7 @@ def test_gib_memory_is_converted(real_catalog: Catalog) -> None:
     trn3 = real_catalog.accelerators["aws-trainium-3"]  # 144 GiB, as AWS writes it
     model = derive.largest_model(trn3, BF16)
     assert model.value == pytest.approx(144 * 2**30 * 8 / 16)  # 77.3 billion
-    assert model.display == "77.31 billion parameters"
+    assert model.display == "77.3 billion parameters"  # 144 GiB × 8 ÷ 16 = 77.309e9
 
 
 def test_power_not_published_makes_per_watt_not_published(real_catalog: Catalog) -> None:

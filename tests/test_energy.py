@@ -227,7 +227,7 @@ def test_power_question_for_a_part_with_power_not_published(energy_client: TestC
     assert "The Register reports 120 kW per rack (as of 2026-03-11, independent)" in text(system)
     density = [text(tr.select_one("td")) for tr in section.select("table.figures")[0].select("tbody tr")]
     assert density == ["16 kW", "120 kW"]  # the 2025 average replaces the 2024 one; history stays on the topic page
-    assert "2600 GW" in text(section.select("table.figures")[1])
+    assert "2,600 GW" in text(section.select("table.figures")[1])  # LBNL's 2600 GW, with a thousands separator
     assert [li["data-claim"] for li in section.select(".efficiency-claims li")] == ["acme-a2-per-mw"]
     assert "2,756,947 tokens per second per provisioned megawatt" in text(section.select_one(".efficiency-claims"))
     links = [a["href"] for a in section.select(".topic-links a")]

@@ -131,7 +131,7 @@ def test_dense_and_sparse_shown_side_by_side(client: TestClient) -> None:
     page = soup(client.get("/silicon/acme-a1"))
     bf16 = page.select_one('[data-spec="compute.BF16"] dd').get_text(" ", strip=True)
     assert "989.5 TFLOPS" in bf16 and "dense" in bf16
-    assert "1979 TFLOPS with 2:4 sparsity" in bf16
+    assert "1,979 TFLOPS with 2:4 sparsity" in bf16
 
 
 def test_absent_later_sections_are_not_faked(client: TestClient) -> None:

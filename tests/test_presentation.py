@@ -243,9 +243,9 @@ EXPECTED: dict[tuple[str, str], dict[str, dict[str, Any] | None]] = {
                     "reason": f"power: published as text (“{TEXT}”)"},
     },
     ("acme-nosparse", "sparse"): {
-        "page": {"state": "published", "figure": "1979 TFLOPS", "badge": None, "sparse": None, "disputed": None},
-        "api": {"state": "published", "display": "1979 TFLOPS", "amount": 1979e12, "unit": "FLOP/s", "sparse": None, "others": []},
-        "table_page": {"text": "1979", "state": None, "stated": None},  # the dense figure; the page has no sparse column
+        "page": {"state": "published", "figure": "1,979 TFLOPS", "badge": None, "sparse": None, "disputed": None},
+        "api": {"state": "published", "display": "1,979 TFLOPS", "amount": 1979e12, "unit": "FLOP/s", "sparse": None, "others": []},
+        "table_page": {"text": "1,979", "state": None, "stated": None},  # the dense figure; the page has no sparse column
         "csv": {"fp8_sparse_tflops": "", "fp8_sparse_tflops_state": "not yet collected", "fp8_sparse_stated": "",
                 "fp8_sparse_pattern": "", "fp8_dense_tflops": "1979"},
         "parquet": {"fp8_sparse_tflops": None, "fp8_sparse_tflops_state": "not yet collected", "fp8_sparse_stated": "",
@@ -255,8 +255,8 @@ EXPECTED: dict[tuple[str, str], dict[str, dict[str, Any] | None]] = {
         "json": {"fp8_sparse_tflops": None, "fp8_sparse_tflops_state": "not yet collected", "fp8_sparse_stated": "",
                  "fp8_sparse_pattern": "", "fp8_dense_tflops": 1979},
         "chart": {"plotted": 1979.0, "text": "1979 TFLOPS", "disputed": False},  # the dense figure, never the sparse one
-        "comparison": {"state": "published", "display": "1979 TFLOPS", "amount": 1979e12, "sparse": None, "disputed": False},
-        "derived": {"state": "derived", "display": "590.7 FLOP/byte", "value": 590.746268657, "reason": None},  # 1979e12 / 3.35e12
+        "comparison": {"state": "published", "display": "1,979 TFLOPS", "amount": 1979e12, "sparse": None, "disputed": False},
+        "derived": {"state": "derived", "display": "591 FLOP/byte", "value": 590.746268657, "reason": None},  # 1979e12 / 3.35e12
     },
     ("acme-hopperish", "fp4"): {
         "page": None,  # the page lists the record's formats only: no FP4 row
@@ -273,26 +273,28 @@ EXPECTED: dict[tuple[str, str], dict[str, dict[str, Any] | None]] = {
     ("acme-gib", "memory"): {
         "page": {"state": "published", "figure": "144 GiB", "badge": None, "sparse": None, "disputed": None},
         "api": {"state": "published", "display": "144 GiB", "amount": GIB, "unit": "B", "sparse": None, "others": []},
-        "table_page": {"text": "154.619", "state": None, "stated": "as stated: 144 GiB"},
+        # as stated first; the conversion (154.618822656 GB) beside it at three significant figures
+        "table_page": {"text": "144 GiB = 155 GB", "state": None, "stated": None},
         "csv": {"memory_gb": "154.618822656", "memory_gb_state": "published", "memory_stated": "144 GiB", "memory_bytes": "154618822656"},
         "parquet": {"memory_gb": 154.618822656, "memory_gb_state": "published", "memory_stated": "144 GiB", "memory_bytes": float(GIB)},
         "sqlite": {"memory_gb": 154.618822656, "memory_gb_state": "published", "memory_stated": "144 GiB", "memory_bytes": float(GIB)},
         "json": {"memory_gb": 154.618822656, "memory_gb_state": "published", "memory_stated": "144 GiB", "memory_bytes": GIB},
         "chart": {"plotted": 154.618822656, "text": "144 GiB", "disputed": False},
         "comparison": {"state": "published", "display": "144 GiB", "amount": GIB, "sparse": None, "disputed": False},
-        "derived": {"state": "derived", "display": "77.31 billion parameters", "value": 77309411328, "reason": None},  # GIB × 8 ÷ 16
+        "derived": {"state": "derived", "display": "77.3 billion parameters", "value": 77309411328, "reason": None},  # GIB × 8 ÷ 16
     },
     ("acme-disputed", "bandwidth"): {
         "page": {"state": "published", "figure": "3.35 TB/s", "badge": None, "sparse": None, "disputed": "3 TB/s — Press : Rounded at launch."},
         "api": {"state": "published", "display": "3.35 TB/s", "amount": 3.35e12, "unit": "B/s", "sparse": None, "others": ["3 TB/s"]},
-        "table_page": {"text": "3.35 disputed", "state": None, "stated": None},
+        # a press figure against the maker's own: a note on the record page, no badge in the table
+        "table_page": {"text": "3.35", "state": None, "stated": None},
         "csv": {"memory_bandwidth_tbps": "3.35", "memory_bandwidth_tbps_state": "published", "memory_bandwidth_stated": "3.35 TB/s", "disputed_specs": "memory_bandwidth"},
         "parquet": {"memory_bandwidth_tbps": 3.35, "memory_bandwidth_tbps_state": "published", "memory_bandwidth_stated": "3.35 TB/s", "disputed_specs": "memory_bandwidth"},
         "sqlite": {"memory_bandwidth_tbps": 3.35, "memory_bandwidth_tbps_state": "published", "memory_bandwidth_stated": "3.35 TB/s", "disputed_specs": "memory_bandwidth"},
         "json": {"memory_bandwidth_tbps": 3.35, "memory_bandwidth_tbps_state": "published", "memory_bandwidth_stated": "3.35 TB/s", "disputed_specs": "memory_bandwidth"},
         "chart": {"plotted": 3.35, "text": "3.35 TB/s", "disputed": True},
         "comparison": {"state": "published", "display": "3.35 TB/s", "amount": 3.35e12, "sparse": None, "disputed": True},
-        "derived": {"state": "derived", "display": "590.7 FLOP/byte", "value": 590.746268657, "reason": None},
+        "derived": {"state": "derived", "display": "591 FLOP/byte", "value": 590.746268657, "reason": None},
     },
 }  # fmt: skip
 

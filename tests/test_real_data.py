@@ -51,7 +51,7 @@ def test_trainium_3_page_shows_vendor_figures_and_the_disagreement(real_client: 
     assert "Disputed" in memory and "144 GB" in memory  # the GB figure other summaries give, with its source
     assert page.select_one('[data-spec="memory_bandwidth"] dd').get_text(" ", strip=True).startswith("4.9 TB/s per chip")
     fp8 = page.select_one('[data-spec="compute.FP8"] dd').get_text(" ", strip=True)
-    assert fp8.startswith("2517 TFLOPS per chip dense")
+    assert fp8.startswith("2,517 TFLOPS per chip dense")  # AWS: "2,517 MXFP8 TFLOPS"
     power = page.select_one('[data-spec="power"]')
     assert power["data-state"] == "not_published"
     assert power.select_one("dd").get_text(" ", strip=True).startswith("not published")
@@ -66,7 +66,7 @@ def test_h100_sxm_dense_bf16_with_sparse_beside_it(real_catalog: Catalog, real_c
     page = BeautifulSoup(real_client.get("/silicon/nvidia-h100-sxm").text, "html.parser")
     text = page.select_one('[data-spec="compute.BF16"] dd').get_text(" ", strip=True)
     assert text.startswith("989 TFLOPS per chip dense")
-    assert "1979 TFLOPS with 2:4 sparsity" in text
+    assert "1,979 TFLOPS with 2:4 sparsity" in text
 
 
 def test_a100_has_no_fp8(real_catalog: Catalog) -> None:
@@ -94,8 +94,8 @@ def test_silicon_table_sorts_not_published_last_on_real_data(real_client: TestCl
         page = BeautifulSoup(real_client.get(f"/silicon/?sort={order}").text, "html.parser")
         tds = page.select('td[data-key="power"]')
         cells = [(td.select_one(".num") or td).get_text(strip=True) for td in tds]
-        numbers = [float(c) for c in cells if c.replace(".", "").isdigit()]
-        assert cells[: len(numbers)] == [f"{n:g}" for n in numbers]  # every number before any state
+        numbers = [float(c.replace(",", "")) for c in cells if c.replace(".", "").replace(",", "").isdigit()]
+        assert cells[: len(numbers)] == [f"{n:,g}" for n in numbers]  # every number before any state, with separators
         assert numbers == sorted(numbers, reverse=order.startswith("-"))
         assert "not published" in cells[len(numbers) :]
 

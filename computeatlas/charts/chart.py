@@ -86,6 +86,8 @@ class ChartView(BaseModel):
     kind: Literal["scatter", "strip"] = "scatter"
     markers: list[str] = Field(default_factory=list, description="legend entries of a strip chart, in order")
     reference: ChartReference | None = None
+    outliers: list[ChartPoint] = Field(default_factory=list, description="parts drawn in a panel of their own: a figure "
+                                       "more than OUTLIER_FACTOR× away from the others' median would squash the chart")
 
 
 MEMORY_SCALE, BANDWIDTH_SCALE, POWER_SCALE, COMPUTE_SCALE = 1e9, 1e12, 1.0, 1e12
@@ -139,6 +141,39 @@ def _scatter(
     return points, excluded
 
 
+OUTLIER_FACTOR = 100.0
+"""A scatter point whose x or y is more than this many times above or below the median of
+all points goes to its own panel (a wafer-scale engine's on-wafer SRAM bandwidth beside HBM parts)."""
+
+
+def split_outliers(points: list[ChartPoint], factor: float = OUTLIER_FACTOR) -> tuple[list[ChartPoint], list[ChartPoint]]:
+    """``(main, outliers)``: the points within ``factor`` × of the median on both axes, and the rest."""
+    if len(points) < 5:
+        return points, []
+
+    def median(values: list[float]) -> float:
+        ordered = sorted(values)
+        mid = len(ordered) // 2
+        return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] * ordered[mid]) ** 0.5
+
+    mx = median([p.x for p in points])
+    my = median([p.y for p in points if p.y is not None])
+
+    def far(value: float | None, middle: float) -> bool:
+        return value is not None and value > 0 and not (middle / factor <= value <= middle * factor)
+
+    outliers = [p for p in points if far(p.x, mx) or far(p.y, my)]
+    return [p for p in points if p not in outliers], outliers
+
+
+def _outlier_words(outliers: list[ChartPoint], x_unit: str, y_unit: str) -> str:
+    if not outliers:
+        return ""
+    listed = "; ".join(f"{p.name} ({p.x_text}, {p.y_text})" for p in outliers)
+    return (f" {len(outliers)} part(s) sit more than {OUTLIER_FACTOR:g}× from the others on an axis and are drawn in a "
+            f"panel of their own so they do not squash the rest: {listed}.")
+
+
 def _extremes(points: list[ChartPoint], axis: str, unit: str) -> str:
     if not points:
         return ""
@@ -160,10 +195,11 @@ def memory_bandwidth(catalog: Catalog) -> ChartView:
         x=("memory", lambda a: a.specs.memory, MEMORY_SCALE),
         y=("memory bandwidth", lambda a: a.specs.memory_bandwidth, BANDWIDTH_SCALE),
     )
+    points, outliers = split_outliers(points)
     description = (
         f"Scatter plot of {len(points)} accelerators: memory capacity in gigabytes across, memory bandwidth "
         f"in terabytes per second up, both on logarithmic scales. Memory: {_extremes(points, 'x', 'GB')}. "
-        f"Bandwidth: {_extremes(points, 'y', 'TB/s')}. "
+        f"Bandwidth: {_extremes(points, 'y', 'TB/s')}.{_outlier_words(outliers, 'GB', 'TB/s')} "
         f"{len(excluded)} part(s) are not plotted because a figure is not published per accelerator; they are listed beside the chart."
     )
     return ChartView(
@@ -177,6 +213,7 @@ def memory_bandwidth(catalog: Catalog) -> ChartView:
         log_scale=True,
         points=points,
         excluded=excluded,
+        outliers=outliers,
         svg_url=site_path("chart_memory_svg"),
         page_url=site_path("chart_memory"),
         api_url=site_path("api_chart_memory"),

@@ -8,9 +8,12 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from computeatlas.cli.base import DataOption, WideOption, app, fail, load_catalog, out
+from computeatlas.cli.base import DataOption, WideOption, app, fail, load_catalog, out, settings_for
 from computeatlas.cli.tables import print_table
+from computeatlas.cloud import history
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
+from computeatlas.pages.compare_prices import with_prices
 from computeatlas.silicon import comparison as compare_mod
 from computeatlas.silicon import resolve
 
@@ -25,15 +28,17 @@ def accelerator_id(catalog: Catalog, name: str) -> str:
 
 
 def _cell_text(cell: compare_mod.CellView) -> str:
-    text = cell.display if cell.state in ("published", "derived") else cell.state_label
+    text = cell.display if cell.state in ("published", "derived", "observed") else cell.state_label
     if cell.state == "published_as_text":
         text = f"{cell.state_label}: {cell.display}"
     if cell.state == "published" and cell.basis:
         text += f" /{cell.basis}"
     if cell.ratio_display:
         text += f" ({cell.ratio_display})"
-    if cell.disputed:
+    if cell.dispute_to_weigh:
         text += " (disputed)"
+    if cell.state == "observed" and cell.note:
+        text += f" ({cell.note})"
     return escape(text)
 
 
@@ -55,11 +60,13 @@ def compare_cmd(
     data: DataOption = None,
 ) -> None:
     """Compare 2 to 6 accelerators side by side, with ratios where both figures are comparable."""
-    catalog = load_catalog(data)
+    settings = settings_for(data=data)
+    catalog = load_catalog(settings)
     try:
         view = compare_mod.build(catalog, compare_mod.split_ids(names))
     except compare_mod.CompareError as exc:
         raise fail(exc.message) from None
+    view = with_prices(catalog, view, Store(settings.prices_dir), history.utcnow(), settings.freshness_days)
     if as_json:
         out.print_json(view.model_dump_json())
         return
@@ -74,4 +81,5 @@ def compare_cmd(
     print_table(out, _grid(view, view.derived, "Derived from published figures"), wide=wide)
     for row in view.derived:
         out.print(f"{row.label}: {row.formula}", markup=False, highlight=False)
+    print_table(out, _grid(view, view.prices, "Price meets specs: cheapest current on-demand price and what a USD-hour buys"), wide=wide)
     out.print(f"Data version {view.data_version} · page {view.url}", markup=False, highlight=False)

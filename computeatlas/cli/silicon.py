@@ -29,6 +29,8 @@ from computeatlas.cli.compare import (
 )
 from computeatlas.cli.startup import port_problem, trusted_proxies_warning
 from computeatlas.cli.tables import print_table
+from computeatlas.cloud import history
+from computeatlas.cloud.store import Store
 from computeatlas.core import catalog as catalog_mod
 from computeatlas.core.catalog import CatalogError
 from computeatlas.core.settings import Settings
@@ -252,7 +254,7 @@ def list_(
     except table_mod.QueryError as exc:
         raise fail(f"{_cli_option(exc.param)}: {_cli_text(exc.reason)}") from None
     if as_json:
-        out.print_json(json.dumps([{c.key: r.cells[c.key].text for c in table_mod.COLUMNS} | {"id": r.accelerator.id} for r in rows]))
+        out.print_json(json.dumps([{c.key: r.cells[c.key].text for c in table_mod.COLUMNS if not c.external} | {"id": r.accelerator.id} for r in rows]))
         return
     shown = [c for c in table_mod.COLUMNS if c.numeric or c.key == "availability"]
     left_out = [] if wide or out.width >= WIDE_LIST else [c for c in shown if c.key not in NARROW_LIST]
@@ -277,13 +279,18 @@ def show(
     data: DataOption = None,
 ) -> None:
     """Show one accelerator: every spec with its state, basis and source."""
-    catalog = load_catalog(data)
-    view = accelerator_view(catalog, catalog.accelerators[accelerator_id(catalog, ident)])  # ids, aliases, names
+    settings = settings_for(data=data)
+    catalog = load_catalog(settings)
+    view = accelerator_view(catalog, catalog.accelerators[accelerator_id(catalog, ident)],  # ids, aliases, names
+                            store=Store(settings.prices_dir), now=history.utcnow(), freshness_days=settings.freshness_days)
     if as_json:
         out.print_json(view.model_dump_json())
         return
     out.print(f"[bold]{view.name}[/bold] — {view.vendor} · {view.family} · {view.availability}")
     out.print(view.summary, markup=False, highlight=False)
+    if view.glance is not None:
+        out.print(f"Price: {view.glance.price.text}", markup=False, highlight=False)
+        out.print(f"The catch: {view.glance.catch}", markup=False, highlight=False)
     grid = Table(show_lines=False)
     for heading in ("spec", "state", "value", "basis", "sparse (2:4 or as noted)", "source"):
         grid.add_column(heading)

@@ -16,7 +16,9 @@ from computeatlas.cloud.rental import RentSummary, rent_summary
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
+from computeatlas.core.urls import site_path
 from computeatlas.energy.views import PowerQuestion, power_question
+from computeatlas.pages.glance import Glance, glance
 from computeatlas.silicon.derive import DerivedFigure, derived_figures
 from computeatlas.silicon.records import Accelerator
 from computeatlas.silicon.related import (
@@ -59,6 +61,7 @@ class AcceleratorView(BaseModel):
     derived: list[DerivedFigure] = Field(default_factory=list, description="derived from published figures, with formulas")
     rent: RentSummary | None = Field(None, description="where you actually rent this: providers, on-demand price range, cloud-only note")
     power: PowerQuestion | None = Field(None, description="the power question: this part's power, its systems' power, energy figures")
+    glance: Glance | None = Field(None, description="the summary card: core figures, availability, current price range, the catch")
 
 
 
@@ -67,6 +70,8 @@ def accelerator_view(catalog: Catalog, acc: Accelerator, store: Store | None = N
     """Build the full page data for ``acc`` from the catalog; with ``store``, the rental
     section's price range is the current observed range as of ``now``."""
     details = acc.details
+    specs = [spec_view(acc, key, claim) for key, claim in acc.claims()]
+    rent = rent_summary(catalog, acc, store=store, now=now, freshness_days=freshness_days, rates=rates)
     return AcceleratorView(
         id=acc.id,
         name=acc.name,
@@ -85,7 +90,7 @@ def accelerator_view(catalog: Catalog, acc: Accelerator, store: Store | None = N
         announced=acc.announced,
         verified=acc.verified,
         predecessor=acc.predecessor,
-        specs=[spec_view(acc, key, claim) for key, claim in acc.claims()],
+        specs=specs,
         details_missing=[SPEC_LABELS[f"details.{n}"] for n in ("process", "transistors", "die_size") if getattr(details, n) is None],
         sources=[source_view(k, s) for k, s in acc.sources.items()],
         data_file=catalog.files[f"accelerators/{acc.id}"],
@@ -93,6 +98,8 @@ def accelerator_view(catalog: Catalog, acc: Accelerator, store: Store | None = N
         compared_against=compared_against(catalog, acc),
         related=related(catalog, acc),
         derived=derived_figures(acc),
-        rent=rent_summary(catalog, acc, store=store, now=now, freshness_days=freshness_days, rates=rates),
+        rent=rent,
         power=power_question(catalog, acc),
+        glance=glance(specs, acc.availability.value, acc.availability_note, acc.catch, rent, site_path("cloud_prices", ident=acc.id),
+                      prices_read=store is not None),
     )

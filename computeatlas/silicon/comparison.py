@@ -36,7 +36,14 @@ from pydantic import BaseModel, Field
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.claims import Claim, NumberFormat
-from computeatlas.core.presentation import Shown, canonical_unit, present
+from computeatlas.core.presentation import (
+    Shown,
+    canonical_unit,
+    dispute_to_weigh,
+    in_row_unit,
+    present,
+    ratio_text,
+)
 from computeatlas.core.urls import site_path
 from computeatlas.silicon import derive, resolve
 from computeatlas.silicon.curated import pair_id
@@ -147,9 +154,12 @@ class CellView(BaseModel):
     memory_type: str | None = None
     sparse: str | None = Field(None, description="the sparsity figure, shown, never compared")
     disputed: bool = False
+    dispute_to_weigh: bool = Field(False, description="the disagreement is maker against maker, or the figure has no maker source: shown as a badge")
+    secondary: str | None = Field(None, description="the figure converted to the row's unit where the source stated it in another")
     other_claims: list[str] = Field(default_factory=list)
     worked: str | None = Field(None, description="derived rows: the formula with this part's figures")
     reason: str | None = Field(None, description="derived rows: why there is no value")
+    url: str | None = Field(None, description="price rows: the page the observed price was read from")
     is_reference: bool = False
     ratio: float | None = None
     ratio_display: str | None = None
@@ -160,7 +170,7 @@ class RowView(BaseModel):
 
     key: str
     label: str
-    group: Literal["memory", "compute", "power", "interconnect", "software", "derived"]
+    group: Literal["memory", "compute", "power", "interconnect", "software", "derived", "price"]
     number_format: NumberFormat | None = None
     unit: str | None = None
     formula: str | None = None
@@ -209,24 +219,32 @@ class ComparisonView(BaseModel):
     gaps: list[PairGap] = Field(description="pairs with no shared dense per-accelerator number format")
     rows: list[RowView]
     derived: list[RowView] = Field(description="derived from published figures, each with its formula")
+    prices: list[RowView] = Field(default_factory=list, description="the cheapest current on-demand price and price-performance; empty where prices were not read")
     data_version: str
     kind: Literal["comparison"] = "comparison"
 
 
-def ratio_text(ratio: float) -> str:
-    """``1.4328`` → ``"1.43×"`` (three significant figures)."""
-    return f"{ratio:.3g}×"
+ROW_UNITS = {"memory": (1e9, "GB"), "memory_bandwidth": (1e12, "TB/s"), "power": (1.0, "W")}
+"""The one unit each figure row is shown in (compute: TFLOPS or TOPS), as in the silicon table."""
 
 
-def _with_ratios(row: RowView) -> RowView:
+def _row_unit(key: str) -> tuple[float, str] | None:
+    if key.startswith("compute."):
+        return 1e12, "TOPS" if NumberFormat(key.split(".", 1)[1]).is_integer else "TFLOPS"
+    return ROW_UNITS.get(key)
+
+
+def with_ratios(row: RowView, reference_name: str | None = None) -> RowView:
+    """Mark the first cell as the reference and give every other comparable positive cell its ratio to it, in words."""
     reference = row.cells[0]
     reference.is_reference = True
     if row.key in NO_RATIO_ROWS or not reference.comparable or not reference.amount:
         return row
     for cell in row.cells[1:]:
-        if cell.comparable and cell.amount is not None:
+        if cell.comparable and cell.amount is not None and cell.amount > 0:
             cell.ratio = cell.amount / reference.amount
-            cell.ratio_display = ratio_text(cell.ratio)
+            words = ratio_text(cell.ratio)
+            cell.ratio_display = words + (f" than {reference_name}" if reference_name and words != "same" else "")
             if cell.basis_label and reference.basis_label and cell.basis_label != reference.basis_label:
                 cell.ratio_display += f" (per {cell.basis_label} ÷ per {reference.basis_label})"
     return row
@@ -260,11 +278,17 @@ def _spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> CellView
     spec = spec_view(acc, key, claim)
     shown = present(claim, unit=canonical_unit(key))
     src = spec.primary.source
+    display = spec.primary.display if shown.state in (Shown.PUBLISHED, Shown.PUBLISHED_AS_TEXT) else shown.label
+    secondary = None
+    if (row_unit := _row_unit(key)) is not None and shown.amount is not None:
+        display, secondary = in_row_unit(shown.amount, *row_unit, claim.value)
     return CellView(
         id=acc.id,
         state=shown.state.value,
         state_label=shown.label,
-        display=spec.primary.display if shown.state in (Shown.PUBLISHED, Shown.PUBLISHED_AS_TEXT) else shown.label,
+        display=display,
+        secondary=secondary,
+        dispute_to_weigh=dispute_to_weigh(claim, {k: s.kind.value for k, s in acc.sources.items()}),
         comparable=shown.comparable,
         amount=shown.amount,
         basis=spec.primary.basis,
@@ -287,7 +311,8 @@ def _spec_row(accs: list[Accelerator], claims: dict[str, dict[str, Claim]], key:
     unit = canonical_unit(key)
     label = f"Compute, {fmt.value}, dense" if fmt else SPEC_LABELS[key]
     note = "Vendors count link bandwidth differently (one direction or both, some or all links): each figure says how it is counted; no ratio." if key == "interconnect" else None
-    return _with_ratios(RowView(key=key, label=label, group="compute" if fmt else _GROUPS[key], number_format=fmt, unit=unit, note=note, cells=[_spec_cell(a, claims[a.id], key) for a in accs]))
+    row = RowView(key=key, label=label, group="compute" if fmt else _GROUPS[key], number_format=fmt, unit=unit, note=note, cells=[_spec_cell(a, claims[a.id], key) for a in accs])
+    return with_ratios(row, accs[0].name)
 
 
 def _derived_row(accs: list[Accelerator], figures: list[derive.DerivedFigure]) -> RowView:
@@ -306,7 +331,7 @@ def _derived_row(accs: list[Accelerator], figures: list[derive.DerivedFigure]) -
         )
         for acc, fig in zip(accs, figures, strict=True)
     ]
-    return _with_ratios(RowView(key=first.key, label=first.label, group="derived", number_format=first.number_format, unit=first.unit, formula=first.formula, note=first.note, cells=cells))
+    return with_ratios(RowView(key=first.key, label=first.label, group="derived", number_format=first.number_format, unit=first.unit, formula=first.formula, note=first.note, cells=cells), accs[0].name)
 
 
 def shared_formats(accs: Sequence[Accelerator]) -> list[NumberFormat]:
@@ -413,13 +438,13 @@ def build(catalog: Catalog, names: Sequence[str]) -> ComparisonView:
 
 
 __all__ = [
+    "MAX_PARTS",
+    "MIN_PARTS",
     "CellView",
     "CompareError",
     "ComparisonView",
     "CuratedView",
     "HeadlineView",
-    "MAX_PARTS",
-    "MIN_PARTS",
     "PairGap",
     "PartView",
     "RowView",
@@ -430,4 +455,5 @@ __all__ = [
     "resolve_parts",
     "shared_formats",
     "split_ids",
+    "with_ratios",
 ]

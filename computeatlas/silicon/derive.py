@@ -36,11 +36,13 @@ from computeatlas.core.presentation import (
     Presented,
     Shown,
     compute_unit,
+    figure_text,
     operations,
+    prefixed,
     present,
     present_derived,
+    sig3,
 )
-from computeatlas.core.units import humanize
 from computeatlas.silicon.records import Accelerator
 
 LABEL = DERIVED_LABEL
@@ -152,15 +154,15 @@ def _input(acc: Accelerator, key: str, label: str, claim: Claim | None, unit: st
 
 
 def _number(value: float) -> str:
-    return f"{value:,.0f}" if value >= 1000 else f"{value:.4g}"
+    return sig3(value)
 
 
 def _parameters(value: float) -> str:
     if value >= 1e12:
-        return f"{value / 1e12:.4g} trillion parameters"
+        return f"{sig3(value / 1e12)} trillion parameters"
     if value >= 1e9:
-        return f"{value / 1e9:.4g} billion parameters"
-    return f"{value / 1e6:.4g} million parameters"
+        return f"{sig3(value / 1e9)} billion parameters"
+    return f"{sig3(value / 1e6)} million parameters"
 
 
 def _figure(
@@ -181,7 +183,7 @@ def _figure(
     value = worked = None
     if all(p.amount is not None for p in shown):
         value = compute(*(p.amount for p in shown))
-        worked = expression.format(*(i.value for i in inputs)) + f" = {show(value)}"
+        worked = expression.format(*(figure_text(i.value or "") for i in inputs)) + f" = {show(value)}"
     result = present_derived(shown, value, unit, show(value) if value is not None else None)
     state = DerivedState.DERIVED if result.state is Shown.PUBLISHED else DerivedState(result.state.value)
     return DerivedFigure(
@@ -253,7 +255,7 @@ def compute_per_watt(acc: Accelerator, fmt: NumberFormat) -> DerivedFigure:
     return _figure(
         f"compute_per_watt.{fmt.value}", f"{fmt.value} compute per watt", fmt, unit,
         f"compute per watt = {fmt.value} dense compute ÷ power",
-        inputs, lambda c, p: c / p, lambda v: humanize(v, unit), "{0} ÷ {1}",
+        inputs, lambda c, p: c / p, lambda v: prefixed(v, unit), "{0} ÷ {1}",
         note="Peak rate over the vendor's power rating; not a measured efficiency.",
     )
 
@@ -300,7 +302,7 @@ def per_device(acc: Accelerator, key: str) -> DerivedFigure | None:
     figure = _figure(
         f"per_device.{key}", f"{label[0].upper()}{label[1:]} per {per}", None, unit,
         f"{label} per {per} = {label} of the package ÷ {devices.count} {per}s software sees",
-        given, lambda v: v / devices.count, lambda v: f"{humanize(v, unit)} per {per}",
+        given, lambda v: v / devices.count, lambda v: f"{prefixed(v, unit)} per {per}",
         f"{{0}} ÷ {devices.count}",
         note=f"Software sees this package as {devices.count} devices ({per}s); each job or process gets one {per}'s share. {devices.note or ''}".strip(),
     )

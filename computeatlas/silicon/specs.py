@@ -20,6 +20,7 @@ from computeatlas.core.claims import (
 from computeatlas.core.presentation import (
     Shown,
     canonical_unit,
+    figure_text,
     present,
     present_sparse,
 )
@@ -153,7 +154,7 @@ def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
             value=o.value,
             amount=f.amount if f else None,
             unit=unit if f else None,
-            display=" · ".join(x for x in (o.text, o.value) if x) or "(no figure)",
+            display=" · ".join(x for x in (o.text, figure_text(o.value) if o.value else None) if x) or "(no figure)",
             basis=o.basis.value if o.basis else None,
             source=_source(acc, o.source),
             note=o.note,

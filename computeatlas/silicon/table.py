@@ -35,9 +35,15 @@ from pydantic import (
 from computeatlas.core.amounts import MAX_LENGTH as AMOUNT_MAX_LENGTH
 from computeatlas.core.amounts import UNITS, AmountError, parse_amount
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.claims import NumberFormat
+from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.errors import InputError
-from computeatlas.core.presentation import Shown, page_text
+from computeatlas.core.presentation import (
+    Shown,
+    dispute_to_weigh,
+    figure_text,
+    page_text,
+    stated_in_other_unit,
+)
 from computeatlas.core.units import Dimension
 from computeatlas.silicon import columns as model
 from computeatlas.silicon.records import Accelerator
@@ -51,8 +57,13 @@ class QueryError(InputError):
 class Cell:
     """One table cell: a number in the column's display unit, or a state, or text.
 
-    ``stated`` is the figure as the source wrote it where its unit is not the column's
-    (``144 GiB`` beside 154.618822656 GB).
+    ``text`` is what the page shows (:func:`~computeatlas.core.presentation.page_text`):
+    the figure as its source stated it where that unit is not a decimal prefix of the
+    column's (``144 GiB`` in a GB column), with ``converted`` beside it (``155 GB``);
+    ``stated`` is the source's own text wherever its unit is not the column's. ``disputed``
+    marks a disagreement a buyer must weigh
+    (:func:`~computeatlas.core.presentation.dispute_to_weigh`). ``note`` qualifies a cell
+    (the date of a price).
     """
 
     text: str
@@ -61,6 +72,9 @@ class Cell:
     basis: str | None = None
     disputed: bool = False
     stated: str | None = None
+    converted: str | None = None
+    note: str | None = None
+    url: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,11 +85,18 @@ class Column:
     label: str
     get: Callable[[Accelerator], str] | None = None
     figure: model.Figure | None = None
+    claim: Callable[[Accelerator], Claim | None] | None = None
+    external: bool = False
 
     @property
     def numeric(self) -> bool:
-        """True for columns holding figures (sortable by value, filterable by range)."""
+        """True for columns holding figures from the records (sortable by value, filterable by range)."""
         return self.figure is not None
+
+    @property
+    def sortable_by_number(self) -> bool:
+        """True for columns sorted by their numbers: figures, and numbers given from outside the records (price)."""
+        return self.figure is not None or self.external
 
     @property
     def unit(self) -> str | None:
@@ -100,29 +121,42 @@ class Column:
     def cell(self, acc: Accelerator) -> Cell:
         """The cell of ``acc`` in this column: the same number (rounded once) the exports hold."""
         if self.figure is None:
-            assert self.get is not None
+            if self.get is None:  # a column read from outside the records: see rows(given=...)
+                return Cell(text="")
             return Cell(text=self.get(acc))
         shown = self.figure.present(acc)
         number = shown.scaled(self.figure.scale)
+        unit = self.figure.unit
+        stated = shown.stated if shown.stated and not shown.stated.endswith(f" {unit}") else None
+        other_unit = number is not None and stated is not None and stated_in_other_unit(stated, unit)
+        if number is None:
+            text = shown.display
+        elif other_unit:
+            text = figure_text(stated or "")
+        else:
+            text = page_text(number, stated, unit)
+        kinds = {k: s.kind.value for k, s in acc.sources.items()}
         return Cell(
-            text=page_text(number) if number is not None else shown.display,
+            text=text,
             number=number,
             state=shown.state,
             basis=shown.basis if number is not None else None,
-            disputed=shown.disputed,
-            stated=shown.stated if shown.stated and not shown.stated.endswith(f" {self.figure.unit}") else None,
+            disputed=dispute_to_weigh(self.claim(acc), kinds) if self.claim else shown.disputed,
+            stated=stated,
+            converted=f"{page_text(number, stated, unit)} {unit}" if other_unit and number is not None else None,
         )
 
 
 COLUMNS: tuple[Column, ...] = (
     Column("name", "Accelerator", lambda a: a.name),
     Column("vendor", "Vendor", lambda a: a.vendor),
-    Column("memory", "Memory", figure=model.MEMORY),
-    Column("memory_bandwidth", "Memory bandwidth", figure=model.BANDWIDTH),
-    Column("fp8", "FP8 dense", figure=model.DENSE[NumberFormat.FP8]),
-    Column("bf16", "BF16 dense", figure=model.DENSE[NumberFormat.BF16]),
-    Column("fp4", "FP4 dense", figure=model.DENSE[NumberFormat.FP4]),
-    Column("power", "Power", figure=model.POWER),
+    Column("memory", "Memory", figure=model.MEMORY, claim=lambda a: a.specs.memory),
+    Column("memory_bandwidth", "Memory bandwidth", figure=model.BANDWIDTH, claim=lambda a: a.specs.memory_bandwidth),
+    Column("fp8", "FP8 dense", figure=model.DENSE[NumberFormat.FP8], claim=lambda a: a.compute(NumberFormat.FP8)),
+    Column("bf16", "BF16 dense", figure=model.DENSE[NumberFormat.BF16], claim=lambda a: a.compute(NumberFormat.BF16)),
+    Column("fp4", "FP4 dense", figure=model.DENSE[NumberFormat.FP4], claim=lambda a: a.compute(NumberFormat.FP4)),
+    Column("power", "Power", figure=model.POWER, claim=lambda a: a.specs.power),
+    Column("price", "Cheapest on-demand, USD per hour", external=True),
     Column("availability", "Availability", lambda a: a.availability.value),
     Column("workload", "Workload", lambda a: a.workload.value),
     Column("form_factor", "Form factor", lambda a: a.form_factor),
@@ -280,19 +314,25 @@ class Row:
     cells: Mapping[str, Cell]
 
 
-def rows(catalog: Catalog, query: Query | None = None) -> list[Row]:
-    """Filter and sort the catalog's accelerators by ``query``; non-numbers sort last both ways."""
+def rows(catalog: Catalog, query: Query | None = None, given: Mapping[str, Mapping[str, Cell]] | None = None) -> list[Row]:
+    """Filter and sort the catalog's accelerators by ``query``; non-numbers sort last both ways.
+
+    ``given`` holds the cells of the columns read from outside the records, by column key
+    then accelerator id (the ``price`` column: the cheapest current on-demand price); an
+    accelerator missing there gets an empty cell in that column, which sorts last.
+    """
     query = query or Query()
+    given = given or {}
     out: list[Row] = []
     for acc in catalog.accelerators.values():
-        cells = {c.key: c.cell(acc) for c in COLUMNS}
+        cells = {c.key: given.get(c.key, {}).get(acc.id, Cell(text="")) if c.external else c.cell(acc) for c in COLUMNS}
         if any(cells[k].text not in v for k, v in query.choices.items()):
             continue
         if not all(_in_range(cells[k].number, lo, hi) for k, (lo, hi) in query.ranges.items()):
             continue
         out.append(Row(acc, cells))
     column = BY_KEY[query.sort]
-    if column.numeric:
+    if column.sortable_by_number:
         numbered = [r for r in out if r.cells[column.key].number is not None]
         rest = [r for r in out if r.cells[column.key].number is None]
         sign = -1 if query.descending else 1  # ties stay in name order either way

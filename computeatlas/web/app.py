@@ -32,6 +32,7 @@ from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.errors import InputError, NotFound, PageError
+from computeatlas.core.presentation import figure_text
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
 from computeatlas.economics.token_prices import token_store
@@ -92,6 +93,7 @@ def templates(urls: Urls | None = None) -> Jinja2Templates:
     env.globals["static_build"] = urls.static
     env.globals["absolute_url"] = urls.absolute
     env.filters["link"] = urls.link
+    env.filters["figure"] = lambda value: figure_text(value) if isinstance(value, str) else value  # separators; unit as written
     return Jinja2Templates(env=env)
 
 

@@ -22,15 +22,18 @@ from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from computeatlas.cloud import history
+from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import BadRequest, InputError, NotFound, PageError
 from computeatlas.core.urls import site_path
+from computeatlas.pages.compare_prices import with_prices
 from computeatlas.silicon import comparison as compare
 from computeatlas.silicon import resolve
 from computeatlas.silicon import search as searching
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.related import title_of
-from computeatlas.web.page import Moved, Route, catalog_of, render, urls_of
+from computeatlas.web.page import Moved, Route, catalog_of, render, settings_of, urls_of
 
 MAX_QUERY = 2000
 """Longest ``ids`` value accepted, in characters (``q`` is a name: at most :data:`resolve.MAX_NAME`)."""
@@ -72,11 +75,14 @@ def _page_error(exc: compare.CompareError) -> PageError:
     return BadRequest("Cannot compare these", exc.message, suggestions)
 
 
-def _build(catalog: Catalog, names: list[str]) -> compare.ComparisonView:
+def _build(request: Request, catalog: Catalog, names: list[str]) -> compare.ComparisonView:
+    """The comparison of ``names`` with its price rows read from the observation store now."""
     try:
-        return compare.build(catalog, names)
+        view = compare.build(catalog, names)
     except compare.CompareError as exc:
         raise _page_error(exc) from None
+    settings = settings_of(request)
+    return with_prices(catalog, view, Store(settings.prices_dir), history.utcnow(), settings.freshness_days)
 
 
 def _ids_param(params: CompareParams | ApiCompareParams) -> list[str] | None:
@@ -134,7 +140,7 @@ def compare_index(request: Request, params: Annotated[CompareParams, Query()]) -
         return RedirectResponse(urls_of(request).path("compare_pair", pair=pair_id(*ids)), status_code=302)
     if ids != names:  # aliases or names given: send to the one URL for this list
         return RedirectResponse(urls_of(request).path("compare_index") + "?ids=" + quote(",".join(ids), safe=","), status_code=302)
-    view = _build(catalog, ids)
+    view = _build(request, catalog, ids)
     return render(request, "compare.html", page_title=view.title, view=view)
 
 
@@ -145,7 +151,7 @@ def compare_pair(request: Request, pair: str = PAIR_PATH) -> Response:
     canonical = pair_id(*ids)
     if pair != canonical:
         return RedirectResponse(urls_of(request).path("compare_pair", pair=canonical), status_code=301)
-    view = _build(catalog, ids)
+    view = _build(request, catalog, ids)
     return render(request, "compare.html", page_title=view.title, view=view)
 
 
@@ -178,7 +184,7 @@ def search(request: Request, params: Annotated[SearchParams, Query()]) -> Respon
 def api_compare(request: Request, params: Annotated[ApiCompareParams, Query()]) -> compare.ComparisonView:
     """2 to 6 accelerators aligned by spec: states, bases, sources, ratios where comparable,
     the headline compute format and derived figures. A pair comes in its page's order."""
-    return _build(catalog_of(request), _ids_param(params) or [])
+    return _build(request, catalog_of(request), _ids_param(params) or [])
 
 
 def api_compare_pair(request: Request, pair: str = PAIR_PATH) -> compare.ComparisonView:
@@ -189,7 +195,7 @@ def api_compare_pair(request: Request, pair: str = PAIR_PATH) -> compare.Compari
     canonical = pair_id(*ids)
     if pair != canonical:
         raise Moved(urls_of(request).path("api_compare_pair", pair=canonical))
-    return _build(catalog, ids)
+    return _build(request, catalog, ids)
 
 
 def api_search(request: Request, q: str = Query(..., max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)) -> searching.SearchResult:

@@ -16,6 +16,7 @@ from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import citation
 from computeatlas.core.urls import site_path
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
+from computeatlas.pages.cheapest import cheapest_on_demand, price_cells
 from computeatlas.silicon import table
 from computeatlas.silicon.specs import AcceleratorSummary, summary_view
 from computeatlas.web.charts import silicon_charts
@@ -54,17 +55,26 @@ def home(request: Request) -> HTMLResponse:
                   freshness_days=settings.freshness_days)
 
 
+def _given_cells(request: Request) -> dict[str, dict[str, table.Cell]]:
+    """The table's columns read from outside the records: the cheapest current on-demand price."""
+    settings = settings_of(request)
+    cheapest = cheapest_on_demand(Store(settings.prices_dir), history.utcnow(), settings.freshness_days)
+    return {"price": price_cells(catalog_of(request), cheapest)}
+
+
 def silicon_index(request: Request, params: TableQuery) -> HTMLResponse:
     """The table of all accelerators, sortable and filterable by query parameters."""
     catalog = catalog_of(request)
     query = _table_query(request, params)
+    settings = settings_of(request)
     return render(
         request,
         "silicon_index.html",
         page_title="Accelerators",
         query=query,
-        rows=table.rows(catalog, query),
+        rows=table.rows(catalog, query, _given_cells(request)),
         columns=table.COLUMNS,
+        freshness_days=settings.freshness_days,
         choices={key: table.choices(catalog, key) for key in table.CHOICE_FILTERS},
         charts=silicon_charts(catalog),
     )
@@ -94,7 +104,8 @@ def silicon_redirect(request: Request) -> Response:
 
 def api_accelerators(request: Request, params: TableQuery) -> list[AcceleratorSummary]:
     """Every accelerator (filtered and sorted like ``/silicon/``; ``{column}_min``/``_max`` ranges too)."""
-    rows = table.rows(catalog_of(request), _table_query(request, params))
+    query = _table_query(request, params)
+    rows = table.rows(catalog_of(request), query, _given_cells(request) if query.sort == "price" else None)
     return [summary_view(r.accelerator) for r in rows]
 
 

@@ -1,0 +1,101 @@
+"""Price meets specs in a comparison: the cheapest current on-demand price of each part and
+what a dollar-hour buys.
+
+Rows (each cell dated and linked where it holds a price):
+
+- cheapest on-demand price, USD per accelerator-hour (:func:`~computeatlas.pages.cheapest.cheapest_on_demand`);
+- dense compute per USD-hour at the comparison's headline number format: dense FLOP/s (OP/s
+  for an integer format) ÷ that price, in TFLOPS per USD/hour;
+- memory per USD-hour: memory (GB) ÷ that price.
+
+A price-performance cell is derived from a published figure and an observed price: where
+the figure is not a published per-accelerator number it carries the figure's state
+("not published" …); where no current price is observed it says so. Never an estimate.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from computeatlas.cloud.spreads import SpreadEnd
+from computeatlas.cloud.store import Store
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.presentation import DERIVED_LABEL, grouped, sig3, tera_unit
+from computeatlas.pages.cheapest import cheapest_on_demand, price_text
+from computeatlas.silicon.comparison import (
+    CellView,
+    ComparisonView,
+    RowView,
+    with_ratios,
+)
+
+NONE_OBSERVED_STATE = "none_observed"
+"""The state word of a price cell with no fresh on-demand USD observation."""
+NONE_OBSERVED_LABEL = "no current on-demand price observed"
+
+
+def _price_cell(catalog: Catalog, base: CellView, end: SpreadEnd | None) -> CellView:
+    if end is None:
+        return CellView(id=base.id, state=NONE_OBSERVED_STATE, state_label=NONE_OBSERVED_LABEL, display=NONE_OBSERVED_LABEL,
+                        comparable=False, verified=base.verified)
+    provider = catalog.providers[end.provider].name if end.provider in catalog.providers else end.provider
+    return CellView(
+        id=base.id, state="observed", state_label="observed price", display=f"{price_text(end.per_accelerator_hour)} USD per hour",
+        comparable=True, amount=end.per_accelerator_hour, verified=end.collected.date(),
+        note=f"{provider}, {end.instance_type}, collected {end.collected.date().isoformat()}", url=end.source_url,
+    )
+
+
+def _per_dollar(figure: CellView, price: CellView, scale: float, unit: str, what: str) -> CellView:
+    """``figure`` (canonical amount ÷ ``scale``) per USD-hour of ``price``, or the reason there is none."""
+    if figure.amount is None or not figure.comparable:
+        return CellView(id=figure.id, state=figure.state, state_label=figure.state_label, display=figure.state_label,
+                        comparable=False, verified=figure.verified, reason=f"{what}: {figure.state_label}")
+    if price.amount is None:
+        return CellView(id=figure.id, state=NONE_OBSERVED_STATE, state_label=NONE_OBSERVED_LABEL, display=NONE_OBSERVED_LABEL,
+                        comparable=False, verified=figure.verified)
+    value = figure.amount / scale / price.amount
+    return CellView(
+        id=figure.id, state="derived", state_label=DERIVED_LABEL, display=f"{sig3(value)} {unit}", comparable=True,
+        amount=value, verified=min(figure.verified, price.verified),
+        worked=f"{grouped(figure.amount / scale)} ÷ {price_text(price.amount)} USD/hour = {sig3(value)} {unit}",
+    )
+
+
+def price_rows(catalog: Catalog, view: ComparisonView, cheapest: dict[str, SpreadEnd], freshness_days: int) -> list[RowView]:
+    """The price row and the price-performance rows of ``view`` from ``cheapest`` (by accelerator id)."""
+    by_key = {r.key: r for r in view.rows}
+    reference = view.parts[0].name
+    prices = [_price_cell(catalog, c, cheapest.get(c.id)) for c in by_key["memory"].cells]
+    rows = [RowView(key="price.on_demand", label="Cheapest on-demand price, USD per accelerator-hour", group="price", unit="USD/h",
+                    note=f"Lowest fresh on-demand USD observation in the last {freshness_days} days, any provider and variant.",
+                    cells=prices)]
+    fmt = view.headline.number_format
+    if fmt is not None:
+        unit = f"{tera_unit(fmt)} per USD/hour"
+        compute = by_key[f"compute.{fmt.value}"].cells
+        rows.append(RowView(
+            key=f"price.compute_per_usd.{fmt.value}", label=f"Dense {fmt.value} per USD-hour", group="price", number_format=fmt, unit=unit,
+            formula=f"= dense {fmt.value} ({tera_unit(fmt)}) ÷ cheapest on-demand price (USD/hour)",
+            cells=[_per_dollar(c, p, 1e12, unit, f"{fmt.value} dense compute") for c, p in zip(compute, prices, strict=True)]))
+    else:
+        words = "not comparable: no number format shared"
+        rows.append(RowView(
+            key="price.compute_per_usd", label="Dense compute per USD-hour", group="price",
+            note="These parts share no number format all publish as a dense per-accelerator figure (see Headline compute), so compute per dollar is not set side by side.",
+            cells=[CellView(id=p.id, state="not_comparable", state_label=words, display=words, comparable=False, verified=p.verified) for p in prices]))
+    rows.append(RowView(
+        key="price.memory_per_usd", label="Memory per USD-hour", group="price", unit="GB per USD/hour",
+        formula="= memory (GB) ÷ cheapest on-demand price (USD/hour)",
+        cells=[_per_dollar(c, p, 1e9, "GB per USD/hour", "memory") for c, p in zip(by_key["memory"].cells, prices, strict=True)]))
+    return [with_ratios(r, reference) for r in rows]
+
+
+def with_prices(catalog: Catalog, view: ComparisonView, store: Store, now: dt.datetime, freshness_days: int) -> ComparisonView:
+    """``view`` with its price rows filled from ``store``'s current observations as of ``now``
+    (the web page, ``/api/compare`` and ``computeatlas compare`` all call this)."""
+    view.prices = price_rows(catalog, view, cheapest_on_demand(store, now, freshness_days), freshness_days)
+    return view
+
+
+__all__ = ["NONE_OBSERVED_LABEL", "NONE_OBSERVED_STATE", "price_rows", "with_prices"]

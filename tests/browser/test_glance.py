@@ -1,0 +1,127 @@
+"""The pages at a glance, on a desktop (1280×800) and a phone (390×844), in Debian's chromium
+over the bundled data:
+
+- no main page scrolls sideways; anything wider than the screen sits inside a box that
+  scrolls (``overflow-x: auto``) and says so;
+- an accelerator page's summary card ends within the first screen at both sizes and holds
+  the vendor's figures as stated, the dated price range (or why there is none) and the catch;
+- numbers read as people read them (thousands separators, units as stated, conversions at
+  three significant figures, ratios as "N× higher than …").
+
+One page load checks several things; screenshots go to ``test-artifacts/`` for people to look at.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import _page_in_context
+
+MAIN_PAGES = [
+    "/",
+    "/silicon/",
+    "/silicon/nvidia-h100-sxm",
+    "/silicon/google-tpu-v7",
+    "/silicon/coverage",
+    "/compare/",
+    "/compare/nvidia-h100-sxm-vs-nvidia-h200-sxm",
+    "/compare/?ids=nvidia-h100-sxm,nvidia-h200-sxm,nvidia-b200,amd-instinct-mi300x,aws-trainium-3,google-tpu-v7",
+    "/search?q=H100",
+    "/energy/",
+    "/energy/rack-power-density",
+    "/systems/",
+    "/economics/",
+    "/economics/estimate",
+    "/cloud/",
+    "/cloud/aws",
+    "/cloud/prices/nvidia-h100-sxm",
+    "/data/",
+    "/charts/memory-bandwidth",
+]
+
+OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.right <= width + 1) continue;
+    let up = el.parentElement, boxed = false;
+    while (up) { const o = getComputedStyle(up).overflowX; if (o === 'auto' || o === 'scroll') { boxed = true; break; } up = up.parentElement; }
+    if (!boxed) out.push(`${el.tagName.toLowerCase()}.${el.className} ends at ${Math.round(box.right)} px`);
+  }
+  return {page: document.documentElement.scrollWidth, width, outside: out.slice(0, 5)};
+}"""
+
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+def _name(path: str) -> str:
+    return path.strip("/").replace("/", "_").replace("?", "_").replace("=", "-").replace(",", "-")[:80] or "home"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_no_main_page_scrolls_sideways(browser, server: str, artifacts: Path, size: str) -> None:  # type: ignore[no-untyped-def]
+    width, height = SIZES[size]
+    wide: dict[str, object] = {}
+    with _page_in_context(browser, 30_000, viewport={"width": width, "height": height}) as page:
+        for path in MAIN_PAGES:
+            response = page.goto(server + path)
+            assert response is not None and response.status == 200, f"{path} answered {response and response.status}"
+            found = page.evaluate(OVERFLOW)
+            if found["page"] > width or found["outside"]:
+                wide[path] = found
+            page.screenshot(path=str(artifacts / f"{size}-{_name(path)}.png"))
+    assert wide == {}, wide
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_summary_card_comes_first_and_reads_well(browser, server: str, artifacts: Path, size: str) -> None:  # type: ignore[no-untyped-def]
+    width, height = SIZES[size]
+    with _page_in_context(browser, 30_000, viewport={"width": width, "height": height}) as page:
+        page.goto(server + "/silicon/nvidia-h100-sxm")
+        page.screenshot(path=str(artifacts / f"{size}-card-nvidia-h100-sxm.png"), full_page=True)
+        card = page.locator("#glance").bounding_box()
+        assert card is not None and card["y"] + card["height"] <= height, card  # the whole card is on the first screen
+        assert card["x"] >= 0 and card["x"] + card["width"] <= width
+        figures = {page.locator(f'#glance [data-glance="{key}"] dd').inner_text().strip() for key in ("memory", "compute.FP8", "power")}
+        assert figures == {"80 GB", "1,979 TFLOPS", "700 W"}  # NVIDIA's figures, as stated, with a separator
+        price = page.locator("#glance .glance-price").inner_text()
+        assert "USD per accelerator-hour" in price and "days to 20" in price  # a dated range
+        assert "sparsity" in page.locator("#glance .glance-catch").inner_text()  # the catch, one line
+        assert page.locator("nav.on-page a[href='#power-question']").count() == 1
+        assert not page.locator("details.general-energy").evaluate("d => d.open")  # the general tables wait behind a click
+
+        page.goto(server + "/silicon/google-tpu-v7")  # cloud-only, binary units, no observed price
+        card = page.locator("#glance").bounding_box()
+        assert card is not None and card["y"] + card["height"] <= height, card
+        assert page.locator('#glance [data-glance="memory"] dd').inner_text().startswith("192 GiB")  # Google's unit kept
+        assert page.locator('#glance [data-glance="memory_bandwidth"] dd').inner_text().startswith("7,380 GB/s")
+        assert page.locator('#glance [data-glance="power"]').get_attribute("data-state") == "not_published"
+        assert page.locator("#glance .glance-price").inner_text().startswith("Price No on-demand")  # says why
+
+
+def test_tables_and_comparisons_read_well(browser, server: str, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    with _page_in_context(browser, 30_000, viewport={"width": 1280, "height": 800}) as page:
+        page.goto(server + "/silicon/?sort=price")
+        page.screenshot(path=str(artifacts / "desktop-silicon-by-price.png"), full_page=True)
+        trn3 = page.locator('tr[data-id="aws-trainium-3"] td[data-key="memory"]').inner_text()
+        assert trn3.split() == ["144", "GiB", "=", "155", "GB"]  # as AWS states it, then 144 × 2^30 B = 154.6 GB
+        assert page.locator('tr[data-id="aws-trainium-3"] td[data-key="memory"] .disputed').count() == 0  # "144 GB" in the press is one figure
+        assert page.locator('tr[data-id="nvidia-h100-sxm"] td[data-key="fp8"]').inner_text().strip() == "1,979"
+        prices = page.locator('td[data-key="price"] .num').all_inner_texts()
+        numbers = [float(p.replace(",", "")) for p in prices]
+        assert numbers and numbers == sorted(numbers)  # sorted by the cheapest on-demand price
+        table = page.locator("#silicon-table thead th[data-key='availability']").bounding_box()
+        assert table is not None and table["x"] + table["width"] <= 1280  # price and availability fit a desktop screen
+
+        page.goto(server + "/compare/nvidia-h100-sxm-vs-amd-instinct-mi300x")
+        page.screenshot(path=str(artifacts / "desktop-compare-h100-mi300x.png"), full_page=True)
+        memory = page.locator('#compare-table tr[data-key="memory"] td[data-id="amd-instinct-mi300x"] .ratio').inner_text()
+        assert memory == "2.4× higher than NVIDIA H100 SXM5 80GB (per package ÷ per chip)"  # 192 GB ÷ 80 GB, the larger side named
+        price = page.locator('#price-table tr[data-key="price.on_demand"] td[data-id="nvidia-h100-sxm"] .figure').inner_text()
+        assert price.endswith(" USD per hour")
+        per_dollar = page.locator('#price-table tr[data-key="price.compute_per_usd.FP8"] td[data-id="nvidia-h100-sxm"] .figure').inner_text()
+        expected = 1979 / float(price.split()[0])  # NVIDIA's dense FP8 1,979 TFLOPS ÷ the cheapest price shown
+        assert per_dollar == f"{float(f'{expected:.3g}'):,g} TFLOPS per USD/hour"
