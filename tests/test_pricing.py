@@ -319,7 +319,10 @@ def test_the_cheapest_fresh_on_demand_price_is_named_and_dated(cloud_store: Stor
     assert later is not None and later.offer_id == O[4]  # 2026-11-20 is 73 days before; offer 2 (2026-11-01) is 92: stale
     assert later.counted == 1
     assert spreads.cheapest_on_demand(cloud_store, "acme-a1", dt.datetime(2027, 6, 1, tzinfo=dt.UTC)) is None  # all stale
-    assert spreads.cheapest_on_demand(cloud_store, "acme-a2", NOW) is None  # its one offer states no variant
+    # acme-a2's one offer states no variant, and no other offer of it states one: nothing to mix, so it is
+    # its cheapest price, the variant read as not stated (30.00 USD ÷ 4 accelerators = 7.50)
+    a2 = spreads.cheapest_on_demand(cloud_store, "acme-a2", NOW)
+    assert a2 is not None and (a2.variant, a2.per_accelerator_hour, a2.counted) == ("", 7.5, 1)
 
 
 # --- bad data ------------------------------------------------------------------------

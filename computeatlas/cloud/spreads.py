@@ -103,8 +103,9 @@ def cheapest_on_demand(store: Store, accelerator: str, now: dt.datetime, freshne
     collected within ``freshness_days`` before ``now`` (UTC), then the same like-for-like
     rules as :func:`spread`: on-demand only, USD only (no exchange rate), one stated
     ``variant`` (default: :func:`default_variant`, the one the price page's spread uses;
-    an observation whose variant is not stated never counts), held rows never. Ties go to
-    the most recently collected. None when no observation qualifies.
+    an observation whose variant is not stated never counts — unless no offer of the part
+    states one, when its offers are compared as one and ``variant`` reads ''), held rows
+    never. Ties go to the most recently collected. None when no observation qualifies.
     """
     return _cheapest(store.current(accelerator, now, freshness_days), accelerator, now, freshness_days, variant)
 
@@ -123,7 +124,14 @@ def cheapest_by_accelerator(store: Store, now: dt.datetime, freshness_days: int 
 def _cheapest(rows: list[dict[str, Any]], accelerator: str, now: dt.datetime, freshness_days: int,
               variant: str | None) -> CheapestPrice | None:
     chosen = default_variant((r["variant"] or "", r["pricing"]) for r in rows) if variant is None else variant
-    found = spread([observation_of(r) for r in rows], accelerator, chosen, now, freshness_days)
+    observations = [observation_of(r) for r in rows]
+    if variant is None and not chosen:
+        # No offer of this part states a variant (an L4 is an L4): there is nothing to mix up,
+        # so its offers are compared as one; with any variant stated, only that variant counts.
+        observations = [o.model_copy(update={"variant": "as-listed"}) for o in observations if not o.variant]
+        found = spread(observations, accelerator, "as-listed", now, freshness_days)
+    else:
+        found = spread(observations, accelerator, chosen, now, freshness_days)
     end = found.cheapest
     if end is None:
         return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from computeatlas.cloud.spreads import SpreadEnd
+from computeatlas.cloud.spreads import CheapestPrice
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.presentation import DERIVED_LABEL, grouped, sig3, tera_unit
@@ -34,7 +34,7 @@ NONE_OBSERVED_STATE = "none_observed"
 NONE_OBSERVED_LABEL = "no current on-demand price observed"
 
 
-def _price_cell(catalog: Catalog, base: CellView, end: SpreadEnd | None) -> CellView:
+def _price_cell(catalog: Catalog, base: CellView, end: CheapestPrice | None) -> CellView:
     if end is None:
         return CellView(id=base.id, state=NONE_OBSERVED_STATE, state_label=NONE_OBSERVED_LABEL, display=NONE_OBSERVED_LABEL,
                         comparable=False, verified=base.verified)
@@ -62,7 +62,7 @@ def _per_dollar(figure: CellView, price: CellView, scale: float, unit: str, what
     )
 
 
-def price_rows(catalog: Catalog, view: ComparisonView, cheapest: dict[str, SpreadEnd], freshness_days: int) -> list[RowView]:
+def price_rows(catalog: Catalog, view: ComparisonView, cheapest: dict[str, CheapestPrice], freshness_days: int) -> list[RowView]:
     """The price row and the price-performance rows of ``view`` from ``cheapest`` (by accelerator id)."""
     by_key = {r.key: r for r in view.rows}
     reference = view.parts[0].name
