@@ -39,6 +39,8 @@ MAIN_PAGES = [
     "/cloud/prices/nvidia-h100-sxm",
     "/data/",
     "/charts/memory-bandwidth",
+    "/economics/models/llama-3-3-70b",
+    "/api/docs",
 ]
 
 OVERFLOW = """() => {
