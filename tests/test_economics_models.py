@@ -236,3 +236,9 @@ def test_another_spelling_of_one_model_moves_to_its_id(real_client, spelling: st
     assert moved.status_code == 301 and moved.headers["location"] == "/economics/models/llama-3-3-70b?context=2048"
     # a look-alike is never taken for another model: 3.1 70B is not 3.1 405B
     assert real_client.get("/api/economics/models/llama-3.1-70b", follow_redirects=False).headers["location"] == "/api/economics/models/llama-3-1-70b"
+
+
+def test_an_offer_and_a_price_together_are_refused(real_client) -> None:
+    # one of them would otherwise be ignored without a word
+    both = real_client.get("/api/economics/models/llama-3-3-70b?offer=x-2026-09-20&price=2&accelerator=nvidia-h100-sxm")
+    assert both.status_code == 400 and "not both" in both.text

@@ -73,8 +73,11 @@ def chosen_price(catalog: Catalog, store: Store, now: dt.datetime, offer: str | 
     Raises :class:`~computeatlas.core.errors.NotFound` (404) for an unknown offer or accelerator
     (naming the closest), :class:`~computeatlas.core.errors.InputError` (400) for a price that is
     not a finite number above zero and at most :data:`MAX_PRICE`, a price without an accelerator,
-    an offer in another currency, or one whose price per accelerator is not separable.
+    an offer in another currency, one whose price per accelerator is not separable, or an offer
+    and a price given together (one of them would be ignored without a word).
     """
+    if offer and price is not None and price.strip():
+        raise InputError("price", "give an offer or a price, not both: the offer's price would replace yours")
     if offer:
         found = find_offer(catalog, store, offer, now)
         if found is None:
