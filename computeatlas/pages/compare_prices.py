@@ -68,7 +68,7 @@ def price_rows(catalog: Catalog, view: ComparisonView, cheapest: dict[str, Cheap
     reference = view.parts[0].name
     prices = [_price_cell(catalog, c, cheapest.get(c.id)) for c in by_key["memory"].cells]
     rows = [RowView(key="price.on_demand", label="Cheapest on-demand price, USD per accelerator-hour", group="price", unit="USD/h",
-                    note=f"Lowest fresh on-demand USD observation in the last {freshness_days} days, any provider and variant.",
+                    note=f"Lowest fresh on-demand USD observation in the last {freshness_days} days, any provider, in the part's most-offered stated variant (all its offers when none states one).",
                     cells=prices)]
     fmt = view.headline.number_format
     if fmt is not None:
