@@ -273,12 +273,11 @@ def _why(run: dict[str, Any], rows: list[tuple[str, str, bool | None]]) -> list[
             "",
             f"The page is served from memory: the page cache (`computeatlas/web/cache.py`) holds the rendered bytes after "
             f"the first request, and Compute Atlas's own code is {ours_share:.0%} of the samples. About {stack_share:.0%} is "
-            "the Python HTTP stack every request crosses: uvicorn's pure-Python h11 protocol (neither httptools nor uvloop "
-            "is installed: the dependency is `uvicorn`, not `uvicorn[standard]`), asyncio's socket transport, FastAPI's and "
-            "Starlette's middleware chain and, the largest framework share, Starlette's `BaseHTTPMiddleware` behind "
-            "`@app.middleware(\"http\")` in `web/app.py`, which opens an anyio task group and a memory stream for every "
-            f"request. That caps one worker near {accel:,.0f} requests/s whatever a page costs to render. Datasette runs on "
-            "the same kind of stack (uvicorn, h11, asyncio) and renders its page on every request, so the ratio to it is "
+            "the Python HTTP stack every request crosses: uvicorn's protocol (httptools and uvloop, from `uvicorn[standard]`), "
+            "the event loop's socket transport, and FastAPI's and Starlette's routing and response objects around the "
+            "site's plain-ASGI middleware (`SiteMiddleware` in `web/app.py`). "
+            f"That caps one worker near {accel:,.0f} requests/s whatever a page costs to render. Datasette runs on "
+            "the same kind of stack (uvicorn, asyncio) and renders its page on every request, so the ratio to it is "
             "Datasette's render time over this fixed cost per request; nginx answers the same bytes from C with sendfile.",
             "",
         ]
