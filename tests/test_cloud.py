@@ -293,11 +293,14 @@ def test_real_h100_sxm_spread_agrees_with_the_price_page(real_catalog: Catalog) 
 
 
 def test_real_h100_nvl_is_never_mixed_with_the_80gb_pcie(real_catalog: Catalog) -> None:
-    default = _real_view(real_catalog, "nvidia-h100-pcie").spread
-    assert default.variant and default.variant.key == "nvl-94gb"  # four current on-demand offers state it, two state PCIe 80 GB
-    assert (default.cheapest.per_accelerator_hour, default.dearest.per_accelerator_hour) == (2.59, 8.82)  # RunPod; Azure 17.64 ÷ 2
-    pcie = _real_view(real_catalog, "nvidia-h100-pcie", pricing.PriceQuery(variant="pcie-80gb")).spread
+    # The H100 NVL (94 GB) has its own record: its offers (RunPod, Azure NC*ads_H100_v5) are placed there,
+    # never on the 80 GB PCIe card.
+    pcie = _real_view(real_catalog, "nvidia-h100-pcie").spread
+    assert pcie.variant and pcie.variant.key == "pcie-80gb"
     assert "NVL" not in pcie.cheapest.instance_type and pcie.cheapest.per_accelerator_hour == 1.99  # RunPod Community PCIe
+    nvl = _real_view(real_catalog, "nvidia-h100-nvl").spread
+    assert nvl.variant and nvl.variant.key == "nvl-94gb"
+    assert (nvl.cheapest.per_accelerator_hour, nvl.dearest.per_accelerator_hour) == (2.59, 8.82)  # RunPod; Azure 17.64 ÷ 2
 
 
 def test_real_cloud_only_part_names_its_cloud(real_client: TestClient, at_now: dt.datetime) -> None:
