@@ -146,3 +146,13 @@ def test_the_price_feed_lists_first_observations_and_changes_newest_first(tmp_pa
                       "examplecloud 8x L4 (us), on_demand: 0.5 USD per accelerator-hour (first observed)"]  # the unchanged 4.0 is no entry
     page = client.get("/cloud/prices/nvidia-l4").text
     assert "/cloud/prices/nvidia-l4/feed.xml" in page and "/data/prices/observations.parquet" in page
+
+
+def test_an_unobserved_variant_is_refused_naming_those_observed(real_client) -> None:
+    # the CLI refuses it ("has no variant"); the API said nothing and answered an empty spread
+    for path in ("/api/prices/nvidia-h100-sxm?variant=bogus", "/api/prices/nvidia-h100-sxm/current?variant=bogus",
+                 "/cloud/prices/nvidia-h100-sxm?variant=bogus"):
+        refused = real_client.get(path)
+        assert refused.status_code == 400 and "no observed variant" in refused.text and "bogus" in refused.text, path
+        assert "sxm-80gb" in refused.text, path
+    assert real_client.get("/api/prices/nvidia-h100-sxm?variant=sxm-80gb").status_code == 200

@@ -314,6 +314,14 @@ class Store:
             "ORDER BY accelerator, per_accelerator_hour, provider",
             params, since.date() if since else None, until.date(), accelerator)
 
+    def variants_of(self, accelerator: str) -> frozenset[str]:
+        """The variant keys stated by ``accelerator``'s accepted observations, ever ('' for not stated)."""
+        if accelerator not in self.observed_accelerators():
+            return frozenset()
+        rows = self.query("SELECT DISTINCT variant FROM latest WHERE status = 'accepted' AND accelerator = ?", [accelerator],
+                          accelerator=accelerator)
+        return frozenset(r["variant"] or "" for r in rows)
+
     def observed_accelerators(self) -> frozenset[str]:
         """Every part with at least one accepted observation, ever (one small query, kept)."""
         return frozenset(r["accelerator"] for r in self.query(

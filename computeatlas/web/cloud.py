@@ -193,12 +193,21 @@ def provider_page(request: Request, ident: str = PROVIDER_PATH) -> HTMLResponse:
     return render(request, "cloud_provider.html", page_title=view.name, view=view)
 
 
+def _check_variant(store: Store, accelerator: str, variant: str | None) -> None:
+    """Raise :class:`InputError` (400) when ``variant`` is given and no accepted observation of
+    ``accelerator`` states it, naming those that do (as ``computeatlas prices`` does)."""
+    if variant and variant != "all" and variant not in (known := store.variants_of(accelerator) - {""}):
+        choices = ", ".join(sorted(known)) or "none: no observation of it states a variant"
+        raise InputError("variant", f"{accelerator} has no observed variant {variant!r}; choose one of {choices}")
+
+
 def _prices(request: Request, ident: str, params: ObservedParams) -> tuple[Any, PricesView]:
     """The accelerator and its observed prices as of now: current (newest per offer within the
     freshness window, staleness measured at request time) and the history in the window."""
     refuse_repeats(request, type(params).model_fields)
     acc = find_accelerator(request, ident)
     store, settings = _store(request), settings_of(request)
+    _check_variant(store, acc.id, params.variant)
     rates = rates_of(settings)
     current = current_view(store, acc.id, history.utcnow(), settings.freshness_days, params.variant, rates)
     past = history_view(store, acc.id, *params.window(), rates=rates, **params.filters())
@@ -289,6 +298,7 @@ def api_price_current(
     at request time, with spot and term discounts and the like-for-like spread."""
     acc = find_accelerator(request, ident)
     settings = settings_of(request)
+    _check_variant(_store(request), acc.id, variant)
     return current_view(_store(request), acc.id, history.utcnow(), settings.freshness_days, variant or None, rates_of(settings))
 
 
