@@ -33,19 +33,32 @@ from computeatlas.cli.base import (
     load_catalog,
     out,
 )
-from computeatlas.cli.tables import print_table
 from computeatlas.cli.cloud import prices_app
+from computeatlas.cli.tables import print_table
 from computeatlas.cloud import runs
 from computeatlas.cloud.collectors import azure
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.instances import instance_table
 from computeatlas.cloud.observations import InputFailed, PricingKind
 from computeatlas.cloud.rules import RULES, Limits
+from computeatlas.cloud.runs import ImportCounts
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.economics.token_prices import import_token_files, token_store
 from computeatlas.publish.exports.csv import cell_text
+
+
+def _unreadable(exc: InputFailed) -> typer.Exit:
+    """Print every problem of a file that could not be read (file, line, column) and give the exit (2)."""
+    for error in exc.errors:
+        typer.echo(f"Error: {error}", err=True)
+    return typer.Exit(2)
+
+
+def _print_json(summary: ImportCounts) -> None:
+    """An import run's counts and errors as JSON."""
+    out.print_json(json.dumps({"run": summary.run, **summary.counts(), "errors": [str(e) for e in summary.errors]}))
 
 
 def _settings(data: Path | None, prices: Path | None) -> Settings:
@@ -82,11 +95,9 @@ def _import_tokens(files: list[Path], store: Store, catalog: Catalog, as_json: b
     try:
         summary = import_token_files(files, store, catalog.models.values())
     except InputFailed as exc:
-        for error in exc.errors:
-            typer.echo(f"Error: {error}", err=True)
-        raise typer.Exit(2) from None
+        raise _unreadable(exc) from None
     if as_json:
-        out.print_json(json.dumps({"run": summary.run, **summary.counts(), "errors": [str(e) for e in summary.errors]}))
+        _print_json(summary)
     else:
         out.print(f"Token-price run {summary.run}: read {summary.read}, accepted {summary.accepted}, held {summary.held}, "
                   f"rejected {summary.rejected}, skipped {summary.skipped}, already stored {summary.already_stored}", highlight=False)
@@ -151,11 +162,9 @@ def import_(
             task = bar.add_task(f"importing {len(files)} file(s)", total=total)
             summary = runs.import_files(fmt, files, settings, catalog, progress=lambda n: bar.advance(task, n), **options)
     except InputFailed as exc:
-        for error in exc.errors:
-            typer.echo(f"Error: {error}", err=True)
-        raise typer.Exit(2) from None
+        raise _unreadable(exc) from None
     if as_json:
-        out.print_json(json.dumps({"run": summary.run, **summary.counts(), "errors": [str(e) for e in summary.errors]}))
+        _print_json(summary)
     else:
         _print_summary(summary)
     if summary.rejected:

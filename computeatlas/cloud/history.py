@@ -39,8 +39,8 @@ HISTORY_LIMIT = 5000
 """At most this many observations are listed by one history request (the series covers all)."""
 
 
-class ObservedPrice(BaseModel):
-    """One observation as outputs show it."""
+class ObservedOffer(BaseModel):
+    """Which offer (provider, instance, region, pricing, term) was observed, and when (UTC)."""
 
     collected: dt.datetime
     provider: str
@@ -48,6 +48,11 @@ class ObservedPrice(BaseModel):
     region: str
     pricing: str
     term: str
+
+
+class ObservedPrice(ObservedOffer):
+    """One observation as outputs show it."""
+
     amount: float = Field(description="as published, in currency per unit")
     currency: str
     unit: str
@@ -131,16 +136,10 @@ class PricesView(BaseModel):
     history: HistoryView
 
 
-class PriceChange(BaseModel):
+class PriceChange(ObservedOffer):
     """One entry of an accelerator's price feed: an offer (provider, instance, region,
     pricing, term) first observed, or observed at another price than its previous observation."""
 
-    collected: dt.datetime
-    provider: str
-    instance_type: str
-    region: str
-    pricing: str
-    term: str
     currency: str
     per_accelerator_hour: float
     previous: float | None = Field(description="the offer's previous observed price per accelerator-hour; None when first observed")

@@ -9,27 +9,19 @@ from __future__ import annotations
 import datetime as dt
 import math
 
-from pydantic import BaseModel
-
 from computeatlas.cloud import spreads
 from computeatlas.cloud.offers import find_offer
-from computeatlas.cloud.spreads import CheapestPrice
+from computeatlas.cloud.spreads import CheapestPrice, SpreadEnd
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import InputError, NotFound, closest
 from computeatlas.core.urls import site_path
 
 
-class RentalPrice(BaseModel):
+class RentalPrice(SpreadEnd):
     """A price per accelerator-hour [USD], named and dated: who, which instance, where, when,
     and where it was read."""
 
-    per_accelerator_hour: float
-    provider: str
-    instance_type: str
-    region: str
-    collected: dt.datetime
-    source_url: str
     freshness_days: int
     origin: str = "the cheapest fresh on-demand observation"
 

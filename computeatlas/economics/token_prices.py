@@ -44,7 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from computeatlas.cloud.importers.cells import CellError, Skip, rows, timestamp
 from computeatlas.cloud.observations import InputError, Status
-from computeatlas.cloud.runs import run_id
+from computeatlas.cloud.runs import ImportCounts, run_id
 from computeatlas.cloud.store import Store
 from computeatlas.economics.models import MARKET_ONLY_PROVIDERS, ModelRecord
 
@@ -233,27 +233,15 @@ def decide(obs: TokenObservation, aliases: Mapping[tuple[str, str], str]) -> Tok
 
 
 @dataclass
-class TokenSummary:
-    """What one token-price import did: rows read, accepted, held (by rule), rejected
-    (``errors``), skipped, already stored; the run id and its files."""
+class TokenSummary(ImportCounts):
+    """What one token-price import did (:class:`~computeatlas.cloud.runs.ImportCounts`), with
+    the accepted rows counted by model."""
 
-    run: str
-    files: list[str]
-    read: int = 0
-    accepted: int = 0
-    held: int = 0
-    rejected: int = 0
-    skipped: int = 0
-    already_stored: int = 0
-    held_by_rule: Counter[str] = field(default_factory=Counter)
     accepted_by_model: Counter[str] = field(default_factory=Counter)
-    errors: list[InputError] = field(default_factory=list)
 
     def counts(self) -> dict[str, object]:
         """The counts as plain data (for the run's manifest)."""
-        return {"read": self.read, "accepted": self.accepted, "held": self.held, "rejected": self.rejected, "skipped": self.skipped,
-                "already_stored": self.already_stored, "held_by_rule": dict(self.held_by_rule.most_common()),
-                "accepted_by_model": dict(self.accepted_by_model.most_common())}  # fmt: skip
+        return {**super().counts(), "accepted_by_model": dict(self.accepted_by_model.most_common())}
 
 
 def token_store(root: Path) -> Store:
