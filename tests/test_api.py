@@ -61,7 +61,7 @@ def test_api_reference_page_is_generated_from_openapi(client: TestClient) -> Non
 
     response = client.get("/api/docs")
     assert response.status_code == 200
-    page = BeautifulSoup(response.text, "html.parser")
+    page = BeautifulSoup(response.text, "lxml")
     headings = [h.get_text(" ", strip=True) for h in page.select("section.endpoint h2")]
     assert "GET /api/accelerators/{ident}" in headings
     assert page.select("script") == []  # no CDN script, nothing the CSP would block
@@ -110,7 +110,7 @@ def test_api_reference_renders_markup_and_gives_a_working_example_per_endpoint(w
     from bs4 import BeautifulSoup
 
     real_client: TestClient = request.getfixturevalue(which)  # the small catalog and the bundled one
-    page = BeautifulSoup(real_client.get("/api/docs").text, "html.parser")
+    page = BeautifulSoup(real_client.get("/api/docs").text, "lxml")
     sections = page.select("section.endpoint")
     assert len(sections) == len(real_client.get("/openapi.json").json()["paths"])
     assert "`" not in page.select_one("main").get_text()  # reST literals are rendered, not shown as backticks

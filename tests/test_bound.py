@@ -5,19 +5,19 @@ from __future__ import annotations
 import pytest
 
 from computeatlas.core.claims import NumberFormat
-from computeatlas.economics.models import FigureState
 from computeatlas.economics.bound import (
     BOUND_LABEL,
     ESTIMATE_LABEL,
+    MAX_ACCELERATORS,
     BoundInputError,
     BoundRequest,
-    MAX_ACCELERATORS,
     DoesNotFitModel,
     blended,
     bound,
     check_request,
     cost,
 )
+from computeatlas.economics.models import FigureState
 
 FP8, BF16 = NumberFormat.FP8, NumberFormat.BF16
 

@@ -64,13 +64,13 @@ def test_wafer_scale_figures_are_per_wafer(real_catalog: Catalog) -> None:
 
 
 def test_n300_page_says_per_package_and_keeps_the_missing_bf16_honest(real_client: TestClient) -> None:
-    page = BeautifulSoup(real_client.get("/silicon/tenstorrent-wormhole-n300").text, "html.parser")
+    page = BeautifulSoup(real_client.get("/silicon/tenstorrent-wormhole-n300").text, "lxml")
     memory = page.select_one('[data-spec="memory"] dd').get_text(" ", strip=True)
     assert memory.startswith("24 GB GDDR6 per package")
     assert page.select_one('[data-spec="compute.FP8"] dd').get_text(" ", strip=True).startswith("466 TFLOPS per package dense")
     bf16 = page.select_one('[data-spec="compute.BF16"]')
     assert bf16["data-state"] == "not_published"
-    sn40l = BeautifulSoup(real_client.get("/silicon/sambanova-sn40l").text, "html.parser")
+    sn40l = BeautifulSoup(real_client.get("/silicon/sambanova-sn40l").text, "lxml")
     bandwidth = sn40l.select_one('[data-spec="memory_bandwidth"]')
     assert bandwidth["data-state"] == "not_comparable"
     assert "per node" in bandwidth.select_one("dd").get_text(" ", strip=True)

@@ -122,7 +122,7 @@ def test_short_name_drops_the_vendor(real_catalog: Catalog) -> None:
 
 
 def test_silicon_page_embeds_both_charts_with_text_alternatives(client: TestClient) -> None:
-    soup = BeautifulSoup(client.get("/silicon/").text, "html.parser")
+    soup = BeautifulSoup(client.get("/silicon/").text, "lxml")
     section = soup.find(id="charts")
     images = [img["src"] for img in section.find_all("img")]
     # FP8 has one plottable part in the small catalog, so the compute chart falls back to BF16.
@@ -138,7 +138,7 @@ def test_silicon_page_embeds_both_charts_with_text_alternatives(client: TestClie
 def test_chart_routes(client: TestClient) -> None:
     svg = client.get("/charts/compute-power/BF16.svg")
     assert svg.status_code == 200 and svg.headers["content-type"] == "image/svg+xml"
-    page = BeautifulSoup(client.get("/charts/compute-power/bf16").text, "html.parser")
+    page = BeautifulSoup(client.get("/charts/compute-power/bf16").text, "lxml")
     assert page.h1.get_text() == "Dense BF16 compute against power, per accelerator"
     data = client.get("/api/charts/memory-bandwidth").json()
     assert [p["id"] for p in data["points"]] == ["acme-a1", "acme-a2", "globex-g1"]
@@ -212,7 +212,7 @@ def test_price_chart_svg_and_page(cloud_catalog: Catalog, tmp_path: Path) -> Non
     root = ET.fromstring(client.get("/charts/prices/acme-a1.svg").content)
     assert root[0].text == "Acme A1: price per accelerator-hour by provider (USD)"
     assert "cheapest" in root[1].text or "spread" in root[1].text
-    page = BeautifulSoup(client.get("/charts/prices/acme-a1").text, "html.parser")
+    page = BeautifulSoup(client.get("/charts/prices/acme-a1").text, "lxml")
     left_out = [li.get_text(" ", strip=True) for li in page.select(".chart-excluded li")]
     assert len(left_out) == 1 and "EUR" in left_out[0]  # the current offers: the EUR one is left out
     # A part with no priced offer has no price chart: a clear 404.

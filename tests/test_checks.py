@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli
 from computeatlas.core.catalog import check, load
 from computeatlas.silicon.checks import BOUNDS, BOUNDS_BY_FORM_FACTOR, review
+from tests.conftest import CliRunner
 
 from .conftest import TODAY, make_record, write_data
 

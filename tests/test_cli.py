@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from computeatlas.cli import app
+from tests.conftest import CliRunner
 from tests.serving import free_port
 
 runner = CliRunner()

@@ -18,7 +18,6 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli
 from computeatlas.cloud import history, pricing, rules
@@ -31,7 +30,7 @@ from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app
 from computeatlas.web.cloud import static_paths
-from tests.conftest import fresh_client
+from tests.conftest import CliRunner, fresh_client
 
 from .test_pricing import NOW as CLOUD_NOW
 from .test_pricing import (  # noqa: F401  (fixtures)
@@ -57,7 +56,7 @@ def cloud_client(cloud_app: FastAPI) -> TestClient:
 def soup(client: TestClient, url: str) -> BeautifulSoup:
     response = client.get(url)
     assert response.status_code == 200, (url, response.text[:300])
-    return BeautifulSoup(response.text, "html.parser")
+    return BeautifulSoup(response.text, "lxml")
 
 
 def text(node) -> str:  # type: ignore[no-untyped-def]
@@ -304,9 +303,9 @@ def test_real_h100_nvl_is_never_mixed_with_the_80gb_pcie(real_catalog: Catalog) 
 
 
 def test_real_cloud_only_part_names_its_cloud(real_client: TestClient, at_now: dt.datetime) -> None:
-    rent = BeautifulSoup(real_client.get("/silicon/aws-inferentia-2").text, "html.parser").select_one("#rent")
+    rent = BeautifulSoup(real_client.get("/silicon/aws-inferentia-2").text, "lxml").select_one("#rent")
     assert "choosing this part is choosing Amazon Web Services" in text(rent)
-    tpu = BeautifulSoup(real_client.get("/silicon/google-tpu-v7").text, "html.parser").select_one("#rent .cloud-only")
+    tpu = BeautifulSoup(real_client.get("/silicon/google-tpu-v7").text, "lxml").select_one("#rent .cloud-only")
     assert "choosing the part is choosing the cloud" in text(tpu) and "No offer for it is recorded" in text(tpu)
 
 
@@ -368,7 +367,7 @@ def test_price_pages_are_cached_until_an_import_changes_the_store(tmp_path: Path
         again = client.get(path)
         assert again.status_code == 200 and again.content == before[path].content and again.headers["etag"] == before[path].headers["etag"]
     assert app.state.cache.hits == 3 and app.state.cache.misses == 3
-    gamma = BeautifulSoup(before["/cloud/gamma"].text, "html.parser")
+    gamma = BeautifulSoup(before["/cloud/gamma"].text, "lxml")
     assert {tr["data-offer"] for tr in gamma.select("tr[data-offer]")} == {O[4]}  # 4.00 USD, 2026-11-20
 
     new = write_offers(folder, [offer("gamma", "acme-a1", "A1 PCIe 80GB", "1x A1", 1, "accelerator", "on-demand", "3.50", "2026-11-29")],
@@ -377,13 +376,13 @@ def test_price_pages_are_cached_until_an_import_changes_the_store(tmp_path: Path
     assert summary.accepted == 1
     after = {p: client.get(p) for p in paths}
     assert app.state.cache.misses == 6  # a new run is a new key: every page is rendered again
-    gamma = BeautifulSoup(after["/cloud/gamma"].text, "html.parser")
+    gamma = BeautifulSoup(after["/cloud/gamma"].text, "lxml")
     (row,) = gamma.select("tr[data-offer]")  # the offer's newest observation replaces the older one
     assert row["data-offer"] == "gamma-1x-a1-on-demand-2026-11-29" and text(row.select_one('[data-key="per-accelerator"]')).startswith("3.50 USD")
-    spread = text(BeautifulSoup(after["/cloud/prices/acme-a1"].text, "html.parser").select_one("#current .spread"))
+    spread = text(BeautifulSoup(after["/cloud/prices/acme-a1"].text, "lxml").select_one("#current .spread"))
     assert "cheapest 3.5 USD (gamma, 1x A1, 2026-11-29" in spread
-    assert "cheapest 4 USD (gamma" in text(BeautifulSoup(before["/cloud/prices/acme-a1"].text, "html.parser").select_one("#current .spread"))
-    index = BeautifulSoup(after["/cloud/"].text, "html.parser")
+    assert "cheapest 4 USD (gamma" in text(BeautifulSoup(before["/cloud/prices/acme-a1"].text, "lxml").select_one("#current .spread"))
+    index = BeautifulSoup(after["/cloud/"].text, "lxml")
     assert "gamma-1x-a1-on-demand-2026-11-29" in {tr["data-offer"] for tr in index.select("table.offers tbody tr[data-offer]")}
 
 

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 
 from computeatlas.cli import app
 from computeatlas.core.catalog import Catalog, load
@@ -19,14 +18,14 @@ from computeatlas.core.claims import NumberFormat
 from computeatlas.silicon import comparison as compare
 from computeatlas.web import compare as web_compare
 from tests.comparedata import compare_app, compare_catalog, compare_client, compare_data  # noqa: F401  (fixtures)
-from tests.conftest import make_record, write_data
+from tests.conftest import CliRunner, make_record, write_data
 
 runner = CliRunner()
 
 
 def soup(response) -> BeautifulSoup:
     assert response.headers["content-type"].startswith("text/html")
-    return BeautifulSoup(response.text, "html.parser")
+    return BeautifulSoup(response.text, "lxml")
 
 
 def row(view: compare.ComparisonView, key: str) -> compare.RowView:

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli
 from computeatlas.core.catalog import Catalog, load
@@ -16,6 +15,7 @@ from computeatlas.core.claims import NumberFormat
 from computeatlas.silicon.coverage import coverage_view, percent
 from computeatlas.web.app import create_app
 from computeatlas.web.routes import all_paths
+from tests.conftest import CliRunner
 
 from .conftest import SMALL_CATALOG, TODAY, make_record, write_data
 
@@ -65,7 +65,7 @@ def test_page_and_api_show_the_same_view(cov_catalog: Catalog) -> None:
     client = TestClient(create_app(cov_catalog))
     api = client.get("/api/coverage").json()
     assert api == json.loads(coverage_view(cov_catalog).model_dump_json())
-    page = BeautifulSoup(client.get("/silicon/coverage").text, "html.parser")
+    page = BeautifulSoup(client.get("/silicon/coverage").text, "lxml")
     assert "25 of 28 core figures across 4 accelerators are published (89%); 24 of those (96%) cite the maker" in page.select_one("#coverage-totals").get_text(" ", strip=True)
     cell = page.select_one('#coverage-parts tr[data-id="globex-g2"] td[data-key="compute.BF16"]')
     assert cell["data-state"] == "not_sourced" and cell.get_text(" ", strip=True) == "not yet sourced"
@@ -78,9 +78,9 @@ def test_page_and_api_show_the_same_view(cov_catalog: Catalog) -> None:
 
 def test_linked_from_the_silicon_and_data_pages(cov_catalog: Catalog) -> None:
     client = TestClient(create_app(cov_catalog))
-    silicon = BeautifulSoup(client.get("/silicon/").text, "html.parser")
+    silicon = BeautifulSoup(client.get("/silicon/").text, "lxml")
     assert silicon.select_one('.coverage-link a[href="/silicon/coverage"]') is not None
-    data = BeautifulSoup(client.get("/data/").text, "html.parser")
+    data = BeautifulSoup(client.get("/data/").text, "lxml")
     totals = data.select_one("#coverage-totals")
     assert "25 of 28 core figures published; 24 of those from the maker's own documents" in totals.get_text(" ", strip=True)
     assert totals.select_one('a[href="/silicon/coverage"]') is not None

@@ -54,7 +54,7 @@ def web(app: FastAPI) -> TestClient:
 
 def soup(response) -> BeautifulSoup:  # type: ignore[no-untyped-def]
     assert response.headers["content-type"].startswith("text/html")
-    return BeautifulSoup(response.text, "html.parser")
+    return BeautifulSoup(response.text, "lxml")
 
 
 def token_of(client: TestClient) -> str:
@@ -386,9 +386,8 @@ def test_a_malformed_trusted_proxy_is_a_503_not_a_500(catalog: Catalog, tmp_path
 
 
 def test_serve_refuses_to_start_on_a_malformed_trusted_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    from typer.testing import CliRunner
-
     from computeatlas.cli import app as cli_app
+    from tests.conftest import CliRunner
 
     monkeypatch.setenv("COMPUTEATLAS_TRUSTED_PROXIES", '["10.0.0.0/8", "proxy.internal"]')
     result = CliRunner().invoke(cli_app, ["serve", "--port", "1"])

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.economics.model_view import BELOW_FLAG, model_view, request_from
 from computeatlas.economics.token_prices import TokenObservation, token_store
+from tests.conftest import CliRunner
 
 NOW = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -32,7 +32,7 @@ def _rows(soup: BeautifulSoup, table: str) -> dict[str, BeautifulSoup]:
 def test_llama_3_3_70b_page_shows_market_bound_and_figures(real_client) -> None:
     r = real_client.get("/economics/models/llama-3-3-70b")
     assert r.status_code == 200
-    soup = BeautifulSoup(r.text, "html.parser")
+    soup = BeautifulSoup(r.text, "lxml")
     market = _rows(soup, "market-prices")
     # OpenRouter's completion_price_per_token "0.00000032" USD per token × 1,000,000 = 0.32 USD per million output tokens
     row = market["openrouter|meta-llama/llama-3.3-70b-instruct|2026-03-21"]
@@ -66,7 +66,7 @@ def test_the_json_twin_has_the_same_figures(real_client) -> None:
 
 
 def test_economics_index_lists_models_with_market_and_bound(real_client) -> None:
-    soup = BeautifulSoup(real_client.get("/economics/").text, "html.parser")
+    soup = BeautifulSoup(real_client.get("/economics/").text, "lxml")
     row = soup.select_one('table.models-table tr[data-model="llama-3-3-70b"]')
     assert row.select_one("td.market").get_text(" ", strip=True).startswith("0.32")
     assert row.select_one("td.bound").get_text(" ", strip=True).startswith("0.09554")  # MI300X at 3.45 USD/h
@@ -155,7 +155,7 @@ def test_a_claim_with_its_basis_stated_is_compared_with_the_bound(real_client) -
     # (70e9 + 16 × 1024 × 327,680) = 711.2 tokens/s, so at least 2.69 ÷ (711.2 × 3600) × 1e6 = 1.051 USD per million
     assert claim["compared"] is True and claim["comparison"].startswith("below the bound: 0.38 USD against 1.051 USD")
     assert "NVIDIA H100 SXM5 80GB" in claim["comparison"] and claim["claimant_sells"] == "independent"
-    soup = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "html.parser")
+    soup = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "lxml")
     shown = soup.select_one('div.claim[data-claim="gpuadvisor-llama-3-1-70b-h100-cost"]')
     assert shown["data-compared"] == "true" and "below the bound" in shown.select_one("p.comparison").get_text()
 
@@ -179,36 +179,36 @@ def test_an_import_of_token_prices_is_seen_without_a_restart(make_client, real_c
     data = tmp_path / "data"
     shutil.copytree(DATA, data, ignore=shutil.ignore_patterns("tokens", "prices"))
     client = make_client(real_catalog, Settings(data=data, prices=DATA / "prices", page_cache=True))
-    first = BeautifulSoup(client.get("/economics/models/llama-3-3-70b").text, "html.parser")
+    first = BeautifulSoup(client.get("/economics/models/llama-3-3-70b").text, "lxml")
     assert not first.select("table.market-prices")  # no token prices in this data folder yet
     token_store(data / "tokens").append([TokenObservation(
         provider="together", product="Llama 3.3 70B", model="llama-3-3-70b", input_per_million=0.88, output_per_million=0.88,
         published_input="$0.88", published_output="$0.88", published_unit="USD per million tokens",
         collected=dt.datetime(2026, 3, 23, tzinfo=dt.UTC))], "run-1", {})
-    again = BeautifulSoup(client.get("/economics/models/llama-3-3-70b").text, "html.parser")
+    again = BeautifulSoup(client.get("/economics/models/llama-3-3-70b").text, "lxml")
     assert again.select_one("table.market-prices td.output").get_text(strip=True) == "0.88"
 
 
 def test_the_glance_answers_the_buyers_question(real_client) -> None:
-    soup = BeautifulSoup(real_client.get("/economics/models/llama-3-3-70b").text, "html.parser")
+    soup = BeautifulSoup(real_client.get("/economics/models/llama-3-3-70b").text, "lxml")
     market = soup.select_one("li.glance-market").get_text(" ", strip=True)
     assert market.startswith("Providers charged 0.32 to 0.88 USD per million output tokens")  # DeepInfra Turbo … Together, March 2026
     bound = soup.select_one("li.glance-bound").get_text(" ", strip=True)
     assert "0.09554 USD per million output tokens" in bound and "AMD Instinct MI300X" in bound and "3.45 USD per accelerator-hour" in bound
     assert soup.select_one("li.glance-claims").get_text(" ", strip=True).startswith("0 published claims about this model")
-    other = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "html.parser")
+    other = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "lxml")
     assert "1 sits below the bound" in other.select_one("li.glance-claims").get_text(" ", strip=True)
 
 
 def test_one_price_everywhere_is_not_shown_as_a_range(real_client) -> None:
-    soup = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "html.parser")
+    soup = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "lxml")
     text = soup.select_one("li.glance-market").get_text(" ", strip=True)
     assert text.startswith("Providers charged 0.4 USD per million output tokens") and " to " not in text
     assert "1 states its basis and is compared; 1 sits below the bound" in soup.select_one("li.glance-claims").get_text(" ", strip=True)
 
 
 def test_attention_figures_show_on_the_model_page_and_size_the_cache(real_client) -> None:
-    soup = BeautifulSoup(real_client.get("/economics/models/deepseek-v3").text, "html.parser")
+    soup = BeautifulSoup(real_client.get("/economics/models/deepseek-v3").text, "lxml")
     figures = {tr["data-figure"]: tr for tr in soup.select("table.model-figures tr[data-figure]")}
     assert figures["kv_lora_rank"].select_one(".figure").get_text() == "512"
     assert figures["qk_rope_head_dim"].select_one(".figure").get_text() == "64"
@@ -226,7 +226,7 @@ def test_an_estimate_below_peak_never_flags_a_market_price(real_client) -> None:
     doc = real_client.get("/api/economics/models/llama-3-3-70b?utilisation=0.1").json()
     assert doc["label"].startswith("estimate") or "estimate" in doc["label"]
     assert [m["flags"] for m in doc["market"]] == [[] for _ in doc["market"]]
-    page = BeautifulSoup(real_client.get("/economics/models/llama-3-3-70b?utilisation=0.1").text, "html.parser")
+    page = BeautifulSoup(real_client.get("/economics/models/llama-3-3-70b?utilisation=0.1").text, "lxml")
     assert page.select_one("#bound h2").get_text(strip=True).startswith("The estimate (utilisation 0.1)")
 
 

@@ -132,7 +132,7 @@ def energy_client(energy_app: FastAPI) -> TestClient:
 def soup(response) -> BeautifulSoup:  # type: ignore[no-untyped-def]
     assert response.status_code == 200, response.text
     assert response.headers["content-type"].startswith("text/html")
-    return BeautifulSoup(response.text, "html.parser")
+    return BeautifulSoup(response.text, "lxml")
 
 
 def text(node) -> str:  # type: ignore[no-untyped-def]

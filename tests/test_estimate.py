@@ -20,7 +20,6 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli_app
 from computeatlas.cloud import history
@@ -33,7 +32,7 @@ from computeatlas.economics.estimate import Outcome, estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
 from computeatlas.economics.prices import PriceSource
 from computeatlas.web.app import create_app
-from tests.conftest import TODAY, fresh_client
+from tests.conftest import TODAY, CliRunner, fresh_client
 from tests.test_energy import OFFERS, write_energy_data
 from tests.test_pricing import NOW, import_offers, offer_ids
 
@@ -227,7 +226,7 @@ QUERY = "accelerator=acme-a1&params=70e9&format=FP8&utilisation=0.5&price=2&offe
 def test_page_shows_result_assumptions_and_formulas(web: TestClient) -> None:
     response = web.get(f"/economics/estimate?{QUERY}")
     assert response.status_code == 200
-    page = BeautifulSoup(response.text, "html.parser")
+    page = BeautifulSoup(response.text, "lxml")
     form = page.select_one("form.estimate-form")
     assert form["method"] == "get" and form["action"] == "/economics/estimate"
     assert page.select_one('select[name="accelerator"] option[selected]')["value"] == "acme-a1"
@@ -244,7 +243,7 @@ def test_page_shows_result_assumptions_and_formulas(web: TestClient) -> None:
 
 def test_page_without_inputs_is_the_empty_form(web: TestClient) -> None:
     response = web.get("/economics/estimate")
-    page = BeautifulSoup(response.text, "html.parser")
+    page = BeautifulSoup(response.text, "lxml")
     assert response.status_code == 200 and page.select_one("#result") is None and page.select_one("#error") is None
     assert page.select_one('input[name="params"]')["value"] == "70e9"
 
@@ -252,7 +251,7 @@ def test_page_without_inputs_is_the_empty_form(web: TestClient) -> None:
 def test_page_model_does_not_fit(web: TestClient) -> None:
     response = web.get("/economics/estimate?accelerator=acme-a1&params=70e9&format=BF16&utilisation=0.5")
     assert response.status_code == 400
-    error = BeautifulSoup(response.text, "html.parser").select_one("#error").get_text(" ", strip=True)
+    error = BeautifulSoup(response.text, "lxml").select_one("#error").get_text(" ", strip=True)
     assert "The model does not fit" in error and "140 GB" in error and "at least 2" in error
 
 
@@ -270,12 +269,12 @@ def test_page_model_does_not_fit(web: TestClient) -> None:
 def test_page_bad_input_is_a_clear_4xx(web: TestClient, query: str, status: int, words: str) -> None:
     response = web.get(f"/economics/estimate?{query}")
     assert response.status_code == status
-    assert words in BeautifulSoup(response.text, "html.parser").select_one("#error").get_text(" ", strip=True)
+    assert words in BeautifulSoup(response.text, "lxml").select_one("#error").get_text(" ", strip=True)
     assert "<script>alert" not in response.text
 
 
 def test_page_suggests_close_ids(web: TestClient) -> None:
-    page = BeautifulSoup(web.get("/economics/estimate?accelerator=acme-a9&params=7e9&format=FP8&utilisation=0.5").text, "html.parser")
+    page = BeautifulSoup(web.get("/economics/estimate?accelerator=acme-a9&params=7e9&format=FP8&utilisation=0.5").text, "lxml")
     hrefs = [a["href"] for a in page.select("#error a")]
     assert "/economics/estimate?accelerator=acme-a1&params=7e9&format=FP8&utilisation=0.5" in hrefs
 
@@ -402,7 +401,7 @@ def test_huge_price_is_a_400_not_a_500_or_inf(web: TestClient) -> None:
     assert api.status_code == 400 and "parameter 'price'" in api.json()["detail"]
     page = web.get(f"/economics/estimate?{BASE}&price=1e308")
     assert page.status_code == 400 and "inf USD" not in page.text
-    assert "parameter 'price'" in BeautifulSoup(page.text, "html.parser").select_one("#error").get_text(" ", strip=True)
+    assert "parameter 'price'" in BeautifulSoup(page.text, "lxml").select_one("#error").get_text(" ", strip=True)
     tiny = web.get(f"/api/estimate?{BASE}&utilisation=1e-300".replace("utilisation=0.5&", ""))
     assert tiny.status_code == 400 and "parameter 'utilisation'" in tiny.json()["detail"]
 
@@ -436,7 +435,7 @@ def test_repeated_parameters_are_400s(web: TestClient, extra: str, words: str) -
     assert api.status_code == 400 and words in api.json()["detail"]
     page = web.get(f"/economics/estimate?{BASE}{extra}")
     assert page.status_code == 400
-    assert words in BeautifulSoup(page.text, "html.parser").select_one("#error").get_text(" ", strip=True)
+    assert words in BeautifulSoup(page.text, "lxml").select_one("#error").get_text(" ", strip=True)
 
 
 def test_unknown_parameters_are_ignored(web: TestClient) -> None:
@@ -447,7 +446,7 @@ def test_unknown_parameters_are_ignored(web: TestClient) -> None:
 def test_offer_labels_tell_offers_apart(real_catalog: Catalog, real_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(history, "utcnow", lambda: REAL_NOW)
     real_client.app.state.cache.clear()
-    page = BeautifulSoup(real_client.get("/economics/estimate").text, "html.parser")
+    page = BeautifulSoup(real_client.get("/economics/estimate").text, "lxml")
     labels = [o.get_text(strip=True) for o in page.select('select[name="offer"] option') if o["value"]]
     assert len(labels) == 47 and len(set(labels)) == len(labels)  # the current offers; no two read alike
     assert "coreweave · NVIDIA HGX B200 (8 GPUs) · on-demand · region not stated · 68.80 USD/h per instance" in labels
@@ -472,7 +471,7 @@ def test_a_model_that_does_not_fit_gets_a_next_step(real_client: TestClient) -> 
     # Qualcomm AI200 768 GB per card and MI455X 432 GB → 1; MI350X and MI355X 288 GB → 2.
     response = real_client.get("/economics/estimate?accelerator=nvidia-h100-sxm&params=405e9&format=FP8&utilisation=0.5")
     assert response.status_code == 400
-    page = BeautifulSoup(response.text, "html.parser")
+    page = BeautifulSoup(response.text, "lxml")
     step = page.select_one("#next-step")
     assert step.select_one("#min-count").get_text() == "6"
     fewest = [(li.a.get_text(), li.select_one(".figure").get_text()) for li in step.select(".fewest li")]
@@ -486,8 +485,8 @@ def test_a_model_that_does_not_fit_gets_a_next_step(real_client: TestClient) -> 
 
 
 def test_the_form_offers_an_example_that_works(real_client: TestClient) -> None:
-    page = BeautifulSoup(real_client.get("/economics/estimate").text, "html.parser")
+    page = BeautifulSoup(real_client.get("/economics/estimate").text, "lxml")
     example = page.select_one("#example a")["href"]
     assert example == "/economics/estimate?accelerator=nvidia-h200-sxm&params=70e9&format=FP8&utilisation=0.5&price=3"
-    result = BeautifulSoup(real_client.get(example).text, "html.parser")
+    result = BeautifulSoup(real_client.get(example).text, "lxml")
     assert result.select_one("#result")["data-accelerator"] == "nvidia-h200-sxm"

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from computeatlas.cli import app
 from computeatlas.core.catalog import Catalog, load
@@ -27,7 +26,7 @@ from computeatlas.publish.exports import (
 from computeatlas.publish.exports import csv as csv_export
 from computeatlas.publish.exports import json as json_export
 from computeatlas.publish.exports.datapackage import descriptor
-from tests.conftest import TODAY, make_record, write_data
+from tests.conftest import TODAY, CliRunner, make_record, write_data
 
 
 def _figure_columns(name: str, stated: str | None = None) -> list[str]:

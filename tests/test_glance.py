@@ -58,7 +58,7 @@ def client(real_catalog: Catalog, store: Store) -> TestClient:
 def _page(client: TestClient, path: str) -> BeautifulSoup:
     response = client.get(path)
     assert response.status_code == 200, response.text[:300]
-    return BeautifulSoup(response.text, "html.parser")
+    return BeautifulSoup(response.text, "lxml")
 
 
 def test_the_cheapest_price_is_fresh_on_demand_usd_only(store: Store) -> None:

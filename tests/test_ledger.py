@@ -10,12 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from computeatlas.cli import app
 from computeatlas.core.settings import Settings
 from computeatlas.ledger import DatasetRequest, Ledger, check, database_url
 from computeatlas.ledger.store import email_key
+from tests.conftest import CliRunner
 from tests.ledger_support import BACKENDS, ledger_url
 
 NOW = dt.datetime(2026, 11, 30, 12, 0, 0)

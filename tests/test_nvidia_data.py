@@ -83,7 +83,7 @@ def test_a10_memory_keeps_both_sources(real_catalog: Catalog) -> None:
 
 
 def test_gh200_page_shows_the_superchip_words_not_a_number(real_client: TestClient) -> None:
-    page = BeautifulSoup(real_client.get("/silicon/nvidia-gh200-144gb").text, "html.parser")
+    page = BeautifulSoup(real_client.get("/silicon/nvidia-gh200-144gb").text, "lxml")
     memory = page.select_one('[data-spec="memory"]')
     assert memory["data-state"] == "not_comparable"
     assert "144GB HBM3e" in memory.select_one("dd").get_text(" ", strip=True)
@@ -147,7 +147,7 @@ def test_new_names_resolve_to_one_part_each(real_catalog: Catalog) -> None:
 
 
 def test_h20_page_shows_memory_and_says_what_is_not_yet_sourced(real_client: TestClient) -> None:
-    page = BeautifulSoup(real_client.get("/silicon/nvidia-h20").text, "html.parser")
+    page = BeautifulSoup(real_client.get("/silicon/nvidia-h20").text, "lxml")
     memory = page.select_one('[data-spec="memory"]')
     assert memory["data-state"] == "published" and "96" in memory.select_one("dd").get_text(" ", strip=True)
     bandwidth = page.select_one('[data-spec="memory_bandwidth"]')

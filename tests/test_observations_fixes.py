@@ -143,9 +143,8 @@ def _no_formula(rows: list[dict[str, str]]) -> None:
 
 
 def test_no_cell_of_the_cli_history_csv_starts_a_formula(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
     from computeatlas.cli import app as cli
+    from tests.conftest import CliRunner
 
     _formula_store(tmp_path)
     result = CliRunner().invoke(cli, ["prices", "history", "nvidia-l4", "--prices", str(tmp_path / "prices")])
@@ -194,9 +193,8 @@ def test_the_history_accepts_on_demand_spelled_either_way(tmp_path: Path) -> Non
             observations = body["observations"] if "observations" in body else body["history"]["observations"]
             assert [o["amount"] for o in observations] == [3.12], (path, spelling)
         assert client.get("/cloud/prices/nvidia-l4/history", params={"pricing": spelling}).status_code == 200
-    from typer.testing import CliRunner
-
     from computeatlas.cli import app as cli
+    from tests.conftest import CliRunner
 
     result = CliRunner().invoke(cli, ["prices", "history", "nvidia-l4", "--pricing", "on-demand", "--prices", str(tmp_path / "prices")])
     assert result.exit_code == 0 and [r["amount"] for r in _cells(result.stdout)] == ["3.12"], result.output
@@ -211,9 +209,8 @@ def test_a_history_window_whose_since_is_after_its_until_is_a_400_naming_both(tm
         assert "2026-12-01" in response.text and "2026-11-01" in response.text and "since" in response.text and "until" in response.text
     assert client.get("/api/prices/nvidia-l4/history", params={"since": "2026-11-01", "until": "2026-11-01"}).status_code == 200
     assert client.get("/api/prices/nvidia-l4/history", params={"provider": "nobody"}).json()["observations"] == []
-    from typer.testing import CliRunner
-
     from computeatlas.cli import app as cli
+    from tests.conftest import CliRunner
 
     result = CliRunner().invoke(cli, ["prices", "history", "nvidia-l4", "--since", "2026-12-01", "--until", "2026-11-01",
                                       "--prices", str(tmp_path / "prices")])
@@ -221,9 +218,8 @@ def test_a_history_window_whose_since_is_after_its_until_is_a_400_naming_both(tm
 
 
 def test_the_importer_says_what_a_path_is_when_it_is_not_a_file(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
     from computeatlas.cli import app as cli
+    from tests.conftest import CliRunner
 
     runner, store = CliRunner(), str(tmp_path / "store")
     for path, words in ((tmp_path, "is a directory"), (Path("/dev/null"), "is not a regular file"), (tmp_path / "none.csv", "no such file")):
@@ -233,9 +229,8 @@ def test_the_importer_says_what_a_path_is_when_it_is_not_a_file(tmp_path: Path) 
 
 
 def test_an_import_with_rejected_rows_exits_1_and_one_with_held_rows_exits_0(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
     from computeatlas.cli import app as cli
+    from tests.conftest import CliRunner
 
     runner, store = CliRunner(), str(tmp_path / "store")
     held = tmp_path / "held.csv"

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli
 from computeatlas.cloud import rules
@@ -21,6 +20,7 @@ from computeatlas.cloud.observations import InputError, InputFailed, Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
+from tests.conftest import CliRunner
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
 OFFERS = Path(__file__).parent.parent / "data" / "offers" / "neoclouds.csv"

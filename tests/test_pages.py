@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 def soup(response) -> BeautifulSoup:
     assert response.headers["content-type"].startswith("text/html")
-    return BeautifulSoup(response.text, "html.parser")
+    return BeautifulSoup(response.text, "lxml")
 
 
 def table_ids(client: TestClient, query: str = "") -> list[str]:

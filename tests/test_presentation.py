@@ -135,7 +135,7 @@ def _text(node: Any) -> str | None:
 
 
 def read_page(out: Outputs, ident: str, field: str) -> dict[str, Any] | None:
-    page = BeautifulSoup(out.client.get(f"/silicon/{ident}").text, "html.parser")
+    page = BeautifulSoup(out.client.get(f"/silicon/{ident}").text, "lxml")
     spec = page.select_one(f'[data-spec="{SPEC_KEY[field]}"]')
     if spec is None:
         return None
@@ -165,7 +165,7 @@ def read_api(out: Outputs, ident: str, field: str) -> dict[str, Any] | None:
 
 
 def read_table_page(out: Outputs, ident: str, field: str) -> dict[str, Any]:
-    page = BeautifulSoup(out.client.get("/silicon/").text, "html.parser")
+    page = BeautifulSoup(out.client.get("/silicon/").text, "lxml")
     cell = page.select_one(f'tr[data-id="{ident}"] td[data-key="{TABLE_KEY[field]}"]')
     state = cell.select_one(".state")
     number = cell.select_one(".num")
@@ -314,7 +314,7 @@ def test_every_case_is_read_from_every_output() -> None:
 
 
 def test_the_compare_page_shows_the_words_of_a_text_only_figure(outputs: Outputs) -> None:
-    page = BeautifulSoup(outputs.client.get("/compare/acme-b1-vs-acme-text").text, "html.parser")
+    page = BeautifulSoup(outputs.client.get("/compare/acme-b1-vs-acme-text").text, "lxml")
     row = page.select_one('tr[data-key="power"]') or next(
         tr for tr in page.select("tr") if tr.select_one("th") and tr.select_one("th").get_text(strip=True).startswith("Power")
     )

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 import tomli_w
-from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli
 from computeatlas.cloud import history, pricing, rules, spreads, variants
@@ -29,6 +28,7 @@ from computeatlas.cloud.runs import Summary, import_readings
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog, CatalogError, check, load
 from computeatlas.web.app import create_app
+from tests.conftest import CliRunner
 
 from .conftest import SMALL_CATALOG, TODAY, write_data
 

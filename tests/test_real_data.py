@@ -45,7 +45,7 @@ def test_trainium_3_figures_match_aws_documentation(real_catalog: Catalog) -> No
 
 
 def test_trainium_3_page_shows_vendor_figures_and_the_disagreement(real_client: TestClient) -> None:
-    page = BeautifulSoup(real_client.get("/silicon/aws-trainium-3").text, "html.parser")
+    page = BeautifulSoup(real_client.get("/silicon/aws-trainium-3").text, "lxml")
     memory = page.select_one('[data-spec="memory"] dd').get_text(" ", strip=True)
     assert memory.startswith("144 GiB HBM per chip")
     assert "Disputed" in memory and "144 GB" in memory  # the GB figure other summaries give, with its source
@@ -63,7 +63,7 @@ def test_h100_sxm_dense_bf16_with_sparse_beside_it(real_catalog: Catalog, real_c
     assert bf16.figure.amount == pytest.approx(989e12)
     assert real_catalog.accelerator("nvidia-h100-sxm").sources[bf16.source].kind.value == "vendor"
     assert bf16.sparse_figure.amount == pytest.approx(1979e12)
-    page = BeautifulSoup(real_client.get("/silicon/nvidia-h100-sxm").text, "html.parser")
+    page = BeautifulSoup(real_client.get("/silicon/nvidia-h100-sxm").text, "lxml")
     text = page.select_one('[data-spec="compute.BF16"] dd').get_text(" ", strip=True)
     assert text.startswith("989 TFLOPS per chip dense")
     assert "1,979 TFLOPS with 2:4 sparsity" in text
@@ -91,7 +91,7 @@ def test_every_record_is_verified_and_sourced(real_catalog: Catalog) -> None:
 
 def test_silicon_table_sorts_not_published_last_on_real_data(real_client: TestClient) -> None:
     for order in ("power", "-power"):
-        page = BeautifulSoup(real_client.get(f"/silicon/?sort={order}").text, "html.parser")
+        page = BeautifulSoup(real_client.get(f"/silicon/?sort={order}").text, "lxml")
         tds = page.select('td[data-key="power"]')
         cells = [(td.select_one(".num") or td).get_text(strip=True) for td in tds]
         numbers = [float(c.replace(",", "")) for c in cells if c.replace(".", "").replace(",", "").isdigit()]
@@ -126,5 +126,5 @@ def test_a_sourcing_gap_is_not_called_vendor_withholding(real_catalog: Catalog, 
     # NVIDIA publishes H200 BF16 in its datasheet, which we could not read: ours, not NVIDIA's, gap.
     bf16 = real_catalog.accelerator("nvidia-h200-sxm").compute(NumberFormat.BF16)
     assert bf16.state is State.NOT_SOURCED
-    page = BeautifulSoup(real_client.get("/silicon/nvidia-h200-sxm").text, "html.parser")
+    page = BeautifulSoup(real_client.get("/silicon/nvidia-h200-sxm").text, "lxml")
     assert page.select_one('[data-spec="compute.BF16"] dd').get_text(" ", strip=True).startswith("not yet sourced")

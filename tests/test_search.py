@@ -10,7 +10,6 @@ from computeatlas.core.catalog import Catalog
 from computeatlas.silicon import resolve
 from computeatlas.silicon.search import build_index, search, words
 
-
 BLACKWELL = {"nvidia-b200", "nvidia-b300", "nvidia-gb200", "nvidia-gb300", "nvidia-geforce-rtx-5090",
              "nvidia-rtx-pro-6000-blackwell-server", "nvidia-rtx-pro-6000-blackwell-workstation"}
 HOPPER = {"nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h100-nvl", "nvidia-h200-sxm", "nvidia-h200-nvl", "nvidia-h20",
@@ -88,10 +87,10 @@ def test_the_index_holds_what_the_script_needs(real_catalog: Catalog) -> None:
 def test_the_search_page_lists_a_family_and_opens_an_exact_match(real_client: TestClient) -> None:
     page = real_client.get("/search?q=Blackwell")
     assert page.status_code == 200
-    listed = BeautifulSoup(page.text, "html.parser").select("#results .matches li")
+    listed = BeautifulSoup(page.text, "lxml").select("#results .matches li")
     assert {li["data-id"] for li in listed} == BLACKWELL
     assert all(li["data-matched-by"] == "words" for li in listed)
-    trainium = BeautifulSoup(real_client.get("/search?q=Trainium").text, "html.parser").select("#results .matches li")
+    trainium = BeautifulSoup(real_client.get("/search?q=Trainium").text, "lxml").select("#results .matches li")
     assert trainium[0]["data-id"] == "aws-trainium" and len(trainium) == 3
     opened = real_client.get("/search?q=Trn3", follow_redirects=False)
     assert opened.status_code == 302 and opened.headers["location"] == "/silicon/aws-trainium-3"

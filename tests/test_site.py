@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 
 from computeatlas.build import static as site
 from computeatlas.cli import app
@@ -22,7 +21,7 @@ from computeatlas.core.citation import bibtex_escape, citation
 from computeatlas.core.urls import Urls
 from computeatlas.web.routes import all_paths
 from computeatlas.web.site import changes, is_page
-from tests.conftest import SMALL_CATALOG, TODAY, write_data
+from tests.conftest import SMALL_CATALOG, TODAY, CliRunner, write_data
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -94,8 +93,8 @@ def test_build_renders_every_static_path(built: site.BuildResult, catalog: Catal
 
 def test_pages_are_the_live_pages_with_links_for_the_sub_path(built: site.BuildResult, client: TestClient) -> None:
     html = (built.out_dir / "silicon" / "index.html").read_text()
-    soup = BeautifulSoup(html, "html.parser")
-    live = BeautifulSoup(client.get("/silicon/").text, "html.parser")
+    soup = BeautifulSoup(html, "lxml")
+    live = BeautifulSoup(client.get("/silicon/").text, "lxml")
     assert [r["data-id"] for r in soup.select("#silicon-table tbody tr")] == [r["data-id"] for r in live.select("#silicon-table tbody tr")]
     links = {a.get_text(): a["href"] for a in soup.select("#silicon-table tbody th a")}
     assert links == {"Acme A1": "/sub/silicon/acme-a1/", "Acme A2": "/sub/silicon/acme-a2/", "Globex G1": "/sub/silicon/globex-g1/"}
@@ -117,7 +116,7 @@ def test_json_links_are_rewritten_and_values_kept(built: site.BuildResult, clien
 
 
 def test_the_404_page(built: site.BuildResult, client: TestClient) -> None:
-    soup = BeautifulSoup((built.out_dir / "404.html").read_text(), "html.parser")
+    soup = BeautifulSoup((built.out_dir / "404.html").read_text(), "lxml")
     assert soup.h1.get_text() == "No such page"
     assert soup.find("link", rel="canonical") is None
     assert client.get("/404.html").status_code == 404
@@ -137,7 +136,7 @@ def test_no_dead_link_in_the_real_build(real_build: site.BuildResult) -> None:
     # The curated comparisons are prebuilt, pages and JSON; other pairs go to the live server.
     pair = json.loads((real_build.out_dir / "api" / "compare" / "aws-trainium-3-vs-google-tpu-v7.json").read_text())
     assert set(pair["ids"]) == {"aws-trainium-3", "google-tpu-v7"} and pair["url"] == "/atlas/compare/aws-trainium-3-vs-google-tpu-v7/"
-    related = BeautifulSoup((real_build.out_dir / "silicon" / "nvidia-h100-sxm" / "index.html").read_text(), "html.parser")
+    related = BeautifulSoup((real_build.out_dir / "silicon" / "nvidia-h100-sxm" / "index.html").read_text(), "lxml")
     hrefs = {li["data-id"]: li.select_one("a.more")["href"] for li in related.select("#related li")}
     assert hrefs["nvidia-h200-sxm"] == "/atlas/compare/nvidia-h100-sxm-vs-nvidia-h200-sxm/"
     assert hrefs["nvidia-h100-pcie"] == LIVE + "/compare/nvidia-h100-pcie-vs-nvidia-h100-sxm"
@@ -151,7 +150,7 @@ def test_without_a_live_server_the_static_site_stands_alone(catalog: Catalog, tm
     assert dead == [], "\n".join(map(str, dead))
 
     def page(rel: str) -> BeautifulSoup:
-        return BeautifulSoup((out / rel).read_text(), "html.parser")
+        return BeautifulSoup((out / rel).read_text(), "lxml")
 
     # The forms that need a server are replaced by what was built and a plain note.
     compare = page("compare/index.html")
@@ -197,7 +196,7 @@ def test_the_link_walker_finds_dead_links(built: site.BuildResult, tmp_path: Pat
 
 def test_forms_that_need_a_server_go_to_the_live_one(built: site.BuildResult) -> None:
     def form(rel: str, css: str) -> str:
-        return BeautifulSoup((built.out_dir / rel).read_text(), "html.parser").select_one(css)["action"]
+        return BeautifulSoup((built.out_dir / rel).read_text(), "lxml").select_one(css)["action"]
 
     assert form("compare/index.html", "form.compare-form") == LIVE + "/compare/"
     assert form("economics/estimate/index.html", "form.estimate-form") == LIVE + "/economics/estimate"
@@ -235,11 +234,11 @@ def test_pages_are_rendered_with_their_final_links_not_rewritten(catalog: Catalo
 
 def test_the_dataset_form_posts_to_the_live_server(built: site.BuildResult) -> None:
     # /data/ is built, but its form posts to the live server (which sets the form's cookie).
-    nav = BeautifulSoup((built.out_dir / "index.html").read_text(), "html.parser").select("header.site nav a")
+    nav = BeautifulSoup((built.out_dir / "index.html").read_text(), "lxml").select("header.site nav a")
     hrefs = {a.get_text(): a["href"] for a in nav}
     assert hrefs["Silicon"] == "/sub/silicon/"
     assert hrefs["Data"] == "/sub/data/" and built.files["/data/"] == "data/index.html"
-    form = BeautifulSoup((built.out_dir / "data" / "index.html").read_text(), "html.parser").select_one("form.request-form")
+    form = BeautifulSoup((built.out_dir / "data" / "index.html").read_text(), "lxml").select_one("form.request-form")
     assert form["method"].lower() == "post" and form["action"] == LIVE + "/data/"
 
 
@@ -337,7 +336,7 @@ def test_data_files_are_served_verbatim(client: TestClient, data_dir: Path) -> N
     response = client.get("/records/accelerators/acme-a1.toml")
     assert response.status_code == 200 and response.headers["content-type"] == "text/plain; charset=utf-8"
     assert response.content == (data_dir / "accelerators" / "acme-a1.toml").read_bytes()
-    index = BeautifulSoup(client.get("/records/").text, "html.parser")
+    index = BeautifulSoup(client.get("/records/").text, "lxml")
     assert "/records/accelerators/acme-a2.toml" in [a["href"] for a in index.select("ul.records a")]
 
 
@@ -347,7 +346,7 @@ def test_unknown_data_file_is_a_404(client: TestClient, path: str) -> None:
 
 
 def test_accelerator_page_has_trust_features(client: TestClient, catalog: Catalog) -> None:
-    soup = BeautifulSoup(client.get("/silicon/acme-a1").text, "html.parser")
+    soup = BeautifulSoup(client.get("/silicon/acme-a1").text, "lxml")
     assert soup.find("link", rel="canonical")["href"] == "http://127.0.0.1:8000/silicon/acme-a1"
     assert soup.find("meta", attrs={"name": "description"})["content"] == "Acme A1: A test part."
     assert soup.find("meta", property="og:title")["content"] == "Acme A1"
@@ -375,7 +374,7 @@ def test_citation_escapes_bibtex_but_not_the_url() -> None:
 
 def test_every_html_page_has_title_description_and_canonical(built: site.BuildResult) -> None:
     for file in built.out_dir.rglob("index.html"):
-        soup = BeautifulSoup(file.read_text(), "html.parser")
+        soup = BeautifulSoup(file.read_text(), "lxml")
         name = file.relative_to(built.out_dir).as_posix()
         if soup.find("meta", attrs={"http-equiv": "refresh"}) or name == "api/docs/index.html":
             continue  # a redirect page, or FastAPI's own API explorer

@@ -111,9 +111,8 @@ def test_the_bundled_march_2026_prices_of_llama_3_3_70b() -> None:
 
 
 def test_prices_import_tokens_from_the_cli(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
     from computeatlas.cli import app as cli
+    from tests.conftest import CliRunner
 
     data = Path(__file__).resolve().parent.parent / "data"
     path = tmp_path / "together.csv"

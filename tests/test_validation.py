@@ -6,11 +6,11 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from computeatlas.cli import app as cli
 from computeatlas.core.catalog import CatalogError, check, load
 from computeatlas.web.app import create_app
+from tests.conftest import CliRunner
 
 from .conftest import SMALL_CATALOG, TODAY, make_record, write_data
 

@@ -7,10 +7,12 @@ exist is a 404; both carry :class:`ErrorBody`. :func:`install` replaces the app'
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 
@@ -43,8 +45,28 @@ LOOKUPS = ("/api/compare", "/api/estimate")
 def document(app: FastAPI, base_path: str = "") -> dict[str, Any]:
     """The OpenAPI document of ``app``: 422 replaced by 400 and a 404 on every path with a
     path parameter and on the :data:`LOOKUPS`. Under a ``base_path`` the paths are the site's (``/api/accelerators``)
-    and the base path is the document's server URL."""
-    schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+    and the base path is the document's server URL.
+
+    Apps with the same settings mount the same route objects (see
+    :func:`computeatlas.web.app.site_routes`), so the document is generated once per route
+    set, title, version, description and base path, and each app gets its own copy."""
+    operations = [route for route in app.routes if isinstance(route, APIRoute)]
+    key = (tuple(map(id, operations)), app.title, app.version, app.description, base_path)
+    made = _MADE.get(key)
+    if made is None or any(a is not b for a, b in zip(made[0], operations, strict=True)):
+        made = _MADE[key] = (operations, _document(operations, app.title, app.version, app.description, base_path))
+        while len(_MADE) > 16:
+            del _MADE[next(iter(_MADE))]
+    return copy.deepcopy(made[1])
+
+
+_MADE: dict[tuple[Any, ...], tuple[list[APIRoute], dict[str, Any]]] = {}
+"""Documents made, by the identities of their routes and the app's texts (the routes are
+kept with each, so an identity is not reused while its entry lives); the oldest go first."""
+
+
+def _document(routes: list[APIRoute], title: str, version: str, description: str, base_path: str) -> dict[str, Any]:
+    schema = get_openapi(title=title, version=version, description=description, routes=routes)
     if base_path:
         schema["paths"] = {path.removeprefix(base_path): item for path, item in schema.get("paths", {}).items()}
         schema["servers"] = [{"url": base_path}]
