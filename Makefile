@@ -32,9 +32,11 @@ install: $(STAMP)
 run: $(RUN_STAMP)
 	$(BIN)/computeatlas serve --host $(HOST) --port $(PORT)
 
+# PYTHONDONTWRITEBYTECODE is cleared for the tests: each of the ~15 Python processes of a run
+# (two workers, the test servers, CLI subprocesses) would otherwise compile the package again.
 test: $(STAMP)
 	scripts/ensure-chromium.sh
-	BROWSER_TESTS=required bash scripts/with-postgres.sh $(BIN)/python -m pytest $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= BROWSER_TESTS=required bash scripts/with-postgres.sh $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 validate: $(RUN_STAMP)
 	$(BIN)/computeatlas validate
