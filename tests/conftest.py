@@ -15,11 +15,12 @@ TOML file holds it); ``write_data(folder, records)`` writes a data folder.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime as dt
 import functools
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -167,21 +168,25 @@ def fresh_client(app: FastAPI, **options: Any) -> TestClient:
 
 
 @pytest.fixture
-def client(app: FastAPI) -> TestClient:
-    """A test client over the app serving the small catalog (fresh cookies, empty page cache)."""
-    return fresh_client(app)
+def client(app: FastAPI) -> Iterator[TestClient]:
+    """A test client over the app serving the small catalog (fresh cookies, empty page cache).
+    It is open for the whole test, so its requests share one event loop instead of starting
+    one each (about half of a small request's CPU)."""
+    with fresh_client(app) as opened:
+        yield opened
 
 
 @pytest.fixture
-def make_client() -> Callable[..., TestClient]:
+def make_client() -> Iterator[Callable[..., TestClient]]:
     """``make_client(catalog, settings=None, **options)``: a test client over a new app serving
     ``catalog`` with ``settings``, for tests that need their own data or settings; ``options``
-    go to the TestClient."""
+    go to the TestClient. Each is open until the test ends."""
+    with contextlib.ExitStack() as opened:
 
-    def make(catalog: Catalog, settings: Settings | None = None, **options: Any) -> TestClient:
-        return TestClient(create_app(catalog, settings), **options)
+        def make(catalog: Catalog, settings: Settings | None = None, **options: Any) -> TestClient:
+            return opened.enter_context(TestClient(create_app(catalog, settings), **options))
 
-    return make
+        yield make
 
 
 @pytest.fixture(scope="session")
@@ -191,9 +196,10 @@ def real_catalog() -> Catalog:
 
 
 @pytest.fixture(scope="session")
-def real_client(real_catalog: Catalog) -> TestClient:
-    """A test client over the app serving the bundled data."""
-    return TestClient(create_app(real_catalog))
+def real_client(real_catalog: Catalog) -> Iterator[TestClient]:
+    """A test client over the app serving the bundled data, open for the session."""
+    with TestClient(create_app(real_catalog)) as opened:
+        yield opened
 
 
 def xdist_group(nodeid: str) -> str | None:
