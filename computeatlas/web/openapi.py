@@ -47,22 +47,28 @@ def document(app: FastAPI, base_path: str = "") -> dict[str, Any]:
     path parameter and on the :data:`LOOKUPS`. Under a ``base_path`` the paths are the site's (``/api/accelerators``)
     and the base path is the document's server URL.
 
-    Apps with the same settings mount the same route objects (see
-    :func:`computeatlas.web.app.site_routes`), so the document is generated once per route
-    set, title, version, description and base path, and each app gets its own copy."""
-    operations = [route for route in app.routes if isinstance(route, APIRoute)]
-    key = (tuple(map(id, operations)), app.title, app.version, app.description, base_path)
-    made = _MADE.get(key)
-    if made is None or any(a is not b for a, b in zip(made[0], operations, strict=True)):
-        made = _MADE[key] = (operations, _document(operations, app.title, app.version, app.description, base_path))
-        while len(_MADE) > 16:
+    Apps mount routes made from the one route table (see
+    :mod:`computeatlas.web.app`), so the document is generated once per set of route
+    definitions, title, version, description and base path, and each app gets its own copy."""
+    routes = [route for route in app.routes if isinstance(route, APIRoute)]
+    key = (tuple(map(_definition, routes)), app.title, app.version, app.description, base_path)
+    if key not in _MADE:
+        _MADE[key] = _document(routes, app.title, app.version, app.description, base_path)
+        while len(_MADE) > 8:
             del _MADE[next(iter(_MADE))]
-    return copy.deepcopy(made[1])
+    return copy.deepcopy(_MADE[key])
 
 
-_MADE: dict[tuple[Any, ...], tuple[list[APIRoute], dict[str, Any]]] = {}
-"""Documents made, by the identities of their routes and the app's texts (the routes are
-kept with each, so an identity is not reused while its entry lives); the oldest go first."""
+def _definition(route: APIRoute) -> tuple[Any, ...]:
+    """What the document says of ``route`` comes from these (the endpoint's signature and
+    docstring included); a static build's routes differ from a live app's only in the
+    response class's linking, not its media type."""
+    return (route.path, tuple(sorted(route.methods)), route.name, route.endpoint, route.response_model, route.summary,
+            route.include_in_schema, getattr(route.response_class, "media_type", None))
+
+
+_MADE: dict[tuple[Any, ...], dict[str, Any]] = {}
+"""Documents made, by their routes' definitions and the app's texts; the oldest go first."""
 
 
 def _document(routes: list[APIRoute], title: str, version: str, description: str, base_path: str) -> dict[str, Any]:
