@@ -311,7 +311,7 @@ class Store:
         return self.query(
             f"SELECT * FROM latest WHERE status = 'accepted' AND collected <= ? {where} "
             f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1 "
-            "ORDER BY accelerator, per_accelerator_hour, provider",
+            "ORDER BY accelerator, per_accelerator_hour, provider, instance_type, region, pricing, term",  # total: one row per offer
             params, since.date() if since else None, until.date(), accelerator)
 
     def variants_of(self, accelerator: str) -> frozenset[str]:
@@ -347,8 +347,9 @@ class Store:
             return []
         sql = f"SELECT * FROM latest WHERE {' AND '.join(clauses)}"
         if limit:
-            sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider LIMIT {int(limit)})"
-        return self.query(f"{sql} ORDER BY collected, provider, instance_type, region", params, since, until, accelerator)
+            sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider, instance_type, region, pricing, term LIMIT {int(limit)})"
+        # Ordered by the whole key (one row per key), so the same rows always come in the same order.
+        return self.query(f"{sql} ORDER BY collected, provider, instance_type, region, pricing, term", params, since, until, accelerator)
 
     def series(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
                **equal: str | None) -> list[dict[str, Any]]:
