@@ -101,8 +101,12 @@ class HistoryView(BaseModel):
     series: list[SeriesPoint]
 
 
+_STORED = frozenset(ObservedPrice.model_fields) - {"age_days", "stale", "rate"}
+"""The fields of :class:`ObservedPrice` read from a stored row (the others are worked out)."""
+
+
 def _shown(row: dict[str, Any], rates: RateTable, now: dt.datetime | None = None) -> ObservedPrice:
-    keep = {k: v for k, v in row.items() if k in ObservedPrice.model_fields and k not in ("age_days", "stale", "rate")}
+    keep = {k: v for k, v in row.items() if k in _STORED}
     shown = ObservedPrice.model_validate(keep | {"qualifiers": list(row.get("qualifiers") or [])})
     if now is not None:
         shown.age_days = (now - row["collected"]).days

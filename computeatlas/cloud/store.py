@@ -389,9 +389,12 @@ def _key(row: dict[str, Any]) -> tuple[str, ...]:
     return (row["provider"], row["instance_type"], row["region"], row["pricing"], row["term"], collected)
 
 
+_OBSERVATION_FIELDS = frozenset(Observation.model_fields)  # read once: the class property costs a call per lookup
+
+
 def observation_of(row: dict[str, Any]) -> Observation:
     """A stored row as an :class:`Observation` again."""
-    data = {k: v for k, v in row.items() if k in Observation.model_fields}
+    data = {k: v for k, v in row.items() if k in _OBSERVATION_FIELDS}
     for name in _LISTS:
         data[name] = tuple(data.get(name) or ())
     return Observation.model_validate(data)
