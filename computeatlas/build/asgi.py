@@ -10,15 +10,19 @@ method, scheme, host, path and query string; no cookies are kept between request
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit
 
+import anyio
 from starlette.types import ASGIApp, Message
 
 USER_AGENT = b"computeatlas-build"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,4 +99,16 @@ class LocalClient:
         return Answer(status, decoded, b"".join(chunks))
 
 
-__all__ = ["Answer", "LocalClient"]
+def run(function: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """``function(*args)`` run to completion in an event loop of its own: on this thread, or on a
+    new one when this thread already runs a loop (a notebook, Playwright's sync API), where
+    a second loop cannot start."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return anyio.run(function, *args)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(anyio.run, function, *args).result()
+
+
+__all__ = ["Answer", "LocalClient", "run"]

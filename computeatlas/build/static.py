@@ -58,9 +58,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import anyio
-
-from computeatlas.build.asgi import LocalClient
+from computeatlas.build.asgi import LocalClient, run
 from computeatlas.build.links import DeadLink, dead_links
 from computeatlas.build.paths import (
     file_for,
@@ -169,7 +167,7 @@ def build(
     # the registry knows, before rendering, where each built path's file will be served.
     urls = Urls(base, origin, files={p: public_url(file_for(p, expected_type(p))) for p in [*wanted, NOT_FOUND]}, live=live_url)
     client = LocalClient(create_app(catalog, settings, urls), origin)
-    responses, redirects, live, live_dead = anyio.run(_render, client, base, wanted, urls, out, on_progress)
+    responses, redirects, live, live_dead = run(_render, client, base, wanted, urls, out, on_progress)
     shutil.copytree(STATIC_DIR, out / "static", dirs_exist_ok=True)
     (out / MARKER).write_text(f"data version {catalog.version}\n", encoding="utf-8")
     return BuildResult(
