@@ -165,7 +165,11 @@ def price_changes(store: Store, accelerator: str, limit: int = FEED_LIMIT) -> li
     """The newest ``limit`` price changes of ``accelerator``'s offers, newest first: each offer's
     first observation, and each observation whose price per accelerator-hour differs from the
     same offer's previous one (an unchanged price is no entry). Accepted observations only."""
-    rows = store.history(accelerator, None, None, limit=None)
+    # The price page's question first (the newest HISTORY_LIMIT + 1, in the same order as the
+    # whole history): the store has usually just answered it; only a longer history is read again.
+    rows = store.history(accelerator, None, None, limit=HISTORY_LIMIT + 1)
+    if len(rows) > HISTORY_LIMIT:
+        rows = store.history(accelerator, None, None, limit=None)
     last: dict[tuple[str, ...], dict[str, Any]] = {}
     changes: list[PriceChange] = []
     for row in sorted(rows, key=lambda r: r["collected"]):
