@@ -68,6 +68,12 @@ OFFER = ("provider", "instance_type", "region", "pricing", "term")
 VERSION_RECHECK_SECONDS = 1.0
 """How long :meth:`Store.version` trusts its last look at the runs folder."""
 
+LISTINGS_KEPT = 256
+"""How many file listings (:meth:`Store._files`, one per store, committed runs and date window) are kept."""
+
+_LISTED: dict[tuple[str, tuple[str, ...], dt.date | None, dt.date | None], tuple[Path, ...]] = {}
+
+
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
@@ -140,14 +146,24 @@ class Store:
         """The Parquet files of committed runs in the date partitions between ``first`` and
         ``last`` (inclusive; None = unbounded), chosen by folder and file name, so DuckDB
         opens only those (each file costs about a millisecond to open)."""
-        runs = set(self._committed())
-        if not runs or not self.observations_dir.is_dir():
+        committed = tuple(self._committed())
+        if not committed or not self.observations_dir.is_dir():
             return []
+        # A committed run's files are in place before its manifest and never change after, so
+        # the committed runs decide which files a window holds: the listing is kept per runs.
+        key = (str(self.root), committed, first, last)
+        known = _LISTED.get(key)
+        if known is not None:
+            return list(known)
+        runs = set(committed)
         low, high = f"date={first.isoformat()}" if first else "", f"date={last.isoformat()}" if last else "date=~"
         chosen = []
         for folder in sorted(self.observations_dir.iterdir()):
             if folder.name.startswith("date=") and low <= folder.name <= high:
                 chosen += [p for p in sorted(folder.glob("part-*.parquet")) if p.stem[len("part-"):].rsplit("-", 1)[0] in runs]
+        if len(_LISTED) >= LISTINGS_KEPT:
+            _LISTED.clear()
+        _LISTED[key] = tuple(chosen)
         return chosen
 
     # --- writing ----------------------------------------------------------------------
