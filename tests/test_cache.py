@@ -109,3 +109,24 @@ def test_a_slash_redirect_never_names_the_requests_host(catalog: Catalog, path: 
 def test_a_path_no_route_answers_either_way_is_a_404(catalog: Catalog) -> None:
     response = TestClient(create_app(catalog, Settings())).get("/nowhere/", follow_redirects=False)
     assert response.status_code == 404
+
+
+def test_a_page_and_its_json_twin_share_one_view_per_date(cloud_catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from computeatlas.web import silicon
+
+    day = {"now": NOW}
+    monkeypatch.setattr(history, "utcnow", lambda: day["now"])
+    built: list[str] = []
+    real = silicon.accelerator_view
+    monkeypatch.setattr(silicon, "accelerator_view", lambda catalog, acc, **kw: built.append(acc.id) or real(catalog, acc, **kw))
+    ident = next(iter(cloud_catalog.accelerators))
+    client = TestClient(create_app(cloud_catalog, Settings(data=tmp_path / "data")))
+    page, twin = client.get(f"/silicon/{ident}"), client.get(f"/api/accelerators/{ident}")
+    assert page.status_code == twin.status_code == 200 and built == [ident]  # one view for both
+    assert twin.json()["id"] == ident and twin.json()["name"] in page.text and twin.json()["rent"]["observed"]["offers"] > 0
+    day["now"] = NOW + dt.timedelta(days=200)  # the next day's pages build their view anew
+    assert client.get(f"/api/accelerators/{ident}").json()["rent"]["observed"]["offers"] == 0
+    assert built == [ident, ident]
+    off = TestClient(create_app(cloud_catalog, Settings(data=tmp_path / "data", page_cache=False)))
+    off.get(f"/silicon/{ident}"), off.get(f"/api/accelerators/{ident}")
+    assert built == [ident] * 4  # with the cache off nothing is kept

@@ -400,3 +400,14 @@ def test_no_output_reads_prices_from_the_catalog() -> None:
 def test_home_names_the_cloud_layer_without_reading_the_store(cloud_client: TestClient, at_cloud_now: dt.datetime) -> None:
     cloud = next(li for li in soup(cloud_client, "/").select("li") if li.select_one('a[href="/cloud/"]'))
     assert "3 providers and their current prices (the newest observation of each offer in the last 90 days)" in text(cloud)
+
+
+def test_a_feed_longer_than_the_price_page_s_history_reads_every_observation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The feed asks the price page's question first (the newest HISTORY_LIMIT + 1); a longer
+    history is read whole, so a feed is the same whatever the page's limit."""
+    store = Store(Settings.from_env().prices_dir)  # the bundled observations, read only
+    whole = history.price_changes(store, "nvidia-h100-sxm")
+    assert len(store.history("nvidia-h100-sxm")) > 50 and len(whole) > 10
+    monkeypatch.setattr(history, "HISTORY_LIMIT", 5)
+    assert history.price_changes(store, "nvidia-h100-sxm") == whole
+    assert history.price_changes(store, "nvidia-h100-sxm", limit=3) == whole[:3]

@@ -527,3 +527,20 @@ def test_cli_marks_disputed_figures() -> None:
     result = runner.invoke(app, ["compare", "aws-trainium-2", "aws-trainium-3"], env={"COLUMNS": "220"})
     assert result.exit_code == 0, result.output
     assert "4.9 TB/s /chip (1.69× higher than AWS Trainium2) (disputed)" in result.output  # 4.9 / 2.9; AWS's NKI guide says 4.7 TB/s
+
+
+def test_a_part_s_cells_are_its_own_in_each_comparison(catalog: Catalog) -> None:
+    """A part's spec cells are worked out once per data version; each comparison marks its own copy
+    (the reference, the ratios), so the same part compared twice does not carry one comparison's marks into the other."""
+    ids = list(catalog.accelerators)[:3]
+    first = compare.build(catalog, ids[:2])
+    again = compare.build(catalog, [ids[1], ids[2]])
+    third = compare.build(catalog, ids[:2])
+    for view in (first, again, third):
+        for row in view.rows:
+            assert [c.is_reference for c in row.cells] == [True] + [False] * (len(row.cells) - 1), (view.ids, row.key)
+    assert third.model_dump() == first.model_dump()
+    shared = first.ids[1] if first.ids[1] in again.ids else first.ids[0]
+    mine = next(c for c in first.rows[0].cells if c.id == shared)
+    theirs = next(c for c in again.rows[0].cells if c.id == shared)
+    assert mine is not theirs and mine.display == theirs.display

@@ -431,3 +431,16 @@ def test_a_live_url_that_is_not_http_is_refused(bad: str, catalog: Catalog, data
 )
 def test_a_live_url_is_normalised(given: str | None, expected: str | None) -> None:
     assert site.normalise_live_url(given) == expected
+
+
+def test_a_build_runs_inside_a_running_event_loop(catalog: Catalog, tmp_path: Path) -> None:
+    """A notebook or Playwright's sync API already runs a loop on the calling thread; the build renders on another."""
+    import asyncio
+
+    async def inside() -> site.BuildResult:
+        return site.build(catalog, tmp_path / "out", "/sub/", site_url=ORIGIN, paths=["/silicon/", "/silicon/acme-a1"])
+
+    result = asyncio.run(inside())
+    assert set(result.files) == {"/silicon/", "/silicon/acme-a1", "/404.html"}
+    page = BeautifulSoup((tmp_path / "out" / "silicon" / "acme-a1" / "index.html").read_text(), "html.parser")
+    assert page.find("link", rel="canonical")["href"] == ORIGIN + "/sub/silicon/acme-a1/"

@@ -1,8 +1,8 @@
 """The static build: the whole site as files for any static host or CDN.
 
-:func:`build` renders the app's own routes in-process (Starlette's test client over the
-ASGI app: the same handlers, templates and cache as the live site, no second renderer)
-and writes each response to a file. The URLs rendered are exactly every layer's
+:func:`build` renders the app's own routes in-process (:class:`~computeatlas.build.asgi.LocalClient`
+calls the ASGI app as a server would: the same handlers, templates and cache as the live
+site, no second renderer) and writes each response to a file. The URLs rendered are exactly every layer's
 ``static_paths(catalog)`` (see :mod:`computeatlas.web.routes`), plus ``/404.html``.
 
 Where a URL goes (relative to the output folder)
@@ -58,6 +58,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from computeatlas.build.asgi import LocalClient, run
 from computeatlas.build.links import DeadLink, dead_links
 from computeatlas.build.paths import (
     file_for,
@@ -150,8 +151,6 @@ def build(
     and ``ValueError`` for a bad ``base_path``, ``site_url`` or ``live_url`` (see
     :func:`normalise_live_url`).
     """
-    from fastapi.testclient import TestClient
-
     from computeatlas.web.app import create_app
     from computeatlas.web.routes import all_paths
 
@@ -167,32 +166,8 @@ def build(
     # Every page links to the files of this build (or the live server) as it is rendered:
     # the registry knows, before rendering, where each built path's file will be served.
     urls = Urls(base, origin, files={p: public_url(file_for(p, expected_type(p))) for p in [*wanted, NOT_FOUND]}, live=live_url)
-    responses: dict[str, tuple[str, bytes]] = {}
-    redirects: dict[str, str] = {}
-    problems: list[str] = []
-    total = len(wanted) + 1
-    with TestClient(create_app(catalog, settings, urls), base_url=origin, follow_redirects=False) as client:
-        for done, path in enumerate([*wanted, NOT_FOUND], start=1):
-            response = client.get(base + path)
-            expected = 404 if path == NOT_FOUND else 200
-            kind = response.headers.get("content-type", "application/octet-stream")
-            if response.status_code == expected:
-                responses[path] = (kind, response.content)
-                if file_for(path, kind) != file_for(path, expected_type(path)):
-                    problems.append(f"{path}: answered {kind.split(';')[0]}, so its file is not where links point")
-            elif response.is_redirect and path != NOT_FOUND:
-                redirects[path] = response.headers["location"]
-            else:
-                problems.append(f"{path}: HTTP {response.status_code}")
-            if on_progress is not None:
-                on_progress(done, total, path)
-        if problems:
-            raise BuildError(problems)
-        _write(out, responses, redirects)
-        # Paths sent to the live server must be ones it serves (a redirect or a 405 for a
-        # form's GET counts as served; a 404 does not).
-        live = sorted(urls.sent_live)
-        live_dead = [p for p in live if client.get(base + p).status_code == 404]
+    client = LocalClient(create_app(catalog, settings, urls), origin)
+    responses, redirects, live, live_dead = run(_render, client, base, wanted, urls, out, on_progress)
     shutil.copytree(STATIC_DIR, out / "static", dirs_exist_ok=True)
     (out / MARKER).write_text(f"data version {catalog.version}\n", encoding="utf-8")
     return BuildResult(
@@ -205,6 +180,40 @@ def build(
         live_dead=live_dead,
         seconds=time.perf_counter() - started,
     )
+
+
+async def _render(client: LocalClient, base: str, wanted: list[str], urls: Urls, out: Path,
+                  on_progress: Callable[[int, int, str], None] | None) -> tuple[dict[str, tuple[str, bytes]], dict[str, str], list[str], list[str]]:
+    """Ask the app for every ``wanted`` path and ``/404.html``, write the answers under ``out``,
+    then ask for each path sent to the live server; raises :class:`BuildError` listing every
+    path that did not answer as expected (nothing is written then)."""
+    responses: dict[str, tuple[str, bytes]] = {}
+    redirects: dict[str, str] = {}
+    problems: list[str] = []
+    total = len(wanted) + 1
+    async with client.running():
+        for done, path in enumerate([*wanted, NOT_FOUND], start=1):
+            response = await client.get(base + path)
+            expected = 404 if path == NOT_FOUND else 200
+            kind = response.header("content-type") or "application/octet-stream"
+            if response.status == expected:
+                responses[path] = (kind, response.body)
+                if file_for(path, kind) != file_for(path, expected_type(path)):
+                    problems.append(f"{path}: answered {kind.split(';')[0]}, so its file is not where links point")
+            elif response.is_redirect and path != NOT_FOUND:
+                redirects[path] = response.header("location") or ""
+            else:
+                problems.append(f"{path}: HTTP {response.status}")
+            if on_progress is not None:
+                on_progress(done, total, path)
+        if problems:
+            raise BuildError(problems)
+        _write(out, responses, redirects)
+        # Paths sent to the live server must be ones it serves (a redirect or a 405 for a
+        # form's GET counts as served; a 404 does not).
+        live = sorted(urls.sent_live)
+        live_dead = [p for p in live if (await client.get(base + p)).status == 404]
+    return responses, redirects, live, live_dead
 
 
 def expected_type(path: str) -> str:

@@ -101,8 +101,12 @@ class HistoryView(BaseModel):
     series: list[SeriesPoint]
 
 
+_STORED = frozenset(ObservedPrice.model_fields) - {"age_days", "stale", "rate"}
+"""The fields of :class:`ObservedPrice` read from a stored row (the others are worked out)."""
+
+
 def _shown(row: dict[str, Any], rates: RateTable, now: dt.datetime | None = None) -> ObservedPrice:
-    keep = {k: v for k, v in row.items() if k in ObservedPrice.model_fields and k not in ("age_days", "stale", "rate")}
+    keep = {k: v for k, v in row.items() if k in _STORED}
     shown = ObservedPrice.model_validate(keep | {"qualifiers": list(row.get("qualifiers") or [])})
     if now is not None:
         shown.age_days = (now - row["collected"]).days
@@ -161,7 +165,11 @@ def price_changes(store: Store, accelerator: str, limit: int = FEED_LIMIT) -> li
     """The newest ``limit`` price changes of ``accelerator``'s offers, newest first: each offer's
     first observation, and each observation whose price per accelerator-hour differs from the
     same offer's previous one (an unchanged price is no entry). Accepted observations only."""
-    rows = store.history(accelerator, None, None, limit=None)
+    # The price page's question first (the newest HISTORY_LIMIT + 1, in the same order as the
+    # whole history): the store has usually just answered it; only a longer history is read again.
+    rows = store.history(accelerator, None, None, limit=HISTORY_LIMIT + 1)
+    if len(rows) > HISTORY_LIMIT:
+        rows = store.history(accelerator, None, None, limit=None)
     last: dict[tuple[str, ...], dict[str, Any]] = {}
     changes: list[PriceChange] = []
     for row in sorted(rows, key=lambda r: r["collected"]):

@@ -68,6 +68,12 @@ OFFER = ("provider", "instance_type", "region", "pricing", "term")
 VERSION_RECHECK_SECONDS = 1.0
 """How long :meth:`Store.version` trusts its last look at the runs folder."""
 
+LISTINGS_KEPT = 256
+"""How many file listings (:meth:`Store._files`, one per store, committed runs and date window) are kept."""
+
+_LISTED: dict[tuple[str, tuple[str, ...], dt.date | None, dt.date | None], tuple[Path, ...]] = {}
+
+
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
@@ -140,14 +146,24 @@ class Store:
         """The Parquet files of committed runs in the date partitions between ``first`` and
         ``last`` (inclusive; None = unbounded), chosen by folder and file name, so DuckDB
         opens only those (each file costs about a millisecond to open)."""
-        runs = set(self._committed())
-        if not runs or not self.observations_dir.is_dir():
+        committed = tuple(self._committed())
+        if not committed or not self.observations_dir.is_dir():
             return []
+        # A committed run's files are in place before its manifest and never change after, so
+        # the committed runs decide which files a window holds: the listing is kept per runs.
+        key = (str(self.root), committed, first, last)
+        known = _LISTED.get(key)
+        if known is not None:
+            return list(known)
+        runs = set(committed)
         low, high = f"date={first.isoformat()}" if first else "", f"date={last.isoformat()}" if last else "date=~"
         chosen = []
         for folder in sorted(self.observations_dir.iterdir()):
             if folder.name.startswith("date=") and low <= folder.name <= high:
                 chosen += [p for p in sorted(folder.glob("part-*.parquet")) if p.stem[len("part-"):].rsplit("-", 1)[0] in runs]
+        if len(_LISTED) >= LISTINGS_KEPT:
+            _LISTED.clear()
+        _LISTED[key] = tuple(chosen)
         return chosen
 
     # --- writing ----------------------------------------------------------------------
@@ -311,7 +327,7 @@ class Store:
         return self.query(
             f"SELECT * FROM latest WHERE status = 'accepted' AND collected <= ? {where} "
             f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1 "
-            "ORDER BY accelerator, per_accelerator_hour, provider",
+            "ORDER BY accelerator, per_accelerator_hour, provider, instance_type, region, pricing, term",  # total: one row per offer
             params, since.date() if since else None, until.date(), accelerator)
 
     def variants_of(self, accelerator: str) -> frozenset[str]:
@@ -347,8 +363,9 @@ class Store:
             return []
         sql = f"SELECT * FROM latest WHERE {' AND '.join(clauses)}"
         if limit:
-            sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider LIMIT {int(limit)})"
-        return self.query(f"{sql} ORDER BY collected, provider, instance_type, region", params, since, until, accelerator)
+            sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider, instance_type, region, pricing, term LIMIT {int(limit)})"
+        # Ordered by the whole key (one row per key), so the same rows always come in the same order.
+        return self.query(f"{sql} ORDER BY collected, provider, instance_type, region, pricing, term", params, since, until, accelerator)
 
     def series(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
                **equal: str | None) -> list[dict[str, Any]]:
@@ -388,9 +405,12 @@ def _key(row: dict[str, Any]) -> tuple[str, ...]:
     return (row["provider"], row["instance_type"], row["region"], row["pricing"], row["term"], collected)
 
 
+_OBSERVATION_FIELDS = frozenset(Observation.model_fields)  # read once: the class property costs a call per lookup
+
+
 def observation_of(row: dict[str, Any]) -> Observation:
     """A stored row as an :class:`Observation` again."""
-    data = {k: v for k, v in row.items() if k in Observation.model_fields}
+    data = {k: v for k, v in row.items() if k in _OBSERVATION_FIELDS}
     for name in _LISTS:
         data[name] = tuple(data.get(name) or ())
     return Observation.model_validate(data)

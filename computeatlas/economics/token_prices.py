@@ -300,9 +300,12 @@ def observations_of(store: Store, model: str) -> list[TokenObservation]:
     return [token_observation_of(r) for r in rows_]
 
 
+_TOKEN_FIELDS = frozenset(TokenObservation.model_fields)  # read once: the class property costs a call per lookup
+
+
 def token_observation_of(row: Mapping[str, object]) -> TokenObservation:
     """A stored row as a :class:`TokenObservation` again (the partition column ``date`` dropped)."""
-    data = {k: v for k, v in row.items() if k in TokenObservation.model_fields}
+    data = {k: v for k, v in row.items() if k in _TOKEN_FIELDS}
     data["rules"] = tuple(data.get("rules") or ())  # type: ignore[arg-type]
     data["reasons"] = tuple(data.get("reasons") or ())  # type: ignore[arg-type]
     return TokenObservation.model_validate(data)

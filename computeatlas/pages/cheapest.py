@@ -10,6 +10,8 @@ bound use, and the cheap end of the price page's spread.
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from collections import OrderedDict
 
 from computeatlas.cloud.spreads import CheapestPrice, cheapest_by_accelerator
 from computeatlas.cloud.store import Store
@@ -21,11 +23,35 @@ NONE_OBSERVED = "none observed"
 """The price cell of a part with no fresh on-demand USD observation (not a zero, not an estimate)."""
 
 
+KEPT = 8
+"""How many answers of :func:`cheapest_on_demand` are kept (least recently used out first)."""
+
+_kept: OrderedDict[tuple[str, str, dt.datetime, int], dict[str, CheapestPrice]] = OrderedDict()
+_lock = threading.Lock()
+
+
 def cheapest_on_demand(store: Store, now: dt.datetime, freshness_days: int) -> dict[str, CheapestPrice]:
     """The cheapest fresh on-demand USD price per accelerator-hour of each accelerator, by id,
     named and dated (see the module docstring). An accelerator with no such observation is
-    absent (its price is not a number we hold, never zero)."""
-    return cheapest_by_accelerator(store, now, freshness_days)
+    absent (its price is not a number we hold, never zero).
+
+    Worked out once per store, store version (:meth:`Store.version`: an import changes it)
+    and minute of ``now`` (the window the store reads, see :meth:`Store.current`) and kept:
+    the silicon table and every comparison page of that minute ask the same question (a
+    static build asks it some 400 times). The answer is shared: read it, do not change it.
+    """
+    key = (str(store.root), store.version(), now.replace(second=0, microsecond=0), freshness_days)
+    with _lock:
+        found = _kept.get(key)
+        if found is not None:
+            _kept.move_to_end(key)
+            return found
+    found = cheapest_by_accelerator(store, now, freshness_days)
+    with _lock:
+        _kept[key] = found
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    return found
 
 
 def price_text(price: float) -> str:
@@ -50,4 +76,4 @@ def price_cells(catalog: Catalog, cheapest: dict[str, CheapestPrice]) -> dict[st
     return cells
 
 
-__all__ = ["NONE_OBSERVED", "cheapest_on_demand", "price_cells", "price_text"]
+__all__ = ["KEPT", "NONE_OBSERVED", "cheapest_on_demand", "price_cells", "price_text"]

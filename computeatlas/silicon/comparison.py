@@ -270,7 +270,24 @@ _ORDER = {fmt: i for i, fmt in enumerate(NumberFormat)}
 _GROUPS = {"memory": "memory", "memory_bandwidth": "memory", "power": "power", "interconnect": "interconnect", "software": "software"}
 
 
-def _spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> CellView:
+CELLS_KEPT = 4096
+"""How many spec cells :func:`_spec_cell` keeps (a part's cell is the same in every comparison)."""
+
+_cells: dict[tuple[str, str, str], CellView] = {}
+
+
+def _spec_cell(version: str, acc: Accelerator, claims: dict[str, Claim], key: str) -> CellView:
+    """The cell of spec ``key`` of ``acc``, worked out once per data ``version`` (a catalog's
+    records never change) and handed out as a copy: :func:`with_ratios` marks its copy."""
+    found = _cells.get((version, acc.id, key))
+    if found is None:
+        if len(_cells) >= CELLS_KEPT:
+            _cells.clear()
+        found = _cells[(version, acc.id, key)] = _new_spec_cell(acc, claims, key)
+    return found.model_copy()
+
+
+def _new_spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> CellView:
     claim = claims.get(key)
     if claim is None:
         shown = present(None)
@@ -306,12 +323,12 @@ def _spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> CellView
     )
 
 
-def _spec_row(accs: list[Accelerator], claims: dict[str, dict[str, Claim]], key: str) -> RowView:
+def _spec_row(version: str, accs: list[Accelerator], claims: dict[str, dict[str, Claim]], key: str) -> RowView:
     fmt = NumberFormat(key.split(".", 1)[1]) if key.startswith("compute.") else None
     unit = canonical_unit(key)
     label = f"Compute, {fmt.value}, dense" if fmt else SPEC_LABELS[key]
     note = "Vendors count link bandwidth differently (one direction or both, some or all links): each figure says how it is counted; no ratio." if key == "interconnect" else None
-    row = RowView(key=key, label=label, group="compute" if fmt else _GROUPS[key], number_format=fmt, unit=unit, note=note, cells=[_spec_cell(a, claims[a.id], key) for a in accs])
+    row = RowView(key=key, label=label, group="compute" if fmt else _GROUPS[key], number_format=fmt, unit=unit, note=note, cells=[_spec_cell(version, a, claims[a.id], key) for a in accs])
     return with_ratios(row, accs[0].name)
 
 
@@ -364,7 +381,7 @@ def build(catalog: Catalog, names: Sequence[str]) -> ComparisonView:
     formats = sorted({f for a in accs for f in a.specs.compute}, key=_ORDER.__getitem__)
     keys = ["memory", "memory_bandwidth", *(f"compute.{f.value}" for f in formats), "power", "interconnect", "software"]
     claims = {a.id: dict(a.claims()) for a in accs}
-    rows = [_spec_row(accs, claims, key) for key in keys]
+    rows = [_spec_row(catalog.version, accs, claims, key) for key in keys]
     by_key = {row.key: row for row in rows}
 
     fmt = headline_format(accs)

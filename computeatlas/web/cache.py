@@ -21,12 +21,13 @@ import datetime as dt
 import functools
 import hashlib
 import inspect
+import threading
 import typing
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from email.utils import format_datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import params as fastapi_params
 from pydantic import BaseModel
@@ -39,6 +40,12 @@ price-observation store on every request and are never cached; so does ``/api/pr
 which the app adds as a ``live`` prefix. Pages that show prices from the store (``/cloud/``,
 ``/cloud/{provider}``, ``/cloud/prices/{id}``, the accelerator page's rental range, the
 estimate) are cached, keyed on the store's version besides the date."""
+
+
+SHARED_ENTRIES = 256
+"""How many page data objects :meth:`PageCache.shared` keeps (one per part: a page and its JSON twin)."""
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +111,8 @@ class PageCache:
         self.live = live
         self.store_version = store_version
         self._entries: OrderedDict[str, Entry] = OrderedDict()
+        self._shared: OrderedDict[str, Any] = OrderedDict()  # page data, see shared()
+        self._lock = threading.Lock()  # handlers run in a thread pool
         self.size = 0
         """Bytes of bodies held."""
         self.hits = 0
@@ -113,8 +122,10 @@ class PageCache:
         return len(self._entries)
 
     def clear(self) -> None:
-        """Forget every entry and reset the hit and miss counts."""
+        """Forget every entry (and the shared page data) and reset the hit and miss counts."""
         self._entries.clear()
+        with self._lock:
+            self._shared.clear()
         self.hits = self.misses = 0
 
     def cacheable(self, request: Request) -> bool:
@@ -161,6 +172,26 @@ class PageCache:
             _, dropped = self._entries.popitem(last=False)
             self.size -= len(dropped.body)
         return True
+
+    def shared(self, name: str, build: Callable[[], T]) -> T:
+        """The page data ``name`` (e.g. ``"accelerator aws-trainium-3"``), built by ``build``
+        once per date and store version, as a page is: a page and its JSON twin (``/silicon/x``
+        and ``/api/accelerators/x``) serve the same object instead of building it twice. At most
+        :data:`SHARED_ENTRIES` are kept (least recently used out first); with the cache off
+        nothing is. The object is shared: read it, do not change it."""
+        if self.max_bytes <= 0:
+            return build()
+        key = f"{self.today().isoformat()} {self.store_version()} {name}"
+        with self._lock:
+            if key in self._shared:
+                self._shared.move_to_end(key)
+                return self._shared[key]
+        value = build()
+        with self._lock:
+            self._shared[key] = value
+            while len(self._shared) > SHARED_ENTRIES:
+                self._shared.popitem(last=False)
+        return value
 
     def replay(self, entry: Entry, request: Request) -> Response:
         """The response for a cached ``entry``: 304 when the request's ``If-None-Match``

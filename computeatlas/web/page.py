@@ -19,6 +19,7 @@ from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, pattern
 from computeatlas.silicon.records import Accelerator
 from computeatlas.silicon.resolve import AmbiguousName, ResolveError, resolve_id
+from computeatlas.web.cache import PageCache
 
 T = TypeVar("T")
 
@@ -51,6 +52,11 @@ def settings_of(request: Request) -> Settings:
 def urls_of(request: Request) -> Urls:
     """The URL registry of the app serving ``request`` (base path and public origin from its settings)."""
     return request.app.state.urls
+
+
+def page_cache_of(request: Request) -> PageCache:
+    """The page cache of the app serving ``request`` (its :meth:`~PageCache.shared` page data too)."""
+    return request.app.state.cache
 
 
 def catalog_of(request: Request) -> Catalog:

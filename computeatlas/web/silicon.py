@@ -25,6 +25,7 @@ from computeatlas.web.page import (
     canonical_url,
     catalog_of,
     find_accelerator,
+    page_cache_of,
     refuse_repeats,
     render,
     settings_of,
@@ -81,10 +82,14 @@ def silicon_index(request: Request, params: TableQuery) -> HTMLResponse:
 
 
 def _accelerator_view(request: Request, ident: str) -> AcceleratorView:
-    """The accelerator view with the rental range read from the observation store now."""
+    """The accelerator view with the rental range read from the observation store now; built
+    once per date and store version for the page and its JSON twin (:meth:`PageCache.shared`,
+    the page cache's key: both answers are cached on it anyway)."""
     settings = settings_of(request)
-    return accelerator_view(catalog_of(request), find_accelerator(request, ident), store=Store(settings.prices_dir),
-                            now=history.utcnow(), freshness_days=settings.freshness_days, rates=rates_of(settings))
+    acc = find_accelerator(request, ident)
+    return page_cache_of(request).shared(f"accelerator {acc.id}", lambda: accelerator_view(
+        catalog_of(request), acc, store=Store(settings.prices_dir), now=history.utcnow(), freshness_days=settings.freshness_days,
+        rates=rates_of(settings)))
 
 
 def silicon_page(request: Request, ident: str = ID_PATH) -> HTMLResponse:

@@ -82,7 +82,7 @@ def export(store: Store, fmt: Format) -> bytes:
                         "hive_types = {'date': DATE}, union_by_name = true)")
             con.execute(f"CREATE VIEW latest AS SELECT * FROM obs WHERE NOT list_contains(rules, 'conflict') "
                         f"QUALIFY row_number() OVER (PARTITION BY {', '.join(KEY)} ORDER BY {LATEST_ORDER}) = 1")
-            select = f"SELECT {cols} FROM latest WHERE status = 'accepted' ORDER BY collected, provider, instance_type, region, pricing"
+            select = f"SELECT {cols} FROM latest WHERE status = 'accepted' ORDER BY collected, provider, instance_type, region, pricing, term"
         else:
             select = "SELECT " + ", ".join(f"NULL::VARCHAR AS {c}" for c in COLUMNS) + " WHERE false"
         path = "'" + str(target).replace("'", "''") + "'"
