@@ -195,15 +195,15 @@ async def _render(client: LocalClient, base: str, wanted: list[str], urls: Urls,
         for done, path in enumerate([*wanted, NOT_FOUND], start=1):
             response = await client.get(base + path)
             expected = 404 if path == NOT_FOUND else 200
-            kind = response.header("content-type") or "application/octet-stream"
-            if response.status == expected:
-                responses[path] = (kind, response.body)
+            kind = response.headers.get("content-type", "application/octet-stream")
+            if response.status_code == expected:
+                responses[path] = (kind, response.content)
                 if file_for(path, kind) != file_for(path, expected_type(path)):
                     problems.append(f"{path}: answered {kind.split(';')[0]}, so its file is not where links point")
             elif response.is_redirect and path != NOT_FOUND:
-                redirects[path] = response.header("location") or ""
+                redirects[path] = response.headers["location"]
             else:
-                problems.append(f"{path}: HTTP {response.status}")
+                problems.append(f"{path}: HTTP {response.status_code}")
             if on_progress is not None:
                 on_progress(done, total, path)
         if problems:
@@ -212,7 +212,7 @@ async def _render(client: LocalClient, base: str, wanted: list[str], urls: Urls,
         # Paths sent to the live server must be ones it serves (a redirect or a 405 for a
         # form's GET counts as served; a 404 does not).
         live = sorted(urls.sent_live)
-        live_dead = [p for p in live if (await client.get(base + p)).status == 404]
+        live_dead = [p for p in live if (await client.get(base + p)).status_code == 404]
     return responses, redirects, live, live_dead
 
 
