@@ -51,15 +51,16 @@ def _missing(reason: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL (``http://127.0.0.1:PORT``) of the real server over the bundled data."""
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL (``http://127.0.0.1:PORT``) of the real server over the bundled data. Every
+    test that loads its pages uses the browser too, so chromium is launched while it boots."""
     port = free_port()
     var = tmp_path_factory.mktemp("browser-var")
     env = {k: v for k, v in os.environ.items() if k not in ("COMPUTEATLAS_DATA", "COMPUTEATLAS_DATABASE_URL")}
     env["COMPUTEATLAS_VAR"] = str(var)
     env["COMPUTEATLAS_FORM_MIN_SECONDS"] = "0"  # a browser test fills the form in well under the 3 s minimum
     command = [sys.executable, "-c", "from computeatlas.cli import app; app()", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    with running(command, port, env, var / "server.log", cwd=ROOT) as served:
+    with running(command, port, env, var / "server.log", cwd=ROOT, meanwhile=lambda: request.getfixturevalue("browser")) as served:
         yield served.url
 
 
@@ -100,6 +101,13 @@ def page(browser: object) -> Iterator[object]:
     """A fresh page (own cookies), 1280×900, the site's CSP in force."""
     with _page_in_context(browser, 15_000, viewport={"width": 1280, "height": 900}, accept_downloads=True) as fresh:
         yield fresh
+
+
+def screenshot(target: object, folder: Path, name: str) -> None:
+    """Save a screenshot of ``target`` (a page: its first screen; a locator: that element) as
+    ``folder/name.jpg``. JPEG at quality 90: about half the time of a PNG (chromium encodes
+    it), and sharp enough for a person looking at the layout."""
+    target.screenshot(path=str(folder / f"{name}.jpg"), type="jpeg", quality=90)  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="session")
@@ -144,10 +152,11 @@ AXE_RUN = """async (targets) => {
 
 
 @pytest.fixture(scope="session")
-def serious_violations(axe_page: object, server: str):  # type: ignore[no-untyped-def]
+def serious_violations(server: str, axe_page: object):  # type: ignore[no-untyped-def]
     """A function ``(path) -> list`` that opens ``path`` at phone width, runs axe-core on it
     (every rule) and returns its serious and critical violations (id, impact, help, the first
-    five nodes). A page that does not answer 200 fails the test.
+    five nodes). A page that does not answer 200 fails the test. (``server`` is asked for
+    first, so chromium is launched while it boots.)
 
     axe-core runs without building a CSS selector for every node it reports (``selectors:
     false``: an output option; the rules and their checks are the same). Only when a
