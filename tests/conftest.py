@@ -209,7 +209,8 @@ def xdist_group(nodeid: str) -> str | None:
     fixture) is a unit of its own, free to run beside the browser tests. The PostgreSQL
     tests run one after another on one worker: they share one cluster, and a transaction of
     another worker's test can hold back ``VACUUM FULL``, so the erase tests would see old
-    rows. Every other test goes wherever a worker is free."""
+    rows. The SQLite burst tests of test_durability.py share one worker, as they share one
+    server. Every other test goes wherever a worker is free."""
     path, _, name = nodeid.partition("::")
     if path.startswith("tests/browser/"):
         return "browser"
@@ -217,6 +218,8 @@ def xdist_group(nodeid: str) -> str | None:
         return "real-build" if "real_build" in name else "site"
     if "postgresql" in name:
         return "postgresql"
+    if path == "tests/test_durability.py" and name.endswith("[sqlite]"):
+        return "durability-sqlite"
     return None
 
 

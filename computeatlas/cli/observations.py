@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import httpx
 import typer
 from rich.progress import (
     BarColumn,
@@ -180,6 +179,8 @@ def collect(
     data: DataOption = None,
 ) -> None:
     """Collect current prices from a provider's public API and import them as one run."""
+    import httpx  # here, not at the top: every command (serve too) loads this module
+
     if source != "azure":
         raise fail(f"unknown collector {source!r}; available: azure")
     settings = _settings(data, prices)

@@ -6,7 +6,6 @@ import functools
 import json
 import re
 import socket
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -38,6 +37,7 @@ from computeatlas.pages.accelerator import accelerator_view
 from computeatlas.silicon import table as table_mod
 
 if TYPE_CHECKING:
+    from computeatlas.core.catalog import Catalog
     from computeatlas.ledger import RetentionSweeper
 
 
@@ -111,7 +111,7 @@ def serve(
         "forwarded_allow_ips": list(settings.trusted_proxies),
     }
     if workers == 1:
-        uvicorn.run(app_factory(settings), **options)
+        uvicorn.run(app_factory(settings, catalog), **options)
         return
     # With several workers uvicorn binds the socket itself with protocol 0, so asyncio never
     # sets TCP_NODELAY on accepted connections and every keep-alive response waits ~40 ms on
@@ -119,7 +119,7 @@ def serve(
     # factory (a partial of create_app over the settings) is pickled to each worker.
     from uvicorn.supervisors import Multiprocess
 
-    config = TcpConfig(app_factory(settings), workers=workers, **options)
+    config = TcpConfig(app_factory(settings, catalog), workers=workers, **options)
     try:
         sock = config.bind_socket()
     except SystemExit:
@@ -127,12 +127,30 @@ def serve(
     Multiprocess(config, sockets=[sock]).run()
 
 
-def app_factory(settings: Settings) -> Callable[[], Any]:
-    """A picklable app factory for uvicorn's workers: :func:`create_app` over ``settings``
-    (each worker loads the catalog from ``settings.data``)."""
-    from computeatlas.web.app import create_app
+def app_factory(settings: Settings, catalog: Catalog | None = None) -> AppFactory:
+    """uvicorn's app factory: :func:`create_app` over ``settings`` and ``catalog`` (see
+    :class:`AppFactory`)."""
+    return AppFactory(settings, catalog)
 
-    return functools.partial(create_app, None, settings)
+
+class AppFactory:
+    """A picklable app factory for uvicorn: called, it returns :func:`create_app` over
+    ``settings`` and ``catalog``. The one-worker server is handed the catalog ``serve`` has
+    just loaded and checked, so it is not loaded twice; a pickled copy (what a spawned worker
+    receives) leaves the catalog behind and loads its own from ``settings.data``."""
+
+    def __init__(self, settings: Settings, catalog: Catalog | None = None) -> None:
+        self.settings = settings
+        self.catalog = catalog
+
+    def __call__(self) -> Any:
+        """The app (a FastAPI instance)."""
+        from computeatlas.web.app import create_app
+
+        return create_app(self.catalog, self.settings)
+
+    def __reduce__(self) -> tuple[type[AppFactory], tuple[Settings]]:
+        return (AppFactory, (self.settings,))
 
 
 class TcpConfig(uvicorn.Config):

@@ -8,7 +8,8 @@ over the bundled data:
 - numbers read as people read them (thousands separators, units as stated, conversions at
   three significant figures, ratios as "N× higher than …").
 
-One page load checks several things; screenshots go to ``test-artifacts/`` for people to look at.
+One page load checks several things; screenshots of the first screen go to
+``test-artifacts/`` for people to look at (what is below it is measured, not pictured).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import _page_in_context
+from tests.browser.conftest import _page_in_context, screenshot
 
 MAIN_PAGES = [
     "/",
@@ -46,12 +47,16 @@ MAIN_PAGES = [
 OVERFLOW = """() => {
   const width = document.documentElement.clientWidth;
   const out = [];
+  const boxes = new Map();  // element -> it or an ancestor scrolls sideways (each asked once)
+  const inBox = (el) => {
+    if (!el) return false;
+    if (!boxes.has(el)) { const o = getComputedStyle(el).overflowX; boxes.set(el, o === 'auto' || o === 'scroll' || inBox(el.parentElement)); }
+    return boxes.get(el);
+  };
   for (const el of document.querySelectorAll('body *')) {
     const box = el.getBoundingClientRect();
     if (box.width === 0 || box.right <= width + 1) continue;
-    let up = el.parentElement, boxed = false;
-    while (up) { const o = getComputedStyle(up).overflowX; if (o === 'auto' || o === 'scroll') { boxed = true; break; } up = up.parentElement; }
-    if (!boxed) out.push(`${el.tagName.toLowerCase()}.${el.className} ends at ${Math.round(box.right)} px`);
+    if (!inBox(el.parentElement)) out.push(`${el.tagName.toLowerCase()}.${el.className} ends at ${Math.round(box.right)} px`);
   }
   return {page: document.documentElement.scrollWidth, width, outside: out.slice(0, 5)};
 }"""
@@ -74,7 +79,7 @@ def test_no_main_page_scrolls_sideways(browser, server: str, artifacts: Path, si
             found = page.evaluate(OVERFLOW)
             if found["page"] > width or found["outside"]:
                 wide[path] = found
-            page.screenshot(path=str(artifacts / f"{size}-{_name(path)}.png"))
+            screenshot(page, artifacts, f"{size}-{_name(path)}")
     assert wide == {}, wide
 
 
@@ -83,10 +88,10 @@ def test_the_summary_card_comes_first_and_reads_well(browser, server: str, artif
     width, height = SIZES[size]
     with _page_in_context(browser, 30_000, viewport={"width": width, "height": height}) as page:
         page.goto(server + "/silicon/nvidia-h100-sxm")
-        page.screenshot(path=str(artifacts / f"{size}-card-nvidia-h100-sxm.png"), full_page=True)
         card = page.locator("#glance").bounding_box()
         assert card is not None and card["y"] + card["height"] <= height, card  # the whole card is on the first screen
         assert card["x"] >= 0 and card["x"] + card["width"] <= width
+        screenshot(page.locator("#glance"), artifacts, f"{size}-card-nvidia-h100-sxm")  # after measuring: it may scroll
         figures = {page.locator(f'#glance [data-glance="{key}"] dd').inner_text().strip() for key in ("memory", "compute.FP8", "power")}
         assert figures == {"80 GB", "1,979 TFLOPS", "700 W"}  # NVIDIA's figures, as stated, with a separator
         price = page.locator("#glance .glance-price").inner_text()
@@ -107,7 +112,7 @@ def test_the_summary_card_comes_first_and_reads_well(browser, server: str, artif
 def test_tables_and_comparisons_read_well(browser, server: str, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     with _page_in_context(browser, 30_000, viewport={"width": 1280, "height": 800}) as page:
         page.goto(server + "/silicon/?sort=price")
-        page.screenshot(path=str(artifacts / "desktop-silicon-by-price.png"), full_page=True)
+        screenshot(page, artifacts, "desktop-silicon-by-price")
         trn3 = page.locator('tr[data-id="aws-trainium-3"] td[data-key="memory"]').inner_text()
         assert trn3.split() == ["144", "GiB", "=", "155", "GB"]  # as AWS states it, then 144 × 2^30 B = 154.6 GB
         assert page.locator('tr[data-id="aws-trainium-3"] td[data-key="memory"] .disputed').count() == 0  # "144 GB" in the press is one figure
@@ -119,7 +124,7 @@ def test_tables_and_comparisons_read_well(browser, server: str, artifacts: Path)
         assert table is not None and table["x"] + table["width"] <= 1280  # price and availability fit a desktop screen
 
         page.goto(server + "/compare/nvidia-h100-sxm-vs-amd-instinct-mi300x")
-        page.screenshot(path=str(artifacts / "desktop-compare-h100-mi300x.png"), full_page=True)
+        screenshot(page, artifacts, "desktop-compare-h100-mi300x")
         memory = page.locator('#compare-table tr[data-key="memory"] td[data-id="amd-instinct-mi300x"] .ratio').inner_text()
         assert memory == "2.4× higher than NVIDIA H100 SXM5 80GB (per package ÷ per chip)"  # 192 GB ÷ 80 GB, the larger side named
         price = page.locator('#price-table tr[data-key="price.on_demand"] td[data-id="nvidia-h100-sxm"] .figure').inner_text()

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests.browser.conftest import screenshot
+
 TRAINIUM3 = "/silicon/aws-trainium-3"
 
 
@@ -20,7 +22,7 @@ def _memory_cells(page) -> list[str]:  # type: ignore[no-untyped-def]
 def test_table_sort_filter_and_open_trainium3(page, server: str, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     page.goto(server + "/silicon/")
     assert page.title() == "Accelerators · Compute Atlas"
-    page.screenshot(path=str(artifacts / "silicon.png"), full_page=True)
+    screenshot(page, artifacts, "silicon")
     assert page.locator("#charts img").count() == 2
 
     # Sort by memory: the header link sets ?sort=memory; figures ascend, states come last.
@@ -55,7 +57,7 @@ def test_table_sort_filter_and_open_trainium3(page, server: str, artifacts: Path
     power = specs.locator('[data-spec="power"]')
     assert power.get_attribute("data-state") == "not_published" and "not published" in power.inner_text()
     assert "Verified 2026-11-30" in page.locator("#cite .cite-text").inner_text()
-    page.screenshot(path=str(artifacts / "aws-trainium-3.png"), full_page=True)
+    screenshot(page, artifacts, "aws-trainium-3")
 
 
 def test_follow_a_comparison(page, server: str, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
@@ -68,13 +70,13 @@ def test_follow_a_comparison(page, server: str, artifacts: Path) -> None:  # typ
     text = page.locator("main").inner_text()
     assert "Trainium3" in text
     assert page.locator("main table").count() >= 1
-    page.screenshot(path=str(artifacts / "comparison.png"), full_page=True)
+    screenshot(page, artifacts, "comparison")
 
 
 def test_send_the_dataset_form_and_receive_the_csv(page, server: str, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     response = page.goto(server + "/data/")
     assert response is not None and response.status == 200
-    page.screenshot(path=str(artifacts / "data.png"), full_page=True)
+    screenshot(page, artifacts, "data")
     form = page.locator("form.request-form")
     form.locator('input[name="name"]').fill("Zoë O'Brien")
     form.locator('input[name="email"]').fill("zoe@example.org")

@@ -14,6 +14,7 @@ import pytest
 from computeatlas.build import static as site
 from computeatlas.core.catalog import Catalog
 from computeatlas.silicon.search import search
+from tests.browser.conftest import _page_in_context
 
 PAGES = ["/search", "/api/search-index", "/silicon/nvidia-b200"]
 
@@ -36,6 +37,14 @@ def static_site(real_catalog: Catalog, tmp_path_factory: pytest.TempPathFactory)
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="module")
+def page(browser: object) -> Iterator[object]:
+    """One 1280×900 page for every search here: each test opens its own URL, and the static
+    pages keep nothing between visits (a new context per query cost a renderer each time)."""
+    with _page_in_context(browser, 15_000, viewport={"width": 1280, "height": 900}) as shared:
+        yield shared
 
 
 @pytest.mark.parametrize("query", ["TPU", "Blackwell", "Trainium", "H100", "MI300", "nvidia hopper", "no such part"])

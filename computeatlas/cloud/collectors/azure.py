@@ -24,10 +24,12 @@ import datetime as dt
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-
-import httpx
+from typing import TYPE_CHECKING
 
 from computeatlas.cloud.observations import ISO_4217, LICENSED_SUFFIX, Observation
+
+if TYPE_CHECKING:
+    import httpx  # imported where it is used: `computeatlas serve` loads this module and never collects
 
 API = "https://prices.azure.com/api/retail/prices"
 CHUNK = 10
@@ -98,6 +100,8 @@ def collect(client: httpx.Client, skus: Iterable[str], now: Callable[[], dt.date
     Raises :class:`CollectorError` for an HTTP error status, a transport failure, a body
     that is not the API's JSON, or more than :data:`MAX_PAGES` pages.
     """
+    import httpx
+
     clock = now or (lambda: dt.datetime.now(dt.UTC))
     names = sorted(set(skus))
     out = Collected()
