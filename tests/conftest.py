@@ -235,10 +235,34 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     from xdist.scheduler import LoadGroupScheduling
 
     class AtlasGroups(LoadGroupScheduling):
+        ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
             return xdist_group(nodeid) or super()._split_scope(nodeid)
 
+        def _assign_work_unit(self, node: Any) -> None:
+            # The queue is complete by the first assignment: the longest units go first, so
+            # no worker is left with one long unit while the other has finished.
+            if not self.ordered:
+                self.ordered = True
+                units = sorted(self.workqueue.items(), key=lambda unit: first_by_length(unit[0]))
+                self.workqueue.clear()
+                self.workqueue.update(units)
+            super()._assign_work_unit(node)
+
     return AtlasGroups(config, log)
+
+
+LONGEST_FIRST = ("real-build", "browser", "postgresql", "durability", "tests/test_durability.py", "site")
+"""The work units that take longest (seconds each), in the order they are handed out."""
+
+
+def first_by_length(scope: str) -> int:
+    """A unit's place in :data:`LONGEST_FIRST` (every other unit after them, in xdist's order)."""
+    for place, prefix in enumerate(LONGEST_FIRST):
+        if scope.startswith(prefix):
+            return place
+    return len(LONGEST_FIRST)
 
 
 class CliRunner(typer.testing.CliRunner):
@@ -258,4 +282,3 @@ class CliRunner(typer.testing.CliRunner):
 @functools.cache
 def _command_of(app: typer.Typer) -> Any:
     return typer.main.get_command(app)
-

@@ -221,8 +221,8 @@ def test_forms_and_unbuilt_pages_go_to_the_live_server() -> None:
     assert Urls().form("estimate_page") == "/economics/estimate" and Urls().served("compare_pair", pair="x-vs-y") == "/compare/x-vs-y"
 
 
-def test_pages_are_rendered_with_their_final_links_not_rewritten(catalog: Catalog, tmp_path: Path) -> None:
-    result = site.build(catalog, tmp_path / "out", "/sub/", site_url=ORIGIN, live_url=LIVE)
+def test_pages_are_rendered_with_their_final_links_not_rewritten(catalog: Catalog, built: site.BuildResult) -> None:
+    result = built  # /sub/ on ORIGIN with LIVE
     page = (result.out_dir / "silicon" / "acme-a1" / "index.html").read_bytes()
     from computeatlas.core.settings import Settings
     from computeatlas.web.app import create_app
@@ -434,13 +434,16 @@ def test_a_live_url_is_normalised(given: str | None, expected: str | None) -> No
 
 
 def test_a_build_runs_inside_a_running_event_loop(catalog: Catalog, tmp_path: Path) -> None:
-    """A notebook or Playwright's sync API already runs a loop on the calling thread; the build renders on another."""
+    """A notebook or Playwright's sync API already runs a loop on the calling thread; the build renders on another.
+    The loop runs on a thread of its own here, as this worker's thread may hold the browser tests' loop."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     async def inside() -> site.BuildResult:
         return site.build(catalog, tmp_path / "out", "/sub/", site_url=ORIGIN, paths=["/silicon/", "/silicon/acme-a1"])
 
-    result = asyncio.run(inside())
+    with ThreadPoolExecutor(1) as thread:
+        result = thread.submit(asyncio.run, inside()).result()
     assert set(result.files) == {"/silicon/", "/silicon/acme-a1", "/404.html"}
-    page = BeautifulSoup((tmp_path / "out" / "silicon" / "acme-a1" / "index.html").read_text(), "html.parser")
+    page = BeautifulSoup((tmp_path / "out" / "silicon" / "acme-a1" / "index.html").read_text(), "lxml")
     assert page.find("link", rel="canonical")["href"] == ORIGIN + "/sub/silicon/acme-a1/"
