@@ -23,7 +23,6 @@ import secrets
 import shutil
 import signal
 import sqlite3
-import sys
 import tempfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -40,7 +39,6 @@ from tests.serving import Server, free_port, running
 from tests.test_exports import EXPECTED_CSV
 
 EXPECTED = EXPECTED_CSV.encode("utf-8")
-COMMAND = Path(sys.executable).with_name("computeatlas")
 
 
 @contextmanager
@@ -57,7 +55,7 @@ def serve(data_dir: Path, var: Path, database: str, **settings: str) -> Iterator
         "COMPUTEATLAS_FORM_MIN_SECONDS": "0",
         **{f"COMPUTEATLAS_{k}": v for k, v in settings.items()},
     }
-    command = [str(COMMAND), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data_dir)]
+    command = ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data_dir)]
     with running(command, port, env, var / f"server-{port}.log") as server:
         yield server
 

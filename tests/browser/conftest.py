@@ -19,7 +19,6 @@ import contextlib
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -59,7 +58,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     env = {k: v for k, v in os.environ.items() if k not in ("COMPUTEATLAS_DATA", "COMPUTEATLAS_DATABASE_URL")}
     env["COMPUTEATLAS_VAR"] = str(var)
     env["COMPUTEATLAS_FORM_MIN_SECONDS"] = "0"  # a browser test fills the form in well under the 3 s minimum
-    command = [sys.executable, "-c", "from computeatlas.cli import app; app()", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command = ["serve", "--host", "127.0.0.1", "--port", str(port)]
     with running(command, port, env, var / "server.log", cwd=ROOT, meanwhile=lambda: request.getfixturevalue("browser")) as served:
         yield served.url
 
