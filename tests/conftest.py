@@ -19,6 +19,7 @@ import contextlib
 import copy
 import datetime as dt
 import functools
+import gc
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -221,6 +222,15 @@ def xdist_group(nodeid: str) -> str | None:
     if path == "tests/test_durability.py" and name.endswith("[sqlite]"):
         return "durability-sqlite"
     return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Fewer full garbage collections in the test process. A test session keeps a large heap
+    alive (the bundled catalog, the real build's answers, apps and their caches), and with
+    Python's default thresholds (700, 10, 10) the collections that rescan it took 5 to 16%
+    of a worker's CPU; at (10,000, 20, 20) they take about a third of that. Only when and
+    how often cycles are collected changes, not what is collected."""
+    gc.set_threshold(10_000, 20, 20)
 
 
 @pytest.hookimpl(optionalhook=True)
