@@ -197,3 +197,19 @@ def test_a_newer_decision_about_the_same_observation_replaces_the_older_in_every
     assert later.accepted == 1 and len(store.runs()) == 2
     assert store.history("nvidia-l4") == [] and store.current("nvidia-l4", NOW, 90) == []
     assert [r["variant"] for r in store.history("nvidia-l40s")] == ["pcie-48gb"]
+
+
+def test_the_whole_market_of_one_minute_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(tmp_path / "prices")
+    import_readings("atlas", [], store, TABLE, RateTable([]), LIMITS, now=NOW, observations=[_obs("8x L4", 3.12)])
+    reads: list[str] = []
+    real_run = Store._run
+    monkeypatch.setattr(Store, "_run", staticmethod(lambda con, files, sql, *rest: reads.append(sql) or real_run(con, files, sql, *rest)))
+    fresh = dt.timedelta(days=90)
+    first, later = NOW + dt.timedelta(seconds=5), NOW + dt.timedelta(seconds=25)  # two pages of one minute
+    one, two = store.newest(first - fresh, first), store.newest(later - fresh, later)
+    assert [r["instance_type"] for r in one] == [r["instance_type"] for r in two] == ["8x L4"]
+    assert len(reads) == 1
+    following = NOW + dt.timedelta(minutes=1, seconds=5)
+    store.newest(following - fresh, following)  # the next minute asks again
+    assert len(reads) == 2

@@ -310,13 +310,15 @@ class Store:
         term) collected in [``since``, ``until``] (``since`` None: from the first), of
         ``accelerator`` or of every part; only those date partitions are read.
 
+        A bounded window is rounded up to whole minutes (no stored row is collected after its
+        import), so the pages of one minute ask one question and :meth:`query` answers it once.
         For one part in a bounded window (the current prices of an accelerator page), the
         newest rows of every part are read once and kept (:data:`RESULT_CACHE_ROWS`) and this
         part's are picked from them, so a hundred pages of one minute ask one question; an
         offer whose newest row places it on another part is then not this part's. When every
         part's rows are too many to keep, each part is asked on its own."""
-        if accelerator is not None and since is not None:
-            since, until = _minute_up(since), _minute_up(until)  # no stored row is collected after its import
+        if since is not None:
+            since, until = _minute_up(since), _minute_up(until)
         if accelerator is not None and since is not None and (since, until) != self._unshared:
             every = self.newest(since, until)
             if len(every) <= RESULT_CACHE_ROWS // 10:
