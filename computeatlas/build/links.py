@@ -19,9 +19,10 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from lxml import etree
 
 from computeatlas.build.paths import normalise_base_path, public_url, site_origin
 
@@ -41,11 +42,13 @@ class DeadLink:
         return f"{self.page}: {self.link} ({self.reason})"
 
 
-class _Links(HTMLParser):
+class _Links:
+    """What the walk needs from one HTML file, gathered as lxml's HTML parser reads it (a
+    parser target: start and end tags and text, no tree is built)."""
+
     TAGS = {"a": "href", "link": "href", "img": "src", "script": "src", "form": "action", "area": "href", "source": "src"}
 
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
         self.links: list[str] = []
         self.ids: set[str] = set()
         self.get_forms: list[tuple[str, str | None]] = []  # (action, data-static) of each GET form
@@ -56,8 +59,7 @@ class _Links(HTMLParser):
         self._in_main = 0
         self._in_h1 = 0
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
+    def start(self, tag: str, found: dict[str, str]) -> None:
         if tag == "main":
             self._in_main += 1
             self.has_main = True
@@ -70,36 +72,39 @@ class _Links(HTMLParser):
         elif tag == "form":
             self.post_forms.append(found.get("action") or "")
         if found.get("id"):
-            self.ids.add(found["id"] or "")
+            self.ids.add(found["id"])
         if tag == "a" and found.get("name"):
-            self.ids.add(found["name"] or "")
+            self.ids.add(found["name"])
         attr = self.TAGS.get(tag)
         if attr and found.get(attr) is not None:
-            self.links.append(found[attr] or "")
+            self.links.append(found[attr])
 
-    def handle_endtag(self, tag: str) -> None:
+    def end(self, tag: str) -> None:
         if tag == "main":
             self._in_main = max(0, self._in_main - 1)
         elif tag == "h1":
             self._in_h1 = max(0, self._in_h1 - 1)
 
-    def handle_data(self, data: str) -> None:
-        if self._in_main and not self._in_h1 and data.strip():
-            self.main_text.append(data.strip())
+    def data(self, text: str) -> None:
+        if self._in_main and not self._in_h1 and text.strip():
+            self.main_text.append(text.strip())
+
+    def close(self) -> _Links:
+        return self
 
 
 def _parse(file: Path) -> _Links:
-    parser = _Links()
-    parser.feed(file.read_text(encoding="utf-8"))
-    return parser
+    found = _Links()
+    return etree.parse(str(file), etree.HTMLParser(target=found, encoding="utf-8"))  # type: ignore[return-value]
 
 
 def _resolve(out: Path, url_path: str) -> Path | None:
-    """The file a static host serves for ``url_path`` (already without the base path), or None."""
+    """The file a static host serves for ``url_path`` (already without the base path), or
+    None; ``out`` is the build folder, resolved."""
     rel = unquote(url_path).lstrip("/")
     candidates = [out / rel / "index.html"] if rel == "" or url_path.endswith("/") else [out / rel, out / rel / "index.html"]
     for candidate in candidates:
-        if candidate.is_file() and out.resolve() in candidate.resolve().parents:
+        if candidate.is_file() and out in candidate.resolve().parents:
             return candidate
     return None
 
@@ -114,10 +119,11 @@ def dead_links(out_dir: Path | str, base_path: str = "", site_url: str | None = 
     Links to other sites, ``mailto:`` and ``data:`` are not followed. The sitemap's
     locations are checked when ``site_url`` is given.
     """
-    out = Path(out_dir)
+    out = Path(out_dir).resolve()
     base = normalise_base_path(base_path)
     origin = site_origin(site_url) if site_url else None
     parsed: dict[Path, _Links] = {}
+    resolved: dict[str, Path | None] = {}  # URL path -> built file: most pages link the same files
     dead: list[DeadLink] = []
 
     def get(file: Path) -> _Links:
@@ -141,7 +147,10 @@ def dead_links(out_dir: Path | str, base_path: str = "", site_url: str | None = 
             if base and not (absolute == base or absolute.startswith(base + "/")):
                 dead.append(DeadLink(page, link, f"outside the base path {base}/"))
                 return None
-            target = _resolve(out, absolute[len(base) :] or "/")
+            path = absolute[len(base) :] or "/"
+            if path not in resolved:
+                resolved[path] = _resolve(out, path)
+            target = resolved[path]
             if target is None:
                 dead.append(DeadLink(page, link, "no such file"))
                 return None
