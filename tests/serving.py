@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 _FORKS = multiprocessing.get_context("forkserver")
-_FORKS.set_forkserver_preload(["computeatlas.cli"])
+_FORKS.set_forkserver_preload(["computeatlas.cli", "computeatlas.web.app", "uvicorn", "alembic.command", "computeatlas.ledger.store"])
 
 
 def free_port() -> int:
