@@ -8,7 +8,8 @@ is other start-up work (launching a browser) done while the server boots: both t
 for a second or so, and there are two cores.
 
 The process is forked from a multiprocessing fork server that has imported the package
-once (the ``forkserver`` start method with ``computeatlas.cli`` preloaded): each server is
+once (the ``forkserver`` start method with the CLI, the web app, uvicorn and the ledger
+preloaded): each server is
 still a process of its own, with the environment, working folder and log it is given,
 that a test can signal or SIGKILL, but it does not spend a second importing the package
 again. What it runs is what the ``computeatlas`` command runs: the CLI's ``app`` with ``args``.
