@@ -13,6 +13,7 @@ from computeatlas.cloud.observations import Observation, Status
 from computeatlas.cloud.rates import Rate, RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.spreads import spread
+from computeatlas.cloud.engine import RESULT_MAX_ROWS, RESULTS, Results
 from computeatlas.cloud.store import Store, observation_of
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
@@ -213,3 +214,24 @@ def test_the_whole_market_of_one_minute_is_read_once(tmp_path: Path, monkeypatch
     following = NOW + dt.timedelta(minutes=1, seconds=5)
     store.newest(following - fresh, following)  # the next minute asks again
     assert len(reads) == 2
+
+
+def test_every_offer_ever_of_one_part_is_read_once_a_minute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(tmp_path / "prices")
+    import_readings("atlas", [], store, TABLE, RateTable([]), LIMITS, now=NOW, observations=[_obs("8x L4", 3.12)])
+    reads: list[str] = []
+    real_run = Store._run
+    monkeypatch.setattr(Store, "_run", staticmethod(lambda con, files, sql, *rest: reads.append(sql) or real_run(con, files, sql, *rest)))
+    for seconds in (5, 25, 55):  # a page with no current offer lists the stale ones: three pages of one minute
+        assert [r["instance_type"] for r in store.newest(None, NOW + dt.timedelta(seconds=seconds), "nvidia-l4")] == ["8x L4"]
+    assert len(reads) == 1
+
+
+def test_kept_answers_are_bounded_in_all_and_each() -> None:
+    kept = Results(budget=20, largest=5)
+    kept.put(("big",), [{"n": n} for n in range(6)])
+    assert kept.get(("big",)) is None  # larger than the largest answer kept
+    for name in "abcde":
+        kept.put((name,), [{"n": n} for n in range(4)])  # 5 rows held each (4 rows and the key)
+    assert kept.get(("a",)) is None and kept.get(("b",)) is not None  # the least recently used went first
+    assert Results(20_000).largest == 5_000 and RESULTS.largest == RESULT_MAX_ROWS == 5_000

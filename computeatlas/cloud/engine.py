@@ -8,7 +8,7 @@ cursor per query, and the answers of recent queries kept.
 - **Kept answers.** A query's rows are kept by the files it read (never rewritten; a new run
   adds files), its SQL and its parameters: the pages of one minute ask the same questions.
   At most :data:`RESULT_CACHE_ROWS` rows are kept in all (least recently used first out) and
-  no answer larger than a tenth of that, so a long history is never held in memory.
+  no answer larger than :data:`RESULT_MAX_ROWS`, so a long history is never held in memory.
 """
 
 from __future__ import annotations
@@ -22,8 +22,13 @@ import duckdb
 
 RESULT_CACHE_ROWS = 20_000
 """How many result rows :meth:`computeatlas.cloud.store.Store.query` keeps in memory in all (least recently used
-first out); a result larger than a tenth of it is never kept, so a long history is never
-held in memory."""
+first out); a result larger than :data:`RESULT_MAX_ROWS` is never kept, so a long history is
+never held in memory."""
+
+RESULT_MAX_ROWS = RESULT_CACHE_ROWS // 4
+"""The largest answer kept (rows): a quarter of the budget. Every current and stale offer of
+the most-offered part of the bundled data (Google TPU v5p, 2,068 offers in March 2026) fits,
+so its pages do not ask DuckDB again on every request."""
 
 
 _database: duckdb.DuckDBPyConnection | None = None
@@ -45,10 +50,12 @@ def connection() -> duckdb.DuckDBPyConnection:
 
 
 class Results:
-    """Query results by key, least recently used out first, at most ``budget`` rows in all."""
+    """Query results by key, least recently used out first, at most ``budget`` rows in all and
+    none of more than ``largest`` rows (a quarter of the budget unless given)."""
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, largest: int | None = None) -> None:
         self.budget = budget
+        self.largest = budget // 4 if largest is None else largest
         self._rows: OrderedDict[tuple[object, ...], list[dict[str, Any]]] = OrderedDict()
         self._held = 0
         self._lock = threading.Lock()
@@ -61,7 +68,7 @@ class Results:
             return rows
 
     def put(self, key: tuple[object, ...], rows: list[dict[str, Any]]) -> None:
-        if len(rows) > self.budget // 10:
+        if len(rows) > self.largest:
             return
         with self._lock:
             if key in self._rows:
@@ -73,8 +80,8 @@ class Results:
                 self._held -= len(dropped) + 1
 
 
-RESULTS = Results(RESULT_CACHE_ROWS)
+RESULTS = Results(RESULT_CACHE_ROWS, RESULT_MAX_ROWS)
 """One per process, shared by every :class:`Store` (a key holds the files' full paths)."""
 
 
-__all__ = ["RESULTS", "RESULT_CACHE_ROWS", "Results", "connection"]
+__all__ = ["RESULTS", "RESULT_CACHE_ROWS", "RESULT_MAX_ROWS", "Results", "connection"]

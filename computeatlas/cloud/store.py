@@ -46,7 +46,7 @@ from typing import Any
 import duckdb
 from pydantic import BaseModel
 
-from computeatlas.cloud.engine import RESULT_CACHE_ROWS, RESULTS, connection
+from computeatlas.cloud.engine import RESULT_CACHE_ROWS, RESULT_MAX_ROWS, RESULTS, connection
 from computeatlas.cloud.observations import Observation
 
 _LISTS = ("rules", "reasons", "qualifiers")
@@ -310,18 +310,17 @@ class Store:
         term) collected in [``since``, ``until``] (``since`` None: from the first), of
         ``accelerator`` or of every part; only those date partitions are read.
 
-        A bounded window is rounded up to whole minutes (no stored row is collected after its
+        The window is rounded up to whole minutes (no stored row is collected after its
         import), so the pages of one minute ask one question and :meth:`query` answers it once.
         For one part in a bounded window (the current prices of an accelerator page), the
         newest rows of every part are read once and kept (:data:`RESULT_CACHE_ROWS`) and this
         part's are picked from them, so a hundred pages of one minute ask one question; an
         offer whose newest row places it on another part is then not this part's. When every
         part's rows are too many to keep, each part is asked on its own."""
-        if since is not None:
-            since, until = _minute_up(since), _minute_up(until)
+        since, until = (_minute_up(since) if since is not None else None), _minute_up(until)
         if accelerator is not None and since is not None and (since, until) != self._unshared:
             every = self.newest(since, until)
-            if len(every) <= RESULT_CACHE_ROWS // 10:
+            if len(every) <= RESULT_MAX_ROWS:
                 return [row for row in every if row["accelerator"] == accelerator]
             self._unshared = (since, until)
         where = ("AND collected >= ? " if since else "") + ("AND accelerator = ?" if accelerator else "")
