@@ -23,18 +23,23 @@ import gc
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import tomli_w
 import typer.main
 import typer.testing
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
-from computeatlas.core.catalog import Catalog, load
-from computeatlas.core.settings import Settings
-from computeatlas.web.app import create_app
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from computeatlas.core.catalog import Catalog
+    from computeatlas.core.settings import Settings
+
+# The app and the catalog are imported by the fixtures that use them, not here: under
+# pytest-xdist the controller process loads this file too, runs no test, and starts the
+# workers only once it has (importing the web app is most of a second).
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -153,17 +158,23 @@ def data_dir(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     """The small catalog (``data_dir``'s records), validated as of 2026-11-30; loaded once."""
+    from computeatlas.core.catalog import load
+
     return load(write_data(tmp_path_factory.mktemp("small") / "data", SMALL_CATALOG), today=TODAY)
 
 
 @pytest.fixture(scope="session")
 def app(catalog: Catalog) -> FastAPI:
     """The app serving the small catalog, built once; tests reach it through ``client``."""
+    from computeatlas.web.app import create_app
+
     return create_app(catalog)
 
 
 def fresh_client(app: FastAPI, **options: Any) -> TestClient:
     """A new test client over a shared ``app``, its page cache emptied first."""
+    from fastapi.testclient import TestClient
+
     app.state.cache.clear()
     return TestClient(app, **options)
 
@@ -182,6 +193,10 @@ def make_client() -> Iterator[Callable[..., TestClient]]:
     """``make_client(catalog, settings=None, **options)``: a test client over a new app serving
     ``catalog`` with ``settings``, for tests that need their own data or settings; ``options``
     go to the TestClient. Each is open until the test ends."""
+    from fastapi.testclient import TestClient
+
+    from computeatlas.web.app import create_app
+
     with contextlib.ExitStack() as opened:
 
         def make(catalog: Catalog, settings: Settings | None = None, **options: Any) -> TestClient:
@@ -193,12 +208,18 @@ def make_client() -> Iterator[Callable[..., TestClient]]:
 @pytest.fixture(scope="session")
 def real_catalog() -> Catalog:
     """The bundled data folder, loaded once per test session."""
+    from computeatlas.core.catalog import load
+
     return load()
 
 
 @pytest.fixture(scope="session")
 def real_client(real_catalog: Catalog) -> Iterator[TestClient]:
     """A test client over the app serving the bundled data, open for the session."""
+    from fastapi.testclient import TestClient
+
+    from computeatlas.web.app import create_app
+
     with TestClient(create_app(real_catalog)) as opened:
         yield opened
 
