@@ -1,0 +1,83 @@
+"""The test suite against an earlier commit's, run by hand (never in CI): the same test files,
+in back-to-back pairs, on this machine.
+
+A pair is the earlier commit's ``make test`` (run as it ran then: ``pytest`` serially, its
+own checkout on ``PYTHONPATH``, ``PYTHONDONTWRITEBYTECODE=1`` as this machine sets it),
+then this checkout's ``make test`` (``-n 2 --dist loadgroup``, bytecode written), both
+over the test files the earlier commit had and this one still has, both beside a
+throwaway PostgreSQL (``scripts/with-postgres.sh``) with the browser tests required.
+pytest's temporary folder (``/tmp/pytest-of-$USER``) is emptied before every run, as on
+a fresh CI machine, so neither run pays for deleting the other's old folders. Only pairs
+compare: this machine's speed drifts by a fifth within a day.
+
+    .venv/bin/python benchmarks/suite_pairs.py --before 3c54700 --pairs 4
+
+The earlier commit is checked out once into a temporary git worktree (removed at the
+end). Prints each pair (pytest's own "passed in" times) and the ratio of the totals; a
+run that does not pass stops it (exit 1), since a failing run's time means nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = ROOT / ".venv" / "bin" / "python"
+SUMMARY = re.compile(r"^(?P<counts>\d+ passed.*?) in (?P<seconds>[\d.]+)s")
+
+
+def same_files(before: Path) -> list[str]:
+    """Test files (paths relative to a checkout) present in ``before`` and in this checkout."""
+    found = sorted(p.relative_to(before).as_posix() for p in (before / "tests").rglob("test_*.py"))
+    return [f for f in found if (ROOT / f).is_file()]
+
+
+def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[str, float]:
+    """Run ``command`` beside a throwaway PostgreSQL; (pytest's counts, e.g. "645 passed",
+    and its seconds). Raises ``SystemExit`` when the run fails."""
+    shutil.rmtree(Path(tempfile.gettempdir()) / f"pytest-of-{getpass.getuser()}", ignore_errors=True)
+    done = subprocess.run(["bash", "scripts/with-postgres.sh", *command], cwd=cwd, env=env, capture_output=True, text=True)
+    found = SUMMARY.search(done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "")
+    if done.returncode != 0 or found is None:
+        sys.exit(f"the run in {cwd} failed (exit {done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
+    return found.group("counts"), float(found.group("seconds"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--before", required=True, help="the earlier commit (any git revision)")
+    parser.add_argument("--pairs", type=int, default=4, help="back-to-back pairs to run (default 4)")
+    args = parser.parse_args()
+    base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+    base["BROWSER_TESTS"] = "required"
+    with tempfile.TemporaryDirectory(prefix="suite-pairs-") as folder:
+        before = Path(folder) / "before"
+        subprocess.run(["git", "worktree", "add", "--detach", str(before), args.before], cwd=ROOT, check=True, capture_output=True)
+        try:
+            files = same_files(before)
+            print(f"{len(files)} test files of {args.before} that this checkout still has")
+            old = [str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+            new = [*old, "-n", "2", "--dist", "loadgroup", *files]
+            totals = [0.0, 0.0]
+            for pair in range(1, args.pairs + 1):
+                n_old, t_old = timed([*old, *files], before, {**base, "PYTHONPATH": str(before), "PYTHONDONTWRITEBYTECODE": "1"})
+                n_new, t_new = timed(new, ROOT, {**base, "PYTHONDONTWRITEBYTECODE": ""})
+                totals[0] += t_old
+                totals[1] += t_new
+                print(f"pair {pair}: before {t_old:.2f} s ({n_old}), now {t_new:.2f} s ({n_new}): {t_new / t_old:.3f}×",
+                      flush=True)
+            print(f"in all: {totals[0]:.1f} s → {totals[1]:.1f} s = {totals[1] / totals[0]:.3f}×")
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, capture_output=True)
+
+
+if __name__ == "__main__":
+    main()
