@@ -13,8 +13,10 @@ compare: this machine's speed drifts by a fifth within a day.
     .venv/bin/python benchmarks/suite_pairs.py --before 3c54700 --pairs 4
 
 The earlier commit is checked out once into a temporary git worktree (removed at the
-end). Prints each pair (pytest's own "passed in" times) and the ratio of the totals; a
-run that does not pass stops it (exit 1), since a failing run's time means nothing.
+end), with this checkout's axe-core (``.cache/axe``, gitignored) copied in: a fresh
+checkout of an older commit may skip its accessibility tests when it cannot fetch it. Prints
+each pair (pytest's own "passed in" times) and the ratio of the totals; a run that fails or
+skips a test stops it (exit 1): its time would not be the same test set's.
 """
 
 from __future__ import annotations
@@ -46,8 +48,8 @@ def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[str, floa
     shutil.rmtree(Path(tempfile.gettempdir()) / f"pytest-of-{getpass.getuser()}", ignore_errors=True)
     done = subprocess.run(["bash", "scripts/with-postgres.sh", *command], cwd=cwd, env=env, capture_output=True, text=True)
     found = SUMMARY.search(done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "")
-    if done.returncode != 0 or found is None:
-        sys.exit(f"the run in {cwd} failed (exit {done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
+    if done.returncode != 0 or found is None or "skipped" in found.group("counts"):
+        sys.exit(f"the run in {cwd} failed or skipped tests (exit {done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
     return found.group("counts"), float(found.group("seconds"))
 
 
@@ -62,6 +64,8 @@ def main() -> None:
         before = Path(folder) / "before"
         subprocess.run(["git", "worktree", "add", "--detach", str(before), args.before], cwd=ROOT, check=True, capture_output=True)
         try:
+            if (ROOT / ".cache" / "axe").is_dir():
+                shutil.copytree(ROOT / ".cache" / "axe", before / ".cache" / "axe")
             files = same_files(before)
             print(f"{len(files)} test files of {args.before} that this checkout still has")
             old = [str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
