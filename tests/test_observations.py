@@ -200,12 +200,19 @@ def test_a_newer_decision_about_the_same_observation_replaces_the_older_in_every
     assert [r["variant"] for r in store.history("nvidia-l40s")] == ["pcie-48gb"]
 
 
-def test_the_whole_market_of_one_minute_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Store, list[str]]:
+    """A store holding one L4 offer, and the list of every SQL question DuckDB is then asked."""
     store = Store(tmp_path / "prices")
     import_readings("atlas", [], store, TABLE, RateTable([]), LIMITS, now=NOW, observations=[_obs("8x L4", 3.12)])
     reads: list[str] = []
     real_run = Store._run
     monkeypatch.setattr(Store, "_run", staticmethod(lambda con, files, sql, *rest: reads.append(sql) or real_run(con, files, sql, *rest)))
+    return store, reads
+
+
+def test_the_whole_market_of_one_minute_is_read_once(counted: tuple[Store, list[str]]) -> None:
+    store, reads = counted
     fresh = dt.timedelta(days=90)
     first, later = NOW + dt.timedelta(seconds=5), NOW + dt.timedelta(seconds=25)  # two pages of one minute
     one, two = store.newest(first - fresh, first), store.newest(later - fresh, later)
@@ -216,12 +223,8 @@ def test_the_whole_market_of_one_minute_is_read_once(tmp_path: Path, monkeypatch
     assert len(reads) == 2
 
 
-def test_every_offer_ever_of_one_part_is_read_once_a_minute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = Store(tmp_path / "prices")
-    import_readings("atlas", [], store, TABLE, RateTable([]), LIMITS, now=NOW, observations=[_obs("8x L4", 3.12)])
-    reads: list[str] = []
-    real_run = Store._run
-    monkeypatch.setattr(Store, "_run", staticmethod(lambda con, files, sql, *rest: reads.append(sql) or real_run(con, files, sql, *rest)))
+def test_every_offer_ever_of_one_part_is_read_once_a_minute(counted: tuple[Store, list[str]]) -> None:
+    store, reads = counted
     for seconds in (5, 25, 55):  # a page with no current offer lists the stale ones: three pages of one minute
         assert [r["instance_type"] for r in store.newest(None, NOW + dt.timedelta(seconds=seconds), "nvidia-l4")] == ["8x L4"]
     assert len(reads) == 1
