@@ -12,9 +12,10 @@ compare: this machine's speed drifts by a fifth within a day.
 
     .venv/bin/python benchmarks/suite_pairs.py --before 3c54700 --pairs 4
 
-The earlier commit is checked out once into a temporary git worktree (removed at the
-end), with this checkout's axe-core (``.cache/axe``, gitignored) copied in: a fresh
-checkout of an older commit may skip its accessibility tests when it cannot fetch it. Prints
+The earlier commit is checked out once into a git worktree beside this checkout (removed
+at the end): its tests read reference data beside the checkout (``../shared/``) and
+skip without it. This checkout's axe-core (``.cache/axe``, gitignored) is copied in, so the
+earlier commit does not fetch it again. Prints
 each pair (pytest's own "passed in" times) and the ratio of the totals; a run that fails or
 skips a test stops it (exit 1): its time would not be the same test set's.
 """
@@ -25,6 +26,7 @@ import argparse
 import getpass
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -60,27 +62,26 @@ def main() -> None:
     args = parser.parse_args()
     base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     base["BROWSER_TESTS"] = "required"
-    with tempfile.TemporaryDirectory(prefix="suite-pairs-") as folder:
-        before = Path(folder) / "before"
-        subprocess.run(["git", "worktree", "add", "--detach", str(before), args.before], cwd=ROOT, check=True, capture_output=True)
-        try:
-            if (ROOT / ".cache" / "axe").is_dir():
-                shutil.copytree(ROOT / ".cache" / "axe", before / ".cache" / "axe")
-            files = same_files(before)
-            print(f"{len(files)} test files of {args.before} that this checkout still has")
-            old = [str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-            new = [*old, "-n", "2", "--dist", "loadgroup", *files]
-            totals = [0.0, 0.0]
-            for pair in range(1, args.pairs + 1):
-                n_old, t_old = timed([*old, *files], before, {**base, "PYTHONPATH": str(before), "PYTHONDONTWRITEBYTECODE": "1"})
-                n_new, t_new = timed(new, ROOT, {**base, "PYTHONDONTWRITEBYTECODE": ""})
-                totals[0] += t_old
-                totals[1] += t_new
-                print(f"pair {pair}: before {t_old:.2f} s ({n_old}), now {t_new:.2f} s ({n_new}): {t_new / t_old:.3f}×",
-                      flush=True)
-            print(f"in all: {totals[0]:.1f} s → {totals[1]:.1f} s = {totals[1] / totals[0]:.3f}×")
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, capture_output=True)
+    before = ROOT.parent / f".suite-pairs-{secrets.token_hex(4)}"
+    subprocess.run(["git", "worktree", "add", "--detach", str(before), args.before], cwd=ROOT, check=True, capture_output=True)
+    try:
+        if (ROOT / ".cache" / "axe").is_dir():
+            shutil.copytree(ROOT / ".cache" / "axe", before / ".cache" / "axe")
+        files = same_files(before)
+        print(f"{len(files)} test files of {args.before} that this checkout still has")
+        old = [str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        new = [*old, "-n", "2", "--dist", "loadgroup", *files]
+        totals = [0.0, 0.0]
+        for pair in range(1, args.pairs + 1):
+            n_old, t_old = timed([*old, *files], before, {**base, "PYTHONPATH": str(before), "PYTHONDONTWRITEBYTECODE": "1"})
+            n_new, t_new = timed(new, ROOT, {**base, "PYTHONDONTWRITEBYTECODE": ""})
+            totals[0] += t_old
+            totals[1] += t_new
+            print(f"pair {pair}: before {t_old:.2f} s ({n_old}), now {t_new:.2f} s ({n_new}): {t_new / t_old:.3f}×",
+                  flush=True)
+        print(f"in all: {totals[0]:.1f} s → {totals[1]:.1f} s = {totals[1] / totals[0]:.3f}×")
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, capture_output=True)
 
 
 if __name__ == "__main__":
