@@ -33,10 +33,17 @@ from computeatlas.core.presentation import OfferQualifier
 
 
 class PricingKind(StrEnum):
-    """How the capacity is bought. Monthly and weekly terms are never on-demand."""
+    """How the capacity is bought. Monthly and weekly terms are never on-demand.
+
+    ``committed`` is a committed-use price (Google Cloud's 1- and 3-year commitments, Azure's
+    savings plans) and ``reserved`` a reservation (AWS and Azure reserved instances): both
+    carry their ``term`` ("1 year", "3 years"). ``capacity_block`` is capacity booked ahead
+    for a fixed period (AWS EC2 Capacity Blocks for ML): neither on-demand nor a reservation.
+    """
 
     ON_DEMAND = "on_demand"
     SPOT = "spot"
+    COMMITTED = "committed"
     RESERVED = "reserved"
     CAPACITY_BLOCK = "capacity_block"
     MARKETPLACE = "marketplace"

@@ -57,6 +57,7 @@ class OfferPricing(StrEnum):
 
     ON_DEMAND = "on-demand"
     SPOT = "spot"
+    COMMITTED = "committed"
     RESERVED = "reserved"
     CAPACITY_BLOCK = "capacity-block"
     MARKETPLACE = "marketplace"

@@ -116,7 +116,7 @@ class ObservedParams(BaseModel):
     since: dt.date | None = Field(None, description="first collection date, YYYY-MM-DD")
     until: dt.date | None = Field(None, description="last collection date, YYYY-MM-DD")
     provider: str | None = Field(None, max_length=100, description="a provider id, e.g. lambda")
-    pricing: PricingKind | None = Field(None, description="on_demand, spot, reserved, capacity_block, marketplace, monthly or weekly; "
+    pricing: PricingKind | None = Field(None, description="on_demand, spot, committed, reserved, capacity_block, marketplace, monthly or weekly; "
                                                           "'-' may be written for '_' (on-demand, as /api/offers and /cloud/ spell it)")
     variant: str | None = Field(None, max_length=100, description="a variant key, e.g. sxm-80gb")
     region: str | None = Field(None, max_length=200, description="a region as the provider names it, e.g. us-east-1")

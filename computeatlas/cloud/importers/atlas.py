@@ -3,8 +3,8 @@
 Columns: ``provider,instance_type,region,pricing,term,amount,currency,unit,accelerators,
 price_basis,collected,source_url,source_title,via,availability,note``.
 
-- ``pricing``: on_demand | spot | reserved | capacity_block | marketplace | monthly | weekly
-  (a reserved price needs its ``term``);
+- ``pricing``: on_demand | spot | committed | reserved | capacity_block | marketplace | monthly |
+  weekly (a committed or reserved price needs its ``term``);
 - ``amount``: the price as published, a plain non-negative number, in ``currency``
   (ISO 4217) per ``unit`` (hour | second | month | week) for ``price_basis`` (instance |
   accelerator); a month or week priced as on_demand is read as the monthly or weekly term
@@ -66,8 +66,8 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
 
     def parse(raw: dict[str, str]) -> Observation:
         pricing, unit = choice(raw, "pricing", PricingKind), choice(raw, "unit", PriceUnit)
-        if pricing == PricingKind.RESERVED and not raw["term"].strip():
-            raise CellError("term", "a reserved price needs its term (e.g. '1 year')", raw["term"])
+        if pricing in (PricingKind.RESERVED, PricingKind.COMMITTED) and not raw["term"].strip():
+            raise CellError("term", f"a {pricing.value} price needs its term (e.g. '1 year')", raw["term"])
         if not raw["instance_type"].strip():
             raise CellError("instance_type", "the provider's instance or product name is required", "")
         if not raw["source_url"].startswith(("http://", "https://")):
