@@ -111,10 +111,10 @@ def _import_tokens(files: list[Path], store: Store, catalog: Catalog, as_json: b
 
 @prices_app.command("import")
 def import_(
-    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="opencomputeprices | skypilot | atlas | offers | tokens (per-token market prices of the OpenComputePrices collectors, into the token store).")],
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help=" | ".join(formats()) + " | tokens (per-token market prices of the OpenComputePrices collectors, into the token store).")],
     files: Annotated[list[Path], typer.Argument(help="The files to import (CSV).")],
-    provider: Annotated[str | None, typer.Option(help="skypilot only: our provider id of the catalog's cloud, e.g. google-cloud.")] = None,
-    collected: Annotated[str | None, typer.Option(help="skypilot only: when the catalog was fetched, ISO 8601 UTC.")] = None,
+    provider: Annotated[str | None, typer.Option(help="For a format that names no cloud (skypilot): our provider id, e.g. google-cloud.")] = None,
+    collected: Annotated[str | None, typer.Option(help="For a format that carries no date (skypilot): when it was fetched or published, ISO 8601 UTC.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     prices: PricesOption = None,
     tokens: Annotated[Path | None, typer.Option("--tokens", help="tokens only: the token-price store (default: DATA/tokens).")] = None,
