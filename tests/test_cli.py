@@ -246,7 +246,7 @@ def test_tables_read_at_80_columns_when_piped() -> None:
     assert shown.exit_code == 0 and _over(shown.output) == [] and "…" not in shown.output
     assert "4.9 TB/s" in shown.output  # AWS's Trainium3 page; its power is "not published", wrapped in its column
     assert re.search(r"^Power +not +.*\n +published ", shown.output, re.M), shown.output
-    compared = runner.invoke(app, ["compare", "H200", "B200", "MI300X"], env={"COLUMNS": "80"})
+    compared = runner.invoke(app, ["compare", "H200 SXM", "B200", "MI300X"], env={"COLUMNS": "80"})
     assert compared.exit_code == 0 and _over(compared.output) == [] and "…" not in compared.output
 
 

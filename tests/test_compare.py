@@ -109,7 +109,7 @@ def test_bad_input_is_a_compare_error(compare_catalog: Catalog, names: list[str]
 
 
 def test_real_h100_vs_h200(real_catalog: Catalog) -> None:
-    view = compare.build(real_catalog, ["H100 SXM", "H200"])
+    view = compare.build(real_catalog, ["H100 SXM", "H200 SXM"])
     assert view.ids == ["nvidia-h100-sxm", "nvidia-h200-sxm"]
     assert cells(view, "memory_bandwidth")["nvidia-h200-sxm"].ratio == pytest.approx(4.8 / 3.35)  # 1.4328
     assert cells(view, "memory_bandwidth")["nvidia-h200-sxm"].ratio_display == "1.43× higher than NVIDIA H100 SXM5 80GB"

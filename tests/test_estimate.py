@@ -158,9 +158,9 @@ def test_real_h200_70b_fp8(real_catalog: Catalog) -> None:
 
 
 def test_an_alias_names_the_part_as_show_reads_it(real_catalog: Catalog, real_client: TestClient) -> None:
-    e = run(real_catalog, "H200", "70e9", "FP8", price="3")
+    e = run(real_catalog, "H200 SXM", "70e9", "FP8", price="3")
     assert e.accelerator == "nvidia-h200-sxm" and e.decode_batch1.amount == pytest.approx(68.5714, rel=1e-5)
-    response = real_client.get("/api/estimate", params={"accelerator": "H200", "params": "70B", "format": "FP8", "utilisation": "0.5", "price": "3"})
+    response = real_client.get("/api/estimate", params={"accelerator": "H200 SXM", "params": "70B", "format": "FP8", "utilisation": "0.5", "price": "3"})
     assert response.status_code == 200 and response.json()["accelerator"] == "nvidia-h200-sxm"
 
 

@@ -138,11 +138,15 @@ def test_new_parts_record_only_what_nvidia_states(real_catalog: Catalog) -> None
 
 
 def test_new_names_resolve_to_one_part_each(real_catalog: Catalog) -> None:
-    from computeatlas.silicon.resolve import resolve_id
+    from computeatlas.silicon.resolve import AmbiguousName, resolve_id
 
     assert resolve_id(real_catalog, "RTX 4090") == "nvidia-geforce-rtx-4090"
     assert resolve_id(real_catalog, "H200 NVL") == "nvidia-h200-nvl"
-    assert resolve_id(real_catalog, "H200") == "nvidia-h200-sxm"
+    assert resolve_id(real_catalog, "H200 SXM") == "nvidia-h200-sxm"
+    # NVIDIA's H200 datasheet covers two forms (SXM and NVL): "H200" alone names neither.
+    with pytest.raises(AmbiguousName) as exc:
+        resolve_id(real_catalog, "H200")
+    assert {c.id for c in exc.value.options} == {"nvidia-h200-sxm", "nvidia-h200-nvl"}
     assert resolve_id(real_catalog, "RTX A6000") == "nvidia-rtx-a6000"
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from pathlib import Path
 
@@ -40,6 +40,7 @@ from pydantic import (
 )
 
 from computeatlas.cloud.observations import InputError, InputFailed
+from computeatlas.cloud.variants import sole_variants
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import Id, Record, today_from
 
@@ -92,10 +93,16 @@ class InstanceType(Record):
 
 
 class InstanceTable:
-    """The instance rows by provider and name; :meth:`find` is exact, then case-blind."""
+    """The instance rows by provider and name; :meth:`find` is exact, then case-blind.
 
-    def __init__(self, rows: Iterable[InstanceType]) -> None:
+    ``sole_variants`` maps the id of every part that exists in one variant only to that
+    variant's key (:func:`computeatlas.cloud.variants.sole_variants`): a row of such a part
+    needs no variant stated. Empty when the table is read without the catalog.
+    """
+
+    def __init__(self, rows: Iterable[InstanceType], sole_variants: Mapping[str, str] | None = None) -> None:
         self.rows = list(rows)
+        self.sole_variants = dict(sole_variants or {})
         self._exact = {(r.provider, r.instance_type): r for r in self.rows}
         self._folded = {(r.provider, r.instance_type.casefold()): r for r in self.rows}
 
@@ -103,13 +110,19 @@ class InstanceTable:
         """The row for ``instance_type`` at ``provider``, or None when the table lacks it."""
         return self._exact.get((provider, instance_type)) or self._folded.get((provider, instance_type.casefold()))
 
+    def variant(self, row: InstanceType) -> str:
+        """The variant key an offer of ``row`` rents: the row's own (stated from the provider's
+        documentation), else the part's only variant when it has one, else '' (not stated)."""
+        return row.variant or self.sole_variants.get(row.accelerator, "")
+
     def __len__(self) -> int:
         return len(self.rows)
 
 
 def instance_table(catalog: Catalog) -> InstanceTable:
-    """The instance table the catalog loaded from ``data/instances/``."""
-    return InstanceTable(catalog.collections.get("instances", {}).values())
+    """The instance table the catalog loaded from ``data/instances/``, with the catalog's
+    single-variant parts (:func:`computeatlas.cloud.variants.sole_variants`)."""
+    return InstanceTable(catalog.collections.get("instances", {}).values(), sole_variants(catalog.accelerators.values()))
 
 
 def load_instances(folder: Path, today: dt.date | None = None) -> InstanceTable:

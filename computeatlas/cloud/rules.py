@@ -127,7 +127,8 @@ class PoolPrice:
 
 def place(obs: Observation, table: InstanceTable) -> Observation:
     """The row placed through ``table`` (accelerator, variant, count, billing), or held as
-    ``unplaced``; held as ``count_mismatch`` when the source states another accelerator
+    ``unplaced``; the variant is the row's own, or the part's only one
+    (:meth:`~computeatlas.cloud.instances.InstanceTable.variant`); held as ``count_mismatch`` when the source states another accelerator
     count than the table's. A row that already carries an accelerator (a hand-checked
     offer) keeps it."""
     if obs.accelerator:
@@ -135,7 +136,7 @@ def place(obs: Observation, table: InstanceTable) -> Observation:
     row = table.find(obs.provider, obs.base_instance)
     if row is None:
         return obs.held("unplaced", f"unknown instance type {obs.base_instance!r} at provider {obs.provider!r}")
-    placed = obs.model_copy(update={"accelerator": row.accelerator, "variant": row.variant, "accelerators": row.accelerators,
+    placed = obs.model_copy(update={"accelerator": row.accelerator, "variant": table.variant(row), "accelerators": row.accelerators,
                                     "billing": row.billing.value})
     if obs.stated_accelerators is not None and obs.stated_accelerators != row.accelerators:
         return placed.held("count_mismatch", f"the source states {obs.stated_accelerators} accelerator(s) per instance; our instance "

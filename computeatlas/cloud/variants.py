@@ -9,15 +9,23 @@ own record (its form factor and its published per-accelerator memory) and listed
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from computeatlas.cloud.records import Offer
 from computeatlas.silicon.records import Accelerator
 
 _FORMS = (("NVL", re.compile(r"\bNVL\b", re.I)), ("SXM", re.compile(r"SXM\d*|\bHGX\b", re.I)),
           ("PCIe", re.compile(r"\bPCIe\b", re.I)), ("OAM", re.compile(r"\bOAM\b", re.I)))
 _MEMORY = re.compile(r"(\d+(?:\.\d+)?)\s*GB\b")
+
+
+class Listed(Protocol):
+    """What :func:`variant_of` reads of an offer (a :class:`computeatlas.cloud.records.Offer`)."""
+
+    variant: str
+    accelerators_per_instance: int
 
 
 class Variant(BaseModel):
@@ -66,7 +74,24 @@ def record_variant(acc: Accelerator) -> Variant:
     return _make_variant(_record_form(acc), _record_memory(acc), ["form", "memory"])
 
 
-def variant_of(offer: Offer, acc: Accelerator) -> Variant:
+def siblings(acc: Accelerator, accelerators: Iterable[Accelerator]) -> list[str]:
+    """Ids of the other records sold under a name that also covers ``acc`` (a shared
+    ``family_aliases`` entry: "H100" covers the SXM, PCIe and NVL records): the variants a
+    provider's plain "H100" could be."""
+    words = {w.casefold() for w in acc.family_aliases}
+    return [other.id for other in accelerators
+            if other.id != acc.id and words & {w.casefold() for w in other.family_aliases}]
+
+
+def sole_variants(accelerators: Iterable[Accelerator]) -> dict[str, str]:
+    """The variant key of every part that exists in one variant only (no :func:`siblings`):
+    ``{accelerator id: record_variant(acc).key}``. An offer placed on such a part needs no
+    variant stated: a TPU v5e is a TPU v5e, there is no other form of it to mix it up with."""
+    parts = list(accelerators)
+    return {acc.id: record_variant(acc).key for acc in parts if not siblings(acc, parts)}
+
+
+def variant_of(offer: Listed, acc: Accelerator) -> Variant:
     """The variant an offer rents, read from its ``variant`` text.
 
     The form is SXM (also written SXM5 or HGX), PCIe, NVL or OAM; the memory is the first
@@ -89,4 +114,4 @@ def variant_of(offer: Offer, acc: Accelerator) -> Variant:
         memory, from_record = _record_memory(acc), from_record + ["memory"]
     return _make_variant(form, memory, from_record)
 
-__all__ = ["Variant", "record_variant", "variant_key", "variant_of"]
+__all__ = ["Listed", "Variant", "record_variant", "siblings", "sole_variants", "variant_key", "variant_of"]
