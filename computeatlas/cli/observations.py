@@ -39,6 +39,7 @@ from computeatlas.cloud.collectors import azure
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.instances import instance_table
 from computeatlas.cloud.observations import InputFailed, PricingKind
+from computeatlas.cloud.placement import PlacementReport, placement
 from computeatlas.cloud.rules import RULES, Limits
 from computeatlas.cloud.runs import ImportCounts
 from computeatlas.cloud.store import Store
@@ -207,12 +208,18 @@ def held(
     run: Annotated[str | None, typer.Option(help="Only rows of this import run.")] = None,
     limit: Annotated[int, typer.Option(help="At most this many rows (0: all).")] = 200,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines instead of a table.")] = False,
+    summary: Annotated[bool, typer.Option("--summary", help="Instead of the rows: the placed share per provider (observations our "
+                                                             "instance table places), with the instance names it lacks.")] = False,
     prices: PricesOption = None,
     data: DataOption = None,
 ) -> None:
     """List held observations for the operator, newest first, with the rules that held them.
-    Held rows are never shown to visitors as prices."""
+    Held rows are never shown to visitors as prices. With --summary, how much of the store
+    the instance table places, per provider (goal: 95% of the hyperscalers', 90% of all)."""
     store = Store(_settings(data, prices).prices_dir)
+    if summary:
+        _print_placement(placement(store, {p.id: p.kind.value for p in load_catalog(data).providers.values()}), as_json)
+        return
     rows = store.held(run=run, limit=limit or None)
     if as_json:
         for row in rows:
@@ -226,6 +233,23 @@ def held(
                      f"{r['amount']:g} {r['currency']}/{r['unit']}", ", ".join(r["rules"]), "; ".join(r["reasons"]))
     print_table(out, grid, markup=False)
     out.print("Rules: " + "; ".join(f"{k}: {v}" for k, v in RULES.items()), markup=False, highlight=False)
+
+
+def _print_placement(report: PlacementReport, as_json: bool) -> None:
+    """The placement report as a table (or one JSON document)."""
+    if as_json:
+        out.print_json(report.model_dump_json())
+        return
+    grid = Table(title="Observations placed by our instance table (newest decision per observation)")
+    for heading, justify in (("provider", "left"), ("kind", "left"), ("observations", "right"), ("placed", "right"),
+                             ("share", "right"), ("most frequent unplaced names", "left")):
+        grid.add_column(heading, justify=justify)  # type: ignore[arg-type]
+    for p in report.providers:
+        grid.add_row(p.provider, p.kind, f"{p.observations:,}", f"{p.placed:,}", f"{p.share:.1%}",
+                     ", ".join(f"{name} ({n:,})" for name, n in p.missing))
+    print_table(out, grid, markup=False)
+    for label, share in (("hyperscalers (goal 95%)", report.hyperscaler_share), ("overall (goal 90%)", report.overall_share)):
+        out.print(f"Placed, {label}: " + (f"{share:.1%}" if share is not None else "no observations"), markup=False, highlight=False)
 
 
 @prices_app.command("history")
