@@ -30,6 +30,7 @@ request alone), and a py-spy profile of ``ours-1w`` under the same load as above
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import signal
@@ -331,6 +332,48 @@ def profile_server(py_spy: Path, wrk_bin: Path, server: Server, path: str, out: 
 # --- the run ----------------------------------------------------------------------------
 
 
+LONGEST_RUN_S = 60
+DRAIN_LIMIT_S = 180
+
+
+def alone(url: str) -> float:
+    """Seconds one request to ``url`` takes with nothing else in flight (the best of three)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        with urllib.request.urlopen(url, timeout=60) as response:
+            response.read()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def duration(alone_s: float) -> int:
+    """How long a wrk run of a URL lasts: ``SECONDS``, or long enough for each of the
+    ``CONNECTIONS`` to finish about three requests when a request takes ``alone_s`` seconds
+    by itself (at most :data:`LONGEST_RUN_S`). A page that takes half a second alone needs
+    16 s before 32 queued connections see a first answer: a 5 s run of it counts 0 requests
+    and measures nothing (Datasette's table page did)."""
+    return int(max(SECONDS, min(LONGEST_RUN_S, math.ceil(3 * CONNECTIONS * alone_s))))
+
+
+def drain(server: Server) -> float:
+    """Wait until ``server`` answers its ready path within a second again (a run's
+    abandoned requests may still be queued in it when wrk stops, and would slow the next
+    URL's run); return the seconds waited. Raises RuntimeError after :data:`DRAIN_LIMIT_S`."""
+    start = time.monotonic()
+    while time.monotonic() - start < DRAIN_LIMIT_S:
+        ask = time.monotonic()
+        try:
+            with urllib.request.urlopen(server.url(server.ready_path), timeout=DRAIN_LIMIT_S) as response:
+                response.read()
+        except OSError:
+            time.sleep(0.2)
+            continue
+        if time.monotonic() - ask < 1.0:
+            return round(time.monotonic() - start, 2)
+    raise RuntimeError(f"{server.name} still had requests queued after {DRAIN_LIMIT_S} s")
+
+
 def measure(peers: Any, work: Path, site_dir: Path, db: Path, keep: Path) -> dict[str, Any]:
     """Start every server, measure every target ``REPS`` times interleaved, profile ours; stop them all."""
     if peers.wrk is None:
@@ -351,14 +394,20 @@ def measure(peers: Any, work: Path, site_dir: Path, db: Path, keep: Path) -> dic
             server.wait_ready()
             log(f"{server.name} ready on port {server.port}")
         plan = [(s, page, path) for s in servers for page, path in TARGETS[s.name].items()]
+        seconds: dict[tuple[str, str], int] = {}
         for server, page, path in plan:
             size, kind = body_size(server.url(path))
-            results["servers"].setdefault(server.name, {})[page] = {"path": path, "bytes": size, "type": kind.split(";")[0], "runs": []}
+            entry = {"path": path, "bytes": size, "type": kind.split(";")[0], "runs": [], "drain_s": []}
+            results["servers"].setdefault(server.name, {})[page] = entry
             wrk(peers.wrk, server.url(path), WARMUP)
+            entry["drain_s"].append(drain(server))
+            entry["alone_s"] = alone(server.url(path))
+            seconds[(server.name, page)] = entry["seconds"] = duration(entry["alone_s"])
         for rep in range(REPS):
-            log(f"HTTP round {rep + 1}/{REPS} ({len(plan)} URLs × {SECONDS} s)")
+            log(f"HTTP round {rep + 1}/{REPS} ({len(plan)} URLs × {SECONDS} s or more)")
             for server, page, path in plan:
-                results["servers"][server.name][page]["runs"].append(wrk(peers.wrk, server.url(path), SECONDS))
+                results["servers"][server.name][page]["runs"].append(wrk(peers.wrk, server.url(path), seconds[(server.name, page)]))
+                results["servers"][server.name][page]["drain_s"].append(drain(server))
         log("single-connection latency (keep-alive, wrk -c1)")
         results["single_connection"] = {
             s.name: wrk(peers.wrk, s.url(TARGETS[s.name]["accelerator"]), 3, connections=1, threads=1) for s in servers

@@ -8,7 +8,7 @@ benchmark grows the catalog the same way)::
 
 The whole bundled data folder is copied (vendors, comparisons, providers, offers, systems,
 energy, claims), then every accelerator record is cloned ``factor - 1`` times under a new
-id ``{id}-x{n}`` and name ``{name} x{n}``, with its aliases and its predecessor renamed to
+id ``{id}-x{n}`` and name ``{name} x{n}``, with its aliases, part numbers and predecessor renamed to
 match (``H100 SXM5 80GB x3``, ``nvidia-a100-sxm-x3``), so the clones are valid records
 that the alias index, the cross-links and every scan must carry. The other records stay
 as they are: the providers, systems and curated comparisons do not grow.
@@ -35,6 +35,8 @@ def clone(record: dict, n: int) -> dict:
     """Accelerator ``record`` as its ``n``-th synthetic copy (new id, name, aliases, predecessor)."""
     copy = dict(record, id=f"{record['id']}-x{n}", name=f"{record['name']} x{n}")
     copy["aliases"] = [f"{alias} x{n}" for alias in record.get("aliases", [])]
+    if record.get("part_numbers"):  # one part number naming two ids is a validation error
+        copy["part_numbers"] = [f"{number} x{n}" for number in record["part_numbers"]]
     if record.get("predecessor"):
         copy["predecessor"] = f"{record['predecessor']}-x{n}"
     return copy

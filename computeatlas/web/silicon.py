@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -14,6 +14,7 @@ from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import citation
+from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
 from computeatlas.pages.cheapest import cheapest_on_demand, price_cells
@@ -56,29 +57,25 @@ def home(request: Request) -> HTMLResponse:
                   freshness_days=settings.freshness_days)
 
 
-def _given_cells(request: Request) -> dict[str, dict[str, table.Cell]]:
-    """The table's columns read from outside the records: the cheapest current on-demand price."""
-    settings = settings_of(request)
+def index_context(catalog: Catalog, settings: Settings, query: table.Query) -> dict[str, Any]:
+    """What the table of all accelerators renders (``silicon_index.html``), for ``query``: the
+    rows with the cheapest current on-demand price column read from the store now, the
+    columns, the filter choices and the charts. Shared by the page and the render benchmark."""
     cheapest = cheapest_on_demand(Store(settings.prices_dir), history.utcnow(), settings.freshness_days)
-    return {"price": price_cells(catalog_of(request), cheapest)}
-
-
-def silicon_index(request: Request, params: TableQuery) -> HTMLResponse:
-    """The table of all accelerators, sortable and filterable by query parameters."""
-    catalog = catalog_of(request)
-    query = _table_query(request, params)
-    settings = settings_of(request)
-    return render(
-        request,
-        "silicon_index.html",
+    return dict(
         page_title="Accelerators",
         query=query,
-        rows=table.rows(catalog, query, _given_cells(request)),
+        rows=table.rows(catalog, query, {"price": price_cells(catalog, cheapest)}),
         columns=table.COLUMNS,
         freshness_days=settings.freshness_days,
         choices={key: table.choices(catalog, key) for key in table.CHOICE_FILTERS},
         charts=silicon_charts(catalog),
     )
+
+
+def silicon_index(request: Request, params: TableQuery) -> HTMLResponse:
+    """The table of all accelerators, sortable and filterable by query parameters."""
+    return render(request, "silicon_index.html", **index_context(catalog_of(request), settings_of(request), _table_query(request, params)))
 
 
 def _accelerator_view(request: Request, ident: str) -> AcceleratorView:
