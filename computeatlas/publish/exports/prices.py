@@ -47,9 +47,14 @@ OCP_NOTICE = ("MIT License\n\nCopyright (c) 2026 OpenComputePrices Contributors\
 
 
 def notice(store: Store) -> str:
-    """The licence notices of the price dataset, as plain text."""
-    copy = store.root / "LICENSE-OpenComputePrices"
-    ocp = copy.read_text(encoding="utf-8") if copy.is_file() else OCP_NOTICE
+    """The licence notices of the price dataset, as plain text: ours, then every upstream
+    source's licence kept beside the store as ``LICENSE-<Name>`` (its rows name ``<Name>`` in
+    ``via``); the OpenComputePrices notice above when a store has no copy of it."""
+    copies = sorted(store.root.glob("LICENSE-*")) if store.root.is_dir() else []
+    texts = {p.name.removeprefix("LICENSE-"): p.read_text(encoding="utf-8") for p in copies if p.is_file()}
+    texts.setdefault("OpenComputePrices", OCP_NOTICE)
+    upstream = "".join(f"Rows whose 'via' names {name} are used under this licence:\n\n{text.rstrip()}\n\n"
+                       for name, text in sorted(texts.items(), key=lambda kv: kv[0].casefold()))
     return (
         "Compute Atlas price observations\n"
         "================================\n\n"
@@ -57,9 +62,7 @@ def notice(store: Store) -> str:
         f"sourced instance table, the hand-checked offers and the observations we typed) is licensed\n"
         f"{LICENCE} ({LICENCE_TITLE}, {LICENCE_URL}).\n"
         "Every price keeps the page or API it was read from (source_url, source_title) and the file or\n"
-        "collector it came through (via).\n\n"
-        "Rows whose 'via' names OpenComputePrices come from the OpenComputePrices snapshot and are\n"
-        "used under its MIT licence:\n\n" + ocp
+        "collector it came through (via).\n\n" + upstream
     )
 
 
