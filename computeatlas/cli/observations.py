@@ -115,7 +115,7 @@ def import_(
     fmt: Annotated[str, typer.Argument(metavar="FORMAT", help=" | ".join(formats()) + " | tokens (per-token market prices of the OpenComputePrices collectors, into the token store).")],
     files: Annotated[list[Path], typer.Argument(help="The files to import (CSV).")],
     provider: Annotated[str | None, typer.Option(help="For a format that names no cloud (skypilot): our provider id, e.g. google-cloud.")] = None,
-    collected: Annotated[str | None, typer.Option(help="For a format that carries no date (skypilot): when it was fetched or published, ISO 8601 UTC.")] = None,
+    collected: Annotated[str | None, typer.Option(help="For a format that carries no date (skypilot; one version of fullstack-cloud-gpus): when it was fetched or published, ISO 8601 UTC.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     prices: PricesOption = None,
     tokens: Annotated[Path | None, typer.Option("--tokens", help="tokens only: the token-price store (default: DATA/tokens).")] = None,
@@ -151,6 +151,14 @@ def import_(
         if not provider or when.tzinfo is None:
             raise fail("a SkyPilot catalog needs --provider and --collected (UTC, ending in Z)")
         options = {"provider": provider, "collected": when}
+    elif fmt == "fullstack-cloud-gpus" and collected is not None:  # one version of the table: its commit date
+        try:
+            when = dt.datetime.fromisoformat(collected.replace("Z", "+00:00"))
+        except ValueError:
+            raise fail("option '--collected': give the version's commit date, ISO 8601 UTC (2025-03-07T19:25:40Z)") from None
+        if when.tzinfo is None:
+            raise fail("option '--collected': the time must be UTC (end it with Z)")
+        options = {"collected": when}
     settings = _settings(data, prices)
     catalog = load_catalog(data)
     if fmt == "tokens":

@@ -9,19 +9,21 @@ the reason). A file that cannot be read at all (not CSV, a missing column) raise
 :class:`~computeatlas.cloud.observations.InputFailed` before any row is used.
 
 Formats (:data:`FORMATS`): ``opencomputeprices`` (the OpenComputePrices collectors' CSV),
-``skypilot`` (a SkyPilot catalog ``vms.csv``), ``atlas`` (the project's own observation CSV)
+``skypilot`` (a SkyPilot catalog ``vms.csv``), ``fullstack-cloud-gpus`` (Full Stack Deep
+Learning's cloud GPU table, one version or its history), ``atlas`` (the project's own observation CSV)
 and ``offers`` (the hand-typed ``data/offers/*.csv`` of earlier releases).
 """
 
 from __future__ import annotations
 
-from computeatlas.cloud.importers import atlas, offers, opencomputeprices, skypilot
+from computeatlas.cloud.importers import atlas, fullstack, offers, opencomputeprices, skypilot
 from computeatlas.cloud.importers.cells import Importer
 
 
 def formats() -> dict[str, Importer]:
     """Every format name and its reader."""
-    return {"opencomputeprices": opencomputeprices.read, "skypilot": skypilot.read, "atlas": atlas.read, "offers": offers.read}
+    return {"opencomputeprices": opencomputeprices.read, "skypilot": skypilot.read, "fullstack-cloud-gpus": fullstack.read,
+            "atlas": atlas.read, "offers": offers.read}
 
 
 __all__ = ["formats"]

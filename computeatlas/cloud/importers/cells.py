@@ -157,14 +157,21 @@ PROVIDER_IDS = {
     "gcp": "google-cloud", "google_cloud": "google-cloud", "oci": "oracle", "oracle_cloud": "oracle", "do": "digitalocean",
     "vastai": "vast-ai", "lambda_labs": "lambda", "thundercompute": "thunder-compute", "voltagepark": "voltage-park",
     "massedcompute": "massed-compute", "lightningai": "lightning-ai", "gmicloud": "gmi-cloud", "jarvislabs": "jarvislabs",
+    "cudo_compute": "cudo", "latitude_sh": "latitude", "ovhcloud": "ovh", "oblivus_cloud": "oblivus",
 }
-"""Collectors' provider names that differ from our provider ids."""
+"""Collectors' provider names that differ from our provider ids, written lower-case with
+``_`` between words (``Oracle Cloud`` is looked up as ``oracle_cloud``). A provider known by
+two names gets the id its first source gave it: Full Stack Deep Learning's ``Cudo Compute``,
+``Latitude.sh``, ``OVHcloud`` and ``Oblivus Cloud`` are the OpenComputePrices collectors'
+``cudo``, ``latitude``, ``ovh`` and ``oblivus``."""
 
 
 def provider_id(name: str) -> str:
-    """Our provider id for a collector's provider name (``gcp`` → ``google-cloud``)."""
+    """Our provider id for a collector's provider name (``gcp`` → ``google-cloud``,
+    ``Oracle Cloud`` → ``oracle``); an unlisted name is its words joined by ``-``."""
     name = name.strip().lower()
-    return PROVIDER_IDS.get(name) or re.sub(r"[^a-z0-9]+", "-", name).strip("-") or "unknown"
+    return (PROVIDER_IDS.get(name) or PROVIDER_IDS.get(re.sub(r"[^a-z0-9]+", "_", name).strip("_"))
+            or re.sub(r"[^a-z0-9]+", "-", name).strip("-") or "unknown")
 
 
 Importer = Callable[..., Iterator[Reading]]
