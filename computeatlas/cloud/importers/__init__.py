@@ -10,18 +10,21 @@ the reason). A file that cannot be read at all (not CSV, a missing column) raise
 
 Formats (:data:`FORMATS`): ``opencomputeprices`` (the OpenComputePrices collectors' CSV),
 ``skypilot`` (a SkyPilot catalog ``vms.csv``), ``atlas`` (the project's own observation CSV)
-and ``offers`` (the hand-typed ``data/offers/*.csv`` of earlier releases).
+``offers`` (the hand-typed ``data/offers/*.csv`` of earlier releases), ``azure-pricing-radar``
+(Azure Retail Prices snapshots recorded by andy-diericks/azure-pricing-radar) and
+``aws-capacity-blocks`` (AWS EC2 Capacity Blocks for ML prices, scraped to JSON).
 """
 
 from __future__ import annotations
 
-from computeatlas.cloud.importers import atlas, offers, opencomputeprices, skypilot
+from computeatlas.cloud.importers import atlas, azure_radar, capacity_blocks, offers, opencomputeprices, skypilot
 from computeatlas.cloud.importers.cells import Importer
 
 
 def formats() -> dict[str, Importer]:
     """Every format name and its reader."""
-    return {"opencomputeprices": opencomputeprices.read, "skypilot": skypilot.read, "atlas": atlas.read, "offers": offers.read}
+    return {"opencomputeprices": opencomputeprices.read, "skypilot": skypilot.read, "atlas": atlas.read, "offers": offers.read,
+            "azure-pricing-radar": azure_radar.read, "aws-capacity-blocks": capacity_blocks.read}
 
 
 __all__ = ["formats"]
