@@ -16,8 +16,9 @@ per (snapshot, meter) with the columns :data:`COLUMNS`.
   Priority" → spot with the term ``Low Priority``, else on_demand); a Windows product is
   named ``<size> (Windows)`` and held by ``licence_included``.
 - ``retailPrice`` is USD per hour for the whole VM; ``unitOfMeasure`` must be ``1 Hour``
-  (any other unit is a bad cell naming the column). ``savingsPlanPrice``, where given, is a
-  second observation: ``committed`` with the term ``1 year savings plan``, USD per hour.
+  (any other unit is a bad cell naming the column). ``savingsPlanPrice``, where a
+  pay-as-you-go meter gives one, is a second observation: ``committed`` with the term
+  ``1 year savings plan``, USD per hour (the radar has none on Spot or Low Priority meters).
 - A spot meter priced at exactly the on-demand price of the same product and size in the
   same region and snapshot (``ND96isrH200v5 Spot`` = 106.0 in francecentral) is kept as
   observed and held as ``spot_at_on_demand``.
@@ -96,7 +97,7 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
                                                     "never averaged into spot prices")
         out = [obs]
         plan = price(raw, "savingsPlanPrice", required=False)
-        if plan is not None:
+        if plan is not None and pricing is PricingKind.ON_DEMAND:  # a savings plan covers pay-as-you-go use only
             out.append(Observation(pricing=PricingKind.COMMITTED, term=SAVINGS_PLAN, amount=plan, **common))  # type: ignore[arg-type]
         return out
 

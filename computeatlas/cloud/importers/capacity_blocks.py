@@ -75,9 +75,11 @@ class _Shape:
     """Checks of the file's structure, each failure an InputError naming the JSON path."""
 
     def __init__(self, path: Path) -> None:
-        self.path, self.errors = path, []  # type: list[InputError]
+        self.path = path
+        self.errors: list[InputError] = []
 
     def get(self, parent: _Located, where: str, key: str, kind: type | tuple[type, ...]) -> Any:
+        """``parent[key]`` when it is a ``kind``; otherwise None, with an error naming ``where.key``."""
         value = parent.get(key) if isinstance(parent, dict) else None
         if value is None or not isinstance(value, kind) or isinstance(value, bool):
             names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
