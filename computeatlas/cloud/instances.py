@@ -16,7 +16,9 @@ source_url,source_title,verified,note``:
   date it was last checked (``verified``).
 
 The importer places a price only through this table (:meth:`InstanceTable.find`); a
-name the table lacks is held, never guessed from a collector's normalised GPU name.
+name the table lacks is held, never guessed from a collector's normalised GPU name. An
+Azure size is found under any spelling of its own name (:func:`~computeatlas.cloud.azure_meters.sku_key`:
+``ND96isrH100v5`` is ``Standard_ND96isr_H100_v5``), never under another size's.
 
 The catalog loads these files like every other table (``computeatlas validate`` names file,
 row and field of a bad cell); :func:`load_instances` reads a folder on its own and raises
@@ -39,6 +41,7 @@ from pydantic import (
     model_validator,
 )
 
+from computeatlas.cloud.azure_meters import sku_key
 from computeatlas.cloud.observations import InputError, InputFailed
 from computeatlas.cloud.variants import sole_variants
 from computeatlas.core.catalog import Catalog
@@ -47,6 +50,10 @@ from computeatlas.core.claims import Id, Record, today_from
 COLUMNS = ("provider", "instance_type", "accelerator", "variant", "accelerators", "billing",
            "accelerator_memory_gb", "source_url", "source_title", "verified", "note")
 """The columns of an instance-table file, in order."""
+
+
+AZURE = "azure"
+"""The provider id whose size names :meth:`InstanceTable.find` also matches folded."""
 
 
 class Billing(StrEnum):
@@ -93,7 +100,8 @@ class InstanceType(Record):
 
 
 class InstanceTable:
-    """The instance rows by provider and name; :meth:`find` is exact, then case-blind.
+    """The instance rows by provider and name; :meth:`find` is exact, then case-blind, then
+    (Azure only) by the folded size name, where exactly one row folds to it.
 
     ``sole_variants`` maps the id of every part that exists in one variant only to that
     variant's key (:func:`computeatlas.cloud.variants.sole_variants`): a row of such a part
@@ -105,10 +113,18 @@ class InstanceTable:
         self.sole_variants = dict(sole_variants or {})
         self._exact = {(r.provider, r.instance_type): r for r in self.rows}
         self._folded = {(r.provider, r.instance_type.casefold()): r for r in self.rows}
+        azure: dict[str, list[InstanceType]] = {}
+        for r in self.rows:
+            if r.provider == AZURE:
+                azure.setdefault(sku_key(r.instance_type), []).append(r)
+        self._azure = {key: found[0] for key, found in azure.items() if len(found) == 1}
 
     def find(self, provider: str, instance_type: str) -> InstanceType | None:
         """The row for ``instance_type`` at ``provider``, or None when the table lacks it."""
-        return self._exact.get((provider, instance_type)) or self._folded.get((provider, instance_type.casefold()))
+        found = self._exact.get((provider, instance_type)) or self._folded.get((provider, instance_type.casefold()))
+        if found is None and provider == AZURE:
+            found = self._azure.get(sku_key(instance_type))
+        return found
 
     def variant(self, row: InstanceType) -> str:
         """The variant key an offer of ``row`` rents: the row's own (stated from the provider's

@@ -49,6 +49,10 @@ Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
   on-demand price for the same instance, region and time (two or more pairs; one equal
   pair is fine): the spot column is a copy, not a spot price.
 - ``licence_included``: the price includes an operating-system licence (Windows).
+- ``spot_at_on_demand``: held by an importer that sees both meters: a spot meter priced at
+  exactly the pay-as-you-go price of the same meter in the same snapshot (Azure's
+  ``ND96isrH200v5 Spot`` at 106.0 in francecentral, August 2026). Kept as observed, never
+  averaged into spot figures.
 
 Qualifiers (shown, not held): ``variant_not_stated`` (left out of per-variant figures) and
 ``derived_from_term`` (monthly or weekly term, hourly equivalent derived with
@@ -91,6 +95,7 @@ RULES = {
     "outside_band": "far outside the band of its accelerator and pricing kind",
     "spot_equals_on_demand": "the provider's spot column equals its on-demand column",
     "licence_included": "the price includes an operating-system licence",
+    "spot_at_on_demand": "a spot meter priced at the on-demand price of the same meter and snapshot",
     "conflict": "the same observation is already accepted with another price",
 }
 """Every rule name and what it means."""

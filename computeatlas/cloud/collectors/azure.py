@@ -5,10 +5,10 @@ names (``Standard_ND96isr_H100_v5`` …), in chunks joined with ``or`` in one OD
 ``$filter``, follows ``NextPageLink`` until it is null, and turns each item into an
 :class:`~computeatlas.cloud.observations.Observation`:
 
-- ``armSkuName`` is the instance type; a ``productName`` ending in "Windows" is a price
-  with a Windows licence (named ``… (Windows)``, held by the ``licence_included`` rule);
-- ``skuName`` ending in "Spot" → spot; ending in "Low Priority" → spot with the term
-  ``Low Priority``; otherwise on_demand;
+- ``armSkuName`` is the instance type; a Windows ``productName`` is a price with a Windows
+  licence (named ``… (Windows)``, held by the ``licence_included`` rule) and the ``skuName``
+  gives the pricing kind (spot, Low Priority, on_demand): both read by
+  :mod:`computeatlas.cloud.azure_meters`;
 - ``retailPrice`` in ``currencyCode`` per ``unitOfMeasure`` ("1 Hour" only; other units and
   volume tiers above zero are skipped); ``armRegionName`` is the region;
 - the meter and SKU fields (meterName, meterId, skuId, productName, skuName,
@@ -26,7 +26,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from computeatlas.cloud.observations import ISO_4217, LICENSED_SUFFIX, Observation
+from computeatlas.cloud.azure_meters import licensed_name, meter_pricing
+from computeatlas.cloud.observations import ISO_4217, Observation
 
 if TYPE_CHECKING:
     import httpx  # imported where it is used: `computeatlas serve` loads this module and never collects
@@ -77,13 +78,8 @@ def observation(item: dict[str, object], collected: dt.datetime, url: str) -> Ob
     name = str(item.get("armSkuName") or "")
     if not name:
         return "no armSkuName"
-    pricing, term = "on_demand", ""
-    if sku.endswith("Spot"):
-        pricing = "spot"
-    elif sku.endswith("Low Priority"):
-        pricing, term = "spot", "Low Priority"
-    if product.endswith("Windows"):
-        name += LICENSED_SUFFIX
+    pricing, term = meter_pricing(sku)
+    name = licensed_name(name, product)
     keep = ("meterName", "meterId", "skuId", "productName", "skuName", "effectiveStartDate", "isPrimaryMeterRegion", "location")
     extra = {k: item[k] for k in keep if k in item}
     return Observation(

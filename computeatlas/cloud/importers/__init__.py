@@ -10,20 +10,23 @@ the reason). A file that cannot be read at all (not CSV, a missing column) raise
 
 Formats (:data:`FORMATS`): ``opencomputeprices`` (the OpenComputePrices collectors' CSV),
 ``skypilot`` (a SkyPilot catalog ``vms.csv``), ``fullstack-cloud-gpus`` (Full Stack Deep
-Learning's cloud GPU table, one version or its history), ``atlas`` (the project's own observation CSV)
-and ``offers`` (the hand-typed ``data/offers/*.csv`` of earlier releases).
+Learning's cloud GPU table, one version or its history), ``atlas`` (the project's own observation
+CSV), ``offers`` (the hand-typed ``data/offers/*.csv`` of earlier releases), ``azure-pricing-radar``
+(Azure Retail Prices snapshots recorded by andy-diericks/azure-pricing-radar) and
+``aws-capacity-blocks`` (AWS EC2 Capacity Blocks for ML prices, scraped to JSON).
 """
 
 from __future__ import annotations
 
-from computeatlas.cloud.importers import atlas, fullstack, offers, opencomputeprices, skypilot
+from computeatlas.cloud.importers import atlas, azure_radar, capacity_blocks, fullstack, offers, opencomputeprices, skypilot
 from computeatlas.cloud.importers.cells import Importer
 
 
 def formats() -> dict[str, Importer]:
     """Every format name and its reader."""
     return {"opencomputeprices": opencomputeprices.read, "skypilot": skypilot.read, "fullstack-cloud-gpus": fullstack.read,
-            "atlas": atlas.read, "offers": offers.read}
+            "atlas": atlas.read, "offers": offers.read, "azure-pricing-radar": azure_radar.read,
+            "aws-capacity-blocks": capacity_blocks.read}
 
 
 __all__ = ["formats"]

@@ -32,6 +32,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+from computeatlas.cloud.azure_meters import meter_pricing
 from computeatlas.cloud.importers.atlas import term_kind
 from computeatlas.cloud.importers.cells import (
     CellError,
@@ -119,8 +120,8 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         slice_ = raw["gpu_name"].strip().startswith("tpu-")  # gpu_count and price_per_gpu_hour count slices, not chips
         term = raw["commitment_period"].strip()
         meter = str(extra.get("raw_extra", {}).get("meter_name", "")) if isinstance(extra.get("raw_extra"), dict) else ""
-        if meter.endswith("Low Priority"):
-            term = "Low Priority"
+        if meter and meter_pricing(meter)[1]:
+            term = meter_pricing(meter)[1]  # Low Priority
         if raw["os"].strip().lower() == "windows":
             name += LICENSED_SUFFIX
         url, title = SOURCES.get(raw["source"], ("", f"OpenComputePrices collector '{raw['source']}'"))
