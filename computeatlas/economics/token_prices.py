@@ -69,6 +69,9 @@ RULES = {
     "unplaced": "the alias table places no model on this provider's product name",
     "zero_price": "an input or output price of zero (a free tier or a missing figure, not a price)",
     "outside_band": f"a price outside {MIN_PER_MILLION:g} to {MAX_PER_MILLION:g} USD per million tokens (surely a unit slip)",
+    "far_from_median": "a price more than 1,000× above or below its model's median on the same side (computeatlas.economics.token_band)",
+    "future_dated": "a price announced for a date after the file was published (not in effect then; never shown as current)",
+    "conditional_price": "a price that depends on the time of day (peak and off-peak hours): not one price",
 }
 """Every rule that holds a token price, and what it means."""
 
@@ -238,10 +241,14 @@ class TokenSummary(ImportCounts):
     the accepted rows counted by model."""
 
     accepted_by_model: Counter[str] = field(default_factory=Counter)
+    accepted_by_provider: Counter[str] = field(default_factory=Counter)
+    held_by_provider: Counter[str] = field(default_factory=Counter)
+    skipped_by_reason: Counter[str] = field(default_factory=Counter)
 
     def counts(self) -> dict[str, object]:
         """The counts as plain data (for the run's manifest)."""
-        return {**super().counts(), "accepted_by_model": dict(self.accepted_by_model.most_common())}
+        return {**super().counts(), **{name: dict(getattr(self, name).most_common()) for name in
+                                       ("accepted_by_model", "accepted_by_provider", "held_by_provider", "skipped_by_reason")}}
 
 
 def token_store(root: Path) -> Store:
@@ -249,29 +256,64 @@ def token_store(root: Path) -> Store:
     return Store(root, COLUMNS, KEY)
 
 
-def import_token_files(paths: Sequence[Path], store: Store, models: Iterable[ModelRecord], now: dt.datetime | None = None) -> TokenSummary:
-    """Import the per-token rows of OpenComputePrices ``paths`` into ``store`` as one atomic run.
+FORMATS = {
+    "tokens": "per-token rows of the OpenComputePrices collectors (CSV)",
+    "genai-prices": "pydantic/genai-prices data.json, v1 or v2 (JSON; computeatlas.economics.genai_prices)",
+    "litellm": "LiteLLM's model price table as AgentOps-AI/tokencost copies it (JSON; computeatlas.economics.litellm_prices)",
+}
+"""The token-price formats of ``computeatlas prices import`` and what each reads."""
 
-    Rows already stored (same key, same prices, same decision) add nothing, so importing the
-    same files twice adds nothing. Raises ``InputFailed`` for an unreadable file (nothing stored).
+
+def _reader(fmt: str):  # type: ignore[no-untyped-def]
+    """The ``read(path, now, **options)`` function of format ``fmt`` (:data:`FORMATS`); ``KeyError`` for another."""
+    if fmt == "tokens":
+        return lambda path, now, **_: read(path, now)
+    if fmt == "genai-prices":
+        from computeatlas.economics.genai_prices import read as genai
+        return genai
+    if fmt == "litellm":
+        from computeatlas.economics.litellm_prices import read as litellm
+        return litellm
+    raise KeyError(fmt)
+
+
+def import_token_files(paths: Sequence[Path], store: Store, models: Iterable[ModelRecord], now: dt.datetime | None = None,
+                       fmt: str = "tokens", commit: str | None = None, published: dt.datetime | None = None) -> TokenSummary:
+    """Import the per-token prices of ``paths`` (in format ``fmt``, one of :data:`FORMATS`)
+    into ``store`` as one atomic run. ``commit`` and ``published`` give the commit of a JSON
+    file whose name :data:`computeatlas.economics.token_files.KNOWN` does not list.
+
+    Each row is placed through the alias table and checked by :data:`RULES`; the rows that
+    pass are then judged against their model's median (:mod:`computeatlas.economics.token_band`,
+    over the store's accepted prices and this import's). Rows already stored (same key, same
+    prices, same decision) add nothing, so importing the same files twice adds nothing.
+    Raises ``InputFailed`` for an unreadable file or a changed schema (nothing stored).
     """
+    from computeatlas.economics import token_band
+
     now = now or dt.datetime.now(dt.UTC)
+    reader = _reader(fmt)
+    options = {"commit": commit, "published": published} if fmt != "tokens" else {}
     aliases = alias_table(models)
     run = run_id(now, paths)
     summary = TokenSummary(run=run, files=[str(p) for p in paths])
     decided: list[TokenObservation] = []
     for path in paths:
-        for _line, result in read(path, now):
+        for _line, result in reader(path, now, **options):
             summary.read += 1
             if isinstance(result, InputError):
                 summary.rejected += 1
                 summary.errors.append(result)
             elif isinstance(result, Skip):
                 summary.skipped += 1
+                summary.skipped_by_reason[result.reason] += 1
             else:
                 decided.append(decide(result, aliases).model_copy(update={"run": run}))
     stored = {(r["provider"], r["product"], r["collected"].astimezone(dt.UTC).isoformat()): r
               for r in store.query("SELECT * FROM latest")}  # fmt: skip
+    band = token_band.medians((r for r in stored.values() if r["status"] == Status.ACCEPTED.value and r["model"]),
+                              [o for o in decided if o.status is Status.ACCEPTED])
+    decided = [token_band.judge(o, band) if o.status is Status.ACCEPTED else o for o in decided]
     added, seen = [], set()
     for obs in decided:
         prior = stored.get(obs.key())
@@ -285,11 +327,14 @@ def import_token_files(paths: Sequence[Path], store: Store, models: Iterable[Mod
         if obs.status is Status.ACCEPTED:
             summary.accepted += 1
             summary.accepted_by_model[obs.model] += 1
+            summary.accepted_by_provider[obs.provider] += 1
         else:
             summary.held += 1
             summary.held_by_rule[obs.rules[0]] += 1
+            summary.held_by_provider[obs.provider] += 1
     if added:
-        store.append(added, run, {"format": "opencomputeprices-tokens", "started": now.isoformat(), "counts": summary.counts(),
+        store.append(added, run, {"format": "opencomputeprices-tokens" if fmt == "tokens" else fmt, "started": now.isoformat(),
+                                  "counts": summary.counts(),
                                   "inputs": [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in paths]})
     return summary
 
@@ -311,9 +356,13 @@ def token_observation_of(row: Mapping[str, object]) -> TokenObservation:
     return TokenObservation.model_validate(data)
 
 
+TOKEN_PROVIDER_NAMES = {**MARKET_ONLY_PROVIDERS, "aws": "AWS Bedrock", "azure": "Azure", "google": "Google", "anthropic": "Anthropic"}
+"""Names shown for token-price provider ids (AWS sells tokens as Bedrock, not as its rental provider record)."""
+
+
 def provider_name(provider: str) -> str:
-    """The name shown for a token-price provider id."""
-    return MARKET_ONLY_PROVIDERS.get(provider, provider)
+    """The name shown for a token-price provider id (:data:`TOKEN_PROVIDER_NAMES`, else the id)."""
+    return TOKEN_PROVIDER_NAMES.get(provider, provider)
 
 
 class Side(StrEnum):
@@ -324,7 +373,7 @@ class Side(StrEnum):
 
 
 __all__ = [
-    "COLUMNS", "KEY", "MAX_PER_MILLION", "MIN_PER_MILLION", "RULES", "SOURCES", "Side", "TokenObservation", "TokenSummary",
+    "COLUMNS", "FORMATS", "KEY", "MAX_PER_MILLION", "MIN_PER_MILLION", "RULES", "SOURCES", "Side", "TokenObservation", "TokenSummary",
     "alias_table", "decide", "import_token_files", "observations_of", "per_million", "provider_name", "read", "token_observation_of",
     "token_store",
 ]  # fmt: skip
