@@ -164,12 +164,14 @@ def import_(
     if fmt in TOKEN_FORMATS:
         published = None
         if collected or commit:
+            if not (collected and commit):
+                raise fail("give --commit and --collected together (the upstream commit and its date, UTC, ending in Z)")
             try:
                 published = dt.datetime.fromisoformat((collected or "").replace("Z", "+00:00"))
             except ValueError:
                 raise fail("option '--collected': give the commit's date, ISO 8601 UTC (2026-08-21T00:00:00Z)") from None
-            if published.tzinfo is None or not commit:
-                raise fail("give --commit and --collected together (UTC, ending in Z)")
+            if published.tzinfo is None:
+                raise fail("option '--collected': give the commit's date in UTC, ending in Z")
         _import_tokens(files, token_store(tokens or settings.data / "tokens"), catalog, as_json, fmt, commit, published)
         return
     total = sum(p.read_bytes().count(b"\n") for p in files)
