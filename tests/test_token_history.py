@@ -13,7 +13,8 @@ import pytest
 from computeatlas.cloud.importers.cells import Skip
 from computeatlas.cloud.observations import InputFailed, Status
 from computeatlas.economics import genai_prices, litellm_prices
-from computeatlas.economics.token_prices import import_token_files, observations_of, token_store
+from computeatlas.economics.token_import import import_token_files
+from computeatlas.economics.token_prices import observations_of, token_store
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "tokens"
 GENAI = sorted((FIXTURES / "genai-prices").glob("*.json"))

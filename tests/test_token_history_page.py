@@ -12,7 +12,8 @@ from bs4 import BeautifulSoup
 
 from computeatlas.cloud import history
 from computeatlas.core.settings import Settings
-from computeatlas.economics.token_prices import import_token_files, token_store
+from computeatlas.economics.token_import import import_token_files
+from computeatlas.economics.token_prices import token_store
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "tokens"
 DATA = Path(__file__).resolve().parent.parent / "data"

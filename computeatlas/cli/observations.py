@@ -44,8 +44,9 @@ from computeatlas.cloud.runs import ImportCounts
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
-from computeatlas.economics.token_prices import FORMATS as TOKEN_FORMATS
-from computeatlas.economics.token_prices import import_token_files, token_store
+from computeatlas.economics.token_import import FORMATS as TOKEN_FORMATS
+from computeatlas.economics.token_import import import_token_files
+from computeatlas.economics.token_prices import token_store
 from computeatlas.publish.exports.csv import cell_text
 
 

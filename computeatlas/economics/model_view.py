@@ -5,7 +5,7 @@ the market's prices, the claims that concern it, and the bound per accelerator a
   (:mod:`computeatlas.economics.token_prices`), dated, the newest of each provider's product,
   and the spread of output prices (dearest ÷ cheapest, both ends named), each marked stale
   when older than the freshness window (:mod:`computeatlas.economics.token_market`); the
-  history per provider as a chart (:mod:`computeatlas.charts.token_history`).
+  history per provider as a chart (:mod:`computeatlas.charts.token_history`, built by the web layer).
 - **Bound**: for every accelerator with a fresh on-demand price
   (:func:`computeatlas.economics.rental_price.cheapest_on_demand`), the bound of
   :mod:`computeatlas.economics.bound` at the stated settings, its costs at that price, ranked by
@@ -24,8 +24,6 @@ import unicodedata
 
 from pydantic import BaseModel
 
-from computeatlas.charts import token_history
-from computeatlas.charts.token_history import TokenHistoryView
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
@@ -117,7 +115,6 @@ class ModelView(BaseModel):
     market: list[MarketPrice]
     current: list[MarketPrice]
     spread: MarketSpread
-    token_chart: TokenHistoryView | None
     bounds: list[AcceleratorBound]
     lowest_output_bound: AcceleratorBound | None
     lowest_input_bound: AcceleratorBound | None
@@ -256,7 +253,7 @@ def model_view(catalog: Catalog, model: ModelRecord, request: BoundRequest, pric
         id=model.id, name=model.name, developer=model.developer, architecture=model.architecture.value, card_url=model.card_url,
         weights_note=model.weights_note, note=model.note, figures=figure_rows(model), settings=settings_of(request),
         label=BOUND_LABEL if request.utilisation == 1 else ESTIMATE_LABEL, market=history, current=current, spread=spread,
-        token_chart=token_history.history_view(model, history, now, freshness_days, catalog.version) if history else None, bounds=bounds,
+        bounds=bounds,
         lowest_output_bound=low_out, lowest_input_bound=low_in, claims=claims, assumptions=first.assumptions if first else [],
         as_of=now, data_version=catalog.version)  # fmt: skip
 

@@ -30,12 +30,11 @@ never by substring. A name the table lacks is held as ``unplaced``.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -44,7 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from computeatlas.cloud.importers.cells import CellError, Skip, rows, timestamp
 from computeatlas.cloud.observations import InputError, Status
-from computeatlas.cloud.runs import ImportCounts, run_id
+from computeatlas.cloud.runs import ImportCounts
 from computeatlas.cloud.store import Store
 from computeatlas.economics.models import MARKET_ONLY_PROVIDERS, ModelRecord
 
@@ -256,89 +255,6 @@ def token_store(root: Path) -> Store:
     return Store(root, COLUMNS, KEY)
 
 
-FORMATS = {
-    "tokens": "per-token rows of the OpenComputePrices collectors (CSV)",
-    "genai-prices": "pydantic/genai-prices data.json, v1 or v2 (JSON; computeatlas.economics.genai_prices)",
-    "litellm": "LiteLLM's model price table as AgentOps-AI/tokencost copies it (JSON; computeatlas.economics.litellm_prices)",
-}
-"""The token-price formats of ``computeatlas prices import`` and what each reads."""
-
-
-def _reader(fmt: str):  # type: ignore[no-untyped-def]
-    """The ``read(path, now, **options)`` function of format ``fmt`` (:data:`FORMATS`); ``KeyError`` for another."""
-    if fmt == "tokens":
-        return lambda path, now, **_: read(path, now)
-    if fmt == "genai-prices":
-        from computeatlas.economics.genai_prices import read as genai
-        return genai
-    if fmt == "litellm":
-        from computeatlas.economics.litellm_prices import read as litellm
-        return litellm
-    raise KeyError(fmt)
-
-
-def import_token_files(paths: Sequence[Path], store: Store, models: Iterable[ModelRecord], now: dt.datetime | None = None,
-                       fmt: str = "tokens", commit: str | None = None, published: dt.datetime | None = None) -> TokenSummary:
-    """Import the per-token prices of ``paths`` (in format ``fmt``, one of :data:`FORMATS`)
-    into ``store`` as one atomic run. ``commit`` and ``published`` give the commit of a JSON
-    file whose name :data:`computeatlas.economics.token_files.KNOWN` does not list.
-
-    Each row is placed through the alias table and checked by :data:`RULES`; the rows that
-    pass are then judged against their model's median (:mod:`computeatlas.economics.token_band`,
-    over the store's accepted prices and this import's). Rows already stored (same key, same
-    prices, same decision) add nothing, so importing the same files twice adds nothing.
-    Raises ``InputFailed`` for an unreadable file or a changed schema (nothing stored).
-    """
-    from computeatlas.economics import token_band
-
-    now = now or dt.datetime.now(dt.UTC)
-    reader = _reader(fmt)
-    options = {"commit": commit, "published": published} if fmt != "tokens" else {}
-    aliases = alias_table(models)
-    run = run_id(now, paths)
-    summary = TokenSummary(run=run, files=[str(p) for p in paths])
-    decided: list[TokenObservation] = []
-    for path in paths:
-        for _line, result in reader(path, now, **options):
-            summary.read += 1
-            if isinstance(result, InputError):
-                summary.rejected += 1
-                summary.errors.append(result)
-            elif isinstance(result, Skip):
-                summary.skipped += 1
-                summary.skipped_by_reason[result.reason] += 1
-            else:
-                decided.append(decide(result, aliases).model_copy(update={"run": run}))
-    stored = {(r["provider"], r["product"], r["collected"].astimezone(dt.UTC).isoformat()): r
-              for r in store.query("SELECT * FROM latest")}  # fmt: skip
-    band = token_band.medians((r for r in stored.values() if r["status"] == Status.ACCEPTED.value and r["model"]),
-                              [o for o in decided if o.status is Status.ACCEPTED])
-    decided = [token_band.judge(o, band) if o.status is Status.ACCEPTED else o for o in decided]
-    added, seen = [], set()
-    for obs in decided:
-        prior = stored.get(obs.key())
-        same = prior is not None and (prior["input_per_million"], prior["output_per_million"], prior["model"], prior["status"]) == (
-            obs.input_per_million, obs.output_per_million, obs.model, obs.status.value)
-        if same or obs.key() in seen:
-            summary.already_stored += 1
-            continue
-        seen.add(obs.key())
-        added.append(obs)
-        if obs.status is Status.ACCEPTED:
-            summary.accepted += 1
-            summary.accepted_by_model[obs.model] += 1
-            summary.accepted_by_provider[obs.provider] += 1
-        else:
-            summary.held += 1
-            summary.held_by_rule[obs.rules[0]] += 1
-            summary.held_by_provider[obs.provider] += 1
-    if added:
-        store.append(added, run, {"format": "opencomputeprices-tokens" if fmt == "tokens" else fmt, "started": now.isoformat(),
-                                  "counts": summary.counts(),
-                                  "inputs": [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in paths]})
-    return summary
-
-
 def observations_of(store: Store, model: str) -> list[TokenObservation]:
     """Every accepted observation placed on ``model`` (the newest decision per key), oldest first."""
     rows_ = store.query("SELECT * FROM latest WHERE status = 'accepted' AND model = ? ORDER BY collected, provider, product", [model])
@@ -373,7 +289,7 @@ class Side(StrEnum):
 
 
 __all__ = [
-    "COLUMNS", "FORMATS", "KEY", "MAX_PER_MILLION", "MIN_PER_MILLION", "RULES", "SOURCES", "Side", "TokenObservation", "TokenSummary",
-    "alias_table", "decide", "import_token_files", "observations_of", "per_million", "provider_name", "read", "token_observation_of",
+    "COLUMNS", "KEY", "MAX_PER_MILLION", "MIN_PER_MILLION", "RULES", "SOURCES", "Side", "TokenObservation", "TokenSummary",
+    "alias_table", "decide", "observations_of", "per_million", "provider_name", "read", "token_observation_of",
     "token_store",
 ]  # fmt: skip

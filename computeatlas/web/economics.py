@@ -84,6 +84,14 @@ def summaries(request: Request) -> list[ModelSummary]:
                            settings.freshness_days)  # fmt: skip
 
 
+def token_chart(request: Request, view: ModelView) -> token_history.TokenHistoryView | None:
+    """The token-price history chart of ``view``'s model (None when no price is placed on it)."""
+    if not view.market:
+        return None
+    catalog = catalog_of(request)
+    return token_history.history_view(catalog.models[view.id], view.market, view.as_of, settings_of(request).freshness_days, catalog.version)
+
+
 def model_page(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORMAT_QUERY, context: str | None = CONTEXT_QUERY,
                mix: str | None = MIX_QUERY, utilisation: str | None = UTILISATION_QUERY, kv_bits: str | None = KV_QUERY,
                batch: str | None = BATCH_QUERY, accelerators: str | None = COUNT_QUERY, offer: str | None = OFFER_QUERY,
@@ -91,19 +99,20 @@ def model_page(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORM
     """One model: what the market charged per million tokens, the claims about it, and the bound per accelerator."""
     view = _view(request, ident, fmt, context, mix, utilisation, kv_bits, batch, accelerators, offer, price, accelerator)
     return render(request, "economics_model.html", page_title=f"{view.name}: what a million tokens costs", view=view,
-                  formats=list(NumberFormat))
+                  formats=list(NumberFormat), token_chart=token_chart(request, view))
 
 
 def model_prices_svg(request: Request, ident: str = MODEL_PATH) -> Response:
     """The model's token prices per provider over time (input and output, USD per million tokens) as SVG;
     stale prices hollow. 404 when no market price is placed on the model."""
     view = _view(request, ident, None, None, None, None, None, None, None, None, None, None)
-    if view.token_chart is None:
+    chart = token_chart(request, view)
+    if chart is None:
         from computeatlas.core.errors import NotFound
 
         raise NotFound("No token prices to chart", f"No market price per million tokens is placed on '{ident}'.",
                        [("Its page", urls_of(request).path("economics_model", ident=view.id))])
-    return Response(token_history.svg(view.token_chart), media_type="image/svg+xml")
+    return Response(token_history.svg(chart), media_type="image/svg+xml")
 
 
 def api_model(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORMAT_QUERY, context: str | None = CONTEXT_QUERY,
