@@ -3,7 +3,7 @@ commit's date (the collection time of every price in it), and errors that name a
 
 The genai-prices and LiteLLM tables are whole JSON files committed to git; the only date a
 file carries is its commit's. :data:`KNOWN` lists the commits of the files we copied (by
-file name, as ``/work/shared/prices/*/README.md`` lists them; an excerpt keeps its file's
+file name, as the README of each copied price folder lists them; an excerpt keeps its file's
 name); any other file needs its commit and date given (``--commit`` and ``--collected``).
 """
 

@@ -22,6 +22,13 @@ a unit that differs by source (:func:`per_million`):
 - Together: ``input`` / ``output`` text such as ``"$0.88"``, USD per million tokens as its
   price list states them (the first amount; a cached-input price after it is not used).
 
+Other sources, each a reader beside this module, imported by
+:mod:`computeatlas.economics.token_import`: pydantic/genai-prices
+(:mod:`computeatlas.economics.genai_prices`, USD per million tokens as published) and
+LiteLLM's table via tokencost (:mod:`computeatlas.economics.litellm_prices`, USD per token →
+× 1,000,000); a committed JSON file's collection time is its commit date
+(:mod:`computeatlas.economics.token_files`).
+
 Placement. The product name is placed on a model only through the model records' alias
 table (:attr:`computeatlas.economics.models.ModelRecord.aliases`), exactly and per provider:
 never by substring. A name the table lacks is held as ``unplaced``.
