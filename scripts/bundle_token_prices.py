@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 from computeatlas.core.catalog import load
-from computeatlas.economics.token_prices import import_token_files, token_store
+from computeatlas.economics.token_import import import_token_files
+from computeatlas.economics.token_prices import token_store
 
 FILES = ("openrouter.csv", "deepinfra.csv", "novita.csv", "together.csv")
 

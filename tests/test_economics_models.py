@@ -35,8 +35,9 @@ def test_llama_3_3_70b_page_shows_market_bound_and_figures(real_client) -> None:
     soup = BeautifulSoup(r.text, "lxml")
     market = _rows(soup, "market-prices")
     # OpenRouter's completion_price_per_token "0.00000032" USD per token × 1,000,000 = 0.32 USD per million output tokens
-    row = market["openrouter|meta-llama/llama-3.3-70b-instruct|2026-03-21"]
+    row = market["openrouter|meta-llama/llama-3.3-70b-instruct|2026-03-23"]  # the newest of OpenRouter's three collections
     assert row.select_one("td.output").get_text(strip=True) == "0.32"
+    assert "openrouter|meta-llama/llama-3.3-70b-instruct|2026-03-21" not in market  # older ones are in the history below
     assert row.select_one("td.input").get_text(strip=True) == "0.1"
     # DeepInfra's cents_per_output_token 4e-05 US cents = 4e-07 USD per token → 0.40 USD per million
     assert market["deepinfra|meta-llama/Llama-3.3-70B-Instruct|2026-03-22"].select_one("td.output").get_text(strip=True) == "0.4"
@@ -68,7 +69,7 @@ def test_the_json_twin_has_the_same_figures(real_client) -> None:
 def test_economics_index_lists_models_with_market_and_bound(real_client) -> None:
     soup = BeautifulSoup(real_client.get("/economics/").text, "lxml")
     row = soup.select_one('table.models-table tr[data-model="llama-3-3-70b"]')
-    assert row.select_one("td.market").get_text(" ", strip=True).startswith("0.32")
+    assert row.select_one("td.market").get_text(" ", strip=True) == "0.32 DeepInfra, 2026-03-22 stale: 253 days old"  # March 2026 is history
     assert row.select_one("td.bound").get_text(" ", strip=True).startswith("0.09554")  # MI300X at 3.45 USD/h
     assert len(soup.select("table.models-table tbody tr")) == 14
 
@@ -192,7 +193,9 @@ def test_an_import_of_token_prices_is_seen_without_a_restart(make_client, real_c
 def test_the_glance_answers_the_buyers_question(real_client) -> None:
     soup = BeautifulSoup(real_client.get("/economics/models/llama-3-3-70b").text, "lxml")
     market = soup.select_one("li.glance-market").get_text(" ", strip=True)
-    assert market.startswith("Providers charged 0.32 to 0.88 USD per million output tokens")  # DeepInfra Turbo … Together, March 2026
+    # every bundled price is from March 2026, more than 90 days before 2026-12-01: not current, and said so
+    assert market.startswith("No current price: every per-token price placed on this model is older than the 90-day freshness window.")
+    assert "collected by 2026-03-23 (253 days ago), ran from 0.32 to 0.88 USD per million output tokens" in market  # DeepInfra Turbo … Together
     bound = soup.select_one("li.glance-bound").get_text(" ", strip=True)
     assert "0.09554 USD per million output tokens" in bound and "AMD Instinct MI300X" in bound and "3.45 USD per accelerator-hour" in bound
     assert soup.select_one("li.glance-claims").get_text(" ", strip=True).startswith("0 published claims about this model")
@@ -203,7 +206,7 @@ def test_the_glance_answers_the_buyers_question(real_client) -> None:
 def test_one_price_everywhere_is_not_shown_as_a_range(real_client) -> None:
     soup = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "lxml")
     text = soup.select_one("li.glance-market").get_text(" ", strip=True)
-    assert text.startswith("Providers charged 0.4 USD per million output tokens") and " to " not in text
+    assert text.startswith("No current price") and "ran from 0.4 USD per million output tokens" in text and " to 0." not in text
     assert "1 states its basis and is compared; 1 sits below the bound" in soup.select_one("li.glance-claims").get_text(" ", strip=True)
 
 

@@ -20,7 +20,8 @@ def test_llama_3_3_70b_as_read(real_catalog) -> None:
     assert m.head_size.value == 128 and m.head_size.source == "llama-models-ref"
     assert m.context_length.value == 131072 and m.total_params.value == m.active_params.value == 70e9
     assert m.sources["llama-models-ref"].url == "https://github.com/meta-llama/llama-models/blob/main/models/llama3/model.py"
-    assert m.aliases["deepinfra"] == ["meta-llama/Llama-3.3-70B-Instruct", "meta-llama/Llama-3.3-70B-Instruct-Turbo"]
+    assert m.aliases["deepinfra"] == ["meta-llama/Llama-3.3-70B-Instruct", "meta-llama/Llama-3.3-70B-Instruct-Turbo",  # DeepInfra's own names,
+                                      "deepinfra/meta-llama/Llama-3.3-70B-Instruct", "deepinfra/meta-llama/Llama-3.3-70B-Instruct-Turbo"]  # LiteLLM's
 
 
 def test_mixture_of_experts_records_keep_total_and_active_apart(real_catalog) -> None:

@@ -10,10 +10,10 @@ import pytest
 
 from computeatlas.cloud.importers.cells import CellError
 from computeatlas.cloud.observations import InputError, Status
+from computeatlas.economics.token_import import import_token_files
 from computeatlas.economics.token_prices import (
     alias_table,
     decide,
-    import_token_files,
     observations_of,
     per_million,
     read,

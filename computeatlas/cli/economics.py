@@ -150,15 +150,16 @@ def tokens(
         out.print_json(view.model_dump_json())
         return
     out.print(f"[bold]{view.name}[/bold] ({view.developer}, {'mixture of experts' if view.architecture == 'moe' else 'dense'})")
-    market = Table(title="Market prices, USD per million tokens")
+    market = Table(title="Market prices, USD per million tokens (the newest of each provider's product)")
     for heading in ("provider", "product", "input", "output", "collected", "flag"):
         market.add_column(heading)
-    for m in view.market:
-        market.add_row(m.provider_name, m.product, f"{m.input_per_million:.4g}", f"{m.output_per_million:.4g}", m.collected.date().isoformat(),
-                       "; ".join(m.flags))  # fmt: skip
+    for m in view.current:
+        market.add_row(m.provider_name, m.product, f"{m.input_per_million:.4g}", f"{m.output_per_million:.4g}",
+                       m.collected.date().isoformat() + (f" (stale: {m.age_days} days old)" if m.stale else ""), "; ".join(m.flags))  # fmt: skip
     print_table(out, market)
     if view.spread.ratio and view.spread.cheapest and view.spread.dearest:
-        out.print(f"Output-price spread {view.spread.ratio:.2f}×: {view.spread.cheapest.provider_name} {view.spread.cheapest.output_per_million:.4g} "
+        which = "" if view.spread.fresh else f" (no current price: the newest are stale, collected by {view.spread.newest}, {view.spread.age_days} days ago)"
+        out.print(f"Output-price spread {view.spread.ratio:.2f}×{which}: {view.spread.cheapest.provider_name} {view.spread.cheapest.output_per_million:.4g} "
                   f"to {view.spread.dearest.provider_name} {view.spread.dearest.output_per_million:.4g} USD.", highlight=False)
     for c in view.claims:
         out.print(f"Claim {c.id}: {c.claimant} (sells: {c.claimant_sells}) {c.value:g} {c.unit} — {c.comparison}", highlight=False)

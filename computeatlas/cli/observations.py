@@ -45,7 +45,9 @@ from computeatlas.cloud.runs import ImportCounts
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
-from computeatlas.economics.token_prices import import_token_files, token_store
+from computeatlas.economics.token_import import FORMATS as TOKEN_FORMATS
+from computeatlas.economics.token_import import import_token_files
+from computeatlas.economics.token_prices import token_store
 from computeatlas.publish.exports.csv import cell_text
 
 
@@ -89,11 +91,12 @@ def _print_summary(summary: runs.Summary) -> None:
         err.print(f"… and {len(summary.errors) - 50} more rejected rows", markup=False, highlight=False)
 
 
-def _import_tokens(files: list[Path], store: Store, catalog: Catalog, as_json: bool) -> None:
-    """The ``tokens`` format of ``prices import``: per-token rows into the token store; exits 1
-    when a row was rejected, 2 when a file could not be read."""
+def _import_tokens(files: list[Path], store: Store, catalog: Catalog, as_json: bool, fmt: str = "tokens",
+                   commit: str | None = None, published: dt.datetime | None = None) -> None:
+    """A token-price format of ``prices import`` (:data:`TOKEN_FORMATS`): per-token prices into the
+    token store; exits 1 when a row was rejected, 2 when a file could not be read."""
     try:
-        summary = import_token_files(files, store, catalog.models.values())
+        summary = import_token_files(files, store, catalog.models.values(), fmt=fmt, commit=commit, published=published)
     except InputFailed as exc:
         raise _unreadable(exc) from None
     if as_json:
@@ -101,8 +104,10 @@ def _import_tokens(files: list[Path], store: Store, catalog: Catalog, as_json: b
     else:
         out.print(f"Token-price run {summary.run}: read {summary.read}, accepted {summary.accepted}, held {summary.held}, "
                   f"rejected {summary.rejected}, skipped {summary.skipped}, already stored {summary.already_stored}", highlight=False)
-        if summary.held_by_rule:
-            out.print("held by rule: " + ", ".join(f"{k} {v}" for k, v in summary.held_by_rule.most_common()), markup=False, highlight=False)
+        for title, counts in (("held by rule", summary.held_by_rule), ("accepted by provider", summary.accepted_by_provider),
+                              ("held by provider", summary.held_by_provider), ("skipped by reason", summary.skipped_by_reason)):
+            if counts:
+                out.print(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()), markup=False, highlight=False)
     for error in summary.errors[:50]:
         err.print(f"rejected: {error}", markup=False, highlight=False)
     if summary.rejected:
@@ -112,13 +117,15 @@ def _import_tokens(files: list[Path], store: Store, catalog: Catalog, as_json: b
 
 @prices_app.command("import")
 def import_(
-    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help=" | ".join(formats()) + " | tokens (per-token market prices of the OpenComputePrices collectors, into the token store).")],
-    files: Annotated[list[Path], typer.Argument(help="The files to import (CSV).")],
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help=" | ".join(formats()) + " | " + " | ".join(
+        f"{k} ({v}, into the token store)" for k, v in TOKEN_FORMATS.items()) + ".")],
+    files: Annotated[list[Path], typer.Argument(help="The files to import (CSV, or JSON for genai-prices and litellm).")],
     provider: Annotated[str | None, typer.Option(help="For a format that names no cloud (skypilot): our provider id, e.g. google-cloud.")] = None,
-    collected: Annotated[str | None, typer.Option(help="For a format that carries no date (skypilot; one version of fullstack-cloud-gpus): when it was fetched or published, ISO 8601 UTC.")] = None,
+    collected: Annotated[str | None, typer.Option(help="For a format that carries no date (skypilot; one version of fullstack-cloud-gpus; genai-prices or litellm under another file name): when it was fetched or published, ISO 8601 UTC.")] = None,
+    commit: Annotated[str | None, typer.Option(help="genai-prices or litellm under another file name: the upstream commit (7+ hex digits), with --collected.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     prices: PricesOption = None,
-    tokens: Annotated[Path | None, typer.Option("--tokens", help="tokens only: the token-price store (default: DATA/tokens).")] = None,
+    tokens: Annotated[Path | None, typer.Option("--tokens", help="token formats only (tokens, genai-prices, litellm): the token-price store (default: DATA/tokens).")] = None,
     data: DataOption = None,
 ) -> None:
     """Import price observations from FILES of FORMAT into the store: each row is placed
@@ -130,11 +137,14 @@ def import_(
     imported and each rejected row is named by file, line and column); 2 when nothing
     could be imported (a missing or unreadable file, an unknown format, a missing column).
 
-    FORMAT ``tokens`` reads the per-token rows (prices per million input and output tokens)
-    into the token-price store instead, placing product names through the model records'
-    alias table (computeatlas.economics.token_prices)."""
-    if fmt != "tokens" and fmt not in formats():
-        raise fail(f"unknown format {fmt!r}; choose one of {', '.join(formats())}")
+    FORMAT ``tokens`` (OpenComputePrices CSV), ``genai-prices`` (pydantic/genai-prices
+    data.json) and ``litellm`` (LiteLLM's table via tokencost) read per-token prices (per
+    million input and output tokens) into the token-price store instead, placing product
+    names through the model records' alias table (computeatlas.economics.token_prices); a
+    JSON file's commit date is its collection time (known by its upstream file name, or give
+    --commit and --collected)."""
+    if fmt not in TOKEN_FORMATS and fmt not in formats():
+        raise fail(f"unknown format {fmt!r}; choose one of {', '.join([*formats(), *TOKEN_FORMATS])}")
     for path in files:
         if path.is_dir():
             raise fail(f"{path}: is a directory, not a file (name the CSV files in it)")
@@ -161,8 +171,18 @@ def import_(
         options = {"collected": when}
     settings = _settings(data, prices)
     catalog = load_catalog(data)
-    if fmt == "tokens":
-        _import_tokens(files, token_store(tokens or settings.data / "tokens"), catalog, as_json)
+    if fmt in TOKEN_FORMATS:
+        published = None
+        if collected or commit:
+            if not (collected and commit):
+                raise fail("give --commit and --collected together (the upstream commit and its date, UTC, ending in Z)")
+            try:
+                published = dt.datetime.fromisoformat((collected or "").replace("Z", "+00:00"))
+            except ValueError:
+                raise fail("option '--collected': give the commit's date, ISO 8601 UTC (2026-08-21T00:00:00Z)") from None
+            if published.tzinfo is None:
+                raise fail("option '--collected': give the commit's date in UTC, ending in Z")
+        _import_tokens(files, token_store(tokens or settings.data / "tokens"), catalog, as_json, fmt, commit, published)
         return
     total = sum(p.read_bytes().count(b"\n") for p in files)
     try:

@@ -50,6 +50,7 @@ PATTERNS: Mapping[str, str] = MappingProxyType(
         "economics": "/economics/",
         "estimate_page": "/economics/estimate",
         "economics_model": "/economics/models/{ident}",
+        "economics_model_prices_svg": "/economics/models/{ident}/token-prices.svg",
         "api_energy": "/api/energy",
         "api_energy_topic": "/api/energy/{ident}",
         "api_systems": "/api/systems",

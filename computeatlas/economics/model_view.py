@@ -2,8 +2,10 @@
 the market's prices, the claims that concern it, and the bound per accelerator at today's rental prices, side by side.
 
 - **Market**: every accepted per-token observation placed on the model
-  (:mod:`computeatlas.economics.token_prices`), dated, with the spread of output prices (the
-  newest observation of each provider's product; dearest ÷ cheapest, both ends named).
+  (:mod:`computeatlas.economics.token_prices`), dated, the newest of each provider's product,
+  and the spread of output prices (dearest ÷ cheapest, both ends named), each marked stale
+  when older than the freshness window (:mod:`computeatlas.economics.token_market`); the
+  history per provider as a chart (:mod:`computeatlas.charts.token_history`, built by the web layer).
 - **Bound**: for every accelerator with a fresh on-demand price
   (:func:`computeatlas.economics.rental_price.cheapest_on_demand`), the bound of
   :mod:`computeatlas.economics.bound` at the stated settings, its costs at that price, ranked by
@@ -19,7 +21,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from collections.abc import Iterable
 
 from pydantic import BaseModel
 
@@ -43,11 +44,8 @@ from computeatlas.economics.bound import (
 )
 from computeatlas.economics.models import FIGURE_LABELS, ModelRecord
 from computeatlas.economics.rental_price import RentalPrice, cheapest_by_accelerator
-from computeatlas.economics.token_prices import (
-    TokenObservation,
-    observations_of,
-    provider_name,
-)
+from computeatlas.economics.token_market import MarketPrice, MarketSpread, SpreadEnd, market
+from computeatlas.economics.token_prices import observations_of
 from computeatlas.energy.records import EconomicsClaim, HardwareBasis
 
 BELOW_FLAG = "below what the hardware can do at this rental price — check its basis"
@@ -68,39 +66,6 @@ class FigureRow(BaseModel):
     source_title: str | None = None
     source_url: str | None = None
     note: str | None = None
-
-
-class MarketPrice(BaseModel):
-    """One dated market observation, in USD per million tokens, with any flag."""
-
-    provider: str
-    provider_name: str
-    product: str
-    input_per_million: float
-    output_per_million: float
-    published: str
-    collected: dt.datetime
-    source_url: str
-    via: str
-    flags: list[str] = []
-
-
-class SpreadEnd(BaseModel):
-    """One end of the output-price spread: provider, product, price, date."""
-
-    provider_name: str
-    product: str
-    output_per_million: float
-    collected: dt.date
-
-
-class MarketSpread(BaseModel):
-    """Dearest ÷ cheapest output price over the newest observation of each provider's product."""
-
-    counted: int
-    cheapest: SpreadEnd | None
-    dearest: SpreadEnd | None
-    ratio: float | None
 
 
 class AcceleratorBound(BaseModel):
@@ -148,6 +113,7 @@ class ModelView(BaseModel):
     settings: dict[str, str]
     label: str
     market: list[MarketPrice]
+    current: list[MarketPrice]
     spread: MarketSpread
     bounds: list[AcceleratorBound]
     lowest_output_bound: AcceleratorBound | None
@@ -194,27 +160,6 @@ def figure_rows(model: ModelRecord) -> list[FigureRow]:
         out.append(FigureRow(key=key, label=FIGURE_LABELS[key], display=display, state=fig.state.value, text=fig.text,
                              source_title=src.title if src else None, source_url=src.url if src else None, note=fig.note))
     return out
-
-
-def _market(observations: Iterable[TokenObservation]) -> tuple[list[MarketPrice], MarketSpread]:
-    rows = [MarketPrice(provider=o.provider, provider_name=provider_name(o.provider), product=o.product,
-                        input_per_million=o.input_per_million, output_per_million=o.output_per_million,
-                        published=f"{o.published_input} / {o.published_output} ({o.published_unit})", collected=o.collected,
-                        source_url=o.source_url, via=o.via) for o in observations]  # fmt: skip
-    rows.sort(key=lambda r: (r.output_per_million, r.provider, r.product, r.collected))
-    newest: dict[tuple[str, str], MarketPrice] = {}
-    for r in rows:
-        if (r.provider, r.product) not in newest or r.collected > newest[(r.provider, r.product)].collected:
-            newest[(r.provider, r.product)] = r
-    ends = sorted(newest.values(), key=lambda r: r.output_per_million)
-
-    def end(r: MarketPrice) -> SpreadEnd:
-        return SpreadEnd(provider_name=r.provider_name, product=r.product, output_per_million=r.output_per_million, collected=r.collected.date())
-
-    if not ends:
-        return rows, MarketSpread(counted=0, cheapest=None, dearest=None, ratio=None)
-    ratio = ends[-1].output_per_million / ends[0].output_per_million if len(ends) > 1 and ends[0].output_per_million else None
-    return rows, MarketSpread(counted=len(ends), cheapest=end(ends[0]), dearest=end(ends[-1]), ratio=ratio)
 
 
 def accelerator_bound(model: ModelRecord, acc_id: str, catalog: Catalog, request: BoundRequest, price: RentalPrice | None) -> AcceleratorBound:
@@ -289,8 +234,8 @@ def model_view(catalog: Catalog, model: ModelRecord, request: BoundRequest, pric
     computed_in = [b for b in peak_bounds if b.cost_input is not None and b.cost_input.amount is not None]
     low_out = min(computed_out, key=lambda b: b.cost_output.amount or 0, default=None)  # type: ignore[union-attr]
     low_in = min(computed_in, key=lambda b: b.cost_input.amount or 0, default=None)  # type: ignore[union-attr]
-    market, spread = _market(observations_of(tokens_store, model.id))
-    for row in market:
+    history, current, spread = market(observations_of(tokens_store, model.id), now, freshness_days)
+    for row in current:
         for side, low, attr in (("output", low_out, "cost_output"), ("input", low_in, "cost_input")):
             floor = getattr(low, attr).amount if low is not None else None
             if floor is not None and getattr(row, f"{side}_per_million") < floor:
@@ -307,7 +252,8 @@ def model_view(catalog: Catalog, model: ModelRecord, request: BoundRequest, pric
     return ModelView(
         id=model.id, name=model.name, developer=model.developer, architecture=model.architecture.value, card_url=model.card_url,
         weights_note=model.weights_note, note=model.note, figures=figure_rows(model), settings=settings_of(request),
-        label=BOUND_LABEL if request.utilisation == 1 else ESTIMATE_LABEL, market=market, spread=spread, bounds=bounds,
+        label=BOUND_LABEL if request.utilisation == 1 else ESTIMATE_LABEL, market=history, current=current, spread=spread,
+        bounds=bounds,
         lowest_output_bound=low_out, lowest_input_bound=low_in, claims=claims, assumptions=first.assumptions if first else [],
         as_of=now, data_version=catalog.version)  # fmt: skip
 
@@ -343,11 +289,12 @@ def model_summaries(catalog: Catalog, prices_store: Store, tokens_store: Store, 
         request = check_request(BoundRequest(), model)
         rows = [accelerator_bound(model, a, catalog, request, p) for a, p in prices.items()]
         computed = [r for r in rows if r.cost_output is not None and r.cost_output.amount is not None]
-        market, _ = _market(observations_of(tokens_store, model.id))
+        _, current, _ = market(observations_of(tokens_store, model.id), now, freshness_days)
+        fresh = [r for r in current if not r.stale]
         out.append(ModelSummary(
             id=model.id, name=model.name, url=site_path("economics_model", ident=model.id), architecture=model.architecture.value,
-            total_params=model.total_params.value, active_params=model.active_params.value, market_observations=len(market),
-            cheapest_output=min(market, key=lambda r: r.output_per_million, default=None),
+            total_params=model.total_params.value, active_params=model.active_params.value, market_observations=len(current),
+            cheapest_output=min(fresh or current, key=lambda r: r.output_per_million, default=None),
             cheapest_bound=min(computed, key=lambda r: r.cost_output.amount or 0, default=None)))  # type: ignore[union-attr]  # fmt: skip
     return out
 
@@ -385,7 +332,7 @@ def request_from(fmt: str | None = None, context: str | None = None, mix: str | 
 
 
 __all__ = [
-    "BELOW_FLAG", "AcceleratorBound", "ClaimRow", "FigureRow", "MarketPrice", "MarketSpread", "ModelSummary", "ModelView",
+    "BELOW_FLAG", "AcceleratorBound", "ClaimRow", "FigureRow", "MarketPrice", "MarketSpread", "ModelSummary", "ModelView", "SpreadEnd",
     "accelerator_bound", "compare_claim", "figure_rows", "find_model", "model_summaries", "model_view", "parse_mix", "request_from",
     "settings_of",
 ]  # fmt: skip

@@ -205,8 +205,16 @@ def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, st
 
 MARKET_ONLY_PROVIDERS = {
     "openrouter": "OpenRouter", "deepinfra": "DeepInfra", "novita": "Novita AI", "together": "Together AI",
+    "groq": "Groq", "cerebras": "Cerebras", "fireworks": "Fireworks AI", "avian": "Avian", "ovhcloud": "OVHcloud AI Endpoints",
+    "sambanova": "SambaNova Cloud", "hyperbolic": "Hyperbolic", "nscale": "Nscale", "lambda-ai": "Lambda Inference API",
+    "perplexity": "Perplexity", "friendliai": "FriendliAI", "azure-ai": "Azure AI Foundry (serverless)", "anyscale": "Anyscale Endpoints",
+    "mistral": "Mistral AI", "openai": "OpenAI", "doubleword": "Doubleword",
+    **{f"huggingface-{p}": f"Hugging Face Inference Providers ({name})" for p, name in (
+        ("cerebras", "Cerebras"), ("fireworks-ai", "Fireworks AI"), ("groq", "Groq"), ("hyperbolic", "Hyperbolic"), ("nebius", "Nebius"),
+        ("novita", "Novita AI"), ("nscale", "Nscale"), ("ovhcloud", "OVHcloud"), ("sambanova", "SambaNova"), ("together", "Together AI"))},
 }  # fmt: skip
-"""Providers of per-token prices that need no rental provider record: id → name shown."""
+"""Providers of per-token prices that need no rental provider record: id → name shown (ids as the token importers
+write them: genai-prices' and LiteLLM's provider names with ``_`` written ``-``)."""
 
 
 __all__ = ["ATTENTION_FIGURES", "FIGURES", "FIGURE_LABELS", "MARKET_ONLY_PROVIDERS", "Architecture", "FigureState", "ModelFigure", "ModelRecord"]

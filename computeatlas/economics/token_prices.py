@@ -22,6 +22,13 @@ a unit that differs by source (:func:`per_million`):
 - Together: ``input`` / ``output`` text such as ``"$0.88"``, USD per million tokens as its
   price list states them (the first amount; a cached-input price after it is not used).
 
+Other sources, each a reader beside this module, imported by
+:mod:`computeatlas.economics.token_import`: pydantic/genai-prices
+(:mod:`computeatlas.economics.genai_prices`, USD per million tokens as published) and
+LiteLLM's table via tokencost (:mod:`computeatlas.economics.litellm_prices`, USD per token →
+× 1,000,000); a committed JSON file's collection time is its commit date
+(:mod:`computeatlas.economics.token_files`).
+
 Placement. The product name is placed on a model only through the model records' alias
 table (:attr:`computeatlas.economics.models.ModelRecord.aliases`), exactly and per provider:
 never by substring. A name the table lacks is held as ``unplaced``.
@@ -30,12 +37,11 @@ never by substring. A name the table lacks is held as ``unplaced``.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -44,7 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from computeatlas.cloud.importers.cells import CellError, Skip, rows, timestamp
 from computeatlas.cloud.observations import InputError, Status
-from computeatlas.cloud.runs import ImportCounts, run_id
+from computeatlas.cloud.runs import ImportCounts
 from computeatlas.cloud.store import Store
 from computeatlas.economics.models import MARKET_ONLY_PROVIDERS, ModelRecord
 
@@ -69,6 +75,9 @@ RULES = {
     "unplaced": "the alias table places no model on this provider's product name",
     "zero_price": "an input or output price of zero (a free tier or a missing figure, not a price)",
     "outside_band": f"a price outside {MIN_PER_MILLION:g} to {MAX_PER_MILLION:g} USD per million tokens (surely a unit slip)",
+    "far_from_median": "a price more than 1,000× above or below its model's median on the same side (computeatlas.economics.token_band)",
+    "future_dated": "a price announced for a date after the file was published (not in effect then; never shown as current)",
+    "conditional_price": "a price that depends on the time of day (peak and off-peak hours): not one price",
 }
 """Every rule that holds a token price, and what it means."""
 
@@ -238,60 +247,19 @@ class TokenSummary(ImportCounts):
     the accepted rows counted by model."""
 
     accepted_by_model: Counter[str] = field(default_factory=Counter)
+    accepted_by_provider: Counter[str] = field(default_factory=Counter)
+    held_by_provider: Counter[str] = field(default_factory=Counter)
+    skipped_by_reason: Counter[str] = field(default_factory=Counter)
 
     def counts(self) -> dict[str, object]:
         """The counts as plain data (for the run's manifest)."""
-        return {**super().counts(), "accepted_by_model": dict(self.accepted_by_model.most_common())}
+        return {**super().counts(), **{name: dict(getattr(self, name).most_common()) for name in
+                                       ("accepted_by_model", "accepted_by_provider", "held_by_provider", "skipped_by_reason")}}
 
 
 def token_store(root: Path) -> Store:
     """The token-price store under ``root`` (the bundled one is ``data/tokens``)."""
     return Store(root, COLUMNS, KEY)
-
-
-def import_token_files(paths: Sequence[Path], store: Store, models: Iterable[ModelRecord], now: dt.datetime | None = None) -> TokenSummary:
-    """Import the per-token rows of OpenComputePrices ``paths`` into ``store`` as one atomic run.
-
-    Rows already stored (same key, same prices, same decision) add nothing, so importing the
-    same files twice adds nothing. Raises ``InputFailed`` for an unreadable file (nothing stored).
-    """
-    now = now or dt.datetime.now(dt.UTC)
-    aliases = alias_table(models)
-    run = run_id(now, paths)
-    summary = TokenSummary(run=run, files=[str(p) for p in paths])
-    decided: list[TokenObservation] = []
-    for path in paths:
-        for _line, result in read(path, now):
-            summary.read += 1
-            if isinstance(result, InputError):
-                summary.rejected += 1
-                summary.errors.append(result)
-            elif isinstance(result, Skip):
-                summary.skipped += 1
-            else:
-                decided.append(decide(result, aliases).model_copy(update={"run": run}))
-    stored = {(r["provider"], r["product"], r["collected"].astimezone(dt.UTC).isoformat()): r
-              for r in store.query("SELECT * FROM latest")}  # fmt: skip
-    added, seen = [], set()
-    for obs in decided:
-        prior = stored.get(obs.key())
-        same = prior is not None and (prior["input_per_million"], prior["output_per_million"], prior["model"], prior["status"]) == (
-            obs.input_per_million, obs.output_per_million, obs.model, obs.status.value)
-        if same or obs.key() in seen:
-            summary.already_stored += 1
-            continue
-        seen.add(obs.key())
-        added.append(obs)
-        if obs.status is Status.ACCEPTED:
-            summary.accepted += 1
-            summary.accepted_by_model[obs.model] += 1
-        else:
-            summary.held += 1
-            summary.held_by_rule[obs.rules[0]] += 1
-    if added:
-        store.append(added, run, {"format": "opencomputeprices-tokens", "started": now.isoformat(), "counts": summary.counts(),
-                                  "inputs": [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in paths]})
-    return summary
 
 
 def observations_of(store: Store, model: str) -> list[TokenObservation]:
@@ -311,9 +279,13 @@ def token_observation_of(row: Mapping[str, object]) -> TokenObservation:
     return TokenObservation.model_validate(data)
 
 
+TOKEN_PROVIDER_NAMES = {**MARKET_ONLY_PROVIDERS, "aws": "AWS Bedrock", "azure": "Azure", "google": "Google", "anthropic": "Anthropic"}
+"""Names shown for token-price provider ids (AWS sells tokens as Bedrock, not as its rental provider record)."""
+
+
 def provider_name(provider: str) -> str:
-    """The name shown for a token-price provider id."""
-    return MARKET_ONLY_PROVIDERS.get(provider, provider)
+    """The name shown for a token-price provider id (:data:`TOKEN_PROVIDER_NAMES`, else the id)."""
+    return TOKEN_PROVIDER_NAMES.get(provider, provider)
 
 
 class Side(StrEnum):
@@ -325,6 +297,6 @@ class Side(StrEnum):
 
 __all__ = [
     "COLUMNS", "KEY", "MAX_PER_MILLION", "MIN_PER_MILLION", "RULES", "SOURCES", "Side", "TokenObservation", "TokenSummary",
-    "alias_table", "decide", "import_token_files", "observations_of", "per_million", "provider_name", "read", "token_observation_of",
+    "alias_table", "decide", "observations_of", "per_million", "provider_name", "read", "token_observation_of",
     "token_store",
 ]  # fmt: skip

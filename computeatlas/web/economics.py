@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from fastapi import Path, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from computeatlas.charts import token_history
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
@@ -28,7 +29,8 @@ from computeatlas.economics.model_view import (
 from computeatlas.economics.model_view import find_model as find_model_record
 from computeatlas.economics.models import ModelRecord
 from computeatlas.economics.rental_price import chosen_price
-from computeatlas.economics.token_prices import token_store
+from computeatlas.core.settings import Settings
+from computeatlas.economics.token_prices import observations_of, token_store
 from computeatlas.web.page import (
     Moved,
     Route,
@@ -82,6 +84,14 @@ def summaries(request: Request) -> list[ModelSummary]:
                            settings.freshness_days)  # fmt: skip
 
 
+def token_chart(request: Request, view: ModelView) -> token_history.TokenHistoryView | None:
+    """The token-price history chart of ``view``'s model (None when no price is placed on it)."""
+    if not view.market:
+        return None
+    catalog = catalog_of(request)
+    return token_history.history_view(catalog.models[view.id], view.market, view.as_of, settings_of(request).freshness_days, catalog.version)
+
+
 def model_page(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORMAT_QUERY, context: str | None = CONTEXT_QUERY,
                mix: str | None = MIX_QUERY, utilisation: str | None = UTILISATION_QUERY, kv_bits: str | None = KV_QUERY,
                batch: str | None = BATCH_QUERY, accelerators: str | None = COUNT_QUERY, offer: str | None = OFFER_QUERY,
@@ -89,7 +99,20 @@ def model_page(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORM
     """One model: what the market charged per million tokens, the claims about it, and the bound per accelerator."""
     view = _view(request, ident, fmt, context, mix, utilisation, kv_bits, batch, accelerators, offer, price, accelerator)
     return render(request, "economics_model.html", page_title=f"{view.name}: what a million tokens costs", view=view,
-                  formats=list(NumberFormat))
+                  formats=list(NumberFormat), token_chart=token_chart(request, view))
+
+
+def model_prices_svg(request: Request, ident: str = MODEL_PATH) -> Response:
+    """The model's token prices per provider over time (input and output, USD per million tokens) as SVG;
+    stale prices hollow. 404 when no market price is placed on the model."""
+    view = _view(request, ident, None, None, None, None, None, None, None, None, None, None)
+    chart = token_chart(request, view)
+    if chart is None:
+        from computeatlas.core.errors import NotFound
+
+        raise NotFound("No token prices to chart", f"No market price per million tokens is placed on '{ident}'.",
+                       [("Its page", urls_of(request).path("economics_model", ident=view.id))])
+    return Response(token_history.svg(chart), media_type="image/svg+xml")
 
 
 def api_model(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORMAT_QUERY, context: str | None = CONTEXT_QUERY,
@@ -107,15 +130,20 @@ def api_models(request: Request) -> list[ModelSummary]:
     return summaries(request)
 
 
-def static_paths(catalog: Catalog) -> Iterable[str]:
-    """Every model page and its JSON, and the models table's JSON, for the static build."""
+def static_paths(catalog: Catalog, settings: Settings) -> Iterable[str]:
+    """Every model page and its JSON, the token-price chart of each model with a market price,
+    and the models table's JSON, for the static build."""
     yield site_path("api_economics_models")
+    tokens = token_store(settings.data / "tokens")
     for ident in catalog.models:
         yield site_path("economics_model", ident=ident)
         yield site_path("api_economics_model", ident=ident)
+        if observations_of(tokens, ident):
+            yield site_path("economics_model_prices_svg", ident=ident)
 
 
 ROUTES: tuple[Route, ...] = (
+    Route(model_prices_svg, "economics_model_prices_svg", Response),
     Route(model_page, "economics_model"),
     Route(api_models, "api_economics_models", JSONResponse, list[ModelSummary], in_schema=True, summary="Models: cheapest market price and bound"),
     Route(api_model, "api_economics_model", JSONResponse, ModelView, in_schema=True, summary="One model: market prices, claims and the bound"),
