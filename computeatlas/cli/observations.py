@@ -114,7 +114,7 @@ def import_(
     fmt: Annotated[str, typer.Argument(metavar="FORMAT", help=" | ".join(formats()) + " | tokens (per-token market prices of the OpenComputePrices collectors, into the token store).")],
     files: Annotated[list[Path], typer.Argument(help="The files to import (CSV).")],
     provider: Annotated[str | None, typer.Option(help="For a format that names no cloud (skypilot): our provider id, e.g. google-cloud.")] = None,
-    collected: Annotated[str | None, typer.Option(help="For a format that carries no date (skypilot): when it was fetched or published, ISO 8601 UTC.")] = None,
+    collected: Annotated[str | None, typer.Option(help="For a format that carries no date (skypilot, gpuhunt-tpu): when it was fetched or published, ISO 8601 UTC.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     prices: PricesOption = None,
     tokens: Annotated[Path | None, typer.Option("--tokens", help="tokens only: the token-price store (default: DATA/tokens).")] = None,
@@ -142,14 +142,15 @@ def import_(
         if not path.exists():
             raise fail(f"{path}: no such file")
     options: dict[str, object] = {}
-    if fmt == "skypilot":
+    if fmt in ("skypilot", "gpuhunt-tpu"):
         try:
             when = dt.datetime.fromisoformat((collected or "").replace("Z", "+00:00"))
         except ValueError:
-            raise fail("option '--collected': give the catalog's fetch time, ISO 8601 UTC (2026-03-21T06:19:35Z)") from None
-        if not provider or when.tzinfo is None:
-            raise fail("a SkyPilot catalog needs --provider and --collected (UTC, ending in Z)")
-        options = {"provider": provider, "collected": when}
+            raise fail("option '--collected': give the catalog's fetch or publication time, ISO 8601 UTC (2026-03-21T06:19:35Z)") from None
+        if when.tzinfo is None or (fmt == "skypilot" and not provider):
+            raise fail("a SkyPilot catalog needs --provider and --collected (UTC, ending in Z)" if fmt == "skypilot"
+                       else "a gpuhunt TPU table needs --collected: its upstream commit date, UTC (2024-12-23T00:00:00Z)")
+        options = {"provider": provider, "collected": when} if fmt == "skypilot" else {"collected": when}
     settings = _settings(data, prices)
     catalog = load_catalog(data)
     if fmt == "tokens":

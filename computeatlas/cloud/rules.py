@@ -49,6 +49,10 @@ Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
   on-demand price for the same instance, region and time (two or more pairs; one equal
   pair is fine): the spot column is a copy, not a spot price.
 - ``licence_included``: the price includes an operating-system licence (Windows).
+- ``unit_not_stated`` and ``spot_above_on_demand``: set by an importer that knows its
+  source (:mod:`computeatlas.cloud.importers.gpuhunt_tpu`): the unit of the price (per
+  chip, device or slice) is not established from the provider's page; a spot price above
+  the on-demand price of the same instance and region.
 
 Qualifiers (shown, not held): ``variant_not_stated`` (left out of per-variant figures) and
 ``derived_from_term`` (monthly or weekly term, hourly equivalent derived with
@@ -92,6 +96,8 @@ RULES = {
     "spot_equals_on_demand": "the provider's spot column equals its on-demand column",
     "licence_included": "the price includes an operating-system licence",
     "conflict": "the same observation is already accepted with another price",
+    "unit_not_stated": "the source does not state what the price is per (chip, device or slice), and the provider's page as read does not establish it",
+    "spot_above_on_demand": "a spot price above the on-demand price of the same instance and region",
 }
 """Every rule name and what it means."""
 

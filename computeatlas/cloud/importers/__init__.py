@@ -9,19 +9,22 @@ the reason). A file that cannot be read at all (not CSV, a missing column) raise
 :class:`~computeatlas.cloud.observations.InputFailed` before any row is used.
 
 Formats (:data:`FORMATS`): ``opencomputeprices`` (the OpenComputePrices collectors' CSV),
-``skypilot`` (a SkyPilot catalog ``vms.csv``), ``atlas`` (the project's own observation CSV)
-and ``offers`` (the hand-typed ``data/offers/*.csv`` of earlier releases).
+``skypilot`` (a SkyPilot catalog ``vms.csv``), ``atlas`` (the project's own observation CSV),
+``offers`` (the hand-typed ``data/offers/*.csv`` of earlier releases), ``cyclenerd-gcp``
+(Google Compute Engine GPU machine prices from Cyclenerd's ``pricing.yml`` history) and
+``gpuhunt-tpu`` (dstack gpuhunt's hand-copied Cloud TPU price table).
 """
 
 from __future__ import annotations
 
-from computeatlas.cloud.importers import atlas, offers, opencomputeprices, skypilot
+from computeatlas.cloud.importers import atlas, cyclenerd, gpuhunt_tpu, offers, opencomputeprices, skypilot
 from computeatlas.cloud.importers.cells import Importer
 
 
 def formats() -> dict[str, Importer]:
     """Every format name and its reader."""
-    return {"opencomputeprices": opencomputeprices.read, "skypilot": skypilot.read, "atlas": atlas.read, "offers": offers.read}
+    return {"opencomputeprices": opencomputeprices.read, "skypilot": skypilot.read, "atlas": atlas.read, "offers": offers.read,
+            "cyclenerd-gcp": cyclenerd.read, "gpuhunt-tpu": gpuhunt_tpu.read}
 
 
 __all__ = ["formats"]
