@@ -49,10 +49,11 @@ Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
   on-demand price for the same instance, region and time (two or more pairs; one equal
   pair is fine): the spot column is a copy, not a spot price.
 - ``licence_included``: the price includes an operating-system licence (Windows).
-- ``unit_not_stated`` and ``spot_above_on_demand``: set by an importer that knows its
-  source (:mod:`computeatlas.cloud.importers.gpuhunt_tpu`): the unit of the price (per
-  chip, device or slice) is not established from the provider's page; a spot price above
-  the on-demand price of the same instance and region.
+- ``unit_not_stated``, ``spot_above_on_demand`` and ``committed_equals_on_demand``: set by
+  an importer that knows its source (:mod:`computeatlas.cloud.importers.gpuhunt_tpu`,
+  :mod:`computeatlas.cloud.importers.cyclenerd`): the unit of the price (per chip, device
+  or slice) is not established from the provider's page; a spot price above the on-demand
+  price of the same instance and region; a committed price that is the on-demand month.
 
 Qualifiers (shown, not held): ``variant_not_stated`` (left out of per-variant figures) and
 ``derived_from_term`` (monthly or weekly term, hourly equivalent derived with
@@ -98,6 +99,7 @@ RULES = {
     "conflict": "the same observation is already accepted with another price",
     "unit_not_stated": "the source does not state what the price is per (chip, device or slice), and the provider's page as read does not establish it",
     "spot_above_on_demand": "a spot price above the on-demand price of the same instance and region",
+    "committed_equals_on_demand": "a committed-use price that is exactly the on-demand price over the same month",
 }
 """Every rule name and what it means."""
 

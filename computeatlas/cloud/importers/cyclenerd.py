@@ -19,7 +19,9 @@ and GPUs: our instance table bills these machine types ``all_in``), all in USD:
 same prices over a month: each is checked to be that product (a cent or 0.01% either
 way) and skipped with the reason, never stored twice; one that is not is a bad cell
 (upstream would then be applying a discount this importer does not know). An empty cell
-is a price upstream did not list for that type and region.
+is a price upstream did not list for that type and region. A committed price equal to
+``month`` (the on-demand month) is held as ``committed_equals_on_demand``
+(:data:`COMMITTED_EQUALS_ON_DEMAND`).
 
 Collection time: ``commit_date_utc``, the time the snapshot was committed, with ``via``
 "Cyclenerd pricing.yml at commit SHA7, published by DATE". Not ``generated`` (when
@@ -60,6 +62,11 @@ SOURCE_TITLE = ("Google Cloud Billing Catalog API (Compute Engine SKUs), as summ
                 "Cyclenerd/google-cloud-pricing-cost-calculator into pricing.yml")
 HOURS_PER_MONTH = 730
 """Upstream's month: ``month`` is ``hour`` × 730 in every row of the file."""
+
+COMMITTED_EQUALS_ON_DEMAND = "committed_equals_on_demand"
+"""Rule name: a committed price that is exactly the on-demand month (``hour`` × 730). Upstream
+writes that where it found no commitment SKU (``a2-ultragpu-*`` from 2022-11 to 2024-08,
+3,356 rows): it is not a commitment price, so the observation is held."""
 
 _COMMITTED = (("month_1y", "1 year"), ("month_3y", "3 years"))
 _DERIVED = (("month", "hour"), ("month_spot", "hour_spot"))
@@ -121,11 +128,17 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
             out.append(Observation(pricing="on_demand", amount=on_demand, unit="hour", **common))
         if spot is not None:
             out.append(Observation(pricing="spot", amount=spot, unit="hour", **common))
-        out += [Observation(pricing="committed", term=term, amount=amount, unit="month", **common)
-                for term, amount in committed if amount is not None]
+        for term, amount in committed:
+            if amount is None:
+                continue
+            obs = Observation(pricing="committed", term=term, amount=amount, unit="month", **common)
+            if on_demand is not None and abs(amount - on_demand * HOURS_PER_MONTH) <= 0.01:
+                obs = obs.held(COMMITTED_EQUALS_ON_DEMAND, f"the {term} committed price {amount:g} per month is the on-demand "
+                                                           f"{on_demand:g} × {HOURS_PER_MONTH}: upstream's column, not a commitment price")
+            out.append(obs)
         return out + skips
 
     yield from rows(path, COLUMNS, parse)
 
 
-__all__ = ["COLUMNS", "HOURS_PER_MONTH", "REPOSITORY", "SOURCE_TITLE", "read"]
+__all__ = ["COLUMNS", "COMMITTED_EQUALS_ON_DEMAND", "HOURS_PER_MONTH", "REPOSITORY", "SOURCE_TITLE", "read"]
