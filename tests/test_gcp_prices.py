@@ -94,6 +94,10 @@ def test_imported_a3_highgpu_8g_is_placed_on_eight_h100_at_11_06_per_gpu_hour(tm
                       collected="2026-07-30 06:13:37+00:00")
     assert round(three_years.per_accelerator_hour or 0, 4) == round(28370.99821392 / 730 / 8, 4)  # 4.8581
     assert "derived_from_term" in three_years.qualifiers
+    mega = one(rows, instance_type="a2-megagpu-16g", region="us-central1", pricing="on_demand", collected="2026-07-30 06:13:37+00:00")
+    assert (mega.accelerator, mega.accelerators, round(mega.per_accelerator_hour or 0, 4)) == ("nvidia-a100-sxm-40gb", 16, 3.4837)
+    l4 = one(rows, instance_type="g2-standard-96", region="europe-west4", pricing="spot")
+    assert (l4.amount, l4.accelerator, l4.accelerators, round(l4.per_accelerator_hour or 0, 4)) == (4.41424, "nvidia-l4", 8, 0.5518)
 
 
 def test_a_committed_price_that_is_the_on_demand_month_is_held(tmp_path: Path) -> None:
