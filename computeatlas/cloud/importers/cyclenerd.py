@@ -3,7 +3,7 @@
 The public project Cyclenerd/google-cloud-pricing-cost-calculator rebuilds ``pricing.yml``
 about once a week from the Google Cloud Billing Catalog API (SKUs) and commits it to git.
 This format is that history flattened to CSV, one row per snapshot, machine type and
-region (``/work/shared/prices/cyclenerd-gcp-2026-07/README.md`` says how it was made).
+region (the README of the source folder ``cyclenerd-gcp-2026-07`` says how it was made).
 
 Columns read: ``snapshot_commit, commit_date_utc, generated, instance_type, accelerator_key,
 accelerator_count, cpu, ram_gb, local_ssd_gb, region, hour, hour_spot, month, month_1y,
