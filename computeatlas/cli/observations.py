@@ -121,7 +121,7 @@ def import_(
         f"{k} ({v}, into the token store)" for k, v in TOKEN_FORMATS.items()) + ".")],
     files: Annotated[list[Path], typer.Argument(help="The files to import (CSV, or JSON for genai-prices and litellm).")],
     provider: Annotated[str | None, typer.Option(help="For a format that names no cloud (skypilot): our provider id, e.g. google-cloud.")] = None,
-    collected: Annotated[str | None, typer.Option(help="For a format that carries no date (skypilot; one version of fullstack-cloud-gpus; genai-prices or litellm under another file name): when it was fetched or published, ISO 8601 UTC.")] = None,
+    collected: Annotated[str | None, typer.Option(help="For a format that carries no date (skypilot, gpuhunt-tpu; one version of fullstack-cloud-gpus; genai-prices or litellm under another file name): when it was fetched or published, ISO 8601 UTC.")] = None,
     commit: Annotated[str | None, typer.Option(help="genai-prices or litellm under another file name: the upstream commit (7+ hex digits), with --collected.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     prices: PricesOption = None,
@@ -153,14 +153,15 @@ def import_(
         if not path.exists():
             raise fail(f"{path}: no such file")
     options: dict[str, object] = {}
-    if fmt == "skypilot":
+    if fmt in ("skypilot", "gpuhunt-tpu"):
         try:
             when = dt.datetime.fromisoformat((collected or "").replace("Z", "+00:00"))
         except ValueError:
-            raise fail("option '--collected': give the catalog's fetch time, ISO 8601 UTC (2026-03-21T06:19:35Z)") from None
-        if not provider or when.tzinfo is None:
-            raise fail("a SkyPilot catalog needs --provider and --collected (UTC, ending in Z)")
-        options = {"provider": provider, "collected": when}
+            raise fail("option '--collected': give the catalog's fetch or publication time, ISO 8601 UTC (2026-03-21T06:19:35Z)") from None
+        if when.tzinfo is None or (fmt == "skypilot" and not provider):
+            raise fail("a SkyPilot catalog needs --provider and --collected (UTC, ending in Z)" if fmt == "skypilot"
+                       else "a gpuhunt TPU table needs --collected: its upstream commit date, UTC (2024-12-23T00:00:00Z)")
+        options = {"provider": provider, "collected": when} if fmt == "skypilot" else {"collected": when}
     elif fmt == "fullstack-cloud-gpus" and collected is not None:  # one version of the table: its commit date
         try:
             when = dt.datetime.fromisoformat(collected.replace("Z", "+00:00"))

@@ -11,7 +11,8 @@ source_url,source_title,verified,note``:
 - ``billing`` is ``all_in`` (the price covers the instance), ``accelerator_component``
   (the accelerators alone, billed beside a host) or ``host_component`` (the host alone);
 - ``accelerator_memory_gb`` is the memory of one accelerator (GB, 10⁹ bytes) as the
-  provider states it, or empty;
+  provider states it, or empty; ``computeatlas validate`` fails a row whose figure is none
+  of the memory sizes its accelerator record publishes (:func:`memory_problem`);
 - every row cites the provider's documentation (``source_url``, ``source_title``) and the
   date it was last checked (``verified``).
 
@@ -45,7 +46,7 @@ from computeatlas.cloud.azure_meters import sku_key
 from computeatlas.cloud.observations import InputError, InputFailed
 from computeatlas.cloud.variants import sole_variants
 from computeatlas.core.catalog import Catalog
-from computeatlas.core.claims import Id, Record, today_from
+from computeatlas.core.claims import Claim, Id, Record, today_from
 
 COLUMNS = ("provider", "instance_type", "accelerator", "variant", "accelerators", "billing",
            "accelerator_memory_gb", "source_url", "source_title", "verified", "note")
@@ -135,6 +136,44 @@ class InstanceTable:
         return len(self.rows)
 
 
+MEMORY_TOLERANCE = 0.01
+"""How far (as a share) a row's memory per accelerator may be from a size its accelerator
+record publishes: 1%, for rounding (80 GB against 79.6 GB), never for an instance total."""
+
+
+def memory_sizes(claim: Claim) -> list[tuple[str, float]]:
+    """Every per-accelerator memory size the accelerator record publishes (its value and
+    its other claims) as (text as written, GB): a size written in GiB is given twice,
+    as its GB equivalent and as the GiB number read as GB (``32 GiB`` matches 34.36 or 32),
+    since providers write one for the other. Empty when the record publishes none."""
+    if not claim.comparable:
+        return []
+    sizes: list[tuple[str, float]] = []
+    for text, figure in ((claim.value, claim.figure), *((o.value, f) for o, f in zip(claim.other_claims, claim.other_figures, strict=True))):
+        if figure is None or text is None:
+            continue
+        sizes.append((text, figure.amount / 1e9))
+        if "gib" in text.lower():
+            sizes.append((text, figure.amount / 2**30))
+    return sizes
+
+
+def memory_problem(row: InstanceType, claim: Claim) -> str | None:
+    """Why ``row``'s ``accelerator_memory_gb`` differs from every memory size of its
+    accelerator record (:func:`memory_sizes`, within :data:`MEMORY_TOLERANCE`), or None when
+    it matches one, is empty, or the record publishes no size to compare with."""
+    sizes = memory_sizes(claim)
+    if row.accelerator_memory_gb is None or not sizes:
+        return None
+    gb = row.accelerator_memory_gb
+    if any(abs(gb - size) <= MEMORY_TOLERANCE * size for _, size in sizes):
+        return None
+    published = ", ".join(dict.fromkeys(text for text, _ in sizes))
+    total = " (is it the instance total? the column is per accelerator)" if row.accelerators > 1 and any(
+        abs(gb - row.accelerators * size) <= MEMORY_TOLERANCE * row.accelerators * size for _, size in sizes) else ""
+    return f"{gb:g} GB per accelerator is not a memory size of {row.accelerator} ({published}){total}"
+
+
 def instance_table(catalog: Catalog) -> InstanceTable:
     """The instance table the catalog loaded from ``data/instances/``, with the catalog's
     single-variant parts (:func:`computeatlas.cloud.variants.sole_variants`)."""
@@ -176,4 +215,5 @@ def load_instances(folder: Path, today: dt.date | None = None) -> InstanceTable:
     return InstanceTable(rows)
 
 
-__all__ = ["COLUMNS", "Billing", "InstanceTable", "InstanceType", "instance_table", "load_instances"]
+__all__ = ["COLUMNS", "MEMORY_TOLERANCE", "Billing", "InstanceTable", "InstanceType", "instance_table", "load_instances",
+           "memory_problem", "memory_sizes"]

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from computeatlas.cloud.instances import InstanceType
+from computeatlas.cloud.instances import InstanceType, memory_problem
 from computeatlas.core.catalog import Problem, missing
 from computeatlas.core.claims import Id, Record, Source, today_from
 
@@ -169,7 +169,8 @@ TABLES = {"offers": Offer, "instances": InstanceType}
 
 
 def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterator[Problem | None]:
-    """Offers naming a provider or accelerator that does not exist, and non-finite prices."""
+    """Offers naming a provider or accelerator that does not exist, non-finite prices, and
+    instance rows whose memory per accelerator is none of their accelerator record's sizes."""
     for ident, offer in records["offers"].items():
         for name, target, where in (("provider", records["providers"], "provider in data/providers/"), ("accelerator", records["accelerators"], "accelerator in data/accelerators/")):
             yield missing(files, "offers", ident, f"row {offer.row}: {name}", getattr(offer, name), target, where)
@@ -177,3 +178,7 @@ def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, st
             yield Problem(files[f"offers/{ident}"], f"row {offer.row}: price_per_hour", "a price must be a finite number", str(offer.price_per_hour))
     for ident, row in records.get("instances", {}).items():
         yield missing(files, "instances", ident, f"row {row.row}: accelerator", row.accelerator, records["accelerators"], "accelerator in data/accelerators/")
+        accelerator = records["accelerators"].get(row.accelerator)
+        problem = memory_problem(row, accelerator.specs.memory) if accelerator is not None else None
+        if problem:
+            yield Problem(files[f"instances/{ident}"], f"row {row.row}: accelerator_memory_gb", problem, f"{row.accelerator_memory_gb:g}")

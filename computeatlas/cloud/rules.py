@@ -53,6 +53,11 @@ Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
   exactly the pay-as-you-go price of the same meter in the same snapshot (Azure's
   ``ND96isrH200v5 Spot`` at 106.0 in francecentral, August 2026). Kept as observed, never
   averaged into spot figures.
+- ``unit_not_stated``, ``spot_above_on_demand`` and ``committed_equals_on_demand``: set by
+  an importer that knows its source (:mod:`computeatlas.cloud.importers.gpuhunt_tpu`,
+  :mod:`computeatlas.cloud.importers.cyclenerd`): the unit of the price (per chip, device
+  or slice) is not established from the provider's page; a spot price above the on-demand
+  price of the same instance and region; a committed price that is the on-demand month.
 
 Qualifiers (shown, not held): ``variant_not_stated`` (left out of per-variant figures) and
 ``derived_from_term`` (monthly or weekly term, hourly equivalent derived with
@@ -97,6 +102,9 @@ RULES = {
     "licence_included": "the price includes an operating-system licence",
     "spot_at_on_demand": "a spot meter priced at the on-demand price of the same meter and snapshot",
     "conflict": "the same observation is already accepted with another price",
+    "unit_not_stated": "the source does not state what the price is per (chip, device or slice), and the provider's page as read does not establish it",
+    "spot_above_on_demand": "a spot price above the on-demand price of the same instance and region",
+    "committed_equals_on_demand": "a committed-use price that is exactly the on-demand price over the same month",
 }
 """Every rule name and what it means."""
 

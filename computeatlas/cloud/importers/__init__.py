@@ -12,13 +12,25 @@ Formats (:data:`FORMATS`): ``opencomputeprices`` (the OpenComputePrices collecto
 ``skypilot`` (a SkyPilot catalog ``vms.csv``), ``fullstack-cloud-gpus`` (Full Stack Deep
 Learning's cloud GPU table, one version or its history), ``atlas`` (the project's own observation
 CSV), ``offers`` (the hand-typed ``data/offers/*.csv`` of earlier releases), ``azure-pricing-radar``
-(Azure Retail Prices snapshots recorded by andy-diericks/azure-pricing-radar) and
-``aws-capacity-blocks`` (AWS EC2 Capacity Blocks for ML prices, scraped to JSON).
+(Azure Retail Prices snapshots recorded by andy-diericks/azure-pricing-radar),
+``aws-capacity-blocks`` (AWS EC2 Capacity Blocks for ML prices, scraped to JSON),
+``cyclenerd-gcp`` (Google Compute Engine GPU machine prices from Cyclenerd's ``pricing.yml`` history) and
+``gpuhunt-tpu`` (dstack gpuhunt's hand-copied Cloud TPU price table).
 """
 
 from __future__ import annotations
 
-from computeatlas.cloud.importers import atlas, azure_radar, capacity_blocks, fullstack, offers, opencomputeprices, skypilot
+from computeatlas.cloud.importers import (
+    atlas,
+    azure_radar,
+    capacity_blocks,
+    cyclenerd,
+    fullstack,
+    gpuhunt_tpu,
+    offers,
+    opencomputeprices,
+    skypilot,
+)
 from computeatlas.cloud.importers.cells import Importer
 
 
@@ -26,7 +38,8 @@ def formats() -> dict[str, Importer]:
     """Every format name and its reader."""
     return {"opencomputeprices": opencomputeprices.read, "skypilot": skypilot.read, "fullstack-cloud-gpus": fullstack.read,
             "atlas": atlas.read, "offers": offers.read, "azure-pricing-radar": azure_radar.read,
-            "aws-capacity-blocks": capacity_blocks.read}
+            "aws-capacity-blocks": capacity_blocks.read,
+            "cyclenerd-gcp": cyclenerd.read, "gpuhunt-tpu": gpuhunt_tpu.read}
 
 
 __all__ = ["formats"]
