@@ -41,6 +41,8 @@ class GlancePrice(BaseModel):
     high: float | None = Field(None, description="dearest USD per accelerator-hour")
     as_of: str | None = Field(None, description="ISO date the range is measured at")
     url: str | None = Field(None, description="the observed-prices page")
+    current: bool = Field(False, description="the range is of current observations (False: none, or only an old one shown as old)")
+    last_seen: str | None = Field(None, description="no current observation: 'last seen 2026-08-20, 104 days ago'")
 
 
 class Glance(BaseModel):
@@ -78,6 +80,11 @@ def glance_price(rent: RentSummary | None, prices_url: str, prices_read: bool = 
     if observed is None:
         return GlancePrice(text="No on-demand price: the atlas holds no offer for this part.", url=prices_url)
     day = observed.as_of.date().isoformat()
+    old = observed.last_seen
+    if observed.offers == 0 and old is not None:
+        return GlancePrice(text=f"Not current: {old.seen}, {price_text(old.per_accelerator_hour)} USD per accelerator-hour on demand "
+                                f"({old.provider}, {old.instance_type}); no observation in the {observed.freshness_days} days to {day}.",
+                           as_of=day, url=prices_url, last_seen=old.seen)
     if observed.offers == 0 or observed.cheapest is None or observed.dearest is None:
         return GlancePrice(text=f"No on-demand USD price observed in the {observed.freshness_days} days to {day}.", as_of=day, url=prices_url)
     low, high = observed.cheapest.per_accelerator_hour, observed.dearest.per_accelerator_hour
@@ -85,7 +92,7 @@ def glance_price(rent: RentSummary | None, prices_url: str, prices_read: bool = 
     count = f"{observed.offers} offer{'s' if observed.offers != 1 else ''} from {providers} provider{'s' if providers != 1 else ''}"
     span = price_text(low) if observed.offers == 1 else f"{price_text(low)}–{price_text(high)}"
     return GlancePrice(text=f"{span} USD per accelerator-hour on demand ({count}, {observed.freshness_days} days to {day})",
-                       low=low, high=high, as_of=day, url=prices_url)
+                       low=low, high=high, as_of=day, url=prices_url, current=True)
 
 
 def glance(specs: list[SpecView], availability: str, availability_note: str, catch: str, rent: RentSummary | None,

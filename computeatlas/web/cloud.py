@@ -209,7 +209,7 @@ def _prices(request: Request, ident: str, params: ObservedParams) -> tuple[Any, 
     store, settings = _store(request), settings_of(request)
     _check_variant(store, acc.id, params.variant)
     rates = rates_of(settings)
-    current = current_view(store, acc.id, history.utcnow(), settings.freshness_days, params.variant, rates)
+    current = current_view(store, acc.id, history.utcnow(), settings.freshness_days, params.variant, rates, catalog_of(request))
     past = history_view(store, acc.id, *params.window(), rates=rates, **params.filters())
     return acc, PricesView(accelerator=acc.id, current=current, history=past)
 
@@ -299,7 +299,8 @@ def api_price_current(
     acc = find_accelerator(request, ident)
     settings = settings_of(request)
     _check_variant(_store(request), acc.id, variant)
-    return current_view(_store(request), acc.id, history.utcnow(), settings.freshness_days, variant or None, rates_of(settings))
+    return current_view(_store(request), acc.id, history.utcnow(), settings.freshness_days, variant or None, rates_of(settings),
+                        catalog_of(request))
 
 
 def price_feed(request: Request, ident: str = ACCELERATOR_PATH) -> Response:

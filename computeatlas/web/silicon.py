@@ -16,7 +16,8 @@ from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import citation
 from computeatlas.core.urls import site_path
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
-from computeatlas.pages.cheapest import cheapest_on_demand, price_cells
+from computeatlas.cloud.cheapest_price import cheapest_prices
+from computeatlas.pages.cheapest import price_cells
 from computeatlas.silicon import table
 from computeatlas.silicon.specs import AcceleratorSummary, summary_view
 from computeatlas.web.charts import silicon_charts
@@ -57,9 +58,9 @@ def home(request: Request) -> HTMLResponse:
 
 
 def _given_cells(request: Request) -> dict[str, dict[str, table.Cell]]:
-    """The table's columns read from outside the records: the cheapest current on-demand price."""
+    """The table's columns read from outside the records: the cheapest price by the one rule."""
     settings = settings_of(request)
-    cheapest = cheapest_on_demand(Store(settings.prices_dir), history.utcnow(), settings.freshness_days)
+    cheapest = cheapest_prices(Store(settings.prices_dir), history.utcnow(), settings.freshness_days, catalog_of(request))
     return {"price": price_cells(catalog_of(request), cheapest)}
 
 
