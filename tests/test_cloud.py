@@ -90,16 +90,21 @@ def test_price_page_reads_the_store_spread_ends_dated_and_linked(real_client: Te
     page = soup(real_client, "/cloud/prices/nvidia-h100-sxm")
     spread = text(page.select_one("#current .spread"))
     # data/prices: RunPod 1x H100 SXM Community 2.69 (data-receipts, 2026-11-09), CoreWeave HGX H100 49.24 ÷ 8 (2026-09-20)
-    assert "variant sxm-80gb, on-demand, USD, fresh): 2.29× over 8 observations" in spread
-    assert "cheapest 2.69 USD (runpod, 1x H100 SXM (Community Cloud), 2026-11-09, source)" in spread
-    assert "dearest 6.155 USD (coreweave, NVIDIA HGX H100 (8 GPUs), 2026-09-20, source)" in spread
+    assert "variant sxm-80gb, on-demand, USD, current): 2.29× over 8 observations" in spread
+    assert "cheapest 2.69 USD (Runpod, 1x H100 SXM (Community Cloud), 2026-11-09, source)" in spread  # provider names, not ids
+    assert "dearest 6.155 USD (CoreWeave, NVIDIA HGX H100 (8 GPUs), 2026-09-20, source)" in spread
     assert next(a["href"] for a in page.select("#current .spread a")).startswith("https://raw.githubusercontent.com/datareceipts/")
     rows = page.select("#current table.observed tbody tr")
     assert len(rows) == 14 and {r["data-pricing"] for r in rows} == {"on_demand", "spot"}
     collected = [re.search(r"\d{4}-\d{2}-\d{2}", text(r.select("td")[8])).group(0) for r in rows]  # type: ignore[union-attr]
     assert min(collected) >= "2026-09-02"  # the March 2026 observations are history, never current
-    aws = next(r for r in rows if text(r.select("td")[0]) == "aws")
+    aws = next(r for r in rows if text(r.select("td")[0]) == "Amazon Web Services")
     assert "55.04 USD per hour" in text(aws) and "6.88 USD" in text(aws)  # p5.48xlarge ÷ 8, late-2026 import
+    # readable: the region with AWS's own name for it, the pricing kind in words, the source as the upstream file
+    assert text(aws.select_one('td[data-label="Region"]')) == "us-east-1 (US East (N. Virginia))"
+    assert text(aws.select_one('td[data-label="Pricing"]')) == "on-demand"
+    source = aws.select_one('td[data-label="Source"] a')
+    assert text(source) == "hyperscalers.json in datareceipts/data-receipts" and source["href"].endswith("/hyperscalers.json")
     march = next(r for r in page.select("#history tbody tr") if text(r.select("td")[0]) == "2026-03-21" and r["data-provider"] == "all")
     assert text(march).endswith("3.29 115")  # the median of 115 on-demand observations that day (AWS 30, Azure 24, RunPod 32, Lambda 17, …)
 
@@ -116,8 +121,8 @@ def test_price_page_puts_spot_beside_on_demand_with_the_discount(real_client: Te
 def test_price_page_parameters(real_client: TestClient, at_now: dt.datetime) -> None:
     other = text(soup(real_client, "/cloud/prices/nvidia-h100-sxm?variant=sxm").select_one(".spread"))
     # the offers that state SXM without the memory: Voltage Park 1.99, Nebius 4.50 — never mixed with sxm-80gb
-    assert "variant sxm, on-demand, USD, fresh): 2.26× over 2 observations — cheapest 1.99 USD (voltage-park" in other
-    assert "dearest 4.5 USD (nebius" in other
+    assert "variant sxm, on-demand, USD, current): 2.26× over 2 observations — cheapest 1.99 USD (Voltage Park" in other
+    assert "dearest 4.5 USD (Nebius" in other
     window = soup(real_client, "/cloud/prices/nvidia-h100-sxm?since=2026-11-01")
     assert {text(r.select("td")[0]) for r in window.select("#history tbody tr")} == {"2026-11-09"}
 
@@ -135,7 +140,7 @@ def test_bad_parameters_are_400s_that_name_them(cloud_client: TestClient) -> Non
 def test_unknown_parameters_are_ignored(cloud_client: TestClient, at_now: dt.datetime) -> None:
     for path in ("/cloud/prices/acme-a1", "/api/prices/acme-a1", "/api/offers", "/cloud/"):
         plain = cloud_client.get(path)
-        tracked = cloud_client.get(path, params={"sort": "price", "utm_source": "newsletter"})
+        tracked = cloud_client.get(path, params={"ref": "home", "utm_source": "newsletter"})
         assert plain.status_code == tracked.status_code == 200, path
         assert tracked.content == plain.content, path
 
@@ -385,8 +390,8 @@ def test_price_pages_are_cached_until_an_import_changes_the_store(tmp_path: Path
     (row,) = gamma.select("tr[data-offer]")  # the offer's newest observation replaces the older one
     assert row["data-offer"] == "gamma-1x-a1-on-demand-2026-11-29" and text(row.select_one('[data-key="per-accelerator"]')).startswith("3.50 USD")
     spread = text(BeautifulSoup(after["/cloud/prices/acme-a1"].text, "lxml").select_one("#current .spread"))
-    assert "cheapest 3.5 USD (gamma, 1x A1, 2026-11-29" in spread
-    assert "cheapest 4 USD (gamma" in text(BeautifulSoup(before["/cloud/prices/acme-a1"].text, "lxml").select_one("#current .spread"))
+    assert "cheapest 3.5 USD (Gamma Market, 1x A1, 2026-11-29" in spread
+    assert "cheapest 4 USD (Gamma Market" in text(BeautifulSoup(before["/cloud/prices/acme-a1"].text, "lxml").select_one("#current .spread"))
     index = BeautifulSoup(after["/cloud/"].text, "lxml")
     assert "gamma-1x-a1-on-demand-2026-11-29" in {tr["data-offer"] for tr in index.select("table.offers tbody tr[data-offer]")}
 

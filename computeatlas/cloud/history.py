@@ -75,6 +75,7 @@ class ObservedPrice(ObservedOffer):
     discount: float | None = Field(None, description="1 - this price ÷ the same instance's on-demand price (spot, reserved, terms)")
     usd_per_accelerator_hour: float | None = Field(None, description="in USD: the price itself for USD, else through the dated rate in 'rate'; None without a rate")
     rate: str | None = Field(None, description="the dated exchange rate used, with its source (non-USD prices only)")
+    provider_name: str = Field("", description="the provider's name as the catalog records it (its id when it has no record)")
 
 
 class SeriesPoint(BaseModel):
@@ -113,7 +114,7 @@ class HistoryView(BaseModel):
     series: list[SeriesPoint]
 
 
-_STORED = frozenset(ObservedPrice.model_fields) - {"age_days", "stale", "rate"}
+_STORED = frozenset(ObservedPrice.model_fields) - {"age_days", "stale", "rate", "provider_name"}
 """The fields of :class:`ObservedPrice` read from a stored row (the others are worked out)."""
 
 
@@ -236,9 +237,11 @@ def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_day
     sole = sole_keys(catalog)
     rows = store.current(accelerator, now, freshness_days)
     shown = [_shown(r, rates or RateTable([]), now) for r in rows]
+    names = {ident: p.name for ident, p in catalog.providers.items()} if catalog is not None else {}
     for price in shown:
         price.stale = (price.age_days or 0) > freshness_days
         price.variant = rule_variant(price.variant, accelerator, sole)
+        price.provider_name = names.get(price.provider, price.provider)
     on_demand = {(p.provider, p.instance_type, p.region): p.per_accelerator_hour for p in shown if p.pricing == PricingKind.ON_DEMAND}
     for price in shown:
         base = on_demand.get((price.provider, price.instance_type, price.region))
@@ -256,6 +259,7 @@ def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_day
         last = [_shown(r, rates or RateTable([]), now) for r in old if r["collected"].astimezone(dt.UTC).date() == newest]
         for price in last:
             price.stale, price.variant = True, rule_variant(price.variant, accelerator, sole)
+            price.provider_name = names.get(price.provider, price.provider)
     return CurrentView(accelerator=accelerator, as_of=now, freshness_days=freshness_days, prices=shown, variant=variant, spread=observed,
                        cheapest=cheapest, last_seen=last)
 

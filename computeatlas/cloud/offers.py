@@ -37,6 +37,7 @@ from pydantic import BaseModel, Field
 
 from computeatlas.cloud.records import PriceBasis
 from computeatlas.cloud.store import Store
+from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.variants import Variant, rule_variant, sole_keys
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.urls import site_path
@@ -166,7 +167,7 @@ class OfferPrice(BaseModel):
     price_text: str = Field(description="price_per_hour as text with at least two decimals, e.g. '3.20'")
     currency: str
     region: str | None
-    region_label: str = Field(description="the region, or 'not stated'")
+    region_label: str = Field(description="the region as the provider names it, with its place where known (computeatlas.cloud.regions), or 'not stated'")
     collected: dt.datetime = Field(description="when the observation was collected (UTC)")
     seen: dt.date = Field(description="the collection date")
     age_days: int = Field(description="whole days between 'collected' and the request")
@@ -236,7 +237,7 @@ def offer_price(catalog: Catalog, row: Mapping[str, Any], now: dt.datetime, fres
         variant=variant, instance_type=row["instance_type"], accelerators_per_instance=count,
         price_basis=basis, pricing=OfferPricing(row["pricing"].replace("_", "-")), term=row["term"] or None,
         price_per_hour=float(price), price_text=amount_text(price), currency=cur, region=row["region"] or None,
-        region_label=row["region"] or "not stated", collected=collected, seen=collected.date(), age_days=age,
+        region_label=region_label(row["provider"], row["region"]), collected=collected, seen=collected.date(), age_days=age,
         stale=age > freshness_days, state=state, per_accelerator_hour=float(quotient), unit=unit, display=display,
         arithmetic=arithmetic, usd_comparable=cur == COMPARISON_CURRENCY, currency_note=currency_note,
         source_url=row["source_url"], note=row["note"] or None, data_file=row["via"], run=row["run"],
