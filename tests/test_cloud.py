@@ -184,7 +184,7 @@ def test_accelerator_page_says_where_you_rent_it(cloud_client: TestClient, at_cl
     a2 = soup(cloud_client, "/silicon/acme-a2").select_one("#rent")
     assert "choosing this part is choosing Beta Cloud" in text(a2.select_one(".cloud-only"))
     assert text(a2.select_one(".exclusive")) == "Only Beta Cloud rents the Acme A2."
-    assert ("one offer observed in the 90 days to 2026-11-30, 7.5 USD per accelerator-hour (beta, a2.xlarge, 2026-11-01)"
+    assert ("one offer observed in the 90 days to 2026-11-30, 7.5 USD per accelerator-hour (Beta Cloud, a2.xlarge, 2026-11-01)"
             in text(a2.select_one(".rent-range")))  # 30.00 USD ÷ 4
     a1 = soup(cloud_client, "/silicon/acme-a1").select_one("#rent")
     assert a1.select_one(".cloud-only") is None
@@ -193,14 +193,15 @@ def test_accelerator_page_says_where_you_rent_it(cloud_client: TestClient, at_cl
     assert cloud_client.get("/api/accelerators/globex-g1").json()["rent"] is None
 
 
-def test_accelerator_page_shows_the_current_observed_range_dated_and_linked(real_client: TestClient, at_now: dt.datetime) -> None:
+def test_accelerator_page_shows_the_current_observed_range_dated_and_linked(real_client: TestClient, real_catalog: Catalog,
+                                                                            at_now: dt.datetime) -> None:
     # the range is the one rule's like-for-like set: its cheap end is the part's cheapest price (as the API gives it)
     cheapest = real_client.get("/api/prices/nvidia-h100-sxm/current").json()["cheapest"]
     assert cheapest["current"] and cheapest["variant"] == "sxm-80gb"
     rent = soup(real_client, "/silicon/nvidia-h100-sxm").select_one("#rent .rent-range")
     assert text(rent).startswith("Current on-demand price, ")
     assert (f"observed in the 90 days to 2026-12-01: from {cheapest['per_accelerator_hour']:.4g} USD per accelerator-hour "
-            f"({cheapest['provider']}, {cheapest['instance_type']}, {cheapest['collected'][:10]}) to ") in text(rent)
+            f"({real_catalog.providers[cheapest['provider']].name}, {cheapest['instance_type']}, {cheapest['collected'][:10]}) to ") in text(rent)
     assert "variant sxm-80gb" in text(rent)
     assert [a["href"] for a in rent.select("a")][-2:] == ["/cloud/prices/nvidia-h100-sxm", "/cloud/prices/nvidia-h100-sxm#history"]
     body = real_client.get("/api/accelerators/nvidia-h100-sxm").json()["rent"]["observed"]
