@@ -25,6 +25,7 @@ from computeatlas.cloud import history, pricing
 from computeatlas.cloud.cheapest_price import cheapest_price
 from computeatlas.cloud.offers import OfferPrice, amount_text, current_offers, regions_of
 from computeatlas.cloud.store import Store
+from computeatlas.core.presentation import pricing_words
 
 
 class PricesGroup(AtlasGroup):
@@ -93,7 +94,7 @@ def prices(
         o = r.offer
         grid.add_row(
             o.id, o.provider_name, f"{o.variant_published} [{o.variant.label}]", o.instance_type,
-            o.pricing.value + (f" ({o.term})" if o.term else ""),
+            pricing_words(o.pricing, o.term),
             o.arithmetic + (f" — {o.currency_note}" if o.currency_note else ""),
             o.region_label, f"{o.seen}" + (" stale" if o.stale else ""),
             "yes" if r.in_spread else f"no: {r.excluded_because}",
