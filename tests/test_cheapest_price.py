@@ -147,3 +147,16 @@ def test_parts_with_no_price_at_all_are_listed_under_the_rankings(real_client: T
                 assert re.search(r": no (price observed|on-demand USD price)", left[acc]), (path, left.get(acc))
     body = real_client.get("/api/economics/models/llama-3-1-8b").json()
     assert {o["accelerator"] for o in body["left_out"]} >= {"aws-trainium-3", "google-tpu-v7"} - set(prices)
+
+
+def test_the_cli_ranking_lists_what_it_leaves_out(real_catalog: Catalog, prices: dict) -> None:
+    shown = CliRunner().invoke(cli, ["tokens", "llama-3-1-8b"], env={"COLUMNS": "400"})
+    assert shown.exit_code == 0, shown.output
+    lines = [line for line in shown.output.splitlines() if line.startswith("Left out: ")]
+    for acc, price in prices.items():
+        if not price.current:
+            name = real_catalog.accelerators[acc].name
+            assert f"Left out: {name} — no current price: {price.seen} ({price.per_accelerator_hour:.4g} USD per accelerator-hour)" in lines
+    for acc in ("aws-trainium-3", "google-tpu-v7"):
+        if acc not in prices:
+            assert any(line.startswith(f"Left out: {real_catalog.accelerators[acc].name} — no price observed") for line in lines)
