@@ -25,7 +25,7 @@ from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
-from computeatlas.pages.cheapest import cheapest_on_demand
+from computeatlas.cloud.cheapest_price import cheapest_prices, current_prices
 from computeatlas.pages.glance import first_sentence
 from computeatlas.web.app import create_app
 
@@ -61,13 +61,17 @@ def _page(client: TestClient, path: str) -> BeautifulSoup:
     return BeautifulSoup(response.text, "lxml")
 
 
-def test_the_cheapest_price_is_fresh_on_demand_usd_only(store: Store) -> None:
-    cheapest = cheapest_on_demand(store, NOW, 90)
+def test_the_cheapest_price_is_fresh_on_demand_usd_only(store: Store, real_catalog: Catalog) -> None:
+    cheapest = cheapest_prices(store, NOW, 90, real_catalog)
     assert set(cheapest) == {"nvidia-l4", "nvidia-h100-sxm"}
     assert cheapest["nvidia-l4"].per_accelerator_hour == pytest.approx(0.4)  # 3.20 ÷ 8; spot 0.20 and the stale 0.30 do not count
     assert cheapest["nvidia-l4"].instance_type == "8x L4"
     assert cheapest["nvidia-h100-sxm"].per_accelerator_hour == pytest.approx(2.5)
-    assert cheapest_on_demand(store, NOW + dt.timedelta(days=400), 90) == {}  # all stale by then: no price, never zero
+    later = cheapest_prices(store, NOW + dt.timedelta(days=400), 90, real_catalog)
+    assert current_prices(later) == {}  # all stale by then: no current price, never zero
+    # shown as old: the newest the rule would take, dated (the 1x L4 at 0.70, 402 days before; the 200-day-old 0.30 is older)
+    assert later["nvidia-l4"].current is False and later["nvidia-l4"].per_accelerator_hour == pytest.approx(0.4)
+    assert later["nvidia-l4"].seen == f"last seen {(NOW - dt.timedelta(days=1)).date().isoformat()}, 401 days ago"
 
 
 def test_the_silicon_table_shows_and_sorts_by_the_cheapest_price(client: TestClient) -> None:

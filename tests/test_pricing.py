@@ -19,7 +19,8 @@ import pytest
 import tomli_w
 
 from computeatlas.cli import app as cli
-from computeatlas.cloud import history, pricing, rules, spreads, variants
+from computeatlas.cloud import history, pricing, rules, variants
+from computeatlas.cloud.cheapest_price import cheapest_price
 from computeatlas.cloud.instances import instance_table
 from computeatlas.cloud.offers import OfferPrice, current_offers, offer_price
 from computeatlas.cloud.rates import RateTable
@@ -233,7 +234,8 @@ def test_the_variant_is_what_the_provider_states_never_the_record(offers: dict[s
     stated = offers[O[3]].variant  # "A1 80GB": no form stated, none taken from the record
     assert (stated.key, stated.label, offers[O[3]].variant_published) == ("80gb", "80 GB", "A1 80GB")
     assert offers[O[6]].variant.label == "NVL 94 GB"
-    assert offers[O[10]].variant.label == "variant not stated"  # "A2"
+    # "A2": acme-a2 exists in one variant only (no sibling record), so its offers are that variant, as placement decides
+    assert offers[O[10]].variant.label == "PCIe 144 GB"
 
 
 def test_memory_per_instance_is_divided_per_accelerator(cloud_catalog: Catalog) -> None:
@@ -260,7 +262,7 @@ def test_every_left_out_offer_says_why(cloud_catalog: Catalog, cloud_store: Stor
     rows = {r.offer.id: r for r in view_of(cloud_catalog, cloud_store).rows}
     assert {i for i, r in rows.items() if r.in_spread} == {O[2], O[4]}
     assert rows[O[3]].excluded_because == "another variant (80 GB)"
-    assert rows[O[5]].excluded_because == "stale: seen 121 days ago (more than 90)"
+    assert rows[O[5]].excluded_because == "not current: seen 121 days ago (more than 90)"
     assert rows[O[6]].excluded_because == "another variant (NVL 94 GB)"
     assert rows[O[7]].excluded_because.startswith("spot price")
     assert rows[O[8]].excluded_because.startswith("priced in EUR")
@@ -308,21 +310,26 @@ def test_dot_positions_are_percent_of_the_scale(cloud_catalog: Catalog, cloud_st
     assert positions[O[8]] is None  # EUR: not plotted
 
 
-def test_the_cheapest_fresh_on_demand_price_is_named_and_dated(cloud_store: Store) -> None:
-    found = spreads.cheapest_on_demand(cloud_store, "acme-a1", NOW)
-    assert found is not None
+def test_the_cheapest_fresh_on_demand_price_is_named_and_dated(cloud_catalog: Catalog, cloud_store: Store) -> None:
+    found = cheapest_price(cloud_store, "acme-a1", NOW, catalog=cloud_catalog)
+    assert found is not None and found.current
     assert (found.variant, found.per_accelerator_hour, found.provider, found.offer_id, found.counted) == ("pcie-80gb", 4.0, "gamma", O[4], 2)
     assert found.collected == dt.datetime(2026, 11, 20, tzinfo=dt.UTC) and found.source_url == "https://gamma.example/pricing"
-    nvl = spreads.cheapest_on_demand(cloud_store, "acme-a1", NOW, variant="nvl-94gb")
+    nvl = cheapest_price(cloud_store, "acme-a1", NOW, variant="nvl-94gb", catalog=cloud_catalog)
     assert nvl is not None and (nvl.per_accelerator_hour, nvl.offer_id) == (2.0, O[6])
-    later = spreads.cheapest_on_demand(cloud_store, "acme-a1", dt.datetime(2027, 2, 1, tzinfo=dt.UTC), variant="pcie-80gb")
+    later = cheapest_price(cloud_store, "acme-a1", dt.datetime(2027, 2, 1, tzinfo=dt.UTC), variant="pcie-80gb", catalog=cloud_catalog)
     assert later is not None and later.offer_id == O[4]  # 2026-11-20 is 73 days before; offer 2 (2026-11-01) is 92: stale
     assert later.counted == 1
-    assert spreads.cheapest_on_demand(cloud_store, "acme-a1", dt.datetime(2027, 6, 1, tzinfo=dt.UTC)) is None  # all stale
-    # acme-a2's one offer states no variant, and no other offer of it states one: nothing to mix, so it is
-    # its cheapest price, the variant read as not stated (30.00 USD ÷ 4 accelerators = 7.50)
-    a2 = spreads.cheapest_on_demand(cloud_store, "acme-a2", NOW)
-    assert a2 is not None and (a2.variant, a2.per_accelerator_hour, a2.counted) == ("", 7.5, 1)
+    june = dt.datetime(2027, 6, 1, tzinfo=dt.UTC)
+    assert cheapest_price(cloud_store, "acme-a1", june, catalog=cloud_catalog) is None  # all stale: no current price
+    old = cheapest_price(cloud_store, "acme-a1", june, catalog=cloud_catalog, current_only=False)
+    assert old is not None and not old.current and old.offer_id == O[4]  # the newest the rule takes, shown as old
+    assert old.seen == "last seen 2026-11-20, 193 days ago" and old.age_days == 193
+    # acme-a2 exists in one variant only, so its one offer (which states none) is that variant (30.00 USD ÷ 4 accelerators = 7.50)
+    a2 = cheapest_price(cloud_store, "acme-a2", NOW, catalog=cloud_catalog)
+    assert a2 is not None and (a2.variant, a2.per_accelerator_hour, a2.counted) == ("pcie-144gb", 7.5, 1)
+    # without the catalog nothing says it has one variant: a variant not stated never counts
+    assert cheapest_price(cloud_store, "acme-a2", NOW) is None
 
 
 # --- bad data ------------------------------------------------------------------------

@@ -22,8 +22,10 @@ from computeatlas.cli.base import (
 )
 from computeatlas.cli.tables import print_table
 from computeatlas.cloud import history, pricing
-from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
+from computeatlas.cloud.cheapest_price import cheapest_price
+from computeatlas.cloud.offers import OfferPrice, amount_text, current_offers, regions_of
 from computeatlas.cloud.store import Store
+from computeatlas.core.presentation import pricing_words
 
 
 class PricesGroup(AtlasGroup):
@@ -81,6 +83,7 @@ def prices(
     listed = pricing.PriceQuery(pricing=query.pricing, region=query.region, variant=query.variant, since=query.since, until=query.until,
                                 include_stale=query.include_stale)
     view.rows = [r for r in view.rows if pricing.matches(r.offer, listed)]
+    view.cheapest = cheapest_price(store, acc.id, now, settings.freshness_days, catalog=catalog, current_only=False)
     if as_json:
         out.print_json(view.model_dump_json())
         return
@@ -91,7 +94,7 @@ def prices(
         o = r.offer
         grid.add_row(
             o.id, o.provider_name, f"{o.variant_published} [{o.variant.label}]", o.instance_type,
-            o.pricing.value + (f" ({o.term})" if o.term else ""),
+            pricing_words(o.pricing, o.term),
             o.arithmetic + (f" — {o.currency_note}" if o.currency_note else ""),
             o.region_label, f"{o.seen}" + (" stale" if o.stale else ""),
             "yes" if r.in_spread else f"no: {r.excluded_because}",
@@ -105,5 +108,12 @@ def prices(
             out.print(f"  {label}: {end.display} — {end.provider_name}, {end.instance_type}, seen {end.seen}, {end.source_url}", markup=False, highlight=False)
     else:
         out.print(f"Spread ({scope}): {s.ratio_text}", markup=False, highlight=False)
+    c = view.cheapest
+    if c is None:
+        out.print("Cheapest price: none observed (no on-demand USD price of a stated variant).", markup=False, highlight=False)
+    else:
+        state = c.seen if c.current else f"NOT CURRENT, {c.seen}"
+        out.print(f"Cheapest price: {amount_text(c.per_accelerator_hour)} USD per {view.unit}-hour on demand, variant {c.variant} — "
+                  f"{c.provider}, {c.instance_type}, {state} ({c.offer_id})", markup=False, highlight=False)
     out.print(f"Variants: {', '.join(f'{v.key} ({v.offers})' for v in view.variants) or 'none'}; stale = observed more than "
               f"{settings.freshness_days} days before {s.as_of}.", markup=False, highlight=False)

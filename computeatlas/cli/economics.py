@@ -177,3 +177,5 @@ def tokens(
         grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", f"{b.bound.accelerators} × {b.bound.batch or '—'}",
                      cell(b.bound.decode), cell(b.cost_input), cell(b.cost_output), cell(b.cost_blended))  # fmt: skip
     print_table(out, grid)
+    for left in view.left_out:
+        out.print(f"Left out: {left.accelerator_name} — {left.reason}", markup=False, highlight=False)

@@ -22,15 +22,23 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from computeatlas.cloud.cheapest_price import (
+    CheapestPrice,
+    cheapest_price,
+    default_variant,
+    excluded_because,
+    rule_variant,
+    sole_keys,
+)
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.spreads import (
     ObservedSpread,
     SpreadEnd,
-    default_variant,
     spread,
 )
 from computeatlas.cloud.store import Store, observation_of
+from computeatlas.core.catalog import Catalog
 
 HISTORY_FILTERS = ("provider", "pricing", "variant", "region")
 """Columns :func:`history_view` filters on (exact match)."""
@@ -67,6 +75,7 @@ class ObservedPrice(ObservedOffer):
     discount: float | None = Field(None, description="1 - this price ÷ the same instance's on-demand price (spot, reserved, terms)")
     usd_per_accelerator_hour: float | None = Field(None, description="in USD: the price itself for USD, else through the dated rate in 'rate'; None without a rate")
     rate: str | None = Field(None, description="the dated exchange rate used, with its source (non-USD prices only)")
+    provider_name: str = Field("", description="the provider's name as the catalog records it (its id when it has no record)")
 
 
 class SeriesPoint(BaseModel):
@@ -87,6 +96,10 @@ class CurrentView(BaseModel):
     prices: list[ObservedPrice]
     variant: str
     spread: ObservedSpread
+    cheapest: CheapestPrice | None = Field(None, description="the cheapest price by the one rule (computeatlas.cloud.cheapest_price); "
+                                                 "when no observation is current, the newest one with current=false and its age")
+    last_seen: list[ObservedPrice] = Field(default_factory=list, description="when no observation is current: the newest observation "
+                                                                              "of each offer on the newest date any was seen, not current")
 
 
 class HistoryView(BaseModel):
@@ -101,7 +114,7 @@ class HistoryView(BaseModel):
     series: list[SeriesPoint]
 
 
-_STORED = frozenset(ObservedPrice.model_fields) - {"age_days", "stale", "rate"}
+_STORED = frozenset(ObservedPrice.model_fields) - {"age_days", "stale", "rate", "provider_name"}
 """The fields of :class:`ObservedPrice` read from a stored row (the others are worked out)."""
 
 
@@ -119,16 +132,19 @@ def _shown(row: dict[str, Any], rates: RateTable, now: dt.datetime | None = None
 
 
 class ObservedRange(BaseModel):
-    """The current on-demand USD range of one accelerator over every fresh offer (all variants,
-    variant-not-stated included), for the accelerator page's "Where you rent this"."""
+    """The current on-demand USD range of one accelerator over the fresh offers the one rule
+    counts (:mod:`computeatlas.cloud.cheapest_price`: its default variant), for the accelerator
+    page's card and "Where you rent this"; ``last_seen`` when none is current."""
 
     as_of: dt.datetime
     freshness_days: int
-    offers: int = Field(description="fresh on-demand USD offers with a price per accelerator-hour")
+    variant: str = Field("", description="the variant key the range is for")
+    offers: int = Field(description="fresh on-demand USD offers of the variant with a price per accelerator-hour")
     providers: list[str]
     cheapest: SpreadEnd | None
     dearest: SpreadEnd | None
     newest: dt.date | None = Field(description="collection date of the newest of these observations")
+    last_seen: CheapestPrice | None = Field(None, description="no offer current: the newest price the rule would take, not current")
 
 
 class PricesView(BaseModel):
@@ -194,29 +210,38 @@ def utcnow() -> dt.datetime:
 
 
 def observed_range(view: CurrentView) -> ObservedRange:
-    """The on-demand USD range of ``view``'s fresh prices, both ends named and dated."""
-    on_demand = sorted((p for p in view.prices if p.pricing == PricingKind.ON_DEMAND and p.currency == "USD"
-                        and p.per_accelerator_hour is not None and not p.stale),
-                       key=lambda p: (p.per_accelerator_hour or 0.0, p.provider))
+    """The on-demand USD range of ``view``'s fresh prices that the one rule counts (its
+    variant), both ends named and dated; the cheap end is ``view.cheapest``."""
+    on_demand = sorted((p for p in view.prices if not p.stale and excluded_because(
+                            p.pricing, p.currency, p.per_accelerator_hour, p.variant, view.variant, p.collected, view.as_of,
+                            view.freshness_days) is None),
+                       key=lambda p: (p.per_accelerator_hour or 0.0, -p.collected.timestamp(), p.provider))
 
     def end(p: ObservedPrice) -> SpreadEnd:
         return SpreadEnd(per_accelerator_hour=p.per_accelerator_hour or 0.0, provider=p.provider, instance_type=p.instance_type,
                          region=p.region, collected=p.collected, source_url=p.source_url)
 
-    return ObservedRange(as_of=view.as_of, freshness_days=view.freshness_days, offers=len(on_demand),
+    stale = view.cheapest if view.cheapest is not None and not view.cheapest.current else None
+    return ObservedRange(as_of=view.as_of, freshness_days=view.freshness_days, variant=view.variant, offers=len(on_demand), last_seen=stale,
                          providers=sorted({p.provider for p in on_demand}),
                          cheapest=end(on_demand[0]) if on_demand else None, dearest=end(on_demand[-1]) if on_demand else None,
                          newest=max(p.collected for p in on_demand).date() if on_demand else None)
 
 
 def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90, variant: str | None = None,
-                 rates: RateTable | None = None) -> CurrentView:
+                 rates: RateTable | None = None, catalog: Catalog | None = None) -> CurrentView:
     """Current prices of ``accelerator``; ``variant`` chooses the spread (default: the variant
-    most offers state); ``rates`` gives non-USD prices a USD figure with the rate beside it."""
+    most on-demand offers state, by the one rule); ``rates`` gives non-USD prices a USD figure
+    with the rate beside it; ``catalog`` names the single-variant parts (their offers are their
+    one variant). When no observation is current, ``last_seen`` lists the newest ones, not current."""
+    sole = sole_keys(catalog)
     rows = store.current(accelerator, now, freshness_days)
     shown = [_shown(r, rates or RateTable([]), now) for r in rows]
+    names = {ident: p.name for ident, p in catalog.providers.items()} if catalog is not None else {}
     for price in shown:
         price.stale = (price.age_days or 0) > freshness_days
+        price.variant = rule_variant(price.variant, accelerator, sole)
+        price.provider_name = names.get(price.provider, price.provider)
     on_demand = {(p.provider, p.instance_type, p.region): p.per_accelerator_hour for p in shown if p.pricing == PricingKind.ON_DEMAND}
     for price in shown:
         base = on_demand.get((price.provider, price.instance_type, price.region))
@@ -224,8 +249,19 @@ def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_day
             price.discount = 1 - price.per_accelerator_hour / base
     if variant is None:
         variant = default_variant((p.variant, p.pricing) for p in shown)
-    observed = spread([observation_of(r) for r in rows], accelerator, variant, now, freshness_days)
-    return CurrentView(accelerator=accelerator, as_of=now, freshness_days=freshness_days, prices=shown, variant=variant, spread=observed)
+    observed = spread([observation_of(r) for r in rows], accelerator, variant, now, freshness_days, sole)
+    cheapest = cheapest_price(store, accelerator, now, freshness_days, variant if variant and variant != "all" else None, catalog,
+                              current_only=False)
+    last: list[ObservedPrice] = []
+    if not rows:
+        old = store.newest(None, now, accelerator)
+        newest = max((r["collected"].astimezone(dt.UTC).date() for r in old), default=None)
+        last = [_shown(r, rates or RateTable([]), now) for r in old if r["collected"].astimezone(dt.UTC).date() == newest]
+        for price in last:
+            price.stale, price.variant = True, rule_variant(price.variant, accelerator, sole)
+            price.provider_name = names.get(price.provider, price.provider)
+    return CurrentView(accelerator=accelerator, as_of=now, freshness_days=freshness_days, prices=shown, variant=variant, spread=observed,
+                       cheapest=cheapest, last_seen=last)
 
 
 def history_view(store: Store, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,

@@ -19,7 +19,8 @@ offers reach pages only through their import into the store.
   id the hand-typed offers had before they moved into the store.
 - **Variant** (:func:`variant_of_key`): the variant key the importer stored (form and memory
   per accelerator the provider states); an observation that states neither is "variant not
-  stated" and is never mixed with a stated variant.
+  stated" and is never mixed with a stated variant, unless its part exists in one variant
+  only (then it is that variant, as placement decides: :func:`computeatlas.cloud.variants.rule_variant`).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ from pydantic import BaseModel, Field
 
 from computeatlas.cloud.records import PriceBasis
 from computeatlas.cloud.store import Store
-from computeatlas.cloud.variants import Variant
+from computeatlas.cloud.regions import region_label
+from computeatlas.cloud.variants import Variant, rule_variant, sole_keys
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
@@ -165,7 +167,7 @@ class OfferPrice(BaseModel):
     price_text: str = Field(description="price_per_hour as text with at least two decimals, e.g. '3.20'")
     currency: str
     region: str | None
-    region_label: str = Field(description="the region, or 'not stated'")
+    region_label: str = Field(description="the region as the provider names it, with its place where known (computeatlas.cloud.regions), or 'not stated'")
     collected: dt.datetime = Field(description="when the observation was collected (UTC)")
     seen: dt.date = Field(description="the collection date")
     age_days: int = Field(description="whole days between 'collected' and the request")
@@ -225,16 +227,17 @@ def offer_price(catalog: Catalog, row: Mapping[str, Any], now: dt.datetime, fres
                          "comparisons; no exchange rate is applied.")
     collected: dt.datetime = row["collected"].astimezone(dt.UTC)
     age = (now - collected).days
+    variant = variant_of_key(rule_variant(row["variant"] or "", acc.id, sole_keys(catalog)))
     extra = _extra(row.get("raw_extra") or "")
     ident = row_id(row)
     return OfferPrice(
         id=ident, provider=row["provider"], provider_name=provider.name if provider else row["provider"],
         provider_kind=provider.kind.value if provider else "not recorded", accelerator=acc.id, accelerator_name=acc.name,
-        variant_published=extra.get("variant_published") or variant_of_key(row["variant"] or "").label,
-        variant=variant_of_key(row["variant"] or ""), instance_type=row["instance_type"], accelerators_per_instance=count,
+        variant_published=extra.get("variant_published") or variant.label,
+        variant=variant, instance_type=row["instance_type"], accelerators_per_instance=count,
         price_basis=basis, pricing=OfferPricing(row["pricing"].replace("_", "-")), term=row["term"] or None,
         price_per_hour=float(price), price_text=amount_text(price), currency=cur, region=row["region"] or None,
-        region_label=row["region"] or "not stated", collected=collected, seen=collected.date(), age_days=age,
+        region_label=region_label(row["provider"], row["region"]), collected=collected, seen=collected.date(), age_days=age,
         stale=age > freshness_days, state=state, per_accelerator_hour=float(quotient), unit=unit, display=display,
         arithmetic=arithmetic, usd_comparable=cur == COMPARISON_CURRENCY, currency_note=currency_note,
         source_url=row["source_url"], note=row["note"] or None, data_file=row["via"], run=row["run"],

@@ -45,7 +45,7 @@ from computeatlas.cloud.queries import (
     matches,
     parse_query,
 )
-from computeatlas.cloud.spreads import default_variant
+from computeatlas.cloud.cheapest_price import CheapestPrice, default_variant, excluded_because
 from computeatlas.cloud.variants import Variant, record_variant
 from computeatlas.silicon.records import Accelerator
 
@@ -134,20 +134,18 @@ class PriceView(BaseModel):
     scale_max: float | None = Field(description="right end of the dot plot, USD per accelerator-hour")
     stale_after_days: int = STALE_AFTER_DAYS
     as_of: dt.date
+    cheapest: CheapestPrice | None = Field(None, description="the part's cheapest price by the one rule (computeatlas.cloud.cheapest_price), "
+                                                 "current, or its newest one with current=false; None where not read")
 
 
 def _exclusion(p: OfferPrice, variant: str, query: PriceQuery, freshness_days: int) -> str | None:
     """Why ``p`` is outside the spread, in words; None when it counts."""
-    if p.pricing is not OfferPricing.ON_DEMAND:
-        return f"{p.pricing.value} price: the spread counts on-demand prices only"
-    if p.per_accelerator_hour is None:
-        return f"not separable: the bundle price has no share per {p.unit}"
-    if p.currency != COMPARISON_CURRENCY:
-        return f"priced in {p.currency}: left out of {COMPARISON_CURRENCY} comparisons (no exchange rate)"
-    if variant != ALL_VARIANTS and p.variant.key == NOT_STATED:
-        return "variant not stated: never in a per-variant spread"
-    if variant != ALL_VARIANTS and p.variant.key != variant:
-        return f"another variant ({p.variant.label})"
+    stated = "" if p.variant.key == NOT_STATED else p.variant.key
+    chosen = None if variant == ALL_VARIANTS else variant
+    # the one rule (kind, separability, currency, variant); the window is the query's, below
+    ruled = excluded_because(p.pricing.value, p.currency, p.per_accelerator_hour, stated, chosen, p.collected, p.collected, freshness_days)
+    if ruled is not None:
+        return f"another variant ({p.variant.label})" if ruled.startswith("another variant") else ruled
     if query.region is not None and p.region not in query.values("region"):
         return f"another region ({p.region_label})"
     if query.since is not None and p.seen < query.since:
@@ -155,7 +153,7 @@ def _exclusion(p: OfferPrice, variant: str, query: PriceQuery, freshness_days: i
     if query.until is not None and p.seen > query.until:
         return f"seen {p.seen}, after the window ends ({query.until})"
     if p.stale and not query.include_stale:
-        return f"stale: seen {p.age_days} days ago (more than {freshness_days})"
+        return f"not current: seen {p.age_days} days ago (more than {freshness_days})"
     return None
 
 

@@ -21,6 +21,7 @@ from computeatlas.cloud.offers import (
 from computeatlas.cloud.queries import PriceQuery, matches
 from computeatlas.cloud.records import LockInTopic, Provider
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.presentation import pricing_words
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.urls import site_path
 
@@ -125,7 +126,7 @@ def cloud_index(catalog: Catalog, offers: list[OfferPrice], query: PriceQuery, o
     choices = {
         "accelerator": [Choice(value=a.id, label=a.name) for a in catalog.accelerators.values() if a.id in offered],
         "provider": [Choice(value=p.id, label=p.name) for p in catalog.providers.values()],
-        "pricing": [Choice(value=p.value, label=p.value) for p in OfferPricing],
+        "pricing": [Choice(value=p.value, label=pricing_words(p.value)) for p in OfferPricing],
         "region": [Choice(value=r, label=r) for r in regions_of(offers)],
     }
     return CloudIndexView(

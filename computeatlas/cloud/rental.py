@@ -68,7 +68,7 @@ def rent_summary(catalog: Catalog, acc: Accelerator, on: dt.date | None = None, 
     view = price_view(acc, offers, PriceQuery(), on or now.date(), freshness_days)
     observed = None
     if store is not None:
-        observed = observed_range(current_view(store, acc.id, now, freshness_days, rates=rates))
+        observed = observed_range(current_view(store, acc.id, now, freshness_days, rates=rates, catalog=catalog))
     if not view.rows and not (observed and observed.offers) and acc.availability is not Availability.CLOUD_ONLY:
         return None
     counts = Counter(r.offer.provider for r in view.rows)

@@ -9,12 +9,15 @@ own record (its form factor and its published per-accelerator memory) and listed
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Protocol
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from pydantic import BaseModel, Field
 
 from computeatlas.silicon.records import Accelerator
+
+if TYPE_CHECKING:
+    from computeatlas.core.catalog import Catalog
 
 _FORMS = (("NVL", re.compile(r"\bNVL\b", re.I)), ("SXM", re.compile(r"SXM\d*|\bHGX\b", re.I)),
           ("PCIe", re.compile(r"\bPCIe\b", re.I)), ("OAM", re.compile(r"\bOAM\b", re.I)))
@@ -114,4 +117,25 @@ def variant_of(offer: Listed, acc: Accelerator) -> Variant:
         memory, from_record = _record_memory(acc), from_record + ["memory"]
     return _make_variant(form, memory, from_record)
 
-__all__ = ["Listed", "Variant", "record_variant", "siblings", "sole_variants", "variant_key", "variant_of"]
+
+_SOLE: dict[str, dict[str, str]] = {}
+"""sole_variants by catalog data version (a catalog is immutable; its version changes with its data)."""
+
+
+def sole_keys(catalog: Catalog | None) -> Mapping[str, str]:
+    """:func:`~computeatlas.cloud.variants.sole_variants` of ``catalog`` (kept per data version); {} without a catalog."""
+    if catalog is None:
+        return {}
+    found = _SOLE.get(catalog.version)
+    if found is None:
+        found = _SOLE[catalog.version] = sole_variants(catalog.accelerators.values())
+    return found
+
+
+def rule_variant(variant: str, accelerator: str, sole: Mapping[str, str]) -> str:
+    """The variant key the rule reads for a stored ``variant`` ('' = not stated): the stored
+    key, or the record's own when the part exists in one variant only (as placement does)."""
+    return variant if variant and variant != "not-stated" else sole.get(accelerator, "")
+
+
+__all__ = ["Listed", "Variant", "record_variant", "rule_variant", "siblings", "sole_keys", "sole_variants", "variant_key", "variant_of"]

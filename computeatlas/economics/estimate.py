@@ -13,8 +13,9 @@ Every assumption is explicit and travels with the result (:attr:`Estimate.assump
   tokens/s ≤ dense FLOP/s at the number format × utilisation ÷ (2 × parameters);
 - cost per million tokens ≥ price per accelerator-hour ÷ (tokens/s × 3600) × 10⁶, with the
   price given by the visitor, read from a chosen offer's observation in the store, or else
-  the cheapest fresh on-demand USD observation of the part
-  (:func:`computeatlas.cloud.spreads.cheapest_on_demand`), named and dated.
+  the part's cheapest current price by the one rule
+  (:func:`computeatlas.cloud.cheapest_price.cheapest_price`), named and dated; with none
+  current, no cost is computed and the newest price is named, not current.
 
 Inputs must be finite and plausible (:func:`computeatlas.economics.inputs.parse_request`): a whole parameter count from
 1e6 to 1e15, utilisation from 0.001 to 1, a price from 0.0001 to 1e6 USD per
@@ -243,6 +244,12 @@ def _cheapest_price(catalog: Catalog, acc: Accelerator, prices: PriceSource | No
     if found is None:
         return PriceInput(outcome=Outcome.NO_PRICE, origin="none")
     unit = unit_word(acc)
+    if not found.current:
+        return PriceInput(outcome=Outcome.NO_PRICE, origin="none", stale=True, seen=found.collected.date().isoformat(),
+                          source_url=found.source_url, provider=shown.provider_name if shown else found.provider,
+                          instance_type=found.instance_type, offer_id=found.offer_id,
+                          working=(f"no current price: {found.seen}, {amount_text(found.per_accelerator_hour)} USD per {unit}-hour "
+                                   f"on demand (variant {found.variant}); costs use current prices only"))
     working = (f"cheapest of {found.counted} fresh on-demand USD observation(s) of variant {found.variant} in the "
                f"{found.freshness_days} days to {found.as_of.date()}: {amount_text(found.per_accelerator_hour)} USD per {unit}-hour")
     return PriceInput(

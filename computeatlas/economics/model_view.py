@@ -7,7 +7,8 @@ the market's prices, the claims that concern it, and the bound per accelerator a
   when older than the freshness window (:mod:`computeatlas.economics.token_market`); the
   history per provider as a chart (:mod:`computeatlas.charts.token_history`, built by the web layer).
 - **Bound**: for every accelerator with a fresh on-demand price
-  (:func:`computeatlas.economics.rental_price.cheapest_on_demand`), the bound of
+  (:func:`computeatlas.economics.rental_price.current_rental_prices`; parts with no current price
+  are listed under the ranking with why), the bound of
   :mod:`computeatlas.economics.bound` at the stated settings, its costs at that price, ranked by
   output cost.
 - **Flags**: a market price below the lowest cost bound (input price against prefill, output
@@ -22,7 +23,7 @@ import datetime as dt
 import re
 import unicodedata
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
@@ -43,7 +44,7 @@ from computeatlas.economics.bound import (
     cost,
 )
 from computeatlas.economics.models import FIGURE_LABELS, ModelRecord
-from computeatlas.economics.rental_price import RentalPrice, cheapest_by_accelerator
+from computeatlas.economics.rental_price import LeftOut, RentalPrice, current_rental_prices, left_out
 from computeatlas.economics.token_market import MarketPrice, MarketSpread, SpreadEnd, market
 from computeatlas.economics.token_prices import observations_of
 from computeatlas.energy.records import EconomicsClaim, HardwareBasis
@@ -116,6 +117,7 @@ class ModelView(BaseModel):
     current: list[MarketPrice]
     spread: MarketSpread
     bounds: list[AcceleratorBound]
+    left_out: list[LeftOut] = Field(default_factory=list, description="parts not in the ranking of bounds, each with why (no current price …)")
     lowest_output_bound: AcceleratorBound | None
     lowest_input_bound: AcceleratorBound | None
     claims: list[ClaimRow]
@@ -222,7 +224,7 @@ def model_view(catalog: Catalog, model: ModelRecord, request: BoundRequest, pric
     ``chosen`` (accelerator, price), from :func:`computeatlas.economics.rental_price.chosen_price`,
     replaces that accelerator's cheapest observation (or adds it when it has none)."""
     request = check_request(request, model)
-    prices = {a: p for a, p in cheapest_by_accelerator(prices_store, now, freshness_days).items() if a in catalog.accelerators}
+    prices = current_rental_prices(catalog, prices_store, now, freshness_days)
     if chosen is not None:
         prices[chosen[0]] = chosen[1]
     bounds = sorted((accelerator_bound(model, a, catalog, request, p) for a, p in prices.items()), key=_rank)
@@ -253,7 +255,7 @@ def model_view(catalog: Catalog, model: ModelRecord, request: BoundRequest, pric
         id=model.id, name=model.name, developer=model.developer, architecture=model.architecture.value, card_url=model.card_url,
         weights_note=model.weights_note, note=model.note, figures=figure_rows(model), settings=settings_of(request),
         label=BOUND_LABEL if request.utilisation == 1 else ESTIMATE_LABEL, market=history, current=current, spread=spread,
-        bounds=bounds,
+        bounds=bounds, left_out=left_out(catalog, prices_store, now, freshness_days, set(prices)),
         lowest_output_bound=low_out, lowest_input_bound=low_in, claims=claims, assumptions=first.assumptions if first else [],
         as_of=now, data_version=catalog.version)  # fmt: skip
 
@@ -283,7 +285,7 @@ class ModelSummary(BaseModel):
 def model_summaries(catalog: Catalog, prices_store: Store, tokens_store: Store, now: dt.datetime, freshness_days: int = 90) -> list[ModelSummary]:
     """Every model with its cheapest market output price and its lowest output-cost bound at
     today's cheapest fresh on-demand prices (default settings: FP8, 1,024-token context)."""
-    prices = {a: p for a, p in cheapest_by_accelerator(prices_store, now, freshness_days).items() if a in catalog.accelerators}
+    prices = current_rental_prices(catalog, prices_store, now, freshness_days)
     out = []
     for model in catalog.models.values():
         request = check_request(BoundRequest(), model)

@@ -3,8 +3,9 @@
 :class:`PriceSource` names the store, the time and the settings' freshness window;
 :func:`chosen_offer` resolves an offer id the visitor gave (a clear 404 listing the part's
 current offers when it names none, a 400 when it rents another part) and
-:func:`cheapest_offer` gives the cheapest fresh on-demand USD observation of a part
-(:func:`computeatlas.cloud.spreads.cheapest_on_demand`), named and dated. Prices are per
+:func:`cheapest_offer` gives the cheapest price of a part by the one rule
+(:func:`computeatlas.cloud.cheapest_price.cheapest_price`), named and dated: current, or its
+newest one marked not current (the estimate then computes no cost and says so). Prices are per
 accelerator-hour in the observation's currency (USD for the cheapest).
 """
 
@@ -19,7 +20,7 @@ from computeatlas.cloud.offers import (
     current_offers,
     find_offer,
 )
-from computeatlas.cloud.spreads import CheapestPrice, cheapest_on_demand
+from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_price
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.economics.inputs import EstimateError
@@ -73,9 +74,9 @@ def chosen_offer(catalog: Catalog, acc: Accelerator, ident: str, prices: PriceSo
 
 
 def cheapest_offer(catalog: Catalog, acc: Accelerator, prices: PriceSource | None) -> tuple[CheapestPrice | None, OfferPrice | None]:
-    """The cheapest fresh on-demand USD observation of ``acc`` and its offer as lists show it
-    (None, None when none qualifies or no store is given)."""
-    found = cheapest_on_demand(prices.store, acc.id, prices.now, prices.freshness_days) if prices else None
+    """The cheapest price of ``acc`` by the one rule and its offer as lists show it: current, or
+    the newest one with ``current`` False (None, None when none qualifies or no store is given)."""
+    found = cheapest_price(prices.store, acc.id, prices.now, prices.freshness_days, catalog=catalog, current_only=False) if prices else None
     if found is None or prices is None:
         return None, None
     return found, find_offer(catalog, prices.store, found.offer_id, prices.now, prices.freshness_days, prices.hours_per_month)

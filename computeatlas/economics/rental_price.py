@@ -1,7 +1,8 @@
-"""The price per accelerator-hour a bound uses: the cheapest fresh on-demand observation
-(:func:`computeatlas.cloud.spreads.cheapest_on_demand`, the same like-for-like rules as the
-price page's spread: one stated variant, on-demand, USD, within the freshness window), or a
-price the visitor chose: an offer of the cloud layer (by its stable id) or a figure of their own.
+"""The price per accelerator-hour a bound uses: the cheapest price by the one rule
+(:func:`computeatlas.cloud.cheapest_price.cheapest_prices`: one stated variant, on-demand, USD,
+within the freshness window; current prices only — a part whose newest price is older is left
+out of the ranking and listed with why, :func:`left_out`), or a price the visitor chose: an
+offer of the cloud layer (by its stable id) or a figure of their own.
 """
 
 from __future__ import annotations
@@ -9,9 +10,12 @@ from __future__ import annotations
 import datetime as dt
 import math
 
-from computeatlas.cloud import spreads
+from pydantic import BaseModel
+
+from computeatlas.cloud import cheapest_price
+from computeatlas.cloud.cheapest_price import CheapestPrice
 from computeatlas.cloud.offers import find_offer
-from computeatlas.cloud.spreads import CheapestPrice, SpreadEnd
+from computeatlas.cloud.spreads import SpreadEnd
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import InputError, NotFound, closest
@@ -41,15 +45,28 @@ def _rental(found: CheapestPrice) -> RentalPrice:
                        freshness_days=found.freshness_days)  # fmt: skip
 
 
-def cheapest_on_demand(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90) -> RentalPrice | None:
-    """:func:`computeatlas.cloud.spreads.cheapest_on_demand` as the bound's price, or None."""
-    found = spreads.cheapest_on_demand(store, accelerator, now, freshness_days)
-    return _rental(found) if found is not None else None
+def current_rental_prices(catalog: Catalog, store: Store, now: dt.datetime, freshness_days: int = 90) -> dict[str, RentalPrice]:
+    """The bound's price of every catalogued part with a CURRENT price by the one rule
+    (:func:`computeatlas.cloud.cheapest_price.cheapest_prices`), by accelerator id."""
+    found = cheapest_price.current_prices(cheapest_price.cheapest_prices(store, now, freshness_days, catalog))
+    return {acc: _rental(p) for acc, p in found.items() if acc in catalog.accelerators}
 
 
-def cheapest_by_accelerator(store: Store, now: dt.datetime, freshness_days: int = 90) -> dict[str, RentalPrice]:
-    """:func:`cheapest_on_demand` for every accelerator with a qualifying observation, in one store query."""
-    return {acc: _rental(found) for acc, found in spreads.cheapest_by_accelerator(store, now, freshness_days).items()}
+class LeftOut(BaseModel):
+    """A part a cost ranking leaves out, and why (e.g. "no current price: last seen 2026-03-21, 257 days ago")."""
+
+    accelerator: str
+    accelerator_name: str
+    reason: str
+    url: str
+
+
+def left_out(catalog: Catalog, store: Store, now: dt.datetime, freshness_days: int, ranked: set[str]) -> list[LeftOut]:
+    """The rented or observed parts not in a ranking over ``ranked``, each with why
+    (:func:`computeatlas.cloud.cheapest_price.left_out`)."""
+    prices = cheapest_price.cheapest_prices(store, now, freshness_days, catalog)
+    return [LeftOut(accelerator=a, accelerator_name=catalog.accelerators[a].name, reason=why, url=site_path("silicon_page", ident=a))
+            for a, why in cheapest_price.left_out(catalog, prices, ranked, store)]
 
 
 MAX_PRICE = 1e6
@@ -102,4 +119,4 @@ def chosen_price(catalog: Catalog, store: Store, now: dt.datetime, offer: str | 
                                     freshness_days=0, origin="given by you")  # fmt: skip
 
 
-__all__ = ["MAX_PRICE", "RentalPrice", "cheapest_by_accelerator", "cheapest_on_demand", "chosen_price"]
+__all__ = ["MAX_PRICE", "LeftOut", "RentalPrice", "chosen_price", "current_rental_prices", "left_out"]

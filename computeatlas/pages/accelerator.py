@@ -101,5 +101,5 @@ def accelerator_view(catalog: Catalog, acc: Accelerator, store: Store | None = N
         rent=rent,
         power=power_question(catalog, acc),
         glance=glance(specs, acc.availability.value, acc.availability_note, acc.catch, rent, site_path("cloud_prices", ident=acc.id),
-                      prices_read=store is not None),
+                      prices_read=store is not None, names={i: p.name for i, p in catalog.providers.items()}),
     )

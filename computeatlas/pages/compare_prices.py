@@ -3,7 +3,9 @@ what a dollar-hour buys.
 
 Rows (each cell dated and linked where it holds a price):
 
-- cheapest on-demand price, USD per accelerator-hour (:func:`~computeatlas.pages.cheapest.cheapest_on_demand`);
+- cheapest on-demand price, USD per accelerator-hour (the one rule:
+  :func:`~computeatlas.cloud.cheapest_price.cheapest_prices`); a part with no current price shows
+  its newest one, not current ("last seen …"), and gets no price-performance figure;
 - dense compute per USD-hour at the comparison's headline number format: dense FLOP/s (OP/s
   for an integer format) ÷ that price, in TFLOPS per USD/hour;
 - memory per USD-hour: memory (GB) ÷ that price.
@@ -17,11 +19,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from computeatlas.cloud.spreads import CheapestPrice
+from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.presentation import DERIVED_LABEL, grouped, sig3, tera_unit
-from computeatlas.pages.cheapest import cheapest_on_demand, price_text
+from computeatlas.pages.cheapest import price_text, provider_name
 from computeatlas.silicon.comparison import (
     CellView,
     ComparisonView,
@@ -32,13 +34,19 @@ from computeatlas.silicon.comparison import (
 NONE_OBSERVED_STATE = "none_observed"
 """The state word of a price cell with no fresh on-demand USD observation."""
 NONE_OBSERVED_LABEL = "no current on-demand price observed"
+NOT_CURRENT_STATE = "not_current"
+"""The state word of a price cell whose newest observation is older than the freshness window."""
 
 
 def _price_cell(catalog: Catalog, base: CellView, end: CheapestPrice | None) -> CellView:
     if end is None:
         return CellView(id=base.id, state=NONE_OBSERVED_STATE, state_label=NONE_OBSERVED_LABEL, display=NONE_OBSERVED_LABEL,
                         comparable=False, verified=base.verified)
-    provider = catalog.providers[end.provider].name if end.provider in catalog.providers else end.provider
+    provider = provider_name(catalog, end.provider)
+    if not end.current:
+        words = f"not current: {end.seen}"
+        return CellView(id=base.id, state=NOT_CURRENT_STATE, state_label=words, display=f"{words} ({price_text(end.per_accelerator_hour)} USD per hour)",
+                        comparable=False, verified=end.collected.date(), note=f"{provider}, {end.instance_type}", url=end.source_url)
     return CellView(
         id=base.id, state="observed", state_label="observed price", display=f"{price_text(end.per_accelerator_hour)} USD per hour",
         comparable=True, amount=end.per_accelerator_hour, verified=end.collected.date(),
@@ -52,8 +60,8 @@ def _per_dollar(figure: CellView, price: CellView, scale: float, unit: str, what
         return CellView(id=figure.id, state=figure.state, state_label=figure.state_label, display=figure.state_label,
                         comparable=False, verified=figure.verified, reason=f"{what}: {figure.state_label}")
     if price.amount is None:
-        return CellView(id=figure.id, state=NONE_OBSERVED_STATE, state_label=NONE_OBSERVED_LABEL, display=NONE_OBSERVED_LABEL,
-                        comparable=False, verified=figure.verified)
+        words = f"no current price: {price.state_label.removeprefix('not current: ')}" if price.state == NOT_CURRENT_STATE else NONE_OBSERVED_LABEL
+        return CellView(id=figure.id, state=NONE_OBSERVED_STATE, state_label=words, display=words, comparable=False, verified=figure.verified)
     value = figure.amount / scale / price.amount
     return CellView(
         id=figure.id, state="derived", state_label=DERIVED_LABEL, display=f"{sig3(value)} {unit}", comparable=True,
@@ -94,8 +102,8 @@ def price_rows(catalog: Catalog, view: ComparisonView, cheapest: dict[str, Cheap
 def with_prices(catalog: Catalog, view: ComparisonView, store: Store, now: dt.datetime, freshness_days: int) -> ComparisonView:
     """``view`` with its price rows filled from ``store``'s current observations as of ``now``
     (the web page, ``/api/compare`` and ``computeatlas compare`` all call this)."""
-    view.prices = price_rows(catalog, view, cheapest_on_demand(store, now, freshness_days), freshness_days)
+    view.prices = price_rows(catalog, view, cheapest_prices(store, now, freshness_days, catalog), freshness_days)
     return view
 
 
-__all__ = ["NONE_OBSERVED_LABEL", "NONE_OBSERVED_STATE", "price_rows", "with_prices"]
+__all__ = ["NONE_OBSERVED_LABEL", "NONE_OBSERVED_STATE", "NOT_CURRENT_STATE", "price_rows", "with_prices"]

@@ -44,6 +44,7 @@ from computeatlas.cloud.history import (
     history_view,
     price_changes,
 )
+from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
 from computeatlas.cloud.providers import (
@@ -60,6 +61,7 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import InputError
 from computeatlas.core.urls import site_path
+from computeatlas.pages.price_table import parse_sort, sort_rows
 from computeatlas.publish.exports import prices as prices_export
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
 from computeatlas.publish.exports.csv import write_rows
@@ -75,7 +77,7 @@ from computeatlas.web.page import (
 )
 from computeatlas.web.site import ATOM
 
-INDEX_PARAMS = ("accelerator", "provider", "pricing", "region")
+INDEX_PARAMS = ("accelerator", "provider", "pricing", "region", "sort")
 """Filters of the ``/cloud/`` price table."""
 
 OFFER_PARAMS = ("accelerator", "provider", "pricing", "region", "variant", "since", "until", "include_stale")
@@ -93,6 +95,7 @@ _DESCRIPTIONS = {
     "since": "first collection date of the window, YYYY-MM-DD (default: the freshness window, 90 days)",
     "until": "last collection date of the window, YYYY-MM-DD",
     "include_stale": "true to list offers whose newest observation is older than the freshness window (marked stale)",
+    "sort": "sort the price table by price, provider, instance, region, pricing or collected ('-price': dearest first); default: as listed",
 }
 
 
@@ -140,6 +143,17 @@ class ObservedParams(BaseModel):
         return {k: (v.value if isinstance(v, PricingKind) else v) or None for k, v in values.items()}
 
 
+SORT_DESCRIPTION = ("sort the table by provider, instance, region, pricing, price, collected or variant "
+                    "(a leading '-' sorts the other way: -price is dearest first); default: as listed")
+
+
+class PricePageParams(ObservedParams):
+    """Parameters of the price page ``/cloud/prices/{id}``: those of the observed prices, and
+    the column its current-price table is sorted by."""
+
+    sort: str | None = Field(None, max_length=20, description=SORT_DESCRIPTION)
+
+
 class HistoryParams(ObservedParams):
     """Parameters of a price history (``/cloud/prices/{id}/history``, ``/api/prices/{id}/history``);
     any other parameter is ignored."""
@@ -182,15 +196,30 @@ def cloud_page(request: Request, params: Annotated[IndexParams, Query()]) -> HTM
     query, offers = _offers(request, params)
     view = cloud_index(catalog_of(request), offers, query, history.utcnow().date(), settings_of(request).freshness_days,
                        _store(request).version())
-    return render(request, "cloud_index.html", page_title="Cloud", view=view)
+    order = parse_sort(getattr(params, "sort", None))
+    view.offers = sort_rows(view.offers, order)
+    keep = {k: v for k, v in params.model_dump(exclude_none=True).items() if k != "sort"}
+    return render(request, "cloud_index.html", page_title="Cloud", view=view, order=order, keep=keep,
+                  not_current=not_current_parts(request))
 
 
-def provider_page(request: Request, ident: str = PROVIDER_PATH) -> HTMLResponse:
-    """One provider: what it rents at what price now, and what makes leaving hard."""
+def provider_page(request: Request, ident: str = PROVIDER_PATH,
+                  sort: str | None = Query(None, max_length=20, description=_DESCRIPTIONS["sort"])) -> HTMLResponse:
+    """One provider: what it rents at what price now (sortable by ``sort``), and what makes leaving hard."""
     catalog = catalog_of(request)
     provider = find_provider(request, ident)
     view = provider_view(catalog, provider, _offers(request)[1])
-    return render(request, "cloud_provider.html", page_title=view.name, view=view)
+    order = parse_sort(sort)
+    view.offers = sort_rows(view.offers, order)
+    return render(request, "cloud_provider.html", page_title=view.name, view=view, order=order, keep={})
+
+
+def not_current_parts(request: Request) -> list[CheapestPrice]:
+    """The parts whose newest price is older than the freshness window, each with that price, its
+    date and its age (:func:`~computeatlas.cloud.cheapest_price.cheapest_prices`), in catalog order."""
+    catalog, settings = catalog_of(request), settings_of(request)
+    found = cheapest_prices(_store(request), history.utcnow(), settings.freshness_days, catalog)
+    return [found[a] for a in catalog.accelerators if a in found and not found[a].current]
 
 
 def _check_variant(store: Store, accelerator: str, variant: str | None) -> None:
@@ -209,27 +238,31 @@ def _prices(request: Request, ident: str, params: ObservedParams) -> tuple[Any, 
     store, settings = _store(request), settings_of(request)
     _check_variant(store, acc.id, params.variant)
     rates = rates_of(settings)
-    current = current_view(store, acc.id, history.utcnow(), settings.freshness_days, params.variant, rates)
+    current = current_view(store, acc.id, history.utcnow(), settings.freshness_days, params.variant, rates, catalog_of(request))
     past = history_view(store, acc.id, *params.window(), rates=rates, **params.filters())
     return acc, PricesView(accelerator=acc.id, current=current, history=past)
 
 
 def prices_page(
-    request: Request, params: Annotated[ObservedParams, Query()], ident: str = ACCELERATOR_PATH
+    request: Request, params: Annotated[PricePageParams, Query()], ident: str = ACCELERATOR_PATH
 ) -> HTMLResponse:
     """Observed prices of one accelerator, read from the store on every request: current
-    prices with spot/reserved/capacity-block discounts, the like-for-like spread, and the
-    median history per provider with observation counts."""
+    prices with spot/reserved/capacity-block discounts (sortable by ``sort``), the like-for-like
+    spread, the cheapest price by the one rule (or the newest, not current), and the median
+    history per provider with observation counts."""
     acc, view = _prices(request, ident, params)
+    order = parse_sort(getattr(params, "sort", None))
+    current = view.current.model_copy(update={"prices": sort_rows(view.current.prices, order)})
+    keep = {k: str(v) for k, v in params.model_dump(exclude_none=True, mode="json").items() if k not in ("sort", "format")}
     return render(request, "cloud_price_history.html", page_title=f"{acc.name}: observed prices", acc=acc,
-                  current=view.current, history=view.history)
+                  current=current, history=view.history, order=order, keep=keep)
 
 
 def price_history_page(
     request: Request, params: Annotated[HistoryParams, Query()], ident: str = ACCELERATOR_PATH
 ) -> HTMLResponse:
     """The same page as ``/cloud/prices/{id}`` (kept for links made before the two merged)."""
-    return prices_page(request, params, ident)
+    return prices_page(request, PricePageParams(**params.model_dump(exclude={"format"})), ident)
 
 
 def cloud_redirect(request: Request) -> Response:
@@ -299,7 +332,8 @@ def api_price_current(
     acc = find_accelerator(request, ident)
     settings = settings_of(request)
     _check_variant(_store(request), acc.id, variant)
-    return current_view(_store(request), acc.id, history.utcnow(), settings.freshness_days, variant or None, rates_of(settings))
+    return current_view(_store(request), acc.id, history.utcnow(), settings.freshness_days, variant or None, rates_of(settings),
+                        catalog_of(request))
 
 
 def price_feed(request: Request, ident: str = ACCELERATOR_PATH) -> Response:

@@ -28,8 +28,8 @@ from computeatlas.economics.model_view import (
 )
 from computeatlas.economics.model_view import find_model as find_model_record
 from computeatlas.economics.models import ModelRecord
-from computeatlas.economics.rental_price import chosen_price
 from computeatlas.core.settings import Settings
+from computeatlas.economics.rental_price import LeftOut, chosen_price, current_rental_prices, left_out
 from computeatlas.economics.token_prices import observations_of, token_store
 from computeatlas.web.page import (
     Moved,
@@ -90,6 +90,14 @@ def token_chart(request: Request, view: ModelView) -> token_history.TokenHistory
         return None
     catalog = catalog_of(request)
     return token_history.history_view(catalog.models[view.id], view.market, view.as_of, settings_of(request).freshness_days, catalog.version)
+
+
+def left_out_of_bounds(request: Request) -> list[LeftOut]:
+    """The parts the bounds leave out (no current price …), each with why, as of now."""
+    settings = settings_of(request)
+    store, now = Store(settings.prices_dir), history.utcnow()
+    ranked = set(current_rental_prices(catalog_of(request), store, now, settings.freshness_days))
+    return left_out(catalog_of(request), store, now, settings.freshness_days, ranked)
 
 
 def model_page(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORMAT_QUERY, context: str | None = CONTEXT_QUERY,

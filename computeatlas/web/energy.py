@@ -165,7 +165,8 @@ def economics_page(request: Request) -> HTMLResponse:
     """The economics claims, each with its claimant's interest, a way to our estimate, and the
     models table: each model's cheapest market price and cheapest bound."""
     view = energy_views.economics_view(catalog_of(request))
-    return render(request, "economics.html", page_title="Economics", view=view, models=economics.summaries(request))
+    return render(request, "economics.html", page_title="Economics", view=view, models=economics.summaries(request),
+                  left_out=economics.left_out_of_bounds(request))
 
 
 def _prices(request: Request) -> PriceSource:

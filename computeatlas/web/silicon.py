@@ -17,7 +17,8 @@ from computeatlas.core.citation import citation
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
-from computeatlas.pages.cheapest import cheapest_on_demand, price_cells
+from computeatlas.cloud.cheapest_price import cheapest_prices
+from computeatlas.pages.cheapest import price_cells
 from computeatlas.silicon import table
 from computeatlas.silicon.specs import AcceleratorSummary, summary_view
 from computeatlas.web.charts import silicon_charts
@@ -57,15 +58,21 @@ def home(request: Request) -> HTMLResponse:
                   freshness_days=settings.freshness_days)
 
 
+def price_column(catalog: Catalog, settings: Settings) -> dict[str, dict[str, table.Cell]]:
+    """The table's columns read from outside the records: the cheapest price by the one rule
+    (:func:`~computeatlas.cloud.cheapest_price.cheapest_prices`), read from the store now."""
+    cheapest = cheapest_prices(Store(settings.prices_dir), history.utcnow(), settings.freshness_days, catalog)
+    return {"price": price_cells(catalog, cheapest)}
+
+
 def index_context(catalog: Catalog, settings: Settings, query: table.Query) -> dict[str, Any]:
     """What the table of all accelerators renders (``silicon_index.html``), for ``query``: the
-    rows with the cheapest current on-demand price column read from the store now, the
-    columns, the filter choices and the charts. Shared by the page and the render benchmark."""
-    cheapest = cheapest_on_demand(Store(settings.prices_dir), history.utcnow(), settings.freshness_days)
+    rows with the cheapest-price column, the columns, the filter choices and the charts.
+    Shared by the page and the render benchmark."""
     return dict(
         page_title="Accelerators",
         query=query,
-        rows=table.rows(catalog, query, {"price": price_cells(catalog, cheapest)}),
+        rows=table.rows(catalog, query, price_column(catalog, settings)),
         columns=table.COLUMNS,
         freshness_days=settings.freshness_days,
         choices={key: table.choices(catalog, key) for key in table.CHOICE_FILTERS},
@@ -107,7 +114,7 @@ def silicon_redirect(request: Request) -> Response:
 def api_accelerators(request: Request, params: TableQuery) -> list[AcceleratorSummary]:
     """Every accelerator (filtered and sorted like ``/silicon/``; ``{column}_min``/``_max`` ranges too)."""
     query = _table_query(request, params)
-    rows = table.rows(catalog_of(request), query, _given_cells(request) if query.sort == "price" else None)
+    rows = table.rows(catalog_of(request), query, price_column(catalog_of(request), settings_of(request)) if query.sort == "price" else None)
     return [summary_view(r.accelerator) for r in rows]
 
 

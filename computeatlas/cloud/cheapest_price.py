@@ -1,0 +1,221 @@
+"""The cheapest price of an accelerator: the ONE rule every face uses (the accelerator card's
+"from X", the silicon table's price column, comparisons, the estimate, the token-cost bound,
+the price page, the API and the CLI), and the like-for-like test the spreads apply.
+
+The rule (:func:`excluded_because` says, in words, why an observation is left out):
+
+- **accepted** observations only (the store never hands out held rows as prices), the newest
+  of each offer (provider, instance, region, pricing, term);
+- **fresh**: collected at most ``freshness_days`` (:attr:`Settings.freshness_days`, 90 by
+  default) before ``now``;
+- **on-demand** and **USD** (no exchange rate), with a price per accelerator-hour;
+- **one stated variant**: the part's default variant (:func:`default_variant`: the stated
+  variant most on-demand offers name); an observation whose variant is not stated never
+  counts in a per-variant figure. A part that exists in one variant only
+  (:func:`computeatlas.cloud.variants.sole_variants`) needs none stated: placement gives its
+  offers the record's variant, and rows stored before it did are read the same way
+  (:func:`rule_variant`).
+
+Ties go to the most recently collected, then the offer id. Where no observation of a part is
+current, :func:`cheapest_prices` gives the newest one the rule would take if it were fresh
+(the cheapest on the newest date any qualifies), marked ``current=False`` with its date and
+age ("last seen 2026-08-20, 104 days ago"): shown as old, never used in a ranking or a spread.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from computeatlas.cloud.offers import row_id
+from computeatlas.cloud.store import Store
+from computeatlas.cloud.variants import rule_variant, sole_keys
+from computeatlas.core.catalog import Catalog
+
+CURRENCY = "USD"
+"""The one currency prices are compared in."""
+
+ON_DEMAND = "on_demand"
+"""The pricing kind the rule counts, as the store spells it."""
+
+
+def default_variant(offers: Iterable[tuple[str, str]]) -> str:
+    """The variant the rule uses when none is asked: of ``(variant key, pricing)`` pairs, the
+    stated variant (not '' and not ``not-stated``) that most on-demand offers name, ties to the
+    first key in alphabetical order; '' when no on-demand offer states one. ``pricing`` may be
+    spelled ``on_demand`` or ``on-demand``."""
+    counts = Counter(v for v, kind in offers if v and v != "not-stated" and kind.replace("-", "_") == ON_DEMAND)
+    return min(counts, key=lambda k: (-counts[k], k)) if counts else ""
+
+
+def excluded_because(pricing: str, currency: str, per_accelerator_hour: float | None, variant: str, chosen: str | None,
+                     collected: dt.datetime, now: dt.datetime, freshness_days: int, *, include_stale: bool = False) -> str | None:
+    """Why an observation is outside the rule, in words, or None when it counts.
+
+    ``variant`` is its (rule) variant key, '' when not stated; ``chosen`` the variant the
+    figure is for (None: every variant, as a visitor may ask); ``include_stale`` lifts the
+    freshness test (a visitor's choice on the price page, never a default)."""
+    if pricing.replace("-", "_") != ON_DEMAND:
+        return f"{pricing.replace('_', '-')} price: only on-demand prices count"
+    if per_accelerator_hour is None:
+        return "not separable: the bundle price has no share per accelerator"
+    if currency != CURRENCY:
+        return f"priced in {currency}: left out of {CURRENCY} comparisons (no exchange rate)"
+    if chosen is not None and not variant:
+        return "variant not stated: never in a per-variant figure"
+    if chosen is not None and variant != chosen:
+        return f"another variant ({variant})"
+    if not include_stale and not is_fresh(collected, now, freshness_days):
+        return f"not current: seen {(now - collected).days} days ago (more than {freshness_days})"
+    return None
+
+
+def is_fresh(collected: dt.datetime, now: dt.datetime, freshness_days: int) -> bool:
+    """Collected within ``freshness_days`` before ``now``: the store's window
+    (:meth:`~computeatlas.cloud.store.Store.current`, ``now`` rounded up to the minute), so
+    the rule counts exactly the offers the price pages list as current."""
+    end = now.replace(second=0, microsecond=0)
+    end = end if end == now else end + dt.timedelta(minutes=1)
+    return end - dt.timedelta(days=freshness_days) <= collected <= end
+
+
+def age_text(collected: dt.datetime, now: dt.datetime) -> str:
+    """``last seen 2026-08-20, 104 days ago`` (``1 day ago``, ``today``)."""
+    days = (now - collected).days
+    ago = "today" if days <= 0 else f"{days} day{'s' if days != 1 else ''} ago"
+    return f"last seen {collected.astimezone(dt.UTC).date().isoformat()}, {ago}"
+
+
+class CheapestPrice(BaseModel):
+    """The cheapest price of one accelerator by the rule: USD per accelerator-hour, on-demand,
+    in one stated variant, named (provider, instance, region, offer id), dated and sourced.
+
+    ``current`` False: no observation is fresh, and this is the newest the rule would take
+    (shown as old, with ``age_days``; never in a ranking)."""
+
+    accelerator: str
+    variant: str = Field(description="the variant key compared like for like, e.g. 'sxm-80gb'")
+    per_accelerator_hour: float = Field(description="USD per accelerator-hour, on-demand")
+    provider: str
+    instance_type: str
+    region: str
+    collected: dt.datetime = Field(description="when the observation was collected (UTC)")
+    source_url: str
+    offer_id: str = Field(description="the offer's stable id (see computeatlas.cloud.offers.offer_id)")
+    counted: int = Field(description="observations of this variant it was chosen from (fresh ones, or those of its date when not current)")
+    freshness_days: int
+    as_of: dt.datetime
+    current: bool = Field(True, description="collected within the freshness window before as_of")
+    age_days: int = Field(0, description="whole days between collected and as_of")
+    seen: str = Field("", description="'seen 2026-11-09', or 'last seen 2026-08-20, 104 days ago' when not current")
+
+
+def _pick(rows: list[dict[str, Any]], accelerator: str, now: dt.datetime, freshness_days: int, variant: str | None,
+          sole: Mapping[str, str]) -> CheapestPrice | None:
+    """The rule over one part's newest row per offer (any age)."""
+    keyed = [(rule_variant(r["variant"] or "", accelerator, sole), r) for r in rows if r["accelerator"] == accelerator]
+    fresh = [(v, r) for v, r in keyed if is_fresh(r["collected"], now, freshness_days)]
+    chosen = variant if variant is not None else (default_variant((v, r["pricing"]) for v, r in fresh)
+                                                  or default_variant((v, r["pricing"]) for v, r in keyed))
+    if not chosen:
+        return None
+    ok = [r for v, r in keyed if excluded_because(r["pricing"], r["currency"], r["per_accelerator_hour"], v, chosen, r["collected"], now,
+                                                  freshness_days, include_stale=True) is None]
+    current = [r for r in ok if is_fresh(r["collected"], now, freshness_days)]
+    if not current and ok:
+        newest = max(r["collected"].astimezone(dt.UTC).date() for r in ok)
+        current_flag, pool = False, [r for r in ok if r["collected"].astimezone(dt.UTC).date() == newest]
+    else:
+        current_flag, pool = True, current
+    if not pool:
+        return None
+    best = min(pool, key=lambda r: (r["per_accelerator_hour"], -r["collected"].timestamp(), row_id(r)))
+    collected = best["collected"].astimezone(dt.UTC)
+    return CheapestPrice(
+        accelerator=accelerator, variant=chosen, per_accelerator_hour=best["per_accelerator_hour"], provider=best["provider"],
+        instance_type=best["instance_type"], region=best["region"] or "", collected=collected, source_url=best["source_url"],
+        offer_id=row_id(best), counted=len(pool), freshness_days=freshness_days, as_of=now, current=current_flag,
+        age_days=(now - collected).days,
+        seen=f"seen {collected.date().isoformat()}" if current_flag else age_text(collected, now))
+
+
+def cheapest_price(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90, variant: str | None = None,
+                   catalog: Catalog | None = None, current_only: bool = True) -> CheapestPrice | None:
+    """The cheapest price of ``accelerator`` by the rule (see the module docstring), read from
+    ``store`` at call time; ``variant`` overrides the default variant; ``catalog`` names the
+    single-variant parts. With ``current_only`` False a part with no fresh observation gets its
+    newest one, marked ``current=False``. None when nothing qualifies."""
+    if variant is None:
+        found = cheapest_prices(store, now, freshness_days, catalog).get(accelerator)
+    else:
+        found = _pick(store.newest(None, now, accelerator), accelerator, now, freshness_days, variant, sole_keys(catalog))
+    return found if found is not None and (found.current or not current_only) else None
+
+
+KEPT = 8
+"""How many answers of :func:`cheapest_prices` are kept (least recently used out first)."""
+
+_kept: OrderedDict[tuple[str, str, dt.datetime, int, str], dict[str, CheapestPrice]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def cheapest_prices(store: Store, now: dt.datetime, freshness_days: int = 90, catalog: Catalog | None = None) -> dict[str, CheapestPrice]:
+    """:func:`cheapest_price` of every observed part (default variant), by accelerator id, from
+    one store query: current ones, and for a part with no current observation its newest
+    (``current=False``). A part with nothing the rule takes is absent (never a zero).
+
+    Worked out once per store, store version (an import changes it), minute of ``now``,
+    window and catalog, and kept: the silicon table, every comparison, the estimate and the
+    bound of that minute ask the same question. The answer is shared: read it, do not change it."""
+    key = (str(store.root), store.version(), now.replace(second=0, microsecond=0), freshness_days, catalog.version if catalog else "")
+    with _lock:
+        found = _kept.get(key)
+        if found is not None:
+            _kept.move_to_end(key)
+            return found
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in store.newest(None, now):
+        if row["accelerator"]:
+            groups.setdefault(row["accelerator"], []).append(row)
+    sole = sole_keys(catalog)
+    picked = {acc: _pick(rows, acc, now, freshness_days, None, sole) for acc, rows in groups.items()}
+    found = {acc: price for acc, price in picked.items() if price is not None}
+    with _lock:
+        _kept[key] = found
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    return found
+
+
+def current_prices(prices: Mapping[str, CheapestPrice]) -> dict[str, CheapestPrice]:
+    """Only the current ones of ``prices``: what rankings and spreads may use."""
+    return {acc: p for acc, p in prices.items() if p.current}
+
+
+def left_out(catalog: Catalog, prices: Mapping[str, CheapestPrice], ranked: Iterable[str], store: Store) -> list[tuple[str, str]]:
+    """The parts a price ranking leaves out, each with why, as (accelerator id, reason): every
+    part rented or observed (an accepted or held observation, or cloud-only) that is not in
+    ``ranked``: "no current price: last seen 2026-03-21, 257 days ago" or "no price observed"."""
+    inside = set(ranked)
+    observed = store.observed_accelerators()
+    out = []
+    for ident, acc in catalog.accelerators.items():
+        if ident in inside:
+            continue
+        found = prices.get(ident)
+        if found is not None and not found.current:
+            out.append((ident, f"no current price: {found.seen} ({found.per_accelerator_hour:.4g} USD per accelerator-hour)"))
+        elif found is None and (ident in observed or acc.availability.value in ("cloud-only", "rent")):
+            words = ("no on-demand USD price of a stated variant observed" if ident in observed
+                     else "no price observed: the atlas holds no accepted observation of it")
+            out.append((ident, words))
+    return out
+
+
+__all__ = ["CURRENCY", "KEPT", "ON_DEMAND", "CheapestPrice", "age_text", "cheapest_price", "cheapest_prices", "current_prices",
+           "default_variant", "excluded_because", "is_fresh", "left_out", "rule_variant", "sole_keys"]

@@ -1,0 +1,70 @@
+"""Price tables a person reads (the price page ``/cloud/prices/{id}``, ``/cloud/`` and
+``/cloud/{provider}``): sorted on the server by a ``sort`` query parameter, as the silicon
+table is (``sort=price`` ascending, ``sort=-price`` descending; a row without the value sorts
+last either way), so the links work without scripts and in the static copy.
+
+The words come from one place each: provider names from the catalog, pricing kinds from
+:func:`computeatlas.core.presentation.pricing_words`, regions from
+:func:`computeatlas.cloud.regions.region_label`, and the source as the provider's page or the
+upstream file (:func:`computeatlas.core.presentation.source_words`), never our CSV path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+from urllib.parse import urlencode
+
+from pydantic import BaseModel
+
+from computeatlas.cloud.regions import region_label
+from computeatlas.core.presentation import pricing_words
+
+Row = TypeVar("Row")
+
+OBSERVED_SORTS: dict[str, Callable[[Any], Any]] = {
+    "provider": lambda p: p.provider_name.casefold() if hasattr(p, "provider_name") else p.provider.casefold(),
+    "instance": lambda p: p.instance_type.casefold(),
+    "region": lambda p: region_label(p.provider, p.region).casefold() if p.region else None,
+    "pricing": lambda p: pricing_words(p.pricing, p.term),
+    "price": lambda p: p.usd_per_accelerator_hour if hasattr(p, "usd_per_accelerator_hour") else (p.per_accelerator_hour if p.usd_comparable else None),
+    "collected": lambda p: p.collected,
+    "variant": lambda p: (p.variant if isinstance(p.variant, str) else p.variant.key) or None,
+}
+"""The sortable columns of a price table: key → the value a row sorts by (None sorts last)."""
+
+
+class SortState(BaseModel):
+    """The sort a table was drawn in: the column key ('' = as listed) and the direction."""
+
+    key: str = ""
+    descending: bool = False
+
+    def link(self, column: str, params: dict[str, str]) -> str:
+        """The query string that sorts by ``column`` (ascending first, then the other way), keeping ``params``."""
+        value = f"-{column}" if self.key == column and not self.descending else column
+        return "?" + urlencode({**{k: v for k, v in params.items() if v and k != "sort"}, "sort": value})
+
+    def aria(self, column: str) -> str | None:
+        """The ``aria-sort`` value of ``column``'s header, or None when the table is not sorted by it."""
+        return ("descending" if self.descending else "ascending") if self.key == column else None
+
+
+def parse_sort(text: str | None, columns: Sequence[str] = tuple(OBSERVED_SORTS)) -> SortState:
+    """``price`` → ascending, ``-price`` → descending; an unknown or empty key is the table as listed."""
+    raw = (text or "").strip()
+    key = raw.removeprefix("-")
+    return SortState(key=key, descending=raw.startswith("-")) if key in columns else SortState()
+
+
+def sort_rows(rows: Sequence[Row], state: SortState) -> list[Row]:
+    """``rows`` in ``state``'s order (stable; rows without the value last, whichever the direction)."""
+    if not state.key:
+        return list(rows)
+    value = OBSERVED_SORTS[state.key]
+    present = [r for r in rows if value(r) is not None]
+    missing = [r for r in rows if value(r) is None]
+    return sorted(present, key=value, reverse=state.descending) + missing
+
+
+__all__ = ["OBSERVED_SORTS", "SortState", "parse_sort", "sort_rows"]
