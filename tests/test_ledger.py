@@ -107,7 +107,7 @@ def test_opening_twice_keeps_rows_and_migrations_are_idempotent(url: str) -> Non
     second.close()
 
 
-def test_migrations_build_exactly_the_declared_table(ledger: Ledger) -> None:
+def test_migrations_build_exactly_the_declared_tables(ledger: Ledger) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
@@ -116,7 +116,7 @@ def test_migrations_build_exactly_the_declared_table(ledger: Ledger) -> None:
     with ledger.engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"version_table": "ledger_alembic_version"})
         assert compare_metadata(context, metadata) == []
-        assert context.get_current_revision() == "0001"
+        assert context.get_current_revision() == "0002"
 
 
 def test_sqlite_ledger_is_in_wal_mode_in_the_var_directory(tmp_path: Path) -> None:

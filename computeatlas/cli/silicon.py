@@ -78,8 +78,9 @@ def serve(
     again every hour while it runs (:func:`start_retention`).
 
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from the addresses in
-    ``settings.trusted_proxies`` (none by default); with several workers and ``memory://``
-    rate-limit storage it warns that each worker counts separately (:func:`rate_limit_warning`),
+    ``settings.trusted_proxies`` (none by default); rate limits are counted in the ledger's
+    database unless ``settings.rate_limit_storage`` says otherwise, and with several workers
+    and ``memory://`` rate-limit storage it warns that each worker counts separately (:func:`rate_limit_warning`),
     and trusting every address (``0.0.0.0/0``) is warned about (:func:`trusted_proxies_warning`).
     A port that cannot be listened on (another server holds it) stops it, exit 1, before it
     says it is serving (:func:`port_problem`)."""
@@ -194,8 +195,8 @@ def rate_limit_warning(workers: int, storage: str) -> str | None:
     if workers <= 1 or not storage.startswith("memory://"):
         return None
     return (f"Warning: rate limits are counted separately by each of the {workers} workers (rate-limit storage "
-            f"{storage}), so one address may send up to {workers} times the limit. To share one count, set "
-            "COMPUTEATLAS_RATE_LIMIT_STORAGE to a shared store such as redis://host:6379.")
+            f"{storage}), so one address may send up to {workers} times the limit. To share one count, leave "
+            "COMPUTEATLAS_RATE_LIMIT_STORAGE empty (the ledger's database) or set it to a shared store such as redis://host:6379.")
 
 
 def start_retention(settings: Settings) -> RetentionSweeper:

@@ -37,7 +37,7 @@ from urllib.parse import parse_qsl
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from limits.errors import ConfigurationError
+from limits.errors import ConfigurationError, StorageError
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
@@ -231,7 +231,14 @@ async def data_submit(request: Request) -> Response:
     except ValueError:  # a malformed trusted_proxies entry (serve refuses to start on one)
         log.error("the dataset form cannot rate-limit: settings.trusted_proxies is malformed")
         raise ServiceUnavailable("The request form is unavailable", "The server is misconfigured just now; please try again later.") from None
-    retry = guard.allow(address)
+    try:
+        retry = await run_in_threadpool(guard.allow, address)
+    except StorageError as exc:  # the counts' database (or Redis) cannot be reached: refuse, never let a post through uncounted
+        log.error("could not check the form's rate limit: %s", safe_reason(exc.storage_error))
+        return _form_page(
+            request, status=503,
+            notice="We could not check your request just now, so nothing was recorded and nothing was sent. Please try again in a minute.",
+        )
     if retry is not None:
         minutes = max(1, round(retry / 60))
         response = _form_page(
