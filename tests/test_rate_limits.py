@@ -136,17 +136,24 @@ def connections_by_worker(
 ) -> dict[int, list[http.client.HTTPConnection]]:
     """Open keep-alive connections (each answers ``/healthz``; all kept in ``opened`` for the
     caller to close) until each of the two worker processes holds ``each`` of them; return
-    worker pid → its connections. Fails after 400 connections or 60 s."""
+    worker pid → its connections. Fails after 400 connections or 60 s.
+    Connections are opened 16 at once: one at a time, the worker that accepted the last
+    one tends to accept the next as well."""
     grouped: dict[int, list[http.client.HTTPConnection]] = {}
     deadline = time.monotonic() + 60
+    def health() -> http.client.HTTPConnection:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        opened.append(connection)
+        connection.request("GET", "/healthz")
+        response = connection.getresponse()
+        response.read()
+        assert response.status == 200
+        return connection
+
     while len(opened) < 400 and time.monotonic() < deadline:
-        for _ in range(8):
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            connection.request("GET", "/healthz")
-            response = connection.getresponse()
-            response.read()
-            assert response.status == 200
-            opened.append(connection)
+        # 16 at once: a worker busy answering leaves the next connections to the other one
+        with ThreadPoolExecutor(16) as pool:
+            list(pool.map(lambda _: health(), range(16)))
         owner: dict[int, int] = {}  # the client's local port -> the worker holding the other end
         for process in psutil.Process(server.process.pid).children(recursive=True):
             try:
@@ -164,7 +171,8 @@ def connections_by_worker(
         if len(grouped) == 2 and all(len(held) >= each for held in grouped.values()):
             return {pid: held[:each] for pid, held in grouped.items()}
     counts = {pid: len(held) for pid, held in grouped.items()}
-    pytest.fail(f"two workers did not each take {each} connections: {counts}\n" + server.log.read_text()[-2000:])
+    kids = [(k.pid, k.status(), k.cmdline()[-3:], k.cpu_times().user) for k in psutil.Process(server.process.pid).children(recursive=True)]
+    pytest.fail(f"two workers did not each take {each} connections: {counts}\n{kids}\n" + server.log.read_text()[-2000:])
 
 
 def post_through_both(server: Server, port: int) -> dict[int, list[int]]:

@@ -120,12 +120,19 @@ def serve(
     # factory (a partial of create_app over the settings) is pickled to each worker.
     from uvicorn.supervisors import Multiprocess
 
-    config = TcpConfig(app_factory(settings, catalog), workers=workers, **options)
+    config = TcpConfig(app_factory(settings, catalog), workers=workers, timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS, **options)
     try:
         sock = config.bind_socket()
     except SystemExit:
         raise fail(f"Not starting: cannot listen on {host}:{port}.", 1) from None
     Multiprocess(config, sockets=[sock]).run()
+
+
+WORKER_HEALTHCHECK_SECONDS = 60
+"""Seconds uvicorn's supervisor waits for a worker to answer its health ping before it kills
+and replaces the worker. uvicorn's default, 5 s, is shorter than a worker's start (importing
+the package and loading the catalog) on a busy machine: the supervisor then killed each new
+worker before it could answer, again and again, and ``--workers 2`` served with one."""
 
 
 def app_factory(settings: Settings, catalog: Catalog | None = None) -> AppFactory:
