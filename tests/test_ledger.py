@@ -116,7 +116,7 @@ def test_migrations_build_exactly_the_declared_tables(ledger: Ledger) -> None:
     with ledger.engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"version_table": "ledger_alembic_version"})
         assert compare_metadata(context, metadata) == []
-        assert context.get_current_revision() == "0002"
+        assert context.get_current_revision() == "0003"
 
 
 def test_sqlite_ledger_is_in_wal_mode_in_the_var_directory(tmp_path: Path) -> None:
