@@ -509,6 +509,7 @@ def test_the_privacy_note_says_how_to_ask_and_whom_when_configured(catalog: Cata
     web = TestClient(make_app(catalog, tmp_path))
     note = soup(web.get("/data/")).select_one("#privacy").get_text()
     assert "write to ask" not in note and "deleted after 365 days" in note
+    assert "a keyed hash of it (never the address) is counted" in note
     assert "computeatlas requests export --email" in note and "computeatlas requests erase --email" in note
     assert "Write to" not in note
     monkeypatch.setenv("COMPUTEATLAS_CONTACT", "privacy@atlas.example <b>now</b>")

@@ -83,7 +83,9 @@ HONEYPOT = "website"
 
 PRIVACY = (
     "What you type here is used only to answer this request: we keep your name, email, organisation, "
-    "intended use and the date, and nothing else (no IP address, no tracking). It is never sold, shared or "
+    "intended use and the date, and nothing else (no IP address, no tracking). To limit how often one address "
+    "may send this form, a keyed hash of it (never the address) is counted, apart from your request, for as long "
+    "as the rate limit counts it (a day by default). What you type is never sold, shared or "
     f"used for marketing, and it is deleted after {DEFAULT_RETENTION_DAYS} days. To see what we hold about you, "
     "or to have it deleted sooner, ask the operator of this site: they can export or erase every request made "
     "with your email address (computeatlas requests export --email, computeatlas requests erase --email)."
