@@ -42,6 +42,8 @@ fi
 # A throwaway cluster: initdb without syncing its files and a server without fsync (the
 # tests kill our server, never PostgreSQL's, so a commit is a commit; only an OS crash would
 # lose data, and the cluster is deleted at the end anyway).
+# wal_recycle=off as the README asks of a ledger's server: a checkpoint removes old WAL segments
+# instead of renaming them for reuse, so the erase test can look for an erased address in pg_wal.
 # initdb refuses to run as root: run the cluster as the 'postgres' system user then.
 RUN_AS=()
 if [ "$(id -u)" = 0 ]; then
@@ -72,7 +74,7 @@ if ! "${RUN_AS[@]}" "$BINDIR/initdb" -D "$WORK/data" -U postgres --auth=trust -E
     exit $?
 fi
 if ! "${RUN_AS[@]}" "$BINDIR/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $PORT -k $WORK -c max_connections=150 -c fsync=off -c full_page_writes=off" start >/dev/null; then
+        -o "-c listen_addresses=127.0.0.1 -p $PORT -k $WORK -c max_connections=150 -c fsync=off -c full_page_writes=off -c wal_recycle=off" start >/dev/null; then
     log "the server did not start (log below); the PostgreSQL ledger tests will be skipped"
     cat "$WORK/server.log" >&2
     "$@"

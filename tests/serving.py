@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -95,6 +96,14 @@ def _main(args: list[str], env: dict[str, str], log: str, cwd: str | None) -> No
     os.dup2(sink, 1)
     os.dup2(sink, 2)
     os.close(sink)
+    # Standard input on descriptor 0, as a command has it (/dev/null): multiprocessing left
+    # sys.stdin on another descriptor, which `serve --workers N` (uvicorn) hands to each worker
+    # it spawns by number, and a spawned worker does not have it.
+    null = os.open(os.devnull, os.O_RDONLY)
+    if null != 0:
+        os.dup2(null, 0)
+        os.close(null)
+    sys.stdin = open(0, closefd=False)  # noqa: SIM115  (the process's stdin, open while it runs)
     from computeatlas.cli import app
 
     app(args=args, prog_name="computeatlas")

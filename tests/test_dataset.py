@@ -402,8 +402,8 @@ def test_serve_warns_that_memory_rate_limits_count_per_worker() -> None:
     assert rate_limit_warning(4, "redis://cache:6379") is None
     assert rate_limit_warning(4, "memory://") == (
         "Warning: rate limits are counted separately by each of the 4 workers (rate-limit storage memory://), so one "
-        "address may send up to 4 times the limit. To share one count, set COMPUTEATLAS_RATE_LIMIT_STORAGE to a shared "
-        "store such as redis://host:6379.")
+        "address may send up to 4 times the limit. To share one count, leave COMPUTEATLAS_RATE_LIMIT_STORAGE empty (the "
+        "ledger's database) or set it to a shared store such as redis://host:6379.")
 
 
 def test_client_key_groups_ipv6_by_64() -> None:
@@ -509,6 +509,7 @@ def test_the_privacy_note_says_how_to_ask_and_whom_when_configured(catalog: Cata
     web = TestClient(make_app(catalog, tmp_path))
     note = soup(web.get("/data/")).select_one("#privacy").get_text()
     assert "write to ask" not in note and "deleted after 365 days" in note
+    assert "a keyed hash of it (never the address) is counted" in note
     assert "computeatlas requests export --email" in note and "computeatlas requests erase --email" in note
     assert "Write to" not in note
     monkeypatch.setenv("COMPUTEATLAS_CONTACT", "privacy@atlas.example <b>now</b>")

@@ -107,7 +107,7 @@ def test_opening_twice_keeps_rows_and_migrations_are_idempotent(url: str) -> Non
     second.close()
 
 
-def test_migrations_build_exactly_the_declared_table(ledger: Ledger) -> None:
+def test_migrations_build_exactly_the_declared_tables(ledger: Ledger) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
@@ -116,7 +116,7 @@ def test_migrations_build_exactly_the_declared_table(ledger: Ledger) -> None:
     with ledger.engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"version_table": "ledger_alembic_version"})
         assert compare_metadata(context, metadata) == []
-        assert context.get_current_revision() == "0001"
+        assert context.get_current_revision() == "0003"
 
 
 def test_sqlite_ledger_is_in_wal_mode_in_the_var_directory(tmp_path: Path) -> None:
@@ -497,3 +497,30 @@ def test_serve_purges_expired_requests_at_start_up_and_keeps_a_sweeper(tmp_path:
         assert sweeper.interval == 3600 and sweeper._thread is not None and sweeper._thread.is_alive()
     finally:
         sweeper.stop()
+
+
+def test_opening_the_ledger_again_in_a_process_keeps_its_wal_for_another_process(tmp_path: Path) -> None:
+    # Opening a second engine on the file (the rate-limit counts, the retention sweep) used to open
+    # and close the database file, which drops every POSIX lock this process holds on it; the
+    # next process to close a connection then deleted the WAL under the first engine's writes.
+    import subprocess
+    import sys
+
+    path = tmp_path / "ledger.sqlite3"
+    first = Ledger.open(f"sqlite:///{path}")
+    try:
+        record(first, person(email="first@example.org"), "key-0000000000000601")
+        with first.engine.connect() as held:  # a connection of this process stays open, as a server's pool does
+            held.exec_driver_sql("SELECT count(*) FROM dataset_requests").scalar_one()
+            Ledger.open(f"sqlite:///{path}").close()
+            reader = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM dataset_requests'); c.close()"
+            subprocess.run([sys.executable, "-c", reader, str(path)], check=True)
+            assert path.with_name(path.name + "-wal").exists()
+            record(first, person(email="second@example.org"), "key-0000000000000602")
+    finally:
+        first.close()
+    raw = sqlite3.connect(path)
+    try:
+        assert raw.execute("SELECT email FROM dataset_requests ORDER BY id").fetchall() == [("first@example.org",), ("second@example.org",)]
+    finally:
+        raw.close()

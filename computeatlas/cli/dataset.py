@@ -47,6 +47,7 @@ from computeatlas.ledger import (
     Ledger,
     LedgerEntry,
     LedgerUnavailable,
+    WalPurge,
     database_url,
 )
 from computeatlas.publish.exports import FOLDER_FORMATS, FORMATS, build
@@ -190,11 +191,19 @@ def erase_requests(
     email: Annotated[str, typer.Option(help="The person's email address (any letter case).")],
     yes: YesOption = False,
     dry_run: DryRunOption = False,
+    purge_wal: Annotated[bool, typer.Option(
+        "--purge-wal", help="PostgreSQL: then also close and checkpoint the write-ahead log that still holds the erased rows "
+        "(VACUUM FULL pg_statistic, pg_switch_wal(), CHECKPOINT: those this user may run), and say what still holds them.",
+    )] = False,
     database: DatabaseOption = None,
 ) -> None:
     """Delete every request made with one email address (for an erasure request).
 
     Says how many requests it will delete and asks first, unless --yes; --dry-run only counts.
+    On PostgreSQL the erased rows stay in the server's write-ahead log until its segments are
+    removed: --purge-wal runs the commands that move them out (also when nothing is left to
+    erase, e.g. after setting wal_recycle = off) and prints each step and what remains; without
+    it, a PostgreSQL erase ends by offering it.
     """
     ledger = _open(database)
     try:
@@ -206,9 +215,26 @@ def erase_requests(
         if count:
             _confirm(what, yes)
         erased = ledger.erase(email) if count else 0
+        typer.echo(f"Erased {erased} request(s) for {email}.")
+        postgres = ledger.engine.dialect.name == "postgresql"
+        if purge_wal:
+            _print_purge(ledger.purge_wal())
+        elif postgres and erased:
+            typer.echo("PostgreSQL keeps the erased rows in its write-ahead log (pg_wal) until those segments are removed: "
+                       f"run `computeatlas requests erase --email {email} --purge-wal` to close and checkpoint it now "
+                       "(see the README on erasure).", err=True)
     finally:
         ledger.close()
-    typer.echo(f"Erased {erased} request(s) for {email}.")
+
+
+def _print_purge(report: WalPurge) -> None:
+    """Each step of a WAL purge (done, or why not), then what still holds the erased rows."""
+    for step in report.steps:
+        typer.echo(f"{'done' if step.done else 'NOT DONE'}: {step.command}" + (f" ({step.note})" if step.note else ""))
+    if report.settings:
+        typer.echo("settings: " + ", ".join(f"{k}={v}" for k, v in report.settings.items()))
+    for left in report.remaining:
+        typer.echo(f"remaining: {left}")
 
 
 @requests_app.command("purge")

@@ -78,8 +78,9 @@ def serve(
     again every hour while it runs (:func:`start_retention`).
 
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from the addresses in
-    ``settings.trusted_proxies`` (none by default); with several workers and ``memory://``
-    rate-limit storage it warns that each worker counts separately (:func:`rate_limit_warning`),
+    ``settings.trusted_proxies`` (none by default); rate limits are counted in the ledger's
+    database unless ``settings.rate_limit_storage`` says otherwise, and with several workers
+    and ``memory://`` rate-limit storage it warns that each worker counts separately (:func:`rate_limit_warning`),
     and trusting every address (``0.0.0.0/0``) is warned about (:func:`trusted_proxies_warning`).
     A port that cannot be listened on (another server holds it) stops it, exit 1, before it
     says it is serving (:func:`port_problem`)."""
@@ -119,12 +120,19 @@ def serve(
     # factory (a partial of create_app over the settings) is pickled to each worker.
     from uvicorn.supervisors import Multiprocess
 
-    config = TcpConfig(app_factory(settings, catalog), workers=workers, **options)
+    config = TcpConfig(app_factory(settings, catalog), workers=workers, timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS, **options)
     try:
         sock = config.bind_socket()
     except SystemExit:
         raise fail(f"Not starting: cannot listen on {host}:{port}.", 1) from None
     Multiprocess(config, sockets=[sock]).run()
+
+
+WORKER_HEALTHCHECK_SECONDS = 60
+"""Seconds uvicorn's supervisor waits for a worker to answer its health ping before it kills
+and replaces the worker. uvicorn's default, 5 s, is shorter than a worker's start (importing
+the package and loading the catalog) on a busy machine: the supervisor then killed each new
+worker before it could answer, again and again, and ``--workers 2`` served with one."""
 
 
 def app_factory(settings: Settings, catalog: Catalog | None = None) -> AppFactory:
@@ -194,8 +202,8 @@ def rate_limit_warning(workers: int, storage: str) -> str | None:
     if workers <= 1 or not storage.startswith("memory://"):
         return None
     return (f"Warning: rate limits are counted separately by each of the {workers} workers (rate-limit storage "
-            f"{storage}), so one address may send up to {workers} times the limit. To share one count, set "
-            "COMPUTEATLAS_RATE_LIMIT_STORAGE to a shared store such as redis://host:6379.")
+            f"{storage}), so one address may send up to {workers} times the limit. To share one count, leave "
+            "COMPUTEATLAS_RATE_LIMIT_STORAGE empty (the ledger's database) or set it to a shared store such as redis://host:6379.")
 
 
 def start_retention(settings: Settings) -> RetentionSweeper:

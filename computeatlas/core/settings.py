@@ -42,7 +42,10 @@ class Settings(BaseSettings):
     page_cache: bool = Field(True, description="cache rendered pages in memory")
     page_cache_bytes: int = Field(64 * 1024 * 1024, ge=0, description="the page cache's bound in bytes of bodies")
     rate_limit: str = Field("10/minute;100/day", description="form posts allowed per client (the limits library's syntax)")
-    rate_limit_storage: str = Field("memory://", description="where rate-limit counts live (memory:// is per process)")
+    rate_limit_storage: str = Field(
+        "", description="where rate-limit counts live: empty for the ledger's database (shared by every worker and instance "
+        "using it), memory:// (each process counts alone), or another limits storage URI such as redis://host:6379"
+    )
     trusted_proxies: tuple[str, ...] = Field(
         (), description="addresses or networks whose X-Forwarded-For is believed; none by default"
     )

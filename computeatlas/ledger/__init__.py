@@ -1,11 +1,13 @@
 """The request ledger: the one place Compute Atlas writes.
 
 - :mod:`~computeatlas.ledger.request`: the form's fields and how typed text is checked;
-- :mod:`~computeatlas.ledger.tables`: the SQLAlchemy Core table;
+- :mod:`~computeatlas.ledger.tables`: the SQLAlchemy Core tables;
 - :mod:`~computeatlas.ledger.database`: where the ledger lives (the database URL), the engine
   with its SQLite settings and owner-only files, the Alembic migrations, :class:`LedgerUnavailable`;
 - :mod:`~computeatlas.ledger.store`: :class:`Ledger` (record, list, count, export, erase, purge);
-- :mod:`~computeatlas.ledger.retention`: :class:`RetentionSweeper`, which deletes expired requests.
+- :mod:`~computeatlas.ledger.retention`: :class:`RetentionSweeper`, which deletes expired requests;
+- :mod:`~computeatlas.ledger.wal`: after an erase on PostgreSQL, closing and checkpointing the WAL that holds it;
+- :mod:`~computeatlas.ledger.rate_limits`: the form's rate-limit counts, in the same database.
 """
 
 from computeatlas.ledger.request import (
@@ -16,6 +18,7 @@ from computeatlas.ledger.request import (
 )
 from computeatlas.ledger.database import LedgerUnavailable, database_url, location, var_dir
 from computeatlas.ledger.retention import SWEEP_INTERVAL, RetentionSweeper
+from computeatlas.ledger.wal import WalPurge
 from computeatlas.ledger.store import (
     DEFAULT_RETENTION_DAYS,
     MAX_RETENTION_DAYS,
@@ -34,6 +37,7 @@ __all__ = [
     "LedgerEntry",
     "LedgerUnavailable",
     "RetentionSweeper",
+    "WalPurge",
     "check",
     "database_url",
     "location",

@@ -113,10 +113,21 @@ read and write for the owner, nothing for anyone else."""
 def _owner_only(path: Path) -> None:
     """Create ``path`` (empty) with mode :data:`OWNER_ONLY`, or set that mode on an existing file.
 
+    An existing file is never opened: closing any descriptor of a SQLite database drops every
+    POSIX lock this process holds on it, its SQLite connections' included. Another process (an
+    operator's ``computeatlas requests`` command) then found no lock, took itself for the last
+    user, checkpointed and deleted the WAL under the server, and the server's next commits went
+    to the deleted file ("disk I/O error", answered requests lost). A second engine on the same
+    file in one process (the rate-limit counts, the retention sweep) did that open and close.
+
     Raises ``OSError`` when the file cannot be created or its mode changed."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, OWNER_ONLY)
     try:
-        os.fchmod(fd, OWNER_ONLY)  # an existing file keeps its mode through os.open: set it
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, OWNER_ONLY)
+    except FileExistsError:
+        os.chmod(path, OWNER_ONLY)
+        return
+    try:
+        os.fchmod(fd, OWNER_ONLY)  # exactly 0600, whatever the umask
     finally:
         os.close(fd)
 

@@ -24,6 +24,7 @@ from computeatlas.ledger.database import (
 )
 from computeatlas.ledger.request import DatasetRequest
 from computeatlas.ledger.tables import requests
+from computeatlas.ledger.wal import WalPurge, purge_wal
 
 DEFAULT_RETENTION_DAYS = 365
 """Requests older than this are removed by ``computeatlas requests purge``."""
@@ -247,6 +248,12 @@ class Ledger:
             if self.engine.dialect.name == "postgresql":
                 connection.exec_driver_sql(f"VACUUM FULL {requests.name}")
             return True
+
+    def purge_wal(self) -> WalPurge:
+        """PostgreSQL: close and checkpoint the write-ahead log that still holds erased rows, with
+        the commands this connection may run; report what was done and what still holds them
+        (:func:`computeatlas.ledger.wal.purge_wal`). SQLite: nothing to do (:meth:`scrub` emptied its WAL)."""
+        return purge_wal(self.engine)
 
     def integrity(self) -> str:
         """``"ok"`` when the database checks clean (SQLite ``PRAGMA integrity_check``; a query elsewhere)."""

@@ -37,7 +37,7 @@ from urllib.parse import parse_qsl
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from limits.errors import ConfigurationError
+from limits.errors import ConfigurationError, StorageError
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
@@ -83,7 +83,9 @@ HONEYPOT = "website"
 
 PRIVACY = (
     "What you type here is used only to answer this request: we keep your name, email, organisation, "
-    "intended use and the date, and nothing else (no IP address, no tracking). It is never sold, shared or "
+    "intended use and the date, and nothing else (no IP address, no tracking). To limit how often one address "
+    "may send this form, a keyed hash of it (never the address) is counted, apart from your request, for as long "
+    "as the rate limit counts it (a day by default). What you type is never sold, shared or "
     f"used for marketing, and it is deleted after {DEFAULT_RETENTION_DAYS} days. To see what we hold about you, "
     "or to have it deleted sooner, ask the operator of this site: they can export or erase every request made "
     "with your email address (computeatlas requests export --email, computeatlas requests erase --email)."
@@ -231,7 +233,14 @@ async def data_submit(request: Request) -> Response:
     except ValueError:  # a malformed trusted_proxies entry (serve refuses to start on one)
         log.error("the dataset form cannot rate-limit: settings.trusted_proxies is malformed")
         raise ServiceUnavailable("The request form is unavailable", "The server is misconfigured just now; please try again later.") from None
-    retry = guard.allow(address)
+    try:
+        retry = await run_in_threadpool(guard.allow, address)
+    except StorageError as exc:  # the counts' database (or Redis) cannot be reached: refuse, never let a post through uncounted
+        log.error("could not check the form's rate limit: %s", safe_reason(exc.storage_error))
+        return _form_page(
+            request, status=503,
+            notice="We could not check your request just now, so nothing was recorded and nothing was sent. Please try again in a minute.",
+        )
     if retry is not None:
         minutes = max(1, round(retry / 60))
         response = _form_page(

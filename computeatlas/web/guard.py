@@ -9,9 +9,13 @@ limit, and a capped request body.
   one request, and the second answer (409) says so and gives a refreshed form.
 - **Rate limit.** ``limits`` (moving window) per client address, IPv6 grouped by /64;
   :attr:`Settings.rate_limit` (``$COMPUTEATLAS_RATE_LIMIT``, default ``10/minute;100/day``),
-  storage :attr:`Settings.rate_limit_storage` (default ``memory://``: counted in each
-  process separately, so ``serve --workers N`` allows up to N times the limit; use
-  ``redis://…`` to share one count between workers and instances). The client address is
+  storage :attr:`Settings.rate_limit_storage`: by default (empty) the ledger's own database
+  (:class:`~computeatlas.ledger.rate_limits.SQLStorage`), so every worker of
+  ``serve --workers N`` and every instance on that database shares one count; ``memory://``
+  counts in each process separately (N workers allow up to N times the limit), ``redis://…``
+  in Redis. The count is keyed by an HMAC of the address with the site secret, so no storage
+  holds the address itself. Each limit is hit atomically, shortest window first; a post
+  refused by one limit is not counted by the longer ones after it. The client address is
   the connection's peer; ``X-Forwarded-For`` is believed only from
   ``settings.trusted_proxies`` (none by default, :func:`client_address`), so behind a proxy
   list the proxy's address there.
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import ipaddress
 import math
 import os
@@ -44,6 +49,8 @@ from starlette.requests import Request
 
 from computeatlas.core.errors import PageError
 from computeatlas.core.settings import Settings
+from computeatlas.ledger.database import database_url
+from computeatlas.ledger.rate_limits import SQLStorage
 
 MAX_BODY = 16 * 1024
 """Largest accepted form body, in bytes (the form's fields together are under 1 KiB)."""
@@ -195,14 +202,19 @@ async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
 class FormGuard:
     """Issues and checks form tokens and applies the per-address rate limit.
 
-    ``secret`` signs tokens; ``rate`` is a ``limits`` string such as ``"10/minute;100/day"``;
-    ``storage_uri`` a ``limits`` storage (``memory://``, ``redis://host``).
+    ``secret`` signs tokens and keys the rate-limit counts; ``rate`` is a ``limits`` string such
+    as ``"10/minute;100/day"``; ``storage_uri`` a ``limits`` storage URI (``memory://``,
+    ``redis://host``, or a ledger URL such as ``sqlite:///var/ledger.sqlite3``, see
+    :class:`~computeatlas.ledger.rate_limits.SQLStorage`). Raises ``ValueError`` for a bad rate
+    and :class:`limits.errors.ConfigurationError` for an unknown storage.
     """
 
     def __init__(self, secret: bytes, rate: str = DEFAULT_RATE, storage_uri: str = "memory://", max_age: int = TOKEN_MAX_AGE) -> None:
         self.serializer = URLSafeTimedSerializer(secret, salt="computeatlas.dataset-form")
-        self.rates = parse_many(rate)
-        self.limiter = strategies.MovingWindowRateLimiter(storage.storage_from_string(storage_uri))
+        self.rates = sorted(parse_many(rate), key=lambda item: item.get_expiry())
+        self._key_secret = hmac.new(secret, b"computeatlas.rate-limit", hashlib.sha256).digest()
+        self.storage = storage.storage_from_string(storage_uri, wrap_exceptions=True)
+        self.limiter = strategies.MovingWindowRateLimiter(self.storage)
         self.max_age = max_age
         self.clock: Callable[[], float] = time.time
         """Seconds since the epoch; tests replace it to move time on."""
@@ -217,7 +229,7 @@ class FormGuard:
         return cls(
             load_secret(settings.var.resolve(), settings.secret),
             settings.rate_limit or DEFAULT_RATE,
-            settings.rate_limit_storage or "memory://",
+            settings.rate_limit_storage or database_url(settings),
         )
 
     @staticmethod
@@ -274,12 +286,20 @@ class FormGuard:
             return None
         return str(payload.get("k")) if isinstance(payload, dict) else None
 
+    def rate_key(self, address: str) -> str:
+        """The key the counts of ``address`` are kept under: an HMAC-SHA256 of it (32 hex digits)."""
+        return hmac.new(self._key_secret, address.encode(), hashlib.sha256).hexdigest()[:32]
+
     def allow(self, address: str) -> int | None:
-        """Count one submission from ``address``: None when allowed, else seconds until it may retry."""
+        """Count one submission from ``address``: None when allowed, else seconds until it may retry.
+
+        Each limit, shortest window first, admits the post atomically in the storage (so two
+        workers cannot both take a limit's last place) or refuses it, and then the longer
+        limits are not hit. Blocks on the storage (a database transaction): call it from a
+        worker thread. Raises :class:`limits.errors.StorageError` when the storage fails."""
+        key = self.rate_key(address)
         for item in self.rates:
-            if not self.limiter.test(item, "dataset-form", address):
-                reset = self.limiter.get_window_stats(item, "dataset-form", address).reset_time
+            if not self.limiter.hit(item, "dataset-form", key):
+                reset = self.limiter.get_window_stats(item, "dataset-form", key).reset_time
                 return max(1, math.ceil(reset - time.time()))
-        for item in self.rates:
-            self.limiter.hit(item, "dataset-form", address)
         return None
