@@ -76,7 +76,7 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
             provider=provider_id(raw["provider"]), instance_type=raw["instance_type"].strip(), region=raw["region"].strip(),
             pricing=term_kind(pricing, unit), term=raw["term"].strip(), amount=price(raw, "amount"), currency=currency(raw, "currency"),
             unit=unit, price_basis=choice(raw, "price_basis", PriceBasis), stated_accelerators=count(raw, "accelerators"),
-            collected=timestamp(raw, "collected", now), source_url=raw["source_url"].strip(), source_title=raw["source_title"].strip(),
+            collected=timestamp(raw, "collected", now, allow_date_alone=False), source_url=raw["source_url"].strip(), source_title=raw["source_title"].strip(),
             via=raw["via"].strip() or path.name, availability=raw["availability"].strip(), note=raw["note"].strip())
 
     yield from rows(path, COLUMNS, parse)
