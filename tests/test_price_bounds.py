@@ -116,15 +116,15 @@ def test_a_source_may_set_its_own_first_date(monkeypatch: pytest.MonkeyPatch) ->
     assert runs.first_date("atlas", rules.Limits()) == dt.date(2015, 1, 1)
     monkeypatch.setattr(atlas, "FIRST_DATE", dt.date(2024, 6, 1), raising=False)
     assert runs.first_date("atlas", rules.Limits()) == dt.date(2024, 6, 1)
-    store = Store(Path("/nonexistent-never-written"))
-    assert store.leftovers().orphans == ()
 
 
 def test_a_collectors_row_of_year_one_is_held_and_the_rest_imported(tmp_path: Path) -> None:
     store = Store(tmp_path / "prices")
     summary = import_readings("collector:test", [], store, TABLE, RateTable([]), rules.Limits(), now=NOW,
-                              observations=[_obs(3.2, when=dt.datetime(1, 1, 1, tzinfo=dt.UTC)), _obs(3.2, region="eu")])
-    assert (summary.accepted, summary.held, dict(summary.held_by_rule)) == (1, 1, {"implausible_date": 1})
+                              observations=[_obs(3.2, when=dt.datetime(1, 1, 1, tzinfo=dt.UTC)), _obs(3.2, region="eu"),
+                                            _obs(3.2, region="asia", when=dt.datetime(9999, 12, 31, 23, 59, tzinfo=dt.UTC))])
+    assert (summary.accepted, summary.held, dict(summary.held_by_rule)) == (1, 2, {"implausible_date": 2})
+    assert sorted(r["region"] for r in store.held()) == ["asia", "us"]
     assert [r["region"] for r in store.current("nvidia-l4", NOW, 90)] == ["eu"]
 
 

@@ -13,7 +13,10 @@ Units: a price is compared as USD per accelerator-hour
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+import statistics
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from computeatlas.cloud.observations import Observation
@@ -74,10 +77,53 @@ def sibling_map(accelerators: Iterable[Accelerator]) -> dict[str, tuple[str, ...
     return out
 
 
-def closest_sibling(accelerator: str, siblings: Mapping[str, tuple[str, ...]], priced: Iterable[str]) -> str | None:
-    """The closest sibling of ``accelerator`` (:func:`sibling_map` order) among ``priced``, or None."""
-    have = set(priced)
-    return next((s for s in siblings.get(accelerator, ()) if s in have), None)
+def provider_median(window: list[tuple[dt.datetime, float, str]]) -> float:
+    """The median of the providers' medians: a provider with hundreds of regional rows
+    counts once, so one hyperscaler's price list cannot set the band for everyone else."""
+    by_provider: dict[str, list[float]] = defaultdict(list)
+    for _, price, provider in window:
+        by_provider[provider].append(price)
+    return statistics.median(statistics.median(v) for v in by_provider.values())
 
 
-__all__ = ["CLOCK_SKEW", "bound_problem", "closest_sibling", "date_problem", "no_rate_reason", "sibling_map"]
+def window_median(series: list[tuple[dt.datetime, float, str]], when: dt.datetime, window: dt.timedelta,
+                  cache: dict[tuple[int, int, int], tuple[float, int, int]]) -> tuple[float, int, int] | None:
+    """(median of the providers' medians, providers, observations) of ``series`` (sorted)
+    within ``window`` either side of ``when``, or None when the window is empty."""
+    lo = bisect.bisect_left(series, (when - window,))
+    hi = bisect.bisect_right(series, (when + window, float("inf"), "\uffff"))
+    if hi <= lo:
+        return None
+    if (id(series), lo, hi) not in cache:  # rows collected together share one window
+        cache[(id(series), lo, hi)] = (provider_median(series[lo:hi]), len({p for _, _, p in series[lo:hi]}), hi - lo)
+    return cache[(id(series), lo, hi)]
+
+
+def against_sibling(obs: Observation, price: float, siblings: Mapping[str, tuple[str, ...]], priced: set[str],
+                    groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]], window: dt.timedelta,
+                    medians: dict[tuple[int, int, int], tuple[float, int, int]], band: tuple[float, float]) -> Observation:
+    """A part's first price held as ``far_from_sibling`` when it is more than the band away
+    (``band``: the low and high factors) from the median of its closest sibling with prices of
+    the same kind near it in time (``groups``: sorted (time, USD, provider) per (part, pricing);
+    ``priced``: the parts with any; ``medians``: the windows already computed)."""
+    low, high = band
+    for sibling in siblings.get(obs.accelerator, ()):
+        if sibling not in priced:
+            continue
+        found = window_median(groups.get((sibling, obs.pricing.value), []), obs.collected, window, medians)
+        if found is None:
+            continue
+        median, providers, count = found
+        if price < low * median or price > high * median:
+            return obs.held("far_from_sibling", f"the first price of {obs.accelerator}: {price:.4g} USD per accelerator-hour is "
+                                                f"outside {low:g}–{high:g} × the median {median:.4g} of its "
+                                                f"closest sibling {sibling} ({count} {obs.pricing.value} observations, "
+                                                f"{providers} provider(s))")
+        return obs
+    return obs
+
+
+__all__ = [
+    "CLOCK_SKEW", "against_sibling", "bound_problem", "date_problem", "no_rate_reason", "provider_median",
+    "sibling_map", "window_median",
+]

@@ -87,10 +87,8 @@ Qualifiers (shown, not held): ``variant_not_stated`` (left out of per-variant fi
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import math
-import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -310,28 +308,6 @@ def usd_per_accelerator_hour(obs: Observation, rates: RateTable, hours_per_month
     return rates.to_usd(amount, obs.currency, obs.collected.date())[0]
 
 
-def _provider_median(window: list[tuple[dt.datetime, float, str]]) -> float:
-    """The median of the providers' medians: a provider with hundreds of regional rows
-    counts once, so one hyperscaler's price list cannot set the band for everyone else."""
-    by_provider: dict[str, list[float]] = defaultdict(list)
-    for _, price, provider in window:
-        by_provider[provider].append(price)
-    return statistics.median(statistics.median(v) for v in by_provider.values())
-
-
-def _window_median(series: list[tuple[dt.datetime, float, str]], when: dt.datetime, window: dt.timedelta,
-                   cache: dict[tuple[int, int, int], tuple[float, int, int]]) -> tuple[float, int, int] | None:
-    """(median of the providers' medians, providers, observations) of ``series`` (sorted)
-    within ``window`` either side of ``when``, or None when the window is empty."""
-    lo = bisect.bisect_left(series, (when - window,))
-    hi = bisect.bisect_right(series, (when + window, float("inf"), "\uffff"))
-    if hi <= lo:
-        return None
-    if (id(series), lo, hi) not in cache:  # rows collected together share one window
-        cache[(id(series), lo, hi)] = (_provider_median(series[lo:hi]), len({p for _, _, p in series[lo:hi]}), hi - lo)
-    return cache[(id(series), lo, hi)]
-
-
 def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Iterable[PoolPrice],
           known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None) -> list[Observation]:
     """The absolute bounds, ``no_rate``, the band and a first price against its closest sibling."""
@@ -359,7 +335,7 @@ def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
         if price is None or obs.status is not Status.ACCEPTED:
             out.append(obs)
             continue
-        found = _window_median(groups[(obs.accelerator, obs.pricing.value)], obs.collected, window, medians)
+        found = bounds.window_median(groups[(obs.accelerator, obs.pricing.value)], obs.collected, window, medians)
         if found is not None and found[2] >= limits.min_observations:
             median, providers, count = found
             if price < low * median or price > high * median:
@@ -367,30 +343,9 @@ def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
                                                f"{median:.4g} of {providers} provider(s)' medians ({count} {obs.pricing.value} "
                                                f"observations of {obs.accelerator})")
         if known is not None and obs.accelerator not in known and obs.status is Status.ACCEPTED:
-            obs = _against_sibling(obs, price, siblings or {}, priced, groups, window, medians, limits)
+            obs = bounds.against_sibling(obs, price, siblings or {}, priced, groups, window, medians, (limits.band_low, limits.band_high))
         out.append(obs)
     return out
-
-
-def _against_sibling(obs: Observation, price: float, siblings: Mapping[str, tuple[str, ...]], priced: set[str],
-                     groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]], window: dt.timedelta,
-                     medians: dict[tuple[int, int, int], tuple[float, int, int]], limits: Limits) -> Observation:
-    """A part's first price held as ``far_from_sibling`` when it is more than the band away
-    from the median of its closest sibling with prices of the same kind near it in time."""
-    for sibling in siblings.get(obs.accelerator, ()):
-        if sibling not in priced:
-            continue
-        found = _window_median(groups.get((sibling, obs.pricing.value), []), obs.collected, window, medians)
-        if found is None:
-            continue
-        median, providers, count = found
-        if price < limits.band_low * median or price > limits.band_high * median:
-            return obs.held("far_from_sibling", f"the first price of {obs.accelerator}: {price:.4g} USD per accelerator-hour is "
-                                                f"outside {limits.band_low:g}–{limits.band_high:g} × the median {median:.4g} of its "
-                                                f"closest sibling {sibling} ({count} {obs.pricing.value} observations, "
-                                                f"{providers} provider(s))")
-        return obs
-    return obs
 
 
 def _dates(rows: list[Observation], first_date: dt.date, now: dt.datetime) -> list[Observation]:

@@ -219,9 +219,10 @@ class Store:
     def append(self, rows: Sequence[BaseModel], run: str, manifest: dict[str, Any]) -> list[Path]:
         """Write ``rows`` as the new run ``run`` (all or nothing) and its ``manifest``.
 
-        Returns the Parquet files written. Raises ``FileExistsError`` for a run id already
-        committed and lets an ``OSError`` or ``duckdb.Error`` through after removing
-        everything this call wrote.
+        Holds the write lock (:meth:`writing`, waiting up to its timeout; :class:`StoreBusy`)
+        and first removes what killed writers left. Returns the Parquet files written. Raises
+        ``FileExistsError`` for a run id already committed and lets an ``OSError`` or
+        ``duckdb.Error`` through after removing everything this call wrote.
         """
         with self.writing():
             return self._append(rows, run, manifest)
@@ -229,6 +230,7 @@ class Store:
     def _append(self, rows: Sequence[BaseModel], run: str, manifest: dict[str, Any]) -> list[Path]:
         if (self.runs_dir / f"{run}.json").exists():
             raise FileExistsError(f"run {run} is already in the store at {self.root}")
+        remove_leftovers(self.root, self._committed())  # a killed writer's; we hold the lock, so no one else's
         staging = self.root / STAGING / run
         moved: list[Path] = []
         try:

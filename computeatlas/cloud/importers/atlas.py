@@ -12,7 +12,10 @@ price_basis,collected,source_url,source_title,via,availability,note``.
 - ``accelerators``: the count per instance the source states (may be blank; our instance
   table decides the count, and a stated count that differs from it holds the row as
   ``count_mismatch``);
-- ``collected``: ISO 8601 UTC (``2026-11-30T09:00:00Z``), not in the future;
+- ``collected``: a full ISO 8601 time with its offset (``2026-11-30T09:00:00Z``), not in the
+  future; a date alone, a week or ordinal date and the basic form (``20261130``) are refused
+  (:func:`~computeatlas.cloud.importers.cells.timestamp`), and a time before 2015-01-01 is held
+  as ``implausible_date``;
 - ``source_url``: the provider's page or API the price was read on; ``via``: the file or
   collector it came through (default: this file's name).
 """
