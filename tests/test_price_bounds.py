@@ -96,6 +96,19 @@ def test_a_first_price_far_from_its_closest_siblings_median_is_held(real_catalog
     assert decide(49.0, frozenset({"nvidia-h100-sxm", "nvidia-h100-pcie"})).status is Status.ACCEPTED  # not its first price
 
 
+def test_an_import_bringing_enough_prices_of_a_new_part_is_judged_by_its_own_band(real_catalog) -> None:  # type: ignore[no-untyped-def]
+    """Measured on the March 2026 snapshot imported into an empty store: first-generation
+    Inferentia spot at 0.03 per device and Inferentia 2 at 1.19 are real, and each import
+    brings over a hundred of each part's prices, so their own band judges them, not the sibling's."""
+    siblings = sibling_map(real_catalog.accelerators.values())
+    pool = [rules.PoolPrice("nvidia-h100-pcie", "on_demand", NOW - dt.timedelta(days=2), 2.0, "lambda")]
+    rows = [_obs(25.0, instance="h100-server", region=region) for region in ("us", "eu", "asia", "sa", "af")]
+    decide = {"siblings": siblings, "known": frozenset({"nvidia-h100-pcie"})}
+    assert [o.rules for o in rules.apply(rows, TABLE, RateTable([]), rules.Limits(), pool, now=NOW, **decide)] == [()] * 5
+    (alone,) = rules.apply(rows[:1], TABLE, RateTable([]), rules.Limits(), pool, now=NOW, **decide)  # type: ignore[arg-type]
+    assert alone.rules == ("far_from_sibling",) and "closest sibling nvidia-h100-pcie" in alone.reasons[0]
+
+
 @pytest.mark.parametrize(("when", "held"), [
     (dt.datetime(1, 1, 1, tzinfo=dt.UTC), True),
     (dt.datetime(1900, 1, 1, tzinfo=dt.UTC), True),

@@ -104,6 +104,32 @@ def test_a_store_locked_longer_than_the_timeout_refuses_with_a_clear_message(tmp
     assert store.runs() == []
 
 
+def test_a_writer_is_told_why_it_waits_and_another_thread_waits_too(tmp_path: Path) -> None:
+    import threading
+
+    from computeatlas.cloud.store import StoreBusy
+
+    store, told, holding, done = Store(tmp_path / "prices"), [], threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with store.writing():
+            holding.set()
+            done.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    holding.wait(30)
+    with pytest.raises(StoreBusy, match="waited 0.2 s: nothing was stored"):
+        with store.writing(timeout=0.2, on_wait=told.append):
+            pass
+    done.set()
+    holder.join()
+    assert told == [str((store.root / ".lock").resolve())]
+    with store.writing(timeout=1, on_wait=told.append), store.writing(timeout=1):  # free again, and taken twice by one thread
+        pass
+    assert len(told) == 1
+
+
 def test_a_killed_writers_lock_is_released_by_the_system(tmp_path: Path) -> None:
     store = Store(tmp_path / "prices")
     held = tmp_path / "held"

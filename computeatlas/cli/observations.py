@@ -65,6 +65,12 @@ def _settings(data: Path | None, prices: Path | None) -> Settings:
     return Settings.from_env(data=data, prices=prices)
 
 
+def _waiting(lock: str) -> None:
+    """Say why an import waits: another writer holds the store's lock."""
+    err.print(f"another import or collection is writing to this store (lock {lock}): waiting for it to finish …",
+              markup=False, highlight=False)
+
+
 def _progress() -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=False)
 
@@ -160,7 +166,7 @@ def import_(
     try:
         with _progress() as bar:
             task = bar.add_task(f"importing {len(files)} file(s)", total=total)
-            summary = runs.import_files(fmt, files, settings, catalog, progress=lambda n: bar.advance(task, n), **options)
+            summary = runs.import_files(fmt, files, settings, catalog, progress=lambda n: bar.advance(task, n), on_wait=_waiting, **options)
     except InputFailed as exc:
         raise _unreadable(exc) from None
     except StoreBusy as exc:
@@ -200,7 +206,7 @@ def collect(
         raise fail(f"collect azure failed, nothing stored: {exc}", 1) from None
     try:
         summary = runs.import_readings("collector:azure", [], Store(settings.prices_dir), table, runs.rates_of(settings),
-                                       Limits.of(settings), observations=got.observations,
+                                       Limits.of(settings), observations=got.observations, on_wait=_waiting,
                                        siblings=sibling_map(catalog.accelerators.values()))
     except StoreBusy as exc:
         raise fail(f"collect azure: {exc}", 1) from None

@@ -46,7 +46,9 @@ Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
   never published unchecked; once a sourced rate is added to ``data/prices/rates.csv``,
   importing the file again stores the new decision (accepted if it is in bounds).
 - ``far_from_sibling``: a part's first price (no accepted observation of the part in the
-  store, ``known``) more than the band away (below ``band_low`` × or above ``band_high`` ×)
+  store, ``known``, and too few of its own in the window for the band: an import that brings
+  ``min_observations`` or more prices of a new part is judged by their own band) more than
+  the band away (below ``band_low`` × or above ``band_high`` ×)
   from the median of its closest sibling: the closest part of the same ``family`` in the
   catalog (:func:`~computeatlas.cloud.bounds.sibling_map`: one sharing a family alias
   first, then the nearest generation, then the same form factor) that has accepted prices of
@@ -336,13 +338,14 @@ def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
             out.append(obs)
             continue
         found = bounds.window_median(groups[(obs.accelerator, obs.pricing.value)], obs.collected, window, medians)
-        if found is not None and found[2] >= limits.min_observations:
+        banded = found is not None and found[2] >= limits.min_observations
+        if found is not None and banded:
             median, providers, count = found
             if price < low * median or price > high * median:
                 obs = obs.held("outside_band", f"{price:.4g} USD per accelerator-hour is outside {low:g}–{high:g} × the median "
                                                f"{median:.4g} of {providers} provider(s)' medians ({count} {obs.pricing.value} "
                                                f"observations of {obs.accelerator})")
-        if known is not None and obs.accelerator not in known and obs.status is Status.ACCEPTED:
+        if known is not None and obs.accelerator not in known and not banded and obs.status is Status.ACCEPTED:
             obs = bounds.against_sibling(obs, price, siblings or {}, priced, groups, window, medians, (limits.band_low, limits.band_high))
         out.append(obs)
     return out

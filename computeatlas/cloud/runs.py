@@ -133,13 +133,15 @@ def first_date(fmt: str, limits: rules.Limits) -> dt.date:
 def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: InstanceTable, rates: RateTable, limits: rules.Limits,
                     now: dt.datetime | None = None, progress: Callable[[int], None] | None = None,
                     observations: Sequence[Observation] = (), siblings: Mapping[str, tuple[str, ...]] | None = None,
-                    lock_timeout: float = LOCK_TIMEOUT_SECONDS, **options: object) -> Summary:
+                    lock_timeout: float = LOCK_TIMEOUT_SECONDS, on_wait: Callable[[str], None] | None = None,
+                    **options: object) -> Summary:
     """Import ``paths`` (format ``fmt``) and already-made ``observations`` (from a collector)
     into ``store`` as one run. Raises :class:`InputFailed` for an unknown format or an
     unreadable file; nothing is stored then.
 
     The files are read first; then the store's write lock is held (waiting up to
-    ``lock_timeout`` seconds, else :class:`~computeatlas.cloud.writers.StoreBusy`) while the
+    ``lock_timeout`` seconds, telling ``on_wait`` the lock file, else
+    :class:`~computeatlas.cloud.writers.StoreBusy`) while the
     leftovers of killed writers are removed, the rows are checked against what is stored
     (duplicates, conflicts, the band's pool, which parts have a price yet) and the run is
     appended: so two imports at once are one after the other. ``siblings``
@@ -171,7 +173,7 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
                 summary.skipped_by_reason[reading.result.reason] += 1
             else:
                 parsed.append(reading.result)
-    with store.writing(lock_timeout):
+    with store.writing(lock_timeout, on_wait):
         store.remove_leftovers(lock_timeout)
         _decide_and_append(fmt, paths, store, table, rates, limits, now, run, parsed, summary, siblings)
     return summary

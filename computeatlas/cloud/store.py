@@ -50,7 +50,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -146,10 +146,12 @@ class Store:
 
     # --- one writer at a time, and what a killed one left (computeatlas.cloud.writers) -----
 
-    def writing(self, timeout: float = LOCK_TIMEOUT_SECONDS) -> contextlib.AbstractContextManager[None]:
+    def writing(self, timeout: float = LOCK_TIMEOUT_SECONDS,
+                on_wait: Callable[[str], None] | None = None) -> contextlib.AbstractContextManager[None]:
         """The store's write lock for a ``with`` block (:func:`~computeatlas.cloud.writers.write_lock`):
-        every writer holds it; raises :class:`StoreBusy` after ``timeout`` seconds."""
-        return write_lock(self.root, timeout)
+        every writer holds it; raises :class:`StoreBusy` after ``timeout`` seconds; ``on_wait``
+        is told the lock file while another writer holds it."""
+        return write_lock(self.root, timeout, on_wait)
 
     def leftovers(self) -> Leftovers:
         """What killed or failed writers left (:class:`~computeatlas.cloud.writers.Leftovers`)."""

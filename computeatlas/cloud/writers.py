@@ -19,7 +19,7 @@ import contextlib
 import json
 import shutil
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,15 +44,22 @@ class StoreBusy(RuntimeError):
 
 
 @contextlib.contextmanager
-def write_lock(root: Path, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[None]:
+def write_lock(root: Path, timeout: float = LOCK_TIMEOUT_SECONDS, on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
     """Hold the write lock of the store at ``root`` for the ``with`` block (``timeout`` in
-    seconds; raises :class:`StoreBusy` when it runs out). Creates ``root`` if needed."""
+    seconds; raises :class:`StoreBusy` when it runs out). Creates ``root`` if needed.
+    ``on_wait`` is called with the lock file's path when another writer holds it (so a CLI
+    can say why it waits)."""
     root.mkdir(parents=True, exist_ok=True)
     path = str((root / LOCK_NAME).resolve())
     with _GUARD:  # one FileLock per path and process, so a nested take is counted, not a deadlock
         lock = _LOCKS.setdefault(path, FileLock(path))
     try:
-        lock.acquire(timeout=timeout)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            if on_wait:
+                on_wait(path)
+            lock.acquire(timeout=timeout)
     except Timeout:
         raise StoreBusy(f"another import or collection is writing to the price store at {root} (it holds {path}); waited "
                         f"{timeout:g} s: nothing was stored; try again when it has finished") from None
