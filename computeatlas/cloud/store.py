@@ -21,16 +21,11 @@ Why this shape:
   them into place and then writes its manifest with an atomic rename. Readers see only
   runs with a manifest, so a failed or interrupted import changes nothing visible, and a
   new import is picked up by the next query without a restart. No file is ever rewritten.
-- **One writer at a time.** Every writer holds an OS lock on ``<store>/.lock``
-  (:meth:`Store.writing`, the ``filelock`` library: ``flock`` on POSIX, released by the
-  kernel when the process dies, so a killed import never leaves the store locked). An import
-  holds it from reading what is stored (for duplicates and conflicts) until its manifest is
-  written, so it sees every committed run; a second writer waits, and after
-  :data:`LOCK_TIMEOUT_SECONDS` is refused with :class:`StoreBusy`, nothing stored.
-- **Leftovers.** An import killed between moving its files and writing its manifest leaves
-  Parquet files no manifest names (never read), and one killed earlier a staging folder.
-  :meth:`Store.leftovers` lists them; :meth:`Store.remove_leftovers` removes them under the
-  lock, as every import does before it writes (``computeatlas prices status`` and ``repair``).
+- **One writer at a time** (:mod:`computeatlas.cloud.writers`): every writer holds an OS
+  lock on ``<store>/.lock``, released by the kernel if the process dies; an import holds it
+  from reading what is stored until its manifest is written. Leftovers of killed writers
+  (Parquet files no manifest names, staging folders) are never read, are listed by
+  :meth:`Store.leftovers` and removed under the lock before every append.
 - **Decisions are rows too.** The same observation (:meth:`Observation.key`) may be stored
   again by a later run only when our decision about it changed (e.g. a newly sourced
   instance row places it); queries take the newest run's row per key. A row held as a
