@@ -106,7 +106,7 @@ def test_real_excerpt_tpu_counts_band_windows_and_memory(tmp_path: Path) -> None
     rows = stored(store)
     assert find(rows, "tpu-v4-8").accelerators == 4 and find(rows, "tpu-v4-8").per_accelerator_hour == pytest.approx(12.88 / 4)
     assert find(rows, "tpu-v5litepod-8").accelerators == 8
-    assert find(rows, "Standard_ND96isr_H200_v5", region="westus").rules == ("outside_band",)  # 515,009 USD an hour
+    assert find(rows, "Standard_ND96isr_H200_v5", region="westus").rules == ("above_ceiling",)  # 515,009 USD an hour: 64,376 per GPU-hour
     assert find(rows, "Standard_ND96isr_H100_v5 (Windows)").rules == ("licence_included",)
     assert find(rows, "Standard_ND96isr_H100_v5", pricing="on_demand").amount == 98.32
     conflict = [o for o in rows if o.amount == 551221.0]

@@ -77,8 +77,11 @@ def test_a_non_usd_price_gets_a_usd_figure_only_through_a_dated_rate_shown_besid
     store = Store(tmp_path / "prices")
     now = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
     euro = _obs("on_demand", 2.4, now - dt.timedelta(days=1)).model_copy(update={"currency": "EUR"})
-    import_readings("atlas", [], store, TABLE, RateTable([]), rules.Limits(), now=now, observations=[euro, _obs("on_demand", 3.2, now, region="eu")])
     rates = RateTable([Rate(dt.date(2026, 11, 27), "EUR", 1.05, "https://www.ecb.europa.eu/stats/", "ECB euro reference rates")])
+    unchecked = Store(tmp_path / "without-rate")  # no dated rate at import: the bounds cannot be checked, so it is held
+    import_readings("atlas", [], unchecked, TABLE, RateTable([]), rules.Limits(), now=now, observations=[euro])
+    assert [r["rules"] for r in unchecked.held()] == [["no_rate"]] and unchecked.current("nvidia-l4", now, 90) == []
+    import_readings("atlas", [], store, TABLE, rates, rules.Limits(), now=now, observations=[euro, _obs("on_demand", 3.2, now, region="eu")])
     prices = {p.currency: p for p in current_view(store, "nvidia-l4", now, 90, rates=rates).prices}
     assert prices["EUR"].per_accelerator_hour == pytest.approx(0.3) and prices["EUR"].usd_per_accelerator_hour == pytest.approx(0.315)
     assert prices["EUR"].rate == "1 EUR = 1.05 USD on 2026-11-27 (ECB euro reference rates, https://www.ecb.europa.eu/stats/)"

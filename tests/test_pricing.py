@@ -23,7 +23,7 @@ from computeatlas.cloud import history, pricing, rules, variants
 from computeatlas.cloud.cheapest_price import cheapest_price
 from computeatlas.cloud.instances import instance_table
 from computeatlas.cloud.offers import OfferPrice, current_offers, offer_price
-from computeatlas.cloud.rates import RateTable
+from computeatlas.cloud.rates import Rate, RateTable
 from computeatlas.cloud.records import Offer
 from computeatlas.cloud.runs import Summary, import_readings
 from computeatlas.cloud.store import Store
@@ -115,10 +115,15 @@ NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
 """The moment prices are read at in these tests."""
 
 
+IMPORT_RATES = RateTable([Rate(dt.date(2026, 10, 1), "EUR", 1.08, "https://www.ecb.europa.eu/stats/", "ECB euro reference rates")])
+"""The rate the import checks the EUR offer's bounds with (a non-USD price without one is
+held as ``no_rate``); the pages of these tests have no rate table, so they show it in euros."""
+
+
 def import_offers(folder: Path, catalog: Catalog, now: dt.datetime = NOW) -> Summary:
     """Import ``folder``'s offers CSVs into its store (``folder/prices``), as ``prices import offers`` does."""
     return import_readings("offers", sorted((folder / "offers").glob("*.csv")), Store(folder / "prices"), instance_table(catalog),
-                           RateTable([]), rules.Limits(), now=now)
+                           IMPORT_RATES, rules.Limits(), now=now)
 
 
 def priced_cloud(folder: Path, rows: list[dict[str, Any]] = OFFERS) -> tuple[Catalog, Store]:
@@ -399,8 +404,10 @@ def test_amount_text_never_fails_on_a_large_amount() -> None:
 
 
 def test_a_large_but_valid_price_is_divided_exactly(tmp_path: Path) -> None:
-    catalog, store = priced_cloud(tmp_path / "large", [{**OFFERS[0], "price_per_hour": "9999999.99"}])  # within the 1e7 limit
-    assert listed(catalog, store)[O[2]].arithmetic == "9999999.99 USD ÷ 8 ≈ 1249999.9988 USD per accelerator-hour"  # 1249999.99875
+    catalog, store = priced_cloud(tmp_path / "large", [{**OFFERS[0], "price_per_hour": "7999.99"}])  # 999.99875: just in the ceiling
+    assert listed(catalog, store)[O[2]].arithmetic == "7999.99 USD ÷ 8 ≈ 999.9988 USD per accelerator-hour"
+    catalog, store = priced_cloud(tmp_path / "absurd", [{**OFFERS[0], "price_per_hour": "9999999.99"}])  # 1,249,999.99875 an hour
+    assert O[2] not in listed(catalog, store) and [r["rules"] for r in store.held()] == [["above_ceiling"]]
     huge = {"provider": "alpha", "instance_type": "8x A1", "region": "us-east", "pricing": "on_demand", "term": "", "amount": 1e300,
             "currency": "USD", "unit": "hour", "price_basis": "instance", "accelerators": 8, "stated_accelerators": 8,
             "collected": dt.datetime(2026, 11, 1, tzinfo=dt.UTC), "accelerator": "acme-a1", "variant": "pcie-80gb",

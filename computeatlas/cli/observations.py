@@ -1,5 +1,5 @@
 """CLI commands over the price-observation store: ``prices import``, ``collect``, ``held``,
-``history`` and ``runs``. Each is thin over :mod:`computeatlas.cloud.runs` and
+``history``, ``runs``, ``status`` and ``repair``. Each is thin over :mod:`computeatlas.cloud.runs` and
 :mod:`computeatlas.cloud.store`; errors are one line each (file, line, column), never a
 traceback; exit 2 for bad input, 1 for a failed collection or an import that rejected
 rows (held rows are not errors)."""
@@ -35,6 +35,7 @@ from computeatlas.cli.base import (
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cli.tables import print_table
 from computeatlas.cloud import runs
+from computeatlas.cloud.bounds import sibling_map
 from computeatlas.cloud.collectors import azure
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.instances import instance_table
@@ -42,7 +43,7 @@ from computeatlas.cloud.observations import InputFailed, PricingKind
 from computeatlas.cloud.placement import PlacementReport, placement
 from computeatlas.cloud.rules import RULES, Limits
 from computeatlas.cloud.runs import ImportCounts
-from computeatlas.cloud.store import Store
+from computeatlas.cloud.store import Store, StoreBusy
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.economics.token_import import FORMATS as TOKEN_FORMATS
@@ -65,6 +66,12 @@ def _print_json(summary: ImportCounts) -> None:
 
 def _settings(data: Path | None, prices: Path | None) -> Settings:
     return Settings.from_env(data=data, prices=prices)
+
+
+def _waiting(lock: str) -> None:
+    """Say why an import waits: another writer holds the store's lock."""
+    err.print(f"another import or collection is writing to this store (lock {lock}): waiting for it to finish …",
+              markup=False, highlight=False)
 
 
 def _progress() -> Progress:
@@ -189,9 +196,11 @@ def import_(
     try:
         with _progress() as bar:
             task = bar.add_task(f"importing {len(files)} file(s)", total=total)
-            summary = runs.import_files(fmt, files, settings, catalog, progress=lambda n: bar.advance(task, n), **options)
+            summary = runs.import_files(fmt, files, settings, catalog, progress=lambda n: bar.advance(task, n), on_wait=_waiting, **options)
     except InputFailed as exc:
         raise _unreadable(exc) from None
+    except StoreBusy as exc:
+        raise fail(str(exc), 1) from None
     if as_json:
         _print_json(summary)
     else:
@@ -225,8 +234,12 @@ def collect(
             got = azure.collect(client, skus, progress=lambda n: bar.advance(task, n))
     except azure.CollectorError as exc:
         raise fail(f"collect azure failed, nothing stored: {exc}", 1) from None
-    summary = runs.import_readings("collector:azure", [], Store(settings.prices_dir), table, runs.rates_of(settings),
-                                   Limits.of(settings), observations=got.observations)
+    try:
+        summary = runs.import_readings("collector:azure", [], Store(settings.prices_dir), table, runs.rates_of(settings),
+                                       Limits.of(settings), observations=got.observations, on_wait=_waiting,
+                                       siblings=sibling_map(catalog.accelerators.values()))
+    except StoreBusy as exc:
+        raise fail(f"collect azure: {exc}", 1) from None
     summary.skipped += sum(got.skipped.values())
     summary.skipped_by_reason.update(got.skipped)
     _print_summary(summary)
@@ -327,3 +340,58 @@ def runs_(prices: PricesOption = None, data: DataOption = None) -> None:
         out.print(f"{manifest['run']}  {manifest.get('format', '')}  read {counts.get('read', 0)}, accepted {counts.get('accepted', 0)}, "
                   f"held {counts.get('held', 0)}, rejected {counts.get('rejected', 0)}  "
                   + ", ".join(i["file"] for i in manifest.get("inputs", [])), markup=False, highlight=False)
+
+
+def _shown(store: Store, path: Path) -> str:
+    return str(path.relative_to(store.root)) if path.is_relative_to(store.root) else str(path)
+
+
+@prices_app.command("status")
+def status(prices: PricesOption = None, data: DataOption = None) -> None:
+    """Report what killed or failed writers left in the store: Parquet files no manifest
+    names (orphans, never read), the runs they belong to (runs without a manifest), staging
+    leftovers, files a manifest names that are missing, and unreadable manifests. Exit 0
+    when there is none, 1 when there is any (``prices repair`` removes orphans and staging)."""
+    store = Store(_settings(data, prices).prices_dir)
+    found = store.leftovers()
+    out.print(f"store {store.root}: {len(store.runs())} committed run(s)", markup=False, highlight=False)
+    for title, items in (("orphan Parquet files (no manifest names them)", [_shown(store, p) for p in found.orphans]),
+                         ("runs without a manifest", list(found.runs_without_manifest)),
+                         ("staging leftovers", [_shown(store, p) for p in found.staging]),
+                         ("files a manifest names that are missing", list(found.missing)),
+                         ("unreadable manifests", [_shown(store, p) for p in found.broken_manifests])):
+        out.print(f"{title}: {len(items)}", markup=False, highlight=False)
+        for item in items:
+            out.print(f"  {item}", markup=False, highlight=False)
+    if found:
+        raise typer.Exit(1)
+
+
+@prices_app.command("repair")
+def repair(
+    yes: Annotated[bool, typer.Option("--yes", help="Remove them (without it, only list what would be removed).")] = False,
+    prices: PricesOption = None,
+    data: DataOption = None,
+) -> None:
+    """Remove what no manifest names: orphan Parquet files and staging leftovers, left by an
+    import or collection that was killed. Without ``--yes`` it only lists them (a dry run).
+    Nothing a committed run wrote is touched; the removal holds the store's write lock, so it
+    never races an import. Missing files and unreadable manifests are reported by
+    ``prices status`` and left for the operator."""
+    store = Store(_settings(data, prices).prices_dir)
+    found = store.leftovers().removable
+    if not found:
+        out.print(f"store {store.root}: nothing to remove", markup=False, highlight=False)
+        return
+    if not yes:
+        for path in found:
+            out.print(f"would remove {_shown(store, path)}", markup=False, highlight=False)
+        out.print(f"{len(found)} item(s) no manifest names; run again with --yes to remove them", markup=False, highlight=False)
+        return
+    try:
+        removed = store.remove_leftovers()
+    except StoreBusy as exc:
+        raise fail(str(exc), 1) from None
+    for path in removed:
+        out.print(f"removed {_shown(store, path)}", markup=False, highlight=False)
+    out.print(f"{len(removed)} item(s) removed", markup=False, highlight=False)

@@ -19,10 +19,42 @@ Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
   memory of one accelerator (within 10%, which covers GB written for GiB).
 - ``per_accelerator_mismatch``: a per-accelerator figure stated beside the instance price
   that is not instance price ÷ count, beyond rounding (1 cent or 0.5%).
-- ``below_floor``: a USD price per accelerator-hour below the absolute floor (0.02: the
-  cheapest real accelerator-hour in the March 2026 snapshot is a first-generation
-  Inferentia at AWS spot, 0.5093 USD for the 16 devices of ``inf1.24xlarge`` in
-  ``eu-north-1``, 0.0318 per device; a cent an hour is no one's price).
+- ``implausible_date``: collected before the source's first date (the importer module's
+  ``FIRST_DATE``, else :attr:`~computeatlas.core.settings.Settings.price_first_date`,
+  2015-01-01: no public cloud rented an AI accelerator by the hour much before; the oldest
+  source we hold is of 2024) or after now plus :data:`~computeatlas.cloud.bounds.CLOCK_SKEW`
+  (5 minutes). Checked on every row, whichever importer or collector made it; such a row is
+  checked by no other price rule (its window would be meaningless).
+- ``below_floor`` and ``above_ceiling``: the absolute bounds, which need no history. Both are
+  USD per accelerator-hour and are set in one place,
+  :attr:`~computeatlas.core.settings.Settings.price_floor_per_accelerator_hour` (0.02) and
+  :attr:`~computeatlas.core.settings.Settings.price_ceiling_per_accelerator_hour` (1,000).
+  The floor: the cheapest real accelerator-hour in the March 2026 snapshot is a
+  first-generation Inferentia at AWS spot, 0.5093 USD for the 16 devices of
+  ``inf1.24xlarge`` in ``eu-north-1``, 0.0318 per device; a cent an hour is no one's price.
+  The ceiling: the dearest real one is 23.33 (H100 SXM on-demand at Azure South Africa
+  West), and no accelerator rents for more than a few hundred dollars an hour even as a
+  TPU pod slice per chip; 1,000 is 40× the dearest real price and far below the errors of
+  scale (a 1-year term total as hourly is ~8,760×). Before comparing, a price is made
+  per accelerator-hour (:func:`~computeatlas.cloud.observations.hourly`: per second × 3,600,
+  per week ÷ 168, per month ÷ ``hours_per_month`` (730); an instance price ÷ its count), so
+  the bounds are 0.000005556 to 0.2778 USD per accelerator-second, 3.36 to 168,000 per week
+  and 14.60 to 730,000 per month. Another currency is converted through the newest dated rate
+  on or before the collection date (:mod:`computeatlas.cloud.rates`).
+- ``no_rate``: a price in a currency other than USD with no dated rate on or before its
+  collection date. It cannot be checked against the bounds (nor the band), so it is held,
+  never published unchecked; once a sourced rate is added to ``data/prices/rates.csv``,
+  importing the file again stores the new decision (accepted if it is in bounds).
+- ``far_from_sibling``: a part's first price (no accepted observation of the part in the
+  store, ``known``, and too few of its own in the window for the band: an import that brings
+  ``min_observations`` or more prices of a new part is judged by their own band) more than
+  the band away (below ``band_low`` × or above ``band_high`` ×)
+  from the median of its closest sibling: the closest part of the same ``family`` in the
+  catalog (:func:`~computeatlas.cloud.bounds.sibling_map`: one sharing a family alias
+  first, then the nearest generation, then the same form factor) that has accepted prices of
+  the same pricing kind within ``freshness_days`` of the row (one is enough; the median is
+  the providers' medians' median, as for the band). A part whose family has no such price
+  is checked by the absolute bounds alone.
 - ``term_total``: one import gives the same observation (provider, instance, region,
   pricing, term, time) several prices, and this one is at least ``hours_per_month`` (730)
   times the lowest: no hourly rate is a month's worth of another hourly rate of the same
@@ -66,13 +98,14 @@ Qualifiers (shown, not held): ``variant_not_stated`` (left out of per-variant fi
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
-import statistics
+import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from computeatlas.cloud import bounds
 from computeatlas.cloud.instances import Billing, InstanceTable
 from computeatlas.cloud.observations import (
     LICENSED_SUFFIX,
@@ -94,7 +127,11 @@ RULES = {
     "count_mismatch": "the accelerator count the source states is not the instance table's",
     "memory_mismatch": "memory per instance is not count × the memory of one accelerator",
     "per_accelerator_mismatch": "the stated per-accelerator price is not instance price ÷ count",
+    "implausible_date": "collected before the source's first date or after now (plus a small clock skew)",
     "below_floor": "below the absolute floor per accelerator-hour",
+    "above_ceiling": "above the absolute ceiling per accelerator-hour",
+    "no_rate": "another currency than USD with no dated rate: the bounds cannot be checked",
+    "far_from_sibling": "a part's first price, far outside the band of its closest sibling's median",
     "term_total": "a term total (a month or more) given as an hourly price beside the hourly price",
     "placeholder": "the same amount for three or more sizes of the same accelerator: a placeholder",
     "outside_band": "far outside the band of its accelerator and pricing kind",
@@ -109,22 +146,33 @@ RULES = {
 """Every rule name and what it means."""
 
 
+def _setting(name: str) -> Any:
+    """The default of one :class:`Settings` field: the one place each number is set."""
+    return Settings.model_fields[name].default
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """The numbers the rules use (from :class:`~computeatlas.core.settings.Settings`)."""
+    """The numbers the rules use, each defaulting to its :class:`~computeatlas.core.settings.Settings`
+    field (the one place it is set): the band (``band_low``, ``band_high``,
+    ``min_observations``), the bounds in USD per accelerator-hour (``floor``, ``ceiling``),
+    ``hours_per_month``, ``freshness_days`` and the default ``first_date`` of a source."""
 
-    band_low: float = 0.1
-    band_high: float = 10.0
-    min_observations: int = 5
-    floor: float = 0.02
-    hours_per_month: float = 730.0
-    freshness_days: int = 90
+    band_low: float = _setting("price_band_low")
+    band_high: float = _setting("price_band_high")
+    min_observations: int = _setting("price_band_min_observations")
+    floor: float = _setting("price_floor_per_accelerator_hour")
+    hours_per_month: float = _setting("hours_per_month")
+    freshness_days: int = _setting("freshness_days")
+    ceiling: float = _setting("price_ceiling_per_accelerator_hour")
+    first_date: dt.date = _setting("price_first_date")
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
         """The limits a :class:`Settings` sets."""
         return cls(settings.price_band_low, settings.price_band_high, settings.price_band_min_observations,
-                   settings.price_floor_per_accelerator_hour, settings.hours_per_month, settings.freshness_days)
+                   settings.price_floor_per_accelerator_hour, settings.hours_per_month, settings.freshness_days,
+                   settings.price_ceiling_per_accelerator_hour, settings.price_first_date)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,65 +324,75 @@ def usd_per_accelerator_hour(obs: Observation, rates: RateTable, hours_per_month
     return rates.to_usd(amount, obs.currency, obs.collected.date())[0]
 
 
-def _provider_median(window: list[tuple[dt.datetime, float, str]]) -> float:
-    """The median of the providers' medians: a provider with hundreds of regional rows
-    counts once, so one hyperscaler's price list cannot set the band for everyone else."""
-    by_provider: dict[str, list[float]] = defaultdict(list)
-    for _, price, provider in window:
-        by_provider[provider].append(price)
-    return statistics.median(statistics.median(v) for v in by_provider.values())
-
-
-def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Iterable[PoolPrice]) -> list[Observation]:
+def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Iterable[PoolPrice],
+          known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None) -> list[Observation]:
+    """The absolute bounds, ``no_rate``, the band and a first price against its closest sibling."""
     window = dt.timedelta(days=limits.freshness_days)
     usd = [usd_per_accelerator_hour(o, rates, limits.hours_per_month) if o.status is Status.ACCEPTED else None for o in rows]
-    groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]] = defaultdict(list)
+    checked: list[Observation] = []
     for obs, price in zip(rows, usd, strict=True):
-        if price is not None and price >= limits.floor:
+        if obs.status is Status.ACCEPTED and price is None and per_accelerator_hour(obs, limits.hours_per_month) is not None:
+            obs = obs.held("no_rate", bounds.no_rate_reason(obs))
+        problem = bounds.bound_problem(price, limits.floor, limits.ceiling)
+        checked.append(obs.held(*problem) if problem else obs)
+    groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]] = defaultdict(list)
+    for obs, price in zip(checked, usd, strict=True):
+        if price is not None and obs.status is Status.ACCEPTED:  # in bounds: only those make a median
             groups[(obs.accelerator, obs.pricing.value)].append((obs.collected, price, obs.provider))
     for p in pool:
         groups[(p.accelerator, p.pricing)].append((p.collected, p.usd, p.provider))
     for prices in groups.values():
         prices.sort()
+    priced = {acc for (acc, _), series in groups.items() if series}
     out = []
-    medians: dict[tuple[tuple[str, str], int, int], tuple[float, int]] = {}
-    for obs, price in zip(rows, usd, strict=True):
-        if price is None:
+    medians: dict[tuple[int, int, int], tuple[float, int, int]] = {}
+    low, high = limits.band_low, limits.band_high
+    for obs, price in zip(checked, usd, strict=True):
+        if price is None or obs.status is not Status.ACCEPTED:
             out.append(obs)
             continue
-        if price < limits.floor:
-            out.append(obs.held("below_floor", f"{price:.4g} USD per accelerator-hour is below the floor of {limits.floor:g}"))
-            continue
-        group = (obs.accelerator, obs.pricing.value)
-        series = groups[group]
-        lo = bisect.bisect_left(series, (obs.collected - window,))
-        hi = bisect.bisect_right(series, (obs.collected + window, float("inf"), "\uffff"))
-        if hi - lo >= limits.min_observations:
-            if (group, lo, hi) not in medians:  # rows collected together share one window
-                medians[(group, lo, hi)] = (_provider_median(series[lo:hi]), len({p for _, _, p in series[lo:hi]}))
-            median, providers = medians[(group, lo, hi)]
-            count = hi - lo
-            if price < limits.band_low * median or price > limits.band_high * median:
-                out.append(obs.held("outside_band", f"{price:.4g} USD per accelerator-hour is outside {limits.band_low:g}–"
-                                                    f"{limits.band_high:g} × the median {median:.4g} of {providers} provider(s)' "
-                                                    f"medians ({count} {obs.pricing.value} observations of {obs.accelerator})"))
-                continue
+        found = bounds.window_median(groups[(obs.accelerator, obs.pricing.value)], obs.collected, window, medians)
+        banded = found is not None and found[2] >= limits.min_observations
+        if found is not None and banded:
+            median, providers, count = found
+            if price < low * median or price > high * median:
+                obs = obs.held("outside_band", f"{price:.4g} USD per accelerator-hour is outside {low:g}–{high:g} × the median "
+                                               f"{median:.4g} of {providers} provider(s)' medians ({count} {obs.pricing.value} "
+                                               f"observations of {obs.accelerator})")
+        if known is not None and obs.accelerator not in known and not banded and obs.status is Status.ACCEPTED:
+            obs = bounds.against_sibling(obs, price, siblings or {}, priced, groups, window, medians, (limits.band_low, limits.band_high))
         out.append(obs)
     return out
 
 
+def _dates(rows: list[Observation], first_date: dt.date, now: dt.datetime) -> list[Observation]:
+    """Hold every row whose collection time is implausible (:func:`bounds.date_problem`)."""
+    out = []
+    for o in rows:
+        problem = bounds.date_problem(o.collected, first_date, now)
+        out.append(o.held("implausible_date", problem) if problem else o)
+    return out
+
+
 def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limits: Limits,
-          pool: Iterable[PoolPrice] = ()) -> list[Observation]:
+          pool: Iterable[PoolPrice] = (), *, now: dt.datetime | None = None, first_date: dt.date | None = None,
+          known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None) -> list[Observation]:
     """Place and check ``rows`` (one import); return them decided, combined split bills added.
 
-    ``pool`` adds accepted prices already stored (within the window) to the band's median.
+    ``pool`` adds accepted prices already stored (within the window) to the band's median
+    and the siblings' medians. ``now`` (default: the clock) and ``first_date`` (default:
+    ``limits.first_date``) bound the collection times. ``known`` is the set of parts with
+    an accepted observation in the store: a part outside it gets its first price checked
+    against its closest sibling (``siblings``: :func:`bounds.sibling_map` of the catalog);
+    None leaves that check out.
     """
-    decided = [place(o, table) for o in rows]
+    now = now or dt.datetime.now(dt.UTC)
+    decided = _dates([place(o, table) for o in rows], first_date or limits.first_date, now)
     decided = [_per_accelerator(_memory(o, table)) if o.status is Status.ACCEPTED else o for o in decided]
     decided = _combine(decided, limits.hours_per_month)
     decided = _spot_copies(decided)
     decided = _placeholders(_term_totals(decided, limits.hours_per_month))
-    decided = _band(decided, rates, limits, pool)
+    decided = _band(decided, rates, limits, pool, known, siblings)
     final = []
     for o in decided:
         if o.instance_type.endswith(LICENSED_SUFFIX):
@@ -343,7 +401,8 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
             o = o.qualified(OfferQualifier.VARIANT_NOT_STATED)
         if hourly(o, limits.hours_per_month)[1]:
             o = o.qualified(OfferQualifier.DERIVED_FROM_TERM)
-        final.append(o.model_copy(update={"per_accelerator_hour": per_accelerator_hour(o, limits.hours_per_month)}))
+        per_acc = per_accelerator_hour(o, limits.hours_per_month)
+        final.append(o.model_copy(update={"per_accelerator_hour": per_acc if per_acc is None or math.isfinite(per_acc) else None}))
     return final
 
 

@@ -21,18 +21,20 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from computeatlas.cloud import rules
+from computeatlas.cloud import bounds, rules
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.importers.cells import Skip
 from computeatlas.cloud.instances import InstanceTable, instance_table
 from computeatlas.cloud.observations import InputError, InputFailed, Observation, Status
 from computeatlas.cloud.rates import RateTable, load_rates
 from computeatlas.cloud.store import Store
+from computeatlas.cloud.writers import LOCK_TIMEOUT_SECONDS
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 
@@ -119,12 +121,32 @@ def _conflicts_within(decided: list[Observation]) -> list[Observation]:
     return out
 
 
+def first_date(fmt: str, limits: rules.Limits) -> dt.date:
+    """The first date of ``fmt``'s source: the importer module's ``FIRST_DATE`` when it sets
+    one, else ``limits.first_date`` (:attr:`~computeatlas.core.settings.Settings.price_first_date`)."""
+    reader = formats().get(fmt)
+    module = sys.modules.get(getattr(reader, "__module__", "")) if reader else None
+    found = getattr(module, "FIRST_DATE", None)
+    return found if isinstance(found, dt.date) else limits.first_date
+
+
 def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: InstanceTable, rates: RateTable, limits: rules.Limits,
                     now: dt.datetime | None = None, progress: Callable[[int], None] | None = None,
-                    observations: Sequence[Observation] = (), **options: object) -> Summary:
+                    observations: Sequence[Observation] = (), siblings: Mapping[str, tuple[str, ...]] | None = None,
+                    lock_timeout: float = LOCK_TIMEOUT_SECONDS, on_wait: Callable[[str], None] | None = None,
+                    **options: object) -> Summary:
     """Import ``paths`` (format ``fmt``) and already-made ``observations`` (from a collector)
     into ``store`` as one run. Raises :class:`InputFailed` for an unknown format or an
-    unreadable file; nothing is stored then."""
+    unreadable file; nothing is stored then.
+
+    The files are read first; then the store's write lock is held (waiting up to
+    ``lock_timeout`` seconds, telling ``on_wait`` the lock file, else
+    :class:`~computeatlas.cloud.writers.StoreBusy`) while the
+    leftovers of killed writers are removed, the rows are checked against what is stored
+    (duplicates, conflicts, the band's pool, which parts have a price yet) and the run is
+    appended: so two imports at once are one after the other. ``siblings``
+    (:func:`~computeatlas.cloud.bounds.sibling_map`) lets a part's first price be checked
+    against its closest sibling; without it, only the absolute bounds check a first price."""
     now = now or dt.datetime.now(dt.UTC)
     readers = formats()
     if fmt not in readers and not (fmt.startswith("collector:") and not paths):
@@ -151,6 +173,27 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
                 summary.skipped_by_reason[reading.result.reason] += 1
             else:
                 parsed.append(reading.result)
+    with store.writing(lock_timeout, on_wait):
+        store.remove_leftovers(lock_timeout)
+        _decide_and_append(fmt, paths, store, table, rates, limits, now, run, parsed, summary, siblings)
+    return summary
+
+
+def _window(decided: Sequence[Observation], start: dt.date, now: dt.datetime, days: int) -> tuple[dt.datetime, dt.datetime] | None:
+    """The span of the plausible collection times in ``decided``, widened by ``days`` either
+    side and kept within real dates (None when no time is plausible)."""
+    plausible = [o.collected for o in decided if bounds.date_problem(o.collected, start, now) is None]
+    if not plausible:
+        return None
+    floor, widen = dt.datetime.combine(start, dt.time(), dt.UTC), dt.timedelta(days=days)
+    return max(floor, min(plausible) - widen), max(plausible) + widen
+
+
+def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: InstanceTable, rates: RateTable, limits: rules.Limits,
+                       now: dt.datetime, run: str, parsed: list[Observation], summary: Summary,
+                       siblings: Mapping[str, tuple[str, ...]] | None) -> None:
+    """Place, check, deduplicate against the store and append one run (under the write lock)."""
+    start = first_date(fmt, limits)
     batch: list[Observation] = []
     seen: dict[tuple[str, ...], list[Observation]] = {}
     for obs in parsed:
@@ -160,15 +203,17 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
         seen.setdefault(obs.key(), []).append(obs)
         batch.append(obs.model_copy(update={"run": run}))
     pool: list[rules.PoolPrice] = []
-    if batch:
-        window = dt.timedelta(days=limits.freshness_days)
-        earliest, latest = min(o.collected for o in batch), max(o.collected for o in batch)
-        placed = {rules.place(o, table).accelerator for o in batch} - {""}
-        for row in store.pool(placed, earliest - window, latest + window):
+    span = _window(batch, start, now, limits.freshness_days)
+    placed = {rules.place(o, table).accelerator for o in batch} - {""}
+    known = store.observed_accelerators() if batch else frozenset()
+    if span is not None:
+        near = placed | {s for acc in placed - known for s in (siblings or {}).get(acc, ())}
+        for row in store.pool(near, *span):
             usd = rates.to_usd(row["per_accelerator_hour"], row["currency"], row["collected"].date())[0]
             if usd is not None:
                 pool.append(rules.PoolPrice(row["accelerator"], row["pricing"], row["collected"], usd, row["provider"]))
-    decided = _conflicts_within(rules.apply(batch, table, rates, limits, pool))
+    decided = _conflicts_within(rules.apply(batch, table, rates, limits, pool, now=now, first_date=start, known=known,
+                                            siblings=siblings))
     summary.combined = len(decided) - len(batch)
     first_day = min((o.collected.date() for o in decided), default=now.date())
     last_day = max((o.collected.date() for o in decided), default=now.date())
@@ -197,7 +242,6 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
     if added:
         store.append(added, run, {"format": fmt, "started": now.isoformat(), "counts": summary.counts(),
                                   "inputs": [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in paths]})
-    return summary
 
 
 def rates_of(settings: Settings) -> RateTable:
@@ -209,7 +253,8 @@ def import_files(fmt: str, paths: Sequence[Path], settings: Settings, catalog: C
     """Import ``paths`` into the store at ``settings.prices_dir``, placing rows through the
     catalog's instance table, with the rate table and limits of ``settings``."""
     return import_readings(fmt, paths, Store(settings.prices_dir), instance_table(catalog), rates_of(settings),
-                           rules.Limits.of(settings), **options)  # type: ignore[arg-type]
+                           rules.Limits.of(settings), siblings=bounds.sibling_map(catalog.accelerators.values()),
+                           **options)  # type: ignore[arg-type]
 
 
-__all__ = ["Summary", "import_files", "import_readings", "rates_of", "run_id"]
+__all__ = ["Summary", "first_date", "import_files", "import_readings", "rates_of", "run_id"]

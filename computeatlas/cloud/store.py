@@ -21,6 +21,11 @@ Why this shape:
   them into place and then writes its manifest with an atomic rename. Readers see only
   runs with a manifest, so a failed or interrupted import changes nothing visible, and a
   new import is picked up by the next query without a restart. No file is ever rewritten.
+- **One writer at a time** (:mod:`computeatlas.cloud.writers`): every writer holds an OS
+  lock on ``<store>/.lock``, released by the kernel if the process dies; an import holds it
+  from reading what is stored until its manifest is written. Leftovers of killed writers
+  (Parquet files no manifest names, staging folders) are never read, are listed by
+  :meth:`Store.leftovers` and removed under the lock before every append.
 - **Decisions are rows too.** The same observation (:meth:`Observation.key`) may be stored
   again by a later run only when our decision about it changed (e.g. a newly sourced
   instance row places it); queries take the newest run's row per key. A row held as a
@@ -34,12 +39,13 @@ accelerator-hour. Times are UTC.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
 import shutil
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +54,17 @@ from pydantic import BaseModel
 
 from computeatlas.cloud.engine import RESULT_CACHE_ROWS, RESULT_MAX_ROWS, RESULTS, connection
 from computeatlas.cloud.observations import Observation
+from computeatlas.cloud.writers import (
+    LOCK_NAME,
+    LOCK_TIMEOUT_SECONDS,
+    STAGING,
+    Leftovers,
+    StoreBusy,
+    leftovers,
+    remove_leftovers,
+    run_of,
+    write_lock,
+)
 
 _LISTS = ("rules", "reasons", "qualifiers")
 _TYPES = {
@@ -108,10 +125,38 @@ class Store:
         return self.root / "runs"
 
     def runs(self) -> list[dict[str, Any]]:
-        """Every committed run's manifest, oldest first."""
+        """Every committed run's manifest, oldest first (one that is not readable JSON is
+        left out: :meth:`leftovers` names it)."""
         if not self.runs_dir.is_dir():
             return []
-        return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(self.runs_dir.glob("*.json"))]
+        out = []
+        for path in sorted(self.runs_dir.glob("*.json")):
+            try:
+                manifest = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(manifest, dict):
+                out.append({"run": path.stem, **manifest})
+        return out
+
+    # --- one writer at a time, and what a killed one left (computeatlas.cloud.writers) -----
+
+    def writing(self, timeout: float = LOCK_TIMEOUT_SECONDS,
+                on_wait: Callable[[str], None] | None = None) -> contextlib.AbstractContextManager[None]:
+        """The store's write lock for a ``with`` block (:func:`~computeatlas.cloud.writers.write_lock`):
+        every writer holds it; raises :class:`StoreBusy` after ``timeout`` seconds; ``on_wait``
+        is told the lock file while another writer holds it."""
+        return write_lock(self.root, timeout, on_wait)
+
+    def leftovers(self) -> Leftovers:
+        """What killed or failed writers left (:class:`~computeatlas.cloud.writers.Leftovers`)."""
+        return leftovers(self.root, self._committed())
+
+    def remove_leftovers(self, timeout: float = LOCK_TIMEOUT_SECONDS) -> list[Path]:
+        """Remove, under the write lock, the Parquet files no manifest names and the staging
+        folder's entries; return what was removed."""
+        with self.writing(timeout):
+            return remove_leftovers(self.root, self._committed())
 
     def files(self) -> list[Path]:
         """Every Parquet file of a committed run (for exports that read the whole store)."""
@@ -160,7 +205,7 @@ class Store:
         chosen = []
         for folder in sorted(self.observations_dir.iterdir()):
             if folder.name.startswith("date=") and low <= folder.name <= high:
-                chosen += [p for p in sorted(folder.glob("part-*.parquet")) if p.stem[len("part-"):].rsplit("-", 1)[0] in runs]
+                chosen += [p for p in sorted(folder.glob("part-*.parquet")) if run_of(p) in runs]
         if len(_LISTED) >= LISTINGS_KEPT:
             _LISTED.clear()
         _LISTED[key] = tuple(chosen)
@@ -171,13 +216,19 @@ class Store:
     def append(self, rows: Sequence[BaseModel], run: str, manifest: dict[str, Any]) -> list[Path]:
         """Write ``rows`` as the new run ``run`` (all or nothing) and its ``manifest``.
 
-        Returns the Parquet files written. Raises ``FileExistsError`` for a run id already
-        committed and lets an ``OSError`` or ``duckdb.Error`` through after removing
-        everything this call wrote.
+        Holds the write lock (:meth:`writing`, waiting up to its timeout; :class:`StoreBusy`)
+        and first removes what killed writers left. Returns the Parquet files written. Raises
+        ``FileExistsError`` for a run id already committed and lets an ``OSError`` or
+        ``duckdb.Error`` through after removing everything this call wrote.
         """
+        with self.writing():
+            return self._append(rows, run, manifest)
+
+    def _append(self, rows: Sequence[BaseModel], run: str, manifest: dict[str, Any]) -> list[Path]:
         if (self.runs_dir / f"{run}.json").exists():
             raise FileExistsError(f"run {run} is already in the store at {self.root}")
-        staging = self.root / ".staging" / run
+        remove_leftovers(self.root, self._committed())  # a killed writer's; we hold the lock, so no one else's
+        staging = self.root / STAGING / run
         moved: list[Path] = []
         try:
             staging.mkdir(parents=True)
@@ -210,9 +261,7 @@ class Store:
                 path.unlink(missing_ok=True)
             raise
         finally:
-            shutil.rmtree(staging, ignore_errors=True)
-            if (self.root / ".staging").is_dir() and not any((self.root / ".staging").iterdir()):
-                (self.root / ".staging").rmdir()
+            shutil.rmtree(staging, ignore_errors=True)  # the .staging folder itself stays: another writer may use it next
         return moved
 
     # --- reading ----------------------------------------------------------------------
@@ -417,4 +466,4 @@ def observation_of(row: dict[str, Any]) -> Observation:
     return Observation.model_validate(data)
 
 
-__all__ = ["KEY", "LATEST_ORDER", "OFFER", "Store", "observation_of"]
+__all__ = ["KEY", "LATEST_ORDER", "LOCK_NAME", "LOCK_TIMEOUT_SECONDS", "OFFER", "Leftovers", "Store", "StoreBusy", "observation_of"]

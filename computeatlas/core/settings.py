@@ -8,6 +8,7 @@ static build; nothing else reads the environment. Tests build one directly:
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 from pydantic import Field, field_validator
@@ -63,6 +64,12 @@ class Settings(BaseSettings):
     price_band_min_observations: int = Field(5, ge=1, description="the band applies only where at least this many observations make the median")
     price_floor_per_accelerator_hour: float = Field(
         0.02, ge=0, description="a USD price per accelerator-hour below this is held, whatever the median"
+    )
+    price_ceiling_per_accelerator_hour: float = Field(
+        1000.0, gt=0, description="a USD price per accelerator-hour above this is held, whatever the median"
+    )
+    price_first_date: dt.date = Field(
+        dt.date(2015, 1, 1), description="a price collected before this date is held (an importer may set its source's own FIRST_DATE)"
     )
     hours_per_month: float = Field(730.0, gt=0, description="hours in a month, for the hourly equivalent of a monthly term")
 

@@ -12,7 +12,10 @@ price_basis,collected,source_url,source_title,via,availability,note``.
 - ``accelerators``: the count per instance the source states (may be blank; our instance
   table decides the count, and a stated count that differs from it holds the row as
   ``count_mismatch``);
-- ``collected``: ISO 8601 UTC (``2026-11-30T09:00:00Z``), not in the future;
+- ``collected``: a full ISO 8601 time with its offset (``2026-11-30T09:00:00Z``), not in the
+  future; a date alone, a week or ordinal date and the basic form (``20261130``) are refused
+  (:func:`~computeatlas.cloud.importers.cells.timestamp`), and a time before 2015-01-01 is held
+  as ``implausible_date``;
 - ``source_url``: the provider's page or API the price was read on; ``via``: the file or
   collector it came through (default: this file's name).
 """
@@ -76,7 +79,7 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
             provider=provider_id(raw["provider"]), instance_type=raw["instance_type"].strip(), region=raw["region"].strip(),
             pricing=term_kind(pricing, unit), term=raw["term"].strip(), amount=price(raw, "amount"), currency=currency(raw, "currency"),
             unit=unit, price_basis=choice(raw, "price_basis", PriceBasis), stated_accelerators=count(raw, "accelerators"),
-            collected=timestamp(raw, "collected", now), source_url=raw["source_url"].strip(), source_title=raw["source_title"].strip(),
+            collected=timestamp(raw, "collected", now, allow_date_alone=False), source_url=raw["source_url"].strip(), source_title=raw["source_title"].strip(),
             via=raw["via"].strip() or path.name, availability=raw["availability"].strip(), note=raw["note"].strip())
 
     yield from rows(path, COLUMNS, parse)

@@ -12,6 +12,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from computeatlas.cloud import bounds
 from computeatlas.cloud.observations import (
     ISO_4217,
     InputError,
@@ -19,8 +22,12 @@ from computeatlas.cloud.observations import (
     Observation,
 )
 
-CLOCK_SKEW = dt.timedelta(minutes=5)
+CLOCK_SKEW = bounds.CLOCK_SKEW
 """How far in the future a collection time may be before it is an error (clock skew)."""
+
+MAX_COUNT = 1_000_000
+"""The largest accelerator count a cell may give (the store keeps counts as 32-bit integers;
+the largest real slice we know is a TPU pod of 8,960 chips)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +90,25 @@ def rows(path: Path, required: tuple[str, ...], parse: Callable[[dict[str, str]]
             except CellError as exc:
                 yield Reading(line, InputError(str(path), line, exc.column, exc.message, exc.text))
                 continue
+            except Exception as exc:  # noqa: BLE001 - no value of one row may end the import: the row is rejected
+                yield Reading(line, _row_error(path, line, exc))
+                continue
             for item in result if isinstance(result, list) else [result]:
                 yield Reading(line, item)
     except csv.Error as exc:
         raise InputFailed([InputError(str(path), reader.line_num, "(row)", f"broken CSV: {exc}")]) from None
+
+
+def _row_error(path: Path, line: int, exc: Exception) -> InputError:
+    """A row whose values could not become an observation (a field out of range, a number
+    too large for its type) as one :class:`InputError`, naming the field where known."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first.get("loc", ())) or "(row)"
+        value = first.get("input")
+        return InputError(str(path), line, field, f"not a valid {field}: {first.get('msg', 'invalid')}",
+                          None if isinstance(value, dict) else str(value)[:200])
+    return InputError(str(path), line, "(row)", f"a value of this row cannot be read: {type(exc).__name__}: {str(exc)[:200]}")
 
 
 _PRICE = re.compile(r"(?P<sign>-?)(?P<number>(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
@@ -121,12 +143,15 @@ def count(raw: dict[str, str], column: str) -> int | None:
     text = (raw.get(column) or "").strip()
     if not text:
         return None
-    if not re.fullmatch(r"[0-9]+(?:\.[0-9]+)?", text):
+    number = re.fullmatch(r"([0-9]+)(?:\.([0-9]+))?", text)
+    if not number:
         raise CellError(column, "not a whole number (ASCII digits)", text)
-    value = float(text)
-    if value != int(value) or value < 1:
+    whole, fraction = number.group(1).lstrip("0") or "0", (number.group(2) or "").rstrip("0")
+    if fraction or whole == "0":
         raise CellError(column, "not a positive whole number", text)
-    return int(value)
+    if len(whole) > len(str(MAX_COUNT)) or int(whole) > MAX_COUNT:
+        raise CellError(column, f"not a plausible accelerator count (more than {MAX_COUNT:,})", text)
+    return int(whole)
 
 
 def currency(raw: dict[str, str], column: str) -> str:
@@ -137,20 +162,48 @@ def currency(raw: dict[str, str], column: str) -> str:
     return text
 
 
-def timestamp(raw: dict[str, str], column: str, now: dt.datetime) -> dt.datetime:
-    """An ISO 8601 UTC time in ``column`` (a date alone is midnight UTC), not in the future."""
+_TIME = re.compile(r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})(?:T(?P<clock>[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?)"
+                   r"(?P<offset>Z|[+-][0-9]{2}:[0-9]{2}))?", re.ASCII)
+"""A collection time: ``YYYY-MM-DDTHH:MM[:SS[.ffffff]]`` and an offset (``Z`` or ``±HH:MM``), or
+a date alone (``YYYY-MM-DD``) where the importer allows it. Week dates (``2026-W48-1``),
+ordinal dates, the basic form (``20261130``), a space for the ``T`` and non-ASCII digits are not."""
+
+OFFSET_RANGE = (dt.timedelta(hours=-12), dt.timedelta(hours=14))
+"""The UTC offsets of the world's time zones (−12:00 to +14:00); an offset outside is an error."""
+
+
+def timestamp(raw: dict[str, str], column: str, now: dt.datetime, allow_date_alone: bool = True) -> dt.datetime:
+    """The collection time in ``column`` as an aware UTC datetime, not in the future.
+
+    It must be a full ISO 8601 time with an offset, as :data:`_TIME` spells it (``2026-03-21T06:19:35Z``,
+    ``2026-03-21T08:19:35+02:00``), a real date and time, with an offset within
+    :data:`OFFSET_RANGE`. A date alone (``2026-03-21``) is midnight UTC when ``allow_date_alone``
+    (the default, for sources that publish only a date, such as the hand-typed offers' ``seen``);
+    an importer whose source always gives a time passes ``allow_date_alone=False``. Anything else
+    raises :class:`CellError` naming the column. Whether the time is before the source's first
+    date is not checked here but by the ``implausible_date`` rule (:mod:`computeatlas.cloud.rules`),
+    which every importer and collector passes through.
+    """
     text = (raw.get(column) or "").strip()
+    form = _TIME.fullmatch(text)
+    if form is None or (form.group("clock") is None and not allow_date_alone):
+        example = "e.g. 2026-03-21T06:19:35Z" + ("" if not allow_date_alone else ", or a date alone, 2026-03-21")
+        raise CellError(column, f"not an ISO 8601 time with an offset ({example})", text)
     try:
         when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise CellError(column, "not an ISO 8601 time (e.g. 2026-03-21T06:19:35Z)", text) from None
-    if when.tzinfo is None:
-        if len(text) > 10:
-            raise CellError(column, "a collection time must be UTC (end it with Z)", text)
-        when = when.replace(tzinfo=dt.UTC)
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=dt.UTC)
+        offset = when.utcoffset() or dt.timedelta()
+        if not OFFSET_RANGE[0] <= offset <= OFFSET_RANGE[1]:
+            raise CellError(column, "the offset is outside the world's time zones (−12:00 to +14:00)", text)
+        when = when.astimezone(dt.UTC)
+    except (ValueError, OverflowError) as exc:
+        if isinstance(exc, CellError):
+            raise
+        raise CellError(column, "not a real date and time (a month, day, hour or minute out of range)", text) from None
     if when > now + CLOCK_SKEW:
         raise CellError(column, f"collection time is in the future (now is {now:%Y-%m-%dT%H:%M:%SZ})", text)
-    return when.astimezone(dt.UTC)
+    return when
 
 
 PROVIDER_IDS = {
@@ -180,6 +233,8 @@ Importer = Callable[..., Iterator[Reading]]
 
 __all__ = [
     "CLOCK_SKEW",
+    "MAX_COUNT",
+    "OFFSET_RANGE",
     "PROVIDER_IDS",
     "CellError",
     "Importer",

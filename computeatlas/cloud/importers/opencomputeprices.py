@@ -135,7 +135,7 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
             currency=currency(raw, "currency"), unit=_UNITS[unit], price_basis="instance",
             stated_accelerators=None, stated_memory_gb=_memory(raw, n),
             stated_per_accelerator=None if slice_ else price(raw, "price_per_gpu_hour", required=False),
-            collected=timestamp(raw, "snapshot_ts", now), source_url=url, source_title=title,
+            collected=timestamp(raw, "snapshot_ts", now, allow_date_alone=False), source_url=url, source_title=title,
             via=f"OpenComputePrices {path.name} (MIT), collected {raw['snapshot_ts'][:10]}", availability=available,
             raw_extra=json.dumps(extra, ensure_ascii=False, sort_keys=True))
 
