@@ -36,7 +36,7 @@ from computeatlas.core.presentation import figure_text
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
 from computeatlas.economics.token_prices import token_store
-from computeatlas.web import openapi, routes
+from computeatlas.web import openapi, price_charts, routes
 from computeatlas.web.cache import PageCache, known_query
 from computeatlas.web.page import Moved, json_response_class
 
@@ -93,6 +93,7 @@ def templates(urls: Urls | None = None) -> Jinja2Templates:
     env.globals["static_build"] = urls.static
     env.globals["absolute_url"] = urls.absolute
     env.filters["link"] = urls.link
+    env.globals["price_charts"] = price_charts.price_charts  # the charts a price page opens with, read from the store
     env.filters["figure"] = lambda value: figure_text(value) if isinstance(value, str) else value  # separators; unit as written
     return Jinja2Templates(env=env)
 
