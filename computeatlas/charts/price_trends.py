@@ -127,7 +127,7 @@ def price_history(catalog: Catalog, store: Store, acc: Accelerator, now: dt.date
         svg_url=site_path("chart_price_history_svg", ident=acc.id), narrow_svg_url=site_path("chart_price_history_narrow_svg", ident=acc.id),
         page_url=site_path("chart_price_history", ident=acc.id), api_url=site_path("api_chart_price_history", ident=acc.id),
         csv_url=site_path("api_chart_price_history_csv", ident=acc.id), data_version=f"{catalog.version}|{store.version()}",
-        links=_links(acc))
+        links=_links(acc), variant=variant)
 
 
 def price_spread(catalog: Catalog, store: Store, acc: Accelerator, now: dt.datetime, freshness_days: int = 90) -> TimeChart:
@@ -180,7 +180,7 @@ def price_spread(catalog: Catalog, store: Store, acc: Accelerator, now: dt.datet
         svg_url=site_path("chart_price_spread_svg", ident=acc.id), narrow_svg_url=site_path("chart_price_spread_narrow_svg", ident=acc.id),
         page_url=site_path("chart_price_spread", ident=acc.id), api_url=site_path("api_chart_price_spread", ident=acc.id),
         csv_url=site_path("api_chart_price_spread_csv", ident=acc.id), data_version=f"{catalog.version}|{store.version()}",
-        links=_links(acc))
+        links=_links(acc), variant=variant)
 
 
 def performance_format(parts: list[Accelerator]) -> NumberFormat | None:

@@ -92,6 +92,7 @@ class TimeChart(BaseModel):
     csv_url: str
     data_version: str
     links: list[tuple[str, str]] = Field(default_factory=list, description="(words, site path) of related charts")
+    variant: str | None = Field(None, description="the variant key plotted, for a chart of one part ('' = offers that state none)")
 
     @property
     def point_count(self) -> int:
