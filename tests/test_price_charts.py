@@ -218,9 +218,12 @@ def test_the_price_page_opens_with_the_charts_and_links_their_data(real_client: 
     assert links["JSON"] == f"/api/charts/price-history/{H100}" and links["CSV"] == f"/api/charts/price-history/{H100}.csv"
     assert "never more than 45 days" in block.select_one(".chart-gaps").get_text()
     assert "Amazon Web Services" in block.select_one(".chart-excluded").get_text() or not block.select(".chart-excluded li")
-    rows = block.select("table.timeline-points tbody tr")
+    assert not block.select("table")  # the points are listed on the chart's own page, linked
+    assert block.select_one("p.chart-data a")["href"] == f"/charts/price-history/{H100}"
+    own = BeautifulSoup(real_client.get(f"/charts/price-history/{H100}").text, "html.parser")
+    rows = own.select("table.timeline-points tbody tr")
     api = real_client.get(f"/api/charts/price-history/{H100}").json()
-    assert len(rows) == sum(len(s["points"]) for s in api["series"])
+    assert [(r["data-series"], r["data-date"]) for r in rows] == [(s["id"], p["date"]) for s in api["series"] for p in s["points"]]
     assert page.select_one(f"#chart-price-spread-{H100}") is not None
     silicon = BeautifulSoup(real_client.get(f"/silicon/{H100}").text, "html.parser")
     assert silicon.select_one(".price-charts-link a")["href"] == f"/cloud/prices/{H100}#price-charts"

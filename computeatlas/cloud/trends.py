@@ -1,5 +1,6 @@
 """Price trends from the observation store: the lowest observed price per provider, pricing
-kind and period, computed by DuckDB (one aggregate query, never a Python loop over rows).
+kind and period, computed by DuckDB (one aggregate query per part, :func:`days`: one row per
+provider, kind, term, variant, currency and day; never a Python loop over observations).
 
 What the history charts plot (:mod:`computeatlas.charts.timeline`):
 
@@ -76,46 +77,88 @@ _USD = "status = 'accepted' AND currency = 'USD' AND per_accelerator_hour IS NOT
 
 
 def _trunc(period: Period) -> str:
-    if period not in ("week", "month"):
-        raise ValueError(f"period must be 'week' or 'month', not {period!r}")
     return f"CAST(date_trunc('{period}', date) AS DATE)"
+
+
+class DayLow(BaseModel):
+    """One provider's lowest observation of one part on one collection date, per pricing kind,
+    term, variant and currency (the one aggregate :func:`lows` and :func:`left_out` are read from)."""
+
+    provider: str
+    pricing: str
+    term: str
+    variant: str = Field(description="'' = not stated")
+    currency: str
+    priced: bool = Field(description="False: the rows have no price per accelerator-hour (a bundle that cannot be split)")
+    date: dt.date
+    low: float | None
+    observations: int
+    instance_type: str
+    region: str
+
+
+def days(store: Store, accelerator: str) -> list[DayLow]:
+    """Per provider, pricing kind, term, variant, currency and collection date, the lowest price
+    per accelerator-hour of ``accelerator`` (accepted rows): one DuckDB aggregate, kept by the
+    store's result cache, so the charts of one page read the store once."""
+    if accelerator not in store.observed_accelerators():
+        return []
+    rows = store.query(
+        "SELECT provider, pricing, term, coalesce(variant, '') AS variant, currency, per_accelerator_hour IS NOT NULL AS priced, date, "
+        "min(per_accelerator_hour) AS low, count(*) AS observations, "
+        "arg_min(instance_type, (coalesce(per_accelerator_hour, 0), instance_type, region)) AS instance_type, "
+        "arg_min(region, (coalesce(per_accelerator_hour, 0), instance_type, region)) AS region "
+        "FROM latest WHERE status = 'accepted' AND accelerator = ? GROUP BY ALL ORDER BY provider, pricing, term, variant, currency, date",
+        [accelerator], accelerator=accelerator)
+    return [DayLow.model_validate(r) for r in rows]
+
+
+def _start(day: dt.date, period: Period) -> dt.date:
+    if period == "week":
+        return day - dt.timedelta(days=day.weekday())
+    if period == "month":
+        return day.replace(day=1)
+    raise ValueError(f"period must be 'week' or 'month', not {period!r}")
 
 
 def lows(store: Store, accelerator: str, variant: str, period: Period = "week", pricing: str | None = None) -> list[PeriodLow]:
     """Per provider, pricing kind, term and ``period`` of ``accelerator`` in ``variant`` (a key
     such as ``sxm-80gb``; '' = the observations that state none), the lowest USD price per
     accelerator-hour; ``pricing`` (e.g. ``on_demand``) keeps one kind. Ordered by provider,
-    pricing, term and period. Raises ValueError for an unknown ``period``."""
-    if accelerator not in store.observed_accelerators():
-        return []
-    kind, params = ("AND pricing = ?", [pricing]) if pricing else ("", [])
-    rows = store.query(
-        f"SELECT provider, pricing, term, {_trunc(period)} AS period, min(per_accelerator_hour) AS low, count(*) AS observations, "
-        "min(date) AS first, max(date) AS last, arg_min(date, (per_accelerator_hour, date)) AS seen, "
-        "arg_min(instance_type, (per_accelerator_hour, instance_type, region)) AS instance_type, "
-        "arg_min(region, (per_accelerator_hour, instance_type, region)) AS region "
-        f"FROM latest WHERE {_USD} AND accelerator = ? AND coalesce(variant, '') = ? {kind} "
-        "GROUP BY provider, pricing, term, period ORDER BY provider, pricing, term, period",
-        [accelerator, variant, *params], accelerator=accelerator)
-    return [PeriodLow.model_validate(r) for r in rows]
+    pricing, term and period. Read from :func:`days` (one row per day, not per observation).
+    Raises ValueError for an unknown ``period``."""
+    if period not in ("week", "month"):
+        raise ValueError(f"period must be 'week' or 'month', not {period!r}")
+    groups: dict[tuple[str, str, str, dt.date], list[DayLow]] = defaultdict(list)
+    for d in days(store, accelerator):
+        if d.variant == variant and d.currency == "USD" and d.priced and d.low is not None and (pricing is None or d.pricing == pricing):
+            groups[(d.provider, d.pricing, d.term, _start(d.date, period))].append(d)
+    out = []
+    for (provider, kind, term, start), rows in sorted(groups.items()):
+        best = min(rows, key=lambda r: (r.low, r.date, r.instance_type, r.region))
+        out.append(PeriodLow(provider=provider, pricing=kind, term=term, period=start, low=best.low or 0.0,
+                             observations=sum(r.observations for r in rows), first=min(r.date for r in rows),
+                             last=max(r.date for r in rows), seen=best.date, instance_type=best.instance_type, region=best.region))
+    return out
+
+
+def _reason(d: DayLow, variant: str) -> str | None:
+    if d.variant != variant:
+        return "variant not stated" if not d.variant else f"another variant ({d.variant})"
+    if not d.priced:
+        return "no price per accelerator-hour"
+    return None if d.currency == "USD" else f"priced in {d.currency}, not USD"
 
 
 def left_out(store: Store, accelerator: str, variant: str, pricing: str | None = None) -> list[LeftOut]:
     """The accepted observations of ``accelerator`` (of ``pricing`` when given) that
     :func:`lows` does not plot for ``variant``, counted per provider and reason."""
-    if accelerator not in store.observed_accelerators():
-        return []
-    kind, params = ("AND pricing = ?", [pricing]) if pricing else ("", [])
-    rows = store.query(
-        "SELECT provider, CASE WHEN coalesce(variant, '') <> ? THEN "
-        "  CASE WHEN coalesce(variant, '') = '' THEN 'variant not stated' ELSE 'another variant (' || variant || ')' END "
-        "WHEN per_accelerator_hour IS NULL THEN 'no price per accelerator-hour' "
-        "ELSE 'priced in ' || currency || ', not USD' END AS reason, count(*) AS observations "
-        f"FROM latest WHERE status = 'accepted' AND accelerator = ? {kind} "
-        "AND NOT (coalesce(variant, '') = ? AND currency = 'USD' AND per_accelerator_hour IS NOT NULL) "
-        "GROUP BY ALL ORDER BY provider, reason",
-        [variant, accelerator, *params, variant], accelerator=accelerator)
-    return [LeftOut.model_validate(r) for r in rows]
+    counts: dict[tuple[str, str], int] = defaultdict(int)
+    for d in days(store, accelerator):
+        reason = _reason(d, variant)
+        if reason and (pricing is None or d.pricing == pricing):
+            counts[(d.provider, reason)] += d.observations
+    return [LeftOut(provider=p, reason=r, observations=n) for (p, r), n in sorted(counts.items())]
 
 
 def part_lows(store: Store) -> list[PartLow]:
@@ -162,4 +205,4 @@ def chart_variants(store: Store, now: dt.datetime, freshness_days: int) -> dict[
     return {acc: default_variant(current.get(acc, ())) or past.get(acc, "") for acc in store.observed_accelerators()}
 
 
-__all__ = ["LeftOut", "PartLow", "Period", "PeriodLow", "chart_variant", "chart_variants", "left_out", "lows", "part_lows"]
+__all__ = ["DayLow", "LeftOut", "PartLow", "Period", "PeriodLow", "chart_variant", "chart_variants", "days", "left_out", "lows", "part_lows"]

@@ -94,6 +94,8 @@ def templates(urls: Urls | None = None) -> Jinja2Templates:
     env.globals["absolute_url"] = urls.absolute
     env.filters["link"] = urls.link
     env.globals["price_charts"] = price_charts.price_charts  # the charts a price page opens with, read from the store
+    env.globals["has_price_charts"] = price_charts.has_price_charts
+    env.globals["price_performance_chart"] = price_charts.performance_chart
     env.filters["figure"] = lambda value: figure_text(value) if isinstance(value, str) else value  # separators; unit as written
     return Jinja2Templates(env=env)
 

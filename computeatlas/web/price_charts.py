@@ -74,6 +74,18 @@ def price_charts(request: Request, ident: str) -> dict[str, TimeChart] | None:
     return {"history": _history(request, ident), "spread": _spread(request, ident)}
 
 
+def has_price_charts(request: Request, ident: str | None = None) -> bool:
+    """True when an accepted observation of ``ident`` (of any part, when None) is stored: its
+    price charts exist (a template global for the links to them)."""
+    observed = _store(request).observed_accelerators()
+    return ident in observed if ident else bool(observed)
+
+
+def performance_chart(request: Request) -> TimeChart:
+    """The price-performance chart at the headline format (a template global for ``/cloud/``)."""
+    return _performance(request)
+
+
 def _page(request: Request, chart: TimeChart) -> HTMLResponse:
     return render(request, "timeline_chart.html", page_title=chart.title, chart=chart)
 
@@ -217,4 +229,4 @@ ROUTES: tuple[Route, ...] = (
     *_routes(PERFORMANCE_FORMAT, "price_performance_format", "USD per dense PFLOP-hour over time chart data at one format"),
 )
 
-__all__ = ["ROUTES", "price_charts", "static_paths"]
+__all__ = ["ROUTES", "has_price_charts", "performance_chart", "price_charts", "static_paths"]
