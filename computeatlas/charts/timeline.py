@@ -85,14 +85,19 @@ class TimeChart(BaseModel):
     window_start: dt.date | None = Field(None, description="first day of the freshness window (prices observed since are current)")
     window_end: dt.date = Field(description="the day the chart was made for (the freshness window's last day)")
     freshness_days: int
-    svg_url: str
-    narrow_svg_url: str
+    svg_url: str | None = Field(description="the picture (600-pixel plot); None when nothing is plotted")
+    narrow_svg_url: str | None = Field(description="the picture for narrow screens (300-pixel plot); None when nothing is plotted")
     page_url: str
     api_url: str
     csv_url: str
     data_version: str
     links: list[tuple[str, str]] = Field(default_factory=list, description="(words, site path) of related charts")
     variant: str | None = Field(None, description="the variant key plotted, for a chart of one part ('' = offers that state none)")
+
+    def model_post_init(self, context: object, /) -> None:
+        """A chart with nothing plotted has no picture to link."""
+        if not self.series:
+            self.svg_url = self.narrow_svg_url = None
 
     @property
     def point_count(self) -> int:
