@@ -6,7 +6,8 @@ Two widths: ``wide`` (a 600-pixel plot, for screens wider than about 640 px) and
 ``narrow`` (a 300-pixel plot, about 370 px in all, for phones: at 390 px it is shown at its
 own size, so its 11-pixel text stays 11 pixels). Lines are broken where the series'
 ``segment`` changes (the gap rule of :mod:`computeatlas.charts.timeline`); every point is
-also a mark, shaped by its pricing kind, so a point alone still shows its kind. A chart
+also a mark, shaped by its pricing kind, so a point alone still shows its kind (on a series
+of more than :data:`MARKED_POINTS` points only the lone ones are, so the dashes show). A chart
 without kinds (one per part) labels each line at its right end instead.
 """
 
@@ -52,10 +53,23 @@ def legend_words(chart: TimeChart) -> list[str]:
     return [f"{k}: {_dash_words(d)}, {GLYPHS[i % len(GLYPHS)]}" for i, (k, d) in enumerate(zip(chart.kinds, chart.dashes, strict=True))]
 
 
+MARKED_POINTS = 60
+"""A series of at most this many points shows a mark at each; a longer one only where a point
+is alone in its segment (marks every week would hide the dash patterns)."""
+
+
 def _rows(chart: TimeChart) -> list[dict[str, Any]]:
     words = dict(zip(chart.kinds, legend_words(chart), strict=True))
-    return [{"series": s.id, "label": s.label, "group": s.group, "kind": words.get(s.kind, s.kind), "date": p.date.isoformat(),
-             "mark": words.get(s.kind, s.kind), "value": p.value, "line": f"{s.id}#{p.segment}", "note": p.note} for s in chart.series for p in s.points]
+    rows = []
+    for s in chart.series:
+        sizes: dict[int, int] = {}
+        for p in s.points:
+            sizes[p.segment] = sizes.get(p.segment, 0) + 1
+        for p in s.points:
+            rows.append({"series": s.id, "label": s.label, "group": s.group, "kind": words.get(s.kind, s.kind), "date": p.date.isoformat(),
+                         "mark": words.get(s.kind, s.kind), "value": p.value, "line": f"{s.id}#{p.segment}", "note": p.note,
+                         "marked": len(s.points) <= MARKED_POINTS or sizes[p.segment] == 1})
+    return rows
 
 
 def _y_domain(chart: TimeChart) -> tuple[float, float]:
@@ -131,10 +145,12 @@ def spec(chart: TimeChart, width: Width = "wide") -> dict[str, Any]:
         shape = alt.Shape("mark:N", scale=alt.Scale(domain=kinds, range=[SHAPES[i % len(SHAPES)] for i in range(len(kinds))]),
                           legend=None)
         layers.append(base.mark_line(strokeWidth=2, clip=True).encode(x=x, y=y, color=colour, strokeDash=dash, detail="line:N"))
-        layers.append(base.mark_point(filled=True, size=40, opacity=1, clip=True).encode(x=x, y=y, color=colour, shape=shape))
+        layers.append(base.transform_filter("datum.marked").mark_point(filled=True, size=40, opacity=1, clip=True).encode(
+            x=x, y=y, color=colour, shape=shape))
     else:
         layers.append(base.mark_line(strokeWidth=2, clip=True).encode(x=x, y=y, color=colour, detail="line:N"))
-        layers.append(base.mark_point(filled=True, size=40, opacity=1, clip=True).encode(x=x, y=y, color=colour))
+        layers.append(base.transform_filter("datum.marked").mark_point(filled=True, size=40, opacity=1, clip=True).encode(
+            x=x, y=y, color=colour))
     if end_labels:
         labels = alt.Chart(alt.Data(values=_end_labels(chart, h, yd)))
         layers.append(labels.mark_text(align="left", baseline="middle", fontSize=11, x=w + 6).encode(
