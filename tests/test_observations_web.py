@@ -45,7 +45,7 @@ def test_history_and_current_come_from_the_store_on_every_request(tmp_path: Path
     history = client.get("/api/prices/nvidia-l4/history").json()  # picked up without a restart, never cached
     assert sorted(o["amount"] for o in history["observations"]) == [1.6, 3.2, 4.0]
     assert {(p["provider"], p["median"], p["observations"]) for p in history["series"]} == {
-        ("all", 0.5, 1), ("examplecloud", 0.5, 1), ("all", 0.4, 1), ("examplecloud", 0.4, 1)}
+        ("examplecloud", 0.5, 1), ("examplecloud", 0.4, 1)}  # per provider only: no median over all providers
     window = client.get("/api/prices/nvidia-l4/history", params={"since": (now - dt.timedelta(days=10)).date().isoformat(), "pricing": "spot"})
     assert [o["amount"] for o in window.json()["observations"]] == [1.6]
     csv = client.get("/api/prices/nvidia-l4/history", params={"format": "csv"})

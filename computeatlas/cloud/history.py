@@ -7,9 +7,9 @@ at request time (nothing is loaded at start; staleness is measured from ``now``)
   and spot, reserved and term prices beside the same instance's on-demand price with the
   discount.
 - :func:`history_view`: every accepted observation in a date window (filters: provider,
-  pricing, variant, region), and the series pages draw: per collection date, the median
-  on-demand USD price per accelerator-hour per provider and over all providers, each with
-  its number of observations.
+  pricing, variant, region), and the series pages tabulate: per collection date and
+  provider, the median on-demand USD price per accelerator-hour with its number of
+  observations (never a median over all providers: the set seen changes from date to date).
 
 Units: prices per accelerator-hour in the observation's currency; medians in USD (only
 USD observations enter them).
@@ -82,7 +82,7 @@ class SeriesPoint(BaseModel):
     """The median on-demand USD price per accelerator-hour on one date, and how many observations made it."""
 
     date: dt.date
-    provider: str = Field(description="a provider id, or 'all'")
+    provider: str = Field(description="a provider id")
     median: float
     observations: int
 

@@ -419,16 +419,17 @@ class Store:
 
     def series(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
                **equal: str | None) -> list[dict[str, Any]]:
-        """Per collection date, the median on-demand USD price per accelerator-hour of
-        ``accelerator`` per provider and over all providers (``provider`` = 'all'), and the
-        number of observations behind each; computed by DuckDB, not in Python."""
+        """Per collection date and provider, the median on-demand USD price per accelerator-hour
+        of ``accelerator`` and the number of observations behind it; computed by DuckDB, not in
+        Python. There is no median over all providers: the providers seen differ from one date
+        to the next, so such a line would move with the set, not with prices."""
         clauses, params = self._filters(accelerator, {**equal, "pricing": "on_demand"})
         if accelerator not in self.observed_accelerators():
             return []
         clauses += ["currency = 'USD'", "per_accelerator_hour IS NOT NULL"]
         return self.query(
-            f"SELECT date, coalesce(provider, 'all') AS provider, median(per_accelerator_hour) AS median, count(*) AS observations "
-            f"FROM latest WHERE {' AND '.join(clauses)} GROUP BY GROUPING SETS ((date, provider), (date)) ORDER BY date, provider",
+            f"SELECT date, provider, median(per_accelerator_hour) AS median, count(*) AS observations "
+            f"FROM latest WHERE {' AND '.join(clauses)} GROUP BY date, provider ORDER BY date, provider",
             params, since, until, accelerator)
 
     def held(self, run: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:

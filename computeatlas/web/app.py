@@ -37,7 +37,7 @@ from computeatlas.core.presentation import figure_text, pricing_words, source_wo
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
 from computeatlas.economics.token_prices import token_store
-from computeatlas.web import openapi, routes
+from computeatlas.web import openapi, price_charts, routes
 from computeatlas.web.cache import PageCache, known_query
 from computeatlas.web.page import Moved, json_response_class
 
@@ -98,6 +98,9 @@ def templates(urls: Urls | None = None) -> Jinja2Templates:
     env.filters["source_words"] = source_words
     env.filters["provider_name"] = lambda ident, catalog: catalog.providers[ident].name if ident in catalog.providers else ident
     env.globals["region_label"] = region_label
+    env.globals["price_charts"] = price_charts.price_charts  # the charts a price page opens with, read from the store
+    env.globals["has_price_charts"] = price_charts.has_price_charts
+    env.globals["price_performance_chart"] = price_charts.performance_chart
     env.filters["figure"] = lambda value: figure_text(value) if isinstance(value, str) else value  # separators; unit as written
     return Jinja2Templates(env=env)
 

@@ -20,12 +20,13 @@ from computeatlas.web import (
     dataset,
     economics,
     energy,
+    price_charts,
     silicon,
     site,
 )
 from computeatlas.web.page import Route
 
-LAYERS = (coverage, silicon, compare, energy, economics, cloud, charts, site, dataset, api_docs)  # a new layer: add its module here
+LAYERS = (coverage, silicon, compare, energy, economics, cloud, charts, price_charts, site, dataset, api_docs)  # a new layer: add its module here
 
 ROUTES: tuple[Route, ...] = tuple(route for layer in LAYERS for route in layer.ROUTES)
 

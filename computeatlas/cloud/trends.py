@@ -1,0 +1,208 @@
+"""Price trends from the observation store: the lowest observed price per provider, pricing
+kind and period, computed by DuckDB (one aggregate query per part, :func:`days`: one row per
+provider, kind, term, variant, currency and day; never a Python loop over observations).
+
+What the history charts plot (:mod:`computeatlas.charts.timeline`):
+
+- :func:`lows`: one row per provider × pricing kind × term × period (ISO week, or calendar
+  month) of one accelerator in one variant: the lowest USD price per accelerator-hour
+  observed in the period, how many observations it was chosen from, the first and last
+  collection date inside the period, the date the low was seen, and the offer (instance,
+  region) that set it;
+- :func:`left_out`: the accepted observations of the part that no line of :func:`lows`
+  holds, counted per provider and reason (variant not stated, another variant, another
+  currency, no price per accelerator-hour);
+- :func:`part_lows`: per accelerator, stated variant and month, the lowest on-demand USD
+  price per accelerator-hour and the number of providers observed (price-performance);
+- :func:`chart_variant` / :func:`chart_variants`: the variant a part's charts use, the one
+  its price page's spread uses (:func:`~computeatlas.cloud.spreads.default_variant` over
+  the current offers), else the variant most of its on-demand offers ever stated.
+
+Units: USD per accelerator-hour (only USD observations are plotted: no exchange rate is
+applied to a history). Periods start on a Monday (week) or the 1st (month), UTC dates.
+Accepted rows only (held rows never enter a chart).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from computeatlas.cloud.spreads import default_variant
+from computeatlas.cloud.store import Store
+
+Period = Literal["week", "month"]
+"""The length of one aggregated period: an ISO week (Monday first) or a calendar month."""
+
+
+class PeriodLow(BaseModel):
+    """The lowest observed USD price per accelerator-hour of one provider, pricing kind and term in one period."""
+
+    provider: str
+    pricing: str
+    term: str
+    period: dt.date = Field(description="first day of the period (a Monday, or the 1st of a month)")
+    low: float = Field(description="USD per accelerator-hour: the lowest observation of the period")
+    observations: int = Field(description="accepted USD observations of the period it was chosen from")
+    first: dt.date = Field(description="first collection date inside the period")
+    last: dt.date = Field(description="last collection date inside the period")
+    seen: dt.date = Field(description="the first collection date inside the period at which the low was observed")
+    instance_type: str = Field(description="the offer that set the low (the first by name among equal lows)")
+    region: str
+
+
+class LeftOut(BaseModel):
+    """Accepted observations of a part that no line holds, by provider and reason."""
+
+    provider: str
+    reason: str
+    observations: int
+
+
+class PartLow(BaseModel):
+    """The lowest on-demand USD price per accelerator-hour of one part and stated variant in one month."""
+
+    accelerator: str
+    variant: str
+    period: dt.date = Field(description="the 1st of the month")
+    low: float = Field(description="USD per accelerator-hour")
+    provider: str = Field(description="the provider that set the low (the first by id among equal lows)")
+    providers: int = Field(description="providers with an on-demand USD observation of this variant that month")
+
+
+_USD = "status = 'accepted' AND currency = 'USD' AND per_accelerator_hour IS NOT NULL"
+
+
+def _trunc(period: Period) -> str:
+    return f"CAST(date_trunc('{period}', date) AS DATE)"
+
+
+class DayLow(BaseModel):
+    """One provider's lowest observation of one part on one collection date, per pricing kind,
+    term, variant and currency (the one aggregate :func:`lows` and :func:`left_out` are read from)."""
+
+    provider: str
+    pricing: str
+    term: str
+    variant: str = Field(description="'' = not stated")
+    currency: str
+    priced: bool = Field(description="False: the rows have no price per accelerator-hour (a bundle that cannot be split)")
+    date: dt.date
+    low: float | None
+    observations: int
+    instance_type: str
+    region: str
+
+
+def days(store: Store, accelerator: str) -> list[DayLow]:
+    """Per provider, pricing kind, term, variant, currency and collection date, the lowest price
+    per accelerator-hour of ``accelerator`` (accepted rows): one DuckDB aggregate, kept by the
+    store's result cache, so the charts of one page read the store once."""
+    if accelerator not in store.observed_accelerators():
+        return []
+    rows = store.query(
+        "SELECT provider, pricing, term, coalesce(variant, '') AS variant, currency, per_accelerator_hour IS NOT NULL AS priced, date, "
+        "min(per_accelerator_hour) AS low, count(*) AS observations, "
+        "arg_min(instance_type, (coalesce(per_accelerator_hour, 0), instance_type, region)) AS instance_type, "
+        "arg_min(region, (coalesce(per_accelerator_hour, 0), instance_type, region)) AS region "
+        "FROM latest WHERE status = 'accepted' AND accelerator = ? GROUP BY ALL ORDER BY provider, pricing, term, variant, currency, date",
+        [accelerator], accelerator=accelerator)
+    return [DayLow.model_validate(r) for r in rows]
+
+
+def _start(day: dt.date, period: Period) -> dt.date:
+    if period == "week":
+        return day - dt.timedelta(days=day.weekday())
+    if period == "month":
+        return day.replace(day=1)
+    raise ValueError(f"period must be 'week' or 'month', not {period!r}")
+
+
+def lows(store: Store, accelerator: str, variant: str, period: Period = "week", pricing: str | None = None) -> list[PeriodLow]:
+    """Per provider, pricing kind, term and ``period`` of ``accelerator`` in ``variant`` (a key
+    such as ``sxm-80gb``; '' = the observations that state none), the lowest USD price per
+    accelerator-hour; ``pricing`` (e.g. ``on_demand``) keeps one kind. Ordered by provider,
+    pricing, term and period. Read from :func:`days` (one row per day, not per observation).
+    Raises ValueError for an unknown ``period``."""
+    if period not in ("week", "month"):
+        raise ValueError(f"period must be 'week' or 'month', not {period!r}")
+    groups: dict[tuple[str, str, str, dt.date], list[DayLow]] = defaultdict(list)
+    for d in days(store, accelerator):
+        if d.variant == variant and d.currency == "USD" and d.priced and d.low is not None and (pricing is None or d.pricing == pricing):
+            groups[(d.provider, d.pricing, d.term, _start(d.date, period))].append(d)
+    out = []
+    for (provider, kind, term, start), rows in sorted(groups.items()):
+        best = min(rows, key=lambda r: (r.low, r.date, r.instance_type, r.region))
+        out.append(PeriodLow(provider=provider, pricing=kind, term=term, period=start, low=best.low or 0.0,
+                             observations=sum(r.observations for r in rows), first=min(r.date for r in rows),
+                             last=max(r.date for r in rows), seen=best.date, instance_type=best.instance_type, region=best.region))
+    return out
+
+
+def _reason(d: DayLow, variant: str) -> str | None:
+    if d.variant != variant:
+        return "variant not stated" if not d.variant else f"another variant ({d.variant})"
+    if not d.priced:
+        return "no price per accelerator-hour"
+    return None if d.currency == "USD" else f"priced in {d.currency}, not USD"
+
+
+def left_out(store: Store, accelerator: str, variant: str, pricing: str | None = None) -> list[LeftOut]:
+    """The accepted observations of ``accelerator`` (of ``pricing`` when given) that
+    :func:`lows` does not plot for ``variant``, counted per provider and reason."""
+    counts: dict[tuple[str, str], int] = defaultdict(int)
+    for d in days(store, accelerator):
+        reason = _reason(d, variant)
+        if reason and (pricing is None or d.pricing == pricing):
+            counts[(d.provider, reason)] += d.observations
+    return [LeftOut(provider=p, reason=r, observations=n) for (p, r), n in sorted(counts.items())]
+
+
+def part_lows(store: Store) -> list[PartLow]:
+    """Per accelerator, stated variant ('' when none) and month, the lowest on-demand USD price
+    per accelerator-hour of every part ever observed, with the number of providers behind it."""
+    rows = store.query(
+        f"SELECT accelerator, coalesce(variant, '') AS variant, {_trunc('month')} AS period, min(per_accelerator_hour) AS low, "
+        "arg_min(provider, (per_accelerator_hour, provider)) AS provider, count(DISTINCT provider) AS providers "
+        f"FROM latest WHERE {_USD} AND pricing = 'on_demand' AND coalesce(accelerator, '') <> '' "
+        "GROUP BY ALL ORDER BY accelerator, variant, period")
+    return [PartLow.model_validate(r) for r in rows]
+
+
+def _history_variants(store: Store, accelerator: str | None) -> dict[str, str]:
+    """Per part, the stated variant most of its on-demand offers (provider, instance, region,
+    term) ever named (:func:`default_variant` over every accepted observation)."""
+    where, params = ("AND accelerator = ?", [accelerator]) if accelerator else ("", [])
+    rows = store.query(
+        "SELECT DISTINCT accelerator, variant, provider, instance_type, region, term FROM latest WHERE status = 'accepted' "
+        f"AND pricing = 'on_demand' AND coalesce(variant, '') <> '' AND coalesce(accelerator, '') <> '' {where}",
+        params, accelerator=accelerator)
+    offers: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for r in rows:
+        offers[r["accelerator"]].append((r["variant"], "on_demand"))
+    return {acc: default_variant(pairs) for acc, pairs in offers.items()}
+
+
+def chart_variant(store: Store, accelerator: str, now: dt.datetime, freshness_days: int) -> str:
+    """The variant ``accelerator``'s charts use: the price page's (the stated variant most current
+    on-demand offers name), else the one most on-demand offers ever named; '' when none ever did."""
+    if accelerator not in store.observed_accelerators():
+        return ""
+    current = default_variant((r["variant"] or "", r["pricing"]) for r in store.current(accelerator, now, freshness_days))
+    return current or _history_variants(store, accelerator).get(accelerator, "")
+
+
+def chart_variants(store: Store, now: dt.datetime, freshness_days: int) -> dict[str, str]:
+    """:func:`chart_variant` of every observed part, from two store queries."""
+    current: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for r in store.current(None, now, freshness_days):
+        if r["accelerator"]:
+            current[r["accelerator"]].append((r["variant"] or "", r["pricing"]))
+    past = _history_variants(store, None)
+    return {acc: default_variant(current.get(acc, ())) or past.get(acc, "") for acc in store.observed_accelerators()}
+
+
+__all__ = ["DayLow", "LeftOut", "PartLow", "Period", "PeriodLow", "chart_variant", "chart_variants", "days", "left_out", "lows", "part_lows"]
