@@ -64,8 +64,10 @@ def silicon_paths(catalog: Catalog) -> list[str]:
 
 
 def _request(path: str) -> Any:
-    """What the templates read of a request: its URL (canonical link) and query parameters."""
-    return SimpleNamespace(url=URL(ORIGIN + path), query_params=QueryParams(""))
+    """What the templates read of a request: its URL (canonical link), query parameters, and the
+    app's settings (the price-chart links ask the store whether a part was observed)."""
+    return SimpleNamespace(url=URL(ORIGIN + path), query_params=QueryParams(""),
+                           app=SimpleNamespace(state=SimpleNamespace(settings=SETTINGS)))
 
 
 def contexts(catalog: Catalog) -> list[tuple[str, str, dict[str, Any]]]:

@@ -43,7 +43,7 @@ LICENCES = {  # LICENSE-<Name> beside the store: the name the rows' `via` carrie
     "azure-pricing-radar": "azure-pricing-radar-2026-08/LICENSE",
     "ec2-capacity-blocks": "aws-capacity-blocks-2026-07/LICENSE",
     "gpuhunt": "gpuhunt-tpu-2024-12/LICENSE",
-    "FullStackDeepLearning": "fullstack-cloud-gpus-2025-03/LICENSE",
+    "the-full-stack-website": "fullstack-cloud-gpus-2025-03/LICENSE",
 }
 TOKEN_LICENCES = {
     "genai-prices": "genai-prices-2026-08/LICENSE",

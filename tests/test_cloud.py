@@ -89,10 +89,12 @@ def at_cloud_now(monkeypatch: pytest.MonkeyPatch) -> dt.datetime:
 def test_price_page_reads_the_store_spread_ends_dated_and_linked(real_client: TestClient, at_now: dt.datetime) -> None:
     page = soup(real_client, "/cloud/prices/nvidia-h100-sxm")
     spread = text(page.select_one("#current .spread"))
-    # data/prices: RunPod 1x H100 SXM Community 2.69 (data-receipts, 2026-11-09), CoreWeave HGX H100 49.24 ÷ 8 (2026-09-20)
-    assert "variant sxm-80gb, on-demand, USD, current): 2.29× over 8 observations" in spread
+    # data/prices: RunPod 1x H100 SXM Community 2.69 and Azure ND96isr_H100_v5 12.29 per GPU-hour (both data-receipts,
+    # 2026-11-09); Azure's ND H100 v5 is on the SXM variant by Microsoft's NVSwitch statement, so it is in the spread:
+    # 12.29 ÷ 2.69 = 4.57×, the same-day figure of an independent check of the same SKU
+    assert "variant sxm-80gb, on-demand, USD, current): 4.57× over 10 observations" in spread
     assert "cheapest 2.69 USD (Runpod, 1x H100 SXM (Community Cloud), 2026-11-09, source)" in spread  # provider names, not ids
-    assert "dearest 6.155 USD (CoreWeave, NVIDIA HGX H100 (8 GPUs), 2026-09-20, source)" in spread
+    assert "dearest 12.29 USD (Microsoft Azure, Standard_ND96isr_H100_v5, 2026-11-09, source)" in spread
     assert next(a["href"] for a in page.select("#current .spread a")).startswith("https://raw.githubusercontent.com/datareceipts/")
     rows = page.select("#current table.observed tbody tr")
     assert len(rows) == 14 and {r["data-pricing"] for r in rows} == {"on_demand", "spot"}
@@ -235,8 +237,8 @@ def test_api_offers_filters_and_shows_arithmetic(cloud_client: TestClient, at_cl
 def test_api_prices_is_the_page_data(real_client: TestClient, at_now: dt.datetime) -> None:
     body = real_client.get("/api/prices/nvidia-h100-sxm").json()
     spread = body["current"]["spread"]
-    assert (spread["cheapest"]["provider"], spread["dearest"]["provider"], spread["counted"]) == ("runpod", "coreweave", 8)
-    assert spread["ratio"] == pytest.approx(6.155 / 2.69)
+    assert (spread["cheapest"]["provider"], spread["dearest"]["provider"], spread["counted"]) == ("runpod", "azure", 10)
+    assert spread["ratio"] == pytest.approx(12.29 / 2.69)
     assert body["current"]["as_of"].startswith("2026-12-01T12:00")
     assert {(p["provider"], p["per_accelerator_hour"]) for p in body["current"]["prices"]} >= {("aws", 6.88), ("azure", 12.29)}
     assert any(p["date"] == "2026-03-21" and p["provider"] == "runpod" and p["observations"] == 32 for p in body["history"]["series"])
@@ -301,8 +303,8 @@ def test_real_h100_sxm_spread_agrees_with_the_price_page(real_catalog: Catalog) 
     spread = _real_view(real_catalog, "nvidia-h100-sxm").spread  # the CLI's `prices show`, the chart and the rent section
     assert spread.variant and spread.variant.label == "SXM 80 GB"
     assert (spread.cheapest.provider, spread.cheapest.per_accelerator_hour, str(spread.cheapest.seen)) == ("runpod", 2.69, "2026-11-09")
-    assert (spread.dearest.provider, spread.dearest.arithmetic) == ("coreweave", "49.24 USD ÷ 8 = 6.155 USD per GPU-hour")
-    assert spread.ratio == pytest.approx(6.155 / 2.69) and spread.counted == 8  # as /cloud/prices/nvidia-h100-sxm says
+    assert (spread.dearest.provider, spread.dearest.arithmetic) == ("azure", "12.29 USD per GPU-hour, as published (no division)")
+    assert spread.ratio == pytest.approx(12.29 / 2.69) and spread.counted == 10  # as /cloud/prices/nvidia-h100-sxm says
 
 
 def test_real_h100_nvl_is_never_mixed_with_the_80gb_pcie(real_catalog: Catalog) -> None:

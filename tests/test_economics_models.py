@@ -34,15 +34,16 @@ def test_llama_3_3_70b_page_shows_market_bound_and_figures(real_client) -> None:
     assert r.status_code == 200
     soup = BeautifulSoup(r.text, "lxml")
     market = _rows(soup, "market-prices")
-    # OpenRouter's completion_price_per_token "0.00000032" USD per token × 1,000,000 = 0.32 USD per million output tokens
-    row = market["openrouter|meta-llama/llama-3.3-70b-instruct|2026-03-23"]  # the newest of OpenRouter's three collections
-    assert row.select_one("td.output").get_text(strip=True) == "0.32"
-    assert "openrouter|meta-llama/llama-3.3-70b-instruct|2026-03-21" not in market  # older ones are in the history below
-    assert row.select_one("td.input").get_text(strip=True) == "0.1"
+    # OpenRouter's product as pydantic/genai-prices lists it on 2026-08-21 (v2 feed): 0.05 in, 0.24 out per million tokens;
+    # its March 2026 collections (completion_price_per_token "0.00000032" × 1,000,000 = 0.32) are in the history below
+    row = market["openrouter|meta-llama/llama-3.3-70b-instruct|2026-08-21"]  # the newest of OpenRouter's observations
+    assert row.select_one("td.output").get_text(strip=True) == "0.24"
+    assert "openrouter|meta-llama/llama-3.3-70b-instruct|2026-03-23" not in market
+    assert row.select_one("td.input").get_text(strip=True) == "0.05"
     # DeepInfra's cents_per_output_token 4e-05 US cents = 4e-07 USD per token → 0.40 USD per million
     assert market["deepinfra|meta-llama/Llama-3.3-70B-Instruct|2026-03-22"].select_one("td.output").get_text(strip=True) == "0.4"
     assert market["together|Llama 3.3 70B|2026-03-23"].select_one("td.output").get_text(strip=True) == "0.88"
-    assert "2.75×" in soup.select_one("strong.spread").get_text()  # 0.88 ÷ 0.32
+    assert "10.00×" in soup.select_one("strong.spread").get_text()  # SambaNova 1.2 ÷ DeepInfra Turbo 0.12 (LiteLLM, 2025-09-01)
     bounds = _rows(soup, "bounds")
     h100 = bounds["nvidia-h100-sxm"]
     # the cheapest fresh on-demand H100 SXM that states its variant (the price page's spread rule): RunPod, 2.69 USD
@@ -53,7 +54,9 @@ def test_llama_3_3_70b_page_shows_market_bound_and_figures(real_client) -> None:
     assert "not applicable" in bounds["nvidia-a100-sxm-80gb"].get_text()  # an A100 has no FP8
     figures = {tr["data-figure"]: tr for tr in soup.select("table.model-figures tr[data-figure]")}
     assert figures["kv_heads"].select_one(".figure").get_text() == "8"
-    assert not soup.select("p.flag")  # no March 2026 price sits below the lowest bound
+    # one price sits below the lowest bound: DeepInfra's Turbo (FP8) input at 0.038 (LiteLLM, 2025-09-01), against an L40S
+    flags = [p.get_text(" ", strip=True) for p in soup.select("p.flag")]
+    assert len(flags) == 1 and "0.04191 USD on NVIDIA L40S at 0.79 USD per accelerator-hour" in flags[0]
     assert "upper bound on throughput" in soup.select_one("p.lede").get_text()
 
 
@@ -69,7 +72,8 @@ def test_the_json_twin_has_the_same_figures(real_client) -> None:
 def test_economics_index_lists_models_with_market_and_bound(real_client) -> None:
     soup = BeautifulSoup(real_client.get("/economics/").text, "lxml")
     row = soup.select_one('table.models-table tr[data-model="llama-3-3-70b"]')
-    assert row.select_one("td.market").get_text(" ", strip=True) == "0.32 DeepInfra, 2026-03-22 stale: 253 days old"  # March 2026 is history
+    # the cheapest newest price of any product: DeepInfra's Turbo in LiteLLM's table of 2025-09-01, history, said so
+    assert row.select_one("td.market").get_text(" ", strip=True) == "0.12 DeepInfra, 2025-09-01 stale: 456 days old"
     assert row.select_one("td.bound").get_text(" ", strip=True).startswith("0.09554")  # MI300X at 3.45 USD/h
     assert len(soup.select("table.models-table tbody tr")) == 14
 
@@ -193,9 +197,9 @@ def test_an_import_of_token_prices_is_seen_without_a_restart(make_client, real_c
 def test_the_glance_answers_the_buyers_question(real_client) -> None:
     soup = BeautifulSoup(real_client.get("/economics/models/llama-3-3-70b").text, "lxml")
     market = soup.select_one("li.glance-market").get_text(" ", strip=True)
-    # every bundled price is from March 2026, more than 90 days before 2026-12-01: not current, and said so
+    # the newest bundled price is genai-prices' of 2026-08-21, more than 90 days before 2026-12-01: not current, and said so
     assert market.startswith("No current price: every per-token price placed on this model is older than the 90-day freshness window.")
-    assert "collected by 2026-03-23 (253 days ago), ran from 0.32 to 0.88 USD per million output tokens" in market  # DeepInfra Turbo … Together
+    assert "collected by 2026-08-21 (102 days ago), ran from 0.12 to 1.2 USD per million output tokens" in market  # DeepInfra Turbo … SambaNova
     bound = soup.select_one("li.glance-bound").get_text(" ", strip=True)
     assert "0.09554 USD per million output tokens" in bound and "AMD Instinct MI300X" in bound and "3.45 USD per accelerator-hour" in bound
     assert soup.select_one("li.glance-claims").get_text(" ", strip=True).startswith("0 published claims about this model")
@@ -203,10 +207,11 @@ def test_the_glance_answers_the_buyers_question(real_client) -> None:
     assert "1 sits below the bound" in other.select_one("li.glance-claims").get_text(" ", strip=True)
 
 
-def test_one_price_everywhere_is_not_shown_as_a_range(real_client) -> None:
+def test_the_glance_range_names_both_ends(real_client) -> None:
     soup = BeautifulSoup(real_client.get("/economics/models/llama-3-1-70b").text, "lxml")
     text = soup.select_one("li.glance-market").get_text(" ", strip=True)
-    assert text.startswith("No current price") and "ran from 0.4 USD per million output tokens" in text and " to 0." not in text
+    assert text.startswith("No current price") and "ran from 0.28 to 3.54 USD per million output tokens" in text
+    assert "(DeepInfra, 2025-09-01; Azure AI Foundry (serverless), 2025-09-01)" in text
     assert "1 states its basis and is compared; 1 sits below the bound" in soup.select_one("li.glance-claims").get_text(" ", strip=True)
 
 
@@ -223,12 +228,14 @@ def test_attention_figures_show_on_the_model_page_and_size_the_cache(real_client
     assert "18 hold at most 128" in h100["bound"]["kv_per_token"]["working"]
 
 
-def test_an_estimate_below_peak_never_flags_a_market_price(real_client) -> None:
-    # At 10% of peak the figures are an estimate: Together's 0.88 USD is not "below what the hardware can do"
-    # (the bound at utilisation 1 is what prices are weighed against, and no March 2026 price sits below it).
+def test_an_estimate_below_peak_flags_only_what_the_bound_flags(real_client) -> None:
+    # At 10% of peak the figures are an estimate: prices are weighed against the bound at utilisation 1 only, so the
+    # estimate flags exactly what the bound flags (DeepInfra's Turbo input at 0.038), never Together's 0.88.
     doc = real_client.get("/api/economics/models/llama-3-3-70b?utilisation=0.1").json()
+    bound = real_client.get("/api/economics/models/llama-3-3-70b").json()
     assert doc["label"].startswith("estimate") or "estimate" in doc["label"]
-    assert [m["flags"] for m in doc["market"]] == [[] for _ in doc["market"]]
+    assert [m["flags"] for m in doc["market"]] == [m["flags"] for m in bound["market"]]
+    assert {(m["provider"], m["input_per_million"]) for m in doc["market"] if m["flags"]} == {("deepinfra", 0.038)}
     page = BeautifulSoup(real_client.get("/economics/models/llama-3-3-70b?utilisation=0.1").text, "lxml")
     assert page.select_one("#bound h2").get_text(strip=True).startswith("The estimate (utilisation 0.1)")
 

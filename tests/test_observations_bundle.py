@@ -13,24 +13,25 @@ STORE = Store(ROOT / "data" / "prices")
 
 
 def test_every_row_read_is_stored_accepted_or_held_or_counted_as_a_repeat() -> None:
-    manifests = STORE.runs()
-    ocp_runs = [m["counts"] for m in manifests if m["format"] == "opencomputeprices"]
-    offers = next(m["counts"] for m in manifests if m["format"] == "offers")
-    atlas = next(m["counts"] for m in manifests if m["format"] == "atlas")
-    first, again = ocp_runs[0], ocp_runs[-1]
-    assert all(r["read"] == 10811 and r["rejected"] == 0 for r in ocp_runs)
-    assert all(r["read"] == r["accepted"] + r["held"] + r["already_stored"] for r in ocp_runs)
-    # the second import of the same snapshot stored only changed decisions: the 56 H100 NVL rows
-    # re-placed on the H100 NVL's own record (runpod 32, azure 16, vast-ai 8), and held rows
-    # whose reasons now read differently; nothing new was accepted
-    assert len(ocp_runs) == 2 and again["accepted"] == 56
-    assert again["accepted_by_provider"] == {"runpod": 32, "azure": 16, "vast-ai": 8}
-    assert offers == offers | {"read": 60, "accepted": 60, "held": 0}
-    # data/prices/inputs/late-2026-hyperscalers.csv: p4de.24xlarge and a3-megagpu-8g have no instance row yet
-    assert atlas == atlas | {"read": 11, "accepted": 9, "held": 2, "held_by_rule": {"unplaced": 2}}
-    assert STORE.count()["accepted"] == first["accepted"] + 60 + 9  # a re-placed row is the same observation key
-    assert len(STORE.held()) == sum(r["held"] for r in ocp_runs) + 2  # every held row is kept for the operator
-    assert STORE.count()["held"] < len(STORE.held())  # count() is per observation key: a key held twice counts once
+    """scripts/bundle_prices.py: one run per source, as data/prices/README.md reports them."""
+    runs = {}
+    for manifest in STORE.runs():
+        runs.setdefault(manifest["format"], []).append(manifest["counts"])
+    assert sorted(runs) == ["atlas", "aws-capacity-blocks", "azure-pricing-radar", "cyclenerd-gcp", "fullstack-cloud-gpus",
+                            "gpuhunt-tpu", "offers", "opencomputeprices"]
+    (ocp,), (offers,), (atlas,), (gcp,) = runs["opencomputeprices"], runs["offers"], runs["atlas"], runs["cyclenerd-gcp"]
+    # a row gives one observation in these formats: every row read is accepted, held, rejected or a repeat
+    for counts in (ocp, offers, atlas, *runs["aws-capacity-blocks"]):  # (Azure: a savings-plan price is a second observation)
+        assert counts["read"] == counts["accepted"] + counts["held"] + counts["already_stored"] + counts["rejected"] + counts["skipped"]
+    assert (ocp["read"], ocp["rejected"]) == (10811, 0) and offers | {"read": 60, "accepted": 60, "held": 0} == offers
+    # the two late-2026 rows that had no instance row (p4de.24xlarge, a3-megagpu-8g) are placed now
+    assert atlas | {"read": 11, "accepted": 11, "held": 0} == atlas
+    # Cyclenerd: 98,213 rows of Google machine types, each on-demand, spot, 1- and 3-year committed; the monthly
+    # copies of the hourly prices skipped; G4 (a share of one RTX PRO 6000) unplaced; a2-ultragpu "committed" = on-demand
+    assert (gcp["read"], gcp["skipped"], gcp["rejected"]) == (98213, 192295, 0)
+    assert gcp["held_by_rule"] == {"unplaced": 8750, "committed_equals_on_demand": 6712}
+    assert STORE.count()["accepted"] == sum(c["accepted"] for rs in runs.values() for c in rs)  # one decision per observation
+    assert len(STORE.held()) == sum(c["held"] for rs in runs.values() for c in rs)  # every held row is kept for the operator
 
 
 def test_held_rows_carry_their_reasons_and_google_components_are_held_as_split_bills() -> None:
@@ -84,11 +85,14 @@ def test_one_tpu_slice_has_one_placement_in_both_google_tables() -> None:
     assert {n: ours[n] for n in shared} == {n: sky[f"tpu-{n}"] for n in shared}
 
 
-def test_on_demand_h100_sxm_has_sixteen_providers_hyperscalers_included() -> None:
-    rows = STORE.query("SELECT DISTINCT provider FROM latest WHERE status = 'accepted' AND accelerator = 'nvidia-h100-sxm' "
-                       "AND pricing = 'on_demand'")
+def test_on_demand_h100_sxm_has_seventeen_providers_the_hyperscalers_on_the_sxm_variant() -> None:
+    rows = STORE.query("SELECT provider, variant, min(collected) AS first FROM latest WHERE status = 'accepted' "
+                       "AND accelerator = 'nvidia-h100-sxm' AND pricing = 'on_demand' GROUP BY ALL")
     providers = {r["provider"] for r in rows}
-    assert len(providers) == 16 and {"aws", "azure", "google-cloud", "jarvislabs", "novita", "together"} <= providers
+    assert len(providers) == 17 and {"aws", "azure", "google-cloud", "jarvislabs", "novita", "together", "paperspace"} <= providers
+    sxm = {r["provider"]: r["first"] for r in rows if r["variant"] == "sxm-80gb"}
+    assert {"aws", "azure", "google-cloud"} <= set(sxm)  # stated by evidence (NVSwitch / "H100 SXM"), so like for like
+    assert sxm["google-cloud"] < dt.datetime(2025, 1, 1, tzinfo=dt.UTC)  # Cyclenerd's a3-highgpu-8g from 2024-06-13
 
 
 def test_no_accepted_h100_sxm_price_is_a_reservation_total_or_a_placeholder() -> None:
@@ -102,11 +106,13 @@ def test_no_accepted_h100_sxm_price_is_a_reservation_total_or_a_placeholder() ->
 
 
 def test_every_tpu_trainium_and_inferentia_row_of_the_snapshot_is_placed() -> None:
+    # TPU v4: 52 on-demand rows of the March 2026 snapshot and gpuhunt's "TPU v4 pod" per chip-hour in 2024 (3)
     rows = STORE.query("SELECT accelerator, count(*) AS n FROM latest WHERE status = 'accepted' AND (accelerator LIKE 'google-tpu-%' "
                        "OR accelerator LIKE 'aws-%') AND pricing = 'on_demand' GROUP BY accelerator ORDER BY accelerator")
     assert {r["accelerator"]: r["n"] for r in rows} == {
-        "aws-inferentia": 201, "aws-inferentia-2": 122, "aws-trainium": 15, "google-tpu-v3": 19, "google-tpu-v4": 52,
+        "aws-inferentia": 201, "aws-inferentia-2": 122, "aws-trainium": 15, "google-tpu-v3": 19, "google-tpu-v4": 55,
         "google-tpu-v5e": 136, "google-tpu-v5p": 1034, "google-tpu-v6e": 128}
     unplaced = STORE.query("SELECT count(*) AS n FROM obs WHERE list_contains(rules, 'unplaced') AND (instance_type LIKE 'tpu-v%' "
-                           "OR instance_type LIKE 'inf%' OR instance_type LIKE 'trn%') AND instance_type NOT LIKE 'tpu-v2-%'")
+                           "OR instance_type LIKE 'inf%' OR instance_type LIKE 'trn%') AND instance_type NOT LIKE 'tpu-v2-%' "
+                           "AND via LIKE 'OpenComputePrices%'")
     assert unplaced == [{"n": 0}]

@@ -40,7 +40,7 @@ def test_the_history_gives_one_observation_per_version_named_and_dated_by_its_co
              o.collected.isoformat()) for line, o in oracle] == [
         (2, "oracle", "on_demand", 2.0, 2.0, 1, 24.0, "2023-10-24T03:41:30+00:00"),
         (9, "oracle", "on_demand", 2.0, 2.0, 1, 24.0, "2025-03-07T19:25:40+00:00")]  # the same row, re-published by a later commit
-    assert oracle[1][1].via == "Full Stack Deep Learning fullstack-cloud-gpus-history-excerpt.csv (MIT), published by 2025-03-07 (commit b646e30)"
+    assert oracle[1][1].via == "the-full-stack-website fullstack-cloud-gpus-history-excerpt.csv (Full Stack Deep Learning, MIT), published by 2025-03-07 (commit b646e30)"
     assert oracle[1][1].source_url.endswith("/blob/b646e30673738a5a60ab299659bf2f012e59be93/docs/cloud-gpus/cloud-gpus.csv")
     names = {o.instance_type for _, o in obs}
     assert {"1x A100 (80 GB), 12 vCPU, 90 GB RAM", "8x A40 (48 GB), 40 vCPU, 502 GB RAM",  # no Name: built from the row's own fields
@@ -92,10 +92,10 @@ def test_a_stated_per_gpu_price_or_memory_that_disagrees_with_the_instance_table
 def test_one_version_takes_its_date_from_the_caller(tmp_path: Path) -> None:
     got = [o for _, o in readings(VERSION, collected=PUBLISHED, commit="b646e30673738a5a60ab299659bf2f012e59be93")]
     assert [(o.provider, o.instance_type, o.amount, o.collected, o.via) for o in got] == [
-        ("oracle", "VM.GPU.A10.1", 2.0, PUBLISHED, "Full Stack Deep Learning fullstack-cloud-gpus-2025-03-07-excerpt.csv (MIT), "
+        ("oracle", "VM.GPU.A10.1", 2.0, PUBLISHED, "the-full-stack-website fullstack-cloud-gpus-2025-03-07-excerpt.csv (Full Stack Deep Learning, MIT), "
                                                  "published by 2025-03-07 (commit b646e30)"),
-        ("paperspace", "1x A100 (80 GB), 12 vCPU, 90 GB RAM", 3.18, PUBLISHED, "Full Stack Deep Learning "
-         "fullstack-cloud-gpus-2025-03-07-excerpt.csv (MIT), published by 2025-03-07 (commit b646e30)")]
+        ("paperspace", "1x A100 (80 GB), 12 vCPU, 90 GB RAM", 3.18, PUBLISHED, "the-full-stack-website "
+         "fullstack-cloud-gpus-2025-03-07-excerpt.csv (Full Stack Deep Learning, MIT), published by 2025-03-07 (commit b646e30)")]
     with pytest.raises(InputFailed, match="carries no date"):
         readings(VERSION)
     with pytest.raises(InputFailed, match="not in the future"):

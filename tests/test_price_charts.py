@@ -164,8 +164,9 @@ def test_the_h100_price_history_is_the_store_s_weekly_lows_per_provider_and_kind
                for s in body["series"] for p in s["points"]}
     assert plotted == pytest.approx(dict(lows))
     runpod = _series(body)["runpod/on_demand/"]
-    # observed 2026-03-21 (2.99, 1x_H100-SXM_SECURE) and 2026-11-09 (2.69, Community Cloud), nothing between: a gap
-    assert [(d, v) for d, v, _ in runpod][:1] == [("2026-03-21", 2.99)] and ("2026-11-09", 2.69) in [(d, v) for d, v, _ in runpod]
+    # the week of 2026-03-16: 2.99 (1x_H100-SXM_SECURE, 03-21) and 2.69 (Community Cloud, 03-22): the low, at the day it was
+    # seen; then 2026-11-09 (2.69, Community Cloud), nothing between: a gap
+    assert [(d, v) for d, v, _ in runpod][:1] == [("2026-03-22", 2.69)] and ("2026-11-09", 2.69) in [(d, v) for d, v, _ in runpod]
     assert runpod[0][2] != runpod[-1][2]
     for s in body["series"]:  # the gap rule holds on every line
         for a, b in zip(s["points"], s["points"][1:], strict=False):

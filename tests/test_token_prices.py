@@ -107,7 +107,12 @@ def test_the_bundled_march_2026_prices_of_llama_3_3_70b() -> None:
     assert seen[("deepinfra", "meta-llama/Llama-3.3-70B-Instruct", "2026-03-22")] == (0.23, 0.4)
     assert seen[("novita", "meta-llama/llama-3.3-70b-instruct", "2026-03-22")] == (0.135, 0.4)
     assert seen[("together", "Llama 3.3 70B", "2026-03-23")] == (0.88, 0.88)
-    assert len(seen) == 7  # OpenRouter on three days, DeepInfra twice (plain and Turbo), Novita, Together
+    # March 2026 (OpenComputePrices): OpenRouter on three days, DeepInfra twice (plain and Turbo), Novita, Together
+    march = {k for k in seen if k[2].startswith("2026-03-2") and k[2] <= "2026-03-23"}
+    assert len(march) == 7
+    # the history from genai-prices and LiteLLM: Together's own Turbo at 0.88 on 2025-06-23
+    assert seen[("together", "meta-llama/Llama-3.3-70B-Instruct-Turbo", "2025-06-23")] == (0.88, 0.88)
+    assert min(k[2] for k in seen) == "2025-01-14"  # LiteLLM's first table that lists Llama 3.3 70B (released 2024-12)
 
 
 def test_prices_import_tokens_from_the_cli(tmp_path: Path) -> None:

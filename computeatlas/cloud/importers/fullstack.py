@@ -135,7 +135,7 @@ def read(path: Path, collected: dt.datetime | None = None, commit: str | None = 
             collected=when,
             source_url=f"{REPOSITORY}/blob/{sha or 'main'}/{TABLE_PATH}",
             source_title=f"Full Stack Deep Learning cloud GPU table ({TABLE_PATH}){short}",
-            via=f"Full Stack Deep Learning {path.name} (MIT), published by {when:%Y-%m-%d}{short}",
+            via=f"the-full-stack-website {path.name} (Full Stack Deep Learning, MIT), published by {when:%Y-%m-%d}{short}",
             raw_extra=json.dumps(extra, ensure_ascii=False, sort_keys=True))
         on_demand, spot = price(raw, "On-demand", required=False), price(raw, "Spot", required=False)
         per_gpu = price(raw, "Per-GPU", required=False)  # stated beside the on-demand price only
