@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import statistics
 import io
 from collections import defaultdict
 from pathlib import Path
@@ -123,9 +124,13 @@ def test_the_spread_is_among_providers_observed_in_the_same_month(small: TestCli
 def test_price_performance_divides_by_the_dense_figure_and_lists_parts_without_one(small: TestClient) -> None:
     fp8 = small.get("/api/charts/price-performance/FP8").json()
     acme = next(s for s in fp8["series"] if s["id"] == "acme-a1")
-    # acme-a1 publishes 1979 TFLOPS dense FP8 (3958 sparse, never used): January's low 2.0 ÷ 1.979 PFLOPS
+    # acme-a1 publishes 1979 TFLOPS dense FP8 (3958 sparse, never used): January's low 2.0 ÷ 1.979 PFLOPS starts the chain;
+    # March moves it like for like: the median of alpha 2.5 ÷ 2.0 and beta 6.0 ÷ 4.0 = 1.375, so 2.75; November's only
+    # provider was not seen in March: the chain breaks and starts again at November's 3.0
     assert acme["points"][0]["date"] == "2026-01-01" and acme["points"][0]["value"] == pytest.approx(2.0 / 1.979)
-    assert [p["value"] for p in acme["points"]] == pytest.approx([2.0 / 1.979, 2.5 / 1.979, 3.0 / 1.979])
+    assert [p["value"] for p in acme["points"]] == pytest.approx([2.0 / 1.979, 2.75 / 1.979, 3.0 / 1.979])
+    assert "× 1.375, the median change of 2 provider(s) seen in both months" in acme["points"][1]["note"]
+    assert acme["points"][2]["segment"] != acme["points"][1]["segment"]  # a broken chain is never joined
     assert [e["name"] for e in fp8["excluded"]] == ["Globex G1"] and "not applicable" in fp8["excluded"][0]["reason"]
     headline = small.get("/api/charts/price-performance").json()  # headline: BF16, the format both observed parts publish dense
     assert headline["title"].startswith("USD per dense BF16 PFLOP-hour")
@@ -189,22 +194,28 @@ def test_the_h100_svg_names_kinds_in_words_and_marks_the_freshness_window(real_c
         assert any(p.get("stroke-dasharray") for p in svg.find_all("path"))  # the legend draws the dash patterns
 
 
-def test_price_performance_is_the_price_over_the_dense_figure(real_client: TestClient, at_now: dt.datetime) -> None:
+def test_price_performance_is_a_like_for_like_index_over_the_dense_figure(real_client: TestClient, at_now: dt.datetime) -> None:
     perf = real_client.get("/api/charts/price-performance/FP8").json()
-    history_ = real_client.get(f"/api/charts/price-history/{H100}").json()
-    monthly: dict[str, float] = defaultdict(lambda: float("inf"))
-    for s in history_["series"]:
-        if s["kind"] == "on-demand":
-            for p in s["points"]:
-                month = p["date"][:7] + "-01"
-                monthly[month] = min(monthly[month], p["value"])
+    # Independently of the chart's query: each provider's lowest accepted on-demand USD price per month (chart variant), chained
+    months: dict[dt.date, dict[str, float]] = defaultdict(dict)
+    for row in Store(Path("data/prices")).history(H100):
+        if (row["variant"], row["pricing"], row["currency"], row["status"]) == ("sxm-80gb", "on_demand", "USD", "accepted"):
+            month, low = row["collected"].date().replace(day=1), row["per_accelerator_hour"]
+            months[month][row["provider"]] = min(low, months[month].get(row["provider"], low))
+    expected, level, previous = {}, 0.0, {}
+    for month in sorted(months):
+        common = set(months[month]) & set(previous)
+        level = level * statistics.median(months[month][p] / previous[p] for p in common) if common else min(months[month].values())
+        expected[month.isoformat()], previous = level, months[month]
     h100 = next(s for s in perf["series"] if s["id"] == H100)
-    # NVIDIA's H100 SXM: 1,979 TFLOPS dense FP8, so USD per PFLOP-hour = the month's lowest on-demand price ÷ 1.979
-    assert {p["date"]: p["value"] * 1.979 for p in h100["points"]} == pytest.approx(dict(monthly))
+    # NVIDIA's H100 SXM: 1,979 TFLOPS dense FP8, so USD per PFLOP-hour = the index level ÷ 1.979
+    assert {p["date"]: p["value"] * 1.979 for p in h100["points"]} == pytest.approx(expected)
+    assert h100["points"][0]["date"] == "2024-06-01"  # Google Cloud's a3-highgpu-8g, the first H100 SXM price of the bundle
     assert all("÷ 1.979 PFLOPS dense FP8 (1979 TFLOPS)" in p["note"] for p in h100["points"])
     for e in perf["excluded"]:
         assert "FP8" in e["reason"] or "no on-demand USD price" in e["reason"]  # left out with why, never with a sparse figure
     assert any(e["name"] == "NVIDIA A100 80GB SXM" for e in perf["excluded"])  # no FP8 units
+    assert "providers observed in both months only" in perf["method"]
 
 
 def test_the_price_page_opens_with_the_charts_and_links_their_data(real_client: TestClient, at_now: dt.datetime) -> None:

@@ -26,7 +26,9 @@ Accepted rows only (held rows never enter a chart).
 from __future__ import annotations
 
 import datetime as dt
+import statistics
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -172,6 +174,57 @@ def part_lows(store: Store) -> list[PartLow]:
     return [PartLow.model_validate(r) for r in rows]
 
 
+class IndexPoint(BaseModel):
+    """One month of a chained like-for-like price index (:func:`chained_lows`)."""
+
+    period: dt.date = Field(description="the 1st of the month")
+    level: float = Field(description="USD per accelerator-hour: the chain's level this month")
+    chain: int = Field(description="a new chain starts where no provider was observed in this month and the one before")
+    providers: int = Field(description="providers observed this month")
+    common: list[str] = Field(description="providers observed in this month and the one before (empty at a chain's start)")
+    ratio: float | None = Field(description="the median of the common providers' month-on-month ratios; None at a chain's start")
+    anchor: str = Field("", description="at a chain's start: the provider that set the month's lowest price")
+
+
+def provider_month_lows(store: Store) -> dict[tuple[str, str], dict[dt.date, dict[str, float]]]:
+    """``{(accelerator, variant): {month: {provider: lowest on-demand USD price per
+    accelerator-hour that month}}}`` over every accepted observation (one DuckDB query)."""
+    rows = store.query(
+        f"SELECT accelerator, coalesce(variant, '') AS variant, {_trunc('month')} AS period, provider, min(per_accelerator_hour) AS low "
+        f"FROM latest WHERE {_USD} AND pricing = 'on_demand' AND coalesce(accelerator, '') <> '' "
+        "GROUP BY ALL ORDER BY accelerator, variant, period, provider")
+    out: dict[tuple[str, str], dict[dt.date, dict[str, float]]] = {}
+    for r in rows:
+        out.setdefault((r["accelerator"], r["variant"]), {}).setdefault(r["period"], {})[r["provider"]] = r["low"]
+    return out
+
+
+def chained_lows(months: Mapping[dt.date, Mapping[str, float]]) -> list[IndexPoint]:
+    """A like-for-like price index over ``months`` (``{month: {provider: low}}``): a chain starts
+    at its first month's lowest price (USD per accelerator-hour); each following month moves
+    the level by the median of ``low this month ÷ low the month before`` over the providers
+    observed in both, so a provider that appears or disappears never moves the line; where no
+    provider was observed in both months, the chain breaks and a new one starts at that
+    month's lowest. Months are taken in order; one without observations is simply absent."""
+    out: list[IndexPoint] = []
+    previous: Mapping[str, float] = {}
+    level, chain = 0.0, -1
+    for period in sorted(months):
+        lows = months[period]
+        common = sorted(set(lows) & set(previous))
+        if common:
+            ratio = statistics.median(lows[p] / previous[p] for p in common)
+            level *= ratio
+            out.append(IndexPoint(period=period, level=level, chain=chain, providers=len(lows), common=common, ratio=ratio))
+        else:
+            chain += 1
+            anchor = min(lows, key=lambda p: (lows[p], p))
+            level = lows[anchor]
+            out.append(IndexPoint(period=period, level=level, chain=chain, providers=len(lows), common=[], ratio=None, anchor=anchor))
+        previous = lows
+    return out
+
+
 def _history_variants(store: Store, accelerator: str | None) -> dict[str, str]:
     """Per part, the stated variant most of its on-demand offers (provider, instance, region,
     term) ever named (:func:`default_variant` over every accepted observation)."""
@@ -205,4 +258,4 @@ def chart_variants(store: Store, now: dt.datetime, freshness_days: int) -> dict[
     return {acc: default_variant(current.get(acc, ())) or past.get(acc, "") for acc in store.observed_accelerators()}
 
 
-__all__ = ["DayLow", "LeftOut", "PartLow", "Period", "PeriodLow", "chart_variant", "chart_variants", "days", "left_out", "lows", "part_lows"]
+__all__ = ["IndexPoint", "chained_lows", "provider_month_lows", "DayLow", "LeftOut", "PartLow", "Period", "PeriodLow", "chart_variant", "chart_variants", "days", "left_out", "lows", "part_lows"]
