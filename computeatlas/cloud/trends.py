@@ -225,6 +225,21 @@ def chained_lows(months: Mapping[dt.date, Mapping[str, float]]) -> list[IndexPoi
     return out
 
 
+def charted(store: Store, variants: Mapping[str, str]) -> dict[str, tuple[bool, bool]]:
+    """Per part of ``variants`` (its chart variant, :func:`chart_variants`): whether its price
+    history chart plots anything (an accepted USD price of that variant) and whether its
+    spread chart does (a month with two or more providers' on-demand USD prices of it). Two
+    store queries for every part together: what the static build's list of chart files needs,
+    without drawing each chart."""
+    priced = {(r["accelerator"], r["variant"]) for r in store.query(
+        f"SELECT DISTINCT accelerator, coalesce(variant, '') AS variant FROM latest WHERE {_USD} AND coalesce(accelerator, '') <> ''")}
+    spread = {(r["accelerator"], r["variant"]) for r in store.query(
+        f"SELECT DISTINCT accelerator, variant FROM (SELECT accelerator, coalesce(variant, '') AS variant, {_trunc('month')} AS period "
+        f"FROM latest WHERE {_USD} AND pricing = 'on_demand' AND coalesce(accelerator, '') <> '' GROUP BY ALL "
+        "HAVING count(DISTINCT provider) >= 2)")}
+    return {acc: ((acc, v) in priced, (acc, v) in spread) for acc, v in variants.items()}
+
+
 def _history_variants(store: Store, accelerator: str | None) -> dict[str, str]:
     """Per part, the stated variant most of its on-demand offers (provider, instance, region,
     term) ever named (:func:`default_variant` over every accepted observation)."""
@@ -258,4 +273,4 @@ def chart_variants(store: Store, now: dt.datetime, freshness_days: int) -> dict[
     return {acc: default_variant(current.get(acc, ())) or past.get(acc, "") for acc in store.observed_accelerators()}
 
 
-__all__ = ["IndexPoint", "chained_lows", "provider_month_lows", "DayLow", "LeftOut", "PartLow", "Period", "PeriodLow", "chart_variant", "chart_variants", "days", "left_out", "lows", "part_lows"]
+__all__ = ["IndexPoint", "chained_lows", "charted", "provider_month_lows", "DayLow", "LeftOut", "PartLow", "Period", "PeriodLow", "chart_variant", "chart_variants", "days", "left_out", "lows", "part_lows"]

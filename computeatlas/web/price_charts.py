@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from computeatlas.charts import lines, price_trends
 from computeatlas.charts.timeline import CSV_COLUMNS, TimeChart, csv_rows
-from computeatlas.cloud import history
+from computeatlas.cloud import history, trends
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
@@ -195,12 +195,11 @@ def static_paths(catalog: Catalog, settings: Settings) -> Iterable[str]:
     every observed part (a picture only where something is plotted) and the price-performance chart."""
     store = Store(settings.prices_dir)
     now = history.utcnow()
+    plotted = trends.charted(store, trends.chart_variants(store, now, settings.freshness_days))
     for ident in sorted(store.observed_accelerators() & set(catalog.accelerators)):
-        acc = catalog.accelerators[ident]
-        for prefix, chart in (("price_history", price_trends.price_history(catalog, store, acc, now, settings.freshness_days)),
-                              ("price_spread", price_trends.price_spread(catalog, store, acc, now, settings.freshness_days))):
+        for prefix, drawn in zip(("price_history", "price_spread"), plotted.get(ident, (False, False)), strict=True):
             yield from (site_path(f"{n}", ident=ident) for n in (f"chart_{prefix}", f"api_chart_{prefix}", f"api_chart_{prefix}_csv"))
-            if chart.series:
+            if drawn:
                 yield from (site_path(f"chart_{prefix}{s}", ident=ident) for s in ("_svg", "_narrow_svg"))
     names = ("chart_price_performance", "api_chart_price_performance", "api_chart_price_performance_csv")
     yield from (site_path(n) for n in names)
