@@ -427,3 +427,10 @@ def test_a_feed_longer_than_the_price_page_s_history_reads_every_observation(mon
     monkeypatch.setattr(history, "HISTORY_LIMIT", 5)
     assert history.price_changes(store, "nvidia-h100-sxm") == whole
     assert history.price_changes(store, "nvidia-h100-sxm", limit=3) == whole[:3]
+
+
+def test_an_unknown_sort_column_is_a_400_that_names_it(real_client: TestClient) -> None:
+    for path in ("/cloud/prices/nvidia-h100-sxm", "/cloud/", "/cloud/aws"):
+        bad = real_client.get(path, params={"sort": "bogus"})
+        assert bad.status_code == 400 and "query parameter &#39;sort&#39;: &#39;bogus&#39; is not a column" in bad.text, path
+        assert real_client.get(path, params={"sort": "-price"}).status_code == 200

@@ -53,3 +53,9 @@ def test_the_cli_summary_is_the_report(store: Store) -> None:
     assert {p["provider"] for p in shown["providers"]} == {r["provider"] for r in store.query("SELECT DISTINCT provider FROM latest")}
     text = CliRunner().invoke(app, ["prices", "held", "--summary", "--prices", str(store.root)], env={"COLUMNS": "120"})
     assert text.exit_code == 0 and "Placed, hyperscalers (goal 95%)" in text.output
+
+
+def test_a_mistyped_store_is_named_never_a_clean_empty_store(tmp_path: Path) -> None:
+    for command in (["prices", "status"], ["prices", "repair"], ["prices", "held", "--summary"]):
+        got = CliRunner().invoke(app, [*command, "--prices", str(tmp_path / "typo")])
+        assert got.exit_code == 2 and "no price store at" in got.output and "does not exist" in got.output, (command, got.output)

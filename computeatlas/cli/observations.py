@@ -74,6 +74,15 @@ def _waiting(lock: str) -> None:
               markup=False, highlight=False)
 
 
+def _existing_store(folder: Path) -> Store:
+    """The store at ``folder``; exits 2 naming it when there is no folder there (a mistyped
+    ``--prices`` must not read as a clean, empty store)."""
+    if not folder.is_dir():
+        what = "is a file, not a store folder" if folder.exists() else "does not exist"
+        raise fail(f"no price store at {folder}: it {what} (give --prices the store's folder, e.g. data/prices)")
+    return Store(folder)
+
+
 def _progress() -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=False)
 
@@ -258,7 +267,7 @@ def held(
     """List held observations for the operator, newest first, with the rules that held them.
     Held rows are never shown to visitors as prices. With --summary, how much of the store
     the instance table places, per provider (goal: 95% of the hyperscalers', 90% of all)."""
-    store = Store(_settings(data, prices).prices_dir)
+    store = _existing_store(_settings(data, prices).prices_dir) if summary else Store(_settings(data, prices).prices_dir)
     if summary:
         _print_placement(placement(store, {p.id: p.kind.value for p in load_catalog(data).providers.values()}), as_json)
         return
@@ -352,7 +361,7 @@ def status(prices: PricesOption = None, data: DataOption = None) -> None:
     names (orphans, never read), the runs they belong to (runs without a manifest), staging
     leftovers, files a manifest names that are missing, and unreadable manifests. Exit 0
     when there is none, 1 when there is any (``prices repair`` removes orphans and staging)."""
-    store = Store(_settings(data, prices).prices_dir)
+    store = _existing_store(_settings(data, prices).prices_dir)
     found = store.leftovers()
     out.print(f"store {store.root}: {len(store.runs())} committed run(s)", markup=False, highlight=False)
     for title, items in (("orphan Parquet files (no manifest names them)", [_shown(store, p) for p in found.orphans]),
@@ -378,7 +387,7 @@ def repair(
     Nothing a committed run wrote is touched; the removal holds the store's write lock, so it
     never races an import. Missing files and unreadable manifests are reported by
     ``prices status`` and left for the operator."""
-    store = Store(_settings(data, prices).prices_dir)
+    store = _existing_store(_settings(data, prices).prices_dir)
     found = store.leftovers().removable
     if not found:
         out.print(f"store {store.root}: nothing to remove", markup=False, highlight=False)

@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 from pydantic import BaseModel
 
 from computeatlas.cloud.regions import region_label
+from computeatlas.core.errors import InputError
 from computeatlas.core.presentation import pricing_words
 
 Row = TypeVar("Row")
@@ -51,10 +52,15 @@ class SortState(BaseModel):
 
 
 def parse_sort(text: str | None, columns: Sequence[str] = tuple(OBSERVED_SORTS)) -> SortState:
-    """``price`` → ascending, ``-price`` → descending; an unknown or empty key is the table as listed."""
+    """``price`` → ascending, ``-price`` → descending; empty is the table as listed. Raises
+    :class:`~computeatlas.core.errors.InputError` (400) naming ``sort`` for any other key."""
     raw = (text or "").strip()
     key = raw.removeprefix("-")
-    return SortState(key=key, descending=raw.startswith("-")) if key in columns else SortState()
+    if not key:
+        return SortState()
+    if key not in columns:
+        raise InputError("sort", f"{raw!r} is not a column; sort by one of {', '.join(columns)} (a leading '-' sorts the other way)")
+    return SortState(key=key, descending=raw.startswith("-"))
 
 
 def sort_rows(rows: Sequence[Row], state: SortState) -> list[Row]:
