@@ -15,6 +15,7 @@ accelerator opens with the first two (:func:`price_charts`, a template global).
 
 from __future__ import annotations
 
+import inspect
 import io
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -103,48 +104,39 @@ def _csv(chart: TimeChart, name: str) -> Response:
     return Response(buffer.getvalue(), media_type=CSV_MEDIA_TYPE, headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
 
 
-def _by_part(make: Callable[[Request, str], TimeChart], what: str) -> dict[str, Callable[..., Any]]:
-    """The five handlers (page, SVG, narrow SVG, JSON, CSV) of a chart of one accelerator, made by ``make(request, ident)``."""
+def _handlers(make: Callable[[Request, str], TimeChart], what: str, param: str, described: Any) -> dict[str, Callable[..., Any]]:
+    """The five handlers (page, SVG, narrow SVG, JSON, CSV) of a chart made by ``make(request,
+    value)``, where the value is the path parameter ``param`` (``ident``, ``fmt``), documented by
+    ``described`` (its ``Path``). Each handler's signature names that parameter, which is what
+    the router reads."""
 
-    def page(request: Request, ident: str = ID_PATH) -> HTMLResponse:
-        return _page(request, make(request, ident))
+    def chart(params: dict[str, str], request: Request) -> TimeChart:
+        return make(request, params[param])
 
-    def picture(request: Request, ident: str = ID_PATH) -> Response:
-        return _picture(make(request, ident), "wide")
+    def page(request: Request, **params: str) -> HTMLResponse:
+        return _page(request, chart(params, request))
 
-    def narrow(request: Request, ident: str = ID_PATH) -> Response:
-        return _picture(make(request, ident), "narrow")
+    def picture(request: Request, **params: str) -> Response:
+        return _picture(chart(params, request), "wide")
 
-    def api(request: Request, ident: str = ID_PATH) -> TimeChart:
-        return make(request, ident)
+    def narrow(request: Request, **params: str) -> Response:
+        return _picture(chart(params, request), "narrow")
 
-    def csv(request: Request, ident: str = ID_PATH) -> Response:
-        chart = make(request, ident)
-        return _csv(chart, chart.key)
+    def api(request: Request, **params: str) -> TimeChart:
+        return chart(params, request)
 
-    return _named({"page": page, "svg": picture, "narrow": narrow, "api": api, "csv": csv}, what)
+    def csv(request: Request, **params: str) -> Response:
+        made = chart(params, request)
+        return _csv(made, made.key)
 
-
-def _by_format(make: Callable[[Request, str], TimeChart], what: str) -> dict[str, Callable[..., Any]]:
-    """The five handlers of a chart at one number format, made by ``make(request, fmt)``."""
-
-    def page(request: Request, fmt: str = FORMAT_PATH) -> HTMLResponse:
-        return _page(request, make(request, fmt))
-
-    def picture(request: Request, fmt: str = FORMAT_PATH) -> Response:
-        return _picture(make(request, fmt), "wide")
-
-    def narrow(request: Request, fmt: str = FORMAT_PATH) -> Response:
-        return _picture(make(request, fmt), "narrow")
-
-    def api(request: Request, fmt: str = FORMAT_PATH) -> TimeChart:
-        return make(request, fmt)
-
-    def csv(request: Request, fmt: str = FORMAT_PATH) -> Response:
-        chart = make(request, fmt)
-        return _csv(chart, chart.key)
-
-    return _named({"page": page, "svg": picture, "narrow": narrow, "api": api, "csv": csv}, what)
+    handlers: dict[str, Callable[..., Any]] = {"page": page, "svg": picture, "narrow": narrow, "api": api, "csv": csv}
+    returns = {"page": HTMLResponse, "svg": Response, "narrow": Response, "api": TimeChart, "csv": Response}
+    for kind, handler in handlers.items():
+        handler.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Request),
+             inspect.Parameter(param, inspect.Parameter.KEYWORD_ONLY, default=described, annotation=str)],
+            return_annotation=returns[kind])
+    return _named(handlers, what)
 
 
 _KINDS = {"page": "the page (chart, method, data table)", "svg": "the picture as SVG (600-pixel plot)",
@@ -159,9 +151,9 @@ def _named(handlers: dict[str, Callable[..., Any]], what: str) -> dict[str, Call
     return handlers
 
 
-HISTORY = _by_part(_history, "price_history")
-SPREAD = _by_part(_spread, "price_spread")
-PERFORMANCE_FORMAT = _by_format(_performance, "price_performance")
+HISTORY = _handlers(_history, "price_history", "ident", ID_PATH)
+SPREAD = _handlers(_spread, "price_spread", "ident", ID_PATH)
+PERFORMANCE_FORMAT = _handlers(_performance, "price_performance", "fmt", FORMAT_PATH)
 
 
 def performance_page(request: Request) -> HTMLResponse:
