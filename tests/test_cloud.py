@@ -368,7 +368,7 @@ def test_cli_prices_takes_comma_separated_pricing(cloud_folder: Path, at_cloud_n
 
 def test_price_pages_are_cached_until_an_import_changes_the_store(tmp_path: Path, at_cloud_now: dt.datetime,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from computeatlas.cloud import store as store_module
+    from computeatlas.cloud import dataset as store_module
 
     from .test_pricing import offer, write_offers
 

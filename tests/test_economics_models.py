@@ -177,7 +177,7 @@ def test_owned_hardware_is_named_as_the_basis_that_differs(real_catalog) -> None
 def test_an_import_of_token_prices_is_seen_without_a_restart(make_client, real_catalog, tmp_path: Path, monkeypatch) -> None:
     import shutil
 
-    from computeatlas.cloud import store as store_module
+    from computeatlas.cloud import dataset as store_module
     from computeatlas.core.settings import Settings
 
     monkeypatch.setattr(store_module, "VERSION_RECHECK_SECONDS", 0.0)  # the cache looks at the stores' runs on every request

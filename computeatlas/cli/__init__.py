@@ -18,6 +18,7 @@ from computeatlas.cli import (
     dataset,  # noqa: F401  (registers commands)
     economics,  # noqa: F401  (registers commands)
     observations,  # noqa: F401  (registers the price-store commands under 'prices')
+    price_store,  # noqa: F401  (registers prices runs, status, repair, compact)
     silicon,  # noqa: F401  (registers commands)
     site,  # noqa: F401  (registers commands)
 )

@@ -33,6 +33,7 @@ from computeatlas.cli.base import (
     out,
 )
 from computeatlas.cli.cloud import prices_app
+from computeatlas.cli.price_store import existing_store
 from computeatlas.cli.tables import print_table
 from computeatlas.cloud import runs
 from computeatlas.cloud.bounds import sibling_map
@@ -72,15 +73,6 @@ def _waiting(lock: str) -> None:
     """Say why an import waits: another writer holds the store's lock."""
     err.print(f"another import or collection is writing to this store (lock {lock}): waiting for it to finish …",
               markup=False, highlight=False)
-
-
-def _existing_store(folder: Path) -> Store:
-    """The store at ``folder``; exits 2 naming it when there is no folder there (a mistyped
-    ``--prices`` must not read as a clean, empty store)."""
-    if not folder.is_dir():
-        what = "is a file, not a store folder" if folder.exists() else "does not exist"
-        raise fail(f"no price store at {folder}: it {what} (give --prices the store's folder, e.g. data/prices)")
-    return Store(folder)
 
 
 def _progress() -> Progress:
@@ -267,7 +259,7 @@ def held(
     """List held observations for the operator, newest first, with the rules that held them.
     Held rows are never shown to visitors as prices. With --summary, how much of the store
     the instance table places, per provider (goal: 95% of the hyperscalers', 90% of all)."""
-    store = _existing_store(_settings(data, prices).prices_dir) if summary else Store(_settings(data, prices).prices_dir)
+    store = existing_store(_settings(data, prices).prices_dir) if summary else Store(_settings(data, prices).prices_dir)
     if summary:
         _print_placement(placement(store, {p.id: p.kind.value for p in load_catalog(data).providers.values()}), as_json)
         return
@@ -339,68 +331,3 @@ def history(
     writer.writerow(columns)
     for r in rows:
         writer.writerow([cell_text(" ".join(r[c]) if c == "qualifiers" else r[c]) for c in columns])  # no cell starts a formula
-
-
-@prices_app.command("runs")
-def runs_(prices: PricesOption = None, data: DataOption = None) -> None:
-    """List the import runs in the store with their counts."""
-    for manifest in Store(_settings(data, prices).prices_dir).runs():
-        counts = manifest.get("counts", {})
-        out.print(f"{manifest['run']}  {manifest.get('format', '')}  read {counts.get('read', 0)}, accepted {counts.get('accepted', 0)}, "
-                  f"held {counts.get('held', 0)}, rejected {counts.get('rejected', 0)}  "
-                  + ", ".join(i["file"] for i in manifest.get("inputs", [])), markup=False, highlight=False)
-
-
-def _shown(store: Store, path: Path) -> str:
-    return str(path.relative_to(store.root)) if path.is_relative_to(store.root) else str(path)
-
-
-@prices_app.command("status")
-def status(prices: PricesOption = None, data: DataOption = None) -> None:
-    """Report what killed or failed writers left in the store: Parquet files no manifest
-    names (orphans, never read), the runs they belong to (runs without a manifest), staging
-    leftovers, files a manifest names that are missing, and unreadable manifests. Exit 0
-    when there is none, 1 when there is any (``prices repair`` removes orphans and staging)."""
-    store = _existing_store(_settings(data, prices).prices_dir)
-    found = store.leftovers()
-    out.print(f"store {store.root}: {len(store.runs())} committed run(s)", markup=False, highlight=False)
-    for title, items in (("orphan Parquet files (no manifest names them)", [_shown(store, p) for p in found.orphans]),
-                         ("runs without a manifest", list(found.runs_without_manifest)),
-                         ("staging leftovers", [_shown(store, p) for p in found.staging]),
-                         ("files a manifest names that are missing", list(found.missing)),
-                         ("unreadable manifests", [_shown(store, p) for p in found.broken_manifests])):
-        out.print(f"{title}: {len(items)}", markup=False, highlight=False)
-        for item in items:
-            out.print(f"  {item}", markup=False, highlight=False)
-    if found:
-        raise typer.Exit(1)
-
-
-@prices_app.command("repair")
-def repair(
-    yes: Annotated[bool, typer.Option("--yes", help="Remove them (without it, only list what would be removed).")] = False,
-    prices: PricesOption = None,
-    data: DataOption = None,
-) -> None:
-    """Remove what no manifest names: orphan Parquet files and staging leftovers, left by an
-    import or collection that was killed. Without ``--yes`` it only lists them (a dry run).
-    Nothing a committed run wrote is touched; the removal holds the store's write lock, so it
-    never races an import. Missing files and unreadable manifests are reported by
-    ``prices status`` and left for the operator."""
-    store = _existing_store(_settings(data, prices).prices_dir)
-    found = store.leftovers().removable
-    if not found:
-        out.print(f"store {store.root}: nothing to remove", markup=False, highlight=False)
-        return
-    if not yes:
-        for path in found:
-            out.print(f"would remove {_shown(store, path)}", markup=False, highlight=False)
-        out.print(f"{len(found)} item(s) no manifest names; run again with --yes to remove them", markup=False, highlight=False)
-        return
-    try:
-        removed = store.remove_leftovers()
-    except StoreBusy as exc:
-        raise fail(str(exc), 1) from None
-    for path in removed:
-        out.print(f"removed {_shown(store, path)}", markup=False, highlight=False)
-    out.print(f"{len(removed)} item(s) removed", markup=False, highlight=False)

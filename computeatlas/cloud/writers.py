@@ -25,6 +25,9 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from computeatlas.cloud.current_table import unused
+from computeatlas.cloud.layout import COMPACTED, compactions, replaced, run_of
+
 LOCK_NAME = ".lock"
 """The lock file of a store (in its root); it is never removed, only locked and unlocked."""
 
@@ -69,32 +72,31 @@ def write_lock(root: Path, timeout: float = LOCK_TIMEOUT_SECONDS, on_wait: Calla
         lock.release()
 
 
-def run_of(part: Path) -> str:
-    """The run id in a Parquet file's name (``part-<run>-<n>.parquet``)."""
-    return part.stem[len("part-"):].rsplit("-", 1)[0]
-
-
 @dataclass(frozen=True)
 class Leftovers:
     """What killed or failed writers left in a store: ``orphans`` (Parquet files of runs
-    without a manifest), ``runs_without_manifest`` (those run ids), ``staging`` (entries of the
-    staging folder), ``missing`` ("run: file" a manifest names that is not there) and
-    ``broken_manifests`` (not readable JSON). :func:`remove_leftovers` removes ``orphans``
-    and ``staging`` (:attr:`removable`); the other two are for the operator to look at."""
+    without a manifest, and compacted files no compaction manifest names),
+    ``runs_without_manifest`` (those run ids), ``staging`` (entries of the staging folder),
+    ``replaced`` (files a committed compaction replaced, still there), ``old_current`` (current
+    tables no longer named, but the newest of them), ``missing`` ("run: file" a manifest names
+    that is not there) and ``broken_manifests`` (not readable JSON). :func:`remove_leftovers`
+    removes :attr:`removable`; the last two are for the operator to look at."""
 
     orphans: tuple[Path, ...] = ()
     runs_without_manifest: tuple[str, ...] = ()
     staging: tuple[Path, ...] = ()
     missing: tuple[str, ...] = ()
     broken_manifests: tuple[Path, ...] = ()
+    replaced: tuple[Path, ...] = ()
+    old_current: tuple[Path, ...] = ()
 
     @property
     def removable(self) -> tuple[Path, ...]:
         """What :func:`remove_leftovers` removes."""
-        return (*self.orphans, *self.staging)
+        return (*self.orphans, *self.staging, *self.replaced, *self.old_current)
 
     def __bool__(self) -> bool:
-        return bool(self.orphans or self.staging or self.missing or self.broken_manifests)
+        return bool(self.orphans or self.staging or self.missing or self.broken_manifests or self.replaced)
 
 
 def leftovers(root: Path, committed: Iterable[str]) -> Leftovers:
@@ -102,18 +104,29 @@ def leftovers(root: Path, committed: Iterable[str]) -> Leftovers:
     (manifest names); lists folders and reads manifests, no Parquet."""
     runs = set(committed)
     observations, manifests, staging_dir = root / "observations", root / "runs", root / STAGING
+    done = compactions(root)
+    gone = replaced(done)
     orphans = [p for p in sorted(observations.glob("date=*/*.parquet")) if run_of(p) not in runs] if observations.is_dir() else []
+    old = [p for p in sorted(observations.glob("date=*/*.parquet")) if run_of(p) in runs
+           and str(p.relative_to(root)) in gone] if observations.is_dir() else []
+    named = {c.file for c in done}
+    for path in sorted((root / COMPACTED).glob("period=*/*.parquet")):
+        relative = str(path.relative_to(root))
+        (old if relative in gone else orphans if relative not in named else []).append(path)
     staging = sorted(staging_dir.iterdir()) if staging_dir.is_dir() else []
     missing: list[str] = []
     broken: list[Path] = []
     for path in sorted(manifests.glob("*.json")) if manifests.is_dir() else []:
         try:
-            named = json.loads(path.read_text(encoding="utf-8")).get("files", [])
+            files = json.loads(path.read_text(encoding="utf-8")).get("files", [])
         except (OSError, ValueError, AttributeError):
             broken.append(path)
             continue
-        missing += [f"{path.stem}: {name}" for name in named if not (root / str(name)).is_file()]
-    return Leftovers(tuple(orphans), tuple(sorted({run_of(p) for p in orphans})), tuple(staging), tuple(missing), tuple(broken))
+        missing += [f"{path.stem}: {name}" for name in files if str(name) not in gone and not (root / str(name)).is_file()]
+    missing += [f"compaction {c.id}: {c.file}" for c in done if c.file not in gone and not (root / c.file).is_file()]
+    runs_without = sorted({run_of(p) for p in orphans if p.parent.parent == observations})
+    return Leftovers(tuple(orphans), tuple(runs_without), tuple(staging), tuple(missing), tuple(broken), tuple(old),
+                     tuple(unused(root)))
 
 
 def remove_leftovers(root: Path, committed: Iterable[str]) -> list[Path]:
@@ -126,7 +139,7 @@ def remove_leftovers(root: Path, committed: Iterable[str]) -> list[Path]:
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink(missing_ok=True)
-    for folder in {p.parent for p in found if p.parent.parent == root / "observations"}:
+    for folder in {p.parent for p in found if p.parent.parent in (root / "observations", root / COMPACTED)}:
         with contextlib.suppress(OSError):
             folder.rmdir()  # only when empty
     return list(found)

@@ -22,7 +22,7 @@ from typing import Literal
 
 import duckdb
 
-from computeatlas.cloud.store import KEY, LATEST_ORDER, Store
+from computeatlas.cloud.store import Store
 from computeatlas.publish.exports.csv import sql_neutralise
 from computeatlas.publish.exports.silicon_table import (
     LICENCE,
@@ -75,16 +75,10 @@ def export(store: Store, fmt: Format) -> bytes:
         return f"{sql_neutralise(text)} AS {name}" if fmt == "csv" and name not in NUMBERS else f"{text} AS {name}"
 
     cols = ", ".join(column(c) for c in COLUMNS)
-    files = store.files()
     with tempfile.TemporaryDirectory() as folder, duckdb.connect() as con:
         target = Path(folder) / f"observations.{fmt}"
         con.execute("SET TimeZone = 'UTC'")
-        if files:
-            listed = "[" + ", ".join("'" + str(p).replace("'", "''") + "'" for p in files) + "]"
-            con.execute(f"CREATE VIEW obs AS SELECT * FROM read_parquet({listed}, hive_partitioning = true, "
-                        "hive_types = {'date': DATE}, union_by_name = true)")
-            con.execute(f"CREATE VIEW latest AS SELECT * FROM obs WHERE NOT list_contains(rules, 'conflict') "
-                        f"QUALIFY row_number() OVER (PARTITION BY {', '.join(KEY)} ORDER BY {LATEST_ORDER}) = 1")
+        if store.define_views(con):
             select = f"SELECT {cols} FROM latest WHERE status = 'accepted' ORDER BY collected, provider, instance_type, region, pricing, term"
         else:
             select = "SELECT " + ", ".join(f"NULL::VARCHAR AS {c}" for c in COLUMNS) + " WHERE false"

@@ -1,0 +1,150 @@
+"""CLI commands over the price store's files: ``prices runs``, ``status``, ``repair`` and
+``compact`` (a thin layer over :class:`computeatlas.cloud.store.Store`). Exit 2 for bad input,
+1 for a store that needs repair or is busy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from computeatlas.cli.base import DataOption, PricesOption, fail, out
+from computeatlas.cli.cloud import prices_app
+from computeatlas.cloud.compaction import CompactionRefused
+from computeatlas.cloud.layout import period_of
+from computeatlas.cloud.store import Store, StoreBusy
+from computeatlas.core.settings import Settings
+
+
+def existing_store(folder: Path) -> Store:
+    """The store at ``folder``; exits 2 naming it when there is no folder there (a mistyped
+    ``--prices`` must not read as a clean, empty store)."""
+    if not folder.is_dir():
+        what = "is a file, not a store folder" if folder.exists() else "does not exist"
+        raise fail(f"no price store at {folder}: it {what} (give --prices the store's folder, e.g. data/prices)")
+    return Store(folder)
+
+
+def current_problem(store: Store) -> str | None:
+    """Why the store's current table is not used (answers then come from the history), or None."""
+    if not store.committed() or store.current_file() is not None:
+        return None
+    if not (store.root / "current.json").is_file():
+        return "missing (the current prices are worked out from the history on every question)"
+    return "older than the newest run (a writer stopped before naming the new one; answers come from the history)"
+
+
+@prices_app.command("runs")
+def runs_(prices: PricesOption = None, data: DataOption = None) -> None:
+    """List the import runs in the store with their counts."""
+    for manifest in Store(Settings.from_env(data=data, prices=prices).prices_dir).runs():
+        counts = manifest.get("counts", {})
+        out.print(f"{manifest['run']}  {manifest.get('format', '')}  read {counts.get('read', 0)}, accepted {counts.get('accepted', 0)}, "
+                  f"held {counts.get('held', 0)}, rejected {counts.get('rejected', 0)}  "
+                  + ", ".join(i["file"] for i in manifest.get("inputs", [])), markup=False, highlight=False)
+
+
+def _shown(store: Store, path: Path) -> str:
+    return str(path.relative_to(store.root)) if path.is_relative_to(store.root) else str(path)
+
+
+@prices_app.command("status")
+def status(prices: PricesOption = None, data: DataOption = None) -> None:
+    """Report what killed or failed writers left in the store: Parquet files no manifest
+    names (orphans, never read), the runs they belong to (runs without a manifest), staging
+    leftovers, files a manifest names that are missing, and unreadable manifests. Exit 0
+    when there is none, 1 when there is any (``prices repair`` removes orphans and staging)."""
+    store = existing_store(Settings.from_env(data=data, prices=prices).prices_dir)
+    found = store.leftovers()
+    out.print(f"store {store.root}: {len(store.runs())} committed run(s)", markup=False, highlight=False)
+    for title, items in (("orphan Parquet files (no manifest names them)", [_shown(store, p) for p in found.orphans]),
+                         ("runs without a manifest", list(found.runs_without_manifest)),
+                         ("staging leftovers", [_shown(store, p) for p in found.staging]),
+                         ("files a manifest names that are missing", list(found.missing)),
+                         ("unreadable manifests", [_shown(store, p) for p in found.broken_manifests]),
+                         ("files a compaction replaced, still there", [_shown(store, p) for p in found.replaced])):
+        out.print(f"{title}: {len(items)}", markup=False, highlight=False)
+        for item in items:
+            out.print(f"  {item}", markup=False, highlight=False)
+    stale = current_problem(store)
+    out.print(f"current table: {stale or 'up to date'}", markup=False, highlight=False)
+    if found or stale:
+        raise typer.Exit(1)
+
+
+@prices_app.command("repair")
+def repair(
+    yes: Annotated[bool, typer.Option("--yes", help="Remove them (without it, only list what would be removed).")] = False,
+    prices: PricesOption = None,
+    data: DataOption = None,
+) -> None:
+    """Remove what no manifest names (orphan Parquet files, staging leftovers, files a
+    compaction replaced) and write the current table again when it is missing or older than
+    the newest run: what an import, collection or compaction that was killed left. Without
+    ``--yes`` it only lists them (a dry run).
+    Nothing a committed run wrote is touched; the removal holds the store's write lock, so it
+    never races an import. Missing files and unreadable manifests are reported by
+    ``prices status`` and left for the operator."""
+    store = existing_store(Settings.from_env(data=data, prices=prices).prices_dir)
+    found = store.leftovers().removable
+    stale = current_problem(store)
+    if not found and not stale:
+        out.print(f"store {store.root}: nothing to remove", markup=False, highlight=False)
+        return
+    if not yes:
+        for path in found:
+            out.print(f"would remove {_shown(store, path)}", markup=False, highlight=False)
+        if stale:
+            out.print(f"would write the current table again from the history (it is {stale})", markup=False, highlight=False)
+        out.print(f"{len(found) + bool(stale)} item(s) to repair; run again with --yes to repair them", markup=False, highlight=False)
+        return
+    try:
+        removed = store.remove_leftovers()
+        written = store.refresh_current() if stale else None
+    except StoreBusy as exc:
+        raise fail(str(exc), 1) from None
+    for path in removed:
+        out.print(f"removed {_shown(store, path)}", markup=False, highlight=False)
+    if written is not None:
+        out.print(f"current table written from the history: {written['file']} ({written['rows']} offers)", markup=False, highlight=False,
+                  soft_wrap=True)
+    out.print(f"{len(removed) + (written is not None)} item(s) repaired", markup=False, highlight=False)
+
+
+def _period(text: str | None) -> str | None:
+    if text is None:
+        return None
+    try:
+        return period_of(text.strip())
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--period") from None
+
+
+@prices_app.command("compact")
+def compact(
+    period: Annotated[str | None, typer.Option("--period", help="A month (YYYY-MM) or a day (YYYY-MM-DD); every month with run "
+                                                                 "files when not given.")] = None,
+    prices: PricesOption = None,
+    data: DataOption = None,
+) -> None:
+    """Rewrite a month's (or a day's) run files as one Parquet file sorted by accelerator and
+    collection time, without changing any answer. The run manifests stay as the record of what
+    came in when; the replaced files are removed once the compaction is committed. Holds the
+    store's write lock (exit 1 when another writer holds it too long)."""
+    chosen = _period(period)
+    store = existing_store(Settings.from_env(data=data, prices=prices).prices_dir)
+    try:
+        done = store.compact(chosen)
+    except CompactionRefused as exc:
+        raise fail(str(exc)) from None
+    except StoreBusy as exc:
+        raise fail(str(exc), 1) from None
+    for item in done:
+        if item.file is None:
+            out.print(f"{item.period}: already one compacted file, nothing to do", markup=False, highlight=False)
+        else:
+            out.print(f"{item.period}: {item.rows} rows from {item.files} file(s) into {item.file.relative_to(store.root)}",
+                      markup=False, highlight=False, soft_wrap=True)
+    if not done:
+        out.print(f"store {store.root}: no run files to compact", markup=False, highlight=False)

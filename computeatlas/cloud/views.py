@@ -1,0 +1,94 @@
+"""The two views every store query reads, defined over one set of files on one DuckDB cursor.
+
+- ``obs``: every stored row (run files and compacted files alike; a compacted file's rows
+  are the rows of the runs it replaced, unchanged).
+- ``latest``: the newest decision per observation key, conflicts left out (the order of
+  :data:`computeatlas.cloud.store.LATEST_ORDER`: the newest run's row, and within one run an
+  accepted row before a held one).
+
+A compacted file carries a ``newest`` flag worked out when it was written (the same rule
+over every row of its period), so over compacted files ``latest`` is a filter, not a window
+over the history: only the keys that later run files stored again are decided again, with
+the same rule over their compacted and run rows. A filter on ``accelerator`` or on the
+collection time reaches the compacted files' scan, whose row groups are sorted by
+accelerator and time, so one part's history reads little of the others'.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from pathlib import Path
+
+import duckdb
+
+from computeatlas.cloud.layout import Files
+
+
+def literal(text: str) -> str:
+    """``text`` as a SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def listed(paths: Sequence[Path]) -> str:
+    """``paths`` as a SQL list of string literals."""
+    return "[" + ", ".join(literal(str(p)) for p in paths) + "]"
+
+
+def run_rows(paths: Sequence[Path]) -> str:
+    """A ``FROM`` source over run files: their ``date`` from the ``date=`` folder."""
+    return f"read_parquet({listed(paths)}, hive_partitioning = true, hive_types = {{'date': DATE}}, union_by_name = true)"
+
+
+def compacted_rows(paths: Sequence[Path]) -> str:
+    """A ``FROM`` source over compacted files: ``date`` and ``newest`` are columns of the file."""
+    return f"read_parquet({listed(paths)}, hive_partitioning = false, union_by_name = true)"
+
+
+def newest_flag(key: Sequence[str], order: str) -> str:
+    """The SQL of the ``newest`` flag a compaction writes: this row is its key's newest
+    decision among the rows that are not conflicts (a conflict never is)."""
+    return (f"(NOT list_contains(rules, 'conflict') AND row_number() OVER (PARTITION BY {', '.join(key)}, "
+            f"list_contains(rules, 'conflict') ORDER BY {order}) = 1)")
+
+
+def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], order: str, accelerator: str | None = None,
+           first: dt.date | None = None, last: dt.date | None = None) -> None:
+    """Create the temporary views ``obs`` and ``latest`` over ``files`` on ``con``.
+
+    ``first``/``last`` (dates, inclusive) keep only a compacted file's rows of that window
+    (run files are already chosen by their date folder). ``accelerator`` narrows the run
+    files' share of ``latest`` to the keys ever placed on it before the newest row per key
+    is chosen (a re-placement is still honoured); the caller still filters on it.
+    Raises ``ValueError`` for an empty ``files``."""
+    if not files:
+        raise ValueError("no files to define the views over")
+    keys = ", ".join(key)
+    window = [f"date >= DATE {literal(first.isoformat())}"] if first else []
+    window += [f"date <= DATE {literal(last.isoformat())}"] if last else []
+    where = f" WHERE {' AND '.join(window)}" if window else ""
+    if files.compacted:
+        con.execute(f"CREATE OR REPLACE TEMP VIEW compacted AS SELECT * FROM {compacted_rows(files.compacted)}{where}")
+    if files.runs:
+        con.execute(f"CREATE OR REPLACE TEMP VIEW runs AS SELECT * FROM {run_rows(files.runs)}")
+    sources = (["SELECT * FROM runs"] if files.runs else []) + (["SELECT * EXCLUDE (newest) FROM compacted"] if files.compacted else [])
+    con.execute("CREATE OR REPLACE TEMP VIEW obs AS " + " UNION ALL BY NAME ".join(sources))
+    if not files.runs:
+        con.execute("CREATE OR REPLACE TEMP VIEW latest AS SELECT * EXCLUDE (newest) FROM compacted WHERE newest")
+        return
+    recent = "(SELECT * FROM runs WHERE NOT list_contains(rules, 'conflict'))"
+    if files.compacted:
+        con.execute("CREATE OR REPLACE TEMP VIEW decided AS SELECT * EXCLUDE (newest) FROM compacted WHERE newest")
+        con.execute(f"CREATE OR REPLACE TEMP VIEW recent AS SELECT * FROM {recent}")
+        # Only keys the run files stored again are decided again; the rest keep the compaction's decision.
+        recent = f"(SELECT * FROM decided SEMI JOIN recent USING ({keys}) UNION ALL BY NAME SELECT * FROM recent)"
+    if accelerator is not None:
+        recent = (f"(SELECT r.* FROM {recent} r SEMI JOIN (SELECT DISTINCT {keys} FROM {recent} WHERE accelerator = "
+                  f"{literal(accelerator)}) k USING ({keys}))")
+    again = f"SELECT * FROM {recent} QUALIFY row_number() OVER (PARTITION BY {keys} ORDER BY {order}) = 1"
+    if files.compacted:
+        again = f"SELECT * FROM decided ANTI JOIN recent USING ({keys}) UNION ALL BY NAME {again}"
+    con.execute(f"CREATE OR REPLACE TEMP VIEW latest AS {again}")
+
+
+__all__ = ["compacted_rows", "define", "listed", "literal", "newest_flag", "run_rows"]

@@ -1,0 +1,161 @@
+"""Compaction and the current table change no answer: every query of the store asked of a
+twin that was compacted (and of one whose current table was lost) gives what the plain
+store gives, before and after later runs decide compacted observations again."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from computeatlas.cli import app as cli
+from computeatlas.cloud import rules
+from computeatlas.cloud.compaction import CompactionRefused
+from computeatlas.cloud.instances import load_instances
+from computeatlas.cloud.observations import Observation
+from computeatlas.cloud.rates import RateTable
+from computeatlas.cloud.runs import import_readings
+from computeatlas.cloud.store import Store
+from computeatlas.publish.exports.prices import export
+from tests.conftest import CliRunner
+
+FIXTURES = Path(__file__).parent / "fixtures" / "prices"
+TABLE = load_instances(FIXTURES / "instances")
+LIMITS = rules.Limits()
+NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
+FILES = (("atlas", "atlas-cases.csv"), ("opencomputeprices", "opencomputeprices-excerpt.csv"),
+         ("cyclenerd-gcp", "cyclenerd-gcp/gcp_gpu_machine_prices-excerpt.csv"))
+
+
+def _obs(instance: str, amount: float, collected: dt.datetime, **extra: Any) -> Observation:
+    return Observation(provider=str(extra.pop("provider", "examplecloud")), instance_type=instance, region=str(extra.pop("region", "us")),
+                       pricing=extra.pop("pricing", "on_demand"), amount=amount, currency="USD", unit="hour", collected=collected, **extra)
+
+
+def _import(store: Store, now: dt.datetime, fmt: str = "atlas", files: tuple[str, ...] = (), observations: list[Observation] | None = None) -> None:
+    import_readings(fmt, [FIXTURES / f for f in files], store, TABLE, RateTable([]), LIMITS, now=now, observations=observations or [])
+
+
+def _first_runs(store: Store) -> None:
+    """The fixtures' sources (2022 to 2026, many parts, accepted and held rows), then an L4 offer
+    seen in October and November, one of its observations a conflict."""
+    for i, (fmt, name) in enumerate(FILES):
+        _import(store, NOW + dt.timedelta(minutes=i), fmt, (name,))
+    october, november = dt.datetime(2026, 10, 14, 6, tzinfo=dt.UTC), dt.datetime(2026, 11, 28, 6, tzinfo=dt.UTC)
+    _import(store, NOW + dt.timedelta(minutes=5), observations=[_obs("8x L4", 3.12, october), _obs("8x L4", 3.02, november),
+                                                                 _obs("8x L4", 3.12, november, region="eu")])
+    _import(store, NOW + dt.timedelta(minutes=6), observations=[_obs("8x L4", 2.90, november)])  # a conflict: held, the 3.02 stands
+
+
+def _later_runs(store: Store) -> None:
+    """Runs after the compaction: a newer L4 price, and an October observation placed again on
+    another part (its newest decision moves to the L40S)."""
+    october = dt.datetime(2026, 10, 14, 6, tzinfo=dt.UTC)
+    _import(store, NOW + dt.timedelta(hours=1), observations=[_obs("8x L4", 2.95, dt.datetime(2026, 11, 30, 6, tzinfo=dt.UTC))])
+    moved = _obs("8x L4", 3.12, october).model_copy(update={"accelerator": "nvidia-l40s", "variant": "pcie-48gb", "accelerators": 8,
+                                                           "billing": "all_in"})
+    _import(store, NOW + dt.timedelta(hours=2), observations=[moved])
+
+
+def answers(store: Store) -> dict[str, Any]:
+    """Every question the product asks of a store, answered."""
+    parts = sorted(store.observed_accelerators())
+    out: dict[str, Any] = {
+        "count": store.count(),
+        "latest": store.query("SELECT * EXCLUDE (date) FROM latest ORDER BY ALL"),
+        "obs": store.query("SELECT * EXCLUDE (date) FROM obs ORDER BY ALL"),
+        "dates": store.query("SELECT DISTINCT date FROM obs ORDER BY date"),
+        "held": store.held(),
+        "market": store.newest(None, NOW + dt.timedelta(hours=3)),
+        "market 90 d": store.newest(NOW - dt.timedelta(days=90), NOW + dt.timedelta(hours=3)),
+        "market at a past moment": store.newest(None, dt.datetime(2026, 11, 1, tzinfo=dt.UTC)),
+        "window": store.query("SELECT * EXCLUDE (date) FROM latest ORDER BY ALL", (), dt.date(2026, 11, 20), dt.date(2026, 11, 28)),
+        "keys": store.stored_keys({"examplecloud", "gcp"}, dt.date(2022, 1, 1), dt.date(2026, 12, 31)),
+        "conflicts": store.stored_conflicts({"examplecloud"}),
+        "csv": export(store, "csv"),
+    }
+    for part in parts:
+        out[part] = (store.current(part, NOW + dt.timedelta(hours=3), 90), store.history(part), store.history(part, limit=3),
+                     store.series(part), store.variants_of(part), store.newest(None, NOW + dt.timedelta(hours=3), part),
+                     store.history(part, dt.date(2026, 1, 1), dt.date(2026, 11, 29)))
+    return out
+
+
+@pytest.fixture
+def twins(tmp_path: Path) -> tuple[Store, Store]:
+    plain, compacted = Store(tmp_path / "plain"), Store(tmp_path / "compacted")
+    for store in (plain, compacted):
+        _first_runs(store)
+    return plain, compacted
+
+
+def test_compaction_changes_no_answer_before_or_after_later_runs(twins: tuple[Store, Store]) -> None:
+    plain, compacted = twins
+    before = answers(plain)
+    assert before["count"] == answers(compacted)["count"] and len(before["obs"]) > len(before["latest"]) > 20
+    assert "nvidia-l4" in before and before["conflicts"]  # the data holds what the test is about
+    runs = len(compacted.runs())
+    done = compacted.compact("2026-11-20")  # a day first, then every month, that day's compacted file included
+    assert [d.period for d in done] == ["2026-11-20"] and done[0].rows > 0
+    assert answers(compacted) == before
+    done = compacted.compact()
+    assert len(done) >= 3 and all(d.file is not None for d in done)
+    assert answers(compacted) == before
+    assert not list(compacted.observations_dir.glob("date=*/*.parquet"))  # the run files are gone: one file per month
+    assert len(compacted.runs()) == runs  # the manifests stay, the record of what came in when
+    assert len(compacted.files()) == len(done) and compacted.leftovers().removable == ()
+    assert compacted.compact("2026-11") == [compacted.compact("2026-11")[0]] and compacted.compact("2026-11")[0].file is None
+    for store in (plain, compacted):
+        _later_runs(store)
+    after = answers(compacted)
+    assert after == answers(plain)
+    l4 = [r for r in after["market"] if r["accelerator"] == "nvidia-l4" and r["region"] == "us"]
+    assert [(r["amount"], r["collected"].day) for r in l4] == [(2.95, 30)]  # the later run's price is the current one
+    assert [r["accelerator"] for r in plain.history("nvidia-l40s") if r["collected"].month == 10] == ["nvidia-l40s"]
+    compacted.compact("2026-10")  # the month's new run taken into a second compaction of it
+    assert answers(compacted) == after
+
+
+def test_a_day_inside_a_compacted_month_is_refused(twins: tuple[Store, Store]) -> None:
+    _, store = twins
+    store.compact("2026-11")
+    with pytest.raises(CompactionRefused, match="2026-11 is already compacted as a whole"):
+        store.compact("2026-11-28")
+    with pytest.raises(ValueError, match="neither a month"):
+        store.compact("2026-13")
+
+
+def test_the_current_table_is_the_market_and_a_stale_one_is_not_used(twins: tuple[Store, Store]) -> None:
+    plain, store = twins
+    table = store.current_pointer()
+    assert table is not None and table["rows"] == len(store.newest(None, NOW + dt.timedelta(hours=3)))
+    pointer = json.loads((store.root / "current.json").read_text(encoding="utf-8"))
+    assert pointer["file"].startswith("current/current-") and pointer["version"] == store.version()
+    market = plain.newest(None, NOW + dt.timedelta(hours=3))
+    # A writer killed between its manifest and the pointer: the pointer names an older version.
+    (store.root / "current.json").write_text(json.dumps({**pointer, "version": "older#1"}), encoding="utf-8")
+    assert store.current_file() is None and store.newest(None, NOW + dt.timedelta(hours=3)) == market
+    status = CliRunner().invoke(cli, ["prices", "status", "--prices", str(store.root)])
+    assert status.exit_code == 1 and "current table: older than the newest run" in status.stdout
+    _later_runs(store)  # the next import writes it again from the whole history
+    _later_runs(plain)
+    assert store.current_file() is not None and store.newest(None, NOW + dt.timedelta(hours=3)) == plain.newest(None, NOW + dt.timedelta(hours=3))
+    shutil.rmtree(store.root / "current")
+    assert store.current_file() is None and answers(store) == answers(plain)
+    repaired = CliRunner().invoke(cli, ["prices", "repair", "--yes", "--prices", str(store.root)])
+    assert repaired.exit_code == 0 and "current table written" in repaired.stdout and store.current_file() is not None
+    assert CliRunner().invoke(cli, ["prices", "status", "--prices", str(store.root)]).exit_code == 0
+
+
+def test_prices_compact_on_the_command_line(twins: tuple[Store, Store]) -> None:
+    _, store = twins
+    runner = CliRunner()
+    bad = runner.invoke(cli, ["prices", "compact", "--period", "2026-11-31", "--prices", str(store.root)])
+    assert bad.exit_code == 2 and "neither a month" in bad.stdout + bad.stderr
+    done = runner.invoke(cli, ["prices", "compact", "--period", "2026-11", "--prices", str(store.root)])
+    assert done.exit_code == 0 and "2026-11: " in done.stdout and " rows from " in done.stdout
+    assert [p.parent.name for p in store.files(dt.date(2026, 11, 1), dt.date(2026, 11, 30))] == ["period=2026-11"]
