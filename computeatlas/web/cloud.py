@@ -10,7 +10,7 @@ spread and the median history; ``…/history`` is the same page). API: ``/api/of
 (JSON or CSV) and ``/api/prices/{accelerator}/current``. The history of a price page and of
 its API is one year ending today unless ``since``/``until`` or ``window=all`` (all of the
 history) is given; the page says its window and links to all of the history, the JSON gives
-it as fields (``since``, ``until``, ``window``, ``first``, ``last``). The pages are cached on the date
+it as fields (``since``, ``until``, ``window``, ``first``). The pages are cached on the date
 and the store's version (a new import changes the key); the ``/api/prices/`` documents,
 histories and feeds query the store on every request. Pages and API build the same view objects (:mod:`computeatlas.cloud.history`,
 :mod:`computeatlas.cloud.pricing`, :mod:`computeatlas.cloud.providers`). The filters
