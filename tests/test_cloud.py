@@ -418,15 +418,38 @@ def test_home_names_the_cloud_layer_without_reading_the_store(cloud_client: Test
     assert "3 providers and their current prices (the newest observation of each offer in the last 90 days)" in text(cloud)
 
 
-def test_a_feed_longer_than_the_price_page_s_history_reads_every_observation(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The feed asks the price page's question first (the newest HISTORY_LIMIT + 1); a longer
-    history is read whole, so a feed is the same whatever the page's limit."""
+def _feed_over_the_whole_history(store: Store, accelerator: str, limit: int) -> list[tuple[object, ...]]:
+    """The feed worked out in Python from every stored observation: the reference."""
+    last: dict[tuple[str, ...], dict[str, object]] = {}
+    changes = []
+    for row in sorted(store.history(accelerator), key=lambda r: r["collected"]):
+        if row["per_accelerator_hour"] is None:
+            continue
+        offer = (row["provider"], row["instance_type"], row["region"], row["pricing"], row["term"], row["currency"])
+        before, last[offer] = last.get(offer), row
+        if before is None or abs(before["per_accelerator_hour"] - row["per_accelerator_hour"]) >= 1e-9:  # type: ignore[operator]
+            changes.append((row["collected"], *offer, row["per_accelerator_hour"], before and before["per_accelerator_hour"]))
+    return list(reversed(changes))[:limit]
+
+
+@pytest.mark.parametrize("part", ["nvidia-h100-sxm", "nvidia-l4"])
+def test_the_feed_reads_the_last_year_and_lists_what_the_whole_history_does(part: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The feed is worked out over the last year first and over the whole history only when the
+    year cannot tell its newest entries (fewer of them, or an offer's first observation in the
+    year among them): the same entries either way. On the bundled data the L4's year answers;
+    the H100's newest entries include offers first seen in the year, so its whole history is read."""
     store = Store(Settings.from_env().prices_dir)  # the bundled observations, read only
-    whole = history.price_changes(store, "nvidia-h100-sxm")
-    assert len(store.history("nvidia-h100-sxm")) > 50 and len(whole) > 10
-    monkeypatch.setattr(history, "HISTORY_LIMIT", 5)
-    assert history.price_changes(store, "nvidia-h100-sxm") == whole
-    assert history.price_changes(store, "nvidia-h100-sxm", limit=3) == whole[:3]
+    now = dt.datetime(2026, 12, 3, tzinfo=dt.UTC)
+    spans: list[dt.date | None] = []
+    changes = history._changes
+    monkeypatch.setattr(history, "_changes", lambda *args: spans.append(args[2]) or changes(*args))
+    for limit in (history.FEED_LIMIT, 3):
+        spans.clear()
+        feed = history.price_changes(store, part, limit, now)
+        assert len(feed) == limit
+        assert [(c.collected, c.provider, c.instance_type, c.region, c.pricing, c.term, c.currency, c.per_accelerator_hour, c.previous)
+                for c in feed] == _feed_over_the_whole_history(store, part, limit)
+        assert spans == ([dt.date(2025, 12, 3)] if part == "nvidia-l4" else [dt.date(2025, 12, 3), None]), (limit, spans)
 
 
 def test_an_unknown_sort_column_is_a_400_that_names_it(real_client: TestClient) -> None:

@@ -20,7 +20,7 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from computeatlas.charts.timeline import MAX_BRIDGE_DAYS, segments
-from computeatlas.cloud import history
+from computeatlas.cloud import history, trends
 from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
@@ -218,7 +218,7 @@ def test_price_performance_is_a_like_for_like_index_over_the_dense_figure(real_c
     assert "providers observed in both months only" in perf["method"]
 
 
-def test_the_price_page_opens_with_the_charts_and_links_their_data(real_client: TestClient, at_now: dt.datetime) -> None:
+def test_the_price_page_opens_with_the_charts_and_links_their_data(real_client: TestClient, real_catalog, at_now: dt.datetime) -> None:  # type: ignore[no-untyped-def]
     page = BeautifulSoup(real_client.get(f"/cloud/prices/{H100}").text, "html.parser")
     sections = [s["id"] for s in page.select("article section[id]")]
     assert sections.index("price-charts") < sections.index("current") < sections.index("history")  # chart first, tables below
@@ -229,7 +229,23 @@ def test_the_price_page_opens_with_the_charts_and_links_their_data(real_client: 
     links = {a.get_text(): a["href"] for a in block.select(".chart-links a")}
     assert links["JSON"] == f"/api/charts/price-history/{H100}" and links["CSV"] == f"/api/charts/price-history/{H100}.csv"
     assert "never more than 45 days" in block.select_one(".chart-gaps").get_text()
-    assert "Amazon Web Services" in block.select_one(".chart-excluded").get_text() or not block.select(".chart-excluded li")
+    # The page's chart reads the page's year (2025-12-01 to 2026-12-01): what it leaves out is counted in that year, by
+    # provider and reason, as the store's rows of the year say; the chart's own page reads all of the history.
+    store, since = Store(Settings.from_env().prices_dir), dt.date(2025, 12, 1)
+    variant = trends.chart_variant(store, H100, at_now, 90, since, at_now.date())
+    expected: dict[tuple[str, str], int] = defaultdict(int)
+    for r in store.history(H100, since, at_now.date()):
+        if (r["variant"] or "") != variant:
+            expected[(r["provider"], "variant not stated" if not r["variant"] else f"another variant ({r['variant']})")] += 1
+        elif r["per_accelerator_hour"] is None:
+            expected[(r["provider"], "no price per accelerator-hour")] += 1
+        elif r["currency"] != "USD":
+            expected[(r["provider"], f"priced in {r['currency']}, not USD")] += 1
+    names = {p: real_catalog.providers[p].name for p, _ in expected}
+    assert sorted(" ".join(li.get_text().split()) for li in block.select(".chart-excluded li")) == sorted(
+        f"{names[p]} — {n} observation(s): {why}" for (p, why), n in expected.items())
+    whole = real_client.get(f"/api/charts/price-history/{H100}").json()["excluded"]
+    assert "Amazon Web Services" in {e["name"] for e in whole} and "Amazon Web Services" not in names.values()  # seen before the year
     assert not block.select("table")  # the points are listed on the chart's own page, linked
     assert block.select_one("p.chart-data a")["href"] == f"/charts/price-history/{H100}"
     own = BeautifulSoup(real_client.get(f"/charts/price-history/{H100}").text, "html.parser")

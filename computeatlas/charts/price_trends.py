@@ -72,17 +72,27 @@ def _links(acc: Accelerator) -> list[tuple[str, str]]:
             (f"{acc.name}: observed prices and the tables", site_path("cloud_prices", ident=acc.id))]
 
 
+def _read_words(since: dt.date | None, until: dt.date | None) -> str:
+    """The collection dates a chart read, in words ('' for all of the history)."""
+    if since is None and until is None:
+        return ""
+    return f" Only observations collected from {since or 'the first'} to {until or 'the newest'} are read."
+
+
 def _window(now: dt.datetime, freshness_days: int) -> tuple[dt.date, dt.date]:
     return (now - dt.timedelta(days=freshness_days)).date(), now.date()
 
 
-def price_history(catalog: Catalog, store: Store, acc: Accelerator, now: dt.datetime, freshness_days: int = 90) -> TimeChart:
+def price_history(catalog: Catalog, store: Store, acc: Accelerator, now: dt.datetime, freshness_days: int = 90,
+                  since: dt.date | None = None, until: dt.date | None = None) -> TimeChart:
     """One line per provider, pricing kind and term of ``acc`` in its chart variant: the lowest
     USD price per accelerator-hour of each ISO week, plotted at the date it was observed;
     observations of other variants, of no stated variant or in other currencies are counted
-    in ``excluded`` per provider. ``now`` (UTC) ends the chart and its freshness window."""
-    variant = trends.chart_variant(store, acc.id, now, freshness_days)
-    rows = trends.lows(store, acc.id, variant, "week")
+    in ``excluded`` per provider. ``now`` (UTC) ends the chart and its freshness window;
+    ``since``/``until`` (collection dates, inclusive; None = unbounded) bound what is read
+    (the price page's window)."""
+    variant = trends.chart_variant(store, acc.id, now, freshness_days, since, until)
+    rows = trends.lows(store, acc.id, variant, "week", since=since, until=until)
     grouped: dict[tuple[str, str, str], list[trends.PeriodLow]] = defaultdict(list)
     for row in rows:
         grouped[(row.provider, row.pricing, row.term)].append(row)
@@ -103,7 +113,7 @@ def price_history(catalog: Catalog, store: Store, acc: Accelerator, now: dt.date
                               note=f"{r.instance_type}{', ' + r.region if r.region else ''}") for r, s in zip(lows, segs, strict=True)]))
     excluded = [TimeExclusion(name=_provider_name(catalog, o.provider), reason=f"{o.observations} observation(s): {o.reason}",
                               url=site_path("cloud_provider", ident=o.provider) if o.provider in catalog.providers else "")
-                for o in trends.left_out(store, acc.id, variant)]
+                for o in trends.left_out(store, acc.id, variant, since=since, until=until)]
     start, end = _window(now, freshness_days)
     providers = sorted({s.group for s in series})
     on_demand = [s for s in series if s.kind == "on-demand"]
@@ -116,7 +126,8 @@ def price_history(catalog: Catalog, store: Store, acc: Accelerator, now: dt.date
                if series else f"No USD price per accelerator-hour of {acc.name} in {_variant_words(variant)} is stored. ")
     return TimeChart(
         key=f"price-history-{acc.id}", title=f"{_short(catalog, acc)}: USD per accelerator-hour by provider over time",
-        description=summary + f"{len(excluded)} provider/reason group(s) of observations are not plotted; they are listed beside the chart.",
+        description=summary + f"{len(excluded)} provider/reason group(s) of observations are not plotted; they are listed beside the chart."
+                    + _read_words(since, until),
         method=(f"Each point is the lowest accepted USD price per accelerator-hour that one provider published for {acc.name} "
                 f"({_variant_words(variant)}, the variant the price page's spread uses) at one pricing kind and term in one ISO week "
                 "(Monday to Sunday), placed at the date it was observed. Prices are per accelerator-hour (an instance price ÷ its "
@@ -130,13 +141,16 @@ def price_history(catalog: Catalog, store: Store, acc: Accelerator, now: dt.date
         links=_links(acc), variant=variant)
 
 
-def price_spread(catalog: Catalog, store: Store, acc: Accelerator, now: dt.datetime, freshness_days: int = 90) -> TimeChart:
+def price_spread(catalog: Catalog, store: Store, acc: Accelerator, now: dt.datetime, freshness_days: int = 90,
+                 since: dt.date | None = None, until: dt.date | None = None) -> TimeChart:
     """Per calendar month, dearest ÷ cheapest among the providers with an on-demand USD
     observation of ``acc`` (chart variant) that month, each provider counted at its lowest
-    price of the month; a month with one provider has no spread and is listed in ``excluded``."""
-    variant = trends.chart_variant(store, acc.id, now, freshness_days)
+    price of the month; a month with one provider has no spread and is listed in ``excluded``.
+    ``since``/``until`` (collection dates, inclusive; None = unbounded) bound what is read;
+    a month cut by them counts only its days inside."""
+    variant = trends.chart_variant(store, acc.id, now, freshness_days, since, until)
     months: dict[dt.date, list[trends.PeriodLow]] = defaultdict(list)
-    for row in trends.lows(store, acc.id, variant, "month", pricing=PricingKind.ON_DEMAND.value):
+    for row in trends.lows(store, acc.id, variant, "month", pricing=PricingKind.ON_DEMAND.value, since=since, until=until):
         months[row.period].append(row)
     lowest: dict[dt.date, dict[str, float]] = {}
     for month, rows in months.items():
@@ -161,7 +175,7 @@ def price_spread(catalog: Catalog, store: Store, acc: Accelerator, now: dt.datet
         shown = ", ".join(m.strftime("%Y-%m") for m in lone) if len(lone) <= 6 else f"{lone[0]:%Y-%m} … {lone[-1]:%Y-%m}"
         excluded.append(TimeExclusion(name=f"{len(lone)} month(s)", reason=f"one provider observed, so no spread ({shown})"))
     excluded += [TimeExclusion(name=_provider_name(catalog, o.provider), reason=f"{o.observations} on-demand observation(s): {o.reason}")
-                 for o in trends.left_out(store, acc.id, variant, pricing=PricingKind.ON_DEMAND.value)]
+                 for o in trends.left_out(store, acc.id, variant, pricing=PricingKind.ON_DEMAND.value, since=since, until=until)]
     series = [TimeSeries(id="spread", label="dearest ÷ cheapest provider", group="spread", kind="on-demand", interval_days=interval,
                          points=points)] if points else []  # one line: labelled at its end, no legend
     start, end = _window(now, freshness_days)
@@ -171,7 +185,7 @@ def price_spread(catalog: Catalog, store: Store, acc: Accelerator, now: dt.datet
         description=(f"Line chart of the on-demand spread of {acc.name} ({_variant_words(variant)}) in {len(points)} month(s): "
                      "dearest ÷ cheapest among the providers observed in the same month."
                      + (f" Widest {top.value:.2f}× in {top.date:%Y-%m} ({top.note})." if top else "")
-                     + f" {len(excluded)} group(s) are not plotted; they are listed beside the chart."),
+                     + f" {len(excluded)} group(s) are not plotted; they are listed beside the chart." + _read_words(since, until)),
         method=(f"For each calendar month, every provider with an accepted on-demand USD observation of {acc.name} "
                 f"({_variant_words(variant)}) that month counts once, at its lowest price per accelerator-hour of the month; the "
                 "spread is the dearest of these ÷ the cheapest. Only providers observed in that same month enter it (never a "

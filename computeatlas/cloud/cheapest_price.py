@@ -33,7 +33,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.offers import row_id
-from computeatlas.cloud.store import Store
+from computeatlas.cloud.store import OFFER, Store
 from computeatlas.cloud.variants import rule_variant, sole_keys
 from computeatlas.core.catalog import Catalog
 
@@ -145,16 +145,48 @@ def _pick(rows: list[dict[str, Any]], accelerator: str, now: dt.datetime, freshn
 
 
 def cheapest_price(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90, variant: str | None = None,
-                   catalog: Catalog | None = None, current_only: bool = True) -> CheapestPrice | None:
+                   catalog: Catalog | None = None, current_only: bool = True, since: dt.datetime | None = None) -> CheapestPrice | None:
     """The cheapest price of ``accelerator`` by the rule (see the module docstring), read from
     ``store`` at call time; ``variant`` overrides the default variant; ``catalog`` names the
     single-variant parts. With ``current_only`` False a part with no fresh observation gets its
-    newest one, marked ``current=False``. None when nothing qualifies."""
+    newest one, marked ``current=False``. None when nothing qualifies.
+
+    With ``variant`` given and ``since`` (UTC, at most ``freshness_days`` before ``now``), the
+    part's current offers are asked first, then its observations since ``since`` (a price
+    page's window: only those date partitions are read), and the whole history only when
+    nothing since then qualifies: the answer is the same, since the rule takes the fresh
+    offers, or else those of the newest date any qualifying observation was seen."""
     if variant is None:
         found = cheapest_prices(store, now, freshness_days, catalog).get(accelerator)
-    else:
+    elif since is None:
         found = _pick(store.newest(None, now, accelerator), accelerator, now, freshness_days, variant, sole_keys(catalog))
+    else:
+        sole = sole_keys(catalog)
+        found = _pick(store.current(accelerator, now, freshness_days), accelerator, now, freshness_days, variant, sole)
+        if found is None or not found.current:
+            found = _pick(newest_of(store, accelerator, since, now), accelerator, now, freshness_days, variant, sole)
+        if found is None:
+            found = _pick(store.newest(None, now, accelerator), accelerator, now, freshness_days, variant, sole)
     return found if found is not None and (found.current or not current_only) else None
+
+
+def newest_of(store: Store, accelerator: str, since: dt.datetime, until: dt.datetime) -> list[dict[str, Any]]:
+    """The newest accepted observation of each offer (provider, instance, region, pricing,
+    term) of ``accelerator`` collected in [``since``, ``until``] (UTC, whole minutes up), as
+    :meth:`Store.newest` gives them, asked of this part alone: only those date partitions
+    and this part's rows are read (the store's shared question over every part's rows in a
+    long window is more than its result cache keeps)."""
+    start, end = _minute_up(since), _minute_up(until)
+    return store.query(
+        "SELECT * FROM latest WHERE status = 'accepted' AND accelerator = ? AND collected BETWEEN ? AND ? "
+        f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1 "
+        "ORDER BY per_accelerator_hour, provider, instance_type, region, pricing, term",
+        [accelerator, start, end], start.date(), end.date(), accelerator)
+
+
+def _minute_up(moment: dt.datetime) -> dt.datetime:
+    whole = moment.replace(second=0, microsecond=0)
+    return whole if whole == moment else whole + dt.timedelta(minutes=1)
 
 
 KEPT = 8
@@ -217,5 +249,5 @@ def left_out(catalog: Catalog, prices: Mapping[str, CheapestPrice], ranked: Iter
     return out
 
 
-__all__ = ["CURRENCY", "KEPT", "ON_DEMAND", "CheapestPrice", "age_text", "cheapest_price", "cheapest_prices", "current_prices",
+__all__ = ["newest_of", "CURRENCY", "KEPT", "ON_DEMAND", "CheapestPrice", "age_text", "cheapest_price", "cheapest_prices", "current_prices",
            "default_variant", "excluded_because", "is_fresh", "left_out", "rule_variant", "sole_keys"]

@@ -10,6 +10,12 @@ at request time (nothing is loaded at start; staleness is measured from ``now``)
   pricing, variant, region), and the series pages tabulate: per collection date and
   provider, the median on-demand USD price per accelerator-hour with its number of
   observations (never a median over all providers: the set seen changes from date to date).
+- :func:`page_window`: the window a price page reads: one year ending today unless it is
+  given (``since``/``until``) or all of the history is asked (``window=all``), so a page
+  does not grow with the history; every per-part query passes it to the store, which
+  reads only those date partitions.
+- :func:`price_changes`: the price-change feed, worked out by DuckDB over the last year
+  (a longer span only when the year cannot tell what the newest entries are).
 
 Units: prices per accelerator-hour in the observation's currency; medians in USD (only
 USD observations enter them).
@@ -18,7 +24,7 @@ USD observations enter them).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -27,6 +33,7 @@ from computeatlas.cloud.cheapest_price import (
     cheapest_price,
     default_variant,
     excluded_because,
+    newest_of,
     rule_variant,
     sole_keys,
 )
@@ -39,12 +46,43 @@ from computeatlas.cloud.spreads import (
 )
 from computeatlas.cloud.store import Store, observation_of
 from computeatlas.core.catalog import Catalog
+from computeatlas.core.errors import InputError
 
 HISTORY_FILTERS = ("provider", "pricing", "variant", "region")
 """Columns :func:`history_view` filters on (exact match)."""
 
 HISTORY_LIMIT = 5000
 """At most this many observations are listed by one history request (the series covers all)."""
+
+WindowKind = Literal["year", "all", "dates"]
+"""How a price page's window was chosen: the default year ending today, all of the history
+(``window=all``), or the dates given (``since``/``until``)."""
+
+
+def year_before(day: dt.date, years: int = 1) -> dt.date:
+    """The same calendar date ``years`` years before ``day`` (28 February for 29 February)."""
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:
+        return day.replace(year=day.year - years, day=28)
+
+
+def page_window(today: dt.date, since: dt.date | None = None, until: dt.date | None = None,
+                window: WindowKind | None = None) -> tuple[dt.date | None, dt.date | None, WindowKind]:
+    """The collection dates (inclusive; None = unbounded) a price page reads and how they were
+    chosen: the dates given; else all of the history for ``window="all"``; else one year
+    ending ``today`` (``year_before(today)`` to ``today``). Raises :class:`InputError` (a 400
+    naming ``window``) when ``window`` is given with ``since`` or ``until``, or is neither
+    ``year`` nor ``all``."""
+    if window not in (None, "year", "all"):
+        raise InputError("window", f"{window!r} is not a window; give window=all for all of the history, or since/until dates")
+    if window is not None and (since or until):
+        raise InputError("window", f"window={window} is given with since/until; give one or the other")
+    if since or until:
+        return since, until, "dates"
+    if window == "all":
+        return None, None, "all"
+    return year_before(today), today, "year"
 
 
 class ObservedOffer(BaseModel):
@@ -106,8 +144,12 @@ class HistoryView(BaseModel):
     """Accepted observations of one accelerator in a window, and the median series."""
 
     accelerator: str
-    since: dt.date | None
-    until: dt.date | None
+    since: dt.date | None = Field(description="first collection date read (inclusive); None: from the first observation")
+    until: dt.date | None = Field(description="last collection date read (inclusive); None: to the newest observation")
+    window: WindowKind = Field("dates", description="how the window was chosen: 'year' (the default, one year ending today), "
+                                                   "'all' (all of the history) or 'dates' (since/until as given)")
+    first: dt.date | None = Field(None, description="the first date the history covers: since, or when it is None the collection "
+                                                   "date of the first observation (None: none is stored)")
     filters: dict[str, str]
     observations: list[ObservedPrice] = Field(description="oldest first; the newest HISTORY_LIMIT when truncated")
     truncated: bool = Field(description="True when the window holds more observations than are listed (narrow it with since/until)")
@@ -177,31 +219,49 @@ FEED_LIMIT = 100
 """At most this many entries in one feed, newest first."""
 
 
-def price_changes(store: Store, accelerator: str, limit: int = FEED_LIMIT) -> list[PriceChange]:
+FEED_SPANS = (1,)
+"""The spans (years ending today) :func:`price_changes` reads in turn before it reads the whole history."""
+
+
+def _changes(store: Store, accelerator: str, since: dt.date | None, until: dt.date | None, limit: int) -> list[dict[str, Any]]:
+    """The newest ``limit`` price changes of ``accelerator`` among its accepted observations
+    collected in [since, until], newest first, each with the previous observation of its offer
+    in that window (None for the offer's first there): one DuckDB query over those partitions."""
+    offer = "provider, instance_type, region, pricing, term, currency"
+    return store.query(
+        "SELECT * FROM (SELECT collected, provider, instance_type, region, pricing, term, currency, per_accelerator_hour, "
+        "source_url, via, "
+        f"lag(per_accelerator_hour) OVER (PARTITION BY {offer} ORDER BY collected) AS previous, "
+        f"lag(collected) OVER (PARTITION BY {offer} ORDER BY collected) AS previous_collected "
+        "FROM latest WHERE status = 'accepted' AND accelerator = ? AND per_accelerator_hour IS NOT NULL) "
+        "WHERE previous IS NULL OR abs(previous - per_accelerator_hour) >= 1e-9 "
+        "ORDER BY collected DESC, provider DESC, instance_type DESC, region DESC, pricing DESC, term DESC "
+        f"LIMIT {int(limit)}", [accelerator], since, until, accelerator)
+
+
+def price_changes(store: Store, accelerator: str, limit: int = FEED_LIMIT, now: dt.datetime | None = None) -> list[PriceChange]:
     """The newest ``limit`` price changes of ``accelerator``'s offers, newest first: each offer's
     first observation, and each observation whose price per accelerator-hour differs from the
-    same offer's previous one (an unchanged price is no entry). Accepted observations only."""
-    # The price page's question first (the newest HISTORY_LIMIT + 1, in the same order as the
-    # whole history): the store has usually just answered it; only a longer history is read again.
-    rows = store.history(accelerator, None, None, limit=HISTORY_LIMIT + 1)
-    if len(rows) > HISTORY_LIMIT:
-        rows = store.history(accelerator, None, None, limit=None)
-    last: dict[tuple[str, ...], dict[str, Any]] = {}
-    changes: list[PriceChange] = []
-    for row in sorted(rows, key=lambda r: r["collected"]):
-        if row.get("per_accelerator_hour") is None:
-            continue
-        offer = (row["provider"], row["instance_type"], row["region"], row["pricing"], row["term"], row["currency"])
-        before = last.get(offer)
-        last[offer] = row
-        if before is not None and abs(before["per_accelerator_hour"] - row["per_accelerator_hour"]) < 1e-9:
-            continue
-        changes.append(PriceChange(
-            collected=row["collected"], provider=row["provider"], instance_type=row["instance_type"], region=row["region"],
-            pricing=row["pricing"], term=row["term"], currency=row["currency"], per_accelerator_hour=row["per_accelerator_hour"],
-            previous=before["per_accelerator_hour"] if before else None, previous_collected=before["collected"] if before else None,
-            source_url=row["source_url"], via=row["via"]))
-    return list(reversed(changes))[:limit]
+    same offer's previous one (an unchanged price is no entry). Accepted observations only.
+
+    Worked out by DuckDB over the span of :data:`FEED_SPANS` ending ``now`` (default
+    :func:`utcnow`) first: its answer is taken when the span holds ``limit`` entries and none
+    of them is an offer's first observation in the span (which may have an older one);
+    otherwise the whole history is read. The entries are the same whichever span answers."""
+    if accelerator not in store.observed_accelerators():
+        return []
+    today = (now or utcnow()).astimezone(dt.UTC).date()
+    for years in (*FEED_SPANS, None):
+        since = year_before(today, years) if years else None
+        rows = _changes(store, accelerator, since, None, limit)
+        # Without older rows, an offer's first observation in the span may be no change, and
+        # a span of fewer than ``limit`` entries may leave out older ones: then read further.
+        if since is None or (len(rows) >= limit and all(r["previous"] is not None for r in rows)):
+            break
+    return [PriceChange(
+        collected=r["collected"], provider=r["provider"], instance_type=r["instance_type"], region=r["region"], pricing=r["pricing"],
+        term=r["term"], currency=r["currency"], per_accelerator_hour=r["per_accelerator_hour"], previous=r["previous"],
+        previous_collected=r["previous_collected"], source_url=r["source_url"], via=r["via"]) for r in rows]
 
 
 def utcnow() -> dt.datetime:
@@ -229,11 +289,14 @@ def observed_range(view: CurrentView) -> ObservedRange:
 
 
 def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90, variant: str | None = None,
-                 rates: RateTable | None = None, catalog: Catalog | None = None) -> CurrentView:
+                 rates: RateTable | None = None, catalog: Catalog | None = None, since: dt.date | None = None) -> CurrentView:
     """Current prices of ``accelerator``; ``variant`` chooses the spread (default: the variant
     most on-demand offers state, by the one rule); ``rates`` gives non-USD prices a USD figure
     with the rate beside it; ``catalog`` names the single-variant parts (their offers are their
-    one variant). When no observation is current, ``last_seen`` lists the newest ones, not current."""
+    one variant). When no observation is current, ``last_seen`` lists the newest ones, not current.
+    ``since`` (a price page's window, :func:`page_window`) bounds what is read for the cheapest
+    price and ``last_seen`` first; older observations are read only when none since then counts
+    (the answer is the same either way)."""
     sole = sole_keys(catalog)
     rows = store.current(accelerator, now, freshness_days)
     shown = [_shown(r, rates or RateTable([]), now) for r in rows]
@@ -250,11 +313,13 @@ def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_day
     if variant is None:
         variant = default_variant((p.variant, p.pricing) for p in shown)
     observed = spread([observation_of(r) for r in rows], accelerator, variant, now, freshness_days, sole)
+    # Every fresh observation is after ``start``: a window shorter than the freshness window reads the freshness window.
+    start = min(dt.datetime.combine(since, dt.time(), dt.UTC), now - dt.timedelta(days=freshness_days)) if since else None
     cheapest = cheapest_price(store, accelerator, now, freshness_days, variant if variant and variant != "all" else None, catalog,
-                              current_only=False)
+                              current_only=False, since=start)
     last: list[ObservedPrice] = []
     if not rows:
-        old = store.newest(None, now, accelerator)
+        old = (newest_of(store, accelerator, start, now) if start else []) or store.newest(None, now, accelerator)
         newest = max((r["collected"].astimezone(dt.UTC).date() for r in old), default=None)
         last = [_shown(r, rates or RateTable([]), now) for r in old if r["collected"].astimezone(dt.UTC).date() == newest]
         for price in last:
@@ -265,17 +330,34 @@ def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_day
 
 
 def history_view(store: Store, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
-                 limit: int | None = HISTORY_LIMIT, rates: RateTable | None = None, **filters: str | None) -> HistoryView:
+                 limit: int | None = HISTORY_LIMIT, rates: RateTable | None = None, window: WindowKind = "dates",
+                 **filters: str | None) -> HistoryView:
     """Accepted observations of ``accelerator`` in [since, until] (the newest ``limit``;
-    ``truncated`` says when there were more) and the median series over all of them."""
+    ``truncated`` says when there were more) and the median series over all of them; only
+    those date partitions are read. ``window`` says how the dates were chosen
+    (:func:`page_window`); ``first`` is ``since``, or without it the first observation's date."""
     rows = store.history(accelerator, since, until, limit=limit + 1 if limit else None, **filters)
     truncated = bool(limit) and len(rows) > (limit or 0)
     if truncated:
         rows = rows[1:]
     series = [SeriesPoint.model_validate(r) for r in store.series(accelerator, since, until, **filters)]
-    return HistoryView(accelerator=accelerator, since=since, until=until, filters={k: v for k, v in filters.items() if v},
+    first = since
+    if first is None and rows:  # from the first observation: its date (the partition's: its UTC collection date)
+        first = rows[0]["date"] if not truncated else _first_date(store, accelerator, until, filters)
+    return HistoryView(accelerator=accelerator, since=since, until=until, window=window, first=first,
+                       filters={k: v for k, v in filters.items() if v},
                        observations=[_shown(r, rates or RateTable([])) for r in rows], truncated=truncated, series=series)
 
 
-__all__ = ["FEED_LIMIT", "HISTORY_FILTERS", "CurrentView", "HistoryView", "ObservedPrice", "ObservedRange", "PriceChange",
-           "PricesView", "SeriesPoint", "current_view", "history_view", "observed_range", "price_changes", "utcnow"]
+def _first_date(store: Store, accelerator: str, until: dt.date | None, filters: dict[str, str | None]) -> dt.date | None:
+    """The collection date of ``accelerator``'s first accepted observation to ``until`` that
+    passes ``filters`` (a DuckDB aggregate over those partitions)."""
+    equal = {k: v for k, v in filters.items() if v is not None and k in HISTORY_FILTERS}
+    where = "".join(f" AND {k} = ?" for k in equal)
+    rows = store.query(f"SELECT min(date) AS first FROM latest WHERE status = 'accepted' AND accelerator = ?{where}",
+                       [accelerator, *equal.values()], None, until, accelerator)
+    return rows[0]["first"] if rows else None
+
+
+__all__ = ["FEED_LIMIT", "FEED_SPANS", "HISTORY_FILTERS", "WindowKind", "CurrentView", "HistoryView", "ObservedPrice", "ObservedRange", "PriceChange",
+           "PricesView", "SeriesPoint", "current_view", "history_view", "observed_range", "page_window", "price_changes", "utcnow", "year_before"]

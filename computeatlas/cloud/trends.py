@@ -1,6 +1,7 @@
 """Price trends from the observation store: the lowest observed price per provider, pricing
-kind and period, computed by DuckDB (one aggregate query per part, :func:`days`: one row per
-provider, kind, term, variant, currency and day; never a Python loop over observations).
+kind and period, computed by DuckDB (one aggregate query per chart; never a Python loop over
+observations). A part's queries take a window of collection dates (``since``/``until``, the
+price page's), so only those date partitions are read.
 
 What the history charts plot (:mod:`computeatlas.charts.timeline`):
 
@@ -82,84 +83,69 @@ def _trunc(period: Period) -> str:
     return f"CAST(date_trunc('{period}', date) AS DATE)"
 
 
-class DayLow(BaseModel):
-    """One provider's lowest observation of one part on one collection date, per pricing kind,
-    term, variant and currency (the one aggregate :func:`lows` and :func:`left_out` are read from)."""
-
-    provider: str
-    pricing: str
-    term: str
-    variant: str = Field(description="'' = not stated")
-    currency: str
-    priced: bool = Field(description="False: the rows have no price per accelerator-hour (a bundle that cannot be split)")
-    date: dt.date
-    low: float | None
-    observations: int
-    instance_type: str
-    region: str
+def _part(store: Store, accelerator: str) -> bool:
+    """True when ``accelerator`` has an accepted observation (else nothing is read for it)."""
+    return accelerator in store.observed_accelerators()
 
 
-def days(store: Store, accelerator: str) -> list[DayLow]:
-    """Per provider, pricing kind, term, variant, currency and collection date, the lowest price
-    per accelerator-hour of ``accelerator`` (accepted rows): one DuckDB aggregate, kept by the
-    store's result cache, so the charts of one page read the store once."""
-    if accelerator not in store.observed_accelerators():
+_BEST = "(per_accelerator_hour, date, instance_type, region)"
+"""Which observation sets a period's low: the lowest price, then the first date, then the offer by name."""
+
+_REASON = ("CASE WHEN coalesce(variant, '') <> $2 THEN CASE WHEN coalesce(variant, '') = '' THEN 'variant not stated' "
+           "ELSE 'another variant (' || variant || ')' END WHEN per_accelerator_hour IS NULL THEN 'no price per accelerator-hour' "
+           "WHEN currency <> 'USD' THEN 'priced in ' || currency || ', not USD' END")
+"""Why an accepted observation is in no line of the chart variant (the parameter ``$2``; NULL: it is plotted)."""
+
+
+def _lows_sql(period: Period) -> str:
+    return (f"SELECT '{period}' AS kind, provider, pricing, term, {_trunc(period)} AS period, min(per_accelerator_hour) AS low, "
+            f"count(*) AS observations, min(date) AS first, max(date) AS last, arg_min(date, {_BEST}) AS seen, "
+            f"arg_min(instance_type, {_BEST}) AS instance_type, arg_min(region, {_BEST}) AS region, NULL AS reason "
+            f"FROM part WHERE currency = 'USD' AND per_accelerator_hour IS NOT NULL AND coalesce(variant, '') = $2 GROUP BY ALL")
+
+
+def _chart_rows(store: Store, accelerator: str, variant: str, since: dt.date | None, until: dt.date | None) -> list[dict[str, object]]:
+    """What a part's two history charts plot and leave out, from one DuckDB query over the
+    accepted observations of ``accelerator`` collected in [since, until] (only those date
+    partitions are read): the lows of ``variant`` per provider, pricing kind, term and week
+    (``kind='week'``) and month (``'month'``), and the observations left out per provider,
+    pricing kind and reason (``'left_out'``). A few hundred rows, kept by the store's result
+    cache, so the charts of one page read the store once."""
+    if not _part(store, accelerator):
         return []
-    rows = store.query(
-        "SELECT provider, pricing, term, coalesce(variant, '') AS variant, currency, per_accelerator_hour IS NOT NULL AS priced, date, "
-        "min(per_accelerator_hour) AS low, count(*) AS observations, "
-        "arg_min(instance_type, (coalesce(per_accelerator_hour, 0), instance_type, region)) AS instance_type, "
-        "arg_min(region, (coalesce(per_accelerator_hour, 0), instance_type, region)) AS region "
-        "FROM latest WHERE status = 'accepted' AND accelerator = ? GROUP BY ALL ORDER BY provider, pricing, term, variant, currency, date",
-        [accelerator], accelerator=accelerator)
-    return [DayLow.model_validate(r) for r in rows]
+    left = (f"SELECT 'left_out' AS kind, provider, pricing, NULL, NULL, NULL, count(*), NULL, NULL, NULL, NULL, NULL, reason "
+            f"FROM (SELECT provider, pricing, {_REASON} AS reason FROM part) WHERE reason IS NOT NULL GROUP BY ALL")
+    return store.query(
+        "WITH part AS MATERIALIZED (SELECT provider, pricing, term, variant, currency, per_accelerator_hour, date, instance_type, region "
+        "FROM latest WHERE status = 'accepted' AND accelerator = $1) "
+        f"{_lows_sql('week')} UNION ALL {_lows_sql('month')} UNION ALL {left} ORDER BY kind, provider, pricing, term, period, reason",
+        [accelerator, variant], since, until, accelerator)
 
 
-def _start(day: dt.date, period: Period) -> dt.date:
-    if period == "week":
-        return day - dt.timedelta(days=day.weekday())
-    if period == "month":
-        return day.replace(day=1)
-    raise ValueError(f"period must be 'week' or 'month', not {period!r}")
-
-
-def lows(store: Store, accelerator: str, variant: str, period: Period = "week", pricing: str | None = None) -> list[PeriodLow]:
+def lows(store: Store, accelerator: str, variant: str, period: Period = "week", pricing: str | None = None,
+         since: dt.date | None = None, until: dt.date | None = None) -> list[PeriodLow]:
     """Per provider, pricing kind, term and ``period`` of ``accelerator`` in ``variant`` (a key
     such as ``sxm-80gb``; '' = the observations that state none), the lowest USD price per
-    accelerator-hour; ``pricing`` (e.g. ``on_demand``) keeps one kind. Ordered by provider,
-    pricing, term and period. Read from :func:`days` (one row per day, not per observation).
-    Raises ValueError for an unknown ``period``."""
+    accelerator-hour among the accepted observations collected in [since, until] (dates,
+    inclusive; None = unbounded; only those date partitions are read); ``pricing`` (e.g.
+    ``on_demand``) keeps one kind. Ordered by provider, pricing, term and period. Computed by
+    DuckDB (:func:`_chart_rows`: a row per period, never one per observation). Raises
+    ValueError for an unknown ``period``."""
     if period not in ("week", "month"):
         raise ValueError(f"period must be 'week' or 'month', not {period!r}")
-    groups: dict[tuple[str, str, str, dt.date], list[DayLow]] = defaultdict(list)
-    for d in days(store, accelerator):
-        if d.variant == variant and d.currency == "USD" and d.priced and d.low is not None and (pricing is None or d.pricing == pricing):
-            groups[(d.provider, d.pricing, d.term, _start(d.date, period))].append(d)
-    out = []
-    for (provider, kind, term, start), rows in sorted(groups.items()):
-        best = min(rows, key=lambda r: (r.low, r.date, r.instance_type, r.region))
-        out.append(PeriodLow(provider=provider, pricing=kind, term=term, period=start, low=best.low or 0.0,
-                             observations=sum(r.observations for r in rows), first=min(r.date for r in rows),
-                             last=max(r.date for r in rows), seen=best.date, instance_type=best.instance_type, region=best.region))
-    return out
+    return [PeriodLow.model_validate(r) for r in _chart_rows(store, accelerator, variant, since, until)
+            if r["kind"] == period and (pricing is None or r["pricing"] == pricing)]
 
 
-def _reason(d: DayLow, variant: str) -> str | None:
-    if d.variant != variant:
-        return "variant not stated" if not d.variant else f"another variant ({d.variant})"
-    if not d.priced:
-        return "no price per accelerator-hour"
-    return None if d.currency == "USD" else f"priced in {d.currency}, not USD"
-
-
-def left_out(store: Store, accelerator: str, variant: str, pricing: str | None = None) -> list[LeftOut]:
-    """The accepted observations of ``accelerator`` (of ``pricing`` when given) that
-    :func:`lows` does not plot for ``variant``, counted per provider and reason."""
+def left_out(store: Store, accelerator: str, variant: str, pricing: str | None = None,
+             since: dt.date | None = None, until: dt.date | None = None) -> list[LeftOut]:
+    """The accepted observations of ``accelerator`` (of ``pricing`` when given) collected in
+    [since, until] that :func:`lows` does not plot for ``variant``, counted per provider and
+    reason (DuckDB counts them per provider, pricing kind and reason: :func:`_chart_rows`)."""
     counts: dict[tuple[str, str], int] = defaultdict(int)
-    for d in days(store, accelerator):
-        reason = _reason(d, variant)
-        if reason and (pricing is None or d.pricing == pricing):
-            counts[(d.provider, reason)] += d.observations
+    for r in _chart_rows(store, accelerator, variant, since, until):
+        if r["kind"] == "left_out" and (pricing is None or r["pricing"] == pricing):
+            counts[(str(r["provider"]), str(r["reason"]))] += int(r["observations"])  # type: ignore[call-overload]
     return [LeftOut(provider=p, reason=r, observations=n) for (p, r), n in sorted(counts.items())]
 
 
@@ -240,27 +226,34 @@ def charted(store: Store, variants: Mapping[str, str]) -> dict[str, tuple[bool, 
     return {acc: ((acc, v) in priced, (acc, v) in spread) for acc, v in variants.items()}
 
 
-def _history_variants(store: Store, accelerator: str | None) -> dict[str, str]:
+def _history_variants(store: Store, accelerator: str | None, since: dt.date | None = None,
+                      until: dt.date | None = None) -> dict[str, str]:
     """Per part, the stated variant most of its on-demand offers (provider, instance, region,
-    term) ever named (:func:`default_variant` over every accepted observation)."""
+    term) named in [since, until] (None = unbounded), ties to the first key in alphabetical
+    order (:func:`default_variant`'s rule): the offers are counted by DuckDB."""
     where, params = ("AND accelerator = ?", [accelerator]) if accelerator else ("", [])
     rows = store.query(
-        "SELECT DISTINCT accelerator, variant, provider, instance_type, region, term FROM latest WHERE status = 'accepted' "
-        f"AND pricing = 'on_demand' AND coalesce(variant, '') <> '' AND coalesce(accelerator, '') <> '' {where}",
-        params, accelerator=accelerator)
-    offers: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        "SELECT accelerator, variant, count(*) AS offers FROM (SELECT DISTINCT accelerator, variant, provider, instance_type, region, "
+        "term FROM latest WHERE status = 'accepted' AND pricing = 'on_demand' AND coalesce(variant, '') NOT IN ('', 'not-stated') "
+        f"AND coalesce(accelerator, '') <> '' {where}) GROUP BY ALL",
+        params, since, until, accelerator)
+    best: dict[str, tuple[int, str]] = {}
     for r in rows:
-        offers[r["accelerator"]].append((r["variant"], "on_demand"))
-    return {acc: default_variant(pairs) for acc, pairs in offers.items()}
+        mine = (-r["offers"], r["variant"])
+        if r["accelerator"] not in best or mine < best[r["accelerator"]]:
+            best[r["accelerator"]] = mine
+    return {acc: variant for acc, (_, variant) in best.items()}
 
 
-def chart_variant(store: Store, accelerator: str, now: dt.datetime, freshness_days: int) -> str:
+def chart_variant(store: Store, accelerator: str, now: dt.datetime, freshness_days: int,
+                  since: dt.date | None = None, until: dt.date | None = None) -> str:
     """The variant ``accelerator``'s charts use: the price page's (the stated variant most current
-    on-demand offers name), else the one most on-demand offers ever named; '' when none ever did."""
-    if accelerator not in store.observed_accelerators():
+    on-demand offers name), else the one most on-demand offers named in the chart's window
+    [since, until] (None = unbounded: ever); '' when none did."""
+    if not _part(store, accelerator):
         return ""
     current = default_variant((r["variant"] or "", r["pricing"]) for r in store.current(accelerator, now, freshness_days))
-    return current or _history_variants(store, accelerator).get(accelerator, "")
+    return current or _history_variants(store, accelerator, since, until).get(accelerator, "")
 
 
 def chart_variants(store: Store, now: dt.datetime, freshness_days: int) -> dict[str, str]:
@@ -273,4 +266,4 @@ def chart_variants(store: Store, now: dt.datetime, freshness_days: int) -> dict[
     return {acc: default_variant(current.get(acc, ())) or past.get(acc, "") for acc in store.observed_accelerators()}
 
 
-__all__ = ["IndexPoint", "chained_lows", "charted", "provider_month_lows", "DayLow", "LeftOut", "PartLow", "Period", "PeriodLow", "chart_variant", "chart_variants", "days", "left_out", "lows", "part_lows"]
+__all__ = ["IndexPoint", "chained_lows", "charted", "provider_month_lows", "LeftOut", "PartLow", "Period", "PeriodLow", "chart_variant", "chart_variants", "left_out", "lows", "part_lows"]

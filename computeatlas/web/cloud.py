@@ -7,7 +7,10 @@ within the freshness window), ``/cloud/{provider}`` (its current offers and lock
 spread and the median history; ``…/history`` is the same page). API: ``/api/offers``,
 ``/api/providers``, ``/api/providers/{provider}``, and over the observation store
 ``/api/prices/{accelerator}`` (current and history), ``/api/prices/{accelerator}/history``
-(JSON or CSV) and ``/api/prices/{accelerator}/current``. The pages are cached on the date
+(JSON or CSV) and ``/api/prices/{accelerator}/current``. The history of a price page and of
+its API is one year ending today unless ``since``/``until`` or ``window=all`` (all of the
+history) is given; the page says its window and links to all of the history, the JSON gives
+it as fields (``since``, ``until``, ``window``, ``first``). The pages are cached on the date
 and the store's version (a new import changes the key); the ``/api/prices/`` documents,
 histories and feeds query the store on every request. Pages and API build the same view objects (:mod:`computeatlas.cloud.history`,
 :mod:`computeatlas.cloud.pricing`, :mod:`computeatlas.cloud.providers`). The filters
@@ -28,7 +31,7 @@ import io
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -40,8 +43,10 @@ from computeatlas.cloud.history import (
     CurrentView,
     HistoryView,
     PricesView,
+    WindowKind,
     current_view,
     history_view,
+    page_window,
     price_changes,
 )
 from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
@@ -116,8 +121,10 @@ class ObservedParams(BaseModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    since: dt.date | None = Field(None, description="first collection date, YYYY-MM-DD")
-    until: dt.date | None = Field(None, description="last collection date, YYYY-MM-DD")
+    since: dt.date | None = Field(None, description="first collection date of the history, YYYY-MM-DD (default: one year before today)")
+    until: dt.date | None = Field(None, description="last collection date of the history, YYYY-MM-DD (default: today)")
+    window: Literal["year", "all"] | None = Field(None, description="the history's window when no since/until is given: 'year' "
+                                                                   "(the default, one year ending today) or 'all' (all of the history)")
     provider: str | None = Field(None, max_length=100, description="a provider id, e.g. lambda")
     pricing: PricingKind | None = Field(None, description="on_demand, spot, committed, reserved, capacity_block, marketplace, monthly or weekly; "
                                                           "'-' may be written for '_' (on-demand, as /api/offers and /cloud/ spell it)")
@@ -130,12 +137,15 @@ class ObservedParams(BaseModel):
         """``on-demand`` (the spelling of /api/offers and /cloud/) is ``on_demand``."""
         return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
 
-    def window(self) -> tuple[dt.date | None, dt.date | None]:
-        """``since`` and ``until``; a 400 naming both when ``since`` is after ``until``
-        (a window that cannot hold anything is a mistake, not an empty history)."""
+    def dates(self, today: dt.date) -> tuple[dt.date | None, dt.date | None, WindowKind]:
+        """The history's window (:func:`~computeatlas.cloud.history.page_window`): ``since`` and
+        ``until`` as given, else all of the history for ``window=all``, else one year ending
+        ``today``; and how it was chosen. A 400 naming both when ``since`` is after ``until``
+        (a window that cannot hold anything is a mistake, not an empty history), and one
+        naming ``window`` when it is given with since/until."""
         if self.since and self.until and self.since > self.until:
             raise InputError("since", f"since ({self.since}) is after until ({self.until}): the window is empty")
-        return self.since, self.until
+        return page_window(today, self.since, self.until, self.window)
 
     def filters(self) -> dict[str, str | None]:
         """The exact-match filters of :func:`~computeatlas.cloud.history.history_view`."""
@@ -237,9 +247,10 @@ def _prices(request: Request, ident: str, params: ObservedParams) -> tuple[Any, 
     acc = find_accelerator(request, ident)
     store, settings = _store(request), settings_of(request)
     _check_variant(store, acc.id, params.variant)
-    rates = rates_of(settings)
-    current = current_view(store, acc.id, history.utcnow(), settings.freshness_days, params.variant, rates, catalog_of(request))
-    past = history_view(store, acc.id, *params.window(), rates=rates, **params.filters())
+    rates, now = rates_of(settings), history.utcnow()
+    since, until, window = params.dates(now.astimezone(dt.UTC).date())
+    current = current_view(store, acc.id, now, settings.freshness_days, params.variant, rates, catalog_of(request), since=since)
+    past = history_view(store, acc.id, since, until, rates=rates, window=window, **params.filters())
     return acc, PricesView(accelerator=acc.id, current=current, history=past)
 
 
@@ -254,8 +265,10 @@ def prices_page(
     order = parse_sort(getattr(params, "sort", None))
     current = view.current.model_copy(update={"prices": sort_rows(view.current.prices, order)})
     keep = {k: str(v) for k, v in params.model_dump(exclude_none=True, mode="json").items() if k not in ("sort", "format")}
+    filters = {k: v for k, v in keep.items() if k not in ("since", "until", "window")}
+    links = {"all": "?" + urlencode({**filters, "window": "all"}), "year": "?" + urlencode(filters) if filters else request.url.path}
     return render(request, "cloud_price_history.html", page_title=f"{acc.name}: observed prices", acc=acc,
-                  current=current, history=view.history, order=order, keep=keep)
+                  current=current, history=view.history, order=order, keep=keep, window_links=links)
 
 
 def price_history_page(
@@ -312,7 +325,8 @@ def api_price_history(
     never included), and per date the median on-demand USD price per accelerator-hour per
     provider and over all, with observation counts. ``format=csv`` gives the observations as CSV."""
     acc = find_accelerator(request, ident)
-    view = history_view(_store(request), acc.id, *params.window(), rates=rates_of(settings_of(request)), **params.filters())
+    since, until, window = params.dates(history.utcnow().astimezone(dt.UTC).date())
+    view = history_view(_store(request), acc.id, since, until, rates=rates_of(settings_of(request)), window=window, **params.filters())
     if params.format == "csv":
         buffer = io.StringIO(newline="")
         write_rows(buffer, HISTORY_COLUMNS, ([" ".join(v) if isinstance(v := getattr(o, c), list) else ("" if v is None else v.isoformat() if isinstance(v, dt.datetime) else v)

@@ -15,6 +15,7 @@ accelerator opens with the first two (:func:`price_charts`, a template global).
 
 from __future__ import annotations
 
+import datetime as dt
 import inspect
 import io
 from collections.abc import Callable, Iterable
@@ -66,13 +67,16 @@ def _performance(request: Request, fmt: str | None = None) -> TimeChart:
                                           _format(fmt) if fmt else None)
 
 
-def price_charts(request: Request, ident: str) -> dict[str, TimeChart] | None:
-    """The charts the price page of ``ident`` opens with (``history`` and ``spread``), or None
-    when no observation of the part is stored (a template global: the page's handler is unchanged)."""
+def price_charts(request: Request, ident: str, since: dt.date | None = None, until: dt.date | None = None) -> dict[str, TimeChart] | None:
+    """The charts the price page of ``ident`` opens with (``history`` and ``spread``) over the
+    page's window [since, until] (collection dates, inclusive; None = unbounded), or None when
+    no observation of the part is stored (a template global: the page's handler is unchanged)."""
     store = _store(request)
     if ident not in store.observed_accelerators():
         return None
-    return {"history": _history(request, ident), "spread": _spread(request, ident)}
+    catalog, acc, now, days = catalog_of(request), find_accelerator(request, ident), history.utcnow(), settings_of(request).freshness_days
+    return {"history": price_trends.price_history(catalog, store, acc, now, days, since, until),
+            "spread": price_trends.price_spread(catalog, store, acc, now, days, since, until)}
 
 
 def has_price_charts(request: Request, ident: str | None = None) -> bool:
