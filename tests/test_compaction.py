@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from computeatlas.cli import app as cli
-from computeatlas.cloud import rules
+from computeatlas.cloud import rules, trends
 from computeatlas.cloud.compaction import CompactionRefused
 from computeatlas.cloud.instances import load_instances
 from computeatlas.cloud.observations import Observation
@@ -77,6 +77,12 @@ def answers(store: Store) -> dict[str, Any]:
         "keys": store.stored_keys({"examplecloud", "gcp"}, dt.date(2022, 1, 1), dt.date(2026, 12, 31)),
         "conflicts": store.stored_conflicts({"examplecloud"}),
         "csv": export(store, "csv"),
+        "month lows": trends.provider_month_lows(store),
+        "part lows": trends.part_lows(store),
+        "chart variants": trends.chart_variants(store, NOW + dt.timedelta(hours=3), 90),
+        "charted": trends.charted(store, trends.chart_variants(store, NOW + dt.timedelta(hours=3), 90)),
+        "monthly": store.query("SELECT accelerator, variant, month, provider, instance_type, region, pricing, term, currency, "
+                               "min(low) AS low, sum(observations) AS observations FROM monthly GROUP BY ALL ORDER BY ALL"),
     }
     for part in parts:
         out[part] = (store.current(part, NOW + dt.timedelta(hours=3), 90), store.history(part), store.history(part, limit=3),
@@ -98,6 +104,7 @@ def test_compaction_changes_no_answer_before_or_after_later_runs(twins: tuple[St
     before = answers(plain)
     assert before["count"] == answers(compacted)["count"] and len(before["obs"]) > len(before["latest"]) > 20
     assert "nvidia-l4" in before and before["conflicts"]  # the data holds what the test is about
+    assert before["month lows"][("nvidia-l4", "")][dt.date(2026, 11, 1)] == {"examplecloud": 0.3775}  # 3.02 USD for 8 L4s
     runs = len(compacted.runs())
     done = compacted.compact("2026-11-20")  # a day first, then every month, that day's compacted file included
     assert [d.period for d in done] == ["2026-11-20"] and done[0].rows > 0
@@ -106,6 +113,7 @@ def test_compaction_changes_no_answer_before_or_after_later_runs(twins: tuple[St
     assert len(done) >= 3 and all(d.file is not None for d in done)
     assert answers(compacted) == before
     assert not list(compacted.observations_dir.glob("date=*/*.parquet"))  # the run files are gone: one file per month
+    assert all(p.with_name(p.name.replace("part-", "monthly-")).is_file() for p in compacted.files())  # each with its roll-up
     assert len(compacted.runs()) == runs  # the manifests stay, the record of what came in when
     assert len(compacted.files()) == len(done) and compacted.leftovers().removable == ()
     assert compacted.compact("2026-11") == [compacted.compact("2026-11")[0]] and compacted.compact("2026-11")[0].file is None

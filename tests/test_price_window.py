@@ -23,7 +23,8 @@ OLD_DAY = "2025-10-27"  # 400 days before NOW: older than the year
 
 
 def _obs(provider: str, day: str, usd: float, accelerator: str = "acme-a1", pricing: str = "on_demand") -> Observation:
-    return Observation(provider=provider, instance_type=f"{provider}-1x", region="r1", pricing=pricing, amount=usd,  # type: ignore[arg-type]
+    instance = f"{provider}-1x" if accelerator == "acme-a1" else f"{provider}-{accelerator}"  # an offer is of one part
+    return Observation(provider=provider, instance_type=instance, region="r1", pricing=pricing, amount=usd,  # type: ignore[arg-type]
                        currency="USD", unit="hour", collected=dt.datetime.fromisoformat(day + "T06:00:00+00:00"),
                        source_url=f"https://{provider}.example/pricing", via="test", accelerator=accelerator, variant="pcie-80gb",
                        accelerators=1, per_accelerator_hour=usd, run="r1")

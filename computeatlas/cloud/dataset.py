@@ -36,6 +36,9 @@ VERSION_RECHECK_SECONDS = 1.0
 LISTINGS_KEPT = 256
 """How many file listings (one per store, committed runs and compactions, and date window) are kept."""
 
+_RENTAL_KEY = ("provider", "instance_type", "region", "pricing", "term", "collected")
+"""The observation key of a store of offers: its queries also get the view ``monthly``."""
+
 _LISTED: dict[tuple[object, ...], Files] = {}
 _COMMITTED: dict[str, tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]]] = {}  # root -> (mtimes, runs, compactions)
 
@@ -351,7 +354,7 @@ class Dataset:
         if current is not None:
             con.execute(f"CREATE OR REPLACE TEMP VIEW current AS SELECT * FROM read_parquet({literal(str(current))})")
         else:
-            define(con, files, key, order, accelerator, first, last)
+            define(con, files, key, order, accelerator, first, last, monthly=key == _RENTAL_KEY)
         cursor = con.execute(sql, list(params))
         names = [d[0] for d in cursor.description or []]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

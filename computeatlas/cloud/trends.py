@@ -79,6 +79,12 @@ class PartLow(BaseModel):
 _USD = "status = 'accepted' AND currency = 'USD' AND per_accelerator_hour IS NOT NULL"
 
 
+_MONTH_LOWS = ("SELECT accelerator, coalesce(variant, '') AS variant, month AS period, provider, min(low) AS low FROM monthly "
+               "WHERE currency = 'USD' AND low IS NOT NULL AND pricing = 'on_demand' AND coalesce(accelerator, '') <> '' GROUP BY ALL")
+"""Per part, stated variant, month and provider, the lowest on-demand USD price per accelerator-hour of the accepted
+observations: from the store's monthly roll-up (:func:`computeatlas.cloud.views.rollup`), not the history."""
+
+
 def _trunc(period: Period) -> str:
     return f"CAST(date_trunc('{period}', date) AS DATE)"
 
@@ -153,10 +159,8 @@ def part_lows(store: Store) -> list[PartLow]:
     """Per accelerator, stated variant ('' when none) and month, the lowest on-demand USD price
     per accelerator-hour of every part ever observed, with the number of providers behind it."""
     rows = store.query(
-        f"SELECT accelerator, coalesce(variant, '') AS variant, {_trunc('month')} AS period, min(per_accelerator_hour) AS low, "
-        "arg_min(provider, (per_accelerator_hour, provider)) AS provider, count(DISTINCT provider) AS providers "
-        f"FROM latest WHERE {_USD} AND pricing = 'on_demand' AND coalesce(accelerator, '') <> '' "
-        "GROUP BY ALL ORDER BY accelerator, variant, period")
+        "SELECT accelerator, variant, period, min(low) AS low, arg_min(provider, (low, provider)) AS provider, "
+        f"count(DISTINCT provider) AS providers FROM ({_MONTH_LOWS}) GROUP BY ALL ORDER BY accelerator, variant, period")
     return [PartLow.model_validate(r) for r in rows]
 
 
@@ -175,10 +179,7 @@ class IndexPoint(BaseModel):
 def provider_month_lows(store: Store) -> dict[tuple[str, str], dict[dt.date, dict[str, float]]]:
     """``{(accelerator, variant): {month: {provider: lowest on-demand USD price per
     accelerator-hour that month}}}`` over every accepted observation (one DuckDB query)."""
-    rows = store.query(
-        f"SELECT accelerator, coalesce(variant, '') AS variant, {_trunc('month')} AS period, provider, min(per_accelerator_hour) AS low "
-        f"FROM latest WHERE {_USD} AND pricing = 'on_demand' AND coalesce(accelerator, '') <> '' "
-        "GROUP BY ALL ORDER BY accelerator, variant, period, provider")
+    rows = store.query(f"{_MONTH_LOWS} ORDER BY accelerator, variant, period, provider")
     out: dict[tuple[str, str], dict[dt.date, dict[str, float]]] = {}
     for r in rows:
         out.setdefault((r["accelerator"], r["variant"]), {}).setdefault(r["period"], {})[r["provider"]] = r["low"]
@@ -218,11 +219,10 @@ def charted(store: Store, variants: Mapping[str, str]) -> dict[str, tuple[bool, 
     store queries for every part together: what the static build's list of chart files needs,
     without drawing each chart."""
     priced = {(r["accelerator"], r["variant"]) for r in store.query(
-        f"SELECT DISTINCT accelerator, coalesce(variant, '') AS variant FROM latest WHERE {_USD} AND coalesce(accelerator, '') <> ''")}
+        "SELECT DISTINCT accelerator, coalesce(variant, '') AS variant FROM monthly WHERE currency = 'USD' AND low IS NOT NULL "
+        "AND coalesce(accelerator, '') <> ''")}
     spread = {(r["accelerator"], r["variant"]) for r in store.query(
-        f"SELECT DISTINCT accelerator, variant FROM (SELECT accelerator, coalesce(variant, '') AS variant, {_trunc('month')} AS period "
-        f"FROM latest WHERE {_USD} AND pricing = 'on_demand' AND coalesce(accelerator, '') <> '' GROUP BY ALL "
-        "HAVING count(DISTINCT provider) >= 2)")}
+        f"SELECT DISTINCT accelerator, variant FROM ({_MONTH_LOWS}) GROUP BY accelerator, variant, period HAVING count(DISTINCT provider) >= 2")}
     return {acc: ((acc, v) in priced, (acc, v) in spread) for acc, v in variants.items()}
 
 
@@ -232,9 +232,10 @@ def _history_variants(store: Store, accelerator: str | None, since: dt.date | No
     term) named in [since, until] (None = unbounded), ties to the first key in alphabetical
     order (:func:`default_variant`'s rule): the offers are counted by DuckDB."""
     where, params = ("AND accelerator = ?", [accelerator]) if accelerator else ("", [])
+    source = "latest WHERE status = 'accepted' AND" if accelerator else "monthly WHERE"  # every part: the monthly roll-up
     rows = store.query(
         "SELECT accelerator, variant, count(*) AS offers FROM (SELECT DISTINCT accelerator, variant, provider, instance_type, region, "
-        "term FROM latest WHERE status = 'accepted' AND pricing = 'on_demand' AND coalesce(variant, '') NOT IN ('', 'not-stated') "
+        f"term FROM {source} pricing = 'on_demand' AND coalesce(variant, '') NOT IN ('', 'not-stated') "
         f"AND coalesce(accelerator, '') <> '' {where}) GROUP BY ALL",
         params, since, until, accelerator)
     best: dict[str, tuple[int, str]] = {}

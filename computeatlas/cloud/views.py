@@ -52,15 +52,63 @@ def newest_flag(key: Sequence[str], order: str) -> str:
             f"list_contains(rules, 'conflict') ORDER BY {order}) = 1)")
 
 
+MONTHLY_GRAIN = ("accelerator", "variant", "month", "provider", "instance_type", "region", "pricing", "term", "currency")
+"""The grain of the monthly roll-up: one row per part, variant, month and offer (and currency)."""
+
+
+def rollup(source: str) -> str:
+    """SQL: the monthly roll-up of the accepted rows of ``source`` (newest decisions): per
+    :data:`MONTHLY_GRAIN`, ``low`` (the lowest price per accelerator-hour, in the currency; NULL
+    when none was priced) and ``observations``. Partial roll-ups of one month (two day files)
+    combine by min and sum, so every query of the view groups again."""
+    return (f"SELECT accelerator, variant, CAST(date_trunc('month', date) AS DATE) AS month, provider, instance_type, region, pricing, "
+            f"term, currency, min(per_accelerator_hour) AS low, count(*) AS observations FROM {source} WHERE status = 'accepted' "
+            "GROUP BY ALL")
+
+
+def summary_of(compacted: Path) -> Path:
+    """The monthly roll-up file written beside a compacted file."""
+    return compacted.with_name("monthly-" + compacted.name.removeprefix("part-"))
+
+
+def _period(compacted: Path) -> tuple[dt.date, dt.date]:
+    text = compacted.parent.name.removeprefix("period=")
+    start = dt.date.fromisoformat(text if len(text) == 10 else text + "-01")
+    if len(text) == 10:
+        return start, start
+    return start, dt.date(start.year + start.month // 12, start.month % 12 + 1, 1) - dt.timedelta(days=1)
+
+
+def _monthly(con: duckdb.DuckDBPyConnection, files: Files, first: dt.date | None, last: dt.date | None) -> None:
+    """The view ``monthly``: the roll-up files of compacted periods inside the window whose
+    months no run file touches, and the roll-up of ``latest`` for every other month."""
+    touched = {p.parent.name.removeprefix("date=")[:7] for p in files.runs}
+    kept: list[Path] = []
+    for path in files.compacted:
+        start, end = _period(path)
+        inside = (first is None or start >= first) and (last is None or end <= last)
+        if inside and start.isoformat()[:7] not in touched and summary_of(path).is_file():
+            kept.append(path)
+    rest = [p for p in files.compacted if p not in kept]
+    months = sorted(touched | {_period(p)[0].isoformat()[:7] for p in rest})
+    parts = [f"SELECT * FROM read_parquet({listed([summary_of(p) for p in kept])})"] if kept else []
+    if months or not kept:
+        chosen = ", ".join(literal(m) for m in months) or "NULL"
+        parts.append(rollup(f"(SELECT * FROM latest WHERE strftime(date, '%Y-%m') IN ({chosen}))"))
+    con.execute("CREATE OR REPLACE TEMP VIEW monthly AS " + " UNION ALL BY NAME ".join(parts))
+
+
 def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], order: str, accelerator: str | None = None,
-           first: dt.date | None = None, last: dt.date | None = None) -> None:
+           first: dt.date | None = None, last: dt.date | None = None, monthly: bool = False) -> None:
     """Create the temporary views ``obs`` and ``latest`` over ``files`` on ``con``.
 
     ``first``/``last`` (dates, inclusive) keep only a compacted file's rows of that window
     (run files are already chosen by their date folder). ``accelerator`` narrows the run
     files' share of ``latest`` to the keys ever placed on it before the newest row per key
     is chosen (a re-placement is still honoured); the caller still filters on it.
-    Raises ``ValueError`` for an empty ``files``."""
+    With ``monthly`` (a store of offers), also the view ``monthly``: the monthly roll-up of
+    ``latest`` (:func:`rollup`), read from the roll-up files compactions wrote where they
+    are whole. Raises ``ValueError`` for an empty ``files``."""
     if not files:
         raise ValueError("no files to define the views over")
     keys = ", ".join(key)
@@ -75,6 +123,8 @@ def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], ord
     con.execute("CREATE OR REPLACE TEMP VIEW obs AS " + " UNION ALL BY NAME ".join(sources))
     if not files.runs:
         con.execute("CREATE OR REPLACE TEMP VIEW latest AS SELECT * EXCLUDE (newest) FROM compacted WHERE newest")
+        if monthly:
+            _monthly(con, files, first, last)
         return
     recent = "(SELECT * FROM runs WHERE NOT list_contains(rules, 'conflict'))"
     if files.compacted:
@@ -89,6 +139,8 @@ def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], ord
     if files.compacted:
         again = f"SELECT * FROM decided ANTI JOIN recent USING ({keys}) UNION ALL BY NAME {again}"
     con.execute(f"CREATE OR REPLACE TEMP VIEW latest AS {again}")
+    if monthly:
+        _monthly(con, files, first, last)
 
 
-__all__ = ["compacted_rows", "define", "listed", "literal", "newest_flag", "run_rows"]
+__all__ = ["MONTHLY_GRAIN", "compacted_rows", "define", "rollup", "summary_of", "listed", "literal", "newest_flag", "run_rows"]

@@ -111,7 +111,7 @@ def leftovers(root: Path, committed: Iterable[str]) -> Leftovers:
            and str(p.relative_to(root)) in gone] if observations.is_dir() else []
     named = {c.file for c in done}
     for path in sorted((root / COMPACTED).glob("period=*/*.parquet")):
-        relative = str(path.relative_to(root))
+        relative = str(path.relative_to(root)).replace("/monthly-", "/part-")  # a roll-up goes with its file
         (old if relative in gone else orphans if relative not in named else []).append(path)
     staging = sorted(staging_dir.iterdir()) if staging_dir.is_dir() else []
     missing: list[str] = []
