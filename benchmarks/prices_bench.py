@@ -181,7 +181,11 @@ def measure(size: int, repeat: int, runs_per_day: int) -> dict[str, Any]:
         got["disk_mb"] = sum(p.stat().st_size for p in root.rglob("*.parquet")) / 1e6
         got["files"] = len(window_files(store))
         got["start"] = started(root)
-        got["pages"] = latencies(root, repeat)
+        try:
+            got["pages"] = latencies(root, repeat)
+        except Exception as error:  # noqa: BLE001 - e.g. the app did not start: every page failed, the other sizes still run
+            why = f"{type(error).__name__}: {error}"[:200]
+            got["pages"] = {name: {"url": name, "failed": [why], "product": None, "floor": None} for name in PAGES}
         got["wall_s"] = time.perf_counter() - wall
         return got
 
@@ -246,10 +250,11 @@ def verdicts(results: list[dict[str, Any]], import_rows_per_s: float | None) -> 
             lines.append(f"- {target}: **not measured** ({why})")
         else:
             met = value >= limit if higher else value <= limit
-            lines.append(f"- {target}: **{'met' if met else 'not met'}** ({value:,.{0 if value >= 1000 else 1}f} {unit})")
+            lines.append(f"- {target}: **{'met' if met else 'not met'}** ({value:,.{0 if value >= 1000 else 1}f}{'' if unit == '×' else ' '}{unit})")
 
-    def page(name: str, key: str) -> float | None:
-        return at["pages"][name][key][0] if at and at["pages"][name][key] else None
+    def page(name: str, key: str) -> float | None:  # None when any request of the page failed, too
+        row = at["pages"][name] if at else None
+        return row[key][0] if row and row[key] and not row["failed"] else None
 
     for name, limit in LIMITS.items():
         line(f"{name} uncached p50 ≤ {limit:.0f} ms at 10M", page(name, "product"), limit)
@@ -308,7 +313,7 @@ def main(argv: list[str]) -> None:
     results = []
     for size in sizes:
         results.append(measure(size, args.repeat, args.runs_per_day))
-        print(f"[{size:,} done in {results[-1]['wall_s']:.0f} s]", file=sys.stderr, flush=True)
+        print(f"[{size:,} done in {results[-1]['wall_s']:.0f} s] " + json.dumps(results[-1], default=str), file=sys.stderr, flush=True)
     print("\n" + tables(results) + "\n")
     if HUGE not in sizes and results:
         print(huge_estimate(results) + "\n")
