@@ -40,6 +40,7 @@ def synthetic_history(root: Path, size: int, now: dt.datetime, runs_per_day: int
     step = 24 // runs_per_day
     with duckdb.connect() as con:
         con.execute("SET TimeZone = 'UTC'")
+        con.execute("SET enable_progress_bar = false")
         con.execute(f"""
             COPY (
               SELECT *, run AS run_part FROM (
