@@ -238,3 +238,15 @@ def test_kept_answers_are_bounded_in_all_and_each() -> None:
         kept.put((name,), [{"n": n} for n in range(4)])  # 5 rows held each (4 rows and the key)
     assert kept.get(("a",)) is None and kept.get(("b",)) is not None  # the least recently used went first
     assert Results(20_000).largest == 5_000 and RESULTS.largest == RESULT_MAX_ROWS == 5_000
+
+
+def test_clearing_kept_answers_forgets_them_and_frees_the_budget() -> None:
+    kept = Results(budget=20, largest=5)
+    for name in "abcd":
+        kept.put((name,), [{"n": n} for n in range(4)])  # 20 rows held: the budget is full
+    kept.clear()
+    assert [kept.get((name,)) for name in "abcd"] == [None, None, None, None]
+    for name in "efgh":
+        kept.put((name,), [{"n": n} for n in range(4)])  # the whole budget is free again: nothing is dropped
+    assert [len(kept.get((name,)) or []) for name in "efgh"] == [4, 4, 4, 4]
+    assert (kept.budget, kept.largest) == (20, 5)

@@ -79,6 +79,13 @@ class Results:
                 _, dropped = self._rows.popitem(last=False)
                 self._held -= len(dropped) + 1
 
+    def clear(self) -> None:
+        """Forget every kept answer (the next query of each key asks DuckDB again); for benchmarks
+        that time uncached answers. Thread-safe; the budget and the largest answer are kept."""
+        with self._lock:
+            self._rows.clear()
+            self._held = 0
+
 
 RESULTS = Results(RESULT_CACHE_ROWS, RESULT_MAX_ROWS)
 """One per process, shared by every :class:`Store` (a key holds the files' full paths)."""
