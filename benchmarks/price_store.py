@@ -45,7 +45,7 @@ def synthetic_history(root: Path, size: int, now: dt.datetime, runs_per_day: int
             COPY (
               SELECT *, run AS run_part FROM (
                 SELECT 'provider-' || (i % 30) AS provider, 'instance-' || (i % 200) AS instance_type, 'region-' || (i % 7) AS region,
-                       CASE WHEN i % 4 = 0 THEN 'spot' ELSE 'on_demand' END AS pricing, '' AS term,
+                       CASE WHEN (i // 20) % 4 = 0 THEN 'spot' ELSE 'on_demand' END AS pricing, '' AS term,
                        8 * (2 + (i % 97) / 50.0) AS amount, 'USD' AS currency, 'hour' AS unit, 'instance' AS price_basis,
                        8 AS stated_accelerators, NULL::DOUBLE AS stated_memory_gb, NULL::DOUBLE AS stated_per_accelerator,
                        collected, 'https://example.org/p' AS source_url, 'synthetic' AS source_title, 'benchmark' AS via,

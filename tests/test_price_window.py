@@ -155,3 +155,16 @@ def test_every_query_of_the_part_on_its_page_reads_only_the_window(client: TestC
         asked.clear()
         assert client.get(path).status_code == 200
         assert len(asked) >= 2 and all(first is not None and first >= dt.date(2025, 9, 2) and last is not None for first, last in asked), (path, asked)
+
+
+def test_the_history_api_lists_the_newest_limit_and_the_page_data_its_newest_hundred(client: TestClient) -> None:
+    two = client.get("/api/prices/acme-a1/history", params={"limit": "2"}).json()
+    assert (two["limit"], two["truncated"]) == (2, True)
+    # Three observations on 2026-11-27: the listing's last two, oldest first and equal times in the order of the offer.
+    assert [(o["provider"], o["pricing"], o["amount"]) for o in two["observations"]] == [("alpha", "spot", 1.0), ("beta", "on_demand", 3.0)]
+    every = client.get("/api/prices/acme-a1/history").json()
+    assert (every["limit"], every["truncated"], len(every["observations"])) == (1000, False, 4)
+    assert client.get("/api/prices/acme-a1").json()["history"]["limit"] == 100
+    for bad in ("0", "5001", "many"):
+        response = client.get("/api/prices/acme-a1/history", params={"limit": bad})
+        assert response.status_code == 400 and "limit" in response.text, bad

@@ -51,8 +51,15 @@ from computeatlas.core.errors import InputError
 HISTORY_FILTERS = ("provider", "pricing", "variant", "region")
 """Columns :func:`history_view` filters on (exact match)."""
 
-HISTORY_LIMIT = 5000
-"""At most this many observations are listed by one history request (the series covers all)."""
+HISTORY_LIMIT = 1000
+"""How many observations a history request lists unless it asks for another number (the series covers all)."""
+
+HISTORY_MAX = 5000
+"""The most observations one history request may ask to be listed (``limit``)."""
+
+PAGE_OBSERVATIONS = 100
+"""How many observations the price page's data (``/api/prices/{id}``) lists: the newest; the
+history API lists more (``limit``), and the series covers all."""
 
 WindowKind = Literal["year", "all", "dates"]
 """How a price page's window was chosen: the default year ending today, all of the history
@@ -151,7 +158,8 @@ class HistoryView(BaseModel):
     first: dt.date | None = Field(None, description="the first date the history covers: since, or when it is None the collection "
                                                    "date of the first observation (None: none is stored)")
     filters: dict[str, str]
-    observations: list[ObservedPrice] = Field(description="oldest first; the newest HISTORY_LIMIT when truncated")
+    observations: list[ObservedPrice] = Field(description="oldest first; the newest 'limit' when truncated")
+    limit: int | None = Field(None, description="the most observations listed (None: all)")
     truncated: bool = Field(description="True when the window holds more observations than are listed (narrow it with since/until)")
     series: list[SeriesPoint]
 
@@ -346,7 +354,7 @@ def history_view(store: Store, accelerator: str, since: dt.date | None = None, u
         first = rows[0]["date"] if not truncated else _first_date(store, accelerator, until, filters)
     return HistoryView(accelerator=accelerator, since=since, until=until, window=window, first=first,
                        filters={k: v for k, v in filters.items() if v},
-                       observations=[_shown(r, rates or RateTable([])) for r in rows], truncated=truncated, series=series)
+                       observations=[_shown(r, rates or RateTable([])) for r in rows], truncated=truncated, series=series, limit=limit)
 
 
 def _first_date(store: Store, accelerator: str, until: dt.date | None, filters: dict[str, str | None]) -> dt.date | None:

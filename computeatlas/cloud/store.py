@@ -214,12 +214,15 @@ class Store(Dataset):
         if accelerator not in self.observed_accelerators():  # never observed: nothing to read (most parts of the catalog)
             return []
         if limit:
-            # The limit's oldest collection time first, reading one column; then only the rows from then on.
-            edge = self.query(f"SELECT collected FROM latest WHERE {' AND '.join(clauses)} ORDER BY collected DESC LIMIT 1 "
-                              f"OFFSET {int(limit) - 1}", params, since, until, accelerator)
-            if edge:
-                clauses, params = [*clauses, "collected >= ?"], [*params, edge[0]["collected"]]
-                since = max(since, edge[0]["collected"].astimezone(dt.UTC).date()) if since else edge[0]["collected"].astimezone(dt.UTC).date()
+            # The observations per date first (a small aggregate): then only the dates the newest ``limit`` are on are read.
+            days = self.query(f"SELECT date, count(*) AS n FROM latest WHERE {' AND '.join(clauses)} GROUP BY date ORDER BY date DESC",
+                              params, since, until, accelerator)
+            total = 0
+            for day in days:
+                total += day["n"]
+                if total >= limit:
+                    since = day["date"]
+                    break
         sql = f"SELECT * FROM latest WHERE {' AND '.join(clauses)}"
         if limit:
             sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider, instance_type, region, pricing, term LIMIT {int(limit)})"

@@ -232,7 +232,7 @@ def _history_variants(store: Store, accelerator: str | None, since: dt.date | No
     term) named in [since, until] (None = unbounded), ties to the first key in alphabetical
     order (:func:`default_variant`'s rule): the offers are counted by DuckDB."""
     where, params = ("AND accelerator = ?", [accelerator]) if accelerator else ("", [])
-    source = "latest WHERE status = 'accepted' AND" if accelerator else "monthly WHERE"  # every part: the monthly roll-up
+    source = "monthly WHERE"  # the monthly roll-up: its offers are the accepted observations' (rolled up from the window's where it is partial)
     rows = store.query(
         "SELECT accelerator, variant, count(*) AS offers FROM (SELECT DISTINCT accelerator, variant, provider, instance_type, region, "
         f"term FROM {source} pricing = 'on_demand' AND coalesce(variant, '') NOT IN ('', 'not-stated') "

@@ -40,6 +40,9 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 from computeatlas.cloud import history
 from computeatlas.cloud.history import (
     HISTORY_FILTERS,
+    HISTORY_LIMIT,
+    HISTORY_MAX,
+    PAGE_OBSERVATIONS,
     CurrentView,
     HistoryView,
     PricesView,
@@ -169,6 +172,8 @@ class HistoryParams(ObservedParams):
     any other parameter is ignored."""
 
     format: Literal["json", "csv"] = Field("json", description="json (default) or csv (the API only)")
+    limit: int = Field(HISTORY_LIMIT, ge=1, le=HISTORY_MAX, description=f"how many observations to list, the newest (default "
+                                                                          f"{HISTORY_LIMIT}, at most {HISTORY_MAX}; the series covers all)")
 
 
 def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQuery, list[OfferPrice]]:
@@ -250,7 +255,7 @@ def _prices(request: Request, ident: str, params: ObservedParams) -> tuple[Any, 
     rates, now = rates_of(settings), history.utcnow()
     since, until, window = params.dates(now.astimezone(dt.UTC).date())
     current = current_view(store, acc.id, now, settings.freshness_days, params.variant, rates, catalog_of(request), since=since)
-    past = history_view(store, acc.id, since, until, rates=rates, window=window, **params.filters())
+    past = history_view(store, acc.id, since, until, PAGE_OBSERVATIONS, rates=rates, window=window, **params.filters())
     return acc, PricesView(accelerator=acc.id, current=current, history=past)
 
 
@@ -326,7 +331,8 @@ def api_price_history(
     provider and over all, with observation counts. ``format=csv`` gives the observations as CSV."""
     acc = find_accelerator(request, ident)
     since, until, window = params.dates(history.utcnow().astimezone(dt.UTC).date())
-    view = history_view(_store(request), acc.id, since, until, rates=rates_of(settings_of(request)), window=window, **params.filters())
+    view = history_view(_store(request), acc.id, since, until, params.limit, rates=rates_of(settings_of(request)), window=window,
+                        **params.filters())
     if params.format == "csv":
         buffer = io.StringIO(newline="")
         write_rows(buffer, HISTORY_COLUMNS, ([" ".join(v) if isinstance(v := getattr(o, c), list) else ("" if v is None else v.isoformat() if isinstance(v, dt.datetime) else v)
