@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import json
 import os
 import shutil
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -354,7 +357,7 @@ class Dataset:
         if current is not None:
             con.execute(f"CREATE OR REPLACE TEMP VIEW current AS SELECT * FROM read_parquet({literal(str(current))})")
         else:
-            define(con, files, key, order, accelerator, first, last, monthly=key == _RENTAL_KEY)
+            con.execute(f"SET search_path = '{_schema(con, files, key, order, accelerator, first, last)}'")
         cursor = con.execute(sql, list(params))
         names = [d[0] for d in cursor.description or []]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
@@ -368,9 +371,37 @@ class Dataset:
         return compact(self, period)
 
 
+SCHEMAS_KEPT = 64
+"""How many sets of views (one schema per files, key, window and part) the process's database keeps."""
+
+_SCHEMAS: OrderedDict[tuple[object, ...], str] = OrderedDict()
+_SCHEMAS_LOCK = threading.Lock()
+
+
+def _schema(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], order: str, accelerator: str | None,
+            first: dt.date | None, last: dt.date | None) -> str:
+    """The schema of the process's database holding the views over ``files`` (created on first
+    use, least recently used dropped beyond :data:`SCHEMAS_KEPT`): binding the views reads
+    every file's footer, so a page's questions over the same files bind them once."""
+    ident = (files, tuple(key), order, accelerator, first, last)
+    with _SCHEMAS_LOCK:
+        name = _SCHEMAS.get(ident)
+        if name is not None:
+            _SCHEMAS.move_to_end(ident)
+            return name
+        name = "views_" + hashlib.sha1(repr(ident).encode(), usedforsecurity=False).hexdigest()[:20]
+        con.execute(f"CREATE SCHEMA IF NOT EXISTS {name}")
+        define(con, files, key, order, accelerator, first, last, monthly=tuple(key) == _RENTAL_KEY, schema=name)
+        _SCHEMAS[ident] = name
+        while len(_SCHEMAS) > SCHEMAS_KEPT:
+            _, dropped = _SCHEMAS.popitem(last=False)
+            con.execute(f"DROP SCHEMA IF EXISTS {dropped} CASCADE")
+        return name
+
+
 def version_of(committed: Sequence[str]) -> str:
     """The version string of a store whose committed runs are ``committed`` (sorted ids)."""
     return ",".join(committed)[-64:] + f"#{len(committed)}" if committed else "#0"
 
 
-__all__ = ["LISTINGS_KEPT", "VERSION_RECHECK_SECONDS", "Dataset", "version_of"]
+__all__ = ["LISTINGS_KEPT", "SCHEMAS_KEPT", "VERSION_RECHECK_SECONDS", "Dataset", "version_of"]

@@ -44,6 +44,9 @@ def connection() -> duckdb.DuckDBPyConnection:
     with _database_lock:
         if _database is None:
             _database = duckdb.connect()
+            # Files are never rewritten in place (a new run or compaction writes new names), so their
+            # footers are read once per process: a view's binding then opens no file again.
+            _database.execute("SET parquet_metadata_cache = true")
             atexit.register(_database.close)
         return _database.cursor()
 

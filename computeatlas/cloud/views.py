@@ -79,7 +79,7 @@ def _period(compacted: Path) -> tuple[dt.date, dt.date]:
     return start, dt.date(start.year + start.month // 12, start.month % 12 + 1, 1) - dt.timedelta(days=1)
 
 
-def _monthly(con: duckdb.DuckDBPyConnection, files: Files, first: dt.date | None, last: dt.date | None) -> None:
+def _monthly(con: duckdb.DuckDBPyConnection, files: Files, first: dt.date | None, last: dt.date | None, schema: str | None) -> None:
     """The view ``monthly``: the roll-up files of compacted periods inside the window whose
     months no run file touches, and the roll-up of ``latest`` for every other month."""
     touched = {p.parent.name.removeprefix("date=")[:7] for p in files.runs}
@@ -94,13 +94,23 @@ def _monthly(con: duckdb.DuckDBPyConnection, files: Files, first: dt.date | None
     parts = [f"SELECT * FROM read_parquet({listed([summary_of(p) for p in kept])})"] if kept else []
     if months or not kept:
         chosen = ", ".join(literal(m) for m in months) or "NULL"
-        parts.append(rollup(f"(SELECT * FROM latest WHERE strftime(date, '%Y-%m') IN ({chosen}))"))
-    con.execute("CREATE OR REPLACE TEMP VIEW monthly AS " + " UNION ALL BY NAME ".join(parts))
+        parts.append(rollup(f"(SELECT * FROM {_name('latest', schema)} WHERE strftime(date, '%Y-%m') IN ({chosen}))"))
+    _create(con, "monthly", " UNION ALL BY NAME ".join(parts), schema)
+
+
+def _name(view: str, schema: str | None) -> str:
+    return f"{schema}.{view}" if schema else view
+
+
+def _create(con: duckdb.DuckDBPyConnection, view: str, sql: str, schema: str | None) -> None:
+    kind = "VIEW" if schema else "TEMP VIEW"
+    con.execute(f"CREATE OR REPLACE {kind} {_name(view, schema)} AS {sql}")
 
 
 def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], order: str, accelerator: str | None = None,
-           first: dt.date | None = None, last: dt.date | None = None, monthly: bool = False) -> None:
-    """Create the temporary views ``obs`` and ``latest`` over ``files`` on ``con``.
+           first: dt.date | None = None, last: dt.date | None = None, monthly: bool = False, schema: str | None = None) -> None:
+    """Create the views ``obs`` and ``latest`` over ``files`` on ``con``: temporary ones, or
+    in ``schema`` (which must exist) when given, so that other cursors can read them again.
 
     ``first``/``last`` (dates, inclusive) keep only a compacted file's rows of that window
     (run files are already chosen by their date folder). ``accelerator`` narrows the run
@@ -115,32 +125,31 @@ def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], ord
     window = [f"date >= DATE {literal(first.isoformat())}"] if first else []
     window += [f"date <= DATE {literal(last.isoformat())}"] if last else []
     where = f" WHERE {' AND '.join(window)}" if window else ""
+    compacted, runs, decided, recent_view = (_name(v, schema) for v in ("compacted", "runs", "decided", "recent"))
     if files.compacted:
-        con.execute(f"CREATE OR REPLACE TEMP VIEW compacted AS SELECT * FROM {compacted_rows(files.compacted)}{where}")
+        _create(con, "compacted", f"SELECT * FROM {compacted_rows(files.compacted)}{where}", schema)
     if files.runs:
-        con.execute(f"CREATE OR REPLACE TEMP VIEW runs AS SELECT * FROM {run_rows(files.runs)}")
-    sources = (["SELECT * FROM runs"] if files.runs else []) + (["SELECT * EXCLUDE (newest) FROM compacted"] if files.compacted else [])
-    con.execute("CREATE OR REPLACE TEMP VIEW obs AS " + " UNION ALL BY NAME ".join(sources))
+        _create(con, "runs", f"SELECT * FROM {run_rows(files.runs)}", schema)
+    sources = ([f"SELECT * FROM {runs}"] if files.runs else []) + ([f"SELECT * EXCLUDE (newest) FROM {compacted}"] if files.compacted else [])
+    _create(con, "obs", " UNION ALL BY NAME ".join(sources), schema)
     if not files.runs:
-        con.execute("CREATE OR REPLACE TEMP VIEW latest AS SELECT * EXCLUDE (newest) FROM compacted WHERE newest")
-        if monthly:
-            _monthly(con, files, first, last)
-        return
-    recent = "(SELECT * FROM runs WHERE NOT list_contains(rules, 'conflict'))"
-    if files.compacted:
-        con.execute("CREATE OR REPLACE TEMP VIEW decided AS SELECT * EXCLUDE (newest) FROM compacted WHERE newest")
-        con.execute(f"CREATE OR REPLACE TEMP VIEW recent AS SELECT * FROM {recent}")
-        # Only keys the run files stored again are decided again; the rest keep the compaction's decision.
-        recent = f"(SELECT * FROM decided SEMI JOIN recent USING ({keys}) UNION ALL BY NAME SELECT * FROM recent)"
-    if accelerator is not None:
-        recent = (f"(SELECT r.* FROM {recent} r SEMI JOIN (SELECT DISTINCT {keys} FROM {recent} WHERE accelerator = "
-                  f"{literal(accelerator)}) k USING ({keys}))")
-    again = f"SELECT * FROM {recent} QUALIFY row_number() OVER (PARTITION BY {keys} ORDER BY {order}) = 1"
-    if files.compacted:
-        again = f"SELECT * FROM decided ANTI JOIN recent USING ({keys}) UNION ALL BY NAME {again}"
-    con.execute(f"CREATE OR REPLACE TEMP VIEW latest AS {again}")
+        _create(con, "latest", f"SELECT * EXCLUDE (newest) FROM {compacted} WHERE newest", schema)
+    else:
+        recent = f"(SELECT * FROM {runs} WHERE NOT list_contains(rules, 'conflict'))"
+        if files.compacted:
+            _create(con, "decided", f"SELECT * EXCLUDE (newest) FROM {compacted} WHERE newest", schema)
+            _create(con, "recent", f"SELECT * FROM {recent}", schema)
+            # Only keys the run files stored again are decided again; the rest keep the compaction's decision.
+            recent = f"(SELECT * FROM {decided} SEMI JOIN {recent_view} USING ({keys}) UNION ALL BY NAME SELECT * FROM {recent_view})"
+        if accelerator is not None:
+            recent = (f"(SELECT r.* FROM {recent} r SEMI JOIN (SELECT DISTINCT {keys} FROM {recent} WHERE accelerator = "
+                      f"{literal(accelerator)}) k USING ({keys}))")
+        again = f"SELECT * FROM {recent} QUALIFY row_number() OVER (PARTITION BY {keys} ORDER BY {order}) = 1"
+        if files.compacted:
+            again = f"SELECT * FROM {decided} ANTI JOIN {recent_view} USING ({keys}) UNION ALL BY NAME {again}"
+        _create(con, "latest", again, schema)
     if monthly:
-        _monthly(con, files, first, last)
+        _monthly(con, files, first, last, schema)
 
 
 __all__ = ["MONTHLY_GRAIN", "compacted_rows", "define", "rollup", "summary_of", "listed", "literal", "newest_flag", "run_rows"]
