@@ -22,7 +22,7 @@ from typing import Any
 
 import duckdb
 
-from computeatlas.cloud.history import HISTORY_LIMIT
+from computeatlas.cloud.history import HISTORY_LIMIT, PAGE_OBSERVATIONS
 from computeatlas.cloud.store import OFFER, Store
 
 PART = "nvidia-h100-sxm"
@@ -131,6 +131,11 @@ class Floor:
                 rows += len(con.execute(sql, params).fetchall())
         return rows
 
+    def page(self, accelerator: str, since: dt.date) -> int:
+        """What the price page asks: its current offers and its window's history (the newest
+        :data:`~computeatlas.cloud.history.PAGE_OBSERVATIONS` rows and the median series)."""
+        return self.current(accelerator) + self.history(accelerator, since, PAGE_OBSERVATIONS)
+
     def current(self, accelerator: str | None = None) -> int:
         """The newest accepted row of each offer (of ``accelerator``, or of every part) within
         the freshness window: a filter on the current table when there is one, else the
@@ -144,15 +149,15 @@ class Floor:
                                  f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1",
                                  [self.fresh, *params]))
 
-    def history(self, accelerator: str, since: dt.date | None) -> int:
-        """What a history answers: the newest :data:`HISTORY_LIMIT` accepted rows of
+    def history(self, accelerator: str, since: dt.date | None, limit: int = HISTORY_LIMIT) -> int:
+        """What a history answers: the newest ``limit`` accepted rows of
         ``accelerator`` since ``since`` (None: ever) and the per-date-and-provider median
         on-demand USD price per accelerator-hour, over the window's files."""
         files = window_files(self.store, since, self.now.date())
         window, params = ("AND collected >= ?", [accelerator, dt.datetime.combine(since, dt.time(), dt.UTC)]) if since else ("", [accelerator])
         return self._ask(files,
                          (f"SELECT * FROM f WHERE accelerator = ? AND status = 'accepted' {window} ORDER BY collected DESC "
-                          f"LIMIT {HISTORY_LIMIT + 1}", params),
+                          f"LIMIT {limit + 1}", params),
                          (f"SELECT CAST(collected AS DATE) AS date, provider, median(per_accelerator_hour), count(*) FROM f "
                           f"WHERE accelerator = ? AND status = 'accepted' {window} AND pricing = 'on_demand' AND currency = 'USD' "
                           "AND per_accelerator_hour IS NOT NULL GROUP BY ALL", params))

@@ -130,7 +130,7 @@ def latencies(prices: Path, repeat: int) -> dict[str, dict[str, Any]]:
     month, year = (NOW - dt.timedelta(days=30)).date(), (NOW - dt.timedelta(days=365)).date()
     floor = Floor(Store(prices), NOW, settings.freshness_days)
     asked: dict[str, tuple[str, Callable[[], int]]] = {
-        "price page": (f"/cloud/prices/{PART}", lambda: floor.history(PART, None)),
+        "price page": (f"/cloud/prices/{PART}", lambda: floor.page(PART, year)),
         "/cloud/": ("/cloud/", floor.current),
         "current API": (f"/api/prices/{PART}/current", lambda: floor.current(PART)),
         "history API 30 d": (f"/api/prices/{PART}/history?since={month}", lambda: floor.history(PART, month)),

@@ -27,6 +27,7 @@ import tempfile
 from pathlib import Path
 
 from computeatlas.cli import main
+from computeatlas.cloud.store import Store
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -96,6 +97,8 @@ def build(shared: Path, prices: Path, tokens: Path) -> list[dict[str, object]]:
     out.append(run(["prices", "import", "fullstack-cloud-gpus", str(shared / "fullstack-cloud-gpus-2025-03" / "cloud-gpus-history.csv"), *p]))
     for name, source in LICENCES.items():
         shutil.copyfile(shared / source, prices / f"LICENSE-{name}")
+    # One file per month, sorted by accelerator and time, with its monthly roll-up (the same answers).
+    out += [{"compacted": c.period, "rows": c.rows, "files": c.files} for c in Store(prices).compact()]
     t = ["--tokens", str(tokens)]
     out.append(run(["prices", "import", "tokens", *(str(shared / "opencomputeprices-2026-03" / f) for f in
                                                    ("openrouter.csv", "deepinfra.csv", "novita.csv", "together.csv")), *t]))
