@@ -20,15 +20,15 @@ from typing import Any
 
 import duckdb
 
-RESULT_CACHE_ROWS = 20_000
+RESULT_CACHE_ROWS = 48_000
 """How many result rows :meth:`computeatlas.cloud.store.Store.query` keeps in memory in all (least recently used
 first out); a result larger than :data:`RESULT_MAX_ROWS` is never kept, so a long history is
 never held in memory."""
 
 RESULT_MAX_ROWS = RESULT_CACHE_ROWS // 4
-"""The largest answer kept (rows): a quarter of the budget. Every current and stale offer of
-the most-offered part of the bundled data (Google TPU v5p, 2,068 offers in March 2026) fits,
-so its pages do not ask DuckDB again on every request."""
+"""The largest answer kept (rows): a quarter of the budget. The whole current table of the
+bundled data (9,053 offers; a row is about 2 KB in Python, so the budget is about 100 MB at
+most) fits, so the pages of the market read it once."""
 
 
 _database: duckdb.DuckDBPyConnection | None = None

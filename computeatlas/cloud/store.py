@@ -77,6 +77,10 @@ OFFER = ("provider", "instance_type", "region", "pricing", "term")
 
 
 
+RECENT_DAYS = 7
+"""How many days back :meth:`Store.history` looks first for the newest ``limit`` observations."""
+
+
 class Store(Dataset):
     """The rental-price observations under ``root``. Every query takes its own cursor on one in-process DuckDB database.
 
@@ -159,9 +163,14 @@ class Store(Dataset):
         params: list[object] = [until, *([since] if since else []), *([accelerator] if accelerator else [])]
         table = self.current_pointer()
         if table is not None and (table["newest"] is None or dt.datetime.fromisoformat(table["newest"]) <= until):
-            found = self.query_current(f"SELECT * FROM current WHERE collected <= ? {where} {order}", params)
-            if found is not None:
-                return found
+            if accelerator is None:  # the whole market: the table read once (and kept), whatever the window
+                found = self.query_current(f"SELECT * FROM current {order}")
+                if found is not None:
+                    return [r for r in found if r["collected"] <= until and (since is None or r["collected"] >= since)]
+            else:
+                found = self.query_current(f"SELECT * FROM current WHERE collected <= ? {where} {order}", params)
+                if found is not None:
+                    return found
         if accelerator is not None and since is not None and (since, until) != self._unshared:
             every = self.newest(since, until)
             if len(every) <= RESULT_MAX_ROWS:
@@ -214,7 +223,16 @@ class Store(Dataset):
         if accelerator not in self.observed_accelerators():  # never observed: nothing to read (most parts of the catalog)
             return []
         if limit:
-            # The observations per date first (a small aggregate): then only the dates the newest ``limit`` are on are read.
+            # The last week first: when it holds ``limit`` observations, they are the newest (every other is older).
+            end = until or dt.datetime.now(dt.UTC).date()
+            start = max(since, end - dt.timedelta(days=RECENT_DAYS)) if since else end - dt.timedelta(days=RECENT_DAYS)
+            if since is None or start > since:
+                recent = self.query(f"SELECT * FROM (SELECT * FROM latest WHERE {' AND '.join(clauses)} ORDER BY collected DESC, provider, "
+                                    f"instance_type, region, pricing, term LIMIT {int(limit)}) ORDER BY collected, provider, instance_type, "
+                                    "region, pricing, term", params, start, until, accelerator)
+                if len(recent) >= limit:
+                    return recent
+            # Else the observations per date (a small aggregate): then only the dates the newest ``limit`` are on are read.
             days = self.query(f"SELECT date, count(*) AS n FROM latest WHERE {' AND '.join(clauses)} GROUP BY date ORDER BY date DESC",
                               params, since, until, accelerator)
             total = 0

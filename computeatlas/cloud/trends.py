@@ -94,8 +94,6 @@ def _part(store: Store, accelerator: str) -> bool:
     return accelerator in store.observed_accelerators()
 
 
-_BEST = "(per_accelerator_hour, date, instance_type, region)"
-"""Which observation sets a period's low: the lowest price, then the first date, then the offer by name."""
 
 _REASON = ("CASE WHEN coalesce(variant, '') <> $2 THEN CASE WHEN coalesce(variant, '') = '' THEN 'variant not stated' "
            "ELSE 'another variant (' || variant || ')' END WHEN per_accelerator_hour IS NULL THEN 'no price per accelerator-hour' "
@@ -104,10 +102,13 @@ _REASON = ("CASE WHEN coalesce(variant, '') <> $2 THEN CASE WHEN coalesce(varian
 
 
 def _lows_sql(period: Period) -> str:
-    return (f"SELECT '{period}' AS kind, provider, pricing, term, {_trunc(period)} AS period, min(per_accelerator_hour) AS low, "
-            f"count(*) AS observations, min(date) AS first, max(date) AS last, arg_min(date, {_BEST}) AS seen, "
-            f"arg_min(instance_type, {_BEST}) AS instance_type, arg_min(region, {_BEST}) AS region, NULL AS reason "
-            f"FROM part WHERE currency = 'USD' AND per_accelerator_hour IS NOT NULL AND coalesce(variant, '') = $2 GROUP BY ALL")
+    # One struct minimum gives the low and the observation that set it, in one pass: the lowest price, then the
+    # first date, then the offer by name.
+    return (f"SELECT '{period}' AS kind, provider, pricing, term, period, best.p AS low, observations, first, last, best.d AS seen, "
+            f"best.i AS instance_type, best.r AS region, NULL AS reason FROM (SELECT provider, pricing, term, {_trunc(period)} AS period, "
+            "min({'p': per_accelerator_hour, 'd': date, 'i': instance_type, 'r': region}) AS best, count(*) AS observations, "
+            "min(date) AS first, max(date) AS last "
+            f"FROM part WHERE currency = 'USD' AND per_accelerator_hour IS NOT NULL AND coalesce(variant, '') = $2 GROUP BY ALL)")
 
 
 def _chart_rows(store: Store, accelerator: str, variant: str, since: dt.date | None, until: dt.date | None) -> list[dict[str, object]]:
