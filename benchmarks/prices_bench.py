@@ -1,6 +1,7 @@
 """Price-observation benchmark, run by hand (never in CI; nothing is asserted).
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/prices_bench.py [SIZES…]   # default 10000 1000000
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/prices_bench.py import [ROWS…]   # the import alone; default 10000
 
 1. **Import**: a synthetic atlas-format CSV of 10,000 rows (instances of the bundled
    instance table, 50 providers' worth of regions, one collection time per row) imported
@@ -155,5 +156,17 @@ def main(sizes: list[int]) -> None:
             print(f"| {size:,} | {disk:.1f} MB | {started['start_s']:.2f} s | {started['rss_mb']:.0f} MB | {cells} |")
 
 
+def imports(sizes: list[int]) -> None:
+    """The import table alone, one synthetic file of each size in ``sizes`` (rows)."""
+    print(f"Machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, DuckDB {duckdb.__version__}\n")
+    print("| import | time | rate | result |\n|---|---|---|---|")
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as folder:
+            print(import_rate(Path(folder), size))
+
+
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [10_000, 1_000_000])
+    if sys.argv[1:2] == ["import"]:
+        imports([int(a) for a in sys.argv[2:]] or [10_000])
+    else:
+        main([int(a) for a in sys.argv[1:]] or [10_000, 1_000_000])
