@@ -197,8 +197,7 @@ def place(obs: Observation, table: InstanceTable) -> Observation:
     row = table.find(obs.provider, obs.base_instance)
     if row is None:
         return obs.held("unplaced", f"unknown instance type {obs.base_instance!r} at provider {obs.provider!r}")
-    placed = obs.model_copy(update={"accelerator": row.accelerator, "variant": table.variant(row), "accelerators": row.accelerators,
-                                    "billing": row.billing.value})
+    placed = obs.replaced(accelerator=row.accelerator, variant=table.variant(row), accelerators=row.accelerators, billing=row.billing.value)
     if obs.stated_accelerators is not None and obs.stated_accelerators != row.accelerators:
         return placed.held("count_mismatch", f"the source states {obs.stated_accelerators} accelerator(s) per instance; our instance "
                                              f"table has {row.accelerators} for {obs.base_instance!r} at {obs.provider!r}")
@@ -206,8 +205,10 @@ def place(obs: Observation, table: InstanceTable) -> Observation:
 
 
 def _memory(obs: Observation, table: InstanceTable) -> Observation:
+    if obs.stated_memory_gb is None:
+        return obs
     row = table.find(obs.provider, obs.base_instance)
-    if obs.stated_memory_gb is None or row is None or row.accelerator_memory_gb is None or not obs.accelerators:
+    if row is None or row.accelerator_memory_gb is None or not obs.accelerators:
         return obs
     expected = obs.accelerators * row.accelerator_memory_gb
     if abs(obs.stated_memory_gb - expected) > 0.10 * expected:
@@ -265,6 +266,8 @@ def _combine(rows: list[Observation], hours_per_month: float) -> list[Observatio
 
 def _spot_copies(rows: list[Observation]) -> list[Observation]:
     """Hold every spot row of a provider whose spot column equals its on-demand column."""
+    if not any(o.pricing is PricingKind.SPOT for o in rows):
+        return rows
     on_demand = {(o.provider, o.instance_type, o.region, o.collected): o.amount for o in rows if o.pricing is PricingKind.ON_DEMAND}
     pairs: dict[str, list[bool]] = defaultdict(list)
     for o in rows:
@@ -282,12 +285,13 @@ PLACEHOLDER_SIZES = 3
 def _term_totals(rows: list[Observation], hours_per_month: float) -> list[Observation]:
     """Hold prices of one key that are at least ``hours_per_month`` × its lowest price."""
     lowest: dict[tuple[str, ...], float] = {}
-    for o in rows:
+    keys = [o.key() for o in rows]
+    for o, key in zip(rows, keys, strict=True):
         if o.status is Status.ACCEPTED and o.amount > 0:
-            lowest[o.key()] = min(o.amount, lowest.get(o.key(), o.amount))
+            lowest[key] = min(o.amount, lowest.get(key, o.amount))
     out = []
-    for o in rows:
-        low = lowest.get(o.key())
+    for o, key in zip(rows, keys, strict=True):
+        low = lowest.get(key)
         if o.status is Status.ACCEPTED and low and o.amount >= hours_per_month * low:
             o = o.held("term_total", f"{o.amount:g} is {o.amount / low:,.0f} × the price {low:g} of the same instance, region, "
                                      f"pricing and time in this import: the total of a term of a month or more, not an hourly price")
@@ -301,11 +305,13 @@ def _placeholders(rows: list[Observation]) -> list[Observation]:
     sizes: dict[tuple[object, ...], set[int]] = defaultdict(set)
 
     def group(o: Observation) -> tuple[object, ...]:
-        return (o.provider, o.accelerator, o.region, o.pricing.value, o.term, o.collected, o.currency, o.unit.value, o.amount)
+        return (o.provider, o.accelerator, o.region, o.pricing, o.term, o.collected, o.currency, o.unit, o.amount)  # members hash as their words
 
     for o in rows:
         if o.status is Status.ACCEPTED and o.price_basis is PriceBasis.INSTANCE and o.accelerators:
             sizes[group(o)].add(o.accelerators)
+    if not any(len(counts) >= PLACEHOLDER_SIZES for counts in sizes.values()):
+        return rows
     out = []
     for o in rows:
         counts = sizes.get(group(o), set()) if o.status is Status.ACCEPTED and o.price_basis is PriceBasis.INSTANCE else set()
@@ -346,12 +352,17 @@ def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
     priced = {acc for (acc, _), series in groups.items() if series}
     out = []
     medians: dict[tuple[int, int, int], tuple[float, int, int]] = {}
+    windows: dict[tuple[str, str, dt.datetime], tuple[float, int, int] | None] = {}  # rows collected together share one
     low, high = limits.band_low, limits.band_high
     for obs, price in zip(checked, usd, strict=True):
         if price is None or obs.status is not Status.ACCEPTED:
             out.append(obs)
             continue
-        found = bounds.window_median(groups[(obs.accelerator, obs.pricing.value)], obs.collected, window, medians)
+        at = (obs.accelerator, obs.pricing, obs.collected)
+        if at in windows:
+            found = windows[at]
+        else:
+            found = windows[at] = bounds.window_median(groups[(obs.accelerator, obs.pricing.value)], obs.collected, window, medians)
         banded = found is not None and found[2] >= limits.min_observations
         if found is not None and banded:
             median, providers, count = found
@@ -367,17 +378,20 @@ def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
 
 def _dates(rows: list[Observation], first_date: dt.date, now: dt.datetime) -> list[Observation]:
     """Hold every row whose collection time is implausible (:func:`bounds.date_problem`)."""
+    start, late = dt.datetime.combine(first_date, dt.time(), dt.UTC), now + bounds.CLOCK_SKEW
     out = []
     for o in rows:
-        problem = bounds.date_problem(o.collected, first_date, now)
+        problem = bounds.date_problem(o.collected, first_date, now) if not start <= o.collected <= late else None
         out.append(o.held("implausible_date", problem) if problem else o)
     return out
 
 
 def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limits: Limits,
           pool: Iterable[PoolPrice] = (), *, now: dt.datetime | None = None, first_date: dt.date | None = None,
-          known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None) -> list[Observation]:
-    """Place and check ``rows`` (one import); return them decided, combined split bills added.
+          known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None,
+          run: str | None = None) -> list[Observation]:
+    """Place and check ``rows`` (one import); return them decided, combined split bills added
+    (after the rows, which keep their order), each carrying ``run`` when it is given.
 
     ``pool`` adds accepted prices already stored (within the window) to the band's median
     and the siblings' medians. ``now`` (default: the clock) and ``first_date`` (default:
@@ -394,15 +408,21 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
     decided = _placeholders(_term_totals(decided, limits.hours_per_month))
     decided = _band(decided, rates, limits, pool, known, siblings)
     final = []
+    hours, unstated, derived = limits.hours_per_month, OfferQualifier.VARIANT_NOT_STATED.value, OfferQualifier.DERIVED_FROM_TERM.value
     for o in decided:
         if o.instance_type.endswith(LICENSED_SUFFIX):
             o = o.held("licence_included", "the price includes a Windows licence: not a like-for-like accelerator price")
-        if o.accelerator and not o.variant:
-            o = o.qualified(OfferQualifier.VARIANT_NOT_STATED)
-        if hourly(o, limits.hours_per_month)[1]:
-            o = o.qualified(OfferQualifier.DERIVED_FROM_TERM)
-        per_acc = per_accelerator_hour(o, limits.hours_per_month)
-        final.append(o.model_copy(update={"per_accelerator_hour": per_acc if per_acc is None or math.isfinite(per_acc) else None}))
+        qualifiers = o.qualifiers
+        if o.accelerator and not o.variant and unstated not in qualifiers:
+            qualifiers = (*qualifiers, unstated)
+        if o.unit is not PriceUnit.HOUR and o.unit is not PriceUnit.SECOND and derived not in qualifiers:  # hourly(o)[1]: a longer term
+            qualifiers = (*qualifiers, derived)
+        per_acc = per_accelerator_hour(o, hours)
+        changes: dict[str, object] = {"qualifiers": qualifiers,
+                                      "per_accelerator_hour": per_acc if per_acc is None or math.isfinite(per_acc) else None}
+        if run is not None:
+            changes["run"] = run
+        final.append(o.replaced(**changes))
     return final
 
 
