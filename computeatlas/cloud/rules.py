@@ -409,7 +409,8 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
     decided = _band(decided, rates, limits, pool, known, siblings)
     final = []
     hours, unstated, derived = limits.hours_per_month, OfferQualifier.VARIANT_NOT_STATED.value, OfferQualifier.DERIVED_FROM_TERM.value
-    for o in decided:
+    given = len(rows)
+    for i, o in enumerate(decided):
         if o.instance_type.endswith(LICENSED_SUFFIX):
             o = o.held("licence_included", "the price includes a Windows licence: not a like-for-like accelerator price")
         qualifiers = o.qualifiers
@@ -422,7 +423,12 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
                                       "per_accelerator_hour": per_acc if per_acc is None or math.isfinite(per_acc) else None}
         if run is not None:
             changes["run"] = run
-        final.append(o.replaced(**changes))
+        if i < given and o is rows[i]:  # the caller's own row, unchanged so far: copied
+            final.append(o.replaced(**changes))
+        else:  # a copy made above (placed, held or combined), which no one else holds: completed in place
+            o.__dict__.update(changes)
+            o.__pydantic_fields_set__.update(changes)
+            final.append(o)
     return final
 
 
