@@ -121,6 +121,8 @@ from computeatlas.cloud.rates import RateTable
 from computeatlas.core.presentation import OfferQualifier
 from computeatlas.core.settings import Settings
 
+_set = object.__setattr__  # completes a row no one else holds (a frozen model refuses setattr)
+
 RULES = {
     "unplaced": "the instance table has no row for this instance type at this provider",
     "split_bill": "a host-only or accelerator-only part of a split bill",
@@ -186,18 +188,25 @@ class PoolPrice:
     provider: str = ""
 
 
-def place(obs: Observation, table: InstanceTable) -> Observation:
+def place(obs: Observation, table: InstanceTable, fresh: bool = False) -> Observation:
     """The row placed through ``table`` (accelerator, variant, count, billing), or held as
     ``unplaced``; the variant is the row's own, or the part's only one
     (:meth:`~computeatlas.cloud.instances.InstanceTable.variant`); held as ``count_mismatch`` when the source states another accelerator
     count than the table's. A row that already carries an accelerator (a hand-checked
-    offer) keeps it."""
+    offer) keeps it. ``fresh``: ``obs`` was made for this call alone and no one else holds
+    it, so it is placed in place instead of copied."""
     if obs.accelerator:
         return obs
     row = table.find(obs.provider, obs.base_instance)
     if row is None:
         return obs.held("unplaced", f"unknown instance type {obs.base_instance!r} at provider {obs.provider!r}")
-    placed = obs.replaced(accelerator=row.accelerator, variant=table.variant(row), accelerators=row.accelerators, billing=row.billing.value)
+    decided = {"accelerator": row.accelerator, "variant": table.variant(row), "accelerators": row.accelerators, "billing": row.billing.value}
+    if fresh:
+        obs.__dict__.update(decided)
+        _set(obs, "__pydantic_fields_set__", obs.__pydantic_fields_set__ | decided.keys())
+        placed = obs
+    else:
+        placed = obs.replaced(**decided)
     if obs.stated_accelerators is not None and obs.stated_accelerators != row.accelerators:
         return placed.held("count_mismatch", f"the source states {obs.stated_accelerators} accelerator(s) per instance; our instance "
                                              f"table has {row.accelerators} for {obs.base_instance!r} at {obs.provider!r}")
@@ -389,9 +398,12 @@ def _dates(rows: list[Observation], first_date: dt.date, now: dt.datetime) -> li
 def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limits: Limits,
           pool: Iterable[PoolPrice] = (), *, now: dt.datetime | None = None, first_date: dt.date | None = None,
           known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None,
-          run: str | None = None) -> list[Observation]:
+          run: str | None = None, fresh: bool = False) -> list[Observation]:
     """Place and check ``rows`` (one import); return them decided, combined split bills added
     (after the rows, which keep their order), each carrying ``run`` when it is given.
+    ``fresh``: the rows were made for this call alone (an import's parsed rows, which no one
+    else holds), so they are completed in place instead of copied; by default they are left as
+    they were.
 
     ``pool`` adds accepted prices already stored (within the window) to the band's median
     and the siblings' medians. ``now`` (default: the clock) and ``first_date`` (default:
@@ -401,7 +413,7 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
     None leaves that check out.
     """
     now = now or dt.datetime.now(dt.UTC)
-    decided = _dates([place(o, table) for o in rows], first_date or limits.first_date, now)
+    decided = _dates([place(o, table, fresh) for o in rows], first_date or limits.first_date, now)
     decided = [_per_accelerator(_memory(o, table)) if o.status is Status.ACCEPTED else o for o in decided]
     decided = _combine(decided, limits.hours_per_month)
     decided = _spot_copies(decided)
@@ -423,11 +435,11 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
                                       "per_accelerator_hour": per_acc if per_acc is None or math.isfinite(per_acc) else None}
         if run is not None:
             changes["run"] = run
-        if i < given and o is rows[i]:  # the caller's own row, unchanged so far: copied
+        if not fresh and i < given and o is rows[i]:  # the caller's own row, unchanged so far: copied
             final.append(o.replaced(**changes))
-        else:  # a copy made above (placed, held or combined), which no one else holds: completed in place
+        else:  # a copy made above (placed, held or combined), or a fresh row: no one else holds it, completed in place
             o.__dict__.update(changes)
-            o.__pydantic_fields_set__.update(changes)
+            _set(o, "__pydantic_fields_set__", o.__pydantic_fields_set__ | changes.keys())
             final.append(o)
     return final
 

@@ -183,7 +183,7 @@ def _import(fmt: str, paths: Sequence[Path], store: Store, table: InstanceTable,
             on_wait: Callable[[str], None] | None, options: Mapping[str, object]) -> Summary:
     """:func:`import_readings` once the format is known and the run named."""
     summary = Summary(run=run, format=fmt, files=[str(p) for p in paths])
-    parsed: list[Observation] = list(observations)
+    parsed: list[Observation] = [o.replaced() for o in observations]  # copies: the rows are completed in place (rules.apply's fresh)
     summary.read += len(observations)
     for path in paths:
         lines: set[int] = set()
@@ -254,7 +254,8 @@ def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: Ins
             usd = rates.to_usd(row["per_accelerator_hour"], row["currency"], row["collected"].date())[0]
             if usd is not None:
                 pool.append(rules.PoolPrice(row["accelerator"], row["pricing"], row["collected"], usd, row["provider"]))
-    decided = rules.apply(batch, table, rates, limits, pool, now=now, first_date=start, known=known, siblings=siblings, run=run)
+    decided = rules.apply(batch, table, rates, limits, pool, now=now, first_date=start, known=known, siblings=siblings, run=run,
+                          fresh=True)  # every row of batch is this import's own: read here, or a copy of a collector's
     keys += [o.key() for o in decided[len(batch):]]  # the combined split bills, after the rows in their order
     decided = _conflicts_within(decided, keys)
     summary.combined = len(decided) - len(batch)
