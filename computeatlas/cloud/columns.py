@@ -11,11 +11,16 @@ Units and values are the rows' own: nothing is converted here but the container.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
 from pydantic import BaseModel
+
+ARROW_ROWS = 50_000
+"""From how many rows Arrow is worth importing pyarrow for (about 0.25 s, once per process;
+NDJSON serialises 50,000 rows in about as long). Once pyarrow is imported, every append uses it."""
 
 _ARROW = {"VARCHAR": "string", "DOUBLE": "float64", "INTEGER": "int64", "TIMESTAMPTZ": "timestamp", "VARCHAR[]": "list"}
 """The stored types an Arrow column is made for (an INTEGER travels as int64 and is cast by
@@ -24,10 +29,13 @@ DuckDB, so a value out of range fails there, as it did through NDJSON)."""
 
 def arrow_table(rows: Sequence[BaseModel], columns: Mapping[str, str]) -> Any | None:
     """``rows`` as a pyarrow Table with one column per name of ``columns`` (name → DuckDB
-    type) in that order: a row's field value, or null where the row has no such field.
-    None when pyarrow is not installed, a type is not one of :data:`_ARROW`'s, or a value
+    type) in that order, each a row's field value (None is null).
+    None when pyarrow is not installed (or not yet imported and the rows are fewer than
+    :data:`ARROW_ROWS`), a type is not one of :data:`_ARROW`'s, or a value
     does not fit its column (the caller then serialises the rows another way). Every row must
     be of one model that has every column as a field (else None too)."""
+    if "pyarrow" not in sys.modules and len(rows) < ARROW_ROWS:
+        return None
     try:
         import pyarrow as pa
     except ImportError:
@@ -51,4 +59,4 @@ def arrow_table(rows: Sequence[BaseModel], columns: Mapping[str, str]) -> Any | 
     return pa.Table.from_arrays(arrays, names=names)
 
 
-__all__ = ["arrow_table"]
+__all__ = ["ARROW_ROWS", "arrow_table"]

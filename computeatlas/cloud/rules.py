@@ -361,17 +361,18 @@ def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
     priced = {acc for (acc, _), series in groups.items() if series}
     out = []
     medians: dict[tuple[int, int, int], tuple[float, int, int]] = {}
-    windows: dict[tuple[str, str, dt.datetime], tuple[float, int, int] | None] = {}  # rows collected together share one
+    wanted: dict[tuple[str, str], list[dt.datetime]] = defaultdict(list)  # the windows the loop below asks, per series
+    for obs, price in zip(checked, usd, strict=True):
+        if price is not None and obs.status is Status.ACCEPTED:
+            wanted[(obs.accelerator, obs.pricing.value)].append(obs.collected)
+    windows = {(*group, when): found for group, times in wanted.items()  # one sweep per series (bounds.window_medians)
+               for when, found in bounds.window_medians(groups[group], times, window).items()}
     low, high = limits.band_low, limits.band_high
     for obs, price in zip(checked, usd, strict=True):
         if price is None or obs.status is not Status.ACCEPTED:
             out.append(obs)
             continue
-        at = (obs.accelerator, obs.pricing, obs.collected)
-        if at in windows:
-            found = windows[at]
-        else:
-            found = windows[at] = bounds.window_median(groups[(obs.accelerator, obs.pricing.value)], obs.collected, window, medians)
+        found = windows[(obs.accelerator, obs.pricing.value, obs.collected)]
         banded = found is not None and found[2] >= limits.min_observations
         if found is not None and banded:
             median, providers, count = found
