@@ -200,6 +200,8 @@ def test_the_sweep_of_windows_gives_each_window_median_exactly() -> None:
     window = dt.timedelta(days=20)
     swept = bounds.window_medians(series, times, window)
     assert swept == {when: bounds.window_median(series, when, window, {}) for when in times}
+    sparse = times[::17]  # 221 hours apart: hundreds of prices enter and leave at each step (merged, not one by one)
+    assert bounds.window_medians(series, sparse, window) == {when: bounds.window_median(series, when, window, {}) for when in sparse}
     assert swept[times[0]] is None  # 600 hours before the first price, the window of 20 days either side is empty
     assert swept[start + dt.timedelta(hours=-301)] == (2.05, 5, 273)  # the first 179 hours' prices, five providers
     assert swept[start + dt.timedelta(hours=999)] == (2.0, 5, 1441)

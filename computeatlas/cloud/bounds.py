@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 
 from computeatlas.cloud.observations import Observation
@@ -108,6 +108,44 @@ def _median(ordered: list[float]) -> float:
     return (ordered[i - 1] + ordered[i]) / 2
 
 
+_ONE_BY_ONE = 16
+"""Up to how many prices enter or leave a provider's sorted list one by one (a bisection
+each); more are merged in one sort or one pass."""
+
+
+def _by_provider(entries: list[tuple[dt.datetime, float, str]]) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = defaultdict(list)
+    for _, price, provider in entries:
+        out[provider].append(price)
+    return out
+
+
+def _enter(ordered: list[float], prices: list[float]) -> None:
+    """Add ``prices`` to the sorted list ``ordered`` (it stays sorted)."""
+    if len(prices) <= _ONE_BY_ONE:
+        for price in prices:
+            bisect.insort(ordered, price)
+    else:
+        ordered.extend(prices)
+        ordered.sort()
+
+
+def _leave(ordered: list[float], prices: list[float]) -> None:
+    """Remove one equal value from the sorted list ``ordered`` for each of ``prices``."""
+    if len(prices) <= _ONE_BY_ONE:
+        for price in prices:
+            del ordered[bisect.bisect_left(ordered, price)]
+        return
+    gone = Counter(prices)
+    kept = []
+    for price in ordered:
+        if gone.get(price):
+            gone[price] -= 1
+        else:
+            kept.append(price)
+    ordered[:] = kept
+
+
 def window_medians(series: list[tuple[dt.datetime, float, str]], times: Iterable[dt.datetime],
                    window: dt.timedelta) -> dict[dt.datetime, tuple[float, int, int] | None]:
     """:func:`window_median` of ``series`` (sorted) at each of ``times``, in one sweep: the
@@ -128,12 +166,11 @@ def window_medians(series: list[tuple[dt.datetime, float, str]], times: Iterable
         if new_lo >= hi:  # no overlap with the last window: start again
             by_provider.clear()
             lo = hi = new_lo
-        for _, price, provider in series[hi:new_hi]:
-            bisect.insort(by_provider.setdefault(provider, []), price)
-        for _, price, provider in series[lo:new_lo]:
-            prices = by_provider[provider]
-            del prices[bisect.bisect_left(prices, price)]
-            if not prices:
+        for provider, entering in _by_provider(series[hi:new_hi]).items():
+            _enter(by_provider.setdefault(provider, []), entering)
+        for provider, leaving in _by_provider(series[lo:new_lo]).items():
+            _leave(by_provider[provider], leaving)
+            if not by_provider[provider]:
                 del by_provider[provider]
         lo, hi = new_lo, new_hi
         out[when] = (_median(sorted(_median(v) for v in by_provider.values())), len(by_provider), hi - lo)
