@@ -1,6 +1,5 @@
 """One import of a few hundred varied atlas rows, counted by hand: which are accepted, which
-held by which rule, which rejected and which already stored, and the same file again; and the
-store's two ways of writing a run (Arrow columns, NDJSON) give the same rows."""
+held by which rule, which rejected and which already stored, and the same file again."""
 
 from __future__ import annotations
 
@@ -8,11 +7,8 @@ import csv
 import datetime as dt
 from pathlib import Path
 
-import pytest
-
-from computeatlas.cloud import columns, rules
+from computeatlas.cloud import rules
 from computeatlas.cloud.instances import load_instances
-from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
@@ -96,25 +92,3 @@ def test_a_varied_import_is_counted_row_by_row_and_the_same_file_again_adds_noth
     assert (again.read, again.accepted, again.held, again.rejected, again.already_stored) == (280, 0, 0, 25, 255)
     assert len(store.runs()) == 1
 
-
-def test_the_arrow_and_the_ndjson_paths_write_the_same_parquet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    rows = [Observation(provider="p", instance_type=f"i{i}", region="r", pricing="spot" if i % 2 else "monthly", amount=0.1 * i,
-                        currency="EUR", unit="hour" if i % 3 else "month", price_basis="accelerator" if i % 5 else "instance",
-                        stated_accelerators=(i % 4) or None, stated_memory_gb=80.5 if i % 7 else None,
-                        collected=dt.datetime(2025, 1, 1 + i % 28, i % 24, 0, 0, i, tzinfo=dt.UTC), source_url="https://x/é'\"",
-                        note="n\nq", accelerator="a" if i % 3 else "", accelerators=8 if i % 3 else None,
-                        status="held" if i % 6 == 0 else "accepted", rules=("x", "y") if i % 6 == 0 else (),
-                        reasons=('é, "q"',) * (i % 2), per_accelerator_hour=1 / 3 if i % 2 else None, run="R") for i in range(300)]
-    run = "20260101T000000000000Z-abcdef12"
-    monkeypatch.setattr(columns, "ARROW_ROWS", 1)
-    assert columns.arrow_table(rows, Store(tmp_path / "arrow").columns).num_rows == 300  # pyarrow: a test dependency
-    Store(tmp_path / "arrow").append(rows, run, {})
-    monkeypatch.setattr(columns, "arrow_table", lambda *_: None)
-    Store(tmp_path / "ndjson").append(rows, run, {})
-    written = [Store(tmp_path / name).query("SELECT * FROM obs ORDER BY instance_type") for name in ("arrow", "ndjson")]
-    assert len(written[0]) == 300 and written[0] == written[1]
-    by_name = {row["instance_type"]: row for row in written[0]}
-    assert by_name["i6"]["rules"] == ["x", "y"] and by_name["i6"]["stated_accelerators"] == 2 and by_name["i7"]["accelerators"] == 8
-    assert by_name["i7"]["reasons"] == ['é, "q"'] and by_name["i7"]["per_accelerator_hour"] == 1 / 3 and by_name["i7"]["note"] == "n\nq"
-    parts = [sorted(p.relative_to(tmp_path / name).as_posix() for p in Store(tmp_path / name).files()) for name in ("arrow", "ndjson")]
-    assert parts[0] == parts[1] and len(parts[0]) == 28  # one file per collection day

@@ -233,26 +233,17 @@ class Store:
         try:
             staging.mkdir(parents=True)
             if rows:
-                from computeatlas.cloud.columns import arrow_table  # the rows as Arrow columns where pyarrow is installed
-
+                source = staging / "rows.ndjson"
+                with source.open("w", encoding="utf-8") as handle:
+                    for obs in rows:
+                        handle.write(obs.model_dump_json() + "\n")
+                columns = "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in self.columns.items()) + "}"
                 out = staging / "out"
-                table = arrow_table(rows, self.columns)
-                if table is not None:  # scanned in place, each column cast to its stored type
-                    select = ", ".join(f'CAST("{k}" AS {v}) AS "{k}"' for k, v in self.columns.items())
-                    rows_sql = f"(SELECT {select} FROM arrow_rows)"
-                else:
-                    source = staging / "rows.ndjson"
-                    with source.open("w", encoding="utf-8") as handle:
-                        for obs in rows:
-                            handle.write(obs.model_dump_json() + "\n")
-                    columns = "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in self.columns.items()) + "}"
-                    rows_sql = f"read_json({_literal(str(source))}, format = 'newline_delimited', columns = {columns})"
                 with duckdb.connect() as con:
                     con.execute("SET TimeZone = 'UTC'")
-                    if table is not None:
-                        con.register("arrow_rows", table)
                     con.execute(
-                        f"COPY (SELECT *, CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date FROM {rows_sql}) TO {_literal(str(out))} "
+                        f"COPY (SELECT *, CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date FROM read_json({_literal(str(source))}, "
+                        f"format = 'newline_delimited', columns = {columns})) TO {_literal(str(out))} "
                         f"(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN {_literal('part-' + run + '-{i}')})"
                     )
                 for part in sorted(out.glob("date=*/*.parquet")):
