@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from computeatlas.cli import app as cli
-from computeatlas.cloud import rules, runs
+from computeatlas.cloud import bounds, rules, runs
 from computeatlas.cloud.bounds import sibling_map
 from computeatlas.cloud.importers import atlas
 from computeatlas.cloud.instances import load_instances
@@ -190,3 +190,18 @@ def test_an_absurd_first_price_is_held_and_absent_from_every_face(tmp_path: Path
     used = list(_values(client.get("/api/economics/models").json(), "per_accelerator_hour"))
     assert used and set(used) == {2.49}
     assert [r["rules"] for r in Store(store).held()] == [["above_ceiling"], ["above_ceiling"]]
+
+
+def test_the_sweep_of_windows_gives_each_window_median_exactly() -> None:
+    start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    series = sorted((start + dt.timedelta(hours=(i * 37) % 2000), [2.0, 2.1, 3.3, 0.5 + (i % 11) / 7][i % 4], f"p{i % 5}")
+                    for i in range(3000))
+    times = [start + dt.timedelta(hours=h) for h in range(-600, 2300, 13)]
+    window = dt.timedelta(days=20)
+    swept = bounds.window_medians(series, times, window)
+    assert swept == {when: bounds.window_median(series, when, window, {}) for when in times}
+    sparse = times[::17]  # 221 hours apart: hundreds of prices enter and leave at each step (merged, not one by one)
+    assert bounds.window_medians(series, sparse, window) == {when: bounds.window_median(series, when, window, {}) for when in sparse}
+    assert swept[times[0]] is None  # 600 hours before the first price, the window of 20 days either side is empty
+    assert swept[start + dt.timedelta(hours=-301)] == (2.05, 5, 273)  # the first 179 hours' prices, five providers
+    assert swept[start + dt.timedelta(hours=999)] == (2.0, 5, 1441)

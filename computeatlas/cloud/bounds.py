@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 
 from computeatlas.cloud.observations import Observation
@@ -99,6 +99,118 @@ def window_median(series: list[tuple[dt.datetime, float, str]], when: dt.datetim
     return cache[(id(series), lo, hi)]
 
 
+def _median(ordered: list[float]) -> float:
+    """:func:`statistics.median` of an already sorted list (the same arithmetic)."""
+    n = len(ordered)
+    if n % 2 == 1:
+        return ordered[n // 2]
+    i = n // 2
+    return (ordered[i - 1] + ordered[i]) / 2
+
+
+_ONE_BY_ONE = 16
+"""Up to how many new (or vanished) distinct prices are put in (or taken out of) a provider's
+sorted list one by one (a bisection each); more are merged in one sort or one pass."""
+
+
+class _Prices:
+    """One provider's prices in a moving window, as counts of distinct values kept in order:
+    a price entering or leaving costs a count, and a bisection only when the value is new or
+    gone (real prices repeat: a list of every price would move on each)."""
+
+    __slots__ = ("counts", "n", "ordered")
+
+    def __init__(self) -> None:
+        self.counts: dict[float, int] = {}
+        self.ordered: list[float] = []
+        self.n = 0
+
+    def enter(self, prices: list[float]) -> None:
+        counts, new = self.counts, []
+        for price in prices:
+            if price in counts:
+                counts[price] += 1
+            else:
+                counts[price] = 1
+                new.append(price)
+        self.n += len(prices)
+        if len(new) <= _ONE_BY_ONE:
+            for price in new:
+                bisect.insort(self.ordered, price)
+        else:
+            self.ordered.extend(new)
+            self.ordered.sort()
+
+    def leave(self, prices: list[float]) -> None:
+        counts, gone = self.counts, []
+        for price in prices:
+            left = counts[price] - 1
+            if left:
+                counts[price] = left
+            else:
+                del counts[price]
+                gone.append(price)
+        self.n -= len(prices)
+        if len(gone) <= _ONE_BY_ONE:
+            for price in gone:
+                del self.ordered[bisect.bisect_left(self.ordered, price)]
+        else:
+            self.ordered = [price for price in self.ordered if price in counts]
+
+    def median(self) -> float:
+        """:func:`statistics.median` of the prices (the same middle values, the same arithmetic)."""
+        n, counts = self.n, self.counts
+        low, high = (n - 1) // 2, n // 2  # the middle one, or the middle two
+        seen, first = 0, None
+        for price in self.ordered:
+            seen += counts[price]
+            if first is None and seen > low:
+                first = price
+            if seen > high:
+                return first if n % 2 == 1 else (first + price) / 2  # type: ignore[operator]
+        raise ValueError("no prices")
+
+
+def _by_provider(entries: list[tuple[dt.datetime, float, str]]) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = defaultdict(list)
+    for _, price, provider in entries:
+        out[provider].append(price)
+    return out
+
+
+def window_medians(series: list[tuple[dt.datetime, float, str]], times: Iterable[dt.datetime],
+                   window: dt.timedelta) -> dict[dt.datetime, tuple[float, int, int] | None]:
+    """:func:`window_median` of ``series`` (sorted) at each of ``times``, in one sweep: the
+    window moves forward through the series, each price entering and leaving its provider's
+    counts once (:class:`_Prices`), instead of every window's prices being grouped and sorted again (which
+    is quadratic when a long history gives every hour its own window). The same answers:
+    the same windows (the same bisections), the same medians (:func:`_median` is
+    :func:`statistics.median`'s arithmetic on the same values)."""
+    out: dict[dt.datetime, tuple[float, int, int] | None] = {}
+    by_provider: dict[str, _Prices] = {}
+    lo = hi = 0
+    for when in sorted(set(times)):
+        new_lo = bisect.bisect_left(series, (when - window,))
+        new_hi = bisect.bisect_right(series, (when + window, float("inf"), "\uffff"))
+        if new_hi <= new_lo:
+            out[when] = None
+            continue
+        if new_lo >= hi:  # no overlap with the last window: start again
+            by_provider.clear()
+            lo = hi = new_lo
+        for provider, entering in _by_provider(series[hi:new_hi]).items():
+            if provider not in by_provider:
+                by_provider[provider] = _Prices()
+            by_provider[provider].enter(entering)
+        for provider, leaving in _by_provider(series[lo:new_lo]).items():
+            by_provider[provider].leave(leaving)
+            if not by_provider[provider].n:
+                del by_provider[provider]
+        lo, hi = new_lo, new_hi
+        out[when] = (_median(sorted(v.median() for v in by_provider.values())), len(by_provider), hi - lo)
+    return out
+
+
 def against_sibling(obs: Observation, price: float, siblings: Mapping[str, tuple[str, ...]], priced: set[str],
                     groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]], window: dt.timedelta,
                     medians: dict[tuple[int, int, int], tuple[float, int, int]], band: tuple[float, float]) -> Observation:
@@ -125,5 +237,5 @@ def against_sibling(obs: Observation, price: float, siblings: Mapping[str, tuple
 
 __all__ = [
     "CLOCK_SKEW", "against_sibling", "bound_problem", "date_problem", "no_rate_reason", "provider_median",
-    "sibling_map", "window_median",
+    "sibling_map", "window_median", "window_medians",
 ]

@@ -100,6 +100,10 @@ class InstanceType(Record):
         return self
 
 
+FOUND_KEPT = 65_536
+"""How many names :meth:`InstanceTable.find` keeps that are not spelled exactly as a row."""
+
+
 class InstanceTable:
     """The instance rows by provider and name; :meth:`find` is exact, then case-blind, then
     (Azure only) by the folded size name, where exactly one row folds to it.
@@ -119,12 +123,23 @@ class InstanceTable:
             if r.provider == AZURE:
                 azure.setdefault(sku_key(r.instance_type), []).append(r)
         self._azure = {key: found[0] for key, found in azure.items() if len(found) == 1}
+        self._found: dict[tuple[str, str], InstanceType | None] = {}  # names not found exactly, and what they found
 
     def find(self, provider: str, instance_type: str) -> InstanceType | None:
-        """The row for ``instance_type`` at ``provider``, or None when the table lacks it."""
-        found = self._exact.get((provider, instance_type)) or self._folded.get((provider, instance_type.casefold()))
+        """The row for ``instance_type`` at ``provider``, or None when the table lacks it
+        (each name is looked up once: the answer is kept, the table never changes)."""
+        key = (provider, instance_type)
+        found = self._exact.get(key)
+        if found is not None:
+            return found
+        if key in self._found:
+            return self._found[key]
+        found = self._folded.get((provider, instance_type.casefold()))
         if found is None and provider == AZURE:
             found = self._azure.get(sku_key(instance_type))
+        if len(self._found) >= FOUND_KEPT:
+            self._found.clear()
+        self._found[key] = found
         return found
 
     def variant(self, row: InstanceType) -> str:

@@ -191,21 +191,68 @@ class Observation(BaseModel):
 
     def key(self) -> tuple[str, str, str, str, str, str]:
         """What identifies the observation: provider, instance, region, pricing, term, collection time."""
-        return (self.provider, self.instance_type, self.region, self.pricing.value, self.term, self.collected.isoformat())
+        collected = self.collected
+        iso = _ISO.get(collected)
+        if iso is None:
+            if len(_ISO) >= _ISO_KEPT:
+                _ISO.clear()
+            iso = _ISO[collected] = collected.isoformat()
+        return (self.provider, self.instance_type, self.region, _VALUES[self.pricing], self.term, iso)
 
     def same_price(self, other: Observation) -> bool:
         """True when ``other`` publishes the same amount, currency, unit and basis."""
         return (self.amount, self.currency, self.unit, self.price_basis) == (other.amount, other.currency, other.unit, other.price_basis)
 
+    @classmethod
+    def trusted(cls, values: dict[str, object], fields_set: set[str] | None = None) -> Observation:
+        """An observation of ``values`` (field name → value) that are already checked, without
+        validating them again: an importer's cell parsers have checked each one (a non-empty
+        provider and instance, an amount ≥ 0 and finite, an ISO 4217 code, the enum members,
+        a count ≥ 1, an aware UTC time), or they are a validated observation's own with decided
+        fields changed. Fields not given take their defaults. A wrong value here is a bug of
+        the caller, never of an input file: input goes through the validating constructor or
+        the cell parsers. ``fields_set`` (default: the keys of ``values``) is shared, not copied."""
+        full = dict(_DEFAULTS)
+        full.update(values)
+        made = _new(cls)
+        _set(made, "__dict__", full)
+        _set(made, "__pydantic_fields_set__", set(values) if fields_set is None else fields_set)
+        _set(made, "__pydantic_extra__", None)
+        _set(made, "__pydantic_private__", None)
+        return made
+
+    def replaced(self, **changes: object) -> Observation:
+        """A copy with ``changes`` (already-checked values of decided fields: status, rules,
+        reasons, qualifiers, placement, ``per_accelerator_hour``, ``run``), not validated again:
+        :meth:`model_copy` without its per-copy overhead."""
+        full = self.__dict__.copy()
+        full.update(changes)
+        made = _new(Observation)
+        _set(made, "__dict__", full)
+        _set(made, "__pydantic_fields_set__", self.__pydantic_fields_set__ | changes.keys())
+        _set(made, "__pydantic_extra__", None)
+        _set(made, "__pydantic_private__", None)
+        return made
+
     def held(self, rule: str, reason: str) -> Observation:
         """A copy held by ``rule`` with ``reason`` added (rules accumulate; none is lost)."""
-        return self.model_copy(update={"status": Status.HELD, "rules": (*self.rules, rule), "reasons": (*self.reasons, reason)})
+        return self.replaced(status=Status.HELD, rules=(*self.rules, rule), reasons=(*self.reasons, reason))
 
     def qualified(self, qualifier: OfferQualifier) -> Observation:
         """A copy carrying ``qualifier`` (once)."""
         if qualifier.value in self.qualifiers:
             return self
-        return self.model_copy(update={"qualifiers": (*self.qualifiers, qualifier.value)})
+        return self.replaced(qualifiers=(*self.qualifiers, qualifier.value))
+
+
+_new, _set = object.__new__, object.__setattr__
+_VALUES = {kind: kind.value for kind in PricingKind}
+_ISO: dict[dt.datetime, str] = {}  # collection times written out (rows collected together share one)
+_ISO_KEPT = 65_536
+_DEFAULTS = {name: field.get_default(call_default_factory=True) if not field.is_required() else None
+             for name, field in Observation.model_fields.items()}
+"""Every field in declaration order with its default (None for a required one, which
+:meth:`Observation.trusted` is always given): the serialised column order is the fields' order."""
 
 
 def hourly(obs: Observation, hours_per_month: float = 730.0) -> tuple[float, bool]:

@@ -121,6 +121,8 @@ from computeatlas.cloud.rates import RateTable
 from computeatlas.core.presentation import OfferQualifier
 from computeatlas.core.settings import Settings
 
+_set = object.__setattr__  # completes a row no one else holds (a frozen model refuses setattr)
+
 RULES = {
     "unplaced": "the instance table has no row for this instance type at this provider",
     "split_bill": "a host-only or accelerator-only part of a split bill",
@@ -186,19 +188,25 @@ class PoolPrice:
     provider: str = ""
 
 
-def place(obs: Observation, table: InstanceTable) -> Observation:
+def place(obs: Observation, table: InstanceTable, fresh: bool = False) -> Observation:
     """The row placed through ``table`` (accelerator, variant, count, billing), or held as
     ``unplaced``; the variant is the row's own, or the part's only one
     (:meth:`~computeatlas.cloud.instances.InstanceTable.variant`); held as ``count_mismatch`` when the source states another accelerator
     count than the table's. A row that already carries an accelerator (a hand-checked
-    offer) keeps it."""
+    offer) keeps it. ``fresh``: ``obs`` was made for this call alone and no one else holds
+    it, so it is placed in place instead of copied."""
     if obs.accelerator:
         return obs
     row = table.find(obs.provider, obs.base_instance)
     if row is None:
         return obs.held("unplaced", f"unknown instance type {obs.base_instance!r} at provider {obs.provider!r}")
-    placed = obs.model_copy(update={"accelerator": row.accelerator, "variant": table.variant(row), "accelerators": row.accelerators,
-                                    "billing": row.billing.value})
+    decided = {"accelerator": row.accelerator, "variant": table.variant(row), "accelerators": row.accelerators, "billing": row.billing.value}
+    if fresh:
+        obs.__dict__.update(decided)
+        _set(obs, "__pydantic_fields_set__", obs.__pydantic_fields_set__ | decided.keys())
+        placed = obs
+    else:
+        placed = obs.replaced(**decided)
     if obs.stated_accelerators is not None and obs.stated_accelerators != row.accelerators:
         return placed.held("count_mismatch", f"the source states {obs.stated_accelerators} accelerator(s) per instance; our instance "
                                              f"table has {row.accelerators} for {obs.base_instance!r} at {obs.provider!r}")
@@ -206,8 +214,10 @@ def place(obs: Observation, table: InstanceTable) -> Observation:
 
 
 def _memory(obs: Observation, table: InstanceTable) -> Observation:
+    if obs.stated_memory_gb is None:
+        return obs
     row = table.find(obs.provider, obs.base_instance)
-    if obs.stated_memory_gb is None or row is None or row.accelerator_memory_gb is None or not obs.accelerators:
+    if row is None or row.accelerator_memory_gb is None or not obs.accelerators:
         return obs
     expected = obs.accelerators * row.accelerator_memory_gb
     if abs(obs.stated_memory_gb - expected) > 0.10 * expected:
@@ -265,6 +275,8 @@ def _combine(rows: list[Observation], hours_per_month: float) -> list[Observatio
 
 def _spot_copies(rows: list[Observation]) -> list[Observation]:
     """Hold every spot row of a provider whose spot column equals its on-demand column."""
+    if not any(o.pricing is PricingKind.SPOT for o in rows):
+        return rows
     on_demand = {(o.provider, o.instance_type, o.region, o.collected): o.amount for o in rows if o.pricing is PricingKind.ON_DEMAND}
     pairs: dict[str, list[bool]] = defaultdict(list)
     for o in rows:
@@ -282,12 +294,13 @@ PLACEHOLDER_SIZES = 3
 def _term_totals(rows: list[Observation], hours_per_month: float) -> list[Observation]:
     """Hold prices of one key that are at least ``hours_per_month`` × its lowest price."""
     lowest: dict[tuple[str, ...], float] = {}
-    for o in rows:
+    keys = [o.key() for o in rows]
+    for o, key in zip(rows, keys, strict=True):
         if o.status is Status.ACCEPTED and o.amount > 0:
-            lowest[o.key()] = min(o.amount, lowest.get(o.key(), o.amount))
+            lowest[key] = min(o.amount, lowest.get(key, o.amount))
     out = []
-    for o in rows:
-        low = lowest.get(o.key())
+    for o, key in zip(rows, keys, strict=True):
+        low = lowest.get(key)
         if o.status is Status.ACCEPTED and low and o.amount >= hours_per_month * low:
             o = o.held("term_total", f"{o.amount:g} is {o.amount / low:,.0f} × the price {low:g} of the same instance, region, "
                                      f"pricing and time in this import: the total of a term of a month or more, not an hourly price")
@@ -301,11 +314,13 @@ def _placeholders(rows: list[Observation]) -> list[Observation]:
     sizes: dict[tuple[object, ...], set[int]] = defaultdict(set)
 
     def group(o: Observation) -> tuple[object, ...]:
-        return (o.provider, o.accelerator, o.region, o.pricing.value, o.term, o.collected, o.currency, o.unit.value, o.amount)
+        return (o.provider, o.accelerator, o.region, o.pricing, o.term, o.collected, o.currency, o.unit, o.amount)  # members hash as their words
 
     for o in rows:
         if o.status is Status.ACCEPTED and o.price_basis is PriceBasis.INSTANCE and o.accelerators:
             sizes[group(o)].add(o.accelerators)
+    if not any(len(counts) >= PLACEHOLDER_SIZES for counts in sizes.values()):
+        return rows
     out = []
     for o in rows:
         counts = sizes.get(group(o), set()) if o.status is Status.ACCEPTED and o.price_basis is PriceBasis.INSTANCE else set()
@@ -346,12 +361,18 @@ def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
     priced = {acc for (acc, _), series in groups.items() if series}
     out = []
     medians: dict[tuple[int, int, int], tuple[float, int, int]] = {}
+    wanted: dict[tuple[str, str], list[dt.datetime]] = defaultdict(list)  # the windows the loop below asks, per series
+    for obs, price in zip(checked, usd, strict=True):
+        if price is not None and obs.status is Status.ACCEPTED:
+            wanted[(obs.accelerator, obs.pricing.value)].append(obs.collected)
+    windows = {(*group, when): found for group, times in wanted.items()  # one sweep per series (bounds.window_medians)
+               for when, found in bounds.window_medians(groups[group], times, window).items()}
     low, high = limits.band_low, limits.band_high
     for obs, price in zip(checked, usd, strict=True):
         if price is None or obs.status is not Status.ACCEPTED:
             out.append(obs)
             continue
-        found = bounds.window_median(groups[(obs.accelerator, obs.pricing.value)], obs.collected, window, medians)
+        found = windows[(obs.accelerator, obs.pricing.value, obs.collected)]
         banded = found is not None and found[2] >= limits.min_observations
         if found is not None and banded:
             median, providers, count = found
@@ -367,17 +388,23 @@ def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
 
 def _dates(rows: list[Observation], first_date: dt.date, now: dt.datetime) -> list[Observation]:
     """Hold every row whose collection time is implausible (:func:`bounds.date_problem`)."""
+    start, late = dt.datetime.combine(first_date, dt.time(), dt.UTC), now + bounds.CLOCK_SKEW
     out = []
     for o in rows:
-        problem = bounds.date_problem(o.collected, first_date, now)
+        problem = bounds.date_problem(o.collected, first_date, now) if not start <= o.collected <= late else None
         out.append(o.held("implausible_date", problem) if problem else o)
     return out
 
 
 def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limits: Limits,
           pool: Iterable[PoolPrice] = (), *, now: dt.datetime | None = None, first_date: dt.date | None = None,
-          known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None) -> list[Observation]:
-    """Place and check ``rows`` (one import); return them decided, combined split bills added.
+          known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None,
+          run: str | None = None, fresh: bool = False) -> list[Observation]:
+    """Place and check ``rows`` (one import); return them decided, combined split bills added
+    (after the rows, which keep their order), each carrying ``run`` when it is given.
+    ``fresh``: the rows were made for this call alone (an import's parsed rows, which no one
+    else holds), so they are completed in place instead of copied; by default they are left as
+    they were.
 
     ``pool`` adds accepted prices already stored (within the window) to the band's median
     and the siblings' medians. ``now`` (default: the clock) and ``first_date`` (default:
@@ -387,22 +414,34 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
     None leaves that check out.
     """
     now = now or dt.datetime.now(dt.UTC)
-    decided = _dates([place(o, table) for o in rows], first_date or limits.first_date, now)
+    decided = _dates([place(o, table, fresh) for o in rows], first_date or limits.first_date, now)
     decided = [_per_accelerator(_memory(o, table)) if o.status is Status.ACCEPTED else o for o in decided]
     decided = _combine(decided, limits.hours_per_month)
     decided = _spot_copies(decided)
     decided = _placeholders(_term_totals(decided, limits.hours_per_month))
     decided = _band(decided, rates, limits, pool, known, siblings)
     final = []
-    for o in decided:
+    hours, unstated, derived = limits.hours_per_month, OfferQualifier.VARIANT_NOT_STATED.value, OfferQualifier.DERIVED_FROM_TERM.value
+    given = len(rows)
+    for i, o in enumerate(decided):
         if o.instance_type.endswith(LICENSED_SUFFIX):
             o = o.held("licence_included", "the price includes a Windows licence: not a like-for-like accelerator price")
-        if o.accelerator and not o.variant:
-            o = o.qualified(OfferQualifier.VARIANT_NOT_STATED)
-        if hourly(o, limits.hours_per_month)[1]:
-            o = o.qualified(OfferQualifier.DERIVED_FROM_TERM)
-        per_acc = per_accelerator_hour(o, limits.hours_per_month)
-        final.append(o.model_copy(update={"per_accelerator_hour": per_acc if per_acc is None or math.isfinite(per_acc) else None}))
+        qualifiers = o.qualifiers
+        if o.accelerator and not o.variant and unstated not in qualifiers:
+            qualifiers = (*qualifiers, unstated)
+        if o.unit is not PriceUnit.HOUR and o.unit is not PriceUnit.SECOND and derived not in qualifiers:  # hourly(o)[1]: a longer term
+            qualifiers = (*qualifiers, derived)
+        per_acc = per_accelerator_hour(o, hours)
+        changes: dict[str, object] = {"qualifiers": qualifiers,
+                                      "per_accelerator_hour": per_acc if per_acc is None or math.isfinite(per_acc) else None}
+        if run is not None:
+            changes["run"] = run
+        if not fresh and i < given and o is rows[i]:  # the caller's own row, unchanged so far: copied
+            final.append(o.replaced(**changes))
+        else:  # a copy made above (placed, held or combined), or a fresh row: no one else holds it, completed in place
+            o.__dict__.update(changes)
+            _set(o, "__pydantic_fields_set__", o.__pydantic_fields_set__ | changes.keys())
+            final.append(o)
     return final
 
 

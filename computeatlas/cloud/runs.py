@@ -19,17 +19,20 @@ decision (a newly sourced instance row places it) is stored again as the newer d
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import gc
 import hashlib
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from computeatlas.cloud import bounds, rules
 from computeatlas.cloud.importers import formats
-from computeatlas.cloud.importers.cells import Skip
+from computeatlas.cloud.importers.cells import Reading, Skip
 from computeatlas.cloud.instances import InstanceTable, instance_table
 from computeatlas.cloud.observations import InputError, InputFailed, Observation, Status
 from computeatlas.cloud.rates import RateTable, load_rates
@@ -104,17 +107,19 @@ def _price(obs: Observation | dict[str, object]) -> tuple[object, ...]:
     return (float(get("amount")), get("currency"), str(get("unit")), str(get("price_basis")))  # type: ignore[arg-type]
 
 
-def _conflicts_within(decided: list[Observation]) -> list[Observation]:
+def _conflicts_within(decided: list[Observation], keys: Sequence[tuple[str, ...]] | None = None) -> list[Observation]:
     """Rows of one import that share a key but not a price: the first accepted one stands;
     every other is held as a ``conflict`` against it. Where none is accepted, none is a
-    conflict (a held row never blocks another price of the same observation)."""
+    conflict (a held row never blocks another price of the same observation). ``keys`` are
+    the rows' keys when already known."""
+    keys = keys if keys is not None else [obs.key() for obs in decided]
     standing: dict[tuple[str, ...], Observation] = {}
-    for obs in decided:
+    for obs, key in zip(decided, keys, strict=True):
         if obs.status is Status.ACCEPTED:
-            standing.setdefault(obs.key(), obs)
+            standing.setdefault(key, obs)
     out = []
-    for obs in decided:
-        first = standing.get(obs.key())
+    for obs, key in zip(decided, keys, strict=True):
+        first = standing.get(key)
         if first is not None and obs is not first:
             obs = obs.held("conflict", f"the same observation is priced {first.amount:g} {first.currency} elsewhere in this import")
         out.append(obs)
@@ -153,12 +158,36 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
         raise InputFailed([InputError(str(p), 1, "(file)", f"unknown format {fmt!r}; known: {', '.join(readers)}") for p in paths]
                           or [InputError("(none)", 0, "(format)", f"unknown format {fmt!r}; known: {', '.join(readers)}")])
     run = run_id(now, paths, observations)
+    with _bulk():
+        return _import(fmt, paths, store, table, rates, limits, now, run, readers[fmt] if paths else None, progress, observations,
+                       siblings, lock_timeout, on_wait, options)
+
+
+@contextlib.contextmanager
+def _bulk() -> Iterator[None]:
+    """The cyclic garbage collector paused while one import makes its millions of rows (none
+    is in a cycle; each collection would walk every row made so far, which more than doubles
+    the time of a large import); restored after, as it was."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _import(fmt: str, paths: Sequence[Path], store: Store, table: InstanceTable, rates: RateTable, limits: rules.Limits,
+            now: dt.datetime, run: str, reader: Callable[..., Iterable[Reading]] | None, progress: Callable[[int], None] | None,
+            observations: Sequence[Observation], siblings: Mapping[str, tuple[str, ...]] | None, lock_timeout: float,
+            on_wait: Callable[[str], None] | None, options: Mapping[str, object]) -> Summary:
+    """:func:`import_readings` once the format is known and the run named."""
     summary = Summary(run=run, format=fmt, files=[str(p) for p in paths])
-    parsed: list[Observation] = list(observations)
+    parsed: list[Observation] = [o.replaced() for o in observations]  # copies: the rows are completed in place (rules.apply's fresh)
     summary.read += len(observations)
     for path in paths:
         lines: set[int] = set()
-        for reading in readers[fmt](path, now=now, **options):
+        for reading in reader(path, now=now, **options):  # type: ignore[misc]
             if reading.line not in lines:
                 lines.add(reading.line)
                 summary.read += 1
@@ -182,7 +211,8 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
 def _window(decided: Sequence[Observation], start: dt.date, now: dt.datetime, days: int) -> tuple[dt.datetime, dt.datetime] | None:
     """The span of the plausible collection times in ``decided``, widened by ``days`` either
     side and kept within real dates (None when no time is plausible)."""
-    plausible = [o.collected for o in decided if bounds.date_problem(o.collected, start, now) is None]
+    low, high = dt.datetime.combine(start, dt.time(), dt.UTC), now + bounds.CLOCK_SKEW  # bounds.date_problem's
+    plausible = [o.collected for o in decided if low <= o.collected <= high]
     if not plausible:
         return None
     floor, widen = dt.datetime.combine(start, dt.time(), dt.UTC), dt.timedelta(days=days)
@@ -195,16 +225,28 @@ def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: Ins
     """Place, check, deduplicate against the store and append one run (under the write lock)."""
     start = first_date(fmt, limits)
     batch: list[Observation] = []
-    seen: dict[tuple[str, ...], list[Observation]] = {}
+    keys: list[tuple[str, ...]] = []
+    seen: dict[tuple[str, ...], Observation | list[Observation]] = {}
     for obs in parsed:
-        if any(other.same_price(obs) for other in seen.get(obs.key(), ())):
+        key = obs.key()
+        other = seen.get(key)
+        if other is None:
+            seen[key] = obs
+        elif isinstance(other, Observation):
+            if other.same_price(obs):
+                summary.already_stored += 1
+                continue
+            seen[key] = [other, obs]
+        elif any(o.same_price(obs) for o in other):
             summary.already_stored += 1
             continue
-        seen.setdefault(obs.key(), []).append(obs)
-        batch.append(obs.model_copy(update={"run": run}))
+        else:
+            other.append(obs)
+        batch.append(obs)
+        keys.append(key)
     pool: list[rules.PoolPrice] = []
     span = _window(batch, start, now, limits.freshness_days)
-    placed = {rules.place(o, table).accelerator for o in batch} - {""}
+    placed = {o.accelerator or _placed_on(o, table) for o in batch} - {""}  # rules.place's accelerator
     known = store.observed_accelerators() if batch else frozenset()
     if span is not None:
         near = placed | {s for acc in placed - known for s in (siblings or {}).get(acc, ())}
@@ -212,22 +254,29 @@ def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: Ins
             usd = rates.to_usd(row["per_accelerator_hour"], row["currency"], row["collected"].date())[0]
             if usd is not None:
                 pool.append(rules.PoolPrice(row["accelerator"], row["pricing"], row["collected"], usd, row["provider"]))
-    decided = _conflicts_within(rules.apply(batch, table, rates, limits, pool, now=now, first_date=start, known=known,
-                                            siblings=siblings))
+    decided = rules.apply(batch, table, rates, limits, pool, now=now, first_date=start, known=known, siblings=siblings, run=run,
+                          fresh=True)  # every row of batch is this import's own: read here, or a copy of a collector's
+    keys += [o.key() for o in decided[len(batch):]]  # the combined split bills, after the rows in their order
+    decided = _conflicts_within(decided, keys)
     summary.combined = len(decided) - len(batch)
     first_day = min((o.collected.date() for o in decided), default=now.date())
     last_day = max((o.collected.date() for o in decided), default=now.date())
-    stored = store.stored_keys({o.provider for o in decided}, first_day, last_day) if decided else {}
+    stored = _stored(store, {o.provider for o in decided}, first_day, last_day) if decided else {}
     conflicts = store.stored_conflicts({o.provider for o in decided}, first_day, last_day) if decided else set()
     added: list[Observation] = []
-    for obs in decided:
-        prior = stored.get(obs.key())
-        if prior is not None and str(prior["status"]) == Status.ACCEPTED and _price(prior) != _price(obs) and "conflict" not in obs.rules:
+    for obs, key in zip(decided, keys, strict=True):
+        prior = stored.get(key)
+        if prior is None and not conflicts:
+            added.append(obs)
+            continue
+        price = _price(obs)
+        same = prior is not None and _price(prior) == price
+        if prior is not None and not same and str(prior["status"]) == Status.ACCEPTED and "conflict" not in obs.rules:
             obs = obs.held("conflict", f"the store holds this observation at {prior['amount']:g} {prior['currency']} (run {prior['run']})")
-        if "conflict" in obs.rules and (obs.key(), _price(obs)) in conflicts:
+        if "conflict" in obs.rules and (key, price) in conflicts:
             summary.already_stored += 1
             continue
-        if prior is not None and _price(prior) == _price(obs) and _decision(prior) == _decision(obs):
+        if same and _decision(prior) == _decision(obs):  # type: ignore[arg-type]
             summary.already_stored += 1
             continue
         added.append(obs)
@@ -242,6 +291,34 @@ def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: Ins
     if added:
         store.append(added, run, {"format": fmt, "started": now.isoformat(), "counts": summary.counts(),
                                   "inputs": [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in paths]})
+
+
+_STORED = ("provider", "instance_type", "region", "pricing", "term", "collected", "amount", "currency", "unit", "price_basis", "status",
+           "accelerator", "variant", "rules", "run")
+"""The columns deduplication reads of a stored row: its key, price and decision (:func:`_price`, :func:`_decision`)."""
+
+
+def _stored(store: Store, providers: Iterable[str], first: dt.date, last: dt.date) -> dict[tuple[str, ...], dict[str, Any]]:
+    """:meth:`Store.stored_keys` with only the columns of :data:`_STORED` (half the columns: a
+    re-import reads every stored row of its days, and their other columns are never used)."""
+    names = sorted(set(providers))
+    if not names:
+        return {}
+    marks = ", ".join("?" for _ in names)
+    rows = store.query(f"SELECT {', '.join(_STORED)} FROM latest WHERE provider IN ({marks})", names, first, last)
+    out = {}
+    for row in rows:
+        collected = row["collected"]
+        if isinstance(collected, dt.datetime):
+            collected = collected.astimezone(dt.UTC).isoformat()
+        out[(row["provider"], row["instance_type"], row["region"], row["pricing"], row["term"], collected)] = row
+    return out
+
+
+def _placed_on(obs: Observation, table: InstanceTable) -> str:
+    """The accelerator :func:`rules.place` gives a row that carries none ('' when unplaced)."""
+    row = table.find(obs.provider, obs.base_instance)
+    return row.accelerator if row is not None else ""
 
 
 def rates_of(settings: Settings) -> RateTable:

@@ -23,7 +23,7 @@ price_basis,collected,source_url,source_title,via,availability,note``.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from computeatlas.cloud.importers.cells import (
@@ -47,10 +47,14 @@ COLUMNS = ("provider", "instance_type", "region", "pricing", "term", "amount", "
            "price_basis", "collected", "source_url", "source_title", "via", "availability", "note")
 
 
+_WORDS: dict[type, dict[str, object]] = {kind: {k.value: k for k in kind} for kind in (PricingKind, PriceUnit, PriceBasis)}
+"""Each kind's words and their members, made once (not per cell)."""
+
+
 def choice(raw: dict[str, str], column: str, kind: type[PricingKind] | type[PriceUnit] | type[PriceBasis]) -> str:
     """The value of ``column`` if it is one of ``kind``'s words."""
     text = (raw.get(column) or "").strip()
-    if text not in {k.value for k in kind}:
+    if text not in _WORDS[kind]:
         raise CellError(column, "must be one of " + " | ".join(k.value for k in kind), text)
     return text
 
@@ -63,23 +67,81 @@ def term_kind(pricing: str, unit: str) -> str:
     return pricing
 
 
+MEMO_CELLS = 65_536
+"""How many distinct cells of one column :func:`read` keeps parsed (then it starts again):
+a column's values repeat (providers, instances, prices, collection times), so each distinct
+cell is parsed once."""
+
+_SET = {"provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "price_basis", "stated_accelerators",
+        "collected", "source_url", "source_title", "via", "availability", "note"}
+
+
 def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Reading]:
-    """Observations of an atlas-format CSV (see the module docstring for the columns)."""
+    """Observations of an atlas-format CSV (see the module docstring for the columns).
+
+    Every cell is checked by the cell parsers of :mod:`~computeatlas.cloud.importers.cells`
+    (each distinct cell once, :data:`MEMO_CELLS`), so the observation is made from checked
+    values (:meth:`~computeatlas.cloud.observations.Observation.trusted`)."""
     now = now or dt.datetime.now(dt.UTC)
+    memo: dict[str, dict[str, object]] = {column: {} for column in COLUMNS}
+    via = path.name
+
+    def cell(column: str, text: str, parser: Callable[[dict[str, str], str], object]) -> object:
+        known = memo[column]
+        found = known.get(text, _MISSING)
+        if found is _MISSING:
+            found = parser({column: text}, column)  # a CellError is raised again for every row that has it
+            if len(known) >= MEMO_CELLS:
+                known.clear()
+            known[text] = found
+        return found
 
     def parse(raw: dict[str, str]) -> Observation:
-        pricing, unit = choice(raw, "pricing", PricingKind), choice(raw, "unit", PriceUnit)
-        if pricing in (PricingKind.RESERVED, PricingKind.COMMITTED) and not raw["term"].strip():
-            raise CellError("term", f"a {pricing.value} price needs its term (e.g. '1 year')", raw["term"])
-        if not raw["instance_type"].strip():
+        # The cells are checked in the order the columns are named, so a row with two bad cells
+        # is rejected for the first, as it always was.
+        pricing, unit = cell("pricing", raw["pricing"], _pricing), cell("unit", raw["unit"], _unit)
+        term = raw["term"].strip()
+        if pricing in (PricingKind.RESERVED, PricingKind.COMMITTED) and not term:
+            raise CellError("term", f"a {pricing} price needs its term (e.g. '1 year')", raw["term"])
+        instance = raw["instance_type"].strip()
+        if not instance:
             raise CellError("instance_type", "the provider's instance or product name is required", "")
-        if not raw["source_url"].startswith(("http://", "https://")):
-            raise CellError("source_url", "the page or API the price was read on (http… URL)", raw["source_url"])
-        return Observation(
-            provider=provider_id(raw["provider"]), instance_type=raw["instance_type"].strip(), region=raw["region"].strip(),
-            pricing=term_kind(pricing, unit), term=raw["term"].strip(), amount=price(raw, "amount"), currency=currency(raw, "currency"),
-            unit=unit, price_basis=choice(raw, "price_basis", PriceBasis), stated_accelerators=count(raw, "accelerators"),
-            collected=timestamp(raw, "collected", now, allow_date_alone=False), source_url=raw["source_url"].strip(), source_title=raw["source_title"].strip(),
-            via=raw["via"].strip() or path.name, availability=raw["availability"].strip(), note=raw["note"].strip())
+        source_url = raw["source_url"]
+        if not source_url.startswith(("http://", "https://")):
+            raise CellError("source_url", "the page or API the price was read on (http… URL)", source_url)
+        provider = cell("provider", raw["provider"], _provider)
+        amount = cell("amount", raw["amount"], price)
+        code = cell("currency", raw["currency"], currency)
+        basis = cell("price_basis", raw["price_basis"], _basis)
+        stated = cell("accelerators", raw["accelerators"], count)
+        collected = cell("collected", raw["collected"], lambda r, c: timestamp(r, c, now, allow_date_alone=False))
+        return Observation.trusted({
+            "provider": provider, "instance_type": instance, "region": raw["region"].strip(),
+            "pricing": _TERM_KIND[(pricing, unit)], "term": term, "amount": amount, "currency": code, "unit": unit,
+            "price_basis": basis, "stated_accelerators": stated, "collected": collected, "source_url": source_url.strip(),
+            "source_title": raw["source_title"].strip(), "via": raw["via"].strip() or via,
+            "availability": raw["availability"].strip(), "note": raw["note"].strip()}, _SET)
 
     yield from rows(path, COLUMNS, parse)
+
+
+_MISSING = object()
+
+
+def _pricing(raw: dict[str, str], column: str) -> PricingKind:
+    return PricingKind(choice(raw, column, PricingKind))
+
+
+def _unit(raw: dict[str, str], column: str) -> PriceUnit:
+    return PriceUnit(choice(raw, column, PriceUnit))
+
+
+def _basis(raw: dict[str, str], column: str) -> PriceBasis:
+    return PriceBasis(choice(raw, column, PriceBasis))
+
+
+def _provider(raw: dict[str, str], column: str) -> str:
+    return provider_id(raw[column])
+
+
+_TERM_KIND = {(p, u): PricingKind(term_kind(p, u)) for p in PricingKind for u in PriceUnit}

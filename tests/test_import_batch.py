@@ -1,0 +1,94 @@
+"""One import of a few hundred varied atlas rows, counted by hand: which are accepted, which
+held by which rule, which rejected and which already stored, and the same file again."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from pathlib import Path
+
+from computeatlas.cloud import rules
+from computeatlas.cloud.instances import load_instances
+from computeatlas.cloud.rates import RateTable
+from computeatlas.cloud.runs import import_readings
+from computeatlas.cloud.store import Store
+
+FIXTURES = Path(__file__).parent / "fixtures" / "prices"
+NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
+TABLE = load_instances(FIXTURES / "instances")
+HEADER = ["provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "accelerators", "price_basis",
+          "collected", "source_url", "source_title", "via", "availability", "note"]
+WHEN = "2026-11-20T00:00:00Z"
+
+
+def _row(instance: str, region: str, amount: str, *, accelerators: str = "", pricing: str = "on_demand", currency: str = "USD",
+         collected: str = WHEN) -> list[str]:
+    return ["examplecloud", instance, region, pricing, "", amount, currency, "hour", accelerators, "instance", collected,
+            "https://examplecloud.example/pricing", "Example pricing", "", "", ""]
+
+
+def _rows() -> list[list[str]]:
+    rows = [_row("8x L4", f"r{i}", "3.12", accelerators="8") for i in range(100)]  # 100 accepted: 0.39 per GPU-hour
+    rows += [_row("9x Z9", f"z{i}", "3.00") for i in range(40)]  # 40 unplaced
+    rows += [_row("1x B200", f"c{i}", "5.00", accelerators="2") for i in range(20)]  # 20 count_mismatch (the table: 1)
+    rows += [_row("1x L4", f"f{i}", "0.001") for i in range(10)]  # 10 below_floor (0.02)
+    rows += [_row("1x B200", f"e{i}", "5000") for i in range(10)]  # 10 above_ceiling (1,000)
+    rows += [_row("8x L4", f"d{i}", "3.12", collected="2014-06-01T00:00:00Z") for i in range(10)]  # 10 implausible_date
+    rows += [_row("8x L4", f"x{i}", "abc") for i in range(15)]  # 15 rejected: amount
+    rows += [_row("8x L4", f"y{i}", "3.12", currency="usd") for i in range(5)]  # 5 rejected: currency
+    rows += [_row("8x L4", f"v{i}", "3.12", pricing="reserved") for i in range(5)]  # 5 rejected: a reserved price without term
+    rows += [_row("8x L4", f"r{i}", "3.12", accelerators="8") for i in range(30)]  # 30 repeats of accepted rows: already stored
+    rows += [_row("8x L4", f"r{i}", "3.50", accelerators="8") for i in range(10)]  # 10 conflicts: the same keys at another price
+    rows += [_row("8x L4 (Windows)", f"w{i}", "4.00") for i in range(10)]  # 10 licence_included
+    rows += [_row("1x L4", f"o{i}", "50.0") for i in range(5)]  # 5 outside_band: 50 per GPU-hour against a median of 0.39
+    for i in range(5):  # 5 accepted B200 prices, each beside its 1-year total written as hourly: 5 term_total
+        rows += [_row("1x B200", f"t{i}", "2.00"), _row("1x B200", f"t{i}", "17520")]
+    return rows
+
+
+def _write(path: Path) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(HEADER)
+        writer.writerows(_rows())
+    return path
+
+
+def test_a_varied_import_is_counted_row_by_row_and_the_same_file_again_adds_nothing(tmp_path: Path) -> None:
+    path, store = _write(tmp_path / "varied.csv"), Store(tmp_path / "store")
+    first = import_readings("atlas", [path], store, TABLE, RateTable([]), rules.Limits(), now=NOW)
+    assert (first.read, first.accepted, first.held, first.rejected, first.already_stored, first.skipped) == (280, 105, 120, 25, 30, 0)
+    assert dict(first.held_by_rule) == {"unplaced": 40, "count_mismatch": 20, "below_floor": 10, "above_ceiling": 10,
+                                        "implausible_date": 10, "conflict": 10, "licence_included": 10, "outside_band": 5, "term_total": 5}
+    assert dict(first.rejected_by_reason) == {
+        "amount: not a number (ASCII digits, an optional decimal point and exponent; a comma only between groups of three digits, "
+        "e.g. 1,234.56)": 15,
+        "currency: unknown currency code (ISO 4217, e.g. USD, EUR)": 5,
+        "term: a reserved price needs its term (e.g. '1 year')": 5,
+    }
+    assert [(e.line, e.column, e.text) for e in first.errors[:1]] == [(192, "amount", "abc")]  # the header is line 1
+    assert first.accepted_by_provider == {"examplecloud": 105}
+
+    stored = {(r["instance_type"], r["region"], float(r["amount"])): r for r in store.query("SELECT * FROM obs")}
+    assert len(stored) == 225
+    accepted = stored[("8x L4", "r0", 3.12)]
+    assert (accepted["status"], accepted["accelerator"], accepted["accelerators"], accepted["per_accelerator_hour"]) == \
+        ("accepted", "nvidia-l4", 8, 0.39)
+    assert list(accepted["qualifiers"]) == ["variant_not_stated"] and accepted["run"] == first.run
+    assert list(stored[("9x Z9", "z0", 3.0)]["reasons"]) == ["unknown instance type '9x Z9' at provider 'examplecloud'"]
+    assert list(stored[("1x B200", "c3", 5.0)]["reasons"]) == [
+        "the source states 2 accelerator(s) per instance; our instance table has 1 for '1x B200' at 'examplecloud'"]
+    assert list(stored[("8x L4", "r4", 3.5)]["rules"]) == ["conflict"]
+    assert list(stored[("8x L4", "r4", 3.5)]["reasons"]) == ["the same observation is priced 3.12 USD elsewhere in this import"]
+    assert list(stored[("1x B200", "t2", 17520.0)]["rules"]) == ["term_total", "conflict"]
+    assert stored[("1x B200", "t2", 2.0)]["status"] == "accepted"
+    assert list(stored[("1x L4", "o1", 50.0)]["reasons"]) == [
+        "50 USD per accelerator-hour is outside 0.1–10 × the median 0.39 of 1 provider(s)' medians (125 on_demand observations "
+        "of nvidia-l4)"]
+    assert list(stored[("8x L4 (Windows)", "w0", 4.0)]["rules"]) == ["licence_included"]
+    assert list(stored[("1x L4", "f0", 0.001)]["reasons"]) == ["0.001 USD per accelerator-hour is below the floor of 0.02"]
+
+    again = import_readings("atlas", [path], store, TABLE, RateTable([]), rules.Limits(), now=NOW + dt.timedelta(seconds=1))
+    assert (again.read, again.accepted, again.held, again.rejected, again.already_stored) == (280, 0, 0, 25, 255)
+    assert len(store.runs()) == 1
+
