@@ -334,8 +334,13 @@ class Dataset:
         key = (table, sql, tuple(params))
         rows = RESULTS.get(key)
         if rows is None:
+            # The collection time read as UTC wall time and given its zone here: DuckDB's own conversion of
+            # a zoned time costs about 2 µs a row, a third of reading the whole market.
+            plain = f"SELECT * REPLACE (CAST(collected AS TIMESTAMP) AS collected) FROM ({sql})"
             with connection() as con:
-                rows = self._run(con, Files(), sql, params, None, self.key, self._order, None, None, table)
+                rows = self._run(con, Files(), plain, params, None, self.key, self._order, None, None, table)
+            for row in rows:
+                row["collected"] = row["collected"].replace(tzinfo=dt.UTC)
             RESULTS.put(key, rows)
         return [dict(row) for row in rows]
 
