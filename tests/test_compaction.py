@@ -20,6 +20,7 @@ from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
+from computeatlas.core.settings import Settings
 from computeatlas.publish.exports.prices import export
 from tests.conftest import CliRunner
 
@@ -167,3 +168,39 @@ def test_prices_compact_on_the_command_line(twins: tuple[Store, Store]) -> None:
     done = runner.invoke(cli, ["prices", "compact", "--period", "2026-11", "--prices", str(store.root)])
     assert done.exit_code == 0 and "2026-11: " in done.stdout and " rows from " in done.stdout
     assert [p.parent.name for p in store.files(dt.date(2026, 11, 1), dt.date(2026, 11, 30))] == ["period=2026-11"]
+    last = runner.invoke(cli, ["prices", "compact", "--period", "9999-12", "--prices", str(store.root)])
+    assert last.exit_code == 0 and "9999-12: no observations, nothing to do" in last.stdout
+
+
+def test_a_damaged_store_is_reported_never_emptied_by_repair_and_pages_say_503(twins: tuple[Store, Store], make_client,  # type: ignore[no-untyped-def]
+                                                                              real_catalog) -> None:
+    _, store = twins
+    store.compact()
+    november = next(store.root.glob("compactions/*-2026-11.json"))
+    kept = sorted(store.root.glob("compacted/period=2026-11/*.parquet"))
+    runner = CliRunner()
+    # An unreadable compaction manifest: reported, and its files are never taken for leftovers.
+    november.write_text('{"period": "2026-11", "file": ', encoding="utf-8")
+    status = runner.invoke(cli, ["prices", "status", "--prices", str(store.root)])
+    assert status.exit_code == 1 and "unreadable manifests: 1" in status.stdout and "orphan Parquet files (no manifest names them): 0" in status.stdout
+    repaired = runner.invoke(cli, ["prices", "repair", "--yes", "--prices", str(store.root)])
+    assert repaired.exit_code == 1 and "cannot repair: compactions/" in repaired.stdout
+    assert sorted(store.root.glob("compacted/period=2026-11/*.parquet")) == kept  # nothing deleted
+    # A named compacted file truncated in place: status names it, pages answer 503, never 500.
+    store.compact("2026-10")
+    october = next(store.root.glob("compacted/period=2026-10/part-*.parquet"))
+    october.write_bytes(october.read_bytes()[:200])
+    status = runner.invoke(cli, ["prices", "status", "--prices", str(store.root)])
+    assert status.exit_code == 1 and "compacted/period=2026-10/" + october.name in status.stdout
+    client = make_client(real_catalog, Settings(prices=store.root))
+    response = client.get("/api/prices/nvidia-l4/history", params={"window": "all"})
+    assert response.status_code == 503 and "cannot be read" in response.text and "prices status" in response.text
+    assert client.get("/cloud/prices/nvidia-l4", params={"window": "all"}).status_code == 503
+    held = runner.invoke(cli, ["prices", "held", "--prices", str(store.root)])
+    assert held.exit_code == 1 and "cannot be read" in held.stderr and "Traceback" not in held.stdout + held.stderr
+    # A pointer out of the store is not a current table.
+    (store.root / "current.json").write_text(json.dumps({"file": "../../../etc/passwd", "version": store.version(), "newest": None}),
+                                             encoding="utf-8")
+    assert store.current_file() is None
+    assert "current.json is not readable or names no file of current/" in runner.invoke(
+        cli, ["prices", "status", "--prices", str(store.root)]).stdout

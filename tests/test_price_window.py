@@ -165,6 +165,7 @@ def test_the_history_api_lists_the_newest_limit_and_the_page_data_its_newest_hun
     every = client.get("/api/prices/acme-a1/history").json()
     assert (every["limit"], every["truncated"], len(every["observations"])) == (1000, False, 4)
     assert client.get("/api/prices/acme-a1").json()["history"]["limit"] == 100
+    assert client.get("/api/prices/acme-a1/history?limit=10&limit=20").status_code == 400  # given twice
     for bad in ("0", "5001", "many"):
         response = client.get("/api/prices/acme-a1/history", params={"limit": bad})
         assert response.status_code == 400 and "limit" in response.text, bad

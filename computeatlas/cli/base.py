@@ -24,6 +24,7 @@ from typer.core import TyperGroup
 
 from computeatlas.core import catalog as catalog_mod
 from computeatlas.core.catalog import Catalog, CatalogError
+from computeatlas.core.errors import Unavailable
 from computeatlas.core.settings import Settings
 from computeatlas.silicon.resolve import ResolveError, resolve_id
 
@@ -40,7 +41,8 @@ def os_error_message(exc: OSError) -> str:
 
 
 class AtlasGroup(TyperGroup):
-    """The app's command group: an :class:`OSError` from any command is one line on stderr, exit 1."""
+    """The app's command group: an :class:`OSError` or an :class:`~computeatlas.core.errors.Unavailable`
+    (a damaged store) from any command is one line on stderr, exit 1."""
 
     def invoke(self, ctx: Any) -> Any:
         """Run the command; turn an escaping :class:`OSError` into :func:`os_error_message` and exit 1."""
@@ -50,6 +52,9 @@ class AtlasGroup(TyperGroup):
             if exc.errno == errno.EPIPE:  # the reader went away (``| head``): let click handle it quietly
                 raise
             typer.echo(f"Error: {os_error_message(exc)}", err=True)
+            raise typer.Exit(1) from None
+        except Unavailable as exc:  # e.g. a damaged price store: what and what to run, no traceback
+            typer.echo(f"Error: {exc.detail}", err=True)
             raise typer.Exit(1) from None
 
 

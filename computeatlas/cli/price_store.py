@@ -7,12 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
+import duckdb
 import typer
 
 from computeatlas.cli.base import DataOption, PricesOption, fail, out
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cloud.compaction import CompactionRefused
-from computeatlas.cloud.layout import period_of
+from computeatlas.cloud.layout import period_of, pointer
+from computeatlas.cloud.writers import unreadable
 from computeatlas.cloud.store import Store, StoreBusy
 from computeatlas.core.settings import Settings
 
@@ -28,10 +30,18 @@ def existing_store(folder: Path) -> Store:
 
 def current_problem(store: Store) -> str | None:
     """Why the store's current table is not used (answers then come from the history), or None."""
-    if not store.committed() or store.current_file() is not None:
+    if not store.committed():
         return None
+    table = store.current_file()
+    if table is not None:
+        return f"unreadable ({table.relative_to(store.root)} is not a Parquet file; answers come from the history)" if unreadable([table]) else None
     if not (store.root / "current.json").is_file():
         return "missing (the current prices are worked out from the history on every question)"
+    found = pointer(store.root)
+    if found is None:
+        return "current.json is not readable or names no file of current/ (answers come from the history)"
+    if not (store.root / str(found["file"])).is_file():
+        return f"current.json names {found['file']}, which is not there (answers come from the history)"
     return "older than the newest run (a writer stopped before naming the new one; answers come from the history)"
 
 
@@ -57,19 +67,22 @@ def status(prices: PricesOption = None, data: DataOption = None) -> None:
     when there is none, 1 when there is any (``prices repair`` removes orphans and staging)."""
     store = existing_store(Settings.from_env(data=data, prices=prices).prices_dir)
     found = store.leftovers()
+    broken = [p for p in unreadable(store.files()) if p.is_file()]  # the missing ones are listed as missing
     out.print(f"store {store.root}: {len(store.runs())} committed run(s)", markup=False, highlight=False)
     for title, items in (("orphan Parquet files (no manifest names them)", [_shown(store, p) for p in found.orphans]),
                          ("runs without a manifest", list(found.runs_without_manifest)),
                          ("staging leftovers", [_shown(store, p) for p in found.staging]),
                          ("files a manifest names that are missing", list(found.missing)),
                          ("unreadable manifests", [_shown(store, p) for p in found.broken_manifests]),
-                         ("files a compaction replaced, still there", [_shown(store, p) for p in found.replaced])):
+                         ("files a compaction replaced, still there", [_shown(store, p) for p in found.replaced]),
+                         ("unreadable Parquet files a manifest names (pages answer 503 until restored from a backup)",
+                          [_shown(store, p) for p in broken])):
         out.print(f"{title}: {len(items)}", markup=False, highlight=False)
         for item in items:
             out.print(f"  {item}", markup=False, highlight=False)
     stale = current_problem(store)
     out.print(f"current table: {stale or 'up to date'}", markup=False, highlight=False)
-    if found or stale:
+    if found or stale or broken:
         raise typer.Exit(1)
 
 
@@ -91,6 +104,7 @@ def repair(
     stale = current_problem(store)
     if not found and not stale:
         out.print(f"store {store.root}: nothing to remove", markup=False, highlight=False)
+        _beyond_repair(store)
         return
     if not yes:
         for path in found:
@@ -110,13 +124,27 @@ def repair(
         out.print(f"current table written from the history: {written['file']} ({written['rows']} offers)", markup=False, highlight=False,
                   soft_wrap=True)
     out.print(f"{len(removed) + (written is not None)} item(s) repaired", markup=False, highlight=False)
+    _beyond_repair(store)
+
+
+def _beyond_repair(store: Store) -> None:
+    """Exit 1 naming what ``repair`` cannot fix (missing or unreadable files a manifest names,
+    unreadable manifests): those need the files back from a backup."""
+    left = store.leftovers()
+    lost = [*left.missing, *(_shown(store, p) for p in left.broken_manifests),
+            *(_shown(store, p) for p in unreadable(store.files()) if p.is_file())]
+    if lost:
+        for item in lost:
+            out.print(f"cannot repair: {item}", markup=False, highlight=False, soft_wrap=True)
+        out.print("restore these from a backup of the store; nothing else was changed", markup=False, highlight=False)
+        raise typer.Exit(1)
 
 
 def _period(text: str | None) -> str | None:
     if text is None:
         return None
     try:
-        return period_of(text.strip())
+        return period_of(text)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--period") from None
 
@@ -140,9 +168,13 @@ def compact(
         raise fail(str(exc)) from None
     except StoreBusy as exc:
         raise fail(str(exc), 1) from None
+    except duckdb.Error as exc:  # a file it should read is damaged: nothing was changed
+        raise fail(f"compaction stopped, nothing was changed: {str(exc).splitlines()[0][:300]} (run `computeatlas prices status`)",
+                   1) from None
     for item in done:
         if item.file is None:
-            out.print(f"{item.period}: already one compacted file, nothing to do", markup=False, highlight=False)
+            said = "no observations" if item.files == 0 else "already one compacted file"
+            out.print(f"{item.period}: {said}, nothing to do", markup=False, highlight=False)
         else:
             out.print(f"{item.period}: {item.rows} rows from {item.files} file(s) into {item.file.relative_to(store.root)}",
                       markup=False, highlight=False, soft_wrap=True)

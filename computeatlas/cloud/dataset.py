@@ -32,6 +32,7 @@ from computeatlas.cloud.engine import RESULTS, connection
 from computeatlas.cloud.layout import CURRENT, Files, active, compactions
 from computeatlas.cloud.views import define, literal
 from computeatlas.cloud.writers import LOCK_TIMEOUT_SECONDS, STAGING, Leftovers, leftovers, remove_leftovers, write_lock
+from computeatlas.core.errors import Unavailable
 
 VERSION_RECHECK_SECONDS = 1.0
 """How long :meth:`Dataset.version` trusts its last look at the runs folder."""
@@ -51,6 +52,16 @@ def _mtime(path: Path) -> int:
         return os.stat(path).st_mtime_ns
     except FileNotFoundError:
         return 0
+
+
+class StoreDamaged(Unavailable):
+    """A file the store's manifests name cannot be read (missing, truncated, not Parquet): a
+    503 naming the store and what to run; nothing is answered from a part of the history."""
+
+    def __init__(self, root: Path, error: Exception) -> None:
+        first = str(error).splitlines()[0][:300] if str(error) else type(error).__name__
+        super().__init__("Price store damaged", f"the price store at {root} cannot be read ({first}); the operator runs "
+                                                "`computeatlas prices status` to see what is wrong")
 
 
 class Dataset:
@@ -319,9 +330,15 @@ class Dataset:
                     rows = self._run(con, files, sql, params, accelerator, self.key, self._order, first, last)
             except duckdb.IOException:  # a compaction removed a file between the listing and the read: list again
                 _LISTED.clear()
+                _COMMITTED.clear()
                 files = self._files(first, last)
-                with connection() as con:
-                    rows = self._run(con, files, sql, params, accelerator, self.key, self._order, first, last)
+                try:
+                    with connection() as con:
+                        rows = self._run(con, files, sql, params, accelerator, self.key, self._order, first, last)
+                except (duckdb.IOException, duckdb.InvalidInputException) as exc:
+                    raise StoreDamaged(self.root, exc) from None
+            except duckdb.InvalidInputException as exc:  # a named file is not Parquet (truncated, overwritten)
+                raise StoreDamaged(self.root, exc) from None
             RESULTS.put(key, rows)
         return [dict(row) for row in rows]
 
@@ -337,8 +354,11 @@ class Dataset:
             # The collection time read as UTC wall time and given its zone here: DuckDB's own conversion of
             # a zoned time costs about 2 µs a row, a third of reading the whole market.
             plain = f"SELECT * REPLACE (CAST(collected AS TIMESTAMP) AS collected) FROM ({sql})"
-            with connection() as con:
-                rows = self._run(con, Files(), plain, params, None, self.key, self._order, None, None, table)
+            try:
+                with connection() as con:
+                    rows = self._run(con, Files(), plain, params, None, self.key, self._order, None, None, table)
+            except (duckdb.IOException, duckdb.InvalidInputException):
+                return None  # an unreadable table: the history answers (prices status says so)
             for row in rows:
                 row["collected"] = row["collected"].replace(tzinfo=dt.UTC)
             RESULTS.put(key, rows)
@@ -409,4 +429,4 @@ def version_of(committed: Sequence[str]) -> str:
     return ",".join(committed)[-64:] + f"#{len(committed)}" if committed else "#0"
 
 
-__all__ = ["LISTINGS_KEPT", "SCHEMAS_KEPT", "VERSION_RECHECK_SECONDS", "Dataset", "version_of"]
+__all__ = ["LISTINGS_KEPT", "SCHEMAS_KEPT", "VERSION_RECHECK_SECONDS", "Dataset", "StoreDamaged", "version_of"]

@@ -21,8 +21,10 @@ the committed compactions' files nothing replaced.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,8 +61,7 @@ class Compaction:
         if len(self.period) == 10:
             return self.first
         start = self.first
-        following = dt.date(start.year + start.month // 12, start.month % 12 + 1, 1)
-        return following - dt.timedelta(days=1)
+        return start.replace(day=calendar.monthrange(start.year, start.month)[1])
 
 
 def period_of(text: str) -> str:
@@ -141,7 +142,12 @@ def pointer(root: Path) -> dict[str, Any] | None:
         data = json.loads((root / POINTER).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) and {"file", "version", "newest"} <= set(data) else None
+    if not isinstance(data, dict) or not {"file", "version", "newest"} <= set(data):
+        return None
+    file = data["file"]  # a file of the current/ folder, never a path out of the store
+    if not isinstance(file, str) or not re.fullmatch(rf"{CURRENT}/current-[A-Za-z0-9_.-]+\.parquet", file) or ".." in file:
+        return None
+    return data
 
 
 __all__ = ["COMPACTED", "COMPACTIONS", "CURRENT", "OBSERVATIONS", "POINTER", "RUNS", "Compaction", "Files", "active", "compactions",

@@ -54,7 +54,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from computeatlas.cloud.dataset import Dataset
+from computeatlas.cloud.dataset import Dataset, StoreDamaged
 from computeatlas.cloud.engine import RESULT_MAX_ROWS
 from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.writers import LOCK_NAME, LOCK_TIMEOUT_SECONDS, Leftovers, StoreBusy
@@ -297,4 +297,5 @@ def observation_of(row: dict[str, Any]) -> Observation:
     return Observation.model_validate(data)
 
 
-__all__ = ["KEY", "LATEST_ORDER", "LOCK_NAME", "LOCK_TIMEOUT_SECONDS", "OFFER", "Leftovers", "Store", "StoreBusy", "observation_of"]
+__all__ = ["KEY", "LATEST_ORDER", "LOCK_NAME", "LOCK_TIMEOUT_SECONDS", "OFFER", "Leftovers", "Store", "StoreBusy", "StoreDamaged",
+           "observation_of"]

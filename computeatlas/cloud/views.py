@@ -16,6 +16,7 @@ accelerator and time, so one part's history reads little of the others'.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
@@ -76,7 +77,7 @@ def _period(compacted: Path) -> tuple[dt.date, dt.date]:
     start = dt.date.fromisoformat(text if len(text) == 10 else text + "-01")
     if len(text) == 10:
         return start, start
-    return start, dt.date(start.year + start.month // 12, start.month % 12 + 1, 1) - dt.timedelta(days=1)
+    return start, start.replace(day=calendar.monthrange(start.year, start.month)[1])
 
 
 def _monthly(con: duckdb.DuckDBPyConnection, files: Files, first: dt.date | None, last: dt.date | None, schema: str | None) -> None:

@@ -110,9 +110,15 @@ def leftovers(root: Path, committed: Iterable[str]) -> Leftovers:
     old = [p for p in sorted(observations.glob("date=*/*.parquet")) if run_of(p) in runs
            and str(p.relative_to(root)) in gone] if observations.is_dir() else []
     named = {c.file for c in done}
+    written = {p.stem for p in (root / "compactions").glob("*.json")}  # a manifest there, readable or not
+    unread = sorted(p for p in (root / "compactions").glob("*.json") if p.stem not in {c.id for c in done})
     for path in sorted((root / COMPACTED).glob("period=*/*.parquet")):
         relative = str(path.relative_to(root)).replace("/monthly-", "/part-")  # a roll-up goes with its file
-        (old if relative in gone else orphans if relative not in named else []).append(path)
+        ident = path.stem.removeprefix("part-").removeprefix("monthly-")
+        if relative in gone:
+            old.append(path)
+        elif relative not in named and ident not in written:  # never the file of a manifest that cannot be read
+            orphans.append(path)
     staging = sorted(staging_dir.iterdir()) if staging_dir.is_dir() else []
     missing: list[str] = []
     broken: list[Path] = []
@@ -125,8 +131,23 @@ def leftovers(root: Path, committed: Iterable[str]) -> Leftovers:
         missing += [f"{path.stem}: {name}" for name in files if str(name) not in gone and not (root / str(name)).is_file()]
     missing += [f"compaction {c.id}: {c.file}" for c in done if c.file not in gone and not (root / c.file).is_file()]
     runs_without = sorted({run_of(p) for p in orphans if p.parent.parent == observations})
-    return Leftovers(tuple(orphans), tuple(runs_without), tuple(staging), tuple(missing), tuple(broken), tuple(old),
+    return Leftovers(tuple(orphans), tuple(runs_without), tuple(staging), tuple(missing), tuple(broken + unread), tuple(old),
                      tuple(unused(root)))
+
+
+def unreadable(paths: Iterable[Path]) -> list[Path]:
+    """Those of ``paths`` (Parquet files a manifest names) that are missing or whose footer
+    cannot be read (truncated, overwritten): a store that needs its operator. Reads footers only."""
+    import duckdb
+
+    bad = []
+    with duckdb.connect() as con:
+        for path in paths:
+            try:
+                con.execute("SELECT num_rows FROM parquet_file_metadata(?)", [str(path)]).fetchall()
+            except duckdb.Error:
+                bad.append(path)
+    return bad
 
 
 def remove_leftovers(root: Path, committed: Iterable[str]) -> list[Path]:
@@ -145,4 +166,5 @@ def remove_leftovers(root: Path, committed: Iterable[str]) -> list[Path]:
     return list(found)
 
 
-__all__ = ["LOCK_NAME", "LOCK_TIMEOUT_SECONDS", "STAGING", "Leftovers", "StoreBusy", "leftovers", "remove_leftovers", "run_of", "write_lock"]
+__all__ = ["LOCK_NAME", "LOCK_TIMEOUT_SECONDS", "STAGING", "Leftovers", "StoreBusy", "leftovers", "remove_leftovers", "run_of", "unreadable",
+           "write_lock"]

@@ -25,6 +25,12 @@ class NotFound(PageError):
     status = 404
 
 
+class Unavailable(PageError):
+    """503: what the page needs cannot be read now (e.g. a damaged data store); ``detail`` says what and what to do."""
+
+    status = 503
+
+
 class BadRequest(PageError):
     """400: a parameter is wrong; ``detail`` names it and says why."""
 

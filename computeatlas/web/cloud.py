@@ -329,6 +329,7 @@ def api_price_history(
     """Every accepted price observation of one accelerator in a date window (held rows are
     never included), and per date the median on-demand USD price per accelerator-hour per
     provider and over all, with observation counts. ``format=csv`` gives the observations as CSV."""
+    refuse_repeats(request, type(params).model_fields)
     acc = find_accelerator(request, ident)
     since, until, window = params.dates(history.utcnow().astimezone(dt.UTC).date())
     view = history_view(_store(request), acc.id, since, until, params.limit, rates=rates_of(settings_of(request)), window=window,
