@@ -88,7 +88,8 @@ def answers(store: Store) -> dict[str, Any]:
     for part in parts:
         out[part] = (store.current(part, NOW + dt.timedelta(hours=3), 90), store.history(part), store.history(part, limit=3),
                      store.series(part), store.variants_of(part), store.newest(None, NOW + dt.timedelta(hours=3), part),
-                     store.history(part, dt.date(2026, 1, 1), dt.date(2026, 11, 29)))
+                     store.history(part, dt.date(2026, 1, 1), dt.date(2026, 11, 29)), store.series(part, dt.date(2026, 10, 14)),
+                     store.series(part, provider="examplecloud"), store.series(part, region="us"))
     return out
 
 
@@ -106,6 +107,8 @@ def test_compaction_changes_no_answer_before_or_after_later_runs(twins: tuple[St
     assert before["count"] == answers(compacted)["count"] and len(before["obs"]) > len(before["latest"]) > 20
     assert "nvidia-l4" in before and before["conflicts"]  # the data holds what the test is about
     assert before["month lows"][("nvidia-l4", "")][dt.date(2026, 11, 1)] == {"examplecloud": 0.3775}  # 3.02 USD for 8 L4s
+    assert {(p["date"], p["median"], p["observations"]) for p in before["nvidia-l4"][3] if p["date"].month == 11} >= {
+        (dt.date(2026, 11, 28), 0.3775 + (0.39 - 0.3775) / 2, 2)}  # 3.02 (us) and 3.12 (eu) for 8 L4s on 11-28
     runs = len(compacted.runs())
     done = compacted.compact("2026-11-20")  # a day first, then every month, that day's compacted file included
     assert [d.period for d in done] == ["2026-11-20"] and done[0].rows > 0
@@ -114,7 +117,7 @@ def test_compaction_changes_no_answer_before_or_after_later_runs(twins: tuple[St
     assert len(done) >= 3 and all(d.file is not None for d in done)
     assert answers(compacted) == before
     assert not list(compacted.observations_dir.glob("date=*/*.parquet"))  # the run files are gone: one file per month
-    assert all(p.with_name(p.name.replace("part-", "monthly-")).is_file() for p in compacted.files())  # each with its roll-up
+    assert all(p.with_name(p.name.replace("part-", kind)).is_file() for p in compacted.files() for kind in ("monthly-", "daily-"))
     assert len(compacted.runs()) == runs  # the manifests stay, the record of what came in when
     assert len(compacted.files()) == len(done) and compacted.leftovers().removable == ()
     assert compacted.compact("2026-11") == [compacted.compact("2026-11")[0]] and compacted.compact("2026-11")[0].file is None

@@ -12,9 +12,9 @@ Every import adds a file per collection date, so a year of collections every six
   part's history reads only its own row groups;
 - each row flagged ``newest`` when it is its key's newest decision (the store's rule), so
   reading the newest decisions is a filter;
-- for a store of offers, the monthly roll-up of those decisions beside it
-  (``monthly-<id>.parquet``, :func:`computeatlas.cloud.views.rollup`): the market-wide charts
-  read a few thousand rows instead of the history.
+- for a store of offers, the roll-ups of those decisions beside it (``monthly-<id>.parquet``
+  and ``daily-<id>.parquet``, :data:`computeatlas.cloud.views.ROLLUPS`): the market-wide
+  charts and a price page's median series read a few thousand rows instead of the history.
 
 The run manifests stay: they are the record of what came in when (each row keeps its
 ``run``). The compaction commits by writing ``compactions/<id>.json`` (an atomic rename)
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from computeatlas.cloud.layout import COMPACTED, COMPACTIONS, Compaction, active, compactions, period_of
-from computeatlas.cloud.views import compacted_rows, literal, newest_flag, rollup, run_rows, summary_of
+from computeatlas.cloud.views import ROLLUPS, compacted_rows, literal, newest_flag, run_rows, summary_of
 from computeatlas.cloud.writers import STAGING
 
 if TYPE_CHECKING:
@@ -109,14 +109,15 @@ def _one(store: Store, period: str, now: dt.datetime) -> Compacted:
                         f"{', '.join(store.key)}, run) TO {literal(str(staged))} "
                         f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})")
             written = (con.execute(f"SELECT count(*) FROM read_parquet({literal(str(staged))})").fetchone() or (0,))[0]
-            if store.offer:  # the monthly roll-up of the newest decisions, beside the file
-                con.execute(f"COPY ({rollup(f'(SELECT * FROM read_parquet({literal(str(staged))}) WHERE newest)')}) TO "
-                            f"{literal(str(summary_of(staged)))} (FORMAT parquet, COMPRESSION zstd)")
+            for kind, make in ROLLUPS.items() if store.offer else ():  # the roll-ups of the newest decisions, beside the file
+                con.execute(f"COPY ({make(f'(SELECT * FROM read_parquet({literal(str(staged))}) WHERE newest)')}) TO "
+                            f"{literal(str(summary_of(staged, kind)))} (FORMAT parquet, COMPRESSION zstd)")
         if written != read:
             raise RuntimeError(f"compaction of {period} wrote {written} rows of {read}; nothing was changed")
         target.parent.mkdir(parents=True, exist_ok=True)
-        if summary_of(staged).is_file():
-            os.replace(summary_of(staged), summary_of(target))
+        for kind in ROLLUPS:
+            if summary_of(staged, kind).is_file():
+                os.replace(summary_of(staged, kind), summary_of(target, kind))
         os.replace(staged, target)
         replaces = sorted(str(p.relative_to(store.root)) for p in (*files.runs, *inside))
         manifest = staging / "manifest.json"
@@ -126,7 +127,8 @@ def _one(store: Store, period: str, now: dt.datetime) -> Compacted:
         os.replace(manifest, store.root / COMPACTIONS / f"{ident}.json")
     except BaseException:
         target.unlink(missing_ok=True)
-        summary_of(target).unlink(missing_ok=True)
+        for kind in ROLLUPS:
+            summary_of(target, kind).unlink(missing_ok=True)
         raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)

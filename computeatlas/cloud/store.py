@@ -256,6 +256,10 @@ class Store(Dataset):
         clauses, params = self._filters(accelerator, {**equal, "pricing": "on_demand"})
         if accelerator not in self.observed_accelerators():
             return []
+        if not (equal.get("variant") or equal.get("region")):  # the daily roll-up holds these medians
+            where = "accelerator = ?" + (" AND provider = ?" if equal.get("provider") else "")
+            return self.query(f"SELECT date, provider, median, observations FROM daily WHERE {where} ORDER BY date, provider",
+                              [accelerator, *([equal["provider"]] if equal.get("provider") else [])], since, until, accelerator)
         clauses += ["currency = 'USD'", "per_accelerator_hour IS NOT NULL"]
         return self.query(
             f"SELECT date, provider, median(per_accelerator_hour) AS median, count(*) AS observations "

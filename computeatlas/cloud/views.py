@@ -67,9 +67,21 @@ def rollup(source: str) -> str:
             "GROUP BY ALL")
 
 
-def summary_of(compacted: Path) -> Path:
-    """The monthly roll-up file written beside a compacted file."""
-    return compacted.with_name("monthly-" + compacted.name.removeprefix("part-"))
+def daily(source: str) -> str:
+    """SQL: per part, collection date and provider, the median on-demand USD price per
+    accelerator-hour of the accepted rows of ``source`` and how many there were (the series of
+    a price page; a date's rows are all in one compacted file, so no combining is needed)."""
+    return (f"SELECT accelerator, date, provider, median(per_accelerator_hour) AS median, count(*) AS observations FROM {source} "
+            "WHERE status = 'accepted' AND pricing = 'on_demand' AND currency = 'USD' AND per_accelerator_hour IS NOT NULL GROUP BY ALL")
+
+
+ROLLUPS = {"monthly": rollup, "daily": daily}
+"""The roll-ups a compaction writes beside its file (``<name>-<id>.parquet``) and the views of the same names."""
+
+
+def summary_of(compacted: Path, kind: str = "monthly") -> Path:
+    """The roll-up file ``kind`` (:data:`ROLLUPS`) written beside a compacted file."""
+    return compacted.with_name(f"{kind}-" + compacted.name.removeprefix("part-"))
 
 
 def _period(compacted: Path) -> tuple[dt.date, dt.date]:
@@ -80,23 +92,26 @@ def _period(compacted: Path) -> tuple[dt.date, dt.date]:
     return start, start.replace(day=calendar.monthrange(start.year, start.month)[1])
 
 
-def _monthly(con: duckdb.DuckDBPyConnection, files: Files, first: dt.date | None, last: dt.date | None, schema: str | None) -> None:
-    """The view ``monthly``: the roll-up files of compacted periods inside the window whose
-    months no run file touches, and the roll-up of ``latest`` for every other month."""
+def _rolled(con: duckdb.DuckDBPyConnection, files: Files, first: dt.date | None, last: dt.date | None, schema: str | None,
+            kind: str, accelerator: str | None = None) -> None:
+    """The view ``kind`` (``monthly``, ``daily``): the roll-up files of compacted periods inside
+    the window whose months no run file touches, and the roll-up of ``latest`` for every other month."""
     touched = {p.parent.name.removeprefix("date=")[:7] for p in files.runs}
     kept: list[Path] = []
     for path in files.compacted:
         start, end = _period(path)
         inside = (first is None or start >= first) and (last is None or end <= last)
-        if inside and start.isoformat()[:7] not in touched and summary_of(path).is_file():
+        if inside and start.isoformat()[:7] not in touched and summary_of(path, kind).is_file():
             kept.append(path)
     rest = [p for p in files.compacted if p not in kept]
     months = sorted(touched | {_period(p)[0].isoformat()[:7] for p in rest})
-    parts = [f"SELECT * FROM read_parquet({listed([summary_of(p) for p in kept])})"] if kept else []
+    parts = [f"SELECT * FROM read_parquet({listed([summary_of(p, kind) for p in kept])})"] if kept else []
     if months or not kept:
-        chosen = ", ".join(literal(m) for m in months) or "NULL"
-        parts.append(rollup(f"(SELECT * FROM {_name('latest', schema)} WHERE strftime(date, '%Y-%m') IN ({chosen}))"))
-    _create(con, "monthly", " UNION ALL BY NAME ".join(parts), schema)
+        spans = [_period(Path(f"period={m}") / "x")[:2] for m in months]  # date ranges, so the scan skips row groups by their dates
+        chosen = " OR ".join(f"date BETWEEN DATE {literal(a.isoformat())} AND DATE {literal(b.isoformat())}" for a, b in spans) or "false"
+        part = f" AND accelerator = {literal(accelerator)}" if accelerator is not None else ""
+        parts.append(ROLLUPS[kind](f"(SELECT * FROM {_name('latest', schema)} WHERE ({chosen}){part})"))
+    _create(con, kind, " UNION ALL BY NAME ".join(parts), schema)
 
 
 def _name(view: str, schema: str | None) -> str:
@@ -117,9 +132,10 @@ def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], ord
     (run files are already chosen by their date folder). ``accelerator`` narrows the run
     files' share of ``latest`` to the keys ever placed on it before the newest row per key
     is chosen (a re-placement is still honoured); the caller still filters on it.
-    With ``monthly`` (a store of offers), also the view ``monthly``: the monthly roll-up of
-    ``latest`` (:func:`rollup`), read from the roll-up files compactions wrote where they
-    are whole. Raises ``ValueError`` for an empty ``files``."""
+    With ``monthly`` (a store of offers), also the views ``monthly`` and ``daily``: the
+    roll-ups of ``latest`` (:func:`rollup`, :func:`daily`), read from the roll-up files
+    compactions wrote where they are whole (with ``accelerator``, the months rolled up here
+    hold only that part's rows: its callers ask of it alone). Raises ``ValueError`` for an empty ``files``."""
     if not files:
         raise ValueError("no files to define the views over")
     keys = ", ".join(key)
@@ -150,7 +166,8 @@ def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], ord
             again = f"SELECT * FROM {decided} ANTI JOIN {recent_view} USING ({keys}) UNION ALL BY NAME {again}"
         _create(con, "latest", again, schema)
     if monthly:
-        _monthly(con, files, first, last, schema)
+        for kind in ROLLUPS:
+            _rolled(con, files, first, last, schema, kind, accelerator)
 
 
-__all__ = ["MONTHLY_GRAIN", "compacted_rows", "define", "rollup", "summary_of", "listed", "literal", "newest_flag", "run_rows"]
+__all__ = ["MONTHLY_GRAIN", "ROLLUPS", "compacted_rows", "daily", "define", "rollup", "summary_of", "listed", "literal", "newest_flag", "run_rows"]
