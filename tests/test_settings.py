@@ -44,3 +44,42 @@ def test_a_database_without_a_driver_is_a_clear_ledger_error() -> None:
 
     with pytest.raises(LedgerUnavailable, match=r"no driver for this database \(MySQLdb\)"):
         Ledger.open("mysql://atlas@db.internal/atlas")
+
+
+def test_a_misspelled_variable_is_an_error_naming_it_and_the_nearest_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    from computeatlas.core.settings import Settings, UnknownSetting
+
+    monkeypatch.setenv("COMPUTEATLAS_FRESHNES_DAYS", "30")
+    with pytest.raises(UnknownSetting) as raised:
+        Settings.from_env()
+    assert str(raised.value) == "COMPUTEATLAS_FRESHNES_DAYS names no setting; did you mean COMPUTEATLAS_FRESHNESS_DAYS?"
+    assert raised.value.nearest == "COMPUTEATLAS_FRESHNESS_DAYS"
+
+
+def test_a_variable_near_no_setting_points_to_the_list() -> None:
+    from computeatlas.core.settings import Settings, UnknownSetting
+
+    with pytest.raises(UnknownSetting, match=r"^COMPUTEATLAS_ZZZQQ names no setting; the README's 'Settings and serving' lists them$"):
+        Settings.check_environment({"COMPUTEATLAS_ZZZQQ": "1", "HOME": "/root"})
+
+
+def test_the_test_suites_own_variables_and_every_setting_pass() -> None:
+    from computeatlas.core.settings import Settings
+
+    every = {f"COMPUTEATLAS_{name.upper()}": "x" for name in Settings.model_fields}
+    Settings.check_environment({**every, "COMPUTEATLAS_TEST_POSTGRES_URL": "postgresql://", "computeatlas_data": "/d"})
+
+
+def test_the_cli_says_so_in_one_line_and_exits_2() -> None:
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "from computeatlas.cli import main; main(['prices', 'status'])"],
+        env={**os.environ, "COMPUTEATLAS_PRICE_BAND_LOWW": "0.2"},
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr == ("setting COMPUTEATLAS_PRICE_BAND_LOWW names no setting; "
+                           "did you mean COMPUTEATLAS_PRICE_BAND_LOW?\n")

@@ -23,6 +23,7 @@ from computeatlas.cli import (
     site,  # noqa: F401  (registers commands)
 )
 from computeatlas.cli.base import app, os_error_message, settings_error_message
+from computeatlas.core.settings import UnknownSetting
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -40,6 +41,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit(1) from None
     except SettingsError as exc:  # raised where a command reads the settings itself
         typer.echo(f"Error: {settings_error_message(exc)}", err=True)
+        raise SystemExit(2) from None
+    except UnknownSetting as exc:
+        typer.echo(f"Error: setting {exc}", err=True)
         raise SystemExit(2) from None
 
 

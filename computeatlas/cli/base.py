@@ -25,7 +25,7 @@ from typer.core import TyperGroup
 from computeatlas.core import catalog as catalog_mod
 from computeatlas.core.catalog import Catalog, CatalogError
 from computeatlas.core.errors import Unavailable
-from computeatlas.core.settings import Settings
+from computeatlas.core.settings import Settings, UnknownSetting
 from computeatlas.silicon.resolve import ResolveError, resolve_id
 
 
@@ -111,6 +111,8 @@ def settings_for(**options: object) -> Settings:
         raise fail(f"setting {name} (COMPUTEATLAS_{name.upper()}): {first['msg'].removeprefix('Value error, ')}") from None
     except SettingsError as exc:  # a value pydantic-settings could not even decode (a list that is not JSON)
         raise fail(settings_error_message(exc)) from None
+    except UnknownSetting as exc:
+        raise fail(f"setting {exc}") from None
 
 
 def settings_error_message(exc: SettingsError) -> str:

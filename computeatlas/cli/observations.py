@@ -31,6 +31,7 @@ from computeatlas.cli.base import (
     find_accelerator_id,
     load_catalog,
     out,
+    settings_for,
 )
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cli.price_store import existing_store
@@ -66,7 +67,7 @@ def _print_json(summary: ImportCounts) -> None:
 
 
 def _settings(data: Path | None, prices: Path | None) -> Settings:
-    return Settings.from_env(data=data, prices=prices)
+    return settings_for(data=data, prices=prices)
 
 
 def _waiting(lock: str) -> None:

@@ -10,13 +10,12 @@ from typing import Annotated
 import duckdb
 import typer
 
-from computeatlas.cli.base import DataOption, PricesOption, fail, out
+from computeatlas.cli.base import DataOption, PricesOption, fail, out, settings_for
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cloud.compaction import CompactionRefused
 from computeatlas.cloud.layout import period_of, pointer
 from computeatlas.cloud.writers import unreadable
 from computeatlas.cloud.store import Store, StoreBusy
-from computeatlas.core.settings import Settings
 
 
 def existing_store(folder: Path) -> Store:
@@ -48,7 +47,7 @@ def current_problem(store: Store) -> str | None:
 @prices_app.command("runs")
 def runs_(prices: PricesOption = None, data: DataOption = None) -> None:
     """List the import runs in the store with their counts."""
-    for manifest in Store(Settings.from_env(data=data, prices=prices).prices_dir).runs():
+    for manifest in Store(settings_for(data=data, prices=prices).prices_dir).runs():
         counts = manifest.get("counts", {})
         out.print(f"{manifest['run']}  {manifest.get('format', '')}  read {counts.get('read', 0)}, accepted {counts.get('accepted', 0)}, "
                   f"held {counts.get('held', 0)}, rejected {counts.get('rejected', 0)}  "
@@ -65,7 +64,7 @@ def status(prices: PricesOption = None, data: DataOption = None) -> None:
     names (orphans, never read), the runs they belong to (runs without a manifest), staging
     leftovers, files a manifest names that are missing, and unreadable manifests. Exit 0
     when there is none, 1 when there is any (``prices repair`` removes orphans and staging)."""
-    store = existing_store(Settings.from_env(data=data, prices=prices).prices_dir)
+    store = existing_store(settings_for(data=data, prices=prices).prices_dir)
     found = store.leftovers()
     broken = [p for p in unreadable(store.files()) if p.is_file()]  # the missing ones are listed as missing
     out.print(f"store {store.root}: {len(store.runs())} committed run(s)", markup=False, highlight=False)
@@ -99,7 +98,7 @@ def repair(
     Nothing a committed run wrote is touched; the removal holds the store's write lock, so it
     never races an import. Missing files and unreadable manifests are reported by
     ``prices status`` and left for the operator."""
-    store = existing_store(Settings.from_env(data=data, prices=prices).prices_dir)
+    store = existing_store(settings_for(data=data, prices=prices).prices_dir)
     found = store.leftovers().removable
     stale = current_problem(store)
     if not found and not stale:
@@ -161,7 +160,7 @@ def compact(
     came in when; the replaced files are removed once the compaction is committed. Holds the
     store's write lock (exit 1 when another writer holds it too long)."""
     chosen = _period(period)
-    store = existing_store(Settings.from_env(data=data, prices=prices).prices_dir)
+    store = existing_store(settings_for(data=data, prices=prices).prices_dir)
     try:
         done = store.compact(chosen)
     except CompactionRefused as exc:

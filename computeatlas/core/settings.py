@@ -9,10 +9,32 @@ static build; nothing else reads the environment. Tests build one directly:
 from __future__ import annotations
 
 import datetime as dt
+import difflib
+import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PREFIX = "COMPUTEATLAS_"
+"""The prefix of every setting's environment variable."""
+
+RESERVED_PREFIX = PREFIX + "TEST_"
+"""Variables under this prefix belong to the test suite (e.g. ``COMPUTEATLAS_TEST_POSTGRES_URL``), not to the atlas."""
+
+
+class UnknownSetting(ValueError):
+    """A ``COMPUTEATLAS_*`` variable that names no setting (a misspelling is otherwise silently ignored).
+
+    ``variable`` is the variable's name; ``nearest`` the closest setting's variable, or ``None``.
+    """
+
+    def __init__(self, variable: str, nearest: str | None) -> None:
+        self.variable, self.nearest = variable, nearest
+        hint = f"; did you mean {nearest}?" if nearest else "; the README's 'Settings and serving' lists them"
+        super().__init__(f"{variable} names no setting{hint}")
+
 
 BUNDLED_DATA = Path(__file__).resolve().parent.parent.parent / "data"
 """The bundled data folder of a source checkout (``<repo>/data``)."""
@@ -91,8 +113,26 @@ class Settings(BaseSettings):
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
-        """The settings from ``COMPUTEATLAS_*`` variables, with ``overrides`` (e.g. from CLI options) on top."""
+        """The settings from ``COMPUTEATLAS_*`` variables, with ``overrides`` (e.g. from CLI options) on top.
+
+        Raises :class:`UnknownSetting` for a ``COMPUTEATLAS_*`` variable that names no setting
+        (``COMPUTEATLAS_TEST_*`` is left to the test suite), and :class:`pydantic.ValidationError`
+        for a malformed value.
+        """
+        cls.check_environment(os.environ)
         return cls(**{k: v for k, v in overrides.items() if v is not None})
+
+    @classmethod
+    def check_environment(cls, environ: Mapping[str, str]) -> None:
+        """Raise :class:`UnknownSetting` for the first (in name order) ``COMPUTEATLAS_*`` variable of
+        ``environ`` that names no field; the variable names are compared case-insensitively, as
+        pydantic-settings reads them."""
+        known = sorted(name.upper() for name in cls.model_fields)
+        for variable in sorted(environ):
+            upper = variable.upper()
+            if upper.startswith(PREFIX) and not upper.startswith(RESERVED_PREFIX) and upper.removeprefix(PREFIX) not in known:
+                nearest = difflib.get_close_matches(upper.removeprefix(PREFIX), known, n=1, cutoff=0.6)
+                raise UnknownSetting(variable, PREFIX + nearest[0] if nearest else None)
 
     @property
     def prices_dir(self) -> Path:
