@@ -279,6 +279,7 @@ def verdict(run: dict[str, Any], rows: list[tuple[str, str, bool | None]]) -> st
 
 def _why(run: dict[str, Any], rows: list[tuple[str, str, bool | None]]) -> list[str]:
     http = run.get("http", {})
+    missed = [label for label, _, ok in rows if ok is False]
     out: list[str] = []
     out += [verdict(run, rows), ""]
     prof = http.get("profile")

@@ -62,3 +62,10 @@ def test_a_part_that_failed_makes_the_verdict_say_so() -> None:
     assert [ok for label, _, ok in rows if "linear" in label] == [None, None]
     said = report.verdict(run, rows)
     assert "parts that failed: render" in said and "not measured: catalog load linear" in said
+
+
+def test_a_missed_peer_ratio_without_a_profile_is_reported_not_a_crash() -> None:
+    slow = _run(datasette_rps=200.0)  # 3,000 ÷ 200 = 15×, below the 50× asked; no py-spy profile in the run
+    text = "\n".join(report._why(slow, report.targets(slow)))  # the verdict and its reasons, without the machine's table
+    assert "missed: accelerator page ≥ 50× Datasette's row page (requests/s)" in text
+    assert "No profile: py-spy was not available." in text
