@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from synthetic import synthetic  # noqa: E402
+from synthetic import synthetic
 
 from computeatlas import load
 from computeatlas.build import static as site

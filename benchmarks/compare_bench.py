@@ -33,12 +33,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from synthetic import synthetic  # noqa: E402
+from synthetic import synthetic
 
-from computeatlas.core.catalog import Catalog, load  # noqa: E402
+from computeatlas.core.catalog import Catalog, load
 from computeatlas.silicon import comparison as compare
-from computeatlas.web.app import create_app  # noqa: E402
-from computeatlas.web.cache import PageCache  # noqa: E402
+from computeatlas.web.app import create_app
+from computeatlas.web.cache import PageCache
 
 PAIR = "/compare/nvidia-h100-sxm-vs-nvidia-h200-sxm"
 SIX = ["nvidia-h100-sxm", "nvidia-h200-sxm", "nvidia-b200", "amd-instinct-mi300x", "aws-trainium-3", "google-tpu-v7"]

@@ -210,7 +210,7 @@ def _ms(text: str) -> float:
 def wrk(wrk_bin: Path, url: str, seconds: int, connections: int = CONNECTIONS, threads: int = THREADS) -> dict[str, Any]:
     argv = [str(wrk_bin), f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "30s", "--latency", url]
     text = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=seconds + 60).stdout
-    get = lambda pattern: re.search(pattern, text)  # noqa: E731
+    get = lambda pattern: re.search(pattern, text)
     errors = get(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)")
     non2xx = get(r"Non-2xx or 3xx responses: (\d+)")
     return {

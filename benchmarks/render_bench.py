@@ -36,21 +36,21 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from starlette.datastructures import URL, QueryParams  # noqa: E402
+from starlette.datastructures import URL, QueryParams
 
 from computeatlas import load
 from computeatlas.build import static as site
-from computeatlas.core.catalog import Catalog  # noqa: E402
-from computeatlas.core.citation import citation  # noqa: E402
-from computeatlas.pages.accelerator import accelerator_view  # noqa: E402
+from computeatlas.cloud import history
+from computeatlas.cloud.runs import rates_of
+from computeatlas.cloud.store import Store
+from computeatlas.core.catalog import Catalog
+from computeatlas.core.citation import citation
+from computeatlas.core.settings import Settings
+from computeatlas.core.urls import Urls
+from computeatlas.pages.accelerator import accelerator_view
 from computeatlas.silicon import table
-from computeatlas.cloud import history  # noqa: E402
-from computeatlas.cloud.runs import rates_of  # noqa: E402
-from computeatlas.cloud.store import Store  # noqa: E402
-from computeatlas.core.settings import Settings  # noqa: E402
-from computeatlas.core.urls import Urls  # noqa: E402
-from computeatlas.web.app import templates  # noqa: E402
-from computeatlas.web.silicon import index_context  # noqa: E402
+from computeatlas.web.app import templates
+from computeatlas.web.silicon import index_context
 
 ORIGIN = "http://localhost:8000"
 SETTINGS = Settings(public_origin=ORIGIN)

@@ -109,7 +109,7 @@ def targets(run: dict[str, Any]) -> list[tuple[str, str, bool | None]]:
 
 def _machine(run: dict[str, Any]) -> list[str]:
     m, v = run["machine"], run["versions"]
-    la = lambda t: f"{t[0]:.2f}"  # noqa: E731
+    la = lambda t: f"{t[0]:.2f}"
     return [
         "| | |",
         "|---|---|",
@@ -406,7 +406,6 @@ def http_profile_seconds(run: dict[str, Any]) -> int:
 
 def markdown(run: dict[str, Any]) -> str:
     rows = targets(run)
-    http = run.get("http", {})
     from http_bench import CONNECTIONS, REPS, SECONDS, THREADS, WARMUP
 
     reps = REPS

@@ -42,12 +42,12 @@ for entry in (str(ROOT), str(HERE)):
     if entry not in sys.path:
         sys.path.insert(0, entry)
 
-import http_bench  # noqa: E402
-import peers  # noqa: E402
-import render_bench  # noqa: E402
-import report  # noqa: E402
-import scale_bench  # noqa: E402
-from synthetic import synthetic  # noqa: E402
+import http_bench
+import peers
+import render_bench
+import report
+import scale_bench
+from synthetic import synthetic
 
 BIN = Path(sys.executable).parent
 BUDGET_S = 20 * 60

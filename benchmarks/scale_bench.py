@@ -44,13 +44,13 @@ for entry in (str(ROOT), str(HERE)):
     if entry not in sys.path:
         sys.path.insert(0, entry)
 
-from compare_bench import PAIR, SIX  # noqa: E402
-from synthetic import synthetic  # noqa: E402
+from compare_bench import PAIR, SIX
+from synthetic import synthetic
 
-from computeatlas.core.catalog import Catalog, load  # noqa: E402
+from computeatlas.core.catalog import Catalog, load
 from computeatlas.publish.exports import (
-    FORMATS,  # noqa: E402
-    silicon_table,  # noqa: E402
+    FORMATS,
+    silicon_table,
 )
 
 FACTORS = (1, 10, 100)
@@ -144,8 +144,8 @@ def measure(factors: tuple[int, ...] = FACTORS) -> dict[str, Any]:
             csv_path = Path(tmp) / "silicon.csv"
             entry: dict[str, Any] = {"factor": factor, "accelerators": len(catalog.accelerators)}
             for name, call, runs in (
-                ("load", lambda: load(folder), LOAD_RUNS[factor]),
-                ("export", lambda: export_csv(catalog, csv_path), EXPORT_RUNS[factor]),
+                ("load", lambda folder=folder: load(folder), LOAD_RUNS[factor]),
+                ("export", lambda catalog=catalog, csv_path=csv_path: export_csv(catalog, csv_path), EXPORT_RUNS[factor]),
             ):
                 entry[f"{name}_s"], entry[f"{name}_cpu_s"] = _timed(call, runs)
                 _, entry[f"{name}_nogc_cpu_s"] = _timed(call, min(2, runs), collector=False)

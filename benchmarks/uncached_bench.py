@@ -139,7 +139,7 @@ def http_cpu(rounds: int, count: int) -> dict[str, Any]:
         samples: dict[str, dict[str, list[float]]] = {page: {name: [] for name in servers} for page in PAGES}
         walls: dict[str, dict[str, list[float]]] = {page: {name: [] for name in servers} for page in PAGES}
         sizes: dict[str, dict[str, int]] = {page: {} for page in PAGES}
-        for page, urls in PAGES.items():  # warm-up
+        for urls in PAGES.values():  # warm-up
             for name, (_, port) in servers.items():
                 _requests(port, urls[name], 30)
         for _ in range(rounds):

@@ -44,7 +44,7 @@ from .test_pricing import (  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(scope="module")
-def cloud_app(cloud_catalog: Catalog, cloud_folder: Path) -> FastAPI:  # noqa: F811
+def cloud_app(cloud_catalog: Catalog, cloud_folder: Path) -> FastAPI:
     return create_app(cloud_catalog, Settings(data=cloud_folder))
 
 
@@ -252,7 +252,7 @@ def test_api_prices_is_the_page_data(real_client: TestClient, at_now: dt.datetim
     assert {"since", "until", "provider", "pricing", "variant", "region"} <= params
 
 
-def test_static_paths_cover_every_provider_and_part(cloud_catalog: Catalog, cloud_client: TestClient) -> None:  # noqa: F811
+def test_static_paths_cover_every_provider_and_part(cloud_catalog: Catalog, cloud_client: TestClient) -> None:
     paths = list(static_paths(cloud_catalog))
     assert "/cloud/gamma" in paths and "/cloud/prices/globex-g1" in paths
     for path in paths:
@@ -262,7 +262,7 @@ def test_static_paths_cover_every_provider_and_part(cloud_catalog: Catalog, clou
 # --- CLI -----------------------------------------------------------------------------
 
 
-def test_cli_prices_shows_offers_and_spread(cloud_folder: Path, at_cloud_now: dt.datetime) -> None:  # noqa: F811
+def test_cli_prices_shows_offers_and_spread(cloud_folder: Path, at_cloud_now: dt.datetime) -> None:
     folder = cloud_folder
     result = CliRunner().invoke(cli, ["prices", "acme-a1", "--data", str(folder)], env={"COLUMNS": "400"})
     assert result.exit_code == 0, result.output
@@ -356,7 +356,7 @@ def test_a_huge_price_never_breaks_a_page(tmp_path: Path, at_cloud_now: dt.datet
         assert client.get(path).status_code == 200, path
 
 
-def test_cli_prices_takes_comma_separated_pricing(cloud_folder: Path, at_cloud_now: dt.datetime) -> None:  # noqa: F811
+def test_cli_prices_takes_comma_separated_pricing(cloud_folder: Path, at_cloud_now: dt.datetime) -> None:
     folder = cloud_folder
     result = CliRunner().invoke(cli, ["prices", "acme-a1", "--pricing", "spot,reserved", "--json", "--data", str(folder)])
     assert result.exit_code == 0, result.output

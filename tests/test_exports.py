@@ -41,7 +41,7 @@ def _frozen_columns() -> list[str]:
         c
         for f, unit in formats
         for c in (*_figure_columns(f"{f}_dense_{unit}", f"{f}_dense_stated"),
-                  *_figure_columns(f"{f}_sparse_{unit}", f"{f}_sparse_stated"), f"{f}_sparse_pattern")  # fmt: skip
+                  *_figure_columns(f"{f}_sparse_{unit}", f"{f}_sparse_stated"), f"{f}_sparse_pattern")
     ]
     derived = [
         "ridge_point_fp4_flop_per_byte", "ridge_point_fp8_flop_per_byte", "ridge_point_bf16_flop_per_byte",

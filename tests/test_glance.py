@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from computeatlas.charts import chart
 from computeatlas.cloud import rules
+from computeatlas.cloud.cheapest_price import cheapest_prices, current_prices
 from computeatlas.cloud.instances import load_instances
 from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
@@ -25,7 +26,6 @@ from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
-from computeatlas.cloud.cheapest_price import cheapest_prices, current_prices
 from computeatlas.pages.glance import first_sentence
 from computeatlas.web.app import create_app
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from computeatlas.cloud import rules
+from computeatlas.cloud.engine import RESULT_MAX_ROWS, RESULTS, Results
 from computeatlas.cloud.instances import load_instances
 from computeatlas.cloud.observations import Observation, Status
 from computeatlas.cloud.rates import Rate, RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.spreads import spread
-from computeatlas.cloud.engine import RESULT_MAX_ROWS, RESULTS, Results
 from computeatlas.cloud.store import Store, observation_of
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"

@@ -63,7 +63,7 @@ def test_a_missing_column_or_a_file_that_is_not_csv_fails_the_whole_file(tmp_pat
     assert [(e.line, e.column) for e in caught.value.errors] == [(1, "currency")]
     binary = tmp_path / "photo.csv"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
-    with pytest.raises(InputFailed, match="photo.csv: line 1: column \\(file\\): not UTF-8 text"):
+    with pytest.raises(InputFailed, match=r"photo.csv: line 1: column \(file\): not UTF-8 text"):
         readings("atlas", binary)
 
 
@@ -129,9 +129,9 @@ def test_the_azure_collector_follows_next_page_links_and_maps_meters() -> None:
 
 
 def test_the_azure_collector_reports_http_errors_with_the_url() -> None:
-    with httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(503))) as client:
-        with pytest.raises(azure.CollectorError, match=r"prices.azure.com/api/retail/prices.*HTTP 503"):
-            azure.collect(client, ["Standard_ND96isr_H100_v5"])
+    with (httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(503))) as client,
+          pytest.raises(azure.CollectorError, match=r"prices.azure.com/api/retail/prices.*HTTP 503")):
+        azure.collect(client, ["Standard_ND96isr_H100_v5"])
 
 
 def test_cli_import_held_runs_and_history(tmp_path: Path) -> None:

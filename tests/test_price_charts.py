@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import statistics
 import io
+import statistics
 from collections import defaultdict
 from pathlib import Path
 from typing import Any

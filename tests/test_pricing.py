@@ -87,7 +87,7 @@ def offer_ids(rows: list[dict[str, Any]]) -> dict[int, str]:
     return {line: Offer.model_validate({**row, "file": "offers.csv", "row": line}).id for line, row in enumerate(rows, start=2)}
 
 
-O = offer_ids(OFFERS)
+O = offer_ids(OFFERS)  # noqa: E741 - the offer ids, read as O["..."] throughout
 
 
 def write_offers(folder: Path, rows: list[dict[str, Any]], name: str = "offers.csv", columns: list[str] = COLUMNS) -> Path:

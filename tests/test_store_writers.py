@@ -119,9 +119,8 @@ def test_a_writer_is_told_why_it_waits_and_another_thread_waits_too(tmp_path: Pa
     holder = threading.Thread(target=hold)
     holder.start()
     holding.wait(30)
-    with pytest.raises(StoreBusy, match="waited 0.2 s: nothing was stored"):
-        with store.writing(timeout=0.2, on_wait=told.append):
-            pass
+    with pytest.raises(StoreBusy, match=r"waited 0\.2 s: nothing was stored"), store.writing(timeout=0.2, on_wait=told.append):
+        pass
     done.set()
     holder.join()
     assert told == [str((store.root / ".lock").resolve())]

@@ -20,6 +20,7 @@ import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 from urllib.parse import unquote, urlsplit
 
 from lxml import etree
@@ -46,7 +47,7 @@ class _Links:
     """What the walk needs from one HTML file, gathered as lxml's HTML parser reads it (a
     parser target: start and end tags and text, no tree is built)."""
 
-    TAGS = {"a": "href", "link": "href", "img": "src", "script": "src", "form": "action", "area": "href", "source": "src"}
+    TAGS: ClassVar[dict[str, str]] = {"a": "href", "link": "href", "img": "src", "script": "src", "form": "action", "area": "href", "source": "src"}
 
     def __init__(self) -> None:
         self.links: list[str] = []
@@ -95,7 +96,7 @@ class _Links:
 
 def _parse(file: Path) -> _Links:
     found = _Links()
-    return etree.parse(str(file), etree.HTMLParser(target=found, encoding="utf-8"))  # type: ignore[return-value]
+    return etree.parse(str(file), etree.HTMLParser(target=found, encoding="utf-8"))
 
 
 def _resolve(out: Path, url_path: str) -> Path | None:
@@ -207,4 +208,4 @@ def _join(page_url: str, relative: str) -> str:
     return joined if joined.startswith("/") else "/" + joined
 
 
-__all__ = ["DeadLink", "STATIC_ANSWERS", "dead_links"]
+__all__ = ["STATIC_ANSWERS", "DeadLink", "dead_links"]

@@ -236,6 +236,15 @@ def _write(out: Path, responses: dict[str, tuple[str, bytes]], redirects: dict[s
 
 
 __all__ = [
-    "BuildError", "BuildResult", "DeadLink", "build", "expected_type", "dead_links", "file_for", "normalise_base_path",
-    "normalise_live_url", "public_url", "site_origin",
+    "BuildError",
+    "BuildResult",
+    "DeadLink",
+    "build",
+    "dead_links",
+    "expected_type",
+    "file_for",
+    "normalise_base_path",
+    "normalise_live_url",
+    "public_url",
+    "site_origin",
 ]

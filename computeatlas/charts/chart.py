@@ -366,6 +366,7 @@ def rack_power(catalog: Catalog) -> ChartView:
         candidates = [f for f in topic.figures if f.label.lower().startswith("average rack") and f.power is not None]
         if candidates:
             newest = max(candidates, key=lambda f: f.as_of)
+            assert newest.power is not None  # every candidate has one
             average = ChartReference(x=newest.power.amount / 1e3, label=f"average rack: {newest.value} ({newest.claimant}, {newest.as_of.year})")
     used = {p.marker for p in points}
     return ChartView(

@@ -79,7 +79,7 @@ def place(
         names = [label_text(n) for n in labels]
         text = " / ".join(names) if len(names) <= 3 else f"{' / '.join(names[:2])} and {len(names) - 2} more"
         w, h = len(text) * CHAR_WIDTH, LABEL_HEIGHT
-        best: tuple[float, tuple[float, float, float, float], float] | None = None
+        best: tuple[float, tuple[float, float, float, float], int] | None = None
         for ring in (0, 1, 2, 3):
             d = GAP + ring * 12
             spots = [(mx + d, my), (mx - d - w, my), (mx - w / 2, my - d - h / 2), (mx - w / 2, my + d + h / 2),

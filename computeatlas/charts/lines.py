@@ -22,7 +22,7 @@ from collections import OrderedDict
 from typing import Any, Literal
 
 from computeatlas.charts.chart import FONT
-from computeatlas.charts.svg import ACCENT, BACKGROUND, INK, LINE, MUTED
+from computeatlas.charts.svg import BACKGROUND, INK, LINE, MUTED
 from computeatlas.charts.timeline import TimeChart
 
 Width = Literal["wide", "narrow"]
@@ -193,4 +193,4 @@ def svg(chart: TimeChart, width: Width = "wide") -> str:
     return text
 
 
-__all__ = ["GLYPHS", "SHAPES", "legend_words", "SIZES", "Width", "spec", "svg"]
+__all__ = ["GLYPHS", "SHAPES", "SIZES", "Width", "legend_words", "spec", "svg"]

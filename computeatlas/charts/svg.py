@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from typing import Literal
 from xml.sax.saxutils import escape
 
 from computeatlas.charts import labels as labels_mod
@@ -46,13 +47,13 @@ OUTLIER_WIDTH = 170
 """Width in pixels of the side panel holding the parts far off the main chart's scale."""
 
 
-def _scatter_panel(view: ChartView, shown: list, width: float, title: str):  # type: ignore[no-untyped-def]
+def _scatter_panel(view: ChartView, shown: list, width: float, title: str):
     """One scatter panel of ``shown`` points with its own domains, labels placed without overlaps."""
     import altair as alt
 
     xd = labels_mod.domain([p.x for p in shown], view.log_scale)
     yd = labels_mod.domain([p.y for p in shown], view.log_scale)
-    kind = "log" if view.log_scale else "linear"
+    kind: Literal["log", "linear"] = "log" if view.log_scale else "linear"
     suffix = ", log scale" if view.log_scale else ""
     xs = alt.Scale(type=kind, domain=list(xd), nice=False)
     ys = alt.Scale(type=kind, domain=list(yd), nice=False)
@@ -92,7 +93,7 @@ def _strip_spec(view: ChartView) -> dict:
     import altair as alt
 
     rows = [p.model_dump(include={"x", "category", "marker", "label", "x_text"}) for p in view.points]
-    categories = list(dict.fromkeys(p.category for p in view.points))
+    categories = list(dict.fromkeys(p.category for p in view.points if p.category is not None))
     top = max([p.x for p in view.points] + ([view.reference.x] if view.reference else []), default=1.0)
     xs = alt.Scale(domain=[0, top * 1.3], nice=False, zero=True)
     ys = alt.Y("category:N", title=None, sort=categories, axis=alt.Axis(labelLimit=220))

@@ -20,6 +20,7 @@ reserved dashed (one pattern per term), capacity blocks dash-dot.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import statistics
 from collections.abc import Sequence
 
@@ -108,7 +109,7 @@ class TimeChart(BaseModel):
 def interval_days(dates: Sequence[dt.date]) -> float:
     """The median number of days between consecutive ``dates`` (sorted), at least
     :data:`MIN_INTERVAL_DAYS`; :data:`MIN_INTERVAL_DAYS` for fewer than two dates."""
-    gaps = [(b - a).days for a, b in zip(dates, dates[1:], strict=False)]
+    gaps = [(b - a).days for a, b in itertools.pairwise(dates)]
     return max(float(MIN_INTERVAL_DAYS), statistics.median(gaps)) if gaps else float(MIN_INTERVAL_DAYS)
 
 

@@ -71,7 +71,7 @@ class TokenHistoryView(BaseModel):
 
 def history_view(model: ModelRecord, rows: Sequence[MarketPrice], now: dt.datetime, freshness_days: int, data_version: str) -> TokenHistoryView:
     """The price history of ``model`` from its market ``rows`` (every accepted observation), as of ``now``."""
-    points = [TokenPoint(provider=r.provider, provider_name=r.provider_name, product=r.product, side=side,  # type: ignore[arg-type]
+    points = [TokenPoint(provider=r.provider, provider_name=r.provider_name, product=r.product, side=side,
                          collected=r.collected.date(), usd_per_million=getattr(r, f"{side}_per_million"), published=r.published,
                          stale=r.stale, age_days=r.age_days, source_url=r.source_url, via=r.via)
               for r in rows for side in ("input", "output")]  # fmt: skip
@@ -105,7 +105,7 @@ def history_view(model: ModelRecord, rows: Sequence[MarketPrice], now: dt.dateti
     )  # fmt: skip
 
 
-def _panel(view: TokenHistoryView, side: str, height: int):  # type: ignore[no-untyped-def]
+def _panel(view: TokenHistoryView, side: str, height: int):
     """One side's panel: the fresh band, a line per provider's product, filled fresh and hollow stale marks."""
     import altair as alt
 

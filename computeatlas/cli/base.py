@@ -123,7 +123,7 @@ def settings_error_message(exc: SettingsError) -> str:
             'e.g. \'["127.0.0.1", "10.0.0.0/8"]\'')
 
 
-def load_catalog(data: Path | None | Settings) -> Catalog:
+def load_catalog(data: Path | Settings | None) -> Catalog:
     """Load the catalog of ``data`` (the settings whose ``data`` folder to load, or a ``--data``
     folder over the settings from the environment) or exit 1 printing every problem;
     exit 2 on a malformed setting."""

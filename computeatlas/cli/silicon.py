@@ -290,8 +290,8 @@ def list_(
         title += f"; {', '.join(c.heading for c in left_out)} left out at this width: --wide shows them"
     grid = Table(title=title, show_lines=False)
     grid.add_column("id", no_wrap=True)
-    for column in shown:
-        grid.add_column(column.heading, justify="right" if column.numeric else "left")
+    for shown_column in shown:
+        grid.add_column(shown_column.heading, justify="right" if shown_column.numeric else "left")
     for r in rows:
         grid.add_row(r.accelerator.id, *(r.cells[c.key].text for c in shown))
     print_table(out, grid, wide=wide)

@@ -362,4 +362,4 @@ def today_from(info: ValidationInfo) -> dt.date:
     context = info.context or {}
     return context.get("today") or dt.date.today()
 
-__all__ = ["AreaDetail", "BandwidthSpec", "Basis", "Claim", "ComputeSpec", "CountDetail", "Detail", "ID_PATTERN", "Id", "LinkDirection", "LinkSpec", "MemorySpec", "NumberFormat", "OtherClaim", "PowerSpec", "Record", "Source", "SourceKind", "State", "TextDetail", "TextSpec", "today_from"]
+__all__ = ["ID_PATTERN", "AreaDetail", "BandwidthSpec", "Basis", "Claim", "ComputeSpec", "CountDetail", "Detail", "Id", "LinkDirection", "LinkSpec", "MemorySpec", "NumberFormat", "OtherClaim", "PowerSpec", "Record", "Source", "SourceKind", "State", "TextDetail", "TextSpec", "today_from"]

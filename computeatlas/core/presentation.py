@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from enum import StrEnum
+from typing import Final
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
@@ -81,7 +82,7 @@ _SHOWN_LABELS = {
 STATE_WORDS: tuple[str, ...] = tuple(s.label for s in Shown)
 """Every word a state cell may hold, in :class:`Shown` order."""
 
-DERIVED_LABEL = "derived from published figures"
+DERIVED_LABEL: Final = "derived from published figures"
 """How a derived figure computed from published inputs is labelled wherever it is shown."""
 
 WEAKEST_FIRST: tuple[Shown, ...] = (
@@ -573,17 +574,17 @@ __all__ = [
     "plain",
     "plain_text",
     "prefixed",
-    "pricing_words",
-    "source_words",
     "present",
     "present_derived",
     "present_link",
     "present_sparse",
+    "pricing_words",
     "ratio_text",
     "ratio_words",
     "same_figure_other_unit",
     "shown_of",
     "sig3",
+    "source_words",
     "stated_in_other_unit",
     "tera_unit",
     "weakest",

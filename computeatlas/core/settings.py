@@ -13,6 +13,7 @@ import difflib
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -120,7 +121,8 @@ class Settings(BaseSettings):
         for a malformed value.
         """
         cls.check_environment(os.environ)
-        return cls(**{k: v for k, v in overrides.items() if v is not None})
+        given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
+        return cls(**given)
 
     @classmethod
     def check_environment(cls, environ: Mapping[str, str]) -> None:

@@ -97,7 +97,7 @@ def registry() -> pint.UnitRegistry:
     text = text.replace("barn = 1e-28 * meter ** 2 = b", "barn = 1e-28 * meter ** 2")
     text = text.replace("gilbert = 1 / (4 * π) * biot_turn = Gb", "gilbert = 1 / (4 * π) * biot_turn")
     (folder / "units.txt").write_text(text + _EXTRA_DEFINITIONS, encoding="utf-8")
-    ureg = pint.UnitRegistry(str(folder / "units.txt"), cache_folder=None)
+    ureg: pint.UnitRegistry = pint.UnitRegistry(str(folder / "units.txt"), cache_folder=None)
     shutil.rmtree(folder, ignore_errors=True)
     return ureg
 
@@ -200,7 +200,11 @@ def conversion_table() -> dict[tuple[str, str], tuple[float | None, str | None]]
     return {(unit, dimension.name): _pint_conversion(unit, dimension) for dimension, names in TABLE_UNITS.items() for unit in names}
 
 
-def write_table(path: pathlib.Path = pathlib.Path(__file__).with_name("unit_table.py")) -> None:
+UNIT_TABLE = pathlib.Path(__file__).with_name("unit_table.py")
+"""The generated conversion table beside this module."""
+
+
+def write_table(path: pathlib.Path = UNIT_TABLE) -> None:
     """Write :func:`conversion_table` to ``unit_table.py`` (``python -m computeatlas.core.units``)."""
     lines = [f"    {key!r}: {value!r}," for key, value in conversion_table().items()]
     path.write_text(

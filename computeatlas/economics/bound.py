@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -126,7 +127,7 @@ def hardware_of(acc: Accelerator, fmt: NumberFormat) -> Hardware:
         "power": present(acc.specs.power, unit="W", what="power", figure=True),
     }
     why = {k: f"{k}: {p.label}" + (f" ({p.reason})" if p.reason else "") for k, p in figures.items() if not p.comparable or p.amount is None}
-    return Hardware(*(p.amount if p.comparable else None for p in figures.values()), why=why)  # type: ignore[arg-type]
+    return Hardware(**{k: p.amount if p.comparable else None for k, p in figures.items()}, why=why)
 
 
 class BoundRequest(BaseModel):
@@ -198,7 +199,7 @@ def needs_of(model: ModelRecord, fmt: NumberFormat, kv_bits: int) -> ModelNeeds:
     attention, whichever the record states; see the module docstring); None (with the reason)
     where a figure it needs is not a published number."""
     why = []
-    weight = model.total_params.value * fmt.bits / 8 if model.total_params.known else None
+    weight = model.total_params.value * fmt.bits / 8 if model.total_params.known and model.total_params.value is not None else None
     if weight is None:
         why.append(f"total parameters: {_state(model.total_params)}")
     active = model.active_params.value if model.active_params.known else None
@@ -206,7 +207,7 @@ def needs_of(model: ModelRecord, fmt: NumberFormat, kv_bits: int) -> ModelNeeds:
         why.append(f"active parameters: {_state(model.active_params)}")
     b = kv_bits / 8
     b_text = f"{kv_bits // 8 if kv_bits >= 8 else b:g} B"
-    out = {"weight_bytes": weight, "active_params": active, "kv_bytes_per_token": None, "kv_working": None}
+    out: dict[str, Any] = {"weight_bytes": weight, "active_params": active, "kv_bytes_per_token": None, "kv_working": None}
     if model.kv_lora_rank is not None and model.qk_rope_head_dim is not None:
         formula = f"layers × (latent kv_lora_rank + positional key qk_rope_head_dim) × {b_text}"
         parts = {"layers": model.layers, "latent size": model.kv_lora_rank, "positional key size": model.qk_rope_head_dim}
@@ -305,7 +306,7 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
             raise DoesNotFitModel(one, hw.memory, MAX_ACCELERATORS, least, what)
         if N is None:
             N = least
-        elif N < least:
+        elif least > N:
             raise DoesNotFitModel(one, hw.memory, N, least, what)
         if B is None:
             B = int((N * hw.memory - W) // seq) if seq else None

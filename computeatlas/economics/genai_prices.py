@@ -144,7 +144,7 @@ def _model(provider: dict, model: dict, where: str, prov: Provenance, file: str)
             source_title=f"pydantic/genai-prices {prov.path} at commit {prov.short} ({prov.published.date().isoformat()})", via=via,
             raw_extra=json.dumps({k: v for k, v in extra.items() if v is not None}, ensure_ascii=False, sort_keys=True))  # fmt: skip
         if rule == "future_dated":
-            obs = obs.held(rule, f"announced for {start.date().isoformat()}, after the file's commit of "  # type: ignore[union-attr]
+            obs = obs.held(rule, f"announced for {start.date().isoformat()}, after the file's commit of "
                                  f"{prov.published.date().isoformat()}: not in effect when published")
         elif rule == "conditional_price":
             hours = ", ".join(f"{c.get('start_time', '')}–{c.get('end_time', '')}" for c in windows)
@@ -165,7 +165,7 @@ def read(path: Path, now: dt.datetime | None = None, commit: str | None = None,
     data = load(path)
     if not isinstance(data, list):
         raise InputFailed([JsonInputError(str(path), "$", "expected a list of providers (the genai-prices data.json schema)")])
-    problems = [JsonInputError(str(path), f"$[{i}]", "a provider needs an id and a list of models")
+    problems: list[InputError] = [JsonInputError(str(path), f"$[{i}]", "a provider needs an id and a list of models")
                 for i, p in enumerate(data) if not isinstance(p, dict) or not isinstance(p.get("id"), str) or not isinstance(p.get("models"), list)]
     if problems:
         raise InputFailed(problems)

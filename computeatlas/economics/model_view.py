@@ -330,7 +330,7 @@ def request_from(fmt: str | None = None, context: str | None = None, mix: str | 
                 raise BoundInputError(name, f"{text!r} is not a {'whole ' if kind is int else ''}number") from None
     if mix:
         values["input_tokens"], values["output_tokens"] = parse_mix(mix)
-    return BoundRequest(**values)  # type: ignore[arg-type]
+    return BoundRequest(**values)
 
 
 __all__ = [

@@ -14,13 +14,13 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_price
 from computeatlas.cloud.offers import (
     STALE_AFTER_DAYS,
     OfferPrice,
     current_offers,
     find_offer,
 )
-from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_price
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.economics.inputs import EstimateError

@@ -24,7 +24,6 @@ from computeatlas.economics import genai_prices, litellm_prices, token_band
 from computeatlas.economics.models import ModelRecord
 from computeatlas.economics.token_prices import TokenObservation, TokenSummary, alias_table, decide, read
 
-
 FORMATS = {
     "tokens": "per-token rows of the OpenComputePrices collectors (CSV)",
     "genai-prices": "pydantic/genai-prices data.json, v1 or v2 (JSON; computeatlas.economics.genai_prices)",
@@ -33,7 +32,7 @@ FORMATS = {
 """The token-price formats of ``computeatlas prices import`` and what each reads."""
 
 
-def _reader(fmt: str):  # type: ignore[no-untyped-def]
+def _reader(fmt: str):
     """The ``read(path, now, **options)`` function of format ``fmt`` (:data:`FORMATS`); ``KeyError`` for another."""
     if fmt == "tokens":
         return lambda path, now, **_: read(path, now)

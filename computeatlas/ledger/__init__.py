@@ -10,21 +10,21 @@
 - :mod:`~computeatlas.ledger.rate_limits`: the form's rate-limit counts, in the same database.
 """
 
+from computeatlas.ledger.database import LedgerUnavailable, database_url, location, var_dir
 from computeatlas.ledger.request import (
     FORM_FIELDS,
     INTENDED_USES,
     DatasetRequest,
     check,
 )
-from computeatlas.ledger.database import LedgerUnavailable, database_url, location, var_dir
 from computeatlas.ledger.retention import SWEEP_INTERVAL, RetentionSweeper
-from computeatlas.ledger.wal import WalPurge
 from computeatlas.ledger.store import (
     DEFAULT_RETENTION_DAYS,
     MAX_RETENTION_DAYS,
     Ledger,
     LedgerEntry,
 )
+from computeatlas.ledger.wal import WalPurge
 
 __all__ = [
     "DEFAULT_RETENTION_DAYS",

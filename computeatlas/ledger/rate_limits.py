@@ -53,7 +53,7 @@ class SQLStorage(Storage, MovingWindowSupport):
     :class:`limits.errors.ConfigurationError` for a database other than SQLite or PostgreSQL.
     """
 
-    STORAGE_SCHEME = ["sqlite", "postgresql", "postgresql+psycopg", "postgres"]
+    STORAGE_SCHEME = ["sqlite", "postgresql", "postgresql+psycopg", "postgres"]  # noqa: RUF012 - limits declares it an instance attribute
 
     def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: float | str | bool) -> None:
         if not uri or not uri.split("://")[0].startswith(("sqlite", "postgres")):

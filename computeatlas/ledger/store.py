@@ -6,6 +6,7 @@ Where the database lives, how it is reached and migrated is :mod:`computeatlas.l
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
 import logging
 import unicodedata
@@ -186,7 +187,7 @@ class Ledger:
         with self.engine.connect() as connection:
             return connection.execute(query).scalar_one()
 
-    def export(self, email: str) -> list[LedgerEntry]:
+    def export(self, email: str) -> builtins.list[LedgerEntry]:
         """Every request made with ``email`` (any case, see :func:`email_key`), oldest first."""
         query = (
             select(requests)

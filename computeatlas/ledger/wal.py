@@ -66,7 +66,7 @@ ALWAYS = ("Out of reach of the ledger: WAL archives, replicas (their own pg_wal)
           "and disk blocks the file system freed (use encrypted storage).")
 
 
-def _settings(connection) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def _settings(connection) -> dict[str, str]:
     names = ("wal_recycle", "archive_mode", "wal_keep_size", "full_page_writes")
     found = {n: connection.execute(text("SELECT current_setting(:n)"), {"n": n}).scalar_one() for n in names}
     found["replication_slots"] = str(connection.execute(text("SELECT count(*) FROM pg_replication_slots")).scalar_one())

@@ -162,7 +162,7 @@ def _derived_figures() -> Iterator[Figure]:
             f"ridge_point_{fmt.value.lower()}_{ops.lower()}_per_byte", f"{ops}/byte", f"{ops}/byte", 1.0,
             f"Derived from published figures: {fmt.value} dense {compute_unit(fmt)} ÷ memory bandwidth in bytes/s. "
             f"Below this many {ops} per byte moved, work is bound by memory bandwidth.",
-            lambda a, fmt=fmt: derive.ridge_point(a, fmt).presented(), derived=True,
+            _presented_at(derive.ridge_point, fmt), derived=True,
         )
     yield Figure(
         "memory_sweeps_per_s", "1/s", "1/s", 1.0,
@@ -176,15 +176,20 @@ def _derived_figures() -> Iterator[Figure]:
             f"{fmt.value.lower()}_dense_{tera.lower()}_per_w", f"{tera}/W", f"{tera}/W", 1e12,
             f"Derived from published figures: {fmt.value} dense throughput ({tera}) ÷ power (W). "
             "A peak rate over the vendor's power rating, not a measured efficiency.",
-            lambda a, fmt=fmt: derive.compute_per_watt(a, fmt).presented(), derived=True,
+            _presented_at(derive.compute_per_watt, fmt), derived=True,
         )
     for fmt in DERIVED_FORMATS:
         yield Figure(
             f"largest_model_{fmt.value.lower()}_billion_params", "10^9 parameters", "10^9 parameters", 1e9,
             f"Derived from published figures: memory (bytes) × 8 ÷ {fmt.bits} bits per weight, in billions of "
             f"parameters: the largest model whose {fmt.value} weights alone fit (KV cache and activations need more).",
-            lambda a, fmt=fmt: derive.largest_model(a, fmt).presented(), derived=True,
+            _presented_at(derive.largest_model, fmt), derived=True,
         )
+
+
+def _presented_at(figure: Callable[[Accelerator, NumberFormat], derive.DerivedFigure], fmt: NumberFormat) -> Callable[[Accelerator], Presented]:
+    """What ``figure`` (a derived figure of a part at a number format) presents for a part, at ``fmt``."""
+    return lambda a: figure(a, fmt).presented()
 
 
 DERIVED: tuple[Figure, ...] = tuple(_derived_figures())
@@ -216,7 +221,7 @@ def _disputed(acc: Accelerator) -> str:
 def _sparse_pattern(fmt: NumberFormat) -> Column:
     def get(_c: Catalog, a: Accelerator) -> str:
         claim = a.compute(fmt)
-        return claim.sparse_pattern if claim is not None and claim.sparse_figure is not None else ""
+        return (claim.sparse_pattern or "") if claim is not None and claim.sparse_figure is not None else ""
 
     return Column(
         f"{fmt.value.lower()}_sparse_pattern", "text",
@@ -274,6 +279,17 @@ def export_columns() -> tuple[Column, ...]:
 
 
 __all__ = [
-    "BANDWIDTH", "Column", "DENSE", "DERIVED", "DERIVED_FORMATS", "Figure", "INTERCONNECT", "Kind", "MEMORY", "POWER",
-    "SPARSE", "Value", "export_columns",
+    "BANDWIDTH",
+    "DENSE",
+    "DERIVED",
+    "DERIVED_FORMATS",
+    "INTERCONNECT",
+    "MEMORY",
+    "POWER",
+    "SPARSE",
+    "Column",
+    "Figure",
+    "Kind",
+    "Value",
+    "export_columns",
 ]

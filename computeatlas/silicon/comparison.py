@@ -27,8 +27,9 @@ unknown name) and the closest ids or candidates in ``options``.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -362,7 +363,7 @@ def headline_format(accs: Sequence[Accelerator]) -> NumberFormat | None:
     else the lowest integer one, else None."""
     common = shared_formats(accs)
     floats = [f for f in common if not f.is_integer]
-    return (floats or common or [None])[0]
+    return (floats or common)[0] if common else None
 
 
 def _published_formats(acc: Accelerator) -> str:
@@ -406,13 +407,9 @@ def build(catalog: Catalog, names: Sequence[str]) -> ComparisonView:
             gaps.append(PairGap(a=a.id, b=b.id, text=f"{a.name} and {b.name} share no number format both publish as a dense per-accelerator figure."))
 
     derived_formats = sorted({f for f in (fmt, NumberFormat.FP8, NumberFormat.BF16) if f is not None}, key=_ORDER.__getitem__)
-    makers = [("bandwidth_per_capacity", lambda acc: derive.bandwidth_per_capacity(acc))]
-    for f in derived_formats:
-        makers.append((f"ridge_point.{f.value}", lambda acc, f=f: derive.ridge_point(acc, f)))
-    for f in derived_formats:
-        makers.append((f"compute_per_watt.{f.value}", lambda acc, f=f: derive.compute_per_watt(acc, f)))
-    for f in derived_formats:
-        makers.append((f"largest_model.{f.value}", lambda acc, f=f: derive.largest_model(acc, f)))
+    makers: list[tuple[str, Callable[[Accelerator], derive.DerivedFigure]]] = [("bandwidth_per_capacity", derive.bandwidth_per_capacity)]
+    for name, figure in (("ridge_point", derive.ridge_point), ("compute_per_watt", derive.compute_per_watt), ("largest_model", derive.largest_model)):
+        makers += [(f"{name}.{f.value}", functools.partial(figure, fmt=f)) for f in derived_formats]
     derived = [_derived_row(accs, [make(a) for a in accs]) for _, make in makers]
 
     curated = None

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from enum import StrEnum
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, Field
 
@@ -45,7 +45,7 @@ from computeatlas.core.presentation import (
 )
 from computeatlas.silicon.records import Accelerator
 
-LABEL = DERIVED_LABEL
+LABEL: Final = DERIVED_LABEL
 """How every derived figure is labelled wherever it is shown."""
 
 RIDGE_FORMATS = (NumberFormat.INT4, NumberFormat.FP4, NumberFormat.FP6, NumberFormat.INT8, NumberFormat.FP8, NumberFormat.BF16)
@@ -273,7 +273,7 @@ def largest_model(acc: Accelerator, fmt: NumberFormat) -> DerivedFigure:
     return _figure(
         f"largest_model.{fmt.value}", f"Largest model whose weights fit, {fmt.value}", fmt, "parameters",
         f"parameters = memory capacity × 8 ÷ {fmt.bits} bits per weight",
-        inputs, lambda m, *_: m * 8 / fmt.bits, _parameters, "{0} × 8 ÷ %d bits" % fmt.bits,
+        inputs, lambda m, *_: m * 8 / fmt.bits, _parameters, f"{{0}} × 8 ÷ {fmt.bits} bits",
         note="Storage arithmetic for weights on one accelerator: the KV cache, activations and runtime need memory too, and running at this format needs hardware support for it (see compute).",
     )
 
@@ -328,13 +328,13 @@ def derived_figures(acc: Accelerator, formats: Iterable[NumberFormat] | None = N
 
 
 __all__ = [
-    "DerivedFigure",
-    "DerivedInput",
-    "DerivedState",
     "LABEL",
     "PER_DEVICE_KEYS",
     "RIDGE_FORMATS",
     "WEIGHT_FORMATS",
+    "DerivedFigure",
+    "DerivedInput",
+    "DerivedState",
     "bandwidth_per_capacity",
     "compute_per_watt",
     "derived_figures",

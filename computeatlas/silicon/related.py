@@ -137,4 +137,4 @@ def related(catalog: Catalog, acc: Accelerator) -> list[RelatedPart]:
     ]
 
 
-__all__ = ["CLOSEST", "CuratedLink", "RelatedPart", "SAME_FAMILY", "availability_words", "compared_against", "related", "summary_line", "title_of"]
+__all__ = ["CLOSEST", "SAME_FAMILY", "CuratedLink", "RelatedPart", "availability_words", "compared_against", "related", "summary_line", "title_of"]

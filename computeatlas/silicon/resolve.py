@@ -20,9 +20,10 @@ dictionary read, so resolving does not grow with the size of the catalog.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
-import unicodedata
 import threading
+import unicodedata
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -104,6 +105,11 @@ _INDEXES: dict[int, tuple[weakref.ref[Catalog], _Index]] = {}
 _LOCK = threading.Lock()
 
 
+def _forget(key: int, _ref: object) -> None:
+    """Drop the index of a catalog that is gone (the weak reference's callback)."""
+    _INDEXES.pop(key, None)
+
+
 def _build(catalog: Catalog) -> _Index:
     tiers: dict[Tier, dict[str, list[str]]] = {t: {} for t in TIERS}
     for acc in catalog.accelerators.values():
@@ -129,7 +135,7 @@ def _index(catalog: Catalog) -> _Index:
         if found is not None and found[0]() is catalog:
             return found[1]
         index = _build(catalog)
-        _INDEXES[key] = (weakref.ref(catalog, lambda _ref, k=key: _INDEXES.pop(k, None)), index)
+        _INDEXES[key] = (weakref.ref(catalog, functools.partial(_forget, key)), index)
         return index
 
 
@@ -185,12 +191,12 @@ def resolve_id(catalog: Catalog, text: str) -> str:
 
 
 __all__ = [
+    "MAX_NAME",
     "AmbiguousName",
     "Candidate",
     "InvalidName",
-    "MAX_NAME",
-    "ResolveError",
     "Resolution",
+    "ResolveError",
     "UnknownName",
     "closest_ids",
     "normal",

@@ -21,6 +21,7 @@ the same :class:`SearchIndex`, so the static site lists what the live one does)
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import threading
 import weakref
@@ -90,6 +91,11 @@ _INDEXES: dict[int, tuple[weakref.ref[Catalog], SearchIndex]] = {}
 _LOCK = threading.Lock()
 
 
+def _forget(key: int, _ref: object) -> None:
+    """Drop the index of a catalog that is gone (the weak reference's callback)."""
+    _INDEXES.pop(key, None)
+
+
 def build_index(catalog: Catalog) -> SearchIndex:
     """The search index of ``catalog``, built on first use and kept while the catalog lives
     (the catalog is immutable)."""
@@ -112,7 +118,7 @@ def build_index(catalog: Catalog) -> SearchIndex:
                     entry.append((position, tier))
     index = SearchIndex(data_version=catalog.version, parts=parts, exact=exact)
     with _LOCK:
-        _INDEXES[key] = (weakref.ref(catalog, lambda _ref, k=key: _INDEXES.pop(k, None)), index)
+        _INDEXES[key] = (weakref.ref(catalog, functools.partial(_forget, key)), index)
     return index
 
 

@@ -169,7 +169,7 @@ def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
         number_format=fmt,
         primary=primary,
         sparse=sparse,
-        sparse_pattern=claim.sparse_pattern if sparse else None,
+        sparse_pattern=claim.sparse_pattern if sparse and isinstance(claim, ComputeSpec) else None,
         memory_type=claim.memory_type if isinstance(claim, MemorySpec) else None,
         published_text=claim.published_text,
         disputed=claim.disputed,

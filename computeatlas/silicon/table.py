@@ -336,7 +336,7 @@ def rows(catalog: Catalog, query: Query | None = None, given: Mapping[str, Mappi
         numbered = [r for r in out if r.cells[column.key].number is not None]
         rest = [r for r in out if r.cells[column.key].number is None]
         sign = -1 if query.descending else 1  # ties stay in name order either way
-        numbered.sort(key=lambda r: (sign * r.cells[column.key].number, r.accelerator.name.lower()))
+        numbered.sort(key=lambda r: (sign * (r.cells[column.key].number or 0.0), r.accelerator.name.lower()))
         rest.sort(key=lambda r: (r.cells[column.key].text, r.accelerator.name.lower()))
         return numbered + rest
     out.sort(key=lambda r: (r.cells[column.key].text.lower(), r.accelerator.name.lower()), reverse=query.descending)

@@ -24,7 +24,7 @@ import inspect
 import threading
 import typing
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from email.utils import format_datetime
 from typing import Any, TypeVar
@@ -206,7 +206,7 @@ class PageCache:
         return Response(entry.body, status_code=entry.status, headers=headers)
 
 
-def known_query(scope: dict[str, Any], request: Request) -> bool:
+def known_query(scope: MutableMapping[str, Any], request: Request) -> bool:
     """True when every query parameter of ``request`` is one the matched route declares."""
     route = scope.get("route")
     endpoint = getattr(route, "endpoint", None)

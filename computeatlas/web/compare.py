@@ -57,7 +57,7 @@ class CompareParams(BaseModel):
 class ApiCompareParams(CompareParams):
     """The query of ``/api/compare``: ``ids`` is required there (without it the answer is a 400)."""
 
-    ids: list[str] = Field(..., min_length=1, description=IDS_DESCRIPTION)  # type: ignore[assignment]
+    ids: list[str] = Field(..., min_length=1, description=IDS_DESCRIPTION)
 
 
 class SearchParams(BaseModel):

@@ -33,6 +33,7 @@ import datetime as dt
 import logging
 import threading
 from collections.abc import Iterable, Mapping
+from typing import TypeVar
 from urllib.parse import parse_qsl
 
 from fastapi import Request
@@ -54,8 +55,8 @@ from computeatlas.ledger import (
     check,
     database_url,
 )
-from computeatlas.ledger.request import DOWNLOAD
 from computeatlas.ledger.database import safe_reason
+from computeatlas.ledger.request import DOWNLOAD
 from computeatlas.publish.exports import csv as csv_export
 from computeatlas.publish.exports.silicon_table import (
     SCHEMA_VERSION,
@@ -169,7 +170,10 @@ def _ledger(request: Request) -> Ledger:
         return ledger
 
 
-def _no_store(response: Response) -> Response:
+AnyResponse = TypeVar("AnyResponse", bound=Response)
+
+
+def _no_store(response: AnyResponse) -> AnyResponse:
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -18,6 +18,7 @@ from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
+from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.economics.model_view import (
     ModelSummary,
@@ -28,7 +29,6 @@ from computeatlas.economics.model_view import (
 )
 from computeatlas.economics.model_view import find_model as find_model_record
 from computeatlas.economics.models import ModelRecord
-from computeatlas.core.settings import Settings
 from computeatlas.economics.rental_price import LeftOut, chosen_price, current_rental_prices, left_out
 from computeatlas.economics.token_prices import observations_of, token_store
 from computeatlas.web.page import (

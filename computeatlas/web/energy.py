@@ -44,6 +44,8 @@ TOPIC_PATH = Path(description="energy topic id, e.g. 'rack-power-density'", max_
 SYSTEM_PATH = Path(description="system id, e.g. 'nvidia-gb200-nvl72'", max_length=100)
 ESTIMATE_FIELDS = ("accelerator", "params", "format", "utilisation", "price", "offer")
 FORM_DEFAULTS = {"params": "70e9", "format": "FP8", "utilisation": "0.5"}
+FORMAT_NAMES = ", ".join(f.value for f in NumberFormat)
+"""Every number format's name, for the estimate API's documentation."""
 EXAMPLE = {"accelerator": "nvidia-h200-sxm", "params": "70e9", "format": "FP8", "utilisation": "0.5", "price": "3"}
 """The estimate the form offers as an example (used when its accelerator is in the catalog)."""
 
@@ -211,7 +213,7 @@ def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) 
     )  # fmt: skip
 
 
-def _redirect(to: str):  # type: ignore[no-untyped-def]
+def _redirect(to: str):
     """A handler that redirects (301) to the route named ``to``."""
 
     def handler(request: Request) -> Response:
@@ -257,7 +259,7 @@ def api_estimate(
     request: Request,
     accelerator: str = Query(..., max_length=100, description="accelerator id, e.g. 'nvidia-h200-sxm'"),
     params: str = Query(..., max_length=100, description="parameter count, a whole number from 1e6 to 1e15: 70e9, 70000000000 or 70B"),
-    number_format: str = Query(..., alias="format", max_length=100, description="number format: " + ", ".join(f.value for f in NumberFormat)),
+    number_format: str = Query(..., alias="format", max_length=100, description="number format: " + FORMAT_NAMES),
     utilisation: str = Query(..., max_length=100, description="share of dense peak compute used at large batch, from 0.001 to 1 (or 0.1% to 100%)"),
     price: str | None = Query(None, max_length=100, description="USD per accelerator-hour, from 0.0001 to 1e6 (or give an offer)"),
     offer: str | None = Query(None, max_length=100, description="an offer id from the cloud layer, e.g. 'lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20'"),

@@ -50,7 +50,7 @@ from starlette.requests import Request
 from computeatlas.core.errors import PageError
 from computeatlas.core.settings import Settings
 from computeatlas.ledger.database import database_url
-from computeatlas.ledger.rate_limits import SQLStorage
+from computeatlas.ledger.rate_limits import SQLStorage  # noqa: F401 - importing it registers the sqlite:// and postgresql:// schemes with limits
 
 MAX_BODY = 16 * 1024
 """Largest accepted form body, in bytes (the form's fields together are under 1 KiB)."""

@@ -63,7 +63,7 @@ def _definition(route: APIRoute) -> tuple[Any, ...]:
     """What the document says of ``route`` comes from these (the endpoint's signature and
     docstring included); a static build's routes differ from a live app's only in the
     response class's linking, not its media type."""
-    return (route.path, tuple(sorted(route.methods)), route.name, route.endpoint, route.response_model, route.summary,
+    return (route.path, tuple(sorted(route.methods or ())), route.name, route.endpoint, route.response_model, route.summary,
             route.include_in_schema, getattr(route.response_class, "media_type", None))
 
 

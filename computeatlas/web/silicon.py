@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel
 
 from computeatlas.cloud import history
+from computeatlas.cloud.cheapest_price import cheapest_prices
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
 from computeatlas.core.catalog import Catalog
@@ -17,7 +18,6 @@ from computeatlas.core.citation import citation
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
-from computeatlas.cloud.cheapest_price import cheapest_prices
 from computeatlas.pages.cheapest import price_cells
 from computeatlas.silicon import table
 from computeatlas.silicon.specs import AcceleratorSummary, summary_view
@@ -37,7 +37,7 @@ from computeatlas.web.page import (
 ID_PATH = Path(description="accelerator id, e.g. 'aws-trainium-3'", max_length=100)
 
 
-TableQuery = Annotated[table.TableParams, Query()]  # type: ignore[valid-type]
+TableQuery = Annotated[table.TableParams, Query()]
 """The table's declared query parameters (unknown ones are ignored)."""
 
 

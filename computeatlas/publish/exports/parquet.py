@@ -26,7 +26,7 @@ class ParquetUnavailable(RuntimeError):
 def _pyarrow() -> Any:
     try:
         import pyarrow
-        import pyarrow.parquet  # noqa: F401
+        import pyarrow.parquet
     except ImportError:
         raise ParquetUnavailable(
             "Parquet needs pyarrow: install the extra with  pip install 'computeatlas[parquet]'"

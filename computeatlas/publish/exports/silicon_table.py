@@ -173,6 +173,20 @@ def describe(catalog: Catalog) -> DatasetView:
 
 
 __all__ = [
-    "COLUMNS", "Column", "ColumnView", "DatasetView", "LICENCE", "LICENCE_URL", "SCHEMA_CHANGES", "SCHEMA_VERSION",
-    "SOURCE_COLUMNS", "STATE_WORDS", "SiliconTable", "Value", "build", "describe", "plain", "plain_text",
+    "COLUMNS",
+    "LICENCE",
+    "LICENCE_URL",
+    "SCHEMA_CHANGES",
+    "SCHEMA_VERSION",
+    "SOURCE_COLUMNS",
+    "STATE_WORDS",
+    "Column",
+    "ColumnView",
+    "DatasetView",
+    "SiliconTable",
+    "Value",
+    "build",
+    "describe",
+    "plain",
+    "plain_text",
 ]
