@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from synthetic import synthetic  # noqa: E402
 
-from computeatlas.core.catalog import Catalog, load  # noqa: E402
+from computeatlas.catalog import Catalog, load  # noqa: E402
 from computeatlas.silicon import comparison as compare
 from computeatlas.web.app import create_app  # noqa: E402
 from computeatlas.web.cache import PageCache  # noqa: E402

@@ -45,13 +45,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import duckdb  # noqa: E402
 from price_store import PART, Floor, prepare, synthetic_history, timed, window_files  # noqa: E402
 
+from computeatlas.catalog import load  # noqa: E402
 from computeatlas.cloud import rules  # noqa: E402
 from computeatlas.cloud.engine import RESULTS  # noqa: E402
 from computeatlas.cloud.instances import instance_table  # noqa: E402
 from computeatlas.cloud.rates import RateTable  # noqa: E402
 from computeatlas.cloud.runs import import_readings  # noqa: E402
 from computeatlas.cloud.store import Store  # noqa: E402
-from computeatlas.core.catalog import load  # noqa: E402
 
 NOW = dt.datetime.now(dt.UTC).replace(microsecond=0)
 SIZES = [10_000, 1_000_000, 10_000_000]

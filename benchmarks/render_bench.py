@@ -40,7 +40,7 @@ from starlette.datastructures import URL, QueryParams  # noqa: E402
 
 from computeatlas import load
 from computeatlas.build import static as site
-from computeatlas.core.catalog import Catalog  # noqa: E402
+from computeatlas.catalog import Catalog  # noqa: E402
 from computeatlas.core.citation import citation  # noqa: E402
 from computeatlas.pages.accelerator import accelerator_view  # noqa: E402
 from computeatlas.silicon import table

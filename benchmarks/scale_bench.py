@@ -47,7 +47,7 @@ for entry in (str(ROOT), str(HERE)):
 from compare_bench import PAIR, SIX  # noqa: E402
 from synthetic import synthetic  # noqa: E402
 
-from computeatlas.core.catalog import Catalog, load  # noqa: E402
+from computeatlas.catalog import Catalog, load  # noqa: E402
 from computeatlas.publish.exports import (
     FORMATS,  # noqa: E402
     silicon_table,  # noqa: E402

@@ -23,7 +23,7 @@ from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.cloud.cheapest_price import cheapest_prices, current_prices
 from computeatlas.pages.glance import first_sentence

@@ -45,7 +45,7 @@ from computeatlas.cloud.spreads import (
     spread,
 )
 from computeatlas.cloud.store import Store, observation_of
-from computeatlas.core.catalog import Catalog
+from computeatlas.cloud.catalog import CloudCatalog as Catalog
 from computeatlas.core.errors import InputError
 
 HISTORY_FILTERS = ("provider", "pricing", "variant", "region")

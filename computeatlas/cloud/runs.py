@@ -38,7 +38,7 @@ from computeatlas.cloud.observations import InputError, InputFailed, Observation
 from computeatlas.cloud.rates import RateTable, load_rates
 from computeatlas.cloud.store import Store
 from computeatlas.cloud.writers import LOCK_TIMEOUT_SECONDS
-from computeatlas.core.catalog import Catalog
+from computeatlas.cloud.catalog import CloudCatalog as Catalog
 from computeatlas.core.settings import Settings
 
 

@@ -33,7 +33,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.presentation import (
@@ -46,6 +45,7 @@ from computeatlas.core.presentation import (
 )
 from computeatlas.core.urls import site_path
 from computeatlas.silicon import derive, resolve
+from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.records import Accelerator
 from computeatlas.silicon.related import title_of
@@ -76,7 +76,7 @@ def split_ids(values: str | Iterable[str] | None) -> list[str]:
     return [part.strip() for item in items for part in item.split(",") if part.strip()]
 
 
-def resolve_parts(catalog: Catalog, names: Sequence[str]) -> list[str]:
+def resolve_parts(catalog: SiliconCatalog, names: Sequence[str]) -> list[str]:
     """Resolve 2–6 names (ids, aliases, names) to distinct ids, keeping their order.
 
     Raises :class:`CompareError`: none given (400), more than :data:`MAX_PARTS` (400), an
@@ -107,7 +107,7 @@ def resolve_parts(catalog: Catalog, names: Sequence[str]) -> list[str]:
     return ids
 
 
-def display_order(catalog: Catalog, ids: Sequence[str]) -> list[str]:
+def display_order(catalog: SiliconCatalog, ids: Sequence[str]) -> list[str]:
     """The order parts are shown in: a pair follows its curated record's ``parts`` if there
     is one, else the canonical (sorted) order; three or more keep the order given."""
     if len(ids) != 2:
@@ -370,7 +370,7 @@ def _published_formats(acc: Accelerator) -> str:
     return ", ".join(fmts) if fmts else "none"
 
 
-def build(catalog: Catalog, names: Sequence[str]) -> ComparisonView:
+def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonView:
     """Build the comparison of ``names`` (2–6 ids, aliases or names) from the records.
 
     Work is proportional to the number of parts, not to the catalog. Raises

@@ -66,7 +66,7 @@ from computeatlas.cloud.queries import PriceQuery, matches, parse_query
 from computeatlas.cloud.records import Provider
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.errors import InputError
 from computeatlas.core.urls import site_path
 from computeatlas.pages.price_table import parse_sort, sort_rows

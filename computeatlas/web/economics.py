@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from computeatlas.charts import token_history
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.urls import site_path
 from computeatlas.economics.model_view import (

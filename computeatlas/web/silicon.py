@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from computeatlas.cloud import history
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.citation import citation
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
