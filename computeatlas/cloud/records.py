@@ -164,8 +164,8 @@ __all__ = ["LockInFact", "LockInTopic", "Offer", "PriceBasis", "Pricing", "Provi
 PROVIDERS = RecordKind("providers", Provider, by_name=True)
 """Cloud providers: ``data/providers/<id>.toml``, one per file, ordered by name."""
 
-OFFERS = RecordKind("offers", Offer, Layout.CSV_ROWS)
-"""Hand-typed offers: ``data/offers/*.csv``, one per row."""
+OFFERS = RecordKind("offers", Offer, Layout.CSV_ROWS, duplicate="offer: same provider, instance type, pricing, term, region and date")
+"""Hand-typed offers: ``data/offers/*.csv``, one per row (an offer's id is made of those six)."""
 
 INSTANCES = RecordKind("instances", InstanceType, Layout.CSV_ROWS)
 """The instance table: ``data/instances/*.csv``, one instance type per row."""

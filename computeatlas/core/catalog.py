@@ -49,19 +49,26 @@ class RecordKind:
     """One kind of record of the catalog: the data sub-folder it is read from (also its
     collection's name in :attr:`Catalog.collections`), the pydantic model one record is
     validated with (``model_validate(raw, context={"today": date})``, so validators can
-    refuse future dates), how the folder's files hold records (:class:`Layout`), and
-    whether its collection is ordered by record name (else by file name, then row)."""
+    refuse future dates), how the folder's files hold records (:class:`Layout`), whether
+    its collection is ordered by the records' ``name`` (else by file name, then row),
+    whether a data folder without any of its files is taken for the wrong folder
+    (``required``), and, for CSV rows, what two rows with the same ``id`` share, as a
+    duplicate's problem says it (``duplicate``; default ``"row: same id '<id>'"``)."""
 
     folder: str
     model: type[BaseModel]
     layout: Layout = Layout.TOML_FILES
     by_name: bool = False
+    required: bool = False
+    duplicate: str | None = None
 
 
 CrossCheck = Callable[[Mapping[str, Mapping[str, Any]], Mapping[str, str]], Iterable["Problem | None"]]
 """A domain's check of references between records: ``(records, files) -> problems``, where
 ``records`` maps each collection name to its records by id (only those that validated) and
 ``files`` maps ``"<folder>/<id>"`` to the record's data file; a None in the result is no problem."""
+
+_SUFFIX = {Layout.TOML_FILES: "toml", Layout.CSV_ROWS: "csv"}
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -217,7 +224,7 @@ def build(kinds: Sequence[RecordKind], cross_checks: Sequence[CrossCheck], catal
                 ident = row.id  # type: ignore[attr-defined]
                 if ident in records[folder]:
                     first = records[folder][ident]
-                    what = "offer: same provider, instance type, pricing, term, region and date" if folder == "offers" else f"row: same id {ident!r}"
+                    what = kind.duplicate or f"row: same id {ident!r}"
                     problems.append(Problem(rel, f"row {row.row}", f"duplicate {what} as {first.file} row {first.row}", ident))  # type: ignore[attr-defined]
                     continue
                 records[folder][ident] = row
@@ -241,8 +248,10 @@ def build(kinds: Sequence[RecordKind], cross_checks: Sequence[CrossCheck], catal
             seen[ident] = rel
             records[folder][ident] = record
             files[f"{folder}/{ident}"] = rel
-    if root.is_dir() and not _files(root, "accelerators"):
-        problems.append(Problem(f"{root.name}/accelerators", "(folder)", "no accelerator files (*.toml): is this the data folder?"))
+    for kind in kinds:
+        if kind.required and root.is_dir() and not any((root / kind.folder).glob(f"*.{_SUFFIX[kind.layout]}")):
+            words = f"no {kind.model.__name__.lower()} files (*.{_SUFFIX[kind.layout]}): is this the data folder?"
+            problems.append(Problem(f"{root.name}/{kind.folder}", "(folder)", words))
     found_by_checks = (p for check in cross_checks for p in check(records, files))
     problems += [p for p in found_by_checks if p is not None and not _refers_to_failed(p, failed)]
     for kind in kinds:

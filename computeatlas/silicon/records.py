@@ -181,8 +181,8 @@ __all__ = ["Accelerator", "Availability", "Details", "Devices", "REQUIRED_FORMAT
 VENDORS = RecordKind("vendors", Vendor)
 """Vendors: ``data/vendors/<id>.toml``, one per file."""
 
-ACCELERATORS = RecordKind("accelerators", Accelerator, by_name=True)
-"""Accelerators: ``data/accelerators/<id>.toml``, one per file, ordered by name."""
+ACCELERATORS = RecordKind("accelerators", Accelerator, by_name=True, required=True)
+"""Accelerators: ``data/accelerators/<id>.toml``, one per file, ordered by name; a data folder has some."""
 
 
 def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterator[Problem | None]:
