@@ -60,7 +60,7 @@ CHILD = """
 import json, sys, tempfile, time
 from pathlib import Path
 from computeatlas.build import static as site
-from computeatlas.core.catalog import load
+from computeatlas.catalog import load
 catalog = load()
 with tempfile.TemporaryDirectory() as tmp:
     start = time.process_time()

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from synthetic import synthetic
 
-from computeatlas.core.catalog import Catalog, load
+from computeatlas.catalog import Catalog, load
 from computeatlas.silicon import comparison as compare
 from computeatlas.web.app import create_app
 from computeatlas.web.cache import PageCache

@@ -78,7 +78,7 @@ def timed(step: Any) -> tuple[float | None, str]:
     start = time.perf_counter()
     try:
         step()
-    except Exception as error:  # noqa: BLE001 - a failed step is a row of the table, not the end of the run
+    except Exception as error:
         return None, f"{type(error).__name__}: {error}"[:200]
     return time.perf_counter() - start, ""
 
@@ -103,7 +103,7 @@ def window_files(store: Store, first: dt.date | None = None, last: dt.date | Non
     a window, else today's store's listing of the date partitions."""
     if "first" in inspect.signature(store.files).parameters:
         return list(store.files(first, last))
-    return list(store._files(first, last))  # noqa: SLF001 - the listing the queries use, until files() takes a window
+    return list(store._files(first, last))
 
 
 def current_file(store: Store) -> Path | None:

@@ -42,16 +42,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import duckdb  # noqa: E402
-from price_store import PART, Floor, prepare, synthetic_history, timed, window_files  # noqa: E402
+import duckdb
+from price_store import PART, Floor, prepare, synthetic_history, timed, window_files
 
-from computeatlas.cloud import rules  # noqa: E402
-from computeatlas.cloud.engine import RESULTS  # noqa: E402
-from computeatlas.cloud.instances import instance_table  # noqa: E402
-from computeatlas.cloud.rates import RateTable  # noqa: E402
-from computeatlas.cloud.runs import import_readings  # noqa: E402
-from computeatlas.cloud.store import Store  # noqa: E402
-from computeatlas.core.catalog import load  # noqa: E402
+from computeatlas.catalog import load
+from computeatlas.cloud import rules
+from computeatlas.cloud.engine import RESULTS
+from computeatlas.cloud.instances import instance_table
+from computeatlas.cloud.rates import RateTable
+from computeatlas.cloud.runs import import_readings
+from computeatlas.cloud.store import Store
 
 NOW = dt.datetime.now(dt.UTC).replace(microsecond=0)
 SIZES = [10_000, 1_000_000, 10_000_000]
@@ -146,7 +146,7 @@ def latencies(prices: Path, repeat: int) -> dict[str, dict[str, Any]]:
             start = time.perf_counter()
             try:
                 status = client.get(url).status_code
-            except Exception as error:  # noqa: BLE001 - a failed request is a cell of the table
+            except Exception as error:
                 status = type(error).__name__
             if status != 200:
                 failed.append(str(status))
@@ -183,7 +183,7 @@ def measure(size: int, repeat: int, runs_per_day: int) -> dict[str, Any]:
         got["start"] = started(root)
         try:
             got["pages"] = latencies(root, repeat)
-        except Exception as error:  # noqa: BLE001 - e.g. the app did not start: every page failed, the other sizes still run
+        except Exception as error:
             why = f"{type(error).__name__}: {error}"[:200]
             got["pages"] = {name: {"url": name, "failed": [why], "product": None, "floor": None} for name in PAGES}
         got["wall_s"] = time.perf_counter() - wall
@@ -308,7 +308,7 @@ def main(argv: list[str]) -> None:
         try:
             text, rate = import_rate(Path(folder), args.import_rows)
             print(text)
-        except Exception as error:  # noqa: BLE001 - the other parts still run
+        except Exception as error:
             print(f"| import {args.import_rows:,} new rows | failed | | {type(error).__name__}: {error} |")
     results = []
     for size in sizes:

@@ -40,10 +40,10 @@ from starlette.datastructures import URL, QueryParams
 
 from computeatlas import load
 from computeatlas.build import static as site
+from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import citation
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls

@@ -47,7 +47,7 @@ for entry in (str(ROOT), str(HERE)):
 from compare_bench import PAIR, SIX
 from synthetic import synthetic
 
-from computeatlas.core.catalog import Catalog, load
+from computeatlas.catalog import Catalog, load
 from computeatlas.publish.exports import (
     FORMATS,
     silicon_table,

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from computeatlas.core.catalog import DEFAULT_DATA
+from computeatlas.catalog import DEFAULT_DATA
 
 
 def clone(record: dict, n: int) -> dict:

@@ -172,7 +172,7 @@ def in_process(calls: int, profile: bool) -> dict[str, Any]:
     """CPU ms per call of the handlers' two halves: the view, and the rendered page."""
     from starlette.requests import Request
 
-    from computeatlas.core.catalog import load
+    from computeatlas.catalog import load
     from computeatlas.pages.accelerator import accelerator_view
     from computeatlas.web import silicon
     from computeatlas.web.app import create_app

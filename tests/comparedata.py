@@ -10,7 +10,7 @@ import tomli_w
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from computeatlas.core.catalog import Catalog, load
+from computeatlas.catalog import Catalog, load
 from computeatlas.web.app import create_app
 from tests.conftest import SMALL_CATALOG, TODAY, fresh_client, make_record, write_data
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
 
-    from computeatlas.core.catalog import Catalog
+    from computeatlas.catalog import Catalog
     from computeatlas.core.settings import Settings
 
 # The app and the catalog are imported by the fixtures that use them, not here: under
@@ -158,7 +158,7 @@ def data_dir(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     """The small catalog (``data_dir``'s records), validated as of 2026-11-30; loaded once."""
-    from computeatlas.core.catalog import load
+    from computeatlas.catalog import load
 
     return load(write_data(tmp_path_factory.mktemp("small") / "data", SMALL_CATALOG), today=TODAY)
 
@@ -208,7 +208,7 @@ def make_client() -> Iterator[Callable[..., TestClient]]:
 @pytest.fixture(scope="session")
 def real_catalog() -> Catalog:
     """The bundled data folder, loaded once per test session."""
-    from computeatlas.core.catalog import load
+    from computeatlas.catalog import load
 
     return load()
 

@@ -32,7 +32,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from computeatlas.core.catalog import Catalog, load
+from computeatlas.catalog import Catalog, load
 from computeatlas.core.claims import Claim, NumberFormat
 
 HERE = Path(__file__).resolve().parent

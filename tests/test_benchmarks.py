@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from computeatlas.core.catalog import Catalog, check
+from computeatlas.catalog import Catalog, check
 
 BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
 if str(BENCHMARKS) not in sys.path:

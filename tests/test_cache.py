@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app
 from tests.test_pricing import NOW, priced_cloud

@@ -11,10 +11,10 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
+from computeatlas.catalog import Catalog, load
 from computeatlas.charts import chart as charts
 from computeatlas.charts import labels
 from computeatlas.charts import svg as svg_mod
-from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app

@@ -18,11 +18,11 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
+from computeatlas.catalog import Catalog
 from computeatlas.cli import app as cli
 from computeatlas.cloud.cheapest_price import cheapest_prices, excluded_because
 from computeatlas.cloud.store import Store
 from computeatlas.cloud.variants import rule_variant, sole_keys
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.pages.cheapest import price_text
 from tests.conftest import CliRunner

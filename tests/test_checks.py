@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from computeatlas.catalog import check, load
 from computeatlas.cli import app as cli
-from computeatlas.core.catalog import check, load
 from computeatlas.silicon.checks import BOUNDS, BOUNDS_BY_FORM_FACTOR, review
 from tests.conftest import CliRunner
 

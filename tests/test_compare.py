@@ -12,8 +12,8 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
+from computeatlas.catalog import Catalog, load
 from computeatlas.cli import app
-from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.claims import NumberFormat
 from computeatlas.silicon import comparison as compare
 from computeatlas.web import compare as web_compare

@@ -9,8 +9,8 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
+from computeatlas.catalog import Catalog, load
 from computeatlas.cli import app as cli
-from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.claims import NumberFormat
 from computeatlas.silicon.coverage import coverage_view, percent
 from computeatlas.web.app import create_app

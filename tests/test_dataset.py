@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 from starlette.requests import Request
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.ledger import Ledger
 from computeatlas.web import dataset as dataset_web

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.silicon import derive
 from computeatlas.silicon.derive import DerivedState
@@ -102,7 +102,7 @@ def test_single_device_parts_get_no_per_device_figure(real_catalog: Catalog) -> 
 
 
 def test_only_a_per_package_figure_is_divided_per_device(tmp_path) -> None:
-    from computeatlas.core.catalog import check
+    from computeatlas.catalog import check
 
     from .conftest import TODAY, make_record, write_data
 

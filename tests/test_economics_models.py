@@ -166,8 +166,8 @@ def test_a_claim_with_its_basis_stated_is_compared_with_the_bound(real_client) -
 
 
 def test_owned_hardware_is_named_as_the_basis_that_differs(real_catalog) -> None:
+    from computeatlas.economics.claims import HardwareBasis
     from computeatlas.economics.model_view import compare_claim
-    from computeatlas.energy.records import HardwareBasis
 
     claim = real_catalog.claims["gpuadvisor-llama-3-1-70b-h100-cost"].model_copy(update={"basis_hardware": HardwareBasis.OWNED})
     compared, text = compare_claim(claim, real_catalog.models["llama-3-1-70b"], real_catalog, request_from(), {})

@@ -17,7 +17,7 @@ from bs4 import BeautifulSoup
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from computeatlas.core.catalog import Catalog, load
+from computeatlas.catalog import Catalog, load
 from computeatlas.web import energy as energy_pages
 from computeatlas.web.app import create_app
 from tests.conftest import SMALL_CATALOG, TODAY, fresh_client, make_record, write_data
@@ -362,7 +362,7 @@ def test_power_stated_per_superchip_is_not_shown_as_per_chip(tmp_path: Path) -> 
     ],
 )
 def test_an_implausible_economics_claim_is_a_load_error_naming_file_and_field(tmp_path: Path, value: float, unit: str, words: str) -> None:
-    from computeatlas.core.catalog import check
+    from computeatlas.catalog import check
 
     folder = write_energy_data(tmp_path / "data")
     bad = _claim("bad-claim", "cost_per_million_tokens", value, unit, "Bench Lab", "independent", ["acme-a1"], "2026-09-01")
@@ -381,7 +381,7 @@ def test_an_implausible_economics_claim_is_a_load_error_naming_file_and_field(tm
      (3, "kilotokens per joule")],
 )
 def test_plausible_economics_claims_load(tmp_path: Path, value: float, unit: str) -> None:
-    from computeatlas.core.catalog import check
+    from computeatlas.catalog import check
 
     folder = write_energy_data(tmp_path / "data")
     good = _claim("good-claim", "cost_per_million_tokens", value, unit, "Bench Lab", "independent", ["acme-a1"], "2026-09-01")

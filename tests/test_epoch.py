@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 
 from .epoch import (
     COLUMNS,

@@ -21,11 +21,11 @@ from bs4 import BeautifulSoup
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from computeatlas.catalog import Catalog, load
 from computeatlas.cli import app as cli_app
 from computeatlas.cloud import history
 from computeatlas.cloud.offers import current_offers, offer_id
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings
 from computeatlas.economics.estimate import Outcome, estimate

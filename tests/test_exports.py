@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from computeatlas.catalog import Catalog, load
 from computeatlas.cli import app
-from computeatlas.core.catalog import Catalog, load
 from computeatlas.ledger.request import FORM_FIELDS
 from computeatlas.publish.exports import (
     FOLDER_FORMATS,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from computeatlas.catalog import check
 from computeatlas.cli import app as cli
 from computeatlas.cloud import rules
 from computeatlas.cloud.importers import formats
@@ -23,7 +24,6 @@ from computeatlas.cloud.observations import InputError, InputFailed, Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import check
 from tests.conftest import CliRunner, make_record, write_data
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"

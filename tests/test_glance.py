@@ -16,6 +16,7 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
+from computeatlas.catalog import Catalog
 from computeatlas.charts import chart
 from computeatlas.cloud import rules
 from computeatlas.cloud.cheapest_price import cheapest_prices, current_prices
@@ -24,7 +25,6 @@ from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.pages.glance import first_sentence
 from computeatlas.web.app import create_app

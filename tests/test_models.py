@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from computeatlas.core.catalog import check
+from computeatlas.catalog import check
 from computeatlas.economics.models import FigureState
 
 from .conftest import SMALL_CATALOG, TODAY, write_data

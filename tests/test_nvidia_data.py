@@ -12,7 +12,7 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.claims import Basis, NumberFormat, SourceKind, State
 
 FP4, FP8, BF16 = NumberFormat.FP4, NumberFormat.FP8, NumberFormat.BF16

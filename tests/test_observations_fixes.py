@@ -155,7 +155,7 @@ def test_no_cell_of_the_cli_history_csv_starts_a_formula(tmp_path: Path) -> None
 def test_no_cell_of_the_api_history_csv_or_the_price_dataset_starts_a_formula(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from computeatlas.core.catalog import load
+    from computeatlas.catalog import load
     from computeatlas.core.settings import Settings
     from computeatlas.web.app import create_app
 
@@ -174,7 +174,7 @@ def test_no_cell_of_the_api_history_csv_or_the_price_dataset_starts_a_formula(tm
 def _client(tmp_path: Path):  # type: ignore[no-untyped-def]
     from fastapi.testclient import TestClient
 
-    from computeatlas.core.catalog import load
+    from computeatlas.catalog import load
     from computeatlas.core.settings import Settings
     from computeatlas.web.app import create_app
 

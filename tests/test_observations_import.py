@@ -166,7 +166,7 @@ def test_cli_bad_input_is_one_clear_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_the_catalog_validates_the_instance_table_naming_file_row_and_field(tmp_path: Path) -> None:
-    from computeatlas.core.catalog import check
+    from computeatlas.catalog import check
 
     data = tmp_path / "data"
     shutil.copytree(Path(__file__).parent.parent / "data", data, ignore=shutil.ignore_patterns("prices"))

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from computeatlas.catalog import load
 from computeatlas.cloud import rules
 from computeatlas.cloud.instances import load_instances
 from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import load
 from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app
 

@@ -21,7 +21,7 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
-from computeatlas.core.catalog import Catalog, load
+from computeatlas.catalog import Catalog, load
 from computeatlas.core.claims import LinkDirection, NumberFormat, State
 from computeatlas.core.presentation import (
     Shown,

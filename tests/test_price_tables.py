@@ -12,10 +12,10 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
+from computeatlas.catalog import Catalog
 from computeatlas.cloud.cheapest_price import cheapest_prices
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.presentation import pricing_words, source_words
 from computeatlas.core.settings import Settings
 

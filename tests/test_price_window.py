@@ -68,7 +68,7 @@ def test_the_page_says_its_year_and_links_to_all_of_the_history(client: TestClie
     assert link["href"] == "?window=all" and link.get_text(strip=True) == "All of the history"
     assert _history_rows(page) == [("2026-11-20", "alpha", "2"), ("2026-11-27", "alpha", "2.25"), ("2026-11-27", "beta", "3")]
     assert "oldcloud" not in page.select_one("#price-charts").get_text() and "9.5" not in page.select_one("#history").get_text()
-    assert "The 4 points behind this chart" in page.select_one(f"#chart-price-history-acme-a1 p.chart-data").get_text()
+    assert "The 4 points behind this chart" in page.select_one("#chart-price-history-acme-a1 p.chart-data").get_text()
 
     everything = _page(client, "/cloud/prices/acme-a1" + link["href"])
     window = everything.select_one("p.window")
@@ -77,7 +77,7 @@ def test_the_page_says_its_year_and_links_to_all_of_the_history(client: TestClie
     assert window.select_one("a.year-history")["href"] == "/cloud/prices/acme-a1"
     assert _history_rows(everything)[0] == (OLD_DAY, "oldcloud", "9.5")  # the observation older than the year
     assert len(_history_rows(everything)) == 4
-    assert "The 5 points behind this chart" in everything.select_one(f"#chart-price-history-acme-a1 p.chart-data").get_text()
+    assert "The 5 points behind this chart" in everything.select_one("#chart-price-history-acme-a1 p.chart-data").get_text()
 
 
 def test_the_json_of_the_same_page_gives_the_window_as_fields(client: TestClient) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import tomli_w
 
+from computeatlas.catalog import Catalog, CatalogError, check, load
 from computeatlas.cli import app as cli
 from computeatlas.cloud import history, pricing, rules, variants
 from computeatlas.cloud.cheapest_price import cheapest_price
@@ -27,7 +28,6 @@ from computeatlas.cloud.rates import Rate, RateTable
 from computeatlas.cloud.records import Offer
 from computeatlas.cloud.runs import Summary, import_readings
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog, CatalogError, check, load
 from computeatlas.web.app import create_app
 from tests.conftest import CliRunner
 

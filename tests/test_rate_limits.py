@@ -25,7 +25,7 @@ import psutil
 import pytest
 from sqlalchemy import create_engine, select
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.ledger.rate_limits import SQLStorage
 from computeatlas.ledger.tables import rate_limit_hits

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.silicon import resolve
 from tests.comparedata import compare_catalog, compare_data  # noqa: F401  (fixtures)
 

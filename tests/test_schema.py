@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from computeatlas.core.catalog import DEFAULT_DATA
+from computeatlas.catalog import DEFAULT_DATA
 from computeatlas.publish.schema import SCHEMAS, schema_text
 
 ROOT = Path(__file__).resolve().parents[1]

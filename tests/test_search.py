@@ -6,7 +6,7 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.silicon import resolve
 from computeatlas.silicon.search import build_index, search, words
 

@@ -15,8 +15,8 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from computeatlas.build import static as site
+from computeatlas.catalog import Catalog, load
 from computeatlas.cli import app
-from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.citation import bibtex_escape, citation
 from computeatlas.core.urls import Urls
 from computeatlas.web.routes import all_paths

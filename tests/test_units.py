@@ -2,8 +2,8 @@
 
 import pytest
 
+from computeatlas.catalog import load
 from computeatlas.core import units
-from computeatlas.core.catalog import load
 from computeatlas.core.unit_table import CONVERSIONS
 from computeatlas.core.units import Dimension, UnitError, humanize, parse
 

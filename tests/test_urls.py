@@ -9,7 +9,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 import computeatlas
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import PATTERNS, Urls, site_path
 from computeatlas.web import routes

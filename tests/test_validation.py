@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from computeatlas.catalog import CatalogError, check, load
 from computeatlas.cli import app as cli
-from computeatlas.core.catalog import CatalogError, check, load
 from computeatlas.web.app import create_app
 from tests.conftest import CliRunner
 

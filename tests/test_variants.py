@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import datetime as dt
 
+from computeatlas.catalog import Catalog
 from computeatlas.cloud import rules
 from computeatlas.cloud.instances import InstanceTable, InstanceType, instance_table
 from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.variants import siblings, sole_variants
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.presentation import OfferQualifier
 
 

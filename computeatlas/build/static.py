@@ -67,7 +67,7 @@ from computeatlas.build.paths import (
     public_url,
     site_origin,
 )
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
 

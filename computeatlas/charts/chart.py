@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.presentation import Shown, present, tera_unit
 from computeatlas.core.urls import site_path

@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 
+from computeatlas.catalog import Catalog
 from computeatlas.charts.chart import short_name
 from computeatlas.charts.labels import label_text
 from computeatlas.charts.timeline import (
@@ -40,7 +41,6 @@ from computeatlas.charts.timeline import (
 from computeatlas.cloud import trends
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.presentation import present
 from computeatlas.core.urls import site_path

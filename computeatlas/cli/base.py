@@ -1,7 +1,7 @@
 """The Typer app and what every command shares: loading the catalog, finding a part, consoles.
 
 Every command is a thin layer over the Python API: it loads the catalog through
-:func:`computeatlas.core.catalog.load`, calls the library and prints what it returns; errors
+:func:`computeatlas.catalog.load`, calls the library and prints what it returns; errors
 are one clear message on stderr and a non-zero exit code (1: bad data or an operating
 system error, 2: bad input). An :class:`OSError` that escapes a command (an ``--out``
 path that cannot be written, a folder that is a file …) is caught once, here, by the
@@ -22,8 +22,8 @@ from pydantic_settings import SettingsError
 from rich.console import Console
 from typer.core import TyperGroup
 
-from computeatlas.core import catalog as catalog_mod
-from computeatlas.core.catalog import Catalog, CatalogError
+from computeatlas import catalog as catalog_mod
+from computeatlas.catalog import Catalog, CatalogError
 from computeatlas.core.errors import Unavailable
 from computeatlas.core.settings import Settings, UnknownSetting
 from computeatlas.silicon.resolve import ResolveError, resolve_id

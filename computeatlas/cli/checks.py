@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.silicon.checks import review
 
 

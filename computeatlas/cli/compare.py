@@ -8,11 +8,11 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from computeatlas.catalog import Catalog
 from computeatlas.cli.base import DataOption, WideOption, app, fail, load_catalog, out, settings_for
 from computeatlas.cli.tables import print_table
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.pages.compare_prices import with_prices
 from computeatlas.silicon import comparison as compare_mod
 from computeatlas.silicon import resolve

@@ -23,6 +23,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from computeatlas.catalog import Catalog
 from computeatlas.cli.base import (
     DataOption,
     PricesOption,
@@ -46,7 +47,6 @@ from computeatlas.cloud.placement import PlacementReport, placement
 from computeatlas.cloud.rules import RULES, Limits
 from computeatlas.cloud.runs import ImportCounts
 from computeatlas.cloud.store import Store, StoreBusy
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.economics.token_import import FORMATS as TOKEN_FORMATS
 from computeatlas.economics.token_import import import_token_files

@@ -13,6 +13,8 @@ import typer
 import uvicorn
 from rich.table import Table
 
+from computeatlas import catalog as catalog_mod
+from computeatlas.catalog import CatalogError
 from computeatlas.cli.base import (
     DataOption,
     WideOption,
@@ -30,14 +32,12 @@ from computeatlas.cli.startup import port_problem, trusted_proxies_warning
 from computeatlas.cli.tables import print_table
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
-from computeatlas.core import catalog as catalog_mod
-from computeatlas.core.catalog import CatalogError
 from computeatlas.core.settings import Settings
 from computeatlas.pages.accelerator import accelerator_view
 from computeatlas.silicon import table as table_mod
 
 if TYPE_CHECKING:
-    from computeatlas.core.catalog import Catalog
+    from computeatlas.catalog import Catalog
     from computeatlas.ledger import RetentionSweeper
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import statistics
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from computeatlas.cloud.observations import Observation

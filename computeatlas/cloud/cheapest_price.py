@@ -32,10 +32,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from computeatlas.cloud.catalog import CloudCatalog
 from computeatlas.cloud.offers import row_id
 from computeatlas.cloud.store import OFFER, Store
 from computeatlas.cloud.variants import rule_variant, sole_keys
-from computeatlas.core.catalog import Catalog
 
 CURRENCY = "USD"
 """The one currency prices are compared in."""
@@ -145,7 +145,7 @@ def _pick(rows: list[dict[str, Any]], accelerator: str, now: dt.datetime, freshn
 
 
 def cheapest_price(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90, variant: str | None = None,
-                   catalog: Catalog | None = None, current_only: bool = True, since: dt.datetime | None = None) -> CheapestPrice | None:
+                   catalog: CloudCatalog | None = None, current_only: bool = True, since: dt.datetime | None = None) -> CheapestPrice | None:
     """The cheapest price of ``accelerator`` by the rule (see the module docstring), read from
     ``store`` at call time; ``variant`` overrides the default variant; ``catalog`` names the
     single-variant parts. With ``current_only`` False a part with no fresh observation gets its
@@ -196,7 +196,7 @@ _kept: OrderedDict[tuple[str, str, dt.datetime, int, str], dict[str, CheapestPri
 _lock = threading.Lock()
 
 
-def cheapest_prices(store: Store, now: dt.datetime, freshness_days: int = 90, catalog: Catalog | None = None) -> dict[str, CheapestPrice]:
+def cheapest_prices(store: Store, now: dt.datetime, freshness_days: int = 90, catalog: CloudCatalog | None = None) -> dict[str, CheapestPrice]:
     """:func:`cheapest_price` of every observed part (default variant), by accelerator id, from
     one store query: current ones, and for a part with no current observation its newest
     (``current=False``). A part with nothing the rule takes is absent (never a zero).
@@ -229,7 +229,7 @@ def current_prices(prices: Mapping[str, CheapestPrice]) -> dict[str, CheapestPri
     return {acc: p for acc, p in prices.items() if p.current}
 
 
-def left_out(catalog: Catalog, prices: Mapping[str, CheapestPrice], ranked: Iterable[str], store: Store) -> list[tuple[str, str]]:
+def left_out(catalog: CloudCatalog, prices: Mapping[str, CheapestPrice], ranked: Iterable[str], store: Store) -> list[tuple[str, str]]:
     """The parts a price ranking leaves out, each with why, as (accelerator id, reason): every
     part rented or observed (an accepted or held observation, or cloud-only) that is not in
     ``ranked``: "no current price: last seen 2026-03-21, 257 days ago" or "no price observed"."""
@@ -249,5 +249,20 @@ def left_out(catalog: Catalog, prices: Mapping[str, CheapestPrice], ranked: Iter
     return out
 
 
-__all__ = ["newest_of", "CURRENCY", "KEPT", "ON_DEMAND", "CheapestPrice", "age_text", "cheapest_price", "cheapest_prices", "current_prices",
-           "default_variant", "excluded_because", "is_fresh", "left_out", "rule_variant", "sole_keys"]
+__all__ = [
+    "CURRENCY",
+    "KEPT",
+    "ON_DEMAND",
+    "CheapestPrice",
+    "age_text",
+    "cheapest_price",
+    "cheapest_prices",
+    "current_prices",
+    "default_variant",
+    "excluded_because",
+    "is_fresh",
+    "left_out",
+    "newest_of",
+    "rule_variant",
+    "sole_keys",
+]

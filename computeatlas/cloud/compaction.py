@@ -40,7 +40,7 @@ from computeatlas.cloud.views import ROLLUPS, compacted_rows, literal, newest_fl
 from computeatlas.cloud.writers import STAGING
 
 if TYPE_CHECKING:
-    from computeatlas.cloud.store import Store
+    from computeatlas.cloud.layout import Compactable as Store
 
 ROW_GROUP_ROWS = 32_768
 """Rows per row group of a compacted file: small enough that a part's rows of a month span

@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from computeatlas.cloud.catalog import CloudCatalog as Catalog
 from computeatlas.cloud.cheapest_price import (
     CheapestPrice,
     cheapest_price,
@@ -45,7 +46,6 @@ from computeatlas.cloud.spreads import (
     spread,
 )
 from computeatlas.cloud.store import Store, observation_of
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import InputError
 
 HISTORY_FILTERS = ("provider", "pricing", "variant", "region")
@@ -367,5 +367,23 @@ def _first_date(store: Store, accelerator: str, until: dt.date | None, filters: 
     return rows[0]["first"] if rows else None
 
 
-__all__ = ["FEED_LIMIT", "FEED_SPANS", "HISTORY_FILTERS", "WindowKind", "CurrentView", "HistoryView", "ObservedPrice", "ObservedRange", "PriceChange",
-           "PricesView", "SeriesPoint", "current_view", "history_view", "observed_range", "page_window", "price_changes", "utcnow", "year_before"]
+__all__ = [
+    "FEED_LIMIT",
+    "FEED_SPANS",
+    "HISTORY_FILTERS",
+    "CurrentView",
+    "HistoryView",
+    "ObservedPrice",
+    "ObservedRange",
+    "PriceChange",
+    "PricesView",
+    "SeriesPoint",
+    "WindowKind",
+    "current_view",
+    "history_view",
+    "observed_range",
+    "page_window",
+    "price_changes",
+    "utcnow",
+    "year_before",
+]

@@ -45,8 +45,8 @@ from pydantic import (
 from computeatlas.cloud.azure_meters import sku_key
 from computeatlas.cloud.observations import InputError, InputFailed
 from computeatlas.cloud.variants import sole_variants
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import Claim, Id, Record, today_from
+from computeatlas.silicon.catalog import SiliconCatalog
 
 COLUMNS = ("provider", "instance_type", "accelerator", "variant", "accelerators", "billing",
            "accelerator_memory_gb", "source_url", "source_title", "verified", "note")
@@ -189,7 +189,7 @@ def memory_problem(row: InstanceType, claim: Claim) -> str | None:
     return f"{gb:g} GB per accelerator is not a memory size of {row.accelerator} ({published}){total}"
 
 
-def instance_table(catalog: Catalog) -> InstanceTable:
+def instance_table(catalog: SiliconCatalog) -> InstanceTable:
     """The instance table the catalog loaded from ``data/instances/``, with the catalog's
     single-variant parts (:func:`computeatlas.cloud.variants.sole_variants`)."""
     return InstanceTable(catalog.collections.get("instances", {}).values(), sole_variants(catalog.accelerators.values()))

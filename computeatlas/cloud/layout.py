@@ -22,14 +22,14 @@ the committed compactions' files nothing replaced.
 from __future__ import annotations
 
 import calendar
+import contextlib
 import datetime as dt
 import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
+from typing import Any, Protocol
 
 OBSERVATIONS, RUNS, COMPACTED, COMPACTIONS, CURRENT, POINTER = "observations", "runs", "compacted", "compactions", "current", "current.json"
 
@@ -150,5 +150,28 @@ def pointer(root: Path) -> dict[str, Any] | None:
     return data
 
 
-__all__ = ["COMPACTED", "COMPACTIONS", "CURRENT", "OBSERVATIONS", "POINTER", "RUNS", "Compaction", "Files", "active", "compactions",
+class Compactable(Protocol):
+    """What a compaction (:func:`computeatlas.cloud.compaction.compact`) needs of a store: a
+    :class:`~computeatlas.cloud.dataset.Dataset` is one. Declared here so that the compaction
+    and the dataset that calls it do not import each other."""
+
+    root: Path
+    key: tuple[str, ...]
+    cluster: tuple[str, ...]
+    offer: tuple[str, ...] | None
+
+    def order(self) -> str:
+        """The SQL order that puts a key's newest decision first."""
+
+    def committed(self) -> tuple[str, ...]:
+        """The committed runs' ids, sorted."""
+
+    def writing(self) -> contextlib.AbstractContextManager[None]:
+        """The store's write lock for a ``with`` block."""
+
+    def remove_leftovers(self) -> list[Path]:
+        """Remove, under the write lock, what no manifest names; return what was removed."""
+
+
+__all__ = ["COMPACTED", "COMPACTIONS", "CURRENT", "OBSERVATIONS", "POINTER", "RUNS", "Compactable", "Compaction", "Files", "active", "compactions",
            "period_of", "pointer", "replaced", "run_of"]

@@ -35,11 +35,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from computeatlas.cloud.catalog import CloudCatalog as Catalog
 from computeatlas.cloud.records import PriceBasis
-from computeatlas.cloud.store import Store
 from computeatlas.cloud.regions import region_label
+from computeatlas.cloud.store import Store
 from computeatlas.cloud.variants import Variant, rule_variant, sole_keys
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 

@@ -24,6 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from computeatlas.cloud.cheapest_price import CheapestPrice, default_variant, excluded_because
 from computeatlas.cloud.offers import (
     COMPARISON_CURRENCY,
     NOT_STATED,
@@ -45,7 +46,6 @@ from computeatlas.cloud.queries import (
     matches,
     parse_query,
 )
-from computeatlas.cloud.cheapest_price import CheapestPrice, default_variant, excluded_because
 from computeatlas.cloud.variants import Variant, record_variant
 from computeatlas.silicon.records import Accelerator
 

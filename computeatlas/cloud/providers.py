@@ -12,6 +12,7 @@ import datetime as dt
 
 from pydantic import BaseModel, Field
 
+from computeatlas.cloud.catalog import CloudCatalog
 from computeatlas.cloud.offers import (
     STALE_AFTER_DAYS,
     OfferPrice,
@@ -20,9 +21,8 @@ from computeatlas.cloud.offers import (
 )
 from computeatlas.cloud.queries import PriceQuery, matches
 from computeatlas.cloud.records import LockInTopic, Provider
-from computeatlas.core.catalog import Catalog
-from computeatlas.core.presentation import pricing_words
 from computeatlas.core.citation import SourceView, source_view
+from computeatlas.core.presentation import pricing_words
 from computeatlas.core.urls import site_path
 
 
@@ -87,7 +87,7 @@ class CloudIndexView(BaseModel):
     store_version: str = Field("", description="the observation store's version the prices were read at")
 
 
-def _summary(catalog: Catalog, provider: Provider, offers: list[OfferPrice]) -> ProviderSummary:
+def _summary(catalog: CloudCatalog, provider: Provider, offers: list[OfferPrice]) -> ProviderSummary:
     own = [o for o in offers if o.provider == provider.id]
     parts = [a.name for a in catalog.accelerators.values() if any(o.accelerator == a.id for o in own)]
     return ProviderSummary(
@@ -96,12 +96,12 @@ def _summary(catalog: Catalog, provider: Provider, offers: list[OfferPrice]) -> 
     )
 
 
-def provider_summaries(catalog: Catalog, offers: list[OfferPrice]) -> list[ProviderSummary]:
+def provider_summaries(catalog: CloudCatalog, offers: list[OfferPrice]) -> list[ProviderSummary]:
     """Every provider, ordered by name, with what its current ``offers`` rent."""
     return [_summary(catalog, p, offers) for p in catalog.providers.values()]
 
 
-def provider_view(catalog: Catalog, provider: Provider, offers: list[OfferPrice]) -> ProviderView:
+def provider_view(catalog: CloudCatalog, provider: Provider, offers: list[OfferPrice]) -> ProviderView:
     """The page data of one provider, with its share of the current ``offers``."""
     sources = {k: source_view(k, s) for k, s in provider.sources.items()}
     facts = [
@@ -118,7 +118,7 @@ def provider_view(catalog: Catalog, provider: Provider, offers: list[OfferPrice]
     )
 
 
-def cloud_index(catalog: Catalog, offers: list[OfferPrice], query: PriceQuery, on: dt.date, freshness_days: int = STALE_AFTER_DAYS,
+def cloud_index(catalog: CloudCatalog, offers: list[OfferPrice], query: PriceQuery, on: dt.date, freshness_days: int = STALE_AFTER_DAYS,
                 store_version: str = "") -> CloudIndexView:
     """The provider list and the price table of the current ``offers`` filtered by ``query``
     (accelerator, provider, pricing, region …) as of ``on``."""

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Mapping
 
 from pydantic import BaseModel, field_validator
 
+from computeatlas.cloud.catalog import CloudCatalog
 from computeatlas.cloud.offers import OfferPrice, OfferPricing
 from computeatlas.cloud.variants import variant_key
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import BadRequest
 
 ALL_VARIANTS = "all"
@@ -84,7 +84,7 @@ def _split(text: str) -> list[str]:
 
 
 def parse_query(
-    params: Mapping[str, str | None] | Iterable[tuple[str, str | None]], catalog: Catalog, allowed: Iterable[str] = QUERY_PARAMS,
+    params: Mapping[str, str | None] | Iterable[tuple[str, str | None]], catalog: CloudCatalog, allowed: Iterable[str] = QUERY_PARAMS,
     regions: Callable[[PriceQuery], Iterable[str]] | None = None,
 ) -> PriceQuery:
     """Check and parse filter parameters; raise :class:`PricingQueryError` naming the bad one.

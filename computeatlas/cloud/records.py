@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from computeatlas.cloud.instances import InstanceType, memory_problem
-from computeatlas.core.catalog import Problem, missing
+from computeatlas.core.catalog import Layout, Problem, RecordKind, missing
 from computeatlas.core.claims import Id, Record, Source, today_from
 
 
@@ -161,11 +161,14 @@ class Offer(Record):
 __all__ = ["LockInFact", "LockInTopic", "Offer", "PriceBasis", "Pricing", "Provider", "ProviderKind"]
 
 
-FOLDERS = {"providers": Provider}
-"""The data sub-folder of providers (one TOML record per file)."""
+PROVIDERS = RecordKind("providers", Provider, by_name=True)
+"""Cloud providers: ``data/providers/<id>.toml``, one per file, ordered by name."""
 
-TABLES = {"offers": Offer, "instances": InstanceType}
-"""The data sub-folders of offers and of the instance table (CSV files, one record per row)."""
+OFFERS = RecordKind("offers", Offer, Layout.CSV_ROWS, duplicate="offer: same provider, instance type, pricing, term, region and date")
+"""Hand-typed offers: ``data/offers/*.csv``, one per row (an offer's id is made of those six)."""
+
+INSTANCES = RecordKind("instances", InstanceType, Layout.CSV_ROWS)
+"""The instance table: ``data/instances/*.csv``, one instance type per row."""
 
 
 def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterator[Problem | None]:

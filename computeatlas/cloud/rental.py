@@ -14,13 +14,13 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
+from computeatlas.cloud.catalog import CloudCatalog
 from computeatlas.cloud.history import ObservedRange, current_view, observed_range
 from computeatlas.cloud.offers import current_offers
 from computeatlas.cloud.pricing import PriceQuery, Spread, price_view
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.records import LockInTopic
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator, Availability
 
@@ -51,7 +51,7 @@ class RentSummary(BaseModel):
     history_url: str = ""
 
 
-def rent_summary(catalog: Catalog, acc: Accelerator, on: dt.date | None = None, store: Store | None = None,
+def rent_summary(catalog: CloudCatalog, acc: Accelerator, on: dt.date | None = None, store: Store | None = None,
                  now: dt.datetime | None = None, freshness_days: int = 90, rates: RateTable | None = None) -> RentSummary | None:
     """Build "Where you actually rent this" for ``acc``: the current observed range from
     ``store`` (as of ``now``), and the providers of its current offers (of its newest

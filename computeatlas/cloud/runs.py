@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from computeatlas.cloud import bounds, rules
+from computeatlas.cloud.catalog import CloudCatalog as Catalog
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.importers.cells import Reading, Skip
 from computeatlas.cloud.instances import InstanceTable, instance_table
@@ -38,7 +39,6 @@ from computeatlas.cloud.observations import InputError, InputFailed, Observation
 from computeatlas.cloud.rates import RateTable, load_rates
 from computeatlas.cloud.store import Store
 from computeatlas.cloud.writers import LOCK_TIMEOUT_SECONDS
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.settings import Settings
 
 

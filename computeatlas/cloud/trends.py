@@ -268,4 +268,4 @@ def chart_variants(store: Store, now: dt.datetime, freshness_days: int) -> dict[
     return {acc: default_variant(current.get(acc, ())) or past.get(acc, "") for acc in store.observed_accelerators()}
 
 
-__all__ = ["IndexPoint", "chained_lows", "charted", "provider_month_lows", "LeftOut", "PartLow", "Period", "PeriodLow", "chart_variant", "chart_variants", "left_out", "lows", "part_lows"]
+__all__ = ["IndexPoint", "LeftOut", "PartLow", "Period", "PeriodLow", "chained_lows", "chart_variant", "chart_variants", "charted", "left_out", "lows", "part_lows", "provider_month_lows"]

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from computeatlas.silicon.records import Accelerator
 
 if TYPE_CHECKING:
-    from computeatlas.core.catalog import Catalog
+    from computeatlas.silicon.catalog import SiliconCatalog
 
 _FORMS = (("NVL", re.compile(r"\bNVL\b", re.I)), ("SXM", re.compile(r"SXM\d*|\bHGX\b", re.I)),
           ("PCIe", re.compile(r"\bPCIe\b", re.I)), ("OAM", re.compile(r"\bOAM\b", re.I)))
@@ -122,7 +122,7 @@ _SOLE: dict[str, dict[str, str]] = {}
 """sole_variants by catalog data version (a catalog is immutable; its version changes with its data)."""
 
 
-def sole_keys(catalog: Catalog | None) -> Mapping[str, str]:
+def sole_keys(catalog: SiliconCatalog | None) -> Mapping[str, str]:
     """:func:`~computeatlas.cloud.variants.sole_variants` of ``catalog`` (kept per data version); {} without a catalog."""
     if catalog is None:
         return {}

@@ -170,4 +170,4 @@ def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], ord
             _rolled(con, files, first, last, schema, kind, accelerator)
 
 
-__all__ = ["MONTHLY_GRAIN", "ROLLUPS", "compacted_rows", "daily", "define", "rollup", "summary_of", "listed", "literal", "newest_flag", "run_rows"]
+__all__ = ["MONTHLY_GRAIN", "ROLLUPS", "compacted_rows", "daily", "define", "listed", "literal", "newest_flag", "rollup", "run_rows", "summary_of"]

@@ -1,9 +1,13 @@
-"""Load the data folder into a validated, immutable, cross-linked catalog.
+"""Read a data folder of record kinds into a validated, immutable catalog.
 
-Loading never stops at the first problem: every file is read and every problem is
+Core knows no domain: each domain describes its records as :class:`RecordKind` values
+(a data sub-folder, the pydantic model of one record, how the folder is read) and checks
+the references between records in a :data:`CrossCheck`; the composition root
+(:mod:`computeatlas.catalog`) lists them in load order and calls :func:`build`.
+
+Reading never stops at the first problem: every file is read and every problem is
 collected as a :class:`Problem` naming the file, the field and the offending text, so that
-``computeatlas validate`` can list them all. :func:`load` raises :class:`CatalogError`
-carrying that list when there is any.
+``computeatlas validate`` can list them all; :class:`CatalogError` carries that list.
 """
 
 from __future__ import annotations
@@ -11,12 +15,12 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import hashlib
-import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -27,45 +31,44 @@ try:  # tomllib's own parser compiled with mypyc: twice as fast, same TOML 1.0, 
 except ImportError:  # pragma: no cover - tomli is a dependency; the standard library's is the same parser
     import tomllib as toml
 
-if TYPE_CHECKING:  # the record types of each domain, for type checkers only
-    from computeatlas.cloud.records import Offer, Provider
-    from computeatlas.economics.models import ModelRecord
-    from computeatlas.energy.records import EconomicsClaim, EnergyTopic, System
-    from computeatlas.silicon.curated import Comparison
-    from computeatlas.silicon.records import Accelerator, Vendor
-
 DEFAULT_DATA = BUNDLED_DATA
 """The bundled data folder of a source checkout (``<repo>/data``)."""
 
-DOMAINS = (
-    "computeatlas.silicon.records",
-    "computeatlas.silicon.checks",
-    "computeatlas.silicon.curated",
-    "computeatlas.cloud.records",
-    "computeatlas.energy.records",
-    "computeatlas.economics.models",
-)
-"""The modules that define the catalog's records, in load order. Each has ``FOLDERS``
-(a data sub-folder of TOML files, one record per file → record type), optionally
-``TABLES`` (a sub-folder of CSV files, one record per row → record type) and optionally
-``cross_check(records, files) -> Iterable[Problem]`` for references between records.
-Core names them here instead of importing them, so that imports flow one way
-(core ← domains)."""
+
+class Layout(StrEnum):
+    """How the files of a record kind's data sub-folder hold its records."""
+
+    TOML_FILES = "toml files"
+    """``<folder>/<id>.toml``, one record per file; the record's ``id`` must equal the file name."""
+    CSV_ROWS = "csv rows"
+    """``<folder>/*.csv``, one record per row; the model's ``file`` and ``row`` fields are filled in."""
 
 
-def _domains() -> list[Any]:
-    return [importlib.import_module(name) for name in DOMAINS]
+@dataclass(frozen=True, slots=True)
+class RecordKind:
+    """One kind of record of the catalog: the data sub-folder it is read from (also its
+    collection's name in :attr:`Catalog.collections`), the pydantic model one record is
+    validated with (``model_validate(raw, context={"today": date})``, so validators can
+    refuse future dates), how the folder's files hold records (:class:`Layout`), whether
+    its collection is ordered by the records' ``name`` (else by file name, then row),
+    whether a data folder without any of its files is taken for the wrong folder
+    (``required``), and, for CSV rows, what two rows with the same ``id`` share, as a
+    duplicate's problem says it (``duplicate``; default ``"row: same id '<id>'"``)."""
+
+    folder: str
+    model: type[BaseModel]
+    layout: Layout = Layout.TOML_FILES
+    by_name: bool = False
+    required: bool = False
+    duplicate: str | None = None
 
 
-def folders() -> dict[str, type[BaseModel]]:
-    """Every data sub-folder of TOML files (one record per file) and its record type."""
-    return {k: v for mod in _domains() for k, v in getattr(mod, "FOLDERS", {}).items()}
+CrossCheck = Callable[[Mapping[str, Mapping[str, Any]], Mapping[str, str]], Iterable["Problem | None"]]
+"""A domain's check of references between records: ``(records, files) -> problems``, where
+``records`` maps each collection name to its records by id (only those that validated) and
+``files`` maps ``"<folder>/<id>"`` to the record's data file; a None in the result is no problem."""
 
-
-def tables() -> dict[str, type[BaseModel]]:
-    """Every data sub-folder of CSV files (one record per row) and its record type."""
-    return {k: v for mod in _domains() for k, v in getattr(mod, "TABLES", {}).items()}
-
+_SUFFIX = {Layout.TOML_FILES: "toml", Layout.CSV_ROWS: "csv"}
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -92,7 +95,7 @@ class Problem:
 
 
 class CatalogError(Exception):
-    """Raised by :func:`load` when the data folder has problems; ``problems`` lists them all."""
+    """Raised by :func:`computeatlas.catalog.load` when the data folder has problems; ``problems`` lists them all."""
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
@@ -102,10 +105,14 @@ class CatalogError(Exception):
 
 @dataclass(frozen=True)
 class Catalog:
-    """The validated catalog: records by id, the file each came from, and a data version.
+    """The validated catalog: records by id in one collection per record kind, the file each
+    came from, and a data version.
 
-    ``version`` is a short hash of every data file's bytes: it changes whenever the data
-    does and is used for caching and in citations. ``accelerators`` is ordered by name.
+    ``collections`` maps each kind's folder name to its records by id, in load order; each
+    domain gives its collections typed names in a subclass (:mod:`computeatlas.silicon.catalog`
+    and the like), and the composition root (:class:`computeatlas.catalog.Catalog`) is the
+    class of every catalog :func:`build` makes there. ``version`` is a short hash of every data
+    file's bytes: it changes whenever the data does and is used for caching and in citations.
     """
 
     root: Path
@@ -115,64 +122,9 @@ class Catalog:
     last_verified: dt.date | None = None
     problems: tuple[Problem, ...] = field(default=())
 
-    @property
-    def vendors(self) -> Mapping[str, Vendor]:
-        """Vendors by id."""
-        return self.collections["vendors"]
-
-    @property
-    def accelerators(self) -> Mapping[str, Accelerator]:
-        """Accelerators by id, ordered by name."""
-        return self.collections["accelerators"]
-
-    @property
-    def comparisons(self) -> Mapping[str, Comparison]:
-        """Curated comparisons by canonical pair id."""
-        return self.collections["comparisons"]
-
-    @property
-    def providers(self) -> Mapping[str, Provider]:
-        """Cloud providers by id, ordered by name."""
-        return self.collections["providers"]
-
-    @property
-    def offers(self) -> Mapping[str, Offer]:
-        """The hand-typed offers of ``data/offers/`` by offer id, loaded only to be validated:
-        they reach pages through their import into the observation store, and no page, API,
-        chart, CLI command or estimate reads them from here."""
-        return self.collections["offers"]
-
-    @property
-    def systems(self) -> Mapping[str, System]:
-        """Rack-scale systems by id."""
-        return self.collections["systems"]
-
-    @property
-    def energy(self) -> Mapping[str, EnergyTopic]:
-        """Energy topics by id."""
-        return self.collections["energy"]
-
-    @property
-    def claims(self) -> Mapping[str, EconomicsClaim]:
-        """Economics claims by id."""
-        return self.collections["claims"]
-
-    @property
-    def models(self) -> Mapping[str, ModelRecord]:
-        """Open-weight language models by id, ordered by name."""
-        return self.collections["models"]
-
     def file_of(self, folder: str, ident: str) -> str:
         """The data file (relative to the data folder's parent) a record came from."""
         return self.files[f"{folder}/{ident}"]
-
-    def accelerator(self, ident: str) -> Accelerator:
-        """The accelerator with id ``ident``; raises ``KeyError`` when there is none."""
-        return self.accelerators[ident]
-
-    def vendor_of(self, accelerator: Accelerator) -> Vendor:
-        """The vendor record of ``accelerator``."""
-        return self.vendors[accelerator.vendor]
 
 
 def _error_text(value: Any) -> str | None:
@@ -233,45 +185,58 @@ def _files(root: Path, folder: str) -> list[Path]:
     return sorted(base.glob("*.toml")) if base.is_dir() else []
 
 
-def check(root: Path | None = None, today: dt.date | None = None) -> tuple[Catalog, list[Problem]]:
-    """Read every data file under ``root`` and return the catalog and all problems found.
+C = TypeVar("C", bound=Catalog)
 
-    The catalog holds only the records that validated; callers that need a clean
-    catalog use :func:`load`. ``today`` (default: the current date) is what verified and
-    accessed dates may not exceed.
+
+def build(kinds: Sequence[RecordKind], cross_checks: Sequence[CrossCheck], catalog_type: type[C],
+          root: Path | None = None, today: dt.date | None = None) -> tuple[C, list[Problem]]:
+    """Read every data file of ``kinds`` under ``root`` (default: :func:`data_dir`) and return
+    the catalog (an instance of ``catalog_type``) and every problem found, in reading order:
+    CSV tables first, then TOML folders, each in the order of ``kinds``, then ``cross_checks``
+    in their order. A problem that a record refers to a record whose file did not validate
+    is left out (that file's own problems say what is wrong).
+
+    The catalog holds only the records that validated, one collection per kind in the order
+    of ``kinds``. ``today`` (default: the current date) is what verified and accessed dates
+    may not exceed. Raises :class:`pydantic.ValidationError` for a malformed
+    ``COMPUTEATLAS_*`` variable when ``root`` is None, and :class:`OSError` when a data file
+    cannot be read.
     """
     root = Path(root or data_dir())
     today = today or dt.date.today()
     problems: list[Problem] = []
     if not root.is_dir():
         problems.append(Problem(str(root), "(folder)", "data folder not found"))
-    FOLDERS, TABLES = folders(), tables()
-    records: dict[str, dict[str, Any]] = {name: {} for name in (*FOLDERS, *TABLES)}
+    folders = [k for k in kinds if k.layout is Layout.TOML_FILES]
+    tables = [k for k in kinds if k.layout is Layout.CSV_ROWS]
+    records: dict[str, dict[str, Any]] = {k.folder: {} for k in (*folders, *tables)}
     files: dict[str, str] = {}
     failed: set[str] = set()  # ids of files that exist but did not validate
     digest = hashlib.sha256()  # of names relative to the data folder, so copies hash alike
-    for folder, model in TABLES.items():
+    for kind in tables:
+        folder = kind.folder
         for path in sorted((root / folder).glob("*.csv")) if (root / folder).is_dir() else []:
             rel = f"{root.name}/{folder}/{path.name}"
             digest.update(f"{folder}/{path.name}".encode() + b"\0" + path.read_bytes())
-            rows, found = _read_table(path, rel, model, today)
+            rows, found = _read_table(path, rel, kind.model, today)
             problems += found
             for row in rows:
                 ident = row.id  # type: ignore[attr-defined]
                 if ident in records[folder]:
                     first = records[folder][ident]
-                    what = "offer: same provider, instance type, pricing, term, region and date" if folder == "offers" else f"row: same id {ident!r}"
+                    what = kind.duplicate or f"row: same id {ident!r}"
                     problems.append(Problem(rel, f"row {row.row}", f"duplicate {what} as {first.file} row {first.row}", ident))  # type: ignore[attr-defined]
                     continue
                 records[folder][ident] = row
                 files[f"{folder}/{ident}"] = rel
-    for folder, model in FOLDERS.items():
+    for kind in folders:
+        folder = kind.folder
         seen: dict[str, str] = {}
         for path in _files(root, folder):
             rel = f"{root.name}/{folder}/{path.name}"
             data = path.read_bytes()
             digest.update(f"{folder}/{path.name}".encode() + b"\0" + data)
-            record, found = _read(path, rel, model, today, data)
+            record, found = _read(path, rel, kind.model, today, data)
             problems += found
             if record is None:
                 failed.add(f"{folder}/{path.stem}")
@@ -283,13 +248,17 @@ def check(root: Path | None = None, today: dt.date | None = None) -> tuple[Catal
             seen[ident] = rel
             records[folder][ident] = record
             files[f"{folder}/{ident}"] = rel
-    if root.is_dir() and not _files(root, "accelerators"):
-        problems.append(Problem(f"{root.name}/accelerators", "(folder)", "no accelerator files (*.toml): is this the data folder?"))
-    problems += [p for p in _cross_check(records, files) if p is not None and not _refers_to_failed(p, failed)]
-    for folder in ("accelerators", "providers", "systems", "models"):
-        records[folder] = dict(sorted(records[folder].items(), key=lambda kv: (kv[1].name.lower(), kv[0])))
+    for kind in kinds:
+        if kind.required and root.is_dir() and not any((root / kind.folder).glob(f"*.{_SUFFIX[kind.layout]}")):
+            words = f"no {kind.model.__name__.lower()} files (*.{_SUFFIX[kind.layout]}): is this the data folder?"
+            problems.append(Problem(f"{root.name}/{kind.folder}", "(folder)", words))
+    found_by_checks = (p for check in cross_checks for p in check(records, files))
+    problems += [p for p in found_by_checks if p is not None and not _refers_to_failed(p, failed)]
+    for kind in kinds:
+        if kind.by_name:
+            records[kind.folder] = dict(sorted(records[kind.folder].items(), key=lambda kv: (kv[1].name.lower(), kv[0])))
     verified = [r.verified for group in records.values() for r in group.values() if hasattr(r, "verified")]
-    catalog = Catalog(
+    catalog = catalog_type(
         root=root,
         collections=MappingProxyType({k: MappingProxyType(v) for k, v in records.items()}),
         files=MappingProxyType(files),
@@ -298,13 +267,6 @@ def check(root: Path | None = None, today: dt.date | None = None) -> tuple[Catal
         problems=tuple(problems),
     )
     return catalog, problems
-
-
-def _cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterable[Problem]:
-    """Every domain's ``cross_check``: references to records that do not exist."""
-    for mod in _domains():
-        if hasattr(mod, "cross_check"):
-            yield from mod.cross_check(records, files)
 
 
 def missing(files: Mapping[str, str], folder: str, ident: str, field_name: str, value: str, target: Mapping[str, Any], where: str) -> Problem | None:
@@ -353,15 +315,3 @@ def _read_table(path: Path, rel: str, model: type[R], today: dt.date) -> tuple[l
     except csv.Error as exc:
         problems.append(Problem(rel, f"row {reader.line_num}", f"broken CSV: {exc}"))
     return rows, problems
-
-
-def load(root: Path | None = None, today: dt.date | None = None) -> Catalog:
-    """Load and validate the data folder; raise :class:`CatalogError` listing every problem.
-
-    This is the public entry point (``computeatlas.load()``). The returned catalog is
-    immutable: mappings are read-only proxies over frozen pydantic records.
-    """
-    catalog, problems = check(root, today)
-    if problems:
-        raise CatalogError(problems)
-    return catalog

@@ -39,12 +39,12 @@ from computeatlas.cloud.offers import (
     amount_text,
     unit_word,
 )
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.errors import closest
 from computeatlas.core.presentation import Shown, compute_unit, present
 from computeatlas.core.units import humanize
 from computeatlas.core.urls import site_path
+from computeatlas.economics.catalog import EconomicsCatalog
 from computeatlas.economics.inputs import (
     DoesNotFit,
     EstimateError,
@@ -215,7 +215,7 @@ def min_accelerators(weight_bytes: float, memory_bytes: float) -> int:
     return chips - 1 if (chips - 1) * memory_bytes >= weight_bytes else chips
 
 
-def fewest_accelerators(catalog: Catalog, weight_bytes: float, ident: str, n: int = 4) -> list[tuple[str, str, int]]:
+def fewest_accelerators(catalog: EconomicsCatalog, weight_bytes: float, ident: str, n: int = 4) -> list[tuple[str, str, int]]:
     """Up to ``n`` parts other than ``ident`` that hold ``weight_bytes`` of weights in the fewest
     of them, as ``(id, name, count)``, fewest first (then most memory, then name). Only parts
     whose memory is published per accelerator are counted; nothing is estimated for the rest."""
@@ -228,7 +228,7 @@ def fewest_accelerators(catalog: Catalog, weight_bytes: float, ident: str, n: in
     return [(i, name, count) for count, _, name, i in sorted(found)[:n]]
 
 
-def _offer_price(catalog: Catalog, acc: Accelerator, ident: str, prices: PriceSource | None) -> PriceInput:
+def _offer_price(catalog: EconomicsCatalog, acc: Accelerator, ident: str, prices: PriceSource | None) -> PriceInput:
     offer = chosen_offer(catalog, acc, ident, prices)
     return PriceInput(
         outcome=Outcome.COMPUTED, per_accelerator_hour=offer.per_accelerator_hour, currency=offer.currency, origin="offer",
@@ -238,7 +238,7 @@ def _offer_price(catalog: Catalog, acc: Accelerator, ident: str, prices: PriceSo
     )  # fmt: skip
 
 
-def _cheapest_price(catalog: Catalog, acc: Accelerator, prices: PriceSource | None) -> PriceInput:
+def _cheapest_price(catalog: EconomicsCatalog, acc: Accelerator, prices: PriceSource | None) -> PriceInput:
     """The cheapest fresh on-demand USD observation of ``acc``, or "no price" when none qualifies."""
     found, shown = cheapest_offer(catalog, acc, prices)
     if found is None:
@@ -287,7 +287,7 @@ def _cost(key: str, label: str, speed: Bound, price: PriceInput) -> Bound:
     )  # fmt: skip
 
 
-def estimate(catalog: Catalog, request: EstimateRequest, prices: PriceSource | None = None) -> Estimate:
+def estimate(catalog: EconomicsCatalog, request: EstimateRequest, prices: PriceSource | None = None) -> Estimate:
     """Estimate ``request`` against the catalog's records and the prices of ``prices`` (see
     the module docstring for the formulas); without ``prices`` no offer resolves and no
     price is read.

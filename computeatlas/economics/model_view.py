@@ -26,7 +26,6 @@ import unicodedata
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import NotFound, closest
 from computeatlas.core.urls import site_path
@@ -43,11 +42,12 @@ from computeatlas.economics.bound import (
     check_request,
     cost,
 )
+from computeatlas.economics.catalog import EconomicsCatalog
+from computeatlas.economics.claims import EconomicsClaim, HardwareBasis
 from computeatlas.economics.models import FIGURE_LABELS, ModelRecord
 from computeatlas.economics.rental_price import LeftOut, RentalPrice, current_rental_prices, left_out
 from computeatlas.economics.token_market import MarketPrice, MarketSpread, SpreadEnd, market
 from computeatlas.economics.token_prices import observations_of
-from computeatlas.energy.records import EconomicsClaim, HardwareBasis
 
 BELOW_FLAG = "below what the hardware can do at this rental price — check its basis"
 """The words of a market price below the lowest cost bound at today's rental prices."""
@@ -132,7 +132,7 @@ def _key(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "-", unicodedata.normalize("NFKC", text).casefold()).strip("-")
 
 
-def find_model(catalog: Catalog, ident: str) -> ModelRecord:
+def find_model(catalog: EconomicsCatalog, ident: str) -> ModelRecord:
     """The model ``ident`` names: its id, or a spelling of exactly one model's id, name or a
     provider's exact name for it (our alias table), compared as :func:`_key`; never a
     look-alike (``llama-3.1-70b`` is not ``llama-3.1-405b``). The caller may redirect to the id.
@@ -164,7 +164,7 @@ def figure_rows(model: ModelRecord) -> list[FigureRow]:
     return out
 
 
-def accelerator_bound(model: ModelRecord, acc_id: str, catalog: Catalog, request: BoundRequest, price: RentalPrice | None) -> AcceleratorBound:
+def accelerator_bound(model: ModelRecord, acc_id: str, catalog: EconomicsCatalog, request: BoundRequest, price: RentalPrice | None) -> AcceleratorBound:
     """The bound of ``model`` on ``acc_id`` and its costs at ``price`` (a state, in words, where it cannot be computed)."""
     acc = catalog.accelerators[acc_id]
     row = AcceleratorBound(accelerator=acc.id, accelerator_name=acc.name, accelerator_url=site_path("silicon_page", ident=acc.id), price=price)
@@ -184,7 +184,7 @@ def _rank(row: AcceleratorBound) -> tuple[int, float, str]:
     return (0 if amount is not None else 1, amount or 0.0, row.accelerator_name)
 
 
-def compare_claim(claim: EconomicsClaim, model: ModelRecord, catalog: Catalog, request: BoundRequest,
+def compare_claim(claim: EconomicsClaim, model: ModelRecord, catalog: EconomicsCatalog, request: BoundRequest,
                   prices: dict[str, RentalPrice]) -> tuple[bool, str]:
     """Whether ``claim`` is compared with the bound, and the sentence saying how it compares or why it is not.
 
@@ -217,7 +217,7 @@ def compare_claim(claim: EconomicsClaim, model: ModelRecord, catalog: Catalog, r
                   f"at {claim.basis_precision.value if claim.basis_precision else ''}, batch {claim.basis_batch}, {prices[acc].text}")
 
 
-def model_view(catalog: Catalog, model: ModelRecord, request: BoundRequest, prices_store: Store, tokens_store: Store,
+def model_view(catalog: EconomicsCatalog, model: ModelRecord, request: BoundRequest, prices_store: Store, tokens_store: Store,
                now: dt.datetime, freshness_days: int = 90, chosen: tuple[str, RentalPrice] | None = None) -> ModelView:
     """The page data for ``model`` at the settings ``request`` (checked here, see
     :func:`computeatlas.economics.bound.check_request`): raises ``BoundInputError`` (400) for a bad input.
@@ -282,7 +282,7 @@ class ModelSummary(BaseModel):
     cheapest_bound: AcceleratorBound | None
 
 
-def model_summaries(catalog: Catalog, prices_store: Store, tokens_store: Store, now: dt.datetime, freshness_days: int = 90) -> list[ModelSummary]:
+def model_summaries(catalog: EconomicsCatalog, prices_store: Store, tokens_store: Store, now: dt.datetime, freshness_days: int = 90) -> list[ModelSummary]:
     """Every model with its cheapest market output price and its lowest output-cost bound at
     today's cheapest fresh on-demand prices (default settings: FP8, 1,024-token context)."""
     prices = current_rental_prices(catalog, prices_store, now, freshness_days)

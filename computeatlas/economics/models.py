@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from computeatlas.core.catalog import Problem
+from computeatlas.core.catalog import Problem, RecordKind
 from computeatlas.core.claims import Id, Record, Source, today_from
 
 MIN_PARAMS = 1e6
@@ -181,8 +181,8 @@ class ModelRecord(Record):
             if fig is not None:
                 yield name, fig
 
-FOLDERS = {"models": ModelRecord}
-"""The data sub-folder of this module (one TOML record per file) and its record type."""
+MODELS = RecordKind("models", ModelRecord, by_name=True)
+"""Open-weight language models: ``data/models/<id>.toml``, one per file, ordered by name."""
 
 
 def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterator[Problem | None]:

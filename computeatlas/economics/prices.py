@@ -22,7 +22,7 @@ from computeatlas.cloud.offers import (
     find_offer,
 )
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
+from computeatlas.economics.catalog import EconomicsCatalog
 from computeatlas.economics.inputs import EstimateError
 from computeatlas.silicon.records import Accelerator
 
@@ -40,7 +40,7 @@ class PriceSource:
     freshness_days: int = STALE_AFTER_DAYS
     hours_per_month: float = 730.0
 
-    def current(self, catalog: Catalog, accelerator: str) -> list[OfferPrice]:
+    def current(self, catalog: EconomicsCatalog, accelerator: str) -> list[OfferPrice]:
         """The current offers of ``accelerator`` (newest accepted observation within the window)."""
         return current_offers(catalog, self.store, self.now, self.freshness_days, accelerator=accelerator,
                               hours_per_month=self.hours_per_month)
@@ -55,7 +55,7 @@ def offer_label(offer: OfferPrice) -> str:
     return " · ".join((offer.provider, offer.instance_type, terms, offer.region or "region not stated", price))
 
 
-def chosen_offer(catalog: Catalog, acc: Accelerator, ident: str, prices: PriceSource | None) -> OfferPrice:
+def chosen_offer(catalog: EconomicsCatalog, acc: Accelerator, ident: str, prices: PriceSource | None) -> OfferPrice:
     """The stored offer ``ident`` names, priced as of ``prices.now``.
 
     Raises :class:`EstimateError`: 404 when no accepted observation has that id (listing up
@@ -73,7 +73,7 @@ def chosen_offer(catalog: Catalog, acc: Accelerator, ident: str, prices: PriceSo
     return offer
 
 
-def cheapest_offer(catalog: Catalog, acc: Accelerator, prices: PriceSource | None) -> tuple[CheapestPrice | None, OfferPrice | None]:
+def cheapest_offer(catalog: EconomicsCatalog, acc: Accelerator, prices: PriceSource | None) -> tuple[CheapestPrice | None, OfferPrice | None]:
     """The cheapest price of ``acc`` by the one rule and its offer as lists show it: current, or
     the newest one with ``current`` False (None, None when none qualifies or no store is given)."""
     found = cheapest_price(prices.store, acc.id, prices.now, prices.freshness_days, catalog=catalog, current_only=False) if prices else None

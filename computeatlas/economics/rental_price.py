@@ -17,9 +17,9 @@ from computeatlas.cloud.cheapest_price import CheapestPrice
 from computeatlas.cloud.offers import find_offer
 from computeatlas.cloud.spreads import SpreadEnd
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import InputError, NotFound, closest
 from computeatlas.core.urls import site_path
+from computeatlas.economics.catalog import EconomicsCatalog
 
 
 class RentalPrice(SpreadEnd):
@@ -45,7 +45,7 @@ def _rental(found: CheapestPrice) -> RentalPrice:
                        freshness_days=found.freshness_days)  # fmt: skip
 
 
-def current_rental_prices(catalog: Catalog, store: Store, now: dt.datetime, freshness_days: int = 90) -> dict[str, RentalPrice]:
+def current_rental_prices(catalog: EconomicsCatalog, store: Store, now: dt.datetime, freshness_days: int = 90) -> dict[str, RentalPrice]:
     """The bound's price of every catalogued part with a CURRENT price by the one rule
     (:func:`computeatlas.cloud.cheapest_price.cheapest_prices`), by accelerator id."""
     found = cheapest_price.current_prices(cheapest_price.cheapest_prices(store, now, freshness_days, catalog))
@@ -61,7 +61,7 @@ class LeftOut(BaseModel):
     url: str
 
 
-def left_out(catalog: Catalog, store: Store, now: dt.datetime, freshness_days: int, ranked: set[str]) -> list[LeftOut]:
+def left_out(catalog: EconomicsCatalog, store: Store, now: dt.datetime, freshness_days: int, ranked: set[str]) -> list[LeftOut]:
     """The rented or observed parts not in a ranking over ``ranked``, each with why
     (:func:`computeatlas.cloud.cheapest_price.left_out`)."""
     prices = cheapest_price.cheapest_prices(store, now, freshness_days, catalog)
@@ -73,7 +73,7 @@ MAX_PRICE = 1e6
 """Highest price per accelerator-hour a visitor may give (USD); anything above is surely a typo."""
 
 
-def chosen_price(catalog: Catalog, store: Store, now: dt.datetime, offer: str | None = None, price: str | None = None,
+def chosen_price(catalog: EconomicsCatalog, store: Store, now: dt.datetime, offer: str | None = None, price: str | None = None,
                  accelerator: str | None = None) -> tuple[str, RentalPrice] | None:
     """The price a visitor chose instead of the cheapest observation: an offer of the cloud layer
     (``offer``, its derived price per accelerator-hour), or ``price`` USD per accelerator-hour for

@@ -15,21 +15,17 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
+from computeatlas.core.claimants import Interest
 from computeatlas.core.claims import Claim, Source, State
 from computeatlas.core.presentation import Shown, canonical_unit, present
 from computeatlas.core.units import humanize
 from computeatlas.core.urls import site_path
-from computeatlas.energy.records import (
-    EconomicsClaim,
-    EnergyFigure,
-    EnergyTopic,
-    Interest,
-    Metric,
-    System,
-)
+from computeatlas.economics.claims import EconomicsClaim, Metric
+from computeatlas.energy.catalog import EnergyCatalog
+from computeatlas.energy.records import EnergyFigure, EnergyTopic
 from computeatlas.silicon.records import Accelerator
+from computeatlas.silicon.systems import System
 
 SELLING = (Interest.CHIP_VENDOR, Interest.CLOUD, Interest.MODEL_PROVIDER)
 """Interests that sell one side of a comparison: their figures are marked as such."""
@@ -242,7 +238,7 @@ def _names(system: System) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])" + re.escape(system.name) + r"(?![\w-])", re.IGNORECASE)
 
 
-def reported_power(catalog: Catalog, system: System) -> list[FigureView]:
+def reported_power(catalog: EnergyCatalog, system: System) -> list[FigureView]:
     """Power figures in the energy topics whose label names ``system`` (its full name).
 
     These are other parties' claims (press, analysts), shown beside the vendor's state,
@@ -257,7 +253,7 @@ def reported_power(catalog: Catalog, system: System) -> list[FigureView]:
     ]
 
 
-def system_view(catalog: Catalog, system: System) -> SystemView:
+def system_view(catalog: EnergyCatalog, system: System) -> SystemView:
     """The page data of one system."""
     labels = {"memory": "Accelerator memory", "memory_bandwidth": "Memory bandwidth", "power": "Power"}
     specs = [
@@ -283,11 +279,11 @@ def system_view(catalog: Catalog, system: System) -> SystemView:
     )  # fmt: skip
 
 
-def _link_parts(catalog: Catalog, ids: Iterable[str]) -> list[Link]:
+def _link_parts(catalog: EnergyCatalog, ids: Iterable[str]) -> list[Link]:
     return [Link(id=i, name=catalog.accelerators[i].name if i in catalog.accelerators else i, url=site_path("silicon_page", ident=i)) for i in ids]
 
 
-def economics_claim_view(catalog: Catalog, claim: EconomicsClaim) -> ClaimView:
+def economics_claim_view(catalog: EnergyCatalog, claim: EconomicsClaim) -> ClaimView:
     """A claim with the claimant's interest; ``sells_these_parts`` when it is the parts' vendor.
 
     A value that is not finite (which validation refuses, but a catalog built in code could
@@ -307,21 +303,21 @@ def economics_claim_view(catalog: Catalog, claim: EconomicsClaim) -> ClaimView:
     )  # fmt: skip
 
 
-def _claims(catalog: Catalog, metric: Metric | None = None, accelerator: str | None = None) -> list[ClaimView]:
+def _claims(catalog: EnergyCatalog, metric: Metric | None = None, accelerator: str | None = None) -> list[ClaimView]:
     chosen = [c for c in catalog.claims.values()
               if (metric is None or c.metric is metric) and (accelerator is None or accelerator in c.accelerators)]  # fmt: skip
     chosen.sort(key=lambda c: (-c.date.toordinal(), c.claimant.casefold(), c.id))
     return [economics_claim_view(catalog, c) for c in chosen]
 
 
-def economics_view(catalog: Catalog) -> EconomicsView:
+def economics_view(catalog: EnergyCatalog) -> EconomicsView:
     """Every economics claim, grouped by metric label, newest first."""
     groups = {METRIC_LABELS[m]: _claims(catalog, m) for m in Metric}
     views = [c for group in groups.values() for c in group]
     return EconomicsView(groups=groups, claim_count=len(views), selling_count=sum(c.sells_one_side for c in views))
 
 
-def topic_view(catalog: Catalog, topic: EnergyTopic) -> TopicView:
+def topic_view(catalog: EnergyCatalog, topic: EnergyTopic) -> TopicView:
     """The page data of one energy topic; tokens-per-watt also lists the matching claims."""
     figures = [figure_view(topic, f) for f in topic.figures]
     systems = {s.id: s for s in catalog.systems.values() if any(_names(s).search(f.label) for f in topic.figures)}
@@ -333,7 +329,7 @@ def topic_view(catalog: Catalog, topic: EnergyTopic) -> TopicView:
     )  # fmt: skip
 
 
-def latest_figures(catalog: Catalog, topic_id: str) -> list[FigureView]:
+def latest_figures(catalog: EnergyCatalog, topic_id: str) -> list[FigureView]:
     """The newest figure of each label in a topic (its history stays on the topic page)."""
     topic = catalog.energy.get(topic_id)
     if topic is None:
@@ -345,12 +341,12 @@ def latest_figures(catalog: Catalog, topic_id: str) -> list[FigureView]:
     return [figure_view(topic, f) for f in newest.values()]
 
 
-def systems_of(catalog: Catalog, ident: str) -> list[System]:
+def systems_of(catalog: EnergyCatalog, ident: str) -> list[System]:
     """The systems that have accelerator ``ident`` among their members, by name."""
     return [s for s in catalog.systems.values() if any(m.accelerator == ident for m in s.members)]
 
 
-def power_question(catalog: Catalog, acc: Accelerator) -> PowerQuestion:
+def power_question(catalog: EnergyCatalog, acc: Accelerator) -> PowerQuestion:
     """The power question for ``acc``: its own power, its systems' power totals (or "not
     published"), the newest rack-density and queue figures, and its tokens-per-watt claims."""
     systems = []

@@ -11,10 +11,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from computeatlas.catalog import Catalog
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.rental import RentSummary, rent_summary
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.urls import site_path
 from computeatlas.energy.views import PowerQuestion, power_question

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from computeatlas.catalog import Catalog
 from computeatlas.cloud.cheapest_price import CheapestPrice
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.presentation import grouped
 from computeatlas.silicon.table import Cell
 

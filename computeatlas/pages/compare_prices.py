@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from computeatlas.catalog import Catalog
 from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.presentation import DERIVED_LABEL, grouped, sig3, tera_unit
 from computeatlas.pages.cheapest import price_text, provider_name
 from computeatlas.silicon.comparison import (

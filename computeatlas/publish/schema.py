@@ -12,10 +12,12 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from computeatlas.cloud.records import Provider
+from computeatlas.economics.claims import EconomicsClaim
 from computeatlas.economics.models import ModelRecord
-from computeatlas.energy.records import EconomicsClaim, EnergyTopic, System
+from computeatlas.energy.records import EnergyTopic
 from computeatlas.silicon.curated import Comparison
 from computeatlas.silicon.records import Accelerator, Vendor
+from computeatlas.silicon.systems import System
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     "accelerator": Accelerator,

@@ -28,7 +28,7 @@ from computeatlas.core.claims import Claim, ComputeSpec, NumberFormat, State
 from computeatlas.silicon.resolve import normal
 
 if TYPE_CHECKING:
-    from computeatlas.core.catalog import Catalog
+    from computeatlas.silicon.catalog import SiliconCatalog
     from computeatlas.silicon.records import Accelerator
 
 
@@ -160,7 +160,7 @@ def _claim_at(acc: Accelerator, key: str) -> Claim | None:
     return getattr(acc.specs, key)
 
 
-def _below_predecessor(catalog: Catalog, acc: Accelerator) -> Iterator[Problem]:
+def _below_predecessor(catalog: SiliconCatalog, acc: Accelerator) -> Iterator[Problem]:
     before = catalog.accelerators.get(acc.predecessor or "")
     if before is None:
         return
@@ -175,7 +175,7 @@ def _below_predecessor(catalog: Catalog, acc: Accelerator) -> Iterator[Problem]:
                           "or a unit, basis or sparsity slip?", new.value)
 
 
-def _other_claim_is_sparse(catalog: Catalog, acc: Accelerator) -> Iterator[Problem]:
+def _other_claim_is_sparse(catalog: SiliconCatalog, acc: Accelerator) -> Iterator[Problem]:
     for fmt, claim in acc.specs.compute.items():
         if not isinstance(claim, ComputeSpec) or claim.sparse_figure is None:
             continue
@@ -187,7 +187,7 @@ def _other_claim_is_sparse(catalog: Catalog, acc: Accelerator) -> Iterator[Probl
                               "the sparse figure as dense? (say so in its note)", other.value)
 
 
-def review(catalog: Catalog) -> list[Problem]:
+def review(catalog: SiliconCatalog) -> list[Problem]:
     """Review flags for a person to read (not errors): a newer generation below its
     predecessor on a headline figure, another source's figure equal to our sparse one."""
     flags: list[Problem] = []

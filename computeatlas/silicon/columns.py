@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import Claim, LinkDirection, MemorySpec, NumberFormat, State
 from computeatlas.core.presentation import (
     DERIVED_LABEL,
@@ -37,6 +36,7 @@ from computeatlas.core.presentation import (
 )
 from computeatlas.core.units import Dimension
 from computeatlas.silicon import derive
+from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.records import Accelerator
 
 Value = str | int | float | None
@@ -56,7 +56,7 @@ class Column:
     name: str
     kind: Kind
     description: str
-    get: Callable[[Catalog, Accelerator], Value]
+    get: Callable[[SiliconCatalog, Accelerator], Value]
     unit: str | None = None
     choices: tuple[str, ...] | None = None
 
@@ -219,7 +219,7 @@ def _disputed(acc: Accelerator) -> str:
 
 
 def _sparse_pattern(fmt: NumberFormat) -> Column:
-    def get(_c: Catalog, a: Accelerator) -> str:
+    def get(_c: SiliconCatalog, a: Accelerator) -> str:
         claim = a.compute(fmt)
         return (claim.sparse_pattern or "") if claim is not None and claim.sparse_figure is not None else ""
 

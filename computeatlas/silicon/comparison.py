@@ -34,7 +34,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.presentation import (
@@ -47,6 +46,7 @@ from computeatlas.core.presentation import (
 )
 from computeatlas.core.urls import site_path
 from computeatlas.silicon import derive, resolve
+from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.records import Accelerator
 from computeatlas.silicon.related import title_of
@@ -77,7 +77,7 @@ def split_ids(values: str | Iterable[str] | None) -> list[str]:
     return [part.strip() for item in items for part in item.split(",") if part.strip()]
 
 
-def resolve_parts(catalog: Catalog, names: Sequence[str]) -> list[str]:
+def resolve_parts(catalog: SiliconCatalog, names: Sequence[str]) -> list[str]:
     """Resolve 2–6 names (ids, aliases, names) to distinct ids, keeping their order.
 
     Raises :class:`CompareError`: none given (400), more than :data:`MAX_PARTS` (400), an
@@ -108,7 +108,7 @@ def resolve_parts(catalog: Catalog, names: Sequence[str]) -> list[str]:
     return ids
 
 
-def display_order(catalog: Catalog, ids: Sequence[str]) -> list[str]:
+def display_order(catalog: SiliconCatalog, ids: Sequence[str]) -> list[str]:
     """The order parts are shown in: a pair follows its curated record's ``parts`` if there
     is one, else the canonical (sorted) order; three or more keep the order given."""
     if len(ids) != 2:
@@ -371,7 +371,7 @@ def _published_formats(acc: Accelerator) -> str:
     return ", ".join(fmts) if fmts else "none"
 
 
-def build(catalog: Catalog, names: Sequence[str]) -> ComparisonView:
+def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonView:
     """Build the comparison of ``names`` (2–6 ids, aliases or names) from the records.
 
     Work is proportional to the number of parts, not to the catalog. Raises

@@ -18,9 +18,9 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import Claim, NumberFormat, SourceKind
 from computeatlas.core.presentation import Shown, present
+from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.records import Accelerator
 
 CORE_FIELDS: tuple[tuple[str, str], ...] = (
@@ -140,10 +140,10 @@ def tally(cells: Iterable[Cell]) -> Tally:
     )
 
 
-_CACHE: dict[int, tuple[weakref.ref[Catalog], Coverage]] = {}
+_CACHE: dict[int, tuple[weakref.ref[SiliconCatalog], Coverage]] = {}
 
 
-def coverage_view(catalog: Catalog) -> Coverage:
+def coverage_view(catalog: SiliconCatalog) -> Coverage:
     """The coverage report of ``catalog`` (parts in the catalog's order, makers by name),
     built once per catalog (the catalog is immutable)."""
     cached = _CACHE.get(id(catalog))
@@ -156,7 +156,7 @@ def coverage_view(catalog: Catalog) -> Coverage:
     return view
 
 
-def _build(catalog: Catalog) -> Coverage:
+def _build(catalog: SiliconCatalog) -> Coverage:
     parts = []
     for acc in catalog.accelerators.values():
         cells = [_cell(acc, key, label) for key, label in CORE_FIELDS]

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from computeatlas.core.catalog import Problem, missing
+from computeatlas.core.catalog import Problem, RecordKind, missing
 from computeatlas.core.claims import Id, Record, Source, today_from
 
 
@@ -50,8 +50,8 @@ class Comparison(Record):
 __all__ = ["Comparison", "pair_id"]
 
 
-FOLDERS = {"comparisons": Comparison}
-"""The data sub-folder of curated comparisons (one TOML record per file)."""
+COMPARISONS = RecordKind("comparisons", Comparison)
+"""Curated comparisons: ``data/comparisons/<pair id>.toml``, one per file."""
 
 
 def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterator[Problem | None]:

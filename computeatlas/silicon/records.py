@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from computeatlas.core.catalog import Problem, missing
+from computeatlas.core.catalog import Problem, RecordKind, missing
 from computeatlas.core.claims import (
     AreaDetail,
     BandwidthSpec,
@@ -175,11 +175,14 @@ class Accelerator(Record):
 
 _FORMAT_ORDER = {fmt: i for i, fmt in enumerate(NumberFormat)}
 
-__all__ = ["Accelerator", "Availability", "Details", "Devices", "REQUIRED_FORMATS", "Specs", "Vendor", "Workload"]
+__all__ = ["REQUIRED_FORMATS", "Accelerator", "Availability", "Details", "Devices", "Specs", "Vendor", "Workload"]
 
 
-FOLDERS = {"vendors": Vendor, "accelerators": Accelerator}
-"""The data sub-folders of this domain (one TOML record per file) and their record types."""
+VENDORS = RecordKind("vendors", Vendor)
+"""Vendors: ``data/vendors/<id>.toml``, one per file."""
+
+ACCELERATORS = RecordKind("accelerators", Accelerator, by_name=True, required=True)
+"""Accelerators: ``data/accelerators/<id>.toml``, one per file, ordered by name; a data folder has some."""
 
 
 def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterator[Problem | None]:

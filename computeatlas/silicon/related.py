@@ -14,9 +14,9 @@ import math
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.presentation import present
 from computeatlas.core.urls import site_path
+from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.curated import Comparison, pair_id
 from computeatlas.silicon.records import Accelerator, Workload
 
@@ -48,12 +48,12 @@ class RelatedPart(BaseModel):
     pair: str = Field(description="the id of this part's comparison with the page's part, as in /compare/{pair}")
 
 
-def title_of(catalog: Catalog, comparison: Comparison) -> str:
+def title_of(catalog: SiliconCatalog, comparison: Comparison) -> str:
     """``"<name> vs <name>"`` in the order the curated comparison lists its parts."""
     return " vs ".join(catalog.accelerators[p].name for p in comparison.parts)
 
 
-def compared_against(catalog: Catalog, acc: Accelerator) -> list[CuratedLink]:
+def compared_against(catalog: SiliconCatalog, acc: Accelerator) -> list[CuratedLink]:
     """The curated comparisons that include ``acc``, by the other part's name."""
     out = []
     for comparison in catalog.comparisons.values():
@@ -95,7 +95,7 @@ def _workload_gap(a: Workload, b: Workload) -> int:
     return 1 if Workload.BOTH in (a, b) else 2
 
 
-def related(catalog: Catalog, acc: Accelerator) -> list[RelatedPart]:
+def related(catalog: SiliconCatalog, acc: Accelerator) -> list[RelatedPart]:
     """Related parts of ``acc`` in this order: predecessor, successors, same family (up to
     :data:`SAME_FAMILY`, nearest generation first), closest by workload then memory
     capacity (up to :data:`CLOSEST`, by the log of the capacity ratio; only when ``acc``'s

@@ -31,8 +31,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.urls import site_path
+from computeatlas.silicon.catalog import SiliconCatalog
 
 MAX_NAME = 200
 """Longest name accepted (characters); longer input is an error, not a search."""
@@ -101,7 +101,7 @@ class _Index:
     words: dict[str, list[str]] = field(default_factory=dict)  # every normal key → ids, for suggestions
 
 
-_INDEXES: dict[int, tuple[weakref.ref[Catalog], _Index]] = {}
+_INDEXES: dict[int, tuple[weakref.ref[SiliconCatalog], _Index]] = {}
 _LOCK = threading.Lock()
 
 
@@ -110,7 +110,7 @@ def _forget(key: int, _ref: object) -> None:
     _INDEXES.pop(key, None)
 
 
-def _build(catalog: Catalog) -> _Index:
+def _build(catalog: SiliconCatalog) -> _Index:
     tiers: dict[Tier, dict[str, list[str]]] = {t: {} for t in TIERS}
     for acc in catalog.accelerators.values():
         keys: dict[Tier, Iterable[str]] = {"id": [acc.id], "alias": [*acc.aliases, *acc.family_aliases, *acc.part_numbers], "name": [acc.name]}
@@ -127,7 +127,7 @@ def _build(catalog: Catalog) -> _Index:
     return _Index(tiers, words)
 
 
-def _index(catalog: Catalog) -> _Index:
+def _index(catalog: SiliconCatalog) -> _Index:
     """The index of ``catalog``, built on first use and kept while the catalog lives."""
     key = id(catalog)
     with _LOCK:
@@ -139,12 +139,12 @@ def _index(catalog: Catalog) -> _Index:
         return index
 
 
-def candidate(catalog: Catalog, ident: str) -> Candidate:
+def candidate(catalog: SiliconCatalog, ident: str) -> Candidate:
     """The :class:`Candidate` for accelerator ``ident`` (which must exist)."""
     return Candidate(id=ident, name=catalog.accelerators[ident].name, url=site_path("silicon_page", ident=ident))
 
 
-def closest_ids(catalog: Catalog, text: str, n: int = 5) -> list[str]:
+def closest_ids(catalog: SiliconCatalog, text: str, n: int = 5) -> list[str]:
     """Up to ``n`` ids whose id, alias or name is closest to ``text`` (difflib ratio ≥ 0.5).
 
     Used only for suggestions after a lookup failed; it scans every name (O(catalog)).
@@ -155,7 +155,7 @@ def closest_ids(catalog: Catalog, text: str, n: int = 5) -> list[str]:
     return ids[:n]
 
 
-def resolve(catalog: Catalog, text: str) -> Resolution:
+def resolve(catalog: SiliconCatalog, text: str) -> Resolution:
     """Resolve ``text`` to a part of ``catalog``; see the module docstring for the rules.
 
     Never raises for an unknown or ambiguous name: the :class:`Resolution` says which.
@@ -177,7 +177,7 @@ def resolve(catalog: Catalog, text: str) -> Resolution:
     return Resolution(query=text, status="unknown", suggestions=[candidate(catalog, i) for i in closest_ids(catalog, text)])
 
 
-def resolve_id(catalog: Catalog, text: str) -> str:
+def resolve_id(catalog: SiliconCatalog, text: str) -> str:
     """The id ``text`` names; raises :class:`UnknownName`, :class:`AmbiguousName` or
     :class:`InvalidName`, each with a one-sentence ``message`` naming the text."""
     found = resolve(catalog, text)

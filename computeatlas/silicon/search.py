@@ -29,9 +29,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.urls import site_path
 from computeatlas.silicon import resolve
+from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.resolve import Candidate, Resolution
 
 MatchKind = Literal["id", "alias", "name", "words"]
@@ -87,7 +87,7 @@ class SearchResult(Resolution):
     matches: list[Match] = Field(default_factory=list, description="every matching part, ranked: exact matches first, then word matches")
 
 
-_INDEXES: dict[int, tuple[weakref.ref[Catalog], SearchIndex]] = {}
+_INDEXES: dict[int, tuple[weakref.ref[SiliconCatalog], SearchIndex]] = {}
 _LOCK = threading.Lock()
 
 
@@ -96,7 +96,7 @@ def _forget(key: int, _ref: object) -> None:
     _INDEXES.pop(key, None)
 
 
-def build_index(catalog: Catalog) -> SearchIndex:
+def build_index(catalog: SiliconCatalog) -> SearchIndex:
     """The search index of ``catalog``, built on first use and kept while the catalog lives
     (the catalog is immutable)."""
     key = id(catalog)
@@ -144,7 +144,7 @@ def rank(index: SearchIndex, query: str) -> list[tuple[int, MatchKind]]:
     return found + [(pos, "words") for _, pos in sorted(scored)]
 
 
-def search(catalog: Catalog, text: str) -> SearchResult:
+def search(catalog: SiliconCatalog, text: str) -> SearchResult:
     """Search ``catalog`` for ``text``; see the module docstring for the matching and the ranking.
 
     Raises :class:`~computeatlas.silicon.resolve.InvalidName` for empty text or text over

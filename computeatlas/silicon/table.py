@@ -34,7 +34,6 @@ from pydantic import (
 
 from computeatlas.core.amounts import MAX_LENGTH as AMOUNT_MAX_LENGTH
 from computeatlas.core.amounts import UNITS, AmountError, parse_amount
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.errors import InputError
 from computeatlas.core.presentation import (
@@ -46,6 +45,7 @@ from computeatlas.core.presentation import (
 )
 from computeatlas.core.units import Dimension
 from computeatlas.silicon import columns as model
+from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.records import Accelerator
 
 
@@ -263,7 +263,7 @@ def _error(exc: ValidationError) -> QueryError:
     return QueryError(param, reason)
 
 
-def parse_query(params: Mapping[str, str] | BaseModel, catalog: Catalog | None = None) -> Query:
+def parse_query(params: Mapping[str, str] | BaseModel, catalog: SiliconCatalog | None = None) -> Query:
     """Parse the table's parameters (URL-style strings, or :data:`TableParams` already
     validated) into a :class:`Query`; raise :class:`QueryError` naming a bad one.
 
@@ -314,7 +314,7 @@ class Row:
     cells: Mapping[str, Cell]
 
 
-def rows(catalog: Catalog, query: Query | None = None, given: Mapping[str, Mapping[str, Cell]] | None = None) -> list[Row]:
+def rows(catalog: SiliconCatalog, query: Query | None = None, given: Mapping[str, Mapping[str, Cell]] | None = None) -> list[Row]:
     """Filter and sort the catalog's accelerators by ``query``; non-numbers sort last both ways.
 
     ``given`` holds the cells of the columns read from outside the records, by column key
@@ -349,6 +349,6 @@ def _in_range(number: float | None, low: float | None, high: float | None) -> bo
     return (low is None or number >= low) and (high is None or number <= high)
 
 
-def choices(catalog: Catalog, key: str) -> Sequence[str]:
+def choices(catalog: SiliconCatalog, key: str) -> Sequence[str]:
     """The distinct values of a choice column across the catalog, sorted."""
     return sorted({BY_KEY[key].cell(a).text for a in catalog.accelerators.values()})

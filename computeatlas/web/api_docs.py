@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 from pydantic import BaseModel
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.urls import Urls, site_path
 from computeatlas.web.page import Route, catalog_of, render, urls_of
 

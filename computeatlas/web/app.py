@@ -28,10 +28,10 @@ from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import computeatlas
+from computeatlas.catalog import Catalog, load
 from computeatlas.cloud import history
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog, load
 from computeatlas.core.errors import InputError, NotFound, PageError
 from computeatlas.core.presentation import figure_text, pricing_words, source_words
 from computeatlas.core.settings import Settings

@@ -19,13 +19,13 @@ from collections.abc import Iterable
 from fastapi import Path, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from computeatlas.catalog import Catalog
 from computeatlas.charts import chart as charts
 from computeatlas.charts.chart import ChartView
 from computeatlas.charts.svg import svg
 from computeatlas.cloud import history
 from computeatlas.cloud.offers import OfferPrice, current_offers
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import NotFound
 from computeatlas.core.settings import Settings

@@ -37,7 +37,9 @@ from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
+from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
+from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
 from computeatlas.cloud.history import (
     HISTORY_FILTERS,
     HISTORY_LIMIT,
@@ -52,7 +54,6 @@ from computeatlas.cloud.history import (
     page_window,
     price_changes,
 )
-from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
 from computeatlas.cloud.providers import (
@@ -66,7 +67,6 @@ from computeatlas.cloud.queries import PriceQuery, matches, parse_query
 from computeatlas.cloud.records import Provider
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import InputError
 from computeatlas.core.urls import site_path
 from computeatlas.pages.price_table import parse_sort, sort_rows

@@ -22,9 +22,9 @@ from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.errors import BadRequest, InputError, NotFound, PageError
 from computeatlas.core.urls import site_path
 from computeatlas.pages.compare_prices import with_prices

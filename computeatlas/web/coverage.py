@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.urls import site_path
 from computeatlas.silicon.coverage import CORE_FIELDS, Coverage, coverage_view, percent
 from computeatlas.web.page import Route, catalog_of, render

@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.errors import BadRequest
 from computeatlas.core.urls import site_path
 from computeatlas.ledger import (

@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from computeatlas.catalog import Catalog
 from computeatlas.charts import token_history
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path

@@ -16,10 +16,10 @@ from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.offers import OfferPrice, current_offers
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import BadRequest, NotFound, PageError
 from computeatlas.core.urls import Urls, site_path
@@ -27,9 +27,10 @@ from computeatlas.economics.estimate import Estimate, estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
 from computeatlas.economics.prices import PriceSource, offer_label
 from computeatlas.energy import views as energy_views
-from computeatlas.energy.records import EnergyTopic, System
+from computeatlas.energy.records import EnergyTopic
 from computeatlas.energy.views import EconomicsView, SystemView, TopicView
 from computeatlas.silicon.related import title_of
+from computeatlas.silicon.systems import System
 from computeatlas.web import economics
 from computeatlas.web.page import (
     Route,

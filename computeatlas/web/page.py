@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.errors import InputError, NotFound, closest
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, pattern

@@ -24,11 +24,11 @@ from typing import Any
 from fastapi import Path, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from computeatlas.catalog import Catalog
 from computeatlas.charts import lines, price_trends
 from computeatlas.charts.timeline import CSV_COLUMNS, TimeChart, csv_rows
 from computeatlas.cloud import history, trends
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import NotFound
 from computeatlas.core.settings import Settings

@@ -9,7 +9,7 @@ URLs of its pages (one per record) that the static build renders.
 
 from __future__ import annotations
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.settings import Settings
 from computeatlas.web import (
     api_docs,

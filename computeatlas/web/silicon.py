@@ -9,11 +9,11 @@ from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
+from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.cheapest_price import cheapest_prices
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
-from computeatlas.core.catalog import Catalog
 from computeatlas.core.citation import citation
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path

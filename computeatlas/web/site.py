@@ -20,7 +20,7 @@ from typing import Any
 from fastapi import Path, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.errors import NotFound
 from computeatlas.core.urls import Urls, site_path
 from computeatlas.web.page import Route, catalog_of, render, urls_of

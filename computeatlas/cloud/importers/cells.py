@@ -100,7 +100,7 @@ def rows(path: Path, required: tuple[str, ...], parse: Callable[[dict[str, str]]
             except CellError as exc:
                 yield Reading(line, InputError(name, line, exc.column, exc.message, exc.text))
                 continue
-            except Exception as exc:  # noqa: BLE001 - no value of one row may end the import: the row is rejected
+            except Exception as exc:
                 yield Reading(line, _row_error(path, line, exc))
                 continue
             if isinstance(result, list):

@@ -11,23 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from computeatlas.publish.exports import csv, datapackage, huggingface, json, parquet, sqlite
 from computeatlas.publish.exports.silicon_table import SiliconTable, build
 
-
-def _writer(module: str) -> Callable[[SiliconTable, Path], list[Path]]:
-    def write(table: SiliconTable, out: Path) -> list[Path]:
-        import importlib
-
-        return importlib.import_module(f"computeatlas.publish.exports.{module}").write(table, out)
-
-    write.__doc__ = f"Write the table with :mod:`computeatlas.publish.exports.{module}`."
-    return write
-
-
 FORMATS: dict[str, Callable[[SiliconTable, Path], list[Path]]] = {
-    name: _writer(name) for name in ("csv", "json", "parquet", "sqlite", "datapackage", "huggingface")
+    "csv": csv.write, "json": json.write, "parquet": parquet.write, "sqlite": sqlite.write,
+    "datapackage": datapackage.write, "huggingface": huggingface.write,
 }
-"""Format name → writer; imported lazily so that pyarrow is needed only for Parquet."""
+"""Format name → writer (pyarrow is imported by the Parquet writer only when it writes)."""
 
 FOLDER_FORMATS = frozenset({"datapackage", "huggingface"})
 """Formats whose ``out`` is a folder rather than a file."""

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.catalog import Catalog
+from computeatlas.catalog import Catalog
 from computeatlas.core.presentation import DERIVED_LABEL, plain, plain_text
 from computeatlas.core.presentation import STATE_WORDS as _SHOWN_WORDS
 from computeatlas.silicon.columns import Column, Kind, Value, export_columns
