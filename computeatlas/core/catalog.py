@@ -22,14 +22,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+import tomli as toml  # tomllib's own parser compiled with mypyc (a dependency): twice as fast, same TOML 1.0, same errors
 from pydantic import BaseModel, ValidationError
 
 from computeatlas.core.settings import BUNDLED_DATA, Settings
-
-try:  # tomllib's own parser compiled with mypyc: twice as fast, same TOML 1.0, same errors
-    import tomli as toml
-except ImportError:  # pragma: no cover - tomli is a dependency; the standard library's is the same parser
-    import tomllib as toml
 
 DEFAULT_DATA = BUNDLED_DATA
 """The bundled data folder of a source checkout (``<repo>/data``)."""
