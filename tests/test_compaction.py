@@ -50,6 +50,9 @@ def _first_runs(store: Store) -> None:
     _import(store, NOW + dt.timedelta(minutes=5), observations=[_obs("8x L4", 3.12, october), _obs("8x L4", 3.02, november),
                                                                  _obs("8x L4", 3.12, november, region="eu")])
     _import(store, NOW + dt.timedelta(minutes=6), observations=[_obs("8x L4", 2.90, november)])  # a conflict: held, the 3.02 stands
+    # The ISO week of Monday 2026-09-28 straddles two months, so two compacted files: 3.20 on 09-30, 3.00 on 10-01.
+    _import(store, NOW + dt.timedelta(minutes=7), observations=[
+        _obs("8x L4", 3.20, dt.datetime(2026, 9, 30, 6, tzinfo=dt.UTC)), _obs("8x L4", 3.00, dt.datetime(2026, 10, 1, 6, tzinfo=dt.UTC))])
 
 
 def _later_runs(store: Store) -> None:
@@ -57,9 +60,39 @@ def _later_runs(store: Store) -> None:
     another part (its newest decision moves to the L40S)."""
     october = dt.datetime(2026, 10, 14, 6, tzinfo=dt.UTC)
     _import(store, NOW + dt.timedelta(hours=1), observations=[_obs("8x L4", 2.95, dt.datetime(2026, 11, 30, 6, tzinfo=dt.UTC))])
-    moved = _obs("8x L4", 3.12, october).model_copy(update={"accelerator": "nvidia-l40s", "variant": "pcie-48gb", "accelerators": 8,
-                                                           "billing": "all_in"})
-    _import(store, NOW + dt.timedelta(hours=2), observations=[moved])
+    placed = {"accelerator": "nvidia-l40s", "variant": "pcie-48gb", "accelerators": 8, "billing": "all_in"}
+    moved = [_obs("8x L4", 3.12, october).model_copy(update=placed),  # and the low of the week straddling September and October
+             _obs("8x L4", 3.00, dt.datetime(2026, 10, 1, 6, tzinfo=dt.UTC)).model_copy(update=placed)]
+    _import(store, NOW + dt.timedelta(hours=2), observations=moved)
+
+
+_RAW_LOWS = ("SELECT provider, pricing, term, CAST(date_trunc('{period}', date) AS DATE) AS period, min({{'p': per_accelerator_hour, "
+             "'d': date, 'i': instance_type, 'r': region}}) AS best, count(*) AS observations, min(date) AS first, max(date) AS last "
+             "FROM latest WHERE status = 'accepted' AND accelerator = ? AND currency = 'USD' AND per_accelerator_hour IS NOT NULL "
+             "AND coalesce(variant, '') = ? GROUP BY ALL ORDER BY provider, pricing, term, period")
+"""The charts' lows worked out from the raw rows of the history (what the roll-up ``lows`` must give)."""
+
+
+def _raw_lows(store: Store, part: str, variant: str, period: str, since: dt.date | None = None,
+              until: dt.date | None = None) -> list[trends.PeriodLow]:
+    rows = store.query(_RAW_LOWS.format(period=period), [part, variant], since, until, part)
+    return [trends.PeriodLow(provider=r["provider"], pricing=r["pricing"], term=r["term"], period=r["period"], low=r["best"]["p"],
+                             observations=r["observations"], first=r["first"], last=r["last"], seen=r["best"]["d"],
+                             instance_type=r["best"]["i"], region=r["best"]["r"]) for r in rows]
+
+
+def _charts(store: Store, part: str) -> list[Any]:
+    """A part's chart lows (weeks and months) and what they leave out, over all of the history
+    and over windows that cut weeks and months, each checked against the raw rows."""
+    variant = trends.chart_variant(store, part, NOW + dt.timedelta(hours=3), 90)
+    out: list[Any] = [variant]
+    for since, until in ((None, None), (dt.date(2026, 9, 29), dt.date(2026, 11, 28)), (dt.date(2026, 10, 1), None)):
+        for period in ("week", "month"):
+            got = trends.lows(store, part, variant, period, since=since, until=until)  # type: ignore[arg-type]
+            assert got == _raw_lows(store, part, variant, period, since, until)
+            out.append(got)
+        out.append(trends.left_out(store, part, variant, since=since, until=until))
+    return out
 
 
 def answers(store: Store) -> dict[str, Any]:
@@ -89,7 +122,7 @@ def answers(store: Store) -> dict[str, Any]:
         out[part] = (store.current(part, NOW + dt.timedelta(hours=3), 90), store.history(part), store.history(part, limit=3),
                      store.series(part), store.variants_of(part), store.newest(None, NOW + dt.timedelta(hours=3), part),
                      store.history(part, dt.date(2026, 1, 1), dt.date(2026, 11, 29)), store.series(part, dt.date(2026, 10, 14)),
-                     store.series(part, provider="examplecloud"), store.series(part, region="us"))
+                     store.series(part, provider="examplecloud"), store.series(part, region="us"), _charts(store, part))
     return out
 
 
@@ -109,6 +142,11 @@ def test_compaction_changes_no_answer_before_or_after_later_runs(twins: tuple[St
     assert before["month lows"][("nvidia-l4", "")][dt.date(2026, 11, 1)] == {"examplecloud": 0.3775}  # 3.02 USD for 8 L4s
     assert {(p["date"], p["median"], p["observations"]) for p in before["nvidia-l4"][3] if p["date"].month == 11} >= {
         (dt.date(2026, 11, 28), 0.3775 + (0.39 - 0.3775) / 2, 2)}  # 3.02 (us) and 3.12 (eu) for 8 L4s on 11-28
+    straddling = [w for w in trends.lows(plain, "nvidia-l4", "", "week") if w.period == dt.date(2026, 9, 28)]
+    assert [(w.provider, w.low, w.observations, w.first, w.last, w.seen) for w in straddling] == [
+        ("examplecloud", 0.375, 2, dt.date(2026, 9, 30), dt.date(2026, 10, 1), dt.date(2026, 10, 1))]  # 3.00 USD for 8 L4s on 10-01
+    assert [(o.provider, o.reason, o.observations) for o in trends.left_out(plain, "nvidia-a100", "pcie-80gb")] == [
+        ("jarvislabs", "another variant (sxm-80gb)", 1), ("jarvislabs", "variant not stated", 2)]
     runs = len(compacted.runs())
     done = compacted.compact("2026-11-20")  # a day first, then every month, that day's compacted file included
     assert [d.period for d in done] == ["2026-11-20"] and done[0].rows > 0
@@ -117,7 +155,7 @@ def test_compaction_changes_no_answer_before_or_after_later_runs(twins: tuple[St
     assert len(done) >= 3 and all(d.file is not None for d in done)
     assert answers(compacted) == before
     assert not list(compacted.observations_dir.glob("date=*/*.parquet"))  # the run files are gone: one file per month
-    assert all(p.with_name(p.name.replace("part-", kind)).is_file() for p in compacted.files() for kind in ("monthly-", "daily-"))
+    assert all(p.with_name(p.name.replace("part-", kind)).is_file() for p in compacted.files() for kind in ("monthly-", "daily-", "lows-"))
     assert len(compacted.runs()) == runs  # the manifests stay, the record of what came in when
     assert len(compacted.files()) == len(done) and compacted.leftovers().removable == ()
     assert compacted.compact("2026-11") == [compacted.compact("2026-11")[0]] and compacted.compact("2026-11")[0].file is None
@@ -125,9 +163,11 @@ def test_compaction_changes_no_answer_before_or_after_later_runs(twins: tuple[St
         _later_runs(store)
     after = answers(compacted)
     assert after == answers(plain)
+    moved = [w for w in trends.lows(compacted, "nvidia-l4", "", "week") if w.period == dt.date(2026, 9, 28)]
+    assert [(w.low, w.observations, w.seen) for w in moved] == [(0.4, 1, dt.date(2026, 9, 30))]  # 10-01 is the L40S's now: 3.20 ÷ 8
     l4 = [r for r in after["market"] if r["accelerator"] == "nvidia-l4" and r["region"] == "us"]
     assert [(r["amount"], r["collected"].day) for r in l4] == [(2.95, 30)]  # the later run's price is the current one
-    assert [r["accelerator"] for r in plain.history("nvidia-l40s") if r["collected"].month == 10] == ["nvidia-l40s"]
+    assert [r["accelerator"] for r in plain.history("nvidia-l40s") if r["collected"].month == 10] == ["nvidia-l40s"] * 2  # 10-01 and 10-14
     compacted.compact("2026-10")  # the month's new run taken into a second compaction of it
     assert answers(compacted) == after
 

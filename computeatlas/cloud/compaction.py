@@ -12,9 +12,10 @@ Every import adds a file per collection date, so a year of collections every six
   part's history reads only its own row groups;
 - each row flagged ``newest`` when it is its key's newest decision (the store's rule), so
   reading the newest decisions is a filter;
-- for a store of offers, the roll-ups of those decisions beside it (``monthly-<id>.parquet``
-  and ``daily-<id>.parquet``, :data:`computeatlas.cloud.views.ROLLUPS`): the market-wide
-  charts and a price page's median series read a few thousand rows instead of the history.
+- for a store of offers, the roll-ups of those decisions beside it (``monthly-<id>.parquet``,
+  ``daily-<id>.parquet`` and ``lows-<id>.parquet``, :data:`computeatlas.cloud.views.ROLLUPS`):
+  the market-wide charts, a price page's median series and its charts' weekly and monthly
+  lows read a few thousand rows instead of the history.
 
 The run manifests stay: they are the record of what came in when (each row keeps its
 ``run``). The compaction commits by writing ``compactions/<id>.json`` (an atomic rename)

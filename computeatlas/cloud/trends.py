@@ -96,35 +96,34 @@ def _part(store: Store, accelerator: str) -> bool:
 
 
 _REASON = ("CASE WHEN coalesce(variant, '') <> $2 THEN CASE WHEN coalesce(variant, '') = '' THEN 'variant not stated' "
-           "ELSE 'another variant (' || variant || ')' END WHEN per_accelerator_hour IS NULL THEN 'no price per accelerator-hour' "
+           "ELSE 'another variant (' || variant || ')' END WHEN NOT priced THEN 'no price per accelerator-hour' "
            "WHEN currency <> 'USD' THEN 'priced in ' || currency || ', not USD' END")
 """Why an accepted observation is in no line of the chart variant (the parameter ``$2``; NULL: it is plotted)."""
 
 
 def _lows_sql(period: Period) -> str:
-    # One struct minimum gives the low and the observation that set it, in one pass: the lowest price, then the
-    # first date, then the offer by name.
+    # The least of the dates' struct minimums is the period's (the lowest price, then the first date, then the offer
+    # by name): the low and the observation that set it, in one pass.
     return (f"SELECT '{period}' AS kind, provider, pricing, term, period, best.p AS low, observations, first, last, best.d AS seen, "
             f"best.i AS instance_type, best.r AS region, NULL AS reason FROM (SELECT provider, pricing, term, {_trunc(period)} AS period, "
-            "min({'p': per_accelerator_hour, 'd': date, 'i': instance_type, 'r': region}) AS best, count(*) AS observations, "
-            "min(date) AS first, max(date) AS last "
-            f"FROM part WHERE currency = 'USD' AND per_accelerator_hour IS NOT NULL AND coalesce(variant, '') = $2 GROUP BY ALL)")
+            "min(best) AS best, CAST(sum(observations) AS BIGINT) AS observations, min(date) AS first, max(date) AS last "
+            "FROM part WHERE currency = 'USD' AND priced AND variant = $2 GROUP BY ALL)")
 
 
 def _chart_rows(store: Store, accelerator: str, variant: str, since: dt.date | None, until: dt.date | None) -> list[dict[str, object]]:
     """What a part's two history charts plot and leave out, from one DuckDB query over the
-    accepted observations of ``accelerator`` collected in [since, until] (only those date
-    partitions are read): the lows of ``variant`` per provider, pricing kind, term and week
+    accepted observations of ``accelerator`` collected in [since, until], as the store's
+    per-date roll-up ``lows`` holds them (:func:`computeatlas.cloud.views.lows`; only those
+    dates are read): the lows of ``variant`` per provider, pricing kind, term and week
     (``kind='week'``) and month (``'month'``), and the observations left out per provider,
     pricing kind and reason (``'left_out'``). A few hundred rows, kept by the store's result
     cache, so the charts of one page read the store once."""
     if not _part(store, accelerator):
         return []
-    left = (f"SELECT 'left_out' AS kind, provider, pricing, NULL, NULL, NULL, count(*), NULL, NULL, NULL, NULL, NULL, reason "
-            f"FROM (SELECT provider, pricing, {_REASON} AS reason FROM part) WHERE reason IS NOT NULL GROUP BY ALL")
+    left = (f"SELECT 'left_out' AS kind, provider, pricing, NULL, NULL, NULL, CAST(sum(observations) AS BIGINT), NULL, NULL, NULL, NULL, "
+            f"NULL, reason FROM (SELECT provider, pricing, observations, {_REASON} AS reason FROM part) WHERE reason IS NOT NULL GROUP BY ALL")
     return store.query(
-        "WITH part AS MATERIALIZED (SELECT provider, pricing, term, variant, currency, per_accelerator_hour, date, instance_type, region "
-        "FROM latest WHERE status = 'accepted' AND accelerator = $1) "
+        "WITH part AS MATERIALIZED (SELECT * FROM lows WHERE accelerator = $1) "
         f"{_lows_sql('week')} UNION ALL {_lows_sql('month')} UNION ALL {left} ORDER BY kind, provider, pricing, term, period, reason",
         [accelerator, variant], since, until, accelerator)
 

@@ -75,8 +75,24 @@ def daily(source: str) -> str:
             "WHERE status = 'accepted' AND pricing = 'on_demand' AND currency = 'USD' AND per_accelerator_hour IS NOT NULL GROUP BY ALL")
 
 
-ROLLUPS = {"monthly": rollup, "daily": daily}
+def lows(source: str) -> str:
+    """SQL: per part, collection date, provider, pricing kind, term, stated variant ('' when
+    none), currency and ``priced`` (a price per accelerator-hour is known), of the accepted rows
+    of ``source``: ``best``, the least ``{'p': per_accelerator_hour, 'd': date, 'i':
+    instance_type, 'r': region}`` (the day's lowest price, then the offer by name), and
+    ``observations``. The price charts' lows of a week or month are the least ``best`` and the
+    sum of ``observations`` over its dates, and what they leave out the sums of the others."""
+    return (f"SELECT accelerator, date, provider, pricing, term, coalesce(variant, '') AS variant, currency, "
+            "per_accelerator_hour IS NOT NULL AS priced, min({'p': per_accelerator_hour, 'd': date, 'i': instance_type, 'r': region}) "
+            f"AS best, count(*) AS observations FROM {source} WHERE status = 'accepted' GROUP BY ALL")
+
+
+ROLLUPS = {"monthly": rollup, "daily": daily, "lows": lows}
 """The roll-ups a compaction writes beside its file (``<name>-<id>.parquet``) and the views of the same names."""
+
+DATED = frozenset({"daily", "lows"})
+"""The roll-ups with a row per collection date: a window that cuts a month reads the dates of
+its roll-up file inside the window (the months of :data:`MONTHLY_GRAIN` are whole or rolled up again)."""
 
 
 def summary_of(compacted: Path, kind: str = "monthly") -> Path:
@@ -94,18 +110,24 @@ def _period(compacted: Path) -> tuple[dt.date, dt.date]:
 
 def _rolled(con: duckdb.DuckDBPyConnection, files: Files, first: dt.date | None, last: dt.date | None, schema: str | None,
             kind: str, accelerator: str | None = None) -> None:
-    """The view ``kind`` (``monthly``, ``daily``): the roll-up files of compacted periods inside
-    the window whose months no run file touches, and the roll-up of ``latest`` for every other month."""
+    """The view ``kind`` (:data:`ROLLUPS`): the roll-up files of compacted periods inside the
+    window whose months no run file touches (for a :data:`DATED` kind, of those meeting the
+    window, only its dates), and the roll-up of ``latest`` for every other month."""
     touched = {p.parent.name.removeprefix("date=")[:7] for p in files.runs}
     kept: list[Path] = []
+    cut = False  # a kept dated file holds dates outside the window
     for path in files.compacted:
         start, end = _period(path)
         inside = (first is None or start >= first) and (last is None or end <= last)
-        if inside and start.isoformat()[:7] not in touched and summary_of(path, kind).is_file():
+        if (inside or kind in DATED) and start.isoformat()[:7] not in touched and summary_of(path, kind).is_file():
             kept.append(path)
+            cut = cut or not inside
     rest = [p for p in files.compacted if p not in kept]
     months = sorted(touched | {_period(p)[0].isoformat()[:7] for p in rest})
-    parts = [f"SELECT * FROM read_parquet({listed([summary_of(p, kind) for p in kept])})"] if kept else []
+    window = [f"date >= DATE {literal(first.isoformat())}"] if first and cut else []
+    window += [f"date <= DATE {literal(last.isoformat())}"] if last and cut else []
+    parts = [f"SELECT * FROM read_parquet({listed([summary_of(p, kind) for p in kept])})"
+             + (f" WHERE {' AND '.join(window)}" if window else "")] if kept else []
     if months or not kept:
         spans = [_period(Path(f"period={m}") / "x")[:2] for m in months]  # date ranges, so the scan skips row groups by their dates
         chosen = " OR ".join(f"date BETWEEN DATE {literal(a.isoformat())} AND DATE {literal(b.isoformat())}" for a, b in spans) or "false"
@@ -132,8 +154,8 @@ def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], ord
     (run files are already chosen by their date folder). ``accelerator`` narrows the run
     files' share of ``latest`` to the keys ever placed on it before the newest row per key
     is chosen (a re-placement is still honoured); the caller still filters on it.
-    With ``monthly`` (a store of offers), also the views ``monthly`` and ``daily``: the
-    roll-ups of ``latest`` (:func:`rollup`, :func:`daily`), read from the roll-up files
+    With ``monthly`` (a store of offers), also the views ``monthly``, ``daily`` and ``lows``: the
+    roll-ups of ``latest`` (:func:`rollup`, :func:`daily`, :func:`lows`), read from the roll-up files
     compactions wrote where they are whole (with ``accelerator``, the months rolled up here
     hold only that part's rows: its callers ask of it alone). Raises ``ValueError`` for an empty ``files``."""
     if not files:
@@ -170,4 +192,5 @@ def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], ord
             _rolled(con, files, first, last, schema, kind, accelerator)
 
 
-__all__ = ["MONTHLY_GRAIN", "ROLLUPS", "compacted_rows", "daily", "define", "listed", "literal", "newest_flag", "rollup", "run_rows", "summary_of"]
+__all__ = ["DATED", "MONTHLY_GRAIN", "ROLLUPS", "compacted_rows", "daily", "define", "listed", "literal", "lows", "newest_flag", "rollup",
+           "run_rows", "summary_of"]

@@ -113,8 +113,8 @@ def leftovers(root: Path, committed: Iterable[str]) -> Leftovers:
     written = {p.stem for p in (root / "compactions").glob("*.json")}  # a manifest there, readable or not
     unread = sorted(p for p in (root / "compactions").glob("*.json") if p.stem not in {c.id for c in done})
     for path in sorted((root / COMPACTED).glob("period=*/*.parquet")):
-        relative = str(path.relative_to(root)).replace("/monthly-", "/part-").replace("/daily-", "/part-")  # a roll-up goes with its file
-        ident = path.stem.removeprefix("part-").removeprefix("monthly-").removeprefix("daily-")
+        ident = path.stem.split("-", 1)[-1]  # part-<id>, or a roll-up <kind>-<id> that goes with its file
+        relative = str(path.with_name(f"part-{ident}.parquet").relative_to(root))
         if relative in gone:
             old.append(path)
         elif relative not in named and ident not in written:  # never the file of a manifest that cannot be read
