@@ -122,6 +122,7 @@ def answers(store: Store) -> dict[str, Any]:
         out[part] = (store.current(part, NOW + dt.timedelta(hours=3), 90), store.history(part), store.history(part, limit=3),
                      store.series(part), store.variants_of(part), store.newest(None, NOW + dt.timedelta(hours=3), part),
                      store.history(part, dt.date(2026, 1, 1), dt.date(2026, 11, 29)), store.series(part, dt.date(2026, 10, 14)),
+                     store.history(part, limit=3, columns=("collected", "amount", "date")),
                      store.series(part, provider="examplecloud"), store.series(part, region="us"), _charts(store, part))
     return out
 

@@ -31,6 +31,10 @@ bundled data (9,053 offers; a row is about 2 KB in Python, so the budget is abou
 most) fits, so the pages of the market read it once."""
 
 
+LATE_MATERIALIZATION_ROWS = 5001
+"""The largest ``LIMIT`` whose ordered rows DuckDB materialises late (the history API lists at
+most 5,000 observations and asks for one more to tell when it truncated)."""
+
 _database: duckdb.DuckDBPyConnection | None = None
 _database_lock = threading.Lock()
 
@@ -46,7 +50,10 @@ def connection() -> duckdb.DuckDBPyConnection:
             _database = duckdb.connect()
             # Files are never rewritten in place (a new run or compaction writes new names), so their
             # footers are read once per process: a view's binding then opens no file again.
-            _database.execute("SET parquet_metadata_cache = true")
+            _database.execute("SET GLOBAL parquet_metadata_cache = true")
+            # A page's newest rows (ORDER BY … LIMIT, up to a history request's most) read their other columns only
+            # for the rows kept, not for every row of the row groups scanned (DuckDB's default stops at 50 rows).
+            _database.execute(f"SET GLOBAL late_materialization_max_rows = {LATE_MATERIALIZATION_ROWS}")
             atexit.register(_database.close)
         return _database.cursor()
 
@@ -94,4 +101,4 @@ RESULTS = Results(RESULT_CACHE_ROWS, RESULT_MAX_ROWS)
 """One per process, shared by every :class:`Store` (a key holds the files' full paths)."""
 
 
-__all__ = ["RESULTS", "RESULT_CACHE_ROWS", "RESULT_MAX_ROWS", "Results", "connection"]
+__all__ = ["LATE_MATERIALIZATION_ROWS", "RESULTS", "RESULT_CACHE_ROWS", "RESULT_MAX_ROWS", "Results", "connection"]

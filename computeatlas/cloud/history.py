@@ -167,6 +167,10 @@ class HistoryView(BaseModel):
 _STORED = frozenset(ObservedPrice.model_fields) - {"age_days", "stale", "rate", "provider_name"}
 """The fields of :class:`ObservedPrice` read from a stored row (the others are worked out)."""
 
+_SHOWN_COLUMNS = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "accelerators",
+                  "per_accelerator_hour", "variant", "qualifiers", "source_url", "via", "date")
+"""The stored columns a history lists (:data:`_STORED` as stored, and the collection date)."""
+
 
 def _shown(row: dict[str, Any], rates: RateTable, now: dt.datetime | None = None) -> ObservedPrice:
     keep = {k: v for k, v in row.items() if k in _STORED}
@@ -344,7 +348,7 @@ def history_view(store: Store, accelerator: str, since: dt.date | None = None, u
     ``truncated`` says when there were more) and the median series over all of them; only
     those date partitions are read. ``window`` says how the dates were chosen
     (:func:`page_window`); ``first`` is ``since``, or without it the first observation's date."""
-    rows = store.history(accelerator, since, until, limit=limit + 1 if limit else None, **filters)
+    rows = store.history(accelerator, since, until, limit=limit + 1 if limit else None, columns=_SHOWN_COLUMNS, **filters)
     truncated = bool(limit) and len(rows) > (limit or 0)
     if truncated:
         rows = rows[1:]

@@ -215,10 +215,16 @@ class Store(Dataset):
         return clauses, params
 
     def history(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
-                limit: int | None = None, **equal: str | None) -> list[dict[str, Any]]:
+                limit: int | None = None, columns: Sequence[str] | None = None, **equal: str | None) -> list[dict[str, Any]]:
         """Accepted observations of ``accelerator`` collected between ``since`` and ``until``
         (dates, inclusive), oldest first (the newest ``limit`` when given); ``equal``
-        filters on columns (provider, pricing, variant, region) when a value is given."""
+        filters on columns (provider, pricing, variant, region) when a value is given.
+        ``columns`` names the columns of each row (default: every column; a page that shows a
+        few reads only those). Raises ``ValueError`` for a column the store does not have."""
+        unknown = sorted(set(columns or ()) - {*self.columns, "date"})
+        if unknown:
+            raise ValueError(f"the store has no column {', '.join(unknown)}")
+        chosen = ", ".join(columns) if columns else "*"
         clauses, params = self._filters(accelerator, equal)
         if accelerator not in self.observed_accelerators():  # never observed: nothing to read (most parts of the catalog)
             return []
@@ -227,7 +233,7 @@ class Store(Dataset):
             end = until or dt.datetime.now(dt.UTC).date()
             start = max(since, end - dt.timedelta(days=RECENT_DAYS)) if since else end - dt.timedelta(days=RECENT_DAYS)
             if since is None or start > since:
-                recent = self.query(f"SELECT * FROM (SELECT * FROM latest WHERE {' AND '.join(clauses)} ORDER BY collected DESC, provider, "
+                recent = self.query(f"SELECT {chosen} FROM (SELECT * FROM latest WHERE {' AND '.join(clauses)} ORDER BY collected DESC, provider, "
                                     f"instance_type, region, pricing, term LIMIT {int(limit)}) ORDER BY collected, provider, instance_type, "
                                     "region, pricing, term", params, start, until, accelerator)
                 if len(recent) >= limit:
@@ -245,7 +251,8 @@ class Store(Dataset):
         if limit:
             sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider, instance_type, region, pricing, term LIMIT {int(limit)})"
         # Ordered by the whole key (one row per key), so the same rows always come in the same order.
-        return self.query(f"{sql} ORDER BY collected, provider, instance_type, region, pricing, term", params, since, until, accelerator)
+        return self.query(f"SELECT {chosen} FROM ({sql}) ORDER BY collected, provider, instance_type, region, pricing, term", params, since,
+                          until, accelerator)
 
     def series(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
                **equal: str | None) -> list[dict[str, Any]]:
