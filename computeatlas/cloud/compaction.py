@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from computeatlas.cloud.layout import COMPACTED, COMPACTIONS, Compaction, active, compactions, period_of
-from computeatlas.cloud.views import ROLLUPS, compacted_rows, literal, newest_flag, run_rows, summary_of
+from computeatlas.cloud.views import DATED, ROLLUPS, compacted_rows, literal, newest_flag, run_rows, summary_of
 from computeatlas.cloud.writers import STAGING
 
 if TYPE_CHECKING:
@@ -46,6 +46,11 @@ if TYPE_CHECKING:
 ROW_GROUP_ROWS = 32_768
 """Rows per row group of a compacted file: small enough that a part's rows of a month span
 few groups (the scan skips the others by their min/max accelerator and time)."""
+
+
+ROLLUP_ROW_GROUP_ROWS = 2048
+"""Rows per row group of a per-date roll-up (:data:`~computeatlas.cloud.views.DATED`), sorted by
+part and date: one part's month is a row group or two, and a page's scan skips the others'."""
 
 
 class CompactionRefused(ValueError):
@@ -111,8 +116,10 @@ def _one(store: Store, period: str, now: dt.datetime) -> Compacted:
                         f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})")
             written = (con.execute(f"SELECT count(*) FROM read_parquet({literal(str(staged))})").fetchone() or (0,))[0]
             for kind, make in ROLLUPS.items() if store.offer else ():  # the roll-ups of the newest decisions, beside the file
-                con.execute(f"COPY ({make(f'(SELECT * FROM read_parquet({literal(str(staged))}) WHERE newest)')}) TO "
-                            f"{literal(str(summary_of(staged, kind)))} (FORMAT parquet, COMPRESSION zstd)")
+                rolled = make(f"(SELECT * FROM read_parquet({literal(str(staged))}) WHERE newest)")
+                grouped = f", ROW_GROUP_SIZE {ROLLUP_ROW_GROUP_ROWS}" if kind in DATED else ""
+                rolled = f"SELECT * FROM ({rolled}) ORDER BY accelerator NULLS FIRST, date" if kind in DATED else rolled
+                con.execute(f"COPY ({rolled}) TO {literal(str(summary_of(staged, kind)))} (FORMAT parquet, COMPRESSION zstd{grouped})")
         if written != read:
             raise RuntimeError(f"compaction of {period} wrote {written} rows of {read}; nothing was changed")
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -137,4 +144,4 @@ def _one(store: Store, period: str, now: dt.datetime) -> Compacted:
     return Compacted(period, len(files.runs) + len(inside), int(written), target)
 
 
-__all__ = ["ROW_GROUP_ROWS", "Compacted", "CompactionRefused", "compact"]
+__all__ = ["ROLLUP_ROW_GROUP_ROWS", "ROW_GROUP_ROWS", "Compacted", "CompactionRefused", "compact"]
