@@ -153,15 +153,15 @@ class Store(Dataset):
         (a count), in no set order; counted by DuckDB over the current table when it answers,
         else in Python over :meth:`current`'s rows. Raises ``ValueError`` for a column the store
         does not have."""
-        names = self._selected(by).split(", ")
+        self._selected(by)  # raises for an unknown column
+        keys = list(dict.fromkeys(n for n in ("accelerator", *by) if n != "collected"))
         until = _minute_up(now)
         since = until - dt.timedelta(days=freshness_days)
         if self._table_answers(until):
-            found = self.query_current(f"SELECT {', '.join(n for n in names if n != 'collected')}, count(*) AS offers FROM current "
+            found = self.query_current(f"SELECT {', '.join(keys)}, count(*) AS offers FROM current "
                                        "WHERE collected <= ? AND collected >= ? GROUP BY ALL", [until, since], zoned=False)
             if found is not None:
                 return found
-        keys = [n for n in names if n != "collected"]
         counted = Counter(tuple(r[k] for k in keys) for r in self.current(None, now, freshness_days, columns=by))
         return [{**dict(zip(keys, values, strict=True)), "offers": n} for values, n in counted.items()]
 

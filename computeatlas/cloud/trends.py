@@ -259,7 +259,9 @@ def chart_variant(store: Store, accelerator: str, now: dt.datetime, freshness_da
 
 
 def chart_variants(store: Store, now: dt.datetime, freshness_days: int) -> dict[str, str]:
-    """:func:`chart_variant` of every observed part, from two store queries."""
+    """:func:`chart_variant` of every observed part: the current offers counted per part,
+    variant and pricing by the store (one query), and the history asked (one more) only when
+    some part has no current on-demand offer of a stated variant."""
     counted: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
     for r in store.current_counts(now, freshness_days, ("variant", "pricing")):
         if r["accelerator"]:
