@@ -114,6 +114,9 @@ def answers(store: Store) -> dict[str, Any]:
         "month lows": trends.provider_month_lows(store),
         "part lows": trends.part_lows(store),
         "chart variants": trends.chart_variants(store, NOW + dt.timedelta(hours=3), 90),
+        "market narrowed": store.newest(None, NOW + dt.timedelta(hours=3), columns=("provider", "amount", "variant"), parts=parts[:3]),
+        "current counts": sorted((r["accelerator"] or "", r["variant"] or "", r["pricing"], r["offers"])
+                                 for r in store.current_counts(NOW + dt.timedelta(hours=3), 90, ("variant", "pricing"))),
         "charted": trends.charted(store, trends.chart_variants(store, NOW + dt.timedelta(hours=3), 90)),
         "monthly": store.query("SELECT accelerator, variant, month, provider, instance_type, region, pricing, term, currency, "
                                "min(low) AS low, sum(observations) AS observations FROM monthly GROUP BY ALL ORDER BY ALL"),

@@ -231,6 +231,24 @@ def test_every_offer_ever_of_one_part_is_read_once_a_minute(counted: tuple[Store
     assert len(reads) == 1
 
 
+def test_a_narrowed_market_reads_only_the_columns_and_parts_asked_and_counts_in_duckdb(tmp_path: Path) -> None:
+    store = Store(tmp_path / "prices")
+    import_readings("atlas", [], store, TABLE, RateTable([]), LIMITS, now=NOW,
+                    observations=[_obs("8x L4", 3.12), _obs("1x L4", 0.39, region="eu"), _obs("8x L4", 2.80, pricing="spot")])
+    later = NOW + dt.timedelta(minutes=1)
+    narrow = store.newest(None, later, columns=("amount", "region"), parts={"nvidia-l4"})
+    assert [(r["amount"], r["region"], r["accelerator"], r["collected"]) for r in narrow] == [
+        (2.80, "us", "nvidia-l4", NOW), (0.39, "eu", "nvidia-l4", NOW), (3.12, "us", "nvidia-l4", NOW)]  # per GPU-hour 0.35, 0.39, 0.39 (then 1x before 8x)
+    assert set(narrow[0]) == {"accelerator", "collected", "amount", "region"}
+    assert store.newest(None, later, columns=("amount",), parts={"nvidia-h100-sxm"}) == []
+    assert store.newest(None, later, parts=set()) == []
+    counts = sorted((r["accelerator"], r["pricing"], r["offers"]) for r in store.current_counts(later, 90, ("pricing",)))
+    assert counts == [("nvidia-l4", "on_demand", 2), ("nvidia-l4", "spot", 1)]
+    assert store.current_counts(NOW + dt.timedelta(days=91), 90, ("pricing",)) == []  # none current 91 days on
+    with pytest.raises(ValueError, match="no column 'price'"):
+        store.newest(None, later, columns=("price",))
+
+
 def test_kept_answers_are_bounded_in_all_and_each() -> None:
     kept = Results(budget=20, largest=5)
     kept.put(("big",), [{"n": n} for n in range(6)])

@@ -195,6 +195,17 @@ def test_inexact_division_says_approximately_and_rounds_half_up(tmp_path: Path) 
     assert p.arithmetic == "12.981 USD ÷ 12 ≈ 1.0818 USD per accelerator-hour"  # 1.08175 exactly
 
 
+def test_one_published_price_on_several_offers_is_worked_out_for_each(tmp_path: Path) -> None:
+    rows = [offer("alpha", "acme-a1", "A1 PCIe 80GB", "8x A1", 8, "instance", "on-demand", "98.32", "2026-11-01"),
+            offer("alpha", "acme-a1", "A1 PCIe 80GB", "4x A1", 4, "instance", "on-demand", "98.32", "2026-11-01"),
+            offer("beta", "acme-a1", "A1 PCIe 80GB", "a1.metal", 1, "accelerator", "on-demand", "98.32", "2026-11-01")]
+    catalog, store = priced_cloud(tmp_path / "data", rows)
+    arithmetic = {p.instance_type: (p.provider_name, p.arithmetic) for p in listed(catalog, store).values()}
+    assert arithmetic == {"8x A1": ("Alpha GPU", "98.32 USD ÷ 8 = 12.29 USD per accelerator-hour"),
+                          "4x A1": ("Alpha GPU", "98.32 USD ÷ 4 = 24.58 USD per accelerator-hour"),
+                          "a1.metal": ("Beta Cloud", "98.32 USD per accelerator-hour, as published (no division)")}
+
+
 def test_per_accelerator_prices_are_kept_as_published(offers: dict[str, OfferPrice]) -> None:
     p = offers[O[3]]
     assert (p.state, p.per_accelerator_hour) == ("as published", 9.5)

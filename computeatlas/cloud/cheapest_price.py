@@ -115,6 +115,11 @@ class CheapestPrice(BaseModel):
     seen: str = Field("", description="'seen 2026-11-09', or 'last seen 2026-08-20, 104 days ago' when not current")
 
 
+PICKED = ("accelerator", "variant", "collected", "pricing", "currency", "per_accelerator_hour", "provider", "instance_type", "region",
+          "term", "source_url")
+"""The stored columns the rule reads of a row (:func:`_pick`; the offer id takes provider, instance, pricing, term, region and date)."""
+
+
 def _pick(rows: list[dict[str, Any]], accelerator: str, now: dt.datetime, freshness_days: int, variant: str | None,
           sole: Mapping[str, str]) -> CheapestPrice | None:
     """The rule over one part's newest row per offer (any age)."""
@@ -211,7 +216,7 @@ def cheapest_prices(store: Store, now: dt.datetime, freshness_days: int = 90, ca
             _kept.move_to_end(key)
             return found
     groups: dict[str, list[dict[str, Any]]] = {}
-    for row in store.newest(None, now):
+    for row in store.newest(None, now, columns=PICKED):
         if row["accelerator"]:
             groups.setdefault(row["accelerator"], []).append(row)
     sole = sole_keys(catalog)
@@ -253,6 +258,7 @@ __all__ = [
     "CURRENCY",
     "KEPT",
     "ON_DEMAND",
+    "PICKED",
     "CheapestPrice",
     "age_text",
     "cheapest_price",

@@ -198,6 +198,101 @@ def _hourly(amount: float, unit: str, hours_per_month: float) -> tuple[Decimal, 
     return hourly, f"{amount_text(published)} per {unit} ÷ {hours:g} h ≈ "
 
 
+OFFER_COLUMNS = ("accelerator", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit",
+                 "price_basis", "accelerators", "stated_accelerators", "collected", "variant", "raw_extra", "source_url", "note",
+                 "via", "run")
+"""The stored columns :func:`offer_price` reads (what :func:`current_offers` asks the store for)."""
+
+
+def _arithmetic(amount: float, unit: str, count: int, basis: PriceBasis, cur: str, word: str,
+                hours_per_month: float) -> tuple[float, str, str, float, str, str]:
+    """(price per hour, its text, state, per accelerator-hour, display, arithmetic) of a price
+    of ``amount`` ``cur`` per ``unit`` for ``basis``, ``count`` accelerators per instance,
+    ``word`` naming one accelerator (see :func:`offer_price`)."""
+    price, step = _hourly(amount, unit, hours_per_month)
+    if basis is PriceBasis.ACCELERATOR:
+        state, quotient = "as published", price
+        display = f"{amount_text(price)} {cur} per {word}-hour"
+        arithmetic = f"{step}{display}" + (", as published (no division)" if not step else "")
+    else:
+        quotient = Context(prec=max(28, max(price.adjusted(), 0) + 29)).divide(price, count)
+        state, display = "derived", f"{amount_text(quotient)} {cur} per {word}-hour"
+        sign = "=" if _four(quotient) == quotient else "≈"
+        arithmetic = f"{step}{amount_text(price)} {cur} ÷ {count} {sign} {display}"
+    return float(price), amount_text(price), state, float(quotient), display, arithmetic
+
+
+class _Pricer:
+    """:func:`offer_price` of many rows as of one ``now``: what rows share (a part's words, a
+    provider's, a region's label, a variant, the arithmetic of one published price, the
+    published variant words of one ``raw_extra``) is worked out once per call, never kept
+    beyond it."""
+
+    def __init__(self, catalog: Catalog, now: dt.datetime, freshness_days: int, hours_per_month: float) -> None:
+        self.catalog, self.now, self.freshness_days, self.hours_per_month = catalog, now, freshness_days, hours_per_month
+        self.sole = sole_keys(catalog)
+        self._parts: dict[str, tuple[Accelerator, str]] = {}
+        self._providers: dict[str, tuple[str, str, str]] = {}
+        self._regions: dict[tuple[str, str | None], str] = {}
+        self._variants: dict[tuple[str, str], Variant] = {}
+        self._prices: dict[tuple[object, ...], tuple[float, str, str, float, str, str]] = {}
+        self._published: dict[str, object] = {}
+        self._kinds: dict[str, OfferPricing] = {}
+
+    def __call__(self, row: Mapping[str, Any]) -> OfferPrice:
+        """The :class:`OfferPrice` of ``row``; ``KeyError`` when its part is not in the catalog."""
+        part = row["accelerator"]
+        if part not in self._parts:
+            found = self.catalog.accelerators[part]
+            self._parts[part] = (found, unit_word(found))
+        acc, word = self._parts[part]
+        ident_of = row["provider"]
+        named = self._providers.get(ident_of)
+        if named is None:
+            provider = self.catalog.providers.get(ident_of)
+            named = self._providers[ident_of] = (provider.name if provider else ident_of, provider.kind.value if provider else "not recorded",
+                                                 site_path("cloud_provider", ident=ident_of))
+        cur, count, basis = row["currency"], int(row["accelerators"] or row["stated_accelerators"] or 1), PriceBasis(row["price_basis"])
+        key = (repr(row["amount"]), row["unit"], count, basis, cur, word)  # repr: 0.0 and -0.0 are written apart
+        priced = self._prices.get(key)
+        if priced is None:
+            priced = self._prices[key] = _arithmetic(row["amount"], row["unit"], count, basis, cur, word, self.hours_per_month)
+        per_hour, price_text, state, quotient, display, arithmetic = priced
+        currency_note = None
+        if cur != COMPARISON_CURRENCY:
+            currency_note = (f"Priced in {cur}: shown as published and left out of {COMPARISON_CURRENCY} "
+                             "comparisons; no exchange rate is applied.")
+        collected: dt.datetime = row["collected"].astimezone(dt.UTC)
+        age = (self.now - collected).days
+        stored = (row["variant"] or "", acc.id)
+        variant = self._variants.get(stored)
+        if variant is None:
+            variant = self._variants[stored] = variant_of_key(rule_variant(stored[0], acc.id, self.sole))
+        text = row.get("raw_extra") or ""
+        if text not in self._published:
+            self._published[text] = _extra(text).get("variant_published")
+        where = (ident_of, row["region"])
+        label = self._regions.get(where)
+        if label is None:
+            label = self._regions[where] = region_label(*where)
+        pricing = self._kinds.get(row["pricing"])
+        if pricing is None:
+            pricing = self._kinds[row["pricing"]] = OfferPricing(row["pricing"].replace("_", "-"))
+        ident = row_id(row)
+        return OfferPrice(
+            id=ident, provider=ident_of, provider_name=named[0], provider_kind=named[1], accelerator=acc.id, accelerator_name=acc.name,
+            variant_published=self._published[text] or variant.label,
+            variant=variant, instance_type=row["instance_type"], accelerators_per_instance=count,
+            price_basis=basis, pricing=pricing, term=row["term"] or None,
+            price_per_hour=per_hour, price_text=price_text, currency=cur, region=row["region"] or None,
+            region_label=label, collected=collected, seen=collected.date(), age_days=age,
+            stale=age > self.freshness_days, state=state, per_accelerator_hour=quotient, unit=word, display=display,
+            arithmetic=arithmetic, usd_comparable=cur == COMPARISON_CURRENCY, currency_note=currency_note,
+            source_url=row["source_url"], note=row["note"] or None, data_file=row["via"], run=row["run"],
+            url=named[2] + f"#offer-{ident}",
+        )
+
+
 def offer_price(catalog: Catalog, row: Mapping[str, Any], now: dt.datetime, freshness_days: int = STALE_AFTER_DAYS,
                 hours_per_month: float = 730.0) -> OfferPrice:
     """The :class:`OfferPrice` of one stored, accepted observation ``row`` as of ``now``.
@@ -206,43 +301,7 @@ def offer_price(catalog: Catalog, row: Mapping[str, Any], now: dt.datetime, fres
     the published figure (made hourly) for ``accelerator`` prices. Raises ``KeyError`` when
     the row's accelerator is not in ``catalog`` (callers list only placed rows).
     """
-    acc = catalog.accelerators[row["accelerator"]]
-    provider = catalog.providers.get(row["provider"])
-    unit, cur = unit_word(acc), row["currency"]
-    price, step = _hourly(row["amount"], row["unit"], hours_per_month)
-    count = int(row["accelerators"] or row["stated_accelerators"] or 1)
-    basis = PriceBasis(row["price_basis"])
-    if basis is PriceBasis.ACCELERATOR:
-        state, quotient = "as published", price
-        display = f"{amount_text(price)} {cur} per {unit}-hour"
-        arithmetic = f"{step}{display}" + (", as published (no division)" if not step else "")
-    else:
-        quotient = Context(prec=max(28, max(price.adjusted(), 0) + 29)).divide(price, count)
-        state, display = "derived", f"{amount_text(quotient)} {cur} per {unit}-hour"
-        sign = "=" if _four(quotient) == quotient else "≈"
-        arithmetic = f"{step}{amount_text(price)} {cur} ÷ {count} {sign} {display}"
-    currency_note = None
-    if cur != COMPARISON_CURRENCY:
-        currency_note = (f"Priced in {cur}: shown as published and left out of {COMPARISON_CURRENCY} "
-                         "comparisons; no exchange rate is applied.")
-    collected: dt.datetime = row["collected"].astimezone(dt.UTC)
-    age = (now - collected).days
-    variant = variant_of_key(rule_variant(row["variant"] or "", acc.id, sole_keys(catalog)))
-    extra = _extra(row.get("raw_extra") or "")
-    ident = row_id(row)
-    return OfferPrice(
-        id=ident, provider=row["provider"], provider_name=provider.name if provider else row["provider"],
-        provider_kind=provider.kind.value if provider else "not recorded", accelerator=acc.id, accelerator_name=acc.name,
-        variant_published=extra.get("variant_published") or variant.label,
-        variant=variant, instance_type=row["instance_type"], accelerators_per_instance=count,
-        price_basis=basis, pricing=OfferPricing(row["pricing"].replace("_", "-")), term=row["term"] or None,
-        price_per_hour=float(price), price_text=amount_text(price), currency=cur, region=row["region"] or None,
-        region_label=region_label(row["provider"], row["region"]), collected=collected, seen=collected.date(), age_days=age,
-        stale=age > freshness_days, state=state, per_accelerator_hour=float(quotient), unit=unit, display=display,
-        arithmetic=arithmetic, usd_comparable=cur == COMPARISON_CURRENCY, currency_note=currency_note,
-        source_url=row["source_url"], note=row["note"] or None, data_file=row["via"], run=row["run"],
-        url=site_path("cloud_provider", ident=row["provider"]) + f"#offer-{ident}",
-    )
+    return _Pricer(catalog, now, freshness_days, hours_per_month)(row)
 
 
 def _extra(text: str) -> dict[str, Any]:
@@ -268,9 +327,10 @@ def current_offers(catalog: Catalog, store: Store, now: dt.datetime, freshness_d
     """
     first = dt.datetime.combine(since, dt.time(), dt.UTC) if since else (None if include_stale else now - dt.timedelta(days=freshness_days))
     last = min(now, dt.datetime.combine(until, dt.time.max, dt.UTC)) if until else now
-    rows = store.newest(first, last, accelerator)
     names = {ident: n for n, ident in enumerate(catalog.accelerators)}
-    prices = [offer_price(catalog, r, now, freshness_days, hours_per_month) for r in rows if r["accelerator"] in names]
+    rows = store.newest(first, last, accelerator, columns=OFFER_COLUMNS, parts=names)
+    price = _Pricer(catalog, now, freshness_days, hours_per_month)
+    prices = [price(r) for r in rows if r["accelerator"] in names]
     return sorted(prices, key=lambda p: (names[p.accelerator], not p.usd_comparable, p.per_accelerator_hour or 0.0, p.provider_name, p.id))
 
 
@@ -295,5 +355,5 @@ def regions_of(offers: Iterable[OfferPrice]) -> list[str]:
     return sorted({o.region for o in offers if o.region}, key=str.casefold)
 
 
-__all__ = ["COMPARISON_CURRENCY", "NOT_STATED", "STALE_AFTER_DAYS", "OfferPrice", "OfferPricing", "amount_text", "current_offers",
+__all__ = ["COMPARISON_CURRENCY", "NOT_STATED", "OFFER_COLUMNS", "STALE_AFTER_DAYS", "OfferPrice", "OfferPricing", "amount_text", "current_offers",
            "find_offer", "offer_id", "offer_price", "regions_of", "row_id", "unit_word", "variant_of_key"]

@@ -9,6 +9,7 @@ store once per request. The same view objects are rendered by the templates and 
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter, defaultdict
 
 from pydantic import BaseModel, Field
 
@@ -87,18 +88,23 @@ class CloudIndexView(BaseModel):
     store_version: str = Field("", description="the observation store's version the prices were read at")
 
 
-def _summary(catalog: CloudCatalog, provider: Provider, offers: list[OfferPrice]) -> ProviderSummary:
-    own = [o for o in offers if o.provider == provider.id]
-    parts = [a.name for a in catalog.accelerators.values() if any(o.accelerator == a.id for o in own)]
+def _summary(catalog: CloudCatalog, provider: Provider, count: int, rented: set[str]) -> ProviderSummary:
+    """``provider`` with its ``count`` current offers and the names of the parts they rent (``rented``: ids), in catalog order."""
+    parts = [a.name for a in catalog.accelerators.values() if a.id in rented]
     return ProviderSummary(
         id=provider.id, name=provider.name, kind=provider.kind.value, url=provider.url, regions=list(provider.regions),
-        offers=len(own), accelerators=parts, page_url=site_path("cloud_provider", ident=provider.id),
+        offers=count, accelerators=parts, page_url=site_path("cloud_provider", ident=provider.id),
     )
 
 
 def provider_summaries(catalog: CloudCatalog, offers: list[OfferPrice]) -> list[ProviderSummary]:
-    """Every provider, ordered by name, with what its current ``offers`` rent."""
-    return [_summary(catalog, p, offers) for p in catalog.providers.values()]
+    """Every provider, ordered by name, with what its current ``offers`` rent (one pass over them)."""
+    counts: Counter[str] = Counter()
+    rented: dict[str, set[str]] = defaultdict(set)
+    for o in offers:
+        counts[o.provider] += 1
+        rented[o.provider].add(o.accelerator)
+    return [_summary(catalog, p, counts[p.id], rented.get(p.id, set())) for p in catalog.providers.values()]
 
 
 def provider_view(catalog: CloudCatalog, provider: Provider, offers: list[OfferPrice]) -> ProviderView:

@@ -50,7 +50,8 @@ accelerator-hour. Times are UTC.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -134,21 +135,51 @@ class Store(Dataset):
             f"AND per_accelerator_hour IS NOT NULL AND accelerator IN ({marks}) AND collected BETWEEN ? AND ?",
             [*names, since, until], since.date(), until.date())
 
-    def current(self, accelerator: str | None, now: dt.datetime, freshness_days: int) -> list[dict[str, Any]]:
+    def current(self, accelerator: str | None, now: dt.datetime, freshness_days: int,
+                columns: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """The newest accepted observation of each offer (provider, instance, region,
-        pricing, term) collected within ``freshness_days`` before ``now``.
+        pricing, term) collected within ``freshness_days`` before ``now``; ``columns`` as
+        :meth:`newest` takes them (``ValueError`` for one the store does not have).
 
         The window ends at ``now`` rounded up to the whole minute (no stored row is collected
         after its import, so that adds nothing) and starts ``freshness_days`` before that: the
         pages of one minute ask the same question, and :meth:`query` answers it once."""
         now = _minute_up(now)
-        return self.newest(now - dt.timedelta(days=freshness_days), now, accelerator)
+        return self.newest(now - dt.timedelta(days=freshness_days), now, accelerator, columns)
 
-    def newest(self, since: dt.datetime | None, until: dt.datetime, accelerator: str | None = None) -> list[dict[str, Any]]:
+    def current_counts(self, now: dt.datetime, freshness_days: int, by: Sequence[str]) -> list[dict[str, Any]]:
+        """How many current offers (as :meth:`current` lists them for every part) have each
+        ``accelerator`` and value of the columns ``by``: rows of those columns and ``offers``
+        (a count), in no set order; counted by DuckDB over the current table when it answers,
+        else in Python over :meth:`current`'s rows. Raises ``ValueError`` for a column the store
+        does not have."""
+        self._selected(by)  # raises for an unknown column
+        keys = list(dict.fromkeys(n for n in ("accelerator", *by) if n != "collected"))
+        until = _minute_up(now)
+        since = until - dt.timedelta(days=freshness_days)
+        if self._table_answers(until):
+            found = self.query_current(f"SELECT {', '.join(keys)}, count(*) AS offers FROM current "
+                                       "WHERE collected <= ? AND collected >= ? GROUP BY ALL", [until, since], zoned=False)
+            if found is not None:
+                return found
+        counted = Counter(tuple(r[k] for k in keys) for r in self.current(None, now, freshness_days, columns=by))
+        return [{**dict(zip(keys, values, strict=True)), "offers": n} for values, n in counted.items()]
+
+    def _table_answers(self, until: dt.datetime) -> bool:
+        """True when the current table is fresh and ``until`` is not before its newest row."""
+        table = self.current_pointer()
+        return table is not None and (table["newest"] is None or dt.datetime.fromisoformat(table["newest"]) <= until)
+
+    def newest(self, since: dt.datetime | None, until: dt.datetime, accelerator: str | None = None,
+               columns: Sequence[str] | None = None, parts: Collection[str] | None = None) -> list[dict[str, Any]]:
         """The newest accepted observation of each offer (provider, instance, region, pricing,
         term) collected in [``since``, ``until``] (``since`` None: from the first), of
         ``accelerator`` or of every part: an offer whose newest row places it on another part
-        is not this part's.
+        is not this part's. ``columns`` (stored column names; ``accelerator`` and ``collected``
+        are always read) narrows each row to what the caller reads, and ``parts`` (accelerator
+        ids) keeps only the offers whose newest row is on one of them: both are asked of DuckDB,
+        so a caller that shows a few parts of a large market converts only their rows. Raises
+        ``ValueError`` for a column the store does not have.
 
         A read of the current table (:mod:`computeatlas.cloud.current_table`) when it is fresh
         and ``until`` is not before its newest row; otherwise the history is asked (only the
@@ -161,18 +192,21 @@ class Store(Dataset):
         order = "ORDER BY accelerator, per_accelerator_hour, provider, instance_type, region, pricing, term"  # total: one row per offer
         where = ("AND collected >= ? " if since else "") + ("AND accelerator = ?" if accelerator else "")
         params: list[object] = [until, *([since] if since else []), *([accelerator] if accelerator else [])]
-        table = self.current_pointer()
-        if table is not None and (table["newest"] is None or dt.datetime.fromisoformat(table["newest"]) <= until):
+        picked, named = self._selected(columns), sorted(set(parts)) if parts is not None else None
+        among = f"accelerator IN ({', '.join('?' for _ in named)})" if named else "FALSE"
+        if self._table_answers(until):
             if accelerator is None:  # the whole market: the table read once (and kept), whatever the window
-                found = self.query_current(f"SELECT * FROM current {order}")
+                found = self.query_current(f"SELECT {picked} FROM current {'WHERE ' + among if named is not None else ''} {order}",
+                                           named or ())
                 if found is not None:
                     return [r for r in found if r["collected"] <= until and (since is None or r["collected"] >= since)]
             else:
-                found = self.query_current(f"SELECT * FROM current WHERE collected <= ? {where} {order}", params)
+                found = self.query_current(f"SELECT {picked} FROM current WHERE collected <= ? {where} "
+                                           f"{'AND ' + among if named is not None else ''} {order}", [*params, *(named or ())])
                 if found is not None:
                     return found
         if accelerator is not None and since is not None and (since, until) != self._unshared:
-            every = self.newest(since, until)
+            every = self.newest(since, until, columns=columns, parts=parts)
             if len(every) <= RESULT_MAX_ROWS:
                 return [row for row in every if row["accelerator"] == accelerator]
             self._unshared = (since, until)
@@ -180,11 +214,22 @@ class Store(Dataset):
         offers = ", ".join(OFFER)
         # Newest per offer over every part, then this part's: an offer placed again on another part is not this one's.
         ever = f"AND ({offers}) IN (SELECT ({offers}) FROM latest WHERE accelerator = ?)" if accelerator else ""
+        outer = [*(["accelerator = ?"] if accelerator else []), *([among] if named is not None else [])]
         return self.query(
-            f"SELECT * FROM (SELECT * FROM latest WHERE status = 'accepted' AND collected <= ? {window} {ever} "
+            f"SELECT {picked} FROM (SELECT * FROM latest WHERE status = 'accepted' AND collected <= ? {window} {ever} "
             f"QUALIFY row_number() OVER (PARTITION BY {offers} ORDER BY collected DESC) = 1) "
-            f"{'WHERE accelerator = ?' if accelerator else ''} {order}",
-            [*params, *([accelerator] if accelerator else [])], since.date() if since else None, until.date())
+            f"{'WHERE ' + ' AND '.join(outer) if outer else ''} {order}",
+            [*params, *([accelerator] if accelerator else []), *(named or ())], since.date() if since else None, until.date())
+
+    def _selected(self, columns: Sequence[str] | None) -> str:
+        """The select list of ``columns`` (``*`` for all), ``accelerator`` and ``collected``
+        always among them; raises ``ValueError`` naming a column the store does not have."""
+        if columns is None:
+            return "*"
+        unknown = sorted(set(columns) - set(self.columns))
+        if unknown:
+            raise ValueError(f"the store has no column {', '.join(map(repr, unknown))}")
+        return ", ".join(dict.fromkeys(("accelerator", "collected", *columns)))
 
     def variants_of(self, accelerator: str) -> frozenset[str]:
         """The variant keys stated by ``accelerator``'s accepted observations, ever ('' for not stated)."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from typing import Literal
 
@@ -258,13 +258,16 @@ def chart_variant(store: Store, accelerator: str, now: dt.datetime, freshness_da
 
 
 def chart_variants(store: Store, now: dt.datetime, freshness_days: int) -> dict[str, str]:
-    """:func:`chart_variant` of every observed part, from two store queries."""
-    current: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for r in store.current(None, now, freshness_days):
+    """:func:`chart_variant` of every observed part: the current offers counted per part,
+    variant and pricing by the store (one query), and the history asked (one more) only when
+    some part has no current on-demand offer of a stated variant."""
+    counted: dict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
+    for r in store.current_counts(now, freshness_days, ("variant", "pricing")):
         if r["accelerator"]:
-            current[r["accelerator"]].append((r["variant"] or "", r["pricing"]))
-    past = _history_variants(store, None)
-    return {acc: default_variant(current.get(acc, ())) or past.get(acc, "") for acc in store.observed_accelerators()}
+            counted[r["accelerator"]][(r["variant"] or "", r["pricing"])] += r["offers"]
+    current = {acc: default_variant(counted[acc].elements()) if acc in counted else "" for acc in store.observed_accelerators()}
+    past = _history_variants(store, None) if not all(current.values()) else {}  # the history only for a part with no current variant
+    return {acc: variant or past.get(acc, "") for acc, variant in current.items()}
 
 
 __all__ = ["IndexPoint", "LeftOut", "PartLow", "Period", "PeriodLow", "chained_lows", "chart_variant", "chart_variants", "charted", "left_out", "lows", "part_lows", "provider_month_lows"]
