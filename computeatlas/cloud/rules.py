@@ -4,6 +4,8 @@
 placed on an accelerator through the instance table, and either ``accepted`` or ``held``
 with the name of every rule that held it and the reason in words. Held rows are kept for
 the operator (``computeatlas prices held``) and never shown to visitors as prices.
+The bounds, ``no_rate``, the band and the sibling check are :func:`computeatlas.cloud.band.check`;
+the rules of the rows' own cells and of one import's groups are here.
 
 Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
 
@@ -105,7 +107,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from computeatlas.cloud import bounds
+from computeatlas.cloud import band, bounds
+from computeatlas.cloud.band import PoolPrice, usd_per_accelerator_hour
 from computeatlas.cloud.instances import Billing, InstanceTable
 from computeatlas.cloud.observations import (
     LICENSED_SUFFIX,
@@ -175,17 +178,6 @@ class Limits:
         return cls(settings.price_band_low, settings.price_band_high, settings.price_band_min_observations,
                    settings.price_floor_per_accelerator_hour, settings.hours_per_month, settings.freshness_days,
                    settings.price_ceiling_per_accelerator_hour, settings.price_first_date)
-
-
-@dataclass(frozen=True, slots=True)
-class PoolPrice:
-    """One accepted USD price per accelerator-hour already stored, for the band's median."""
-
-    accelerator: str
-    pricing: str
-    collected: dt.datetime
-    usd: float
-    provider: str = ""
 
 
 def place(obs: Observation, table: InstanceTable, fresh: bool = False) -> Observation:
@@ -331,61 +323,6 @@ def _placeholders(rows: list[Observation]) -> list[Observation]:
     return out
 
 
-def usd_per_accelerator_hour(obs: Observation, rates: RateTable, hours_per_month: float) -> float | None:
-    """The observation's price per accelerator-hour in USD (through a dated rate), or None."""
-    amount = per_accelerator_hour(obs, hours_per_month)
-    if amount is None:
-        return None
-    return rates.to_usd(amount, obs.currency, obs.collected.date())[0]
-
-
-def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Iterable[PoolPrice],
-          known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None) -> list[Observation]:
-    """The absolute bounds, ``no_rate``, the band and a first price against its closest sibling."""
-    window = dt.timedelta(days=limits.freshness_days)
-    usd = [usd_per_accelerator_hour(o, rates, limits.hours_per_month) if o.status is Status.ACCEPTED else None for o in rows]
-    checked: list[Observation] = []
-    for obs, price in zip(rows, usd, strict=True):
-        if obs.status is Status.ACCEPTED and price is None and per_accelerator_hour(obs, limits.hours_per_month) is not None:
-            obs = obs.held("no_rate", bounds.no_rate_reason(obs))
-        problem = bounds.bound_problem(price, limits.floor, limits.ceiling)
-        checked.append(obs.held(*problem) if problem else obs)
-    groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]] = defaultdict(list)
-    for obs, price in zip(checked, usd, strict=True):
-        if price is not None and obs.status is Status.ACCEPTED:  # in bounds: only those make a median
-            groups[(obs.accelerator, obs.pricing.value)].append((obs.collected, price, obs.provider))
-    for p in pool:
-        groups[(p.accelerator, p.pricing)].append((p.collected, p.usd, p.provider))
-    for prices in groups.values():
-        prices.sort()
-    priced = {acc for (acc, _), series in groups.items() if series}
-    out = []
-    medians: dict[tuple[int, int, int], tuple[float, int, int]] = {}
-    wanted: dict[tuple[str, str], list[dt.datetime]] = defaultdict(list)  # the windows the loop below asks, per series
-    for obs, price in zip(checked, usd, strict=True):
-        if price is not None and obs.status is Status.ACCEPTED:
-            wanted[(obs.accelerator, obs.pricing.value)].append(obs.collected)
-    windows = {(*group, when): found for group, times in wanted.items()  # one sweep per series (bounds.window_medians)
-               for when, found in bounds.window_medians(groups[group], times, window).items()}
-    low, high = limits.band_low, limits.band_high
-    for obs, price in zip(checked, usd, strict=True):
-        if price is None or obs.status is not Status.ACCEPTED:
-            out.append(obs)
-            continue
-        found = windows[(obs.accelerator, obs.pricing.value, obs.collected)]
-        banded = found is not None and found[2] >= limits.min_observations
-        if found is not None and banded:
-            median, providers, count = found
-            if price < low * median or price > high * median:
-                obs = obs.held("outside_band", f"{price:.4g} USD per accelerator-hour is outside {low:g}–{high:g} × the median "
-                                               f"{median:.4g} of {providers} provider(s)' medians ({count} {obs.pricing.value} "
-                                               f"observations of {obs.accelerator})")
-        if known is not None and obs.accelerator not in known and not banded and obs.status is Status.ACCEPTED:
-            obs = bounds.against_sibling(obs, price, siblings or {}, priced, groups, window, medians, (limits.band_low, limits.band_high))
-        out.append(obs)
-    return out
-
-
 def _dates(rows: list[Observation], first_date: dt.date, now: dt.datetime) -> list[Observation]:
     """Hold every row whose collection time is implausible (:func:`bounds.date_problem`)."""
     start, late = dt.datetime.combine(first_date, dt.time(), dt.UTC), now + bounds.CLOCK_SKEW
@@ -419,7 +356,7 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
     decided = _combine(decided, limits.hours_per_month)
     decided = _spot_copies(decided)
     decided = _placeholders(_term_totals(decided, limits.hours_per_month))
-    decided = _band(decided, rates, limits, pool, known, siblings)
+    decided = band.check(decided, rates, limits, pool, known, siblings)
     final = []
     hours, unstated, derived = limits.hours_per_month, OfferQualifier.VARIANT_NOT_STATED.value, OfferQualifier.DERIVED_FROM_TERM.value
     given = len(rows)

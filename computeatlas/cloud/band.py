@@ -1,0 +1,99 @@
+"""The band: a price against the median of the providers' medians of its part and pricing
+kind near it in time, and a part's first price against its closest sibling's; with the
+absolute bounds and ``no_rate``, which decide which prices make a median.
+
+The rules' words and numbers are :mod:`computeatlas.cloud.rules`' (``below_floor``,
+``above_ceiling``, ``no_rate``, ``outside_band``, ``far_from_sibling``); the windows' medians
+are :func:`computeatlas.cloud.bounds.window_medians`'. Units: USD per accelerator-hour
+(:func:`usd_per_accelerator_hour`); times are UTC.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from computeatlas.cloud import bounds
+from computeatlas.cloud.observations import Observation, Status, per_accelerator_hour
+from computeatlas.cloud.rates import RateTable
+
+if TYPE_CHECKING:
+    from computeatlas.cloud.rules import Limits
+
+
+@dataclass(frozen=True, slots=True)
+class PoolPrice:
+    """One accepted USD price per accelerator-hour already stored, for the band's median:
+    ``count`` stored rows of the same part, pricing, time, price and provider."""
+
+    accelerator: str
+    pricing: str
+    collected: dt.datetime
+    usd: float
+    provider: str = ""
+    count: int = 1
+
+
+def usd_per_accelerator_hour(obs: Observation, rates: RateTable, hours_per_month: float) -> float | None:
+    """The observation's price per accelerator-hour in USD (through a dated rate), or None."""
+    amount = per_accelerator_hour(obs, hours_per_month)
+    if amount is None:
+        return None
+    return rates.to_usd(amount, obs.currency, obs.collected.date())[0]
+
+
+def check(rows: list[Observation], rates: RateTable, limits: Limits, pool: Iterable[PoolPrice],
+          known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None) -> list[Observation]:
+    """``rows`` (placed, in order) checked by the absolute bounds, ``no_rate``, the band and a
+    first price against its closest sibling (the rules of :mod:`computeatlas.cloud.rules`, with
+    the numbers of ``limits``); a row that passes is the same object, a held one a copy.
+    ``pool``: accepted USD prices already stored (each standing for ``count`` equal rows);
+    ``known`` and ``siblings`` as :func:`computeatlas.cloud.rules.apply` takes them."""
+    window = dt.timedelta(days=limits.freshness_days)
+    usd = [usd_per_accelerator_hour(o, rates, limits.hours_per_month) if o.status is Status.ACCEPTED else None for o in rows]
+    checked: list[Observation] = []
+    for obs, price in zip(rows, usd, strict=True):
+        if obs.status is Status.ACCEPTED and price is None and per_accelerator_hour(obs, limits.hours_per_month) is not None:
+            obs = obs.held("no_rate", bounds.no_rate_reason(obs))
+        problem = bounds.bound_problem(price, limits.floor, limits.ceiling)
+        checked.append(obs.held(*problem) if problem else obs)
+    groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]] = defaultdict(list)
+    for obs, price in zip(checked, usd, strict=True):
+        if price is not None and obs.status is Status.ACCEPTED:  # in bounds: only those make a median
+            groups[(obs.accelerator, obs.pricing.value)].append((obs.collected, price, obs.provider))
+    for p in pool:
+        groups[(p.accelerator, p.pricing)].extend([(p.collected, p.usd, p.provider)] * p.count)
+    for prices in groups.values():
+        prices.sort()
+    priced = {acc for (acc, _), series in groups.items() if series}
+    out = []
+    medians: dict[tuple[int, int, int], tuple[float, int, int]] = {}
+    wanted: dict[tuple[str, str], list[dt.datetime]] = defaultdict(list)  # the windows the loop below asks, per series
+    for obs, price in zip(checked, usd, strict=True):
+        if price is not None and obs.status is Status.ACCEPTED:
+            wanted[(obs.accelerator, obs.pricing.value)].append(obs.collected)
+    windows = {(*group, when): found for group, times in wanted.items()  # one sweep per series (bounds.window_medians)
+               for when, found in bounds.window_medians(groups[group], times, window).items()}
+    low, high = limits.band_low, limits.band_high
+    for obs, price in zip(checked, usd, strict=True):
+        if price is None or obs.status is not Status.ACCEPTED:
+            out.append(obs)
+            continue
+        found = windows[(obs.accelerator, obs.pricing.value, obs.collected)]
+        banded = found is not None and found[2] >= limits.min_observations
+        if found is not None and banded:
+            median, providers, count = found
+            if price < low * median or price > high * median:
+                obs = obs.held("outside_band", f"{price:.4g} USD per accelerator-hour is outside {low:g}–{high:g} × the median "
+                                               f"{median:.4g} of {providers} provider(s)' medians ({count} {obs.pricing.value} "
+                                               f"observations of {obs.accelerator})")
+        if known is not None and obs.accelerator not in known and not banded and obs.status is Status.ACCEPTED:
+            obs = bounds.against_sibling(obs, price, siblings or {}, priced, groups, window, medians, (limits.band_low, limits.band_high))
+        out.append(obs)
+    return out
+
+
+__all__ = ["PoolPrice", "check", "usd_per_accelerator_hour"]
