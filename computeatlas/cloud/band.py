@@ -53,17 +53,29 @@ def check(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
     ``pool``: accepted USD prices already stored (each standing for ``count`` equal rows);
     ``known`` and ``siblings`` as :func:`computeatlas.cloud.rules.apply` takes them."""
     window = dt.timedelta(days=limits.freshness_days)
-    usd = [usd_per_accelerator_hour(o, rates, limits.hours_per_month) if o.status is Status.ACCEPTED else None for o in rows]
+    hours, floor, ceiling = limits.hours_per_month, limits.floor, limits.ceiling
+    usd: list[float | None] = []  # usd_per_accelerator_hour of each accepted row (a USD price is itself: no rate is looked up)
     checked: list[Observation] = []
-    for obs, price in zip(rows, usd, strict=True):
-        if obs.status is Status.ACCEPTED and price is None and per_accelerator_hour(obs, limits.hours_per_month) is not None:
-            obs = obs.held("no_rate", bounds.no_rate_reason(obs))
-        problem = bounds.bound_problem(price, limits.floor, limits.ceiling)
-        checked.append(obs.held(*problem) if problem else obs)
+    # Keyed by the pricing kind's member, which is equal to its word and hashes as it (a stored price's key is the word).
     groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]] = defaultdict(list)
-    for obs, price in zip(checked, usd, strict=True):
+    wanted: dict[tuple[str, str], list[dt.datetime]] = defaultdict(list)  # the windows the last loop asks, per series
+    for obs in rows:
+        if obs.status is not Status.ACCEPTED:
+            usd.append(None)
+            checked.append(obs)
+            continue
+        amount = per_accelerator_hour(obs, hours)
+        price = amount if amount is None or obs.currency == "USD" else rates.to_usd(amount, obs.currency, obs.collected.date())[0]
+        usd.append(price)
+        if price is None and amount is not None:
+            obs = obs.held("no_rate", bounds.no_rate_reason(obs))
+        elif price is not None and not floor <= price <= ceiling:  # NaN too
+            obs = obs.held(*bounds.bound_problem(price, floor, ceiling))  # type: ignore[misc]
+        checked.append(obs)
         if price is not None and obs.status is Status.ACCEPTED:  # in bounds: only those make a median
-            groups[(obs.accelerator, obs.pricing.value)].append((obs.collected, price, obs.provider))
+            series = (obs.accelerator, obs.pricing)
+            groups[series].append((obs.collected, price, obs.provider))
+            wanted[series].append(obs.collected)
     for p in pool:
         groups[(p.accelerator, p.pricing)].extend([(p.collected, p.usd, p.provider)] * p.count)
     for prices in groups.values():
@@ -71,10 +83,6 @@ def check(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
     priced = {acc for (acc, _), series in groups.items() if series}
     out = []
     medians: dict[tuple[int, int, int], tuple[float, int, int]] = {}
-    wanted: dict[tuple[str, str], list[dt.datetime]] = defaultdict(list)  # the windows the loop below asks, per series
-    for obs, price in zip(checked, usd, strict=True):
-        if price is not None and obs.status is Status.ACCEPTED:
-            wanted[(obs.accelerator, obs.pricing.value)].append(obs.collected)
     windows = {(*group, when): found for group, times in wanted.items()  # one sweep per series (bounds.window_medians)
                for when, found in bounds.window_medians(groups[group], times, window).items()}
     low, high = limits.band_low, limits.band_high
@@ -82,7 +90,7 @@ def check(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
         if price is None or obs.status is not Status.ACCEPTED:
             out.append(obs)
             continue
-        found = windows[(obs.accelerator, obs.pricing.value, obs.collected)]
+        found = windows[(obs.accelerator, obs.pricing, obs.collected)]
         banded = found is not None and found[2] >= limits.min_observations
         if found is not None and banded:
             median, providers, count = found

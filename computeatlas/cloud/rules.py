@@ -180,29 +180,49 @@ class Limits:
                    settings.price_ceiling_per_accelerator_hour, settings.price_first_date)
 
 
-def place(obs: Observation, table: InstanceTable, fresh: bool = False) -> Observation:
+def place(obs: Observation, table: InstanceTable, fresh: bool = False, memo: dict[int, Any] | None = None) -> Observation:
     """The row placed through ``table`` (accelerator, variant, count, billing), or held as
     ``unplaced``; the variant is the row's own, or the part's only one
     (:meth:`~computeatlas.cloud.instances.InstanceTable.variant`); held as ``count_mismatch`` when the source states another accelerator
     count than the table's. A row that already carries an accelerator (a hand-checked
     offer) keeps it. ``fresh``: ``obs`` was made for this call alone and no one else holds
-    it, so it is placed in place instead of copied."""
+    it, so it is placed in place instead of copied. ``memo`` (a dict kept by the caller for
+    the rows of one call, with ``table`` unchanged) keeps each instance row's placement."""
     if obs.accelerator:
         return obs
     row = table.find(obs.provider, obs.base_instance)
     if row is None:
         return obs.held("unplaced", f"unknown instance type {obs.base_instance!r} at provider {obs.provider!r}")
-    decided = {"accelerator": row.accelerator, "variant": table.variant(row), "accelerators": row.accelerators, "billing": row.billing.value}
+    decided = memo.get(id(row)) if memo is not None else None
+    if decided is None:
+        decided = {"accelerator": row.accelerator, "variant": table.variant(row), "accelerators": row.accelerators,
+                   "billing": row.billing.value}
+        if memo is not None:
+            memo[id(row)] = decided  # the table holds the row for the whole call: its id names no other
     if fresh:
-        obs.__dict__.update(decided)
-        _set(obs, "__pydantic_fields_set__", obs.__pydantic_fields_set__ | decided.keys())
-        placed = obs
+        placed = _complete(obs, decided, memo)
     else:
         placed = obs.replaced(**decided)
     if obs.stated_accelerators is not None and obs.stated_accelerators != row.accelerators:
         return placed.held("count_mismatch", f"the source states {obs.stated_accelerators} accelerator(s) per instance; our instance "
                                              f"table has {row.accelerators} for {obs.base_instance!r} at {obs.provider!r}")
     return placed
+
+
+def _complete(obs: Observation, changes: dict[str, object], memo: dict[int, Any] | None) -> Observation:
+    """``obs`` (a row no one else holds) with ``changes`` set in place; its set of fields given
+    joined with the changes' names, each distinct set joined once per ``memo`` (the rows of one
+    import share one set: :meth:`~computeatlas.cloud.observations.Observation.trusted`), which
+    is kept for changes of the same names (and may hold other live objects' ids)."""
+    obs.__dict__.update(changes)
+    have = obs.__pydantic_fields_set__
+    found = memo.get(id(have)) if memo is not None else None
+    if found is None:
+        found = (have, have | changes.keys())
+        if memo is not None:
+            memo[id(have)] = found  # keeps ``have``, so its id names no other object while the memo lives
+    _set(obs, "__pydantic_fields_set__", found[1])
+    return obs
 
 
 def _memory(obs: Observation, table: InstanceTable) -> Observation:
@@ -286,14 +306,22 @@ PLACEHOLDER_SIZES = 3
 def _term_totals(rows: list[Observation], hours_per_month: float) -> list[Observation]:
     """Hold prices of one key that are at least ``hours_per_month`` × its lowest price."""
     lowest: dict[tuple[str, ...], float] = {}
-    keys = [o.key() for o in rows]
-    for o, key in zip(rows, keys, strict=True):
+    repeated = False
+    for o in rows:
         if o.status is Status.ACCEPTED and o.amount > 0:
-            lowest[key] = min(o.amount, lowest.get(key, o.amount))
+            key = o.key()
+            low = lowest.get(key)
+            if low is None:
+                lowest[key] = o.amount
+            else:
+                repeated = True
+                lowest[key] = min(o.amount, low)
+    if not repeated and hours_per_month > 1:  # each price alone under its key: none is a month's worth of its own
+        return rows
     out = []
-    for o, key in zip(rows, keys, strict=True):
-        low = lowest.get(key)
-        if o.status is Status.ACCEPTED and low and o.amount >= hours_per_month * low:
+    for o in rows:
+        low = lowest.get(o.key()) if o.status is Status.ACCEPTED else None
+        if low and o.amount >= hours_per_month * low:
             o = o.held("term_total", f"{o.amount:g} is {o.amount / low:,.0f} × the price {low:g} of the same instance, region, "
                                      f"pricing and time in this import: the total of a term of a month or more, not an hourly price")
         out.append(o)
@@ -351,7 +379,9 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
     None leaves that check out.
     """
     now = now or dt.datetime.now(dt.UTC)
-    decided = _dates([place(o, table, fresh) for o in rows], first_date or limits.first_date, now)
+    memo: dict[int, Any] = {}  # each instance row's placement and each set of fields placed (live objects' ids)
+    completed: dict[int, Any] = {}  # each set of fields completed below
+    decided = _dates([place(o, table, fresh, memo) for o in rows], first_date or limits.first_date, now)
     decided = [_per_accelerator(_memory(o, table)) if o.status is Status.ACCEPTED else o for o in decided]
     decided = _combine(decided, limits.hours_per_month)
     decided = _spot_copies(decided)
@@ -376,9 +406,7 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
         if not fresh and i < given and o is rows[i]:  # the caller's own row, unchanged so far: copied
             final.append(o.replaced(**changes))
         else:  # a copy made above (placed, held or combined), or a fresh row: no one else holds it, completed in place
-            o.__dict__.update(changes)
-            _set(o, "__pydantic_fields_set__", o.__pydantic_fields_set__ | changes.keys())
-            final.append(o)
+            final.append(_complete(o, changes, completed))
     return final
 
 
