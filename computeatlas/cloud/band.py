@@ -14,14 +14,32 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from computeatlas.cloud import bounds
 from computeatlas.cloud.observations import Observation, Status, per_accelerator_hour
 from computeatlas.cloud.rates import RateTable
 
-if TYPE_CHECKING:
-    from computeatlas.cloud.rules import Limits
+
+class Limits(Protocol):
+    """The numbers the band reads (:class:`computeatlas.cloud.rules.Limits` has them): the
+    band's factors and how many prices make it, the bounds in USD per accelerator-hour, the
+    hours of a month and the window in days either side of a price."""
+
+    @property
+    def band_low(self) -> float: ...
+    @property
+    def band_high(self) -> float: ...
+    @property
+    def min_observations(self) -> int: ...
+    @property
+    def floor(self) -> float: ...
+    @property
+    def ceiling(self) -> float: ...
+    @property
+    def hours_per_month(self) -> float: ...
+    @property
+    def freshness_days(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)

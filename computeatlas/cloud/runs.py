@@ -273,7 +273,7 @@ def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: Ins
         if "conflict" in obs.rules and (key, price) in conflicts:
             summary.already_stored += 1
             continue
-        if same and prior[3] == _words(_WORD[obs.status], obs.accelerator, obs.variant, _words(*obs.rules)):
+        if same and prior is not None and prior[3] == _words(_WORD[obs.status], obs.accelerator, obs.variant, _words(*obs.rules)):
             summary.already_stored += 1
             continue
         added.append(obs)
