@@ -92,3 +92,30 @@ def test_a_varied_import_is_counted_row_by_row_and_the_same_file_again_adds_noth
     assert (again.read, again.accepted, again.held, again.rejected, again.already_stored) == (280, 0, 0, 25, 255)
     assert len(store.runs()) == 1
 
+
+
+def test_a_second_import_is_judged_against_the_stored_rows_counted_once_each(tmp_path: Path) -> None:
+    """The stored band prices come counted (100 equal rows of 0.39 are one price ×100), the stored
+    keys as their price and decision: each decision below is worked out by hand."""
+    store = Store(tmp_path / "store")
+    first_path = tmp_path / "first.csv"
+    with first_path.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([HEADER, *(_row("8x L4", f"r{i}", "3.12", accelerators="8") for i in range(100))])
+    first = import_readings("atlas", [first_path], store, TABLE, RateTable([]), rules.Limits(), now=NOW)
+    assert (first.accepted, first.held) == (100, 0)  # 100 prices of 3.12 ÷ 8 = 0.39 per GPU-hour
+    second_path = tmp_path / "second.csv"
+    with second_path.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([HEADER,
+                                      _row("1x L4", "p0", "50.0"),  # 50 per GPU-hour: against the stored 100 and these 4
+                                      _row("8x L4", "r0", "3.50", accelerators="8"),  # the stored key r0 at another price
+                                      _row("8x L4", "r1", "3.12", accelerators="8"),  # the stored row again
+                                      _row("8x L4", "n0", "3.20", accelerators="8")])  # a new key: 0.40 per GPU-hour
+    second = import_readings("atlas", [second_path], store, TABLE, RateTable([]), rules.Limits(), now=NOW + dt.timedelta(seconds=1))
+    assert (second.read, second.accepted, second.held, second.already_stored) == (4, 1, 2, 1)
+    assert dict(second.held_by_rule) == {"outside_band": 1, "conflict": 1}
+    held = {(r["instance_type"], r["region"]): list(r["reasons"]) for r in store.held(second.run)}
+    assert held == {
+        ("1x L4", "p0"): ["50 USD per accelerator-hour is outside 0.1–10 × the median 0.39 of 1 provider(s)' medians "
+                          "(104 on_demand observations of nvidia-l4)"],  # the stored 100 (one price) and the 4 here, judged before deduplication
+        ("8x L4", "r0"): [f"the store holds this observation at 3.12 USD (run {first.run})"],
+    }

@@ -342,6 +342,23 @@ class Dataset:
             RESULTS.put(key, rows)
         return [dict(row) for row in rows]
 
+    def fetch(self, sql: str, params: Sequence[object] = (), first: dt.date | None = None,
+              last: dt.date | None = None) -> list[tuple[Any, ...]]:
+        """:meth:`query` for a bulk read by a writer (an import reading every stored row of its
+        days): rows as tuples in the order ``sql`` names its columns, and not kept (an answer
+        of a million rows would crowd out the pages'). Empty store: []. Raises
+        :class:`StoreDamaged` for a named file that cannot be read."""
+        files = self._files(first, last)
+        if not files:
+            return []
+        try:
+            with connection() as con:
+                con.execute("SET TimeZone = 'UTC'")
+                con.execute(f"SET search_path = '{_schema(con, files, self.key, self._order, None, first, last)}'")
+                return con.execute(sql, list(params)).fetchall()
+        except (duckdb.IOException, duckdb.InvalidInputException) as exc:
+            raise StoreDamaged(self.root, exc) from None
+
     def query_current(self, sql: str, params: Sequence[object] = (), zoned: bool = True) -> list[dict[str, Any]] | None:
         """Run ``sql`` over the view ``current`` (the current table); None when the table is
         not fresh (the caller asks the history then). ``zoned`` (the default): the answer has

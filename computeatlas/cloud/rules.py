@@ -4,6 +4,8 @@
 placed on an accelerator through the instance table, and either ``accepted`` or ``held``
 with the name of every rule that held it and the reason in words. Held rows are kept for
 the operator (``computeatlas prices held``) and never shown to visitors as prices.
+The bounds, ``no_rate``, the band and the sibling check are :func:`computeatlas.cloud.band.check`;
+the rules of the rows' own cells and of one import's groups are here.
 
 Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
 
@@ -105,7 +107,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from computeatlas.cloud import bounds
+from computeatlas.cloud import band, bounds
+from computeatlas.cloud.band import PoolPrice, usd_per_accelerator_hour
 from computeatlas.cloud.instances import Billing, InstanceTable
 from computeatlas.cloud.observations import (
     LICENSED_SUFFIX,
@@ -177,40 +180,49 @@ class Limits:
                    settings.price_ceiling_per_accelerator_hour, settings.price_first_date)
 
 
-@dataclass(frozen=True, slots=True)
-class PoolPrice:
-    """One accepted USD price per accelerator-hour already stored, for the band's median."""
-
-    accelerator: str
-    pricing: str
-    collected: dt.datetime
-    usd: float
-    provider: str = ""
-
-
-def place(obs: Observation, table: InstanceTable, fresh: bool = False) -> Observation:
+def place(obs: Observation, table: InstanceTable, fresh: bool = False, memo: dict[int, Any] | None = None) -> Observation:
     """The row placed through ``table`` (accelerator, variant, count, billing), or held as
     ``unplaced``; the variant is the row's own, or the part's only one
     (:meth:`~computeatlas.cloud.instances.InstanceTable.variant`); held as ``count_mismatch`` when the source states another accelerator
     count than the table's. A row that already carries an accelerator (a hand-checked
     offer) keeps it. ``fresh``: ``obs`` was made for this call alone and no one else holds
-    it, so it is placed in place instead of copied."""
+    it, so it is placed in place instead of copied. ``memo`` (a dict kept by the caller for
+    the rows of one call, with ``table`` unchanged) keeps each instance row's placement."""
     if obs.accelerator:
         return obs
     row = table.find(obs.provider, obs.base_instance)
     if row is None:
         return obs.held("unplaced", f"unknown instance type {obs.base_instance!r} at provider {obs.provider!r}")
-    decided = {"accelerator": row.accelerator, "variant": table.variant(row), "accelerators": row.accelerators, "billing": row.billing.value}
+    decided = memo.get(id(row)) if memo is not None else None
+    if decided is None:
+        decided = {"accelerator": row.accelerator, "variant": table.variant(row), "accelerators": row.accelerators,
+                   "billing": row.billing.value}
+        if memo is not None:
+            memo[id(row)] = decided  # the table holds the row for the whole call: its id names no other
     if fresh:
-        obs.__dict__.update(decided)
-        _set(obs, "__pydantic_fields_set__", obs.__pydantic_fields_set__ | decided.keys())
-        placed = obs
+        placed = _complete(obs, decided, memo)
     else:
         placed = obs.replaced(**decided)
     if obs.stated_accelerators is not None and obs.stated_accelerators != row.accelerators:
         return placed.held("count_mismatch", f"the source states {obs.stated_accelerators} accelerator(s) per instance; our instance "
                                              f"table has {row.accelerators} for {obs.base_instance!r} at {obs.provider!r}")
     return placed
+
+
+def _complete(obs: Observation, changes: dict[str, object], memo: dict[int, Any] | None) -> Observation:
+    """``obs`` (a row no one else holds) with ``changes`` set in place; its set of fields given
+    joined with the changes' names, each distinct set joined once per ``memo`` (the rows of one
+    import share one set: :meth:`~computeatlas.cloud.observations.Observation.trusted`), which
+    is kept for changes of the same names (and may hold other live objects' ids)."""
+    obs.__dict__.update(changes)
+    have = obs.__pydantic_fields_set__
+    found = memo.get(id(have)) if memo is not None else None
+    if found is None:
+        found = (have, have | changes.keys())
+        if memo is not None:
+            memo[id(have)] = found  # keeps ``have``, so its id names no other object while the memo lives
+    _set(obs, "__pydantic_fields_set__", found[1])
+    return obs
 
 
 def _memory(obs: Observation, table: InstanceTable) -> Observation:
@@ -294,14 +306,22 @@ PLACEHOLDER_SIZES = 3
 def _term_totals(rows: list[Observation], hours_per_month: float) -> list[Observation]:
     """Hold prices of one key that are at least ``hours_per_month`` × its lowest price."""
     lowest: dict[tuple[str, ...], float] = {}
-    keys = [o.key() for o in rows]
-    for o, key in zip(rows, keys, strict=True):
+    repeated = False
+    for o in rows:
         if o.status is Status.ACCEPTED and o.amount > 0:
-            lowest[key] = min(o.amount, lowest.get(key, o.amount))
+            key = o.key()
+            low = lowest.get(key)
+            if low is None:
+                lowest[key] = o.amount
+            else:
+                repeated = True
+                lowest[key] = min(o.amount, low)
+    if not repeated and hours_per_month > 1:  # each price alone under its key: none is a month's worth of its own
+        return rows
     out = []
-    for o, key in zip(rows, keys, strict=True):
-        low = lowest.get(key)
-        if o.status is Status.ACCEPTED and low and o.amount >= hours_per_month * low:
+    for o in rows:
+        low = lowest.get(o.key()) if o.status is Status.ACCEPTED else None
+        if low and o.amount >= hours_per_month * low:
             o = o.held("term_total", f"{o.amount:g} is {o.amount / low:,.0f} × the price {low:g} of the same instance, region, "
                                      f"pricing and time in this import: the total of a term of a month or more, not an hourly price")
         out.append(o)
@@ -328,61 +348,6 @@ def _placeholders(rows: list[Observation]) -> list[Observation]:
             o = o.held("placeholder", f"{o.provider} prices {len(counts)} sizes of {o.accelerator} ({', '.join(map(str, sorted(counts)))} "
                                       f"per instance) at the same {o.amount:g} {o.currency} here: a placeholder, not a price")
         out.append(o)
-    return out
-
-
-def usd_per_accelerator_hour(obs: Observation, rates: RateTable, hours_per_month: float) -> float | None:
-    """The observation's price per accelerator-hour in USD (through a dated rate), or None."""
-    amount = per_accelerator_hour(obs, hours_per_month)
-    if amount is None:
-        return None
-    return rates.to_usd(amount, obs.currency, obs.collected.date())[0]
-
-
-def _band(rows: list[Observation], rates: RateTable, limits: Limits, pool: Iterable[PoolPrice],
-          known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None) -> list[Observation]:
-    """The absolute bounds, ``no_rate``, the band and a first price against its closest sibling."""
-    window = dt.timedelta(days=limits.freshness_days)
-    usd = [usd_per_accelerator_hour(o, rates, limits.hours_per_month) if o.status is Status.ACCEPTED else None for o in rows]
-    checked: list[Observation] = []
-    for obs, price in zip(rows, usd, strict=True):
-        if obs.status is Status.ACCEPTED and price is None and per_accelerator_hour(obs, limits.hours_per_month) is not None:
-            obs = obs.held("no_rate", bounds.no_rate_reason(obs))
-        problem = bounds.bound_problem(price, limits.floor, limits.ceiling)
-        checked.append(obs.held(*problem) if problem else obs)
-    groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]] = defaultdict(list)
-    for obs, price in zip(checked, usd, strict=True):
-        if price is not None and obs.status is Status.ACCEPTED:  # in bounds: only those make a median
-            groups[(obs.accelerator, obs.pricing.value)].append((obs.collected, price, obs.provider))
-    for p in pool:
-        groups[(p.accelerator, p.pricing)].append((p.collected, p.usd, p.provider))
-    for prices in groups.values():
-        prices.sort()
-    priced = {acc for (acc, _), series in groups.items() if series}
-    out = []
-    medians: dict[tuple[int, int, int], tuple[float, int, int]] = {}
-    wanted: dict[tuple[str, str], list[dt.datetime]] = defaultdict(list)  # the windows the loop below asks, per series
-    for obs, price in zip(checked, usd, strict=True):
-        if price is not None and obs.status is Status.ACCEPTED:
-            wanted[(obs.accelerator, obs.pricing.value)].append(obs.collected)
-    windows = {(*group, when): found for group, times in wanted.items()  # one sweep per series (bounds.window_medians)
-               for when, found in bounds.window_medians(groups[group], times, window).items()}
-    low, high = limits.band_low, limits.band_high
-    for obs, price in zip(checked, usd, strict=True):
-        if price is None or obs.status is not Status.ACCEPTED:
-            out.append(obs)
-            continue
-        found = windows[(obs.accelerator, obs.pricing.value, obs.collected)]
-        banded = found is not None and found[2] >= limits.min_observations
-        if found is not None and banded:
-            median, providers, count = found
-            if price < low * median or price > high * median:
-                obs = obs.held("outside_band", f"{price:.4g} USD per accelerator-hour is outside {low:g}–{high:g} × the median "
-                                               f"{median:.4g} of {providers} provider(s)' medians ({count} {obs.pricing.value} "
-                                               f"observations of {obs.accelerator})")
-        if known is not None and obs.accelerator not in known and not banded and obs.status is Status.ACCEPTED:
-            obs = bounds.against_sibling(obs, price, siblings or {}, priced, groups, window, medians, (limits.band_low, limits.band_high))
-        out.append(obs)
     return out
 
 
@@ -414,12 +379,14 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
     None leaves that check out.
     """
     now = now or dt.datetime.now(dt.UTC)
-    decided = _dates([place(o, table, fresh) for o in rows], first_date or limits.first_date, now)
+    memo: dict[int, Any] = {}  # each instance row's placement and each set of fields placed (live objects' ids)
+    completed: dict[int, Any] = {}  # each set of fields completed below
+    decided = _dates([place(o, table, fresh, memo) for o in rows], first_date or limits.first_date, now)
     decided = [_per_accelerator(_memory(o, table)) if o.status is Status.ACCEPTED else o for o in decided]
     decided = _combine(decided, limits.hours_per_month)
     decided = _spot_copies(decided)
     decided = _placeholders(_term_totals(decided, limits.hours_per_month))
-    decided = _band(decided, rates, limits, pool, known, siblings)
+    decided = band.check(decided, rates, limits, pool, known, siblings)
     final = []
     hours, unstated, derived = limits.hours_per_month, OfferQualifier.VARIANT_NOT_STATED.value, OfferQualifier.DERIVED_FROM_TERM.value
     given = len(rows)
@@ -439,9 +406,7 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
         if not fresh and i < given and o is rows[i]:  # the caller's own row, unchanged so far: copied
             final.append(o.replaced(**changes))
         else:  # a copy made above (placed, held or combined), or a fresh row: no one else holds it, completed in place
-            o.__dict__.update(changes)
-            _set(o, "__pydantic_fields_set__", o.__pydantic_fields_set__ | changes.keys())
-            final.append(o)
+            final.append(_complete(o, changes, completed))
     return final
 
 

@@ -28,14 +28,21 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from computeatlas.cloud import bounds, rules
 from computeatlas.cloud.catalog import CloudCatalog as Catalog
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.importers.cells import Reading, Skip
 from computeatlas.cloud.instances import InstanceTable, instance_table
-from computeatlas.cloud.observations import InputError, InputFailed, Observation, Status
+from computeatlas.cloud.observations import (
+    LICENSED_SUFFIX,
+    InputError,
+    InputFailed,
+    Observation,
+    PriceBasis,
+    PriceUnit,
+    Status,
+)
 from computeatlas.cloud.rates import RateTable, load_rates
 from computeatlas.cloud.store import Store
 from computeatlas.cloud.writers import LOCK_TIMEOUT_SECONDS
@@ -95,16 +102,6 @@ def run_id(now: dt.datetime, paths: Sequence[Path], observations: Sequence[Obser
     for obs in observations:
         digest.update(obs.model_dump_json().encode())
     return f"{now:%Y%m%dT%H%M%S%f}Z-{digest.hexdigest()[:8]}"
-
-
-def _decision(obs: Observation | dict[str, object]) -> tuple[object, ...]:
-    get = (lambda k: getattr(obs, k)) if isinstance(obs, Observation) else obs.get
-    return (str(get("status")), get("accelerator"), get("variant"), tuple(get("rules") or ()))
-
-
-def _price(obs: Observation | dict[str, object]) -> tuple[object, ...]:
-    get = (lambda k: getattr(obs, k)) if isinstance(obs, Observation) else obs.get
-    return (float(get("amount")), get("currency"), str(get("unit")), str(get("price_basis")))  # type: ignore[arg-type]
 
 
 def _conflicts_within(decided: list[Observation], keys: Sequence[tuple[str, ...]] | None = None) -> list[Observation]:
@@ -246,14 +243,14 @@ def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: Ins
         keys.append(key)
     pool: list[rules.PoolPrice] = []
     span = _window(batch, start, now, limits.freshness_days)
-    placed = {o.accelerator or _placed_on(o, table) for o in batch} - {""}  # rules.place's accelerator
+    placed = _placed(batch, table)
     known = store.observed_accelerators() if batch else frozenset()
     if span is not None:
         near = placed | {s for acc in placed - known for s in (siblings or {}).get(acc, ())}
-        for row in store.pool(near, *span):
-            usd = rates.to_usd(row["per_accelerator_hour"], row["currency"], row["collected"].date())[0]
+        for accelerator, pricing, collected, currency, per_acc, provider, count in store.pool(near, *span):
+            usd = rates.to_usd(per_acc, currency, collected.date())[0]
             if usd is not None:
-                pool.append(rules.PoolPrice(row["accelerator"], row["pricing"], row["collected"], usd, row["provider"]))
+                pool.append(rules.PoolPrice(accelerator, pricing, collected, usd, provider, count))
     decided = rules.apply(batch, table, rates, limits, pool, now=now, first_date=start, known=known, siblings=siblings, run=run,
                           fresh=True)  # every row of batch is this import's own: read here, or a copy of a collector's
     keys += [o.key() for o in decided[len(batch):]]  # the combined split bills, after the rows in their order
@@ -269,14 +266,14 @@ def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: Ins
         if prior is None and not conflicts:
             added.append(obs)
             continue
-        price = _price(obs)
-        same = prior is not None and _price(prior) == price
-        if prior is not None and not same and str(prior["status"]) == Status.ACCEPTED and "conflict" not in obs.rules:
-            obs = obs.held("conflict", f"the store holds this observation at {prior['amount']:g} {prior['currency']} (run {prior['run']})")
+        price = (float(obs.amount), obs.currency, _WORD[obs.unit], _WORD[obs.price_basis])
+        same = prior is not None and prior[0] == price[0] and prior[1] == _words(*price[1:])
+        if prior is not None and not same and prior[2] == Status.ACCEPTED and "conflict" not in obs.rules:
+            obs = obs.held("conflict", f"the store holds this observation at {prior[0]:g} {prior[1].split(_SEP)[0]} (run {prior[4]})")
         if "conflict" in obs.rules and (key, price) in conflicts:
             summary.already_stored += 1
             continue
-        if same and _decision(prior) == _decision(obs):  # type: ignore[arg-type]
+        if same and prior is not None and prior[3] == _words(_WORD[obs.status], obs.accelerator, obs.variant, _words(*obs.rules)):
             summary.already_stored += 1
             continue
         added.append(obs)
@@ -293,32 +290,55 @@ def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: Ins
                                   "inputs": [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in paths]})
 
 
-_STORED = ("provider", "instance_type", "region", "pricing", "term", "collected", "amount", "currency", "unit", "price_basis", "status",
-           "accelerator", "variant", "rules", "run")
-"""The columns deduplication reads of a stored row: its key, price and decision (:func:`_price`, :func:`_decision`)."""
+_WORD: dict[object, str] = {member: member.value for kind in (Status, PriceUnit, PriceBasis) for member in kind}
+"""Each member's word (a dict read: an enum's ``value`` is a property call)."""
+
+_SEP = "\x1f"
+"""What joins the words of a stored row's price and decision (:data:`_PRIOR_SQL`, where a NULL
+word is a NUL, ``chr(0)``: no cell of an import holds either, a NUL byte refuses the file and a
+unit separator is no word of ours)."""
 
 
-def _stored(store: Store, providers: Iterable[str], first: dt.date, last: dt.date) -> dict[tuple[str, ...], dict[str, Any]]:
-    """:meth:`Store.stored_keys` with only the columns of :data:`_STORED` (half the columns: a
-    re-import reads every stored row of its days, and their other columns are never used)."""
+def _words(*words: str) -> str:
+    return _SEP.join(words)
+
+
+_PRIOR_SQL = (
+    "SELECT provider, instance_type, region, pricing, term, "
+    "CASE WHEN epoch_us(collected) % 1000000 = 0 THEN strftime(collected, '%Y-%m-%dT%H:%M:%S+00:00') "
+    "ELSE strftime(collected, '%Y-%m-%dT%H:%M:%S.%f+00:00') END, amount, "
+    "concat_ws(chr(31), coalesce(currency, chr(0)), coalesce(unit, chr(0)), coalesce(price_basis, chr(0))), status, "
+    "concat_ws(chr(31), coalesce(status, chr(0)), coalesce(accelerator, chr(0)), coalesce(variant, chr(0)), "
+    "array_to_string(coalesce(rules, []), chr(31))), run FROM latest WHERE provider IN ({marks})")
+"""A stored row as deduplication compares it: its key (the time written as
+:meth:`~computeatlas.cloud.observations.Observation.key` writes it), amount, the words of its
+price (currency, unit, basis), status, the words of its decision (status, accelerator, variant,
+rules) and run."""
+
+_Prior = tuple[float, str, str, str, str]
+"""(amount, price words, status, decision words, run) of a stored row (:data:`_PRIOR_SQL`)."""
+
+
+def _stored(store: Store, providers: Iterable[str], first: dt.date, last: dt.date) -> dict[tuple[str, ...], _Prior]:
+    """The newest stored row per key of ``providers`` collected between ``first`` and
+    ``last`` (dates, inclusive; :meth:`Store.stored_keys`), as :data:`_Prior`: only what
+    deduplication compares, the words joined by the engine (a re-import reads every stored
+    row of its days, and a column costs more to hand over than to join)."""
     names = sorted(set(providers))
     if not names:
         return {}
-    marks = ", ".join("?" for _ in names)
-    rows = store.query(f"SELECT {', '.join(_STORED)} FROM latest WHERE provider IN ({marks})", names, first, last)
-    out = {}
-    for row in rows:
-        collected = row["collected"]
-        if isinstance(collected, dt.datetime):
-            collected = collected.astimezone(dt.UTC).isoformat()
-        out[(row["provider"], row["instance_type"], row["region"], row["pricing"], row["term"], collected)] = row
-    return out
+    rows = store.fetch(_PRIOR_SQL.format(marks=", ".join("?" for _ in names)), names, first, last)
+    return {(provider, instance, region, pricing, term, when): (float(amount), price, status, decision, run)
+            for provider, instance, region, pricing, term, when, amount, price, status, decision, run in rows}
 
 
-def _placed_on(obs: Observation, table: InstanceTable) -> str:
-    """The accelerator :func:`rules.place` gives a row that carries none ('' when unplaced)."""
-    row = table.find(obs.provider, obs.base_instance)
-    return row.accelerator if row is not None else ""
+def _placed(batch: Sequence[Observation], table: InstanceTable) -> set[str]:
+    """The parts :func:`rules.place` puts ``batch`` on: a row's own accelerator, else its
+    instance's row in ``table`` (looked up once per distinct provider and instance)."""
+    own = {o.accelerator for o in batch}
+    names = {(o.provider, o.instance_type) for o in batch if not o.accelerator}
+    found = (table.find(provider, instance.removesuffix(LICENSED_SUFFIX)) for provider, instance in names)
+    return ({acc for acc in own if acc} | {row.accelerator for row in found if row is not None}) - {""}
 
 
 def rates_of(settings: Settings) -> RateTable:

@@ -123,17 +123,20 @@ class Store(Dataset):
         rows = self.query(f"SELECT * FROM obs WHERE list_contains(rules, 'conflict') AND provider IN ({marks})", names, first, last)
         return {(_key(r), (float(r["amount"]), r["currency"], r["unit"], r["price_basis"])) for r in rows}
 
-    def pool(self, accelerators: Iterable[str], since: dt.datetime, until: dt.datetime) -> list[dict[str, Any]]:
-        """Accepted rows with a price per accelerator-hour of ``accelerators`` collected in
-        [``since``, ``until``]: the band's stored share."""
+    def pool(self, accelerators: Iterable[str], since: dt.datetime, until: dt.datetime) -> list[tuple[Any, ...]]:
+        """The band's stored share: the accepted rows with a price per accelerator-hour of
+        ``accelerators`` collected in [``since``, ``until``], counted by equal values, as tuples
+        (accelerator, pricing, collected (aware UTC), currency, per_accelerator_hour, provider,
+        rows): real prices repeat, so a window of a million stored rows is a few thousand tuples."""
         names = sorted(set(accelerators))
         if not names:
             return []
         marks = ", ".join("?" for _ in names)
-        return self.query(
-            f"SELECT accelerator, pricing, collected, currency, per_accelerator_hour, provider FROM latest WHERE status = 'accepted' "
-            f"AND per_accelerator_hour IS NOT NULL AND accelerator IN ({marks}) AND collected BETWEEN ? AND ?",
-            [*names, since, until], since.date(), until.date())
+        found = self.fetch(
+            f"SELECT accelerator, pricing, CAST(collected AS TIMESTAMP), currency, per_accelerator_hour, provider, count(*) FROM latest "
+            f"WHERE status = 'accepted' AND per_accelerator_hour IS NOT NULL AND accelerator IN ({marks}) AND collected BETWEEN ? AND ? "
+            "GROUP BY ALL", [*names, since, until], since.date(), until.date())
+        return [(acc, pricing, when.replace(tzinfo=dt.UTC), *rest) for acc, pricing, when, *rest in found]  # UTC wall time read as such
 
     def current(self, accelerator: str | None, now: dt.datetime, freshness_days: int,
                 columns: Sequence[str] | None = None) -> list[dict[str, Any]]:

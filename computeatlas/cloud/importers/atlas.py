@@ -87,21 +87,29 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
     via = path.name
 
     def cell(column: str, text: str, parser: Callable[[dict[str, str], str], object]) -> object:
+        found = parser({column: text}, column)  # a CellError is raised again for every row that has it
         known = memo[column]
-        found = known.get(text, _MISSING)
-        if found is _MISSING:
-            found = parser({column: text}, column)  # a CellError is raised again for every row that has it
-            if len(known) >= MEMO_CELLS:
-                known.clear()
-            known[text] = found
+        if len(known) >= MEMO_CELLS:
+            known.clear()
+        known[text] = found
         return found
+
+    def when(raw: dict[str, str], column: str) -> dt.datetime:
+        return timestamp(raw, column, now, allow_date_alone=False)
+
+    pricings, units, providers, amounts = memo["pricing"], memo["unit"], memo["provider"], memo["amount"]
+    codes, bases, counts, times = memo["currency"], memo["price_basis"], memo["accelerators"], memo["collected"]
 
     def parse(raw: dict[str, str]) -> Observation:
         # The cells are checked in the order the columns are named, so a row with two bad cells
-        # is rejected for the first, as it always was.
-        pricing, unit = cell("pricing", raw["pricing"], _pricing), cell("unit", raw["unit"], _unit)
+        # is rejected for the first, as it always was. Each distinct cell is parsed once (its
+        # column's memo read inline: a call per cell costs more than the read).
+        text = raw["pricing"]
+        pricing = pricings[text] if text in pricings else cell("pricing", text, _pricing)
+        text = raw["unit"]
+        unit = units[text] if text in units else cell("unit", text, _unit)
         term = raw["term"].strip()
-        if pricing in (PricingKind.RESERVED, PricingKind.COMMITTED) and not term:
+        if not term and pricing in _NEED_TERM:
             raise CellError("term", f"a {pricing} price needs its term (e.g. '1 year')", raw["term"])
         instance = raw["instance_type"].strip()
         if not instance:
@@ -109,12 +117,18 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         source_url = raw["source_url"]
         if not source_url.startswith(("http://", "https://")):
             raise CellError("source_url", "the page or API the price was read on (http… URL)", source_url)
-        provider = cell("provider", raw["provider"], _provider)
-        amount = cell("amount", raw["amount"], price)
-        code = cell("currency", raw["currency"], currency)
-        basis = cell("price_basis", raw["price_basis"], _basis)
-        stated = cell("accelerators", raw["accelerators"], count)
-        collected = cell("collected", raw["collected"], lambda r, c: timestamp(r, c, now, allow_date_alone=False))
+        text = raw["provider"]
+        provider = providers[text] if text in providers else cell("provider", text, _provider)
+        text = raw["amount"]
+        amount = amounts[text] if text in amounts else cell("amount", text, price)
+        text = raw["currency"]
+        code = codes[text] if text in codes else cell("currency", text, currency)
+        text = raw["price_basis"]
+        basis = bases[text] if text in bases else cell("price_basis", text, _basis)
+        text = raw["accelerators"]
+        stated = counts[text] if text in counts else cell("accelerators", text, count)
+        text = raw["collected"]
+        collected = times[text] if text in times else cell("collected", text, when)
         return Observation.trusted({
             "provider": provider, "instance_type": instance, "region": raw["region"].strip(),
             "pricing": _TERM_KIND[(pricing, unit)], "term": term, "amount": amount, "currency": code, "unit": unit,
@@ -125,7 +139,7 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
     yield from rows(path, COLUMNS, parse)
 
 
-_MISSING = object()
+_NEED_TERM = frozenset((PricingKind.RESERVED, PricingKind.COMMITTED))
 
 
 def _pricing(raw: dict[str, str], column: str) -> PricingKind:
