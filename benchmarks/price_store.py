@@ -149,6 +149,20 @@ class Floor:
                                  f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1",
                                  [self.fresh, *params]))
 
+    def market(self, parts: list[str], columns: tuple[str, ...]) -> int:
+        """What ``/cloud/`` and ``/api/offers`` ask: the current offers on the catalog's
+        ``parts`` (the synthetic store also holds parts the catalog does not know, which no
+        page shows), only the ``columns`` the product reads (``offers.OFFER_COLUMNS``)."""
+        table = current_file(self.store)
+        listed = ", ".join(columns)
+        holes = ", ".join("?" for _ in parts)
+        if table is not None:
+            return self._ask([table], (f"SELECT {listed} FROM f WHERE collected >= ? AND accelerator IN ({holes})", [self.fresh, *parts]))
+        files = window_files(self.store, self.fresh.date(), self.now.date())
+        return self._ask(files, (f"SELECT {listed} FROM f WHERE status = 'accepted' AND collected >= ? "
+                                 f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1 "
+                                 f"AND accelerator IN ({holes})", [self.fresh, *parts]))
+
     def history(self, accelerator: str, since: dt.date | None, limit: int = HISTORY_LIMIT) -> int:
         """What a history answers: the newest ``limit`` accepted rows of
         ``accelerator`` since ``since`` (None: ever) and the per-date-and-provider median
