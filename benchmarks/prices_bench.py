@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime as dt
+import itertools
 import json
 import os
 import statistics
@@ -145,7 +146,7 @@ def latencies(prices: Path, repeat: int) -> dict[str, dict[str, Any]]:
         for n in range(repeat + 1):  # the first (not timed) loads templates and lists files
             app.state.cache.clear()
             RESULTS.clear()
-            cheapest_price._kept.clear()  # noqa: SLF001 - the cheapest prices kept per minute: not kept either
+            cheapest_price._kept.clear()  # the cheapest prices kept per minute: not kept either
             start = time.perf_counter()
             try:
                 status = client.get(url).status_code
@@ -209,7 +210,7 @@ def tables(results: list[dict[str, Any]]) -> str:
         if "error" in got:
             lines.append(f"| {got['size']:,} | every one | not measured | | | {got['error']} |")
             continue
-        for name, row in got["pages"].items():
+        for row in got["pages"].values():
             ratio = f"{row['product'][0] / row['floor'][0]:.1f}×" if row["product"] and row["floor"] else "—"
             failures = ", ".join(sorted(set(row["failed"]))) + f" ({len(row['failed'])} requests)" if row["failed"] else ""
             failures += f" DuckDB: {row['floor_error']}" if "floor_error" in row else ""
@@ -226,7 +227,7 @@ def tables(results: list[dict[str, Any]]) -> str:
                      f"| {got['run_mb']:.1f} → {got['disk_mb']:.1f} MB | {_s(start.get('start_s'))} | {_s(start.get('rss_mb'), 'MB', 0)} | {notes} |")
     ok = [g for g in results if "error" not in g]
     if len(ok) > 1:
-        steps = list(zip(ok, ok[1:], strict=False))
+        steps = list(itertools.pairwise(ok))
         lines += ["", "| growth | " + " | ".join(f"{a['size']:,} → {b['size']:,}" for a, b in steps) + " |",
                   "|---|" + "---|" * len(steps)]
         metrics: dict[str, Callable[[dict[str, Any]], float | None]] = {

@@ -176,7 +176,7 @@ CSV_COLUMNS = ("series", "label", "group", "kind", "date", "value", "unit", "seg
 """The columns of a time chart's CSV: one row per plotted point, in the order of the JSON."""
 
 
-def csv_rows(chart: TimeChart) -> list[list[object]]:
+def csv_rows(chart: TimeChart) -> list[list[str | int | float | None]]:
     """Every plotted point of ``chart`` as a CSV row (:data:`CSV_COLUMNS`), series by series."""
     return [[s.id, s.label, s.group, s.kind, p.date.isoformat(), p.value, chart.y_unit, p.segment, p.period.isoformat(),
              p.observations, p.note] for s in chart.series for p in s.points]

@@ -167,7 +167,8 @@ class _Prices:
             if first is None and seen > low:
                 first = price
             if seen > high:
-                return first if n % 2 == 1 else (first + price) / 2  # type: ignore[operator]
+                assert first is not None  # seen passed low before it passed high
+                return first if n % 2 == 1 else (first + price) / 2
         raise ValueError("no prices")
 
 

@@ -140,7 +140,7 @@ def parse_query(
     if stale not in _TRUE | _FALSE:
         raise PricingQueryError(f"parameter 'include_stale': {stale!r} is not true or false")
     out["include_stale"] = stale in _TRUE
-    query = PriceQuery(**out)  # type: ignore[arg-type]
+    query = PriceQuery(**out)
     if "region" not in clean:
         return query
     if regions is None:

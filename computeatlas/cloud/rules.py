@@ -170,7 +170,7 @@ class Limits:
     hours_per_month: float = _setting("hours_per_month")
     freshness_days: int = _setting("freshness_days")
     ceiling: float = _setting("price_ceiling_per_accelerator_hour")
-    first_date: dt.date = _setting("price_first_date")
+    first_date: dt.date = _setting("price_first_date")  # noqa: RUF009 - a date is immutable: one default for every instance
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
@@ -263,7 +263,8 @@ def _combine(rows: list[Observation], hours_per_month: float) -> list[Observatio
             host = rows[i]
             count = host.accelerators or 1
             same = [rows[j] for j in found["acc"] if (rows[j].stated_accelerators or rows[j].accelerators) == count]
-            acc = (same or [rows[j] for j in found["acc"] if rows[j].price_basis is PriceBasis.ACCELERATOR] or [None])[0]
+            candidates = same or [rows[j] for j in found["acc"] if rows[j].price_basis is PriceBasis.ACCELERATOR]
+            acc = candidates[0] if candidates else None
             if acc is None:
                 out[i] = host.held("split_bill", f"host part of {host.instance_type!r} without its accelerator part: the host price alone is never an accelerator price")
                 continue

@@ -225,7 +225,7 @@ def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: Ins
     keys: list[tuple[str, ...]] = []
     seen: dict[tuple[str, ...], Observation | list[Observation]] = {}
     for obs in parsed:
-        key = obs.key()
+        key: tuple[str, ...] = obs.key()
         other = seen.get(key)
         if other is None:
             seen[key] = obs

@@ -253,7 +253,8 @@ class Store(Dataset):
             "SELECT DISTINCT accelerator FROM latest WHERE status = 'accepted' AND accelerator IS NOT NULL"))
 
     def _filters(self, accelerator: str, equal: dict[str, str | None]) -> tuple[list[str], list[object]]:
-        clauses, params = ["status = 'accepted'", "accelerator = ?"], [accelerator]
+        clauses: list[str] = ["status = 'accepted'", "accelerator = ?"]
+        params: list[object] = [accelerator]
         for column, value in equal.items():
             if value is not None:
                 if column not in ("provider", "pricing", "variant", "region"):

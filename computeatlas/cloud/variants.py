@@ -110,7 +110,7 @@ def variant_of(offer: Listed, acc: Accelerator) -> Variant:
         if "per instance" in text.lower():
             gb = round(gb / offer.accelerators_per_instance, 3)
         memory = (f"{gb:g} GB", gb)
-    from_record = []
+    from_record: list[str] = []
     if form is None:
         form, from_record = _record_form(acc), from_record + ["form"]
     if memory is None:

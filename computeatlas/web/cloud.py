@@ -30,7 +30,7 @@ import datetime as dt
 import io
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 from urllib.parse import quote, urlencode
 
 from fastapi import Path, Query, Request
@@ -213,7 +213,7 @@ def cloud_page(request: Request, params: Annotated[IndexParams, Query()]) -> HTM
                        _store(request).version())
     order = parse_sort(getattr(params, "sort", None))
     view.offers = sort_rows(view.offers, order)
-    keep = {k: v for k, v in params.model_dump(exclude_none=True).items() if k != "sort"}
+    keep = {k: v for k, v in cast(BaseModel, params).model_dump(exclude_none=True).items() if k != "sort"}
     return render(request, "cloud_index.html", page_title="Cloud", view=view, order=order, keep=keep,
                   not_current=not_current_parts(request))
 

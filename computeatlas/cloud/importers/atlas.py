@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import cast
 
 from computeatlas.cloud.importers.cells import (
     CellError,
@@ -131,7 +132,7 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         collected = times[text] if text in times else cell("collected", text, when)
         return Observation.trusted({
             "provider": provider, "instance_type": instance, "region": raw["region"].strip(),
-            "pricing": _TERM_KIND[(pricing, unit)], "term": term, "amount": amount, "currency": code, "unit": unit,
+            "pricing": _TERM_KIND[cast("tuple[PricingKind, PriceUnit]", (pricing, unit))], "term": term, "amount": amount, "currency": code, "unit": unit,
             "price_basis": basis, "stated_accelerators": stated, "collected": collected, "source_url": source_url.strip(),
             "source_title": raw["source_title"].strip(), "via": raw["via"].strip() or via,
             "availability": raw["availability"].strip(), "note": raw["note"].strip()}, _SET)

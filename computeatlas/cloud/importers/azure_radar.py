@@ -88,7 +88,7 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
                       source_title="Azure Retail Prices API (as recorded by andy-diericks/azure-pricing-radar)",
                       via=f"azure-pricing-radar {upstream} (MIT), published by {collected:%Y-%m-%d} (commit {commit[:7]})",
                       raw_extra=extra)
-        obs = Observation(pricing=pricing, term=term, amount=amount, **common)  # type: ignore[arg-type]
+        obs = Observation(pricing=pricing, term=term, amount=amount, **common)
         if pricing is PricingKind.SPOT:
             same = on_demand.get((raw["snapshot_commit"], raw["armRegionName"], raw["productName"], base_sku(sku)))
             if same and _number(same) == amount:
@@ -98,7 +98,7 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         out = [obs]
         plan = price(raw, "savingsPlanPrice", required=False)
         if plan is not None and pricing is PricingKind.ON_DEMAND:  # a savings plan covers pay-as-you-go use only
-            out.append(Observation(pricing=PricingKind.COMMITTED, term=SAVINGS_PLAN, amount=plan, **common))  # type: ignore[arg-type]
+            out.append(Observation(pricing=PricingKind.COMMITTED, term=SAVINGS_PLAN, amount=plan, **common))
         return out
 
     yield from rows(path, COLUMNS, parse)  # type: ignore[arg-type]

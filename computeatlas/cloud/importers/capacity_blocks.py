@@ -58,12 +58,12 @@ def _load(path: Path) -> Any:
 
     def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[_Located, int]:
         s, end = s_and_end
-        obj, after = json.decoder.JSONObject(s_and_end, *args)
+        obj, after = json.decoder.JSONObject(s_and_end, *args)  # type: ignore[attr-defined]  # json's pure-Python hooks: not in typeshed
         located = _Located(obj)
         located.line = s.count("\n", 0, end) + 1
         return located, after
 
-    decoder.parse_object = parse_object  # type: ignore[assignment]
+    decoder.parse_object = parse_object  # type: ignore[attr-defined]
     decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
     try:
         return decoder.decode(text)
@@ -110,7 +110,7 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
     now = now or dt.datetime.now(dt.UTC)
     data = _load(path)
     shape = _Shape(path)
-    if not isinstance(data, dict):
+    if not isinstance(data, _Located):  # every JSON object is read as one
         raise InputFailed([InputError(str(path), 1, "$", "expected an object with metadata and instance_types")])
     metadata = shape.get(data, "$", "metadata", dict)
     types = shape.get(data, "$", "instance_types", dict)
@@ -121,14 +121,14 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
     offers: list[tuple[str, _Located, _Located, str]] = []
     for name, info in (types or {}).items():
         where = f"$.instance_types[{name!r}]"
-        if not isinstance(info, dict):
+        if not isinstance(info, _Located):
             shape.errors.append(InputError(str(path), types.line, where, "expected an object", str(info)))
             continue
         count = shape.get(info, where, "accelerator_count", int)
         if count is not None and count < 1:
             shape.errors.append(InputError(str(path), info.line, f"{where}.accelerator_count", "not a positive whole number", str(count)))
         for i, offer in enumerate(shape.get(info, where, "pricing", list) or []):
-            if not isinstance(offer, dict):
+            if not isinstance(offer, _Located):
                 shape.errors.append(InputError(str(path), info.line, f"{where}.pricing[{i}]", "expected an object", str(offer)))
                 continue
             for key in ("region", "region_code"):

@@ -89,14 +89,15 @@ def rows(path: Path, required: tuple[str, ...], parse: Callable[[dict[str, str]]
         for row in cells:
             line = cells.line_num
             if not row:
-                row = next((r for r in cells if r), None)  # type: ignore[assignment]
-                if row is None:
+                found = next((r for r in cells if r), None)
+                if found is None:
                     break
+                row = found
             if len(row) != width:
                 yield Reading(line, InputError(name, line, "(row)", f"expected {width} cells"))
                 continue
             try:
-                result = parse(dict(zip(names, row)))
+                result = parse(dict(zip(names, row, strict=True)))
             except CellError as exc:
                 yield Reading(line, InputError(name, line, exc.column, exc.message, exc.text))
                 continue

@@ -143,9 +143,9 @@ def read(path: Path, collected: dt.datetime | None = None, commit: str | None = 
             raise CellError("On-demand", "no instance price (On-demand and Spot are empty; Per-GPU alone is not used)", "")
         out: list[Observation | Skip] = []
         if on_demand is not None:
-            out.append(Observation(pricing="on_demand", amount=on_demand, stated_per_accelerator=per_gpu, **common))  # type: ignore[arg-type]
+            out.append(Observation(pricing="on_demand", amount=on_demand, stated_per_accelerator=per_gpu, **common))
         if spot is not None:
-            out.append(Observation(pricing="spot", amount=spot, **common))  # type: ignore[arg-type]
+            out.append(Observation(pricing="spot", amount=spot, **common))
         return out
 
     yield from rows(path, (*HISTORY_COLUMNS, *COLUMNS) if history else COLUMNS, parse)

@@ -119,7 +119,8 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         name = _name(raw, n)
         slice_ = raw["gpu_name"].strip().startswith("tpu-")  # gpu_count and price_per_gpu_hour count slices, not chips
         term = raw["commitment_period"].strip()
-        meter = str(extra.get("raw_extra", {}).get("meter_name", "")) if isinstance(extra.get("raw_extra"), dict) else ""
+        raw_extra = extra.get("raw_extra")
+        meter = str(raw_extra.get("meter_name", "")) if isinstance(raw_extra, dict) else ""
         if meter and meter_pricing(meter)[1]:
             term = meter_pricing(meter)[1]  # Low Priority
         if raw["os"].strip().lower() == "windows":
