@@ -75,13 +75,19 @@ def excluded_because(pricing: str, currency: str, per_accelerator_hour: float | 
     return None
 
 
-def is_fresh(collected: dt.datetime, now: dt.datetime, freshness_days: int) -> bool:
-    """Collected within ``freshness_days`` before ``now``: the store's window
-    (:meth:`~computeatlas.cloud.store.Store.current`, ``now`` rounded up to the minute), so
-    the rule counts exactly the offers the price pages list as current."""
+def fresh_window(now: dt.datetime, freshness_days: int) -> tuple[dt.datetime, dt.datetime]:
+    """The store's current window (:meth:`~computeatlas.cloud.store.Store.current`): from
+    ``freshness_days`` before ``now`` rounded up to the minute, to that minute."""
     end = now.replace(second=0, microsecond=0)
     end = end if end == now else end + dt.timedelta(minutes=1)
-    return end - dt.timedelta(days=freshness_days) <= collected <= end
+    return end - dt.timedelta(days=freshness_days), end
+
+
+def is_fresh(collected: dt.datetime, now: dt.datetime, freshness_days: int) -> bool:
+    """Collected within :func:`fresh_window`, so the rule counts exactly the offers the price
+    pages list as current."""
+    start, end = fresh_window(now, freshness_days)
+    return start <= collected <= end
 
 
 def age_text(collected: dt.datetime, now: dt.datetime) -> str:
@@ -123,15 +129,16 @@ PICKED = ("accelerator", "variant", "collected", "pricing", "currency", "per_acc
 def _pick(rows: list[dict[str, Any]], accelerator: str, now: dt.datetime, freshness_days: int, variant: str | None,
           sole: Mapping[str, str]) -> CheapestPrice | None:
     """The rule over one part's newest row per offer (any age)."""
+    start, end = fresh_window(now, freshness_days)
     keyed = [(rule_variant(r["variant"] or "", accelerator, sole), r) for r in rows if r["accelerator"] == accelerator]
-    fresh = [(v, r) for v, r in keyed if is_fresh(r["collected"], now, freshness_days)]
+    fresh = [(v, r) for v, r in keyed if start <= r["collected"] <= end]
     chosen = variant if variant is not None else (default_variant((v, r["pricing"]) for v, r in fresh)
                                                   or default_variant((v, r["pricing"]) for v, r in keyed))
     if not chosen:
         return None
     ok = [r for v, r in keyed if excluded_because(r["pricing"], r["currency"], r["per_accelerator_hour"], v, chosen, r["collected"], now,
                                                   freshness_days, include_stale=True) is None]
-    current = [r for r in ok if is_fresh(r["collected"], now, freshness_days)]
+    current = [r for r in ok if start <= r["collected"] <= end]
     if not current and ok:
         newest = max(r["collected"].astimezone(dt.UTC).date() for r in ok)
         current_flag, pool = False, [r for r in ok if r["collected"].astimezone(dt.UTC).date() == newest]
@@ -139,7 +146,9 @@ def _pick(rows: list[dict[str, Any]], accelerator: str, now: dt.datetime, freshn
         current_flag, pool = True, current
     if not pool:
         return None
-    best = min(pool, key=lambda r: (r["per_accelerator_hour"], -r["collected"].timestamp(), row_id(r)))
+    # the lowest price, then the newest, then the offer id: the id worked out only for the ties
+    lowest = min((r["per_accelerator_hour"], -r["collected"].timestamp()) for r in pool)
+    best = min((r for r in pool if (r["per_accelerator_hour"], -r["collected"].timestamp()) == lowest), key=row_id)
     collected = best["collected"].astimezone(dt.UTC)
     return CheapestPrice(
         accelerator=accelerator, variant=chosen, per_accelerator_hour=best["per_accelerator_hour"], provider=best["provider"],
@@ -202,8 +211,8 @@ _lock = threading.Lock()
 
 
 def cheapest_prices(store: Store, now: dt.datetime, freshness_days: int = 90, catalog: CloudCatalog | None = None) -> dict[str, CheapestPrice]:
-    """:func:`cheapest_price` of every observed part (default variant), by accelerator id, from
-    one store query: current ones, and for a part with no current observation its newest
+    """:func:`cheapest_price` of every observed part (of ``catalog``'s parts when it is given;
+    default variant), by accelerator id, from one store query: current ones, and for a part with no current observation its newest
     (``current=False``). A part with nothing the rule takes is absent (never a zero).
 
     Worked out once per store, store version (an import changes it), minute of ``now``,
@@ -216,7 +225,8 @@ def cheapest_prices(store: Store, now: dt.datetime, freshness_days: int = 90, ca
             _kept.move_to_end(key)
             return found
     groups: dict[str, list[dict[str, Any]]] = {}
-    for row in store.newest(None, now, columns=PICKED):
+    parts = frozenset(catalog.accelerators) if catalog is not None else None  # no page shows a part the catalog lacks
+    for row in store.newest(None, now, columns=PICKED, parts=parts):
         if row["accelerator"]:
             groups.setdefault(row["accelerator"], []).append(row)
     sole = sole_keys(catalog)

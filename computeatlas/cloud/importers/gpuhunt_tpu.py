@@ -68,6 +68,11 @@ def _line_of(text: str, start: int, name: str) -> tuple[int, int]:
     return text.count("\n", 0, at) + 1, at
 
 
+def _price(value: object) -> bool:
+    """A usable price: a finite, non-negative number (not a boolean)."""
+    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value) and value >= 0
+
+
 def _load(path: Path) -> tuple[str, dict[str, dict[str, dict[str, object]]]]:
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -95,12 +100,11 @@ def read(path: Path, collected: dt.datetime | None = None, now: dt.datetime | No
     via = f"{UPSTREAM} ({path.name}, MPL-2.0), published by {collected:%Y-%m-%d}"
     cursor = 0
     for tpu, regions in data.items():
-        _, cursor = _line_of(text, cursor, tpu)
+        _tpu_line, cursor = _line_of(text, cursor, tpu)
         for region, entry in regions.items():
             line, cursor = _line_of(text, cursor, region)
             unknown = [k for k in entry if k not in KEYS and k != "Location"]
-            bad = [k for k in entry if k in KEYS and (isinstance(entry[k], bool) or not isinstance(entry[k], int | float)
-                                                      or not math.isfinite(entry[k]) or entry[k] < 0)]
+            bad = [k for k in entry if k in KEYS and not _price(entry[k])]
             if unknown or bad:
                 column, why = (unknown[0], "unknown price key (known: " + ", ".join(KEYS) + ")") if unknown else \
                     (bad[0], "not a non-negative number")
