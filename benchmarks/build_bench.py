@@ -82,21 +82,27 @@ def cpu(trees: list[Path]) -> None:
             env = {**os.environ, "PYTHONPATH": str(tree)}
             out = subprocess.run([sys.executable, "-c", CHILD], env=env, cwd=tree, capture_output=True, text=True, check=True)
             got[tree].append(json.loads(out.stdout.strip().splitlines()[-1]))
-    print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; {RUNS} rounds, one build per process\n")
+    print(
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; {RUNS} rounds, one build per process\n"
+    )
     print("| tree | files | live paths | build CPU, median (s) | min–max (s) | link check CPU, median (s) |")
     print("|---|---|---|---|---|---|")
     for tree, runs in got.items():
         builds, walks = [r["build"] for r in runs], [r["walk"] for r in runs]
-        print(f"| {tree.name} | {runs[0]['files']:.0f} | {runs[0]['live']:.0f} | {statistics.median(builds):.2f} | "
-              f"{min(builds):.2f}–{max(builds):.2f} | {statistics.median(walks):.2f} |")
+        print(
+            f"| {tree.name} | {runs[0]['files']:.0f} | {runs[0]['live']:.0f} | {statistics.median(builds):.2f} | "
+            f"{min(builds):.2f}–{max(builds):.2f} | {statistics.median(walks):.2f} |"
+        )
 
 
 def main() -> None:
     if "--cpu" in sys.argv:
-        trees = [Path(a).resolve() for a in sys.argv[sys.argv.index("--cpu") + 1:]] or [ROOT]
+        trees = [Path(a).resolve() for a in sys.argv[sys.argv.index("--cpu") + 1 :]] or [ROOT]
         cpu(trees)
         return
-    print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; {RUNS} builds each, in one process\n")
+    print(
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; {RUNS} builds each, in one process\n"
+    )
     print("| catalog | accelerators | files rendered | build time, median (s) | min–max (s) | pages/s (median) |")
     print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:

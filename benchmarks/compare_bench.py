@@ -85,9 +85,11 @@ def measure(label: str, catalog: Catalog, load_s: float) -> list[str]:
 
 
 def main() -> None:
-    print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"{RUNS} requests each after 20 warm-up, page cache off; load average at start "
-          f"{os.getloadavg()[0]:.1f}.\n")
+    print(
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        f"{RUNS} requests each after 20 warm-up, page cache off; load average at start "
+        f"{os.getloadavg()[0]:.1f}.\n"
+    )
     print("| catalog | accelerators | load (s) | measure | median (ms) | p90 (ms) |\n|---|---|---|---|---|---|")
     start = time.perf_counter()
     real = load()

@@ -106,7 +106,11 @@ class Server:
         self.log_path = logs / f"{self.name}.log"
         with open(self.log_path, "wb") as out:
             self.proc = subprocess.Popen(
-                self.argv, cwd=self.cwd, env={**os.environ, **self.env}, stdout=out, stderr=subprocess.STDOUT,
+                self.argv,
+                cwd=self.cwd,
+                env={**os.environ, **self.env},
+                stdout=out,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group: stopping it stops its workers, and nothing else
             )
 
@@ -172,8 +176,10 @@ http {{
 
 def nginx_server(nginx: Path, root: Path, tmp: Path) -> Server:
     port = free_port()
-    types = "include /etc/nginx/mime.types;" if Path("/etc/nginx/mime.types").is_file() else (
-        "types { text/html html; text/css css; application/json json; text/csv csv; image/svg+xml svg; }"
+    types = (
+        "include /etc/nginx/mime.types;"
+        if Path("/etc/nginx/mime.types").is_file()
+        else ("types { text/html html; text/css css; application/json json; text/csv csv; image/svg+xml svg; }")
     )
     conf = tmp / "nginx.conf"
     conf.write_text(NGINX_CONF.format(tmp=tmp, types=types, port=port, root=root), encoding="utf-8")
@@ -225,8 +231,7 @@ def wrk(wrk_bin: Path, url: str, seconds: int, connections: int = CONNECTIONS, t
 
 def bound_socket_proto() -> int:
     """``proto`` of the listening socket uvicorn binds for ``--workers N`` (0: accepted sockets get no TCP_NODELAY)."""
-    code = ("import uvicorn; s = uvicorn.Config('x:y', host='127.0.0.1', port=0, log_level='error').bind_socket(); "
-            "print(s.proto); s.close()")
+    code = "import uvicorn; s = uvicorn.Config('x:y', host='127.0.0.1', port=0, log_level='error').bind_socket(); print(s.proto); s.close()"
     return int(subprocess.run([str(BIN / "python"), "-c", code], capture_output=True, text=True, check=True).stdout)
 
 
@@ -315,14 +320,30 @@ def profile_server(py_spy: Path, wrk_bin: Path, server: Server, path: str, out: 
     assert server.proc is not None
     load = subprocess.Popen(
         [str(wrk_bin), f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{PROFILE_SECONDS + 3}s", server.url(path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         time.sleep(1)
         subprocess.run(
-            [str(py_spy), "record", "--pid", str(server.proc.pid), "--subprocesses", "--rate", "200",
-             "--duration", str(PROFILE_SECONDS), "--format", "raw", "--output", str(out)],
-            capture_output=True, check=True, timeout=PROFILE_SECONDS + 60,
+            [
+                str(py_spy),
+                "record",
+                "--pid",
+                str(server.proc.pid),
+                "--subprocesses",
+                "--rate",
+                "200",
+                "--duration",
+                str(PROFILE_SECONDS),
+                "--format",
+                "raw",
+                "--output",
+                str(out),
+            ],
+            capture_output=True,
+            check=True,
+            timeout=PROFILE_SECONDS + 60,
         )
     finally:
         load.wait(timeout=PROFILE_SECONDS + 30)
@@ -386,7 +407,10 @@ def measure(peers: Any, work: Path, site_dir: Path, db: Path, keep: Path) -> dic
         servers.append(datasette(peers.datasette, db))
     if peers.nginx:
         servers.append(nginx_server(peers.nginx, site_dir, tmp))
-    results: dict[str, Any] = {"servers": {}, "missing": [n for n, p in (("datasette", peers.datasette), ("nginx", peers.nginx)) if p is None]}
+    results: dict[str, Any] = {
+        "servers": {},
+        "missing": [n for n, p in (("datasette", peers.datasette), ("nginx", peers.nginx)) if p is None],
+    }
     try:
         for server in servers:
             server.start(work)
@@ -416,7 +440,9 @@ def measure(peers: Any, work: Path, site_dir: Path, db: Path, keep: Path) -> dic
         if peers.py_spy:
             log("profiling ours-1w under load (py-spy)")
             try:
-                results["profile"] = profile_server(peers.py_spy, peers.wrk, servers[0], TARGETS["ours-1w"]["accelerator"], keep / "profile-ours-accelerator.txt")
+                results["profile"] = profile_server(
+                    peers.py_spy, peers.wrk, servers[0], TARGETS["ours-1w"]["accelerator"], keep / "profile-ours-accelerator.txt"
+                )
                 results["profile"]["path"] = TARGETS["ours-1w"]["accelerator"]
             except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
                 results["profile_error"] = str(exc)

@@ -145,9 +145,14 @@ class Floor:
         if table is not None:
             return self._ask([table], (f"SELECT * FROM f WHERE collected >= ? {part}", [self.fresh, *params]))
         files = window_files(self.store, self.fresh.date(), self.now.date())
-        return self._ask(files, (f"SELECT * FROM f WHERE status = 'accepted' AND collected >= ? {part} "
-                                 f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1",
-                                 [self.fresh, *params]))
+        return self._ask(
+            files,
+            (
+                f"SELECT * FROM f WHERE status = 'accepted' AND collected >= ? {part} "
+                f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1",
+                [self.fresh, *params],
+            ),
+        )
 
     def market(self, parts: list[str], columns: tuple[str, ...]) -> int:
         """What ``/cloud/`` and ``/api/offers`` ask: the current offers on the catalog's
@@ -159,22 +164,34 @@ class Floor:
         if table is not None:
             return self._ask([table], (f"SELECT {listed} FROM f WHERE collected >= ? AND accelerator IN ({holes})", [self.fresh, *parts]))
         files = window_files(self.store, self.fresh.date(), self.now.date())
-        return self._ask(files, (f"SELECT {listed} FROM f WHERE status = 'accepted' AND collected >= ? "
-                                 f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1 "
-                                 f"AND accelerator IN ({holes})", [self.fresh, *parts]))
+        return self._ask(
+            files,
+            (
+                f"SELECT {listed} FROM f WHERE status = 'accepted' AND collected >= ? "
+                f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1 "
+                f"AND accelerator IN ({holes})",
+                [self.fresh, *parts],
+            ),
+        )
 
     def history(self, accelerator: str, since: dt.date | None, limit: int = HISTORY_LIMIT) -> int:
         """What a history answers: the newest ``limit`` accepted rows of
         ``accelerator`` since ``since`` (None: ever) and the per-date-and-provider median
         on-demand USD price per accelerator-hour, over the window's files."""
         files = window_files(self.store, since, self.now.date())
-        window, params = ("AND collected >= ?", [accelerator, dt.datetime.combine(since, dt.time(), dt.UTC)]) if since else ("", [accelerator])
-        return self._ask(files,
-                         (f"SELECT * FROM f WHERE accelerator = ? AND status = 'accepted' {window} ORDER BY collected DESC "
-                          f"LIMIT {limit + 1}", params),
-                         (f"SELECT CAST(collected AS DATE) AS date, provider, median(per_accelerator_hour), count(*) FROM f "
-                          f"WHERE accelerator = ? AND status = 'accepted' {window} AND pricing = 'on_demand' AND currency = 'USD' "
-                          "AND per_accelerator_hour IS NOT NULL GROUP BY ALL", params))
+        window, params = (
+            ("AND collected >= ?", [accelerator, dt.datetime.combine(since, dt.time(), dt.UTC)]) if since else ("", [accelerator])
+        )
+        return self._ask(
+            files,
+            (f"SELECT * FROM f WHERE accelerator = ? AND status = 'accepted' {window} ORDER BY collected DESC LIMIT {limit + 1}", params),
+            (
+                f"SELECT CAST(collected AS DATE) AS date, provider, median(per_accelerator_hour), count(*) FROM f "
+                f"WHERE accelerator = ? AND status = 'accepted' {window} AND pricing = 'on_demand' AND currency = 'USD' "
+                "AND per_accelerator_hour IS NOT NULL GROUP BY ALL",
+                params,
+            ),
+        )
 
 
 __all__ = ["PART", "Floor", "current_file", "prepare", "synthetic_history", "timed", "window_files"]

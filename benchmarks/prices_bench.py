@@ -72,13 +72,49 @@ def import_rate(folder: Path, rows: int = 10_000) -> tuple[str, float]:
     path = folder / "synthetic.csv"
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "accelerators",
-                         "price_basis", "collected", "source_url", "source_title", "via", "availability", "note"])
+        writer.writerow(
+            [
+                "provider",
+                "instance_type",
+                "region",
+                "pricing",
+                "term",
+                "amount",
+                "currency",
+                "unit",
+                "accelerators",
+                "price_basis",
+                "collected",
+                "source_url",
+                "source_title",
+                "via",
+                "availability",
+                "note",
+            ]
+        )
         for i in range(rows):
             r = placed[i % len(placed)]
             when = (NOW - dt.timedelta(hours=i // 400)).strftime("%Y-%m-%dT%H:%M:%SZ")
-            writer.writerow([r.provider, r.instance_type, f"region-{(i // len(placed)) % 10}", "on_demand", "", f"{2 + (i % 7) * 0.1:.2f}",
-                             "USD", "hour", r.accelerators, "accelerator", when, "https://example.org/p", "synthetic", "", "", ""])
+            writer.writerow(
+                [
+                    r.provider,
+                    r.instance_type,
+                    f"region-{(i // len(placed)) % 10}",
+                    "on_demand",
+                    "",
+                    f"{2 + (i % 7) * 0.1:.2f}",
+                    "USD",
+                    "hour",
+                    r.accelerators,
+                    "accelerator",
+                    when,
+                    "https://example.org/p",
+                    "synthetic",
+                    "",
+                    "",
+                    "",
+                ]
+            )
     store = Store(folder / "store")
     args = (table, RateTable([]), rules.Limits())
     start = time.perf_counter()
@@ -87,9 +123,11 @@ def import_rate(folder: Path, rows: int = 10_000) -> tuple[str, float]:
     start = time.perf_counter()
     again = import_readings("atlas", [path], store, *args, now=NOW + dt.timedelta(seconds=1))
     took_again = time.perf_counter() - start
-    return (f"| import {rows:,} new rows | {took:.2f} s | {rows / took:,.0f} rows/s | accepted {first.accepted}, held {first.held} |\n"
-            f"| import the same file again | {took_again:.2f} s | {rows / took_again:,.0f} rows/s | added {again.accepted + again.held} |",
-            rows / took)
+    return (
+        f"| import {rows:,} new rows | {took:.2f} s | {rows / took:,.0f} rows/s | accepted {first.accepted}, held {first.held} |\n"
+        f"| import the same file again | {took_again:.2f} s | {rows / took_again:,.0f} rows/s | added {again.accepted + again.held} |",
+        rows / took,
+    )
 
 
 START = """
@@ -105,8 +143,9 @@ print(json.dumps({"start_s": time.perf_counter() - t, "rss_mb": rss / 1024}))
 
 def started(root: Path) -> dict[str, Any]:
     """Server start (s) and VmRSS after it (MB) in a fresh process; ``error`` when it failed."""
-    done = subprocess.run([sys.executable, "-c", START, str(root)], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", START, str(root)], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False
+    )
     if done.returncode:
         return {"error": (done.stderr.strip().splitlines() or ["exit " + str(done.returncode)])[-1][:200]}
     return json.loads(done.stdout)
@@ -204,8 +243,10 @@ def _s(value: float | None, unit: str = "s", digits: int = 2) -> str:
 
 def tables(results: list[dict[str, Any]]) -> str:
     """The three Markdown tables: latencies, start/memory/disk/preparation, growth."""
-    lines = ["| observations | request | uncached p50 / p99 | DuckDB direct p50 / p99 | product ÷ DuckDB (p50) | failures |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        "| observations | request | uncached p50 / p99 | DuckDB direct p50 / p99 | product ÷ DuckDB (p50) | failures |",
+        "|---|---|---|---|---|---|",
+    ]
     for got in results:
         if "error" in got:
             lines.append(f"| {got['size']:,} | every one | not measured | | | {got['error']} |")
@@ -215,23 +256,28 @@ def tables(results: list[dict[str, Any]]) -> str:
             failures = ", ".join(sorted(set(row["failed"]))) + f" ({len(row['failed'])} requests)" if row["failed"] else ""
             failures += f" DuckDB: {row['floor_error']}" if "floor_error" in row else ""
             lines.append(f"| {got['size']:,} | `{row['url']}` | {_ms(row['product'])} | {_ms(row['floor'])} | {ratio} | {failures} |")
-    lines += ["", "| observations | generate | compact | current table | files read | Parquet on disk (runs → after) | server start | RSS after start | notes |",
-              "|---|---|---|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "| observations | generate | compact | current table | files read | Parquet on disk (runs → after) | server start | RSS after start | notes |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for got in results:
         if "error" in got:
             lines.append(f"| {got['size']:,} | {_s(got.get('generate_s'))} | | | | | | | {got['error']} |")
             continue
         start = got["start"]
         notes = "; ".join(got["errors"] + ([f"start: {start['error']}"] if "error" in start else []))
-        lines.append(f"| {got['size']:,} | {_s(got['generate_s'])} | {_s(got['compact_s'])} | {_s(got['current_s'])} | {got['files']:,} "
-                     f"| {got['run_mb']:.1f} → {got['disk_mb']:.1f} MB | {_s(start.get('start_s'))} | {_s(start.get('rss_mb'), 'MB', 0)} | {notes} |")
+        lines.append(
+            f"| {got['size']:,} | {_s(got['generate_s'])} | {_s(got['compact_s'])} | {_s(got['current_s'])} | {got['files']:,} "
+            f"| {got['run_mb']:.1f} → {got['disk_mb']:.1f} MB | {_s(start.get('start_s'))} | {_s(start.get('rss_mb'), 'MB', 0)} | {notes} |"
+        )
     ok = [g for g in results if "error" not in g]
     if len(ok) > 1:
         steps = list(itertools.pairwise(ok))
-        lines += ["", "| growth | " + " | ".join(f"{a['size']:,} → {b['size']:,}" for a, b in steps) + " |",
-                  "|---|" + "---|" * len(steps)]
+        lines += ["", "| growth | " + " | ".join(f"{a['size']:,} → {b['size']:,}" for a, b in steps) + " |", "|---|" + "---|" * len(steps)]
         metrics: dict[str, Callable[[dict[str, Any]], float | None]] = {
-            f"{name} p50": (lambda g, n=name: g["pages"][n]["product"][0] if g["pages"][n]["product"] else None) for name in PAGES}
+            f"{name} p50": (lambda g, n=name: g["pages"][n]["product"][0] if g["pages"][n]["product"] else None) for name in PAGES
+        }
         metrics["server start"] = lambda g: g["start"].get("start_s")
         metrics["RSS after start"] = lambda g: g["start"].get("rss_mb")
         metrics["Parquet on disk"] = lambda g: g["disk_mb"]
@@ -254,7 +300,9 @@ def verdicts(results: list[dict[str, Any]], import_rows_per_s: float | None) -> 
             lines.append(f"- {target}: **not measured** ({why})")
         else:
             met = value >= limit if higher else value <= limit
-            lines.append(f"- {target}: **{'met' if met else 'not met'}** ({value:,.{0 if value >= 1000 else 1}f}{'' if unit == '×' else ' '}{unit})")
+            lines.append(
+                f"- {target}: **{'met' if met else 'not met'}** ({value:,.{0 if value >= 1000 else 1}f}{'' if unit == '×' else ' '}{unit})"
+            )
 
     def page(name: str, key: str) -> float | None:  # None when any request of the page failed, too
         row = at["pages"][name] if at else None
@@ -291,8 +339,10 @@ def huge_estimate(results: list[dict[str, Any]]) -> str:
         per, per_mb, basis = last["wall_s"] / last["size"], last.get("disk_mb", 0) / last["size"], f"the {last['size']:,} run, linearly"
     wall = last["wall_s"] + per * (HUGE - last["size"])
     disk = last.get("disk_mb", 0) + per_mb * (HUGE - last["size"])
-    return (f"{HUGE:,} observations were not run (pass --huge to run them): about {wall / 60:,.0f} min and {disk / 1000:,.1f} GB of "
-            f"Parquet (plus the same again while generating), estimated from {basis}; the targets are set at {TARGET:,}.")
+    return (
+        f"{HUGE:,} observations were not run (pass --huge to run them): about {wall / 60:,.0f} min and {disk / 1000:,.1f} GB of "
+        f"Parquet (plus the same again while generating), estimated from {basis}; the targets are set at {TARGET:,}."
+    )
 
 
 def main(argv: list[str]) -> None:
@@ -304,8 +354,10 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--runs-per-day", type=int, default=1, choices=(1, 2, 3, 4, 6, 8, 12, 24), help="import runs per day (default 1)")
     args = parser.parse_args(argv)
     sizes = sorted(set(args.sizes or SIZES) | ({HUGE} if args.huge else set()))
-    print(f"Machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, DuckDB {duckdb.__version__}; {args.repeat} requests per page, "
-          f"{args.runs_per_day} run(s) per day; {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC\n")
+    print(
+        f"Machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, DuckDB {duckdb.__version__}; {args.repeat} requests per page, "
+        f"{args.runs_per_day} run(s) per day; {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC\n"
+    )
     rate: float | None = None
     print("| import | time | rate | result |\n|---|---|---|---|")
     with tempfile.TemporaryDirectory() as folder:

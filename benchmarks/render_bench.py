@@ -66,8 +66,9 @@ def silicon_paths(catalog: Catalog) -> list[str]:
 def _request(path: str) -> Any:
     """What the templates read of a request: its URL (canonical link), query parameters, and the
     app's settings (the price-chart links ask the store whether a part was observed)."""
-    return SimpleNamespace(url=URL(ORIGIN + path), query_params=QueryParams(""),
-                           app=SimpleNamespace(state=SimpleNamespace(settings=SETTINGS)))
+    return SimpleNamespace(
+        url=URL(ORIGIN + path), query_params=QueryParams(""), app=SimpleNamespace(state=SimpleNamespace(settings=SETTINGS))
+    )
 
 
 def contexts(catalog: Catalog) -> list[tuple[str, str, dict[str, Any]]]:
@@ -75,15 +76,31 @@ def contexts(catalog: Catalog) -> list[tuple[str, str, dict[str, Any]]]:
     base = {"catalog": catalog, "data_version": catalog.version}
     settings = SETTINGS
     query = table.parse_query({}, catalog)
-    out = [("/silicon/", "silicon_index.html",
-            dict(base, request=_request("/silicon/"), canonical_url=ORIGIN + "/silicon/", **index_context(catalog, settings, query)))]
+    out = [
+        (
+            "/silicon/",
+            "silicon_index.html",
+            dict(base, request=_request("/silicon/"), canonical_url=ORIGIN + "/silicon/", **index_context(catalog, settings, query)),
+        )
+    ]
     for ident, acc in catalog.accelerators.items():
         path = f"/silicon/{ident}"
-        view = accelerator_view(catalog, acc, store=Store(settings.prices_dir), now=history.utcnow(),
-                                freshness_days=settings.freshness_days, rates=rates_of(settings))
+        view = accelerator_view(
+            catalog,
+            acc,
+            store=Store(settings.prices_dir),
+            now=history.utcnow(),
+            freshness_days=settings.freshness_days,
+            rates=rates_of(settings),
+        )
         cite = citation(view.id, view.name, ORIGIN + path, view.verified, view.data_version)
-        out.append((path, "accelerator.html", dict(base, request=_request(path), canonical_url=ORIGIN + path, page_title=view.name,
-                                                   view=view, cite=cite)))
+        out.append(
+            (
+                path,
+                "accelerator.html",
+                dict(base, request=_request(path), canonical_url=ORIGIN + path, page_title=view.name, view=view, cite=cite),
+            )
+        )
     return out
 
 

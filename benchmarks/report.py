@@ -23,7 +23,12 @@ SERVER_LABEL = {
     "datasette": "Datasette",
     "nginx": "nginx (static build)",
 }
-PAGE_LABEL = {"table": "table page", "accelerator": "accelerator page", "data": "the table as data", "data-json": "the table as data (JSON)"}
+PAGE_LABEL = {
+    "table": "table page",
+    "accelerator": "accelerator page",
+    "data": "the table as data",
+    "data-json": "the table as data (JSON)",
+}
 
 
 def med(values: list[float]) -> float:
@@ -71,8 +76,7 @@ def _verdict(values: dict[str, float | None], target: float) -> tuple[str, bool 
     return "; ".join(parts), None if best is None else best >= target
 
 
-def _against_peer(http: dict[str, Any], peer: str, page: str, peer_page: str, label: str,
-                  goal: float) -> tuple[str, str, bool | None]:
+def _against_peer(http: dict[str, Any], peer: str, page: str, peer_page: str, label: str, goal: float) -> tuple[str, str, bool | None]:
     """One ratio target against ``peer``: not measured (verdict None) when the peer served
     nothing — a peer that answers 0 requests per second gives no ratio, never a 'met'."""
     theirs = _rps(http, peer, peer_page)
@@ -91,8 +95,16 @@ def targets(run: dict[str, Any]) -> list[tuple[str, str, bool | None]]:
         ("table", "table", "table page ≥ 50× Datasette's table page (requests/s)", TABLE_VS_DATASETTE),
     ):
         rows.append(_against_peer(http, "datasette", page, peer_page, label, goal))
-    rows.append(_against_peer(http, "nginx", "accelerator", "accelerator",
-                              "accelerator page ≥ 10% of nginx serving the static file (requests/s)", ACCELERATOR_VS_NGINX))
+    rows.append(
+        _against_peer(
+            http,
+            "nginx",
+            "accelerator",
+            "accelerator",
+            "accelerator page ≥ 10% of nginx serving the static file (requests/s)",
+            ACCELERATOR_VS_NGINX,
+        )
+    )
     scales = {s["factor"]: s for s in run.get("scale", {}).get("scales", [])}
     if not (10 in scales and 100 in scales):
         why = "not measured: the growth part did not run" + (f" ({run['failed']['scale']})" if "scale" in run.get("failed", {}) else "")
@@ -102,8 +114,14 @@ def targets(run: dict[str, Any]) -> list[tuple[str, str, bool | None]]:
             k = growth(scales, f"{key}_cpu_s")
             k0 = growth(scales, f"{key}_nogc_cpu_s")
             kc = growth(scales, f"{key}_calls", pick=None)
-            rows.append((label, f"CPU time ∝ size^{k:.2f} from 10× to 100× (linear: ≤ {LINEAR_MAX_EXPONENT}); {k0:.2f} with the "
-                         f"garbage collector paused; Python calls ∝ size^{kc:.2f}", k <= LINEAR_MAX_EXPONENT))
+            rows.append(
+                (
+                    label,
+                    f"CPU time ∝ size^{k:.2f} from 10× to 100× (linear: ≤ {LINEAR_MAX_EXPONENT}); {k0:.2f} with the "
+                    f"garbage collector paused; Python calls ∝ size^{kc:.2f}",
+                    k <= LINEAR_MAX_EXPONENT,
+                )
+            )
     return rows
 
 
@@ -124,13 +142,17 @@ def _machine(run: dict[str, Any]) -> list[str]:
         f"| nginx | {v['nginx']} |",
         f"| wrk | {v['wrk']} |",
         f"| py-spy | {v['py-spy']} |",
-        *([
-            "",
-            f"The machine was busy with other work during this run (1-minute load average up to "
-            f"{max(run['load_start'][0], run.get('load_after_http', run['load_start'])[0], run['load_end'][0]):.1f} on "
-            f"{m['nproc']} cores): absolute figures are inflated; the ratios from interleaved rounds and the CPU-time "
-            "figures are the steadier ones.",
-        ] if max(run["load_start"][0], run.get("load_after_http", run["load_start"])[0], run["load_end"][0]) > (m["nproc"] or 1) else []),
+        *(
+            [
+                "",
+                f"The machine was busy with other work during this run (1-minute load average up to "
+                f"{max(run['load_start'][0], run.get('load_after_http', run['load_start'])[0], run['load_end'][0]):.1f} on "
+                f"{m['nproc']} cores): absolute figures are inflated; the ratios from interleaved rounds and the CPU-time "
+                "figures are the steadier ones.",
+            ]
+            if max(run["load_start"][0], run.get("load_after_http", run["load_start"])[0], run["load_end"][0]) > (m["nproc"] or 1)
+            else []
+        ),
     ]
 
 
@@ -176,8 +198,11 @@ def _http(run: dict[str, Any]) -> list[str]:
         for name, r in single.items():
             out.append(f"| {SERVER_LABEL.get(name, name)} | {r['p50_ms']:,.2f} | {r['p99_ms']:,.2f} | {r['rps']:,.0f} |")
         if "bound_socket_proto" in http:
-            out += ["", f"`proto` of the listening socket uvicorn binds for `--workers N` (`Config.bind_socket()`): "
-                    f"{http['bound_socket_proto']} (6 is TCP; with 0, asyncio does not set TCP_NODELAY on accepted connections)."]
+            out += [
+                "",
+                f"`proto` of the listening socket uvicorn binds for `--workers N` (`Config.bind_socket()`): "
+                f"{http['bound_socket_proto']} (6 is TCP; with 0, asyncio does not set TCP_NODELAY on accepted connections).",
+            ]
     return out
 
 
@@ -203,8 +228,10 @@ def _render(run: dict[str, Any]) -> list[str]:
     ]
     for label, times, pages in rows:
         cpu = min(times["cpu"])
-        out.append(f"| {label} | {pages} | {cpu:.3f} | {med(times['wall']):.3f} | {max(times['wall']):.3f} | "
-                   f"{1000 * cpu / pages:.1f} | {cpu / floor:.2f}× |")
+        out.append(
+            f"| {label} | {pages} | {cpu:.3f} | {med(times['wall']):.3f} | {max(times['wall']):.3f} | "
+            f"{1000 * cpu / pages:.1f} | {cpu / floor:.2f}× |"
+        )
     full = r["static_full"]
     inputs = run.get("inputs", {})
     out += [
@@ -228,8 +255,8 @@ def _scale(run: dict[str, Any]) -> list[str]:
         f"Cold catalog load of the bundled data in a fresh interpreter (imports excluded): {med(sc['cold_load_ms']):.0f} ms median "
         f"({spread(sc['cold_load_ms'])}, {len(sc['cold_load_ms'])} runs).",
         "",
-        "Seconds of CPU (`time.process_time`, the least of the runs), then the median wall time; \"GC off\" is the "
-        "least CPU time with the cyclic garbage collector paused; \"calls\" counts Python function calls (cProfile), "
+        'Seconds of CPU (`time.process_time`, the least of the runs), then the median wall time; "GC off" is the '
+        'least CPU time with the cyclic garbage collector paused; "calls" counts Python function calls (cProfile), '
         "work that no other process can change.",
         "",
         "| catalog | accelerators | load: CPU / wall | load, GC off | load calls | µs CPU per accelerator | CSV export: CPU / wall | export, GC off | export calls | CSV size | pair page, median (ms) | 6-part page, median (ms) |",
@@ -244,14 +271,24 @@ def _scale(run: dict[str, Any]) -> list[str]:
         )
     by = {s["factor"]: s for s in scales}
     if 1 in by and 10 in by and 100 in by:
-        out += ["", "Growth exponent k (cost ∝ size^k; 1 = linear; least CPU time for load and export, medians of "
-                f"{len(by[1]['pair_ms'])} requests for the pages):", "",
-                "| cost | 1× → 10× | 10× → 100× |", "|---|---|---|"]
-        for key, label, pick in (("load_cpu_s", "catalog load, CPU", min), ("load_nogc_cpu_s", "catalog load, CPU, GC off", min),
-                                 ("load_calls", "catalog load, Python calls", None),
-                                 ("export_cpu_s", "CSV export, CPU", min), ("export_nogc_cpu_s", "CSV export, CPU, GC off", min),
-                                 ("export_calls", "CSV export, Python calls", None),
-                                 ("pair_ms", "pair comparison page, wall", med), ("six_ms", "6-part comparison page, wall", med)):
+        out += [
+            "",
+            "Growth exponent k (cost ∝ size^k; 1 = linear; least CPU time for load and export, medians of "
+            f"{len(by[1]['pair_ms'])} requests for the pages):",
+            "",
+            "| cost | 1× → 10× | 10× → 100× |",
+            "|---|---|---|",
+        ]
+        for key, label, pick in (
+            ("load_cpu_s", "catalog load, CPU", min),
+            ("load_nogc_cpu_s", "catalog load, CPU, GC off", min),
+            ("load_calls", "catalog load, Python calls", None),
+            ("export_cpu_s", "CSV export, CPU", min),
+            ("export_nogc_cpu_s", "CSV export, CPU, GC off", min),
+            ("export_calls", "CSV export, Python calls", None),
+            ("pair_ms", "pair comparison page, wall", med),
+            ("six_ms", "6-part comparison page, wall", med),
+        ):
             out.append(f"| {label} | {growth(by, key, 1, 10, pick):.2f} | {growth(by, key, 10, 100, pick):.2f} |")
     return out
 
@@ -272,8 +309,11 @@ def verdict(run: dict[str, Any], rows: list[tuple[str, str, bool | None]]) -> st
     failed = list(run.get("failed", {}))
     if not (missed or unmeasured or failed):
         return "Every target was met in this run."
-    parts = [f"missed: {'; '.join(missed)}" if missed else "", f"not measured: {'; '.join(unmeasured)}" if unmeasured else "",
-             f"parts that failed: {', '.join(failed)}" if failed else ""]
+    parts = [
+        f"missed: {'; '.join(missed)}" if missed else "",
+        f"not measured: {'; '.join(unmeasured)}" if unmeasured else "",
+        f"parts that failed: {', '.join(failed)}" if failed else "",
+    ]
     return "Not every target was met in this run — " + " — ".join(p for p in parts if p) + "."
 
 
@@ -337,17 +377,23 @@ def _why(run: dict[str, Any], rows: list[tuple[str, str, bool | None]]) -> list[
                 text += (
                     f" With the socket marked as TCP (`benchmarks/serve_nodelay.py`, the what-if rows) two workers answer "
                     f"one request in {s3:.2f} ms and serve {fixed:,.0f} requests/s under load "
-                    + ("— above one worker." if fixed > one else
-                       "— still not above one worker, because on 2 cores the two workers share the CPUs with each other and with wrk's two threads.")
+                    + (
+                        "— above one worker."
+                        if fixed > one
+                        else "— still not above one worker, because on 2 cores the two workers share the CPUs with each other and with wrk's two threads."
+                    )
                 )
             out += [text, ""]
         else:
-            out += [f"Two workers: {two:,.0f} requests/s against one worker's {one:,.0f} on the accelerator page "
-                    f"(one request alone: {s2:.2f} ms against {s1:.2f} ms).", ""]
+            out += [
+                f"Two workers: {two:,.0f} requests/s against one worker's {one:,.0f} on the accelerator page "
+                f"(one request alone: {s2:.2f} ms against {s1:.2f} ms).",
+                "",
+            ]
     if prof or (one and two):
         out += [
             "What would move the serving figures (product changes, none made by this benchmark): the page cache and the "
-            "security headers as a plain ASGI middleware instead of `@app.middleware(\"http\")` (no task group per "
+            'security headers as a plain ASGI middleware instead of `@app.middleware("http")` (no task group per '
             "request); `uvicorn[standard]` (httptools parser, uvloop loop); until uvicorn fixes #3149, serve one worker "
             "per process behind a balancer, or pass uvicorn a socket created with `proto=IPPROTO_TCP`; for the ceiling, "
             "the static build behind nginx or a CDN (the nginx rows).",
@@ -359,8 +405,10 @@ def _why(run: dict[str, Any], rows: list[tuple[str, str, bool | None]]) -> list[
         for key, label in (("load", "catalog load"), ("export", "CSV export")):
             k, k0 = growth(by, f"{key}_cpu_s"), growth(by, f"{key}_nogc_cpu_s")
             kc = growth(by, f"{key}_calls", pick=None)
-            figures = (f"The {label}'s CPU time grows as size^{k:.2f} from 10× to 100×, size^{k0:.2f} with the garbage "
-                       f"collector paused, and the Python calls it makes as size^{kc:.2f}")
+            figures = (
+                f"The {label}'s CPU time grows as size^{k:.2f} from 10× to 100×, size^{k0:.2f} with the garbage "
+                f"collector paused, and the Python calls it makes as size^{kc:.2f}"
+            )
             if k <= LINEAR_MAX_EXPONENT:
                 out += [figures + ": linear.", ""]
             elif kc <= 1.05 and k0 <= LINEAR_MAX_EXPONENT:
@@ -435,8 +483,8 @@ def markdown(run: dict[str, Any]) -> str:
         f"requests per connection, at most 60 s; the server's queue is drained after every run), each round running every URL "
         "of every server in turn (interleaved). requests/s is the median of "
         "the rounds with their min–max; p50/p99 are medians of the rounds' percentiles. wrk shares the 2 cores with the "
-        "server under test. \"ours ÷ nginx\" for the data row compares our `/api/accelerators` with the same JSON "
-        "document served as a file by nginx; \"ours ÷ Datasette\" for that row compares our JSON with Datasette's full "
+        'server under test. "ours ÷ nginx" for the data row compares our `/api/accelerators` with the same JSON '
+        'document served as a file by nginx; "ours ÷ Datasette" for that row compares our JSON with Datasette\'s full '
         "CSV (our live server gives the CSV only in answer to the `/data/` form post).",
         "",
         *_http(run),

@@ -120,7 +120,10 @@ def profile_growth(py_spy: Path, factor: int, work: Path) -> dict[str, Any]:
     code = PROFILE_CODE.format(folder=str(folder), out=str(work / f"x{factor}.csv"))
     subprocess.run(
         [str(py_spy), "record", "--rate", "200", "--format", "raw", "--output", str(out), "--", sys.executable, "-c", code],
-        cwd=ROOT, capture_output=True, check=True, timeout=600,
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+        timeout=600,
     )
     shutil.rmtree(folder, ignore_errors=True)
     result: dict[str, Any] = {"factor": factor, "file": out.name}

@@ -154,8 +154,12 @@ def measure(factors: tuple[int, ...] = FACTORS) -> dict[str, Any]:
             pages = page_ms(catalog)
             entry["pair_ms"], entry["six_ms"] = pages["pair"], pages["six"]
             results["scales"].append(entry)
-            print(f"[bench] scale {factor}×: load {min(entry['load_cpu_s']):.2f} s CPU, export {min(entry['export_cpu_s']):.2f} s CPU, "
-                  f"pair page {statistics.median(pages['pair']):.1f} ms", file=sys.stderr, flush=True)
+            print(
+                f"[bench] scale {factor}×: load {min(entry['load_cpu_s']):.2f} s CPU, export {min(entry['export_cpu_s']):.2f} s CPU, "
+                f"pair page {statistics.median(pages['pair']):.1f} ms",
+                file=sys.stderr,
+                flush=True,
+            )
             del catalog
     return results
 
@@ -164,8 +168,14 @@ def main() -> None:
     r = measure()
     print(f"cold load (ms): {statistics.median(r['cold_load_ms']):.0f}")
     for s in r["scales"]:
-        print(s["factor"], s["accelerators"], *(f"{k} {min(s[k]):.3f}" for k in ("load_cpu_s", "export_cpu_s", "pair_ms", "six_ms")),
-              "calls", s["load_calls"], s["export_calls"])
+        print(
+            s["factor"],
+            s["accelerators"],
+            *(f"{k} {min(s[k]):.3f}" for k in ("load_cpu_s", "export_cpu_s", "pair_ms", "six_ms")),
+            "calls",
+            s["load_calls"],
+            s["export_calls"],
+        )
 
 
 if __name__ == "__main__":

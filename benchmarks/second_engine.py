@@ -58,8 +58,9 @@ def current_table(root: Path) -> Path | None:
 def history_files(root: Path) -> list[Path]:
     """The committed runs' Parquet files and the compacted ones."""
     committed = {p.stem for p in (root / "runs").glob("*.json")}
-    runs = [p for p in sorted((root / "observations").glob("date=*/part-*.parquet"))
-            if p.stem[len("part-"):].rsplit("-", 1)[0] in committed]
+    runs = [
+        p for p in sorted((root / "observations").glob("date=*/part-*.parquet")) if p.stem[len("part-") :].rsplit("-", 1)[0] in committed
+    ]
     return runs + sorted((root / "compacted").glob("**/*.parquet"))
 
 
@@ -87,8 +88,12 @@ def newest_from_history(files: list[Path], now: dt.datetime) -> pa.Table:
     table = table.filter(keep)
     table = table.append_column("_held", pc.not_equal(table.column("status"), "accepted"))
     decided = first_of(table, KEY, [("run", "descending"), ("_held", "ascending"), ("amount", "ascending")])
-    accepted = decided.filter(pc.and_(pc.equal(decided.column("status"), "accepted"),
-                                      pc.less_equal(decided.column("collected"), pa.scalar(now, pa.timestamp("us", "UTC")))))
+    accepted = decided.filter(
+        pc.and_(
+            pc.equal(decided.column("status"), "accepted"),
+            pc.less_equal(decided.column("collected"), pa.scalar(now, pa.timestamp("us", "UTC"))),
+        )
+    )
     return first_of(accepted, OFFER, [("collected", "descending")])
 
 
@@ -136,8 +141,10 @@ def main(argv: list[str]) -> int:
         print(f"| {part} | {matches[part]:,} | {wrong[part]:,} |")
     for part, offer, a, b in mismatches[:20]:
         print(f"MISMATCH {part} {offer}: second engine {a} / product {b}")
-    print(f"{sum(matches.values()):,} offers match, {len(mismatches):,} mismatch ({len(mine):,} listed by the second engine, "
-          f"{len(product):,} by the product)")
+    print(
+        f"{sum(matches.values()):,} offers match, {len(mismatches):,} mismatch ({len(mine):,} listed by the second engine, "
+        f"{len(product):,} by the product)"
+    )
     return 1 if mismatches else 0
 
 

@@ -77,8 +77,7 @@ def main() -> None:
             n_new, t_new = timed(new, ROOT, {**base, "PYTHONDONTWRITEBYTECODE": ""})
             totals[0] += t_old
             totals[1] += t_new
-            print(f"pair {pair}: before {t_old:.2f} s ({n_old}), now {t_new:.2f} s ({n_new}): {t_new / t_old:.3f}×",
-                  flush=True)
+            print(f"pair {pair}: before {t_old:.2f} s ({n_old}), now {t_new:.2f} s ({n_new}): {t_new / t_old:.3f}×", flush=True)
         print(f"in all: {totals[0]:.1f} s → {totals[1]:.1f} s = {totals[1] / totals[0]:.3f}×")
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, capture_output=True)

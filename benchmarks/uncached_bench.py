@@ -130,8 +130,13 @@ def http_cpu(rounds: int, count: int) -> dict[str, Any]:
         _wait(port, "/healthz", servers["ours"][0])
         if peers.datasette is not None:
             db = work / "silicon.db"
-            subprocess.run([sys.executable, "-c", "from computeatlas.cli import main; main()", "export", "--format", "sqlite", "--out", str(db)],
-                           cwd=ROOT, env=env, check=True, capture_output=True)
+            subprocess.run(
+                [sys.executable, "-c", "from computeatlas.cli import main; main()", "export", "--format", "sqlite", "--out", str(db)],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                capture_output=True,
+            )
             port = _free_port()
             argv = [str(peers.datasette), "serve", "-i", str(db), "-h", "127.0.0.1", "-p", str(port)]
             servers["datasette"] = (subprocess.Popen(argv, cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), port)
@@ -181,14 +186,27 @@ def in_process(calls: int, profile: bool) -> dict[str, Any]:
     app = create_app(catalog)
 
     def request(path: str) -> Request:
-        return Request({"type": "http", "method": "GET", "scheme": "http", "path": path, "raw_path": path.encode(),
-                        "query_string": b"", "root_path": "", "headers": [(b"host", b"localhost")],
-                        "server": ("localhost", 80), "app": app})
+        return Request(
+            {
+                "type": "http",
+                "method": "GET",
+                "scheme": "http",
+                "path": path,
+                "raw_path": path.encode(),
+                "query_string": b"",
+                "root_path": "",
+                "headers": [(b"host", b"localhost")],
+                "server": ("localhost", 80),
+                "app": app,
+            }
+        )
 
     acc = catalog.accelerators[ACCELERATOR]
     jobs = {
         "accelerator page: view only": lambda: accelerator_view(catalog, acc),
-        "accelerator page: handler (view + citation + render)": lambda: silicon.silicon_page(request(f"/silicon/{ACCELERATOR}"), ACCELERATOR),
+        "accelerator page: handler (view + citation + render)": lambda: silicon.silicon_page(
+            request(f"/silicon/{ACCELERATOR}"), ACCELERATOR
+        ),
         "table page: handler (rows + charts + render)": lambda: silicon.silicon_index(request("/silicon/")),
     }
     out: dict[str, Any] = {}
@@ -248,7 +266,9 @@ def cold_load(runs: int, profile: bool) -> dict[str, Any]:
                 "pint_imported": rows[0][3] == "True",
             }
         if profile:
-            out["profile: 100 parts"] = subprocess.check_output([sys.executable, "-c", COLD_PROFILE, str(folders["100 parts"])], cwd=ROOT, text=True)
+            out["profile: 100 parts"] = subprocess.check_output(
+                [sys.executable, "-c", COLD_PROFILE, str(folders["100 parts"])], cwd=ROOT, text=True
+            )
     return out
 
 
@@ -274,20 +294,28 @@ def report(result: dict[str, Any]) -> str:
             if name == "ours" and "datasette" in web["cpu_ms"][page]:
                 ratio = f"{statistics.median(web['cpu_ms'][page]['ours']) / statistics.median(web['cpu_ms'][page]['datasette']):.2f}×"
             label = "Compute Atlas, page cache off" if name == "ours" else "Datasette 0.65.5"
-            lines.append(f"| {page} | {label} | `{web['urls'][page][name]}` | {web['bytes'][page][name] / 1024:.1f} KiB | "
-                         f"{_span(web['cpu_ms'][page][name])} | {_span(web['wall_ms'][page][name])} | {ratio} |")
-    lines += ["", "In-process, no HTTP (CPU ms per call, least and median of the calls):", "",
-              "| what | least | median |", "|---|---|---|"]
+            lines.append(
+                f"| {page} | {label} | `{web['urls'][page][name]}` | {web['bytes'][page][name] / 1024:.1f} KiB | "
+                f"{_span(web['cpu_ms'][page][name])} | {_span(web['wall_ms'][page][name])} | {ratio} |"
+            )
+    lines += ["", "In-process, no HTTP (CPU ms per call, least and median of the calls):", "", "| what | least | median |", "|---|---|---|"]
     for name, figures in result["in_process"].items():
         if not name.startswith("profile"):
             lines.append(f"| {name} | {figures['min']:.2f} | {figures['median']:.2f} |")
     cold = result["cold"]
-    lines += ["", "Cold load (`computeatlas.load` in a fresh interpreter after `import computeatlas`), "
-              f"{len(cold['bundled']['wall_ms'])} runs each, median (min–max):", "",
-              "| catalog | accelerators | wall ms | CPU ms | pint imported |", "|---|---|---|---|---|"]
+    lines += [
+        "",
+        "Cold load (`computeatlas.load` in a fresh interpreter after `import computeatlas`), "
+        f"{len(cold['bundled']['wall_ms'])} runs each, median (min–max):",
+        "",
+        "| catalog | accelerators | wall ms | CPU ms | pint imported |",
+        "|---|---|---|---|---|",
+    ]
     for name in ("bundled", "100 parts"):
         row = cold[name]
-        lines.append(f"| {name} | {row['accelerators']} | {_span(row['wall_ms'])} | {_span(row['cpu_ms'])} | {'yes' if row['pint_imported'] else 'no'} |")
+        lines.append(
+            f"| {name} | {row['accelerators']} | {_span(row['wall_ms'])} | {_span(row['cpu_ms'])} | {'yes' if row['pint_imported'] else 'no'} |"
+        )
     return "\n".join(lines) + "\n"
 
 

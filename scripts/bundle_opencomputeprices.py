@@ -26,7 +26,8 @@ from computeatlas.cli import main
 
 CATALOG_GPUS = re.compile(
     r"^(H100|H200|A100|B200|B300|GB200|L4|L40S|MI300X|MI325X|MI355X|Inferentia2?|Trainium\d?|gaudi2|Gaudi2|Gaudi 3|Gaudi3"
-    r"|tpu-v3-\d+|tpu-v4-\d+|tpu-v5litepod-\d+|tpu-v5p-\d+|tpu-v6e-\d+)$")
+    r"|tpu-v3-\d+|tpu-v4-\d+|tpu-v5litepod-\d+|tpu-v5p-\d+|tpu-v6e-\d+)$"
+)
 
 
 def select(source: Path, target: Path) -> int:

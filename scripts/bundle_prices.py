@@ -92,17 +92,42 @@ def build(shared: Path, prices: Path, tokens: Path) -> list[dict[str, object]]:
     out.append(run(["prices", "import", "cyclenerd-gcp", str(shared / "cyclenerd-gcp-2026-07" / "gcp_gpu_machine_prices.csv"), *p]))
     for name, when in GPUHUNT_COMMITS.items():
         out.append(run(["prices", "import", "gpuhunt-tpu", str(shared / "gpuhunt-tpu-2024-12" / name), "--collected", when, *p]))
-    out.append(run(["prices", "import", "azure-pricing-radar", str(shared / "azure-pricing-radar-2026-08" / "azure_gpu_vm_prices.csv"), *p]))
-    out.append(run(["prices", "import", "aws-capacity-blocks", *map(str, sorted((shared / "aws-capacity-blocks-2026-07").glob("pricing-*.json"))), *p]))
-    out.append(run(["prices", "import", "fullstack-cloud-gpus", str(shared / "fullstack-cloud-gpus-2025-03" / "cloud-gpus-history.csv"), *p]))
+    out.append(
+        run(["prices", "import", "azure-pricing-radar", str(shared / "azure-pricing-radar-2026-08" / "azure_gpu_vm_prices.csv"), *p])
+    )
+    out.append(
+        run(
+            [
+                "prices",
+                "import",
+                "aws-capacity-blocks",
+                *map(str, sorted((shared / "aws-capacity-blocks-2026-07").glob("pricing-*.json"))),
+                *p,
+            ]
+        )
+    )
+    out.append(
+        run(["prices", "import", "fullstack-cloud-gpus", str(shared / "fullstack-cloud-gpus-2025-03" / "cloud-gpus-history.csv"), *p])
+    )
     for name, source in LICENCES.items():
         shutil.copyfile(shared / source, prices / f"LICENSE-{name}")
     # One file per month, sorted by accelerator and time, with its monthly roll-up (the same answers).
     out += [{"compacted": c.period, "rows": c.rows, "files": c.files} for c in Store(prices).compact()]
     t = ["--tokens", str(tokens)]
-    out.append(run(["prices", "import", "tokens", *(str(shared / "opencomputeprices-2026-03" / f) for f in
-                                                   ("openrouter.csv", "deepinfra.csv", "novita.csv", "together.csv")), *t]))
-    out.append(run(["prices", "import", "litellm", *map(str, sorted((shared / "tokencost-litellm-2025-09").glob("model_prices-*.json"))), *t]))
+    out.append(
+        run(
+            [
+                "prices",
+                "import",
+                "tokens",
+                *(str(shared / "opencomputeprices-2026-03" / f) for f in ("openrouter.csv", "deepinfra.csv", "novita.csv", "together.csv")),
+                *t,
+            ]
+        )
+    )
+    out.append(
+        run(["prices", "import", "litellm", *map(str, sorted((shared / "tokencost-litellm-2025-09").glob("model_prices-*.json"))), *t])
+    )
     out.append(run(["prices", "import", "genai-prices", *map(str, sorted((shared / "genai-prices-2026-08").glob("data-*.json"))), *t]))
     for name, source in TOKEN_LICENCES.items():
         shutil.copyfile(shared / source, tokens / f"LICENSE-{name}")

@@ -93,8 +93,14 @@ def make_record(ident: str, **overrides: Any) -> dict[str, Any]:
                 "BF16": _published("989.5 TFLOPS", sparsity="dense", sparse="1979 TFLOPS", sparse_pattern="2:4"),
             },
             "power": _published("700 W"),
-            "interconnect": {"state": "published", "text": "AcmeLink", "value": "900 GB/s", "direction": "bidirectional", "basis": "chip",
-                             "source": "sheet"},
+            "interconnect": {
+                "state": "published",
+                "text": "AcmeLink",
+                "value": "900 GB/s",
+                "direction": "bidirectional",
+                "basis": "chip",
+                "source": "sheet",
+            },
             "software": {"state": "published", "text": "AcmeSDK", "source": "sheet"},
         },
     }

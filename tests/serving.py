@@ -111,7 +111,12 @@ def _main(args: list[str], env: dict[str, str], log: str, cwd: str | None) -> No
 
 @contextmanager
 def running(
-    args: Sequence[str], port: int, env: Mapping[str, str], log: Path, cwd: Path | None = None, meanwhile: Callable[[], object] | None = None
+    args: Sequence[str],
+    port: int,
+    env: Mapping[str, str],
+    log: Path,
+    cwd: Path | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Iterator[Server]:
     """Start ``computeatlas ARGS`` (which serves on ``port``), call ``meanwhile`` (if given),
     wait for ``/healthz``, yield it, stop it."""

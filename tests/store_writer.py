@@ -65,8 +65,16 @@ def main(mode: str, store_dir: str, file: str, ready: str | None = None, go: str
         while not Path(go).exists():
             time.sleep(0.001)
     try:
-        summary = import_readings("atlas", [Path(file)], store, table, RateTable([]), rules.Limits(),
-                                  now=dt.datetime.now(dt.UTC), lock_timeout=1.0 if mode == "busy" else 600.0)
+        summary = import_readings(
+            "atlas",
+            [Path(file)],
+            store,
+            table,
+            RateTable([]),
+            rules.Limits(),
+            now=dt.datetime.now(dt.UTC),
+            lock_timeout=1.0 if mode == "busy" else 600.0,
+        )
     except StoreBusy as exc:
         print(exc)
         return 3

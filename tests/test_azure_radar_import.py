@@ -52,9 +52,11 @@ def test_the_westeurope_nc96ads_a100_v4_spot_price_moves_between_two_snapshots()
     assert (before.amount, after.amount) == (5.48552, 4.38918)
     assert (before.region, before.currency, before.unit.value, before.price_basis.value) == ("westeurope", "USD", "hour", "instance")
     assert before.source_url == "https://prices.azure.com/api/retail/prices"
-    assert before.via == ("azure-pricing-radar https://github.com/andy-diericks/azure-pricing-radar/blob/"
-                          "25ddcc86e253f69d7799875d4e5e123f88e9d95a/data/latest/vm-eu-west.json (MIT), published by 2026-07-15 "
-                          "(commit 25ddcc8)")
+    assert before.via == (
+        "azure-pricing-radar https://github.com/andy-diericks/azure-pricing-radar/blob/"
+        "25ddcc86e253f69d7799875d4e5e123f88e9d95a/data/latest/vm-eu-west.json (MIT), published by 2026-07-15 "
+        "(commit 25ddcc8)"
+    )
     windows = one(rows, instance_type="Standard_NC96ads_A100_v4 (Windows)", pricing="spot", term="", collected=AUGUST_1)
     assert windows.amount == 5.403977
 
@@ -103,8 +105,9 @@ def test_a_unit_other_than_one_hour_or_a_missing_column_is_refused(tmp_path: Pat
     assert isinstance(first, InputError) and (first.file, first.line, first.column, first.text) == (str(bad), 2, "unitOfMeasure", "1/Month")
     assert all(isinstance(o, Observation) for o in rest)
     missing = tmp_path / "missing.csv"
-    missing.write_text("\n".join([lines[0].replace(",savingsPlanPrice", ""), *(ln.rsplit(",", 1)[0] for ln in lines[1:3])]) + "\n",
-                       encoding="utf-8")
+    missing.write_text(
+        "\n".join([lines[0].replace(",savingsPlanPrice", ""), *(ln.rsplit(",", 1)[0] for ln in lines[1:3])]) + "\n", encoding="utf-8"
+    )
     with pytest.raises(InputFailed) as caught:
         observations(missing)
     assert [(e.line, e.column) for e in caught.value.errors] == [(1, "savingsPlanPrice")]

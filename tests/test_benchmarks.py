@@ -38,11 +38,31 @@ def _run(datasette_rps: float, nginx_rps: float = 20_000.0, failed: dict[str, st
         return {"runs": [{"rps": rps}, {"rps": rps}, {"rps": rps}]}
 
     ours = {"table": served(900.0), "accelerator": served(3_000.0)}
-    return {"http": {"servers": {"ours-1w": ours, "ours-2w": ours, "datasette": {"table": served(datasette_rps), "accelerator": served(datasette_rps)},
-                                 "nginx": {"accelerator": served(nginx_rps)}}},
-            "scale": {"scales": [{"factor": f, "load_cpu_s": [f * 0.01], "load_nogc_cpu_s": [f * 0.01], "load_calls": f * 1000,
-                                  "export_cpu_s": [f * 0.02], "export_nogc_cpu_s": [f * 0.02], "export_calls": f * 2000} for f in (1, 10, 100)]},
-            "failed": failed or {}}
+    return {
+        "http": {
+            "servers": {
+                "ours-1w": ours,
+                "ours-2w": ours,
+                "datasette": {"table": served(datasette_rps), "accelerator": served(datasette_rps)},
+                "nginx": {"accelerator": served(nginx_rps)},
+            }
+        },
+        "scale": {
+            "scales": [
+                {
+                    "factor": f,
+                    "load_cpu_s": [f * 0.01],
+                    "load_nogc_cpu_s": [f * 0.01],
+                    "load_calls": f * 1000,
+                    "export_cpu_s": [f * 0.02],
+                    "export_nogc_cpu_s": [f * 0.02],
+                    "export_calls": f * 2000,
+                }
+                for f in (1, 10, 100)
+            ]
+        },
+        "failed": failed or {},
+    }
 
 
 def test_a_peer_that_answers_nothing_is_not_measured_never_met() -> None:

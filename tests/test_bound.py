@@ -95,10 +95,18 @@ def test_missing_compute_leaves_the_memory_bound(real_catalog) -> None:
     assert b.decode.amount == b.decode_memory.amount and b.decode.amount is not None
 
 
-@pytest.mark.parametrize(("field", "value", "param"), [
-    ("context", 0, "context"), ("context", 10**9, "context"), ("batch", 0, "batch"), ("accelerators", 5000, "accelerators"),
-    ("utilisation", float("nan"), "utilisation"), ("kv_bits", 7, "kv_bits"), ("input_tokens", float("inf"), "mix"),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "param"),
+    [
+        ("context", 0, "context"),
+        ("context", 10**9, "context"),
+        ("batch", 0, "batch"),
+        ("accelerators", 5000, "accelerators"),
+        ("utilisation", float("nan"), "utilisation"),
+        ("kv_bits", 7, "kv_bits"),
+        ("input_tokens", float("inf"), "mix"),
+    ],
+)
 def test_bad_inputs_name_the_parameter(real_catalog, field, value, param) -> None:
     with pytest.raises(BoundInputError) as caught:
         check_request(BoundRequest(**{field: value}), real_catalog.models["llama-3-3-70b"])
@@ -109,7 +117,10 @@ def test_bad_inputs_name_the_parameter(real_catalog, field, value, param) -> Non
 # https://github.com/NVIDIA/TensorRT-LLM/blob/release/0.5.0/docs/source/blogs/H200launch.md): Llama 2 70B, FP8, on H200,
 # output tokens/s at the largest batch. The bound for the same model, precision and accelerator count must not be lower.
 MEASURED = [  # (tensor parallel N, batch, input tokens, output tokens, measured output tokens/s)
-    (1, 512, 128, 128, 3014), (4, 512, 128, 2048, 6616), (2, 64, 2048, 128, 682), (1, 32, 2048, 128, 303),
+    (1, 512, 128, 128, 3014),
+    (4, 512, 128, 2048, 6616),
+    (2, 64, 2048, 128, 682),
+    (1, 32, 2048, 128, 303),
 ]
 
 

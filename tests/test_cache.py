@@ -69,8 +69,19 @@ def test_unknown_query_parameters_are_served_but_not_kept(catalog: Catalog) -> N
 
 
 HOST_PATHS = (
-    "/", "/silicon/", "/silicon/acme-a1", "/api/accelerators", "/api/accelerators/acme-a1", "/sitemap.xml", "/feed.xml",
-    "/robots.txt", "/compare/", "/cloud/", "/records/", "/api/docs", "/openapi.json",
+    "/",
+    "/silicon/",
+    "/silicon/acme-a1",
+    "/api/accelerators",
+    "/api/accelerators/acme-a1",
+    "/sitemap.xml",
+    "/feed.xml",
+    "/robots.txt",
+    "/compare/",
+    "/cloud/",
+    "/records/",
+    "/api/docs",
+    "/openapi.json",
 )
 
 

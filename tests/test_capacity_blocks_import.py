@@ -48,7 +48,13 @@ def test_p5_48xlarge_us_east_1_rises_from_31_464_to_41_528_per_instance_hour(tmp
     march = one(rows, instance_type="p5.48xlarge", region="us-east-1", collected=dt.datetime(2026, 3, 1, 0, 40, 29, tzinfo=dt.UTC))
     july = one(rows, instance_type="p5.48xlarge", region="us-east-1", collected=dt.datetime(2026, 7, 22, 7, 14, 56, tzinfo=dt.UTC))
     assert (march.amount, july.amount) == (31.464, 41.528)
-    assert (july.pricing.value, july.term, july.currency, july.unit.value, july.price_basis.value) == ("capacity_block", "", "USD", "hour", "instance")
+    assert (july.pricing.value, july.term, july.currency, july.unit.value, july.price_basis.value) == (
+        "capacity_block",
+        "",
+        "USD",
+        "hour",
+        "instance",
+    )
     assert (july.stated_per_accelerator, july.stated_accelerators) == (5.191, 8)
     assert (july.status, july.accelerator, july.accelerators) == (Status.ACCEPTED, "nvidia-h100-sxm", 8)
     assert july.per_accelerator_hour == pytest.approx(5.191)
@@ -59,7 +65,9 @@ def test_p5_48xlarge_us_east_1_rises_from_31_464_to_41_528_per_instance_hour(tmp
 
 
 def test_a_local_zone_written_unknown_keeps_the_page_region_text() -> None:
-    atlanta = [o for o in readings(MARCH) if isinstance(o, Observation) and o.instance_type == "p5.48xlarge" and o.region.startswith("unknown")]
+    atlanta = [
+        o for o in readings(MARCH) if isinstance(o, Observation) and o.instance_type == "p5.48xlarge" and o.region.startswith("unknown")
+    ]
     assert [(o.region, o.amount) for o in atlanta] == [("unknown (US East (Atlanta) Local Zone)", 31.464)]
 
 
@@ -71,8 +79,9 @@ def test_the_early_gb200_rows_are_held_and_the_july_row_is_per_gpu(tmp_path: Pat
     table = tmp_path / "instances"
     table.mkdir()
     header, *_ = (DATA / "aws.csv").read_text(encoding="utf-8").splitlines()
-    (table / "aws.csv").write_text(header + "\naws,u-p6e-gb200x72,nvidia-gb200,,72,all_in,,https://example.test/x,test only,2026-12-01,\n",
-                                   encoding="utf-8")
+    (table / "aws.csv").write_text(
+        header + "\naws,u-p6e-gb200x72,nvidia-gb200,,72,all_in,,https://example.test/x,test only,2026-12-01,\n", encoding="utf-8"
+    )
     placed = decided(tmp_path / "placed", load_instances(table))
     misparsed = one(placed, instance_type="u-p6e-gb200x72", collected=early.collected)
     assert misparsed.rules == ("per_accelerator_mismatch",)

@@ -19,8 +19,18 @@ from computeatlas.silicon.systems import System
 
 def test_collections_come_in_load_order() -> None:
     """The order ``computeatlas validate`` counts them in: TOML folders, then CSV tables."""
-    assert [k.folder for k in KINDS] == ["vendors", "accelerators", "comparisons", "providers", "systems", "energy", "claims",
-                                         "models", "offers", "instances"]
+    assert [k.folder for k in KINDS] == [
+        "vendors",
+        "accelerators",
+        "comparisons",
+        "providers",
+        "systems",
+        "energy",
+        "claims",
+        "models",
+        "offers",
+        "instances",
+    ]
     assert [k.folder for k in KINDS if k.layout is Layout.CSV_ROWS] == ["offers", "instances"]
     assert [k.folder for k in KINDS if k.by_name] == ["accelerators", "providers", "systems", "models"]
 

@@ -199,7 +199,10 @@ def test_price_chart_marks_the_spread_ends(cloud_catalog: Catalog, tmp_path: Pat
     # A EUR price is listed, never plotted (nor converted); the bundle never became a price at all.
     assert {e.id for e in view.excluded} == {O[8]} and O[9] not in marks
     assert O[10] not in marks  # an Acme A2 offer
-    assert [p.label for p in view.points if p.label] == ["cheapest: " + pricing_display(view, O[4]), "dearest: " + pricing_display(view, O[2])]
+    assert [p.label for p in view.points if p.label] == [
+        "cheapest: " + pricing_display(view, O[4]),
+        "dearest: " + pricing_display(view, O[2]),
+    ]
     assert view.markers == ["cheapest end of the spread", "dearest end of the spread", "not in the spread"]  # two offers count: both ends
 
 

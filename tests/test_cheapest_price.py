@@ -61,8 +61,14 @@ def test_the_rule_is_the_minimum_over_the_stores_own_rows(store: Store, real_cat
             if v and r["pricing"] == "on_demand":
                 counts[v] = counts.get(v, 0) + 1
         variant = min(counts, key=lambda k: (-counts[k], k))
-        inside = [r["per_accelerator_hour"] for r in mine if r["pricing"] == "on_demand" and r["currency"] == "USD"
-                  and r["per_accelerator_hour"] is not None and rule_variant(r["variant"] or "", acc, sole) == variant]
+        inside = [
+            r["per_accelerator_hour"]
+            for r in mine
+            if r["pricing"] == "on_demand"
+            and r["currency"] == "USD"
+            and r["per_accelerator_hour"] is not None
+            and rule_variant(r["variant"] or "", acc, sole) == variant
+        ]
         assert (price.variant, price.per_accelerator_hour, price.counted) == (variant, min(inside), len(inside)), acc
 
 
@@ -73,12 +79,16 @@ def test_a_variant_not_stated_spot_or_other_currency_never_counts() -> None:
     assert excluded_because("spot", "USD", 1.0, "sxm-80gb", "sxm-80gb", seen, NOW, 90) == "spot price: only on-demand prices count"
     assert excluded_because("on_demand", "EUR", 1.0, "sxm-80gb", "sxm-80gb", seen, NOW, 90).startswith("priced in EUR")
     old = NOW - dt.timedelta(days=104)
-    assert excluded_because("on_demand", "USD", 1.0, "sxm-80gb", "sxm-80gb", old, NOW, 90) == "not current: seen 104 days ago (more than 90)"
+    assert (
+        excluded_because("on_demand", "USD", 1.0, "sxm-80gb", "sxm-80gb", old, NOW, 90) == "not current: seen 104 days ago (more than 90)"
+    )
 
 
 def test_card_table_comparison_estimate_bound_api_and_cli_agree_for_every_part(real_client: TestClient, prices: dict) -> None:
     current = {a: p for a, p in prices.items() if p.current}
-    table = {tr["data-id"]: tr.select_one('td[data-key="price"]') for tr in _page(real_client, "/silicon/").select("#silicon-table tbody tr")}
+    table = {
+        tr["data-id"]: tr.select_one('td[data-key="price"]') for tr in _page(real_client, "/silicon/").select("#silicon-table tbody tr")
+    }
     bounds = {b["accelerator"]: b for b in real_client.get("/api/economics/models/llama-3-1-8b").json()["bounds"]}
     runner = CliRunner()
     for acc, price in current.items():
@@ -97,7 +107,11 @@ def test_card_table_comparison_estimate_bound_api_and_cli_agree_for_every_part(r
         estimate = real_client.get("/api/estimate", params={"accelerator": acc, "params": "1B", "format": "BF16", "utilisation": "0.5"})
         assert estimate.status_code == 200, (acc, estimate.text[:200])
         used = estimate.json()["price"]
-        assert (used["origin"], used["per_accelerator_hour"], used["offer_id"]) == ("cheapest", price.per_accelerator_hour, price.offer_id), acc
+        assert (used["origin"], used["per_accelerator_hour"], used["offer_id"]) == (
+            "cheapest",
+            price.per_accelerator_hour,
+            price.offer_id,
+        ), acc
         # the token-cost bound
         assert bounds[acc]["price"]["per_accelerator_hour"] == price.per_accelerator_hour, acc
         # the price API: the rule's figure and the spread's cheap end
@@ -115,7 +129,9 @@ def test_card_table_comparison_estimate_bound_api_and_cli_agree_for_every_part(r
 def test_a_part_with_only_old_prices_shows_them_as_old_and_ranks_nowhere(real_client: TestClient, prices: dict) -> None:
     stale = {a: p for a, p in prices.items() if not p.current}
     assert stale, "the bundled store holds parts seen only before the freshness window"
-    table = {tr["data-id"]: tr.select_one('td[data-key="price"]') for tr in _page(real_client, "/silicon/").select("#silicon-table tbody tr")}
+    table = {
+        tr["data-id"]: tr.select_one('td[data-key="price"]') for tr in _page(real_client, "/silicon/").select("#silicon-table tbody tr")
+    }
     ranking = _page(real_client, "/economics/models/llama-3-1-8b")
     left = {li["data-accelerator"]: li.get_text(" ", strip=True) for li in ranking.select("ul.left-out li")}
     ranked = {tr["data-accelerator"] for tr in ranking.select("table.bounds tbody tr")}
@@ -127,7 +143,9 @@ def test_a_part_with_only_old_prices_shows_them_as_old_and_ranks_nowhere(real_cl
         assert card.startswith(f"Price Not current: {seen}, {price_text(price.per_accelerator_hour)} USD"), card
         assert table[acc].get_text(" ", strip=True).startswith(f"not current: {price_text(price.per_accelerator_hour)}"), acc
         assert seen in table[acc].get_text(" ", strip=True)
-        assert acc not in ranked and left[acc].endswith(f"no current price: {seen} ({price.per_accelerator_hour:.4g} USD per accelerator-hour)")
+        assert acc not in ranked and left[acc].endswith(
+            f"no current price: {seen} ({price.per_accelerator_hour:.4g} USD per accelerator-hour)"
+        )
         api = real_client.get(f"/api/prices/{acc}/current").json()
         assert api["cheapest"]["current"] is False and api["cheapest"]["seen"] == seen and api["spread"]["counted"] == 0
         assert api["last_seen"] and all(p["stale"] for p in api["last_seen"])  # the newest observations, marked not current

@@ -48,7 +48,9 @@ def test_a_published_compute_figure_must_say_it_is_dense(tmp_path: Path) -> None
 def test_a_sparse_figure_names_its_pattern(tmp_path: Path) -> None:
     no_pattern = _published("1979 TFLOPS", sparsity="dense", sparse="3958 TFLOPS")
     found = problems_for(tmp_path, make_record("acme-x", specs__compute__FP8=no_pattern))
-    assert found == [f"{FILE}: specs.compute.FP8.sparse: sparse figure '3958 TFLOPS' needs its sparse_pattern (e.g. '2:4', as the vendor states it)"]
+    assert found == [
+        f"{FILE}: specs.compute.FP8.sparse: sparse figure '3958 TFLOPS' needs its sparse_pattern (e.g. '2:4', as the vendor states it)"
+    ]
 
 
 def test_a_pattern_without_a_sparse_figure(tmp_path: Path) -> None:
@@ -76,8 +78,7 @@ def test_a_direction_without_a_bandwidth(tmp_path: Path) -> None:
 
 def test_a_link_in_gigabits_is_read_as_bits(tmp_path: Path) -> None:
     # Maia 100's twelve 400 Gb/s Ethernet ports: 4.8 Tb/s is 600 GB/s
-    link = {"state": "published", "text": "12 x 400GbE", "value": "4.8 Tb/s", "direction": "not_stated", "basis": "chip",
-            "source": "sheet"}
+    link = {"state": "published", "text": "12 x 400GbE", "value": "4.8 Tb/s", "direction": "not_stated", "basis": "chip", "source": "sheet"}
     catalog = load(write_data(tmp_path / "data", [make_record("acme-x", specs__interconnect=link)]), today=TODAY)
     assert catalog.accelerators["acme-x"].specs.interconnect.figure.amount == 600e9
 
@@ -92,24 +93,34 @@ def test_a_dense_figure_equal_to_its_sparse_figure_is_an_error(tmp_path: Path) -
     same = _published("3958 TFLOPS", sparsity="dense", sparse="3958 TFLOPS", sparse_pattern="2:4")
     found = problems_for(tmp_path, make_record("acme-x", specs__compute__FP8=same))
     assert found == [
-        (f"{FILE}: specs.compute.FP8.value: the dense figure 3958 TFLOPS equals the sparse figure 3958 TFLOPS: is a sparse "
-         "figure stored as dense? (record only the sparse figure in 'sparse', with its pattern)")
+        (
+            f"{FILE}: specs.compute.FP8.value: the dense figure 3958 TFLOPS equals the sparse figure 3958 TFLOPS: is a sparse "
+            "figure stored as dense? (record only the sparse figure in 'sparse', with its pattern)"
+        )
     ]
 
 
 def _press_record(note: str | None) -> dict[str, Any]:
     press = {"title": "Launch coverage", "url": "https://press.example/x", "publisher": "Press", "kind": "press", "accessed": "2026-11-01"}
     other = {"value": "3958 TFLOPS", "source": "press"} | ({"note": note} if note else {})
-    fp8 = _published("1979 TFLOPS", sparsity="dense", sparse="3958 TFLOPS", sparse_pattern="2:4",
-                     primary_reason="The datasheet is the formal specification.", other_claims=[other])
+    fp8 = _published(
+        "1979 TFLOPS",
+        sparsity="dense",
+        sparse="3958 TFLOPS",
+        sparse_pattern="2:4",
+        primary_reason="The datasheet is the formal specification.",
+        other_claims=[other],
+    )
     return make_record("acme-x", sources={**make_record("x")["sources"], "press": press}, specs__compute__FP8=fp8)
 
 
 def test_another_sources_figure_equal_to_our_sparse_figure_is_flagged(tmp_path: Path) -> None:
     assert problems_for(tmp_path / "a", _press_record(None)) == []  # not an error …
     assert flags_for(tmp_path / "b", _press_record(None)) == [  # … a flag for a person
-        (f"{FILE}: specs.compute.FP8.other_claims.0.value: another source's figure 3958 TFLOPS equals our sparse figure "
-         "3958 TFLOPS: did it quote the sparse figure as dense? (say so in its note)")
+        (
+            f"{FILE}: specs.compute.FP8.other_claims.0.value: another source's figure 3958 TFLOPS equals our sparse figure "
+            "3958 TFLOPS: did it quote the sparse figure as dense? (say so in its note)"
+        )
     ]
     assert flags_for(tmp_path / "c", _press_record("The press quoted the sparse figure.")) == []  # explained
 
@@ -144,7 +155,10 @@ def test_another_claims_figure_is_bounded_too(tmp_path: Path) -> None:
 
 def test_bounds_are_the_documented_defaults() -> None:
     assert {k: (b.low, b.high) for k, b in BOUNDS.items()} == {
-        "memory": (0.1e9, 10e12), "memory_bandwidth": (10e9, 100e12), "compute": (1e12, 100e15), "power": (5, 30e3),
+        "memory": (0.1e9, 10e12),
+        "memory_bandwidth": (10e9, 100e12),
+        "compute": (1e12, 100e15),
+        "power": (5, 30e3),
     }
 
 
@@ -155,7 +169,9 @@ def test_a_wafer_scale_engine_is_bounded_per_wafer(tmp_path: Path) -> None:
     assert "wafer-scale engine" in BOUNDS_BY_FORM_FACTOR
     assert problems_for(tmp_path / "wafer", wafer) == []
     card = problems_for(tmp_path / "card", make_record("acme-x", **sram))
-    assert len(card) == 1 and card[0].startswith(f"{FILE}: specs.memory_bandwidth.value: 21 PB/s is outside the plausible range per accelerator")
+    assert len(card) == 1 and card[0].startswith(
+        f"{FILE}: specs.memory_bandwidth.value: 21 PB/s is outside the plausible range per accelerator"
+    )
     beyond = make_record("acme-x", form_factor="wafer-scale engine", specs__memory_bandwidth=_published("210 PB/s"))
     found = problems_for(tmp_path / "beyond", beyond)
     assert len(found) == 1 and "outside the plausible range per wafer (10 GB/s – 100 PB/s" in found[0]
@@ -166,8 +182,12 @@ def test_a_wafer_scale_engine_is_bounded_per_wafer(tmp_path: Path) -> None:
 
 def test_the_same_name_under_two_ids_is_an_error(tmp_path: Path) -> None:
     found = problems_for(tmp_path, make_record("acme-h100", name="Acme H100"), make_record("acme-x", name="ACME h100"))
-    assert found == [(f"{FILE}: name: 'ACME h100' also names acme-h100 (name 'Acme H100'): the same product under two ids? "
-                      "A word that covers several parts goes in family_aliases of each")]
+    assert found == [
+        (
+            f"{FILE}: name: 'ACME h100' also names acme-h100 (name 'Acme H100'): the same product under two ids? "
+            "A word that covers several parts goes in family_aliases of each"
+        )
+    ]
 
 
 def test_an_alias_that_is_another_parts_name_or_alias_is_an_error(tmp_path: Path) -> None:
@@ -197,13 +217,19 @@ def test_a_part_number_in_two_records_is_an_error(tmp_path: Path) -> None:
         make_record("acme-a1", name="Acme A1", part_numbers=["900-21010-0000-000"]),
         make_record("acme-x", name="Acme X", part_numbers=["900-21010-0000-000"]),
     )
-    assert found == [(f"{FILE}: part_numbers: '900-21010-0000-000' also names acme-a1 (part_numbers '900-21010-0000-000'): "
-                      "the same product under two ids? A word that covers several parts goes in family_aliases of each")]
+    assert found == [
+        (
+            f"{FILE}: part_numbers: '900-21010-0000-000' also names acme-a1 (part_numbers '900-21010-0000-000'): "
+            "the same product under two ids? A word that covers several parts goes in family_aliases of each"
+        )
+    ]
 
 
 def test_a_family_alias_may_be_shared_but_never_be_a_parts_own_name(tmp_path: Path) -> None:
-    shared = [make_record("acme-a1", name="Acme A1", family_aliases=["A-Series"]),
-              make_record("acme-a2", name="Acme A2", family_aliases=["A-Series"])]
+    shared = [
+        make_record("acme-a1", name="Acme A1", family_aliases=["A-Series"]),
+        make_record("acme-a2", name="Acme A2", family_aliases=["A-Series"]),
+    ]
     assert problems_for(tmp_path / "ok", *shared) == []
     found = problems_for(tmp_path / "bad", *shared, make_record("acme-x", name="Acme X", aliases=["A Series"]))
     assert len(found) == 1 and found[0].startswith(f"{FILE}: aliases: 'A Series' also names acme-a1 (family_aliases 'A-Series')")
@@ -220,19 +246,28 @@ def test_the_real_data_has_no_product_under_two_ids(real_catalog) -> None:
 def _generations() -> list[dict[str, Any]]:
     return [
         make_record("acme-a1", name="Acme A1", generation=1),
-        make_record("acme-a2", name="Acme A2", generation=2, predecessor="acme-a1",
-                    specs__memory=_published("8 GB", memory_type="HBM3e"),  # 80 GB written as 8 GB
-                    specs__compute__BF16=_published("98.95 TFLOPS", sparsity="dense", sparse="197.9 TFLOPS", sparse_pattern="2:4")),
+        make_record(
+            "acme-a2",
+            name="Acme A2",
+            generation=2,
+            predecessor="acme-a1",
+            specs__memory=_published("8 GB", memory_type="HBM3e"),  # 80 GB written as 8 GB
+            specs__compute__BF16=_published("98.95 TFLOPS", sparsity="dense", sparse="197.9 TFLOPS", sparse_pattern="2:4"),
+        ),
     ]
 
 
 def test_a_newer_generation_below_its_predecessor_is_flagged_not_an_error(tmp_path: Path) -> None:
     assert problems_for(tmp_path / "a", *_generations()) == []
     assert flags_for(tmp_path / "b", *_generations()) == [
-        ("data/accelerators/acme-a2.toml: specs.memory: 8 GB is below its predecessor acme-a1 (80 GB): right for this part, "
-         "or a unit, basis or sparsity slip?"),
-        ("data/accelerators/acme-a2.toml: specs.compute.BF16: 98.95 TFLOPS is below its predecessor acme-a1 (989.5 TFLOPS): "
-         "right for this part, or a unit, basis or sparsity slip?"),
+        (
+            "data/accelerators/acme-a2.toml: specs.memory: 8 GB is below its predecessor acme-a1 (80 GB): right for this part, "
+            "or a unit, basis or sparsity slip?"
+        ),
+        (
+            "data/accelerators/acme-a2.toml: specs.compute.BF16: 98.95 TFLOPS is below its predecessor acme-a1 (989.5 TFLOPS): "
+            "right for this part, or a unit, basis or sparsity slip?"
+        ),
     ]
 
 

@@ -101,9 +101,7 @@ def test_main_turns_an_os_error_into_one_line(monkeypatch: pytest.MonkeyPatch, c
         (["build", "/proc/atlas-site", "--no-check"], "/proc/atlas-site"),
     ],
 )
-def test_an_unwritable_out_path_is_one_line_exit_1(
-    args: list[str], path: str, data_dir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_an_unwritable_out_path_is_one_line_exit_1(args: list[str], path: str, data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from computeatlas.cli import main
 
     extra = [] if args[0] == "schema" else ["--data", str(data_dir)]
@@ -221,7 +219,10 @@ def test_build_takes_its_defaults_from_the_settings(data_dir: Path, tmp_path: Pa
     result = runner.invoke(app, ["build", str(tmp_path / "out"), "--data", str(data_dir), "--no-check"])  # the links are test_site's
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out" / "robots.txt").read_text().endswith("Sitemap: https://atlas.example.org/atlas/sitemap.xml\n")
-    result = runner.invoke(app, ["build", str(tmp_path / "out"), "--data", str(data_dir), "--base-path", "/", "--site-url", "https://other.example", "--no-check"])
+    result = runner.invoke(
+        app,
+        ["build", str(tmp_path / "out"), "--data", str(data_dir), "--base-path", "/", "--site-url", "https://other.example", "--no-check"],
+    )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out" / "robots.txt").read_text().endswith("Sitemap: https://other.example/sitemap.xml\n")
 
@@ -279,7 +280,10 @@ def test_serve_reports_a_busy_port_before_claiming_to_serve(
         port = holder.getsockname()[1]
         result = runner.invoke(app, ["serve", "--data", str(data_dir), "--port", str(port)])
     assert result.exit_code == 1 and served == []
-    assert result.stderr == f"Not starting: port {port} on 127.0.0.1 is already in use (another server is listening there); choose another with --port.\n"
+    assert (
+        result.stderr
+        == f"Not starting: port {port} on 127.0.0.1 is already in use (another server is listening there); choose another with --port.\n"
+    )
     assert "Serving" not in result.stdout
 
 

@@ -132,9 +132,14 @@ def test_price_page_parameters(real_client: TestClient, at_now: dt.datetime) -> 
 
 
 def test_bad_parameters_are_400s_that_name_them(cloud_client: TestClient) -> None:
-    for url, words in (("/cloud/prices/acme-a1?since=yesterday", "since"), ("/api/prices/acme-a1?pricing=perhaps", "pricing"),
-                       ("/cloud/?pricing=free", "pricing"), ("/cloud/?region=<script>", "region"), ("/api/offers?provider=nobody", "provider"),
-                       ("/api/prices/acme-a1?until=2026-13-01", "until")):
+    for url, words in (
+        ("/cloud/prices/acme-a1?since=yesterday", "since"),
+        ("/api/prices/acme-a1?pricing=perhaps", "pricing"),
+        ("/cloud/?pricing=free", "pricing"),
+        ("/cloud/?region=<script>", "region"),
+        ("/api/offers?provider=nobody", "provider"),
+        ("/api/prices/acme-a1?until=2026-13-01", "until"),
+    ):
         response = cloud_client.get(url)
         assert response.status_code == 400, url
         assert f"'{words}'" in html.unescape(response.text) or words in response.json().get("detail", ""), url
@@ -188,8 +193,9 @@ def test_accelerator_page_says_where_you_rent_it(cloud_client: TestClient, at_cl
     a2 = soup(cloud_client, "/silicon/acme-a2").select_one("#rent")
     assert "choosing this part is choosing Beta Cloud" in text(a2.select_one(".cloud-only"))
     assert text(a2.select_one(".exclusive")) == "Only Beta Cloud rents the Acme A2."
-    assert ("one offer observed in the 90 days to 2026-11-30, 7.5 USD per accelerator-hour (Beta Cloud, a2.xlarge, 2026-11-01)"
-            in text(a2.select_one(".rent-range")))  # 30.00 USD ÷ 4
+    assert "one offer observed in the 90 days to 2026-11-30, 7.5 USD per accelerator-hour (Beta Cloud, a2.xlarge, 2026-11-01)" in text(
+        a2.select_one(".rent-range")
+    )  # 30.00 USD ÷ 4
     a1 = soup(cloud_client, "/silicon/acme-a1").select_one("#rent")
     assert a1.select_one(".cloud-only") is None
     assert [a.text for a in a1.select(".rent-providers a")] == ["Alpha GPU", "Beta Cloud", "Gamma Market"]
@@ -197,15 +203,18 @@ def test_accelerator_page_says_where_you_rent_it(cloud_client: TestClient, at_cl
     assert cloud_client.get("/api/accelerators/globex-g1").json()["rent"] is None
 
 
-def test_accelerator_page_shows_the_current_observed_range_dated_and_linked(real_client: TestClient, real_catalog: Catalog,
-                                                                            at_now: dt.datetime) -> None:
+def test_accelerator_page_shows_the_current_observed_range_dated_and_linked(
+    real_client: TestClient, real_catalog: Catalog, at_now: dt.datetime
+) -> None:
     # the range is the one rule's like-for-like set: its cheap end is the part's cheapest price (as the API gives it)
     cheapest = real_client.get("/api/prices/nvidia-h100-sxm/current").json()["cheapest"]
     assert cheapest["current"] and cheapest["variant"] == "sxm-80gb"
     rent = soup(real_client, "/silicon/nvidia-h100-sxm").select_one("#rent .rent-range")
     assert text(rent).startswith("Current on-demand price, ")
-    assert (f"observed in the 90 days to 2026-12-01: from {cheapest['per_accelerator_hour']:.4g} USD per accelerator-hour "
-            f"({real_catalog.providers[cheapest['provider']].name}, {cheapest['instance_type']}, {cheapest['collected'][:10]}) to ") in text(rent)
+    assert (
+        f"observed in the 90 days to 2026-12-01: from {cheapest['per_accelerator_hour']:.4g} USD per accelerator-hour "
+        f"({real_catalog.providers[cheapest['provider']].name}, {cheapest['instance_type']}, {cheapest['collected'][:10]}) to "
+    ) in text(rent)
     assert "variant sxm-80gb" in text(rent)
     assert [a["href"] for a in rent.select("a")][-2:] == ["/cloud/prices/nvidia-h100-sxm", "/cloud/prices/nvidia-h100-sxm#history"]
     body = real_client.get("/api/accelerators/nvidia-h100-sxm").json()["rent"]["observed"]
@@ -277,8 +286,12 @@ def test_cli_prices_shows_offers_and_spread(cloud_folder: Path, at_cloud_now: dt
 
 def test_cli_prices_rejects_bad_input_with_exit_2(tmp_path: Path) -> None:
     folder = write_cloud(tmp_path / "data")
-    for args, words in ((["acme-a9"], "No accelerator with id 'acme-a9'"), (["acme-a1", "--since", "2026-13-01"], "option '--since'"),
-                        (["acme-a1", "--region", "mars"], "option '--region'"), (["acme-a1", "--variant", "sxm-80gb"], "option '--variant'")):
+    for args, words in (
+        (["acme-a9"], "No accelerator with id 'acme-a9'"),
+        (["acme-a1", "--since", "2026-13-01"], "option '--since'"),
+        (["acme-a1", "--region", "mars"], "option '--region'"),
+        (["acme-a1", "--variant", "sxm-80gb"], "option '--variant'"),
+    ):
         result = CliRunner().invoke(cli, ["prices", *args, "--data", str(folder)])
         assert result.exit_code == 2 and words in result.output, args
 
@@ -332,7 +345,7 @@ def test_cloud_filters_take_comma_separated_lists(cloud_client: TestClient, at_c
     page = soup(cloud_client, "/cloud/?provider=alpha,gamma")
     rows = page.select("tr[data-offer]")
     assert len(rows) == 4  # alpha's three offers and gamma's current one
-    assert 'provider=alpha%2Cgamma' in page.select_one(".api-link a")["href"]
+    assert "provider=alpha%2Cgamma" in page.select_one(".api-link a")["href"]
     body = cloud_client.get("/api/offers", params={"provider": "alpha,beta", "pricing": "spot,reserved"}).json()
     assert sorted((o["provider"], o["pricing"]) for o in body) == [("alpha", "spot"), ("beta", "reserved")]
 
@@ -366,8 +379,9 @@ def test_cli_prices_takes_comma_separated_pricing(cloud_folder: Path, at_cloud_n
 # --- the page cache over the store ----------------------------------------------------
 
 
-def test_price_pages_are_cached_until_an_import_changes_the_store(tmp_path: Path, at_cloud_now: dt.datetime,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_price_pages_are_cached_until_an_import_changes_the_store(
+    tmp_path: Path, at_cloud_now: dt.datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from computeatlas.cloud import dataset as store_module
 
     from .test_pricing import offer, write_offers
@@ -386,18 +400,25 @@ def test_price_pages_are_cached_until_an_import_changes_the_store(tmp_path: Path
     gamma = BeautifulSoup(before["/cloud/gamma"].text, "lxml")
     assert {tr["data-offer"] for tr in gamma.select("tr[data-offer]")} == {O[4]}  # 4.00 USD, 2026-11-20
 
-    new = write_offers(folder, [offer("gamma", "acme-a1", "A1 PCIe 80GB", "1x A1", 1, "accelerator", "on-demand", "3.50", "2026-11-29")],
-                       name="later.csv")
-    summary = import_readings("offers", [new], Store(folder / "prices"), instance_table(catalog), RateTable([]), rules.Limits(), now=CLOUD_NOW)
+    new = write_offers(
+        folder, [offer("gamma", "acme-a1", "A1 PCIe 80GB", "1x A1", 1, "accelerator", "on-demand", "3.50", "2026-11-29")], name="later.csv"
+    )
+    summary = import_readings(
+        "offers", [new], Store(folder / "prices"), instance_table(catalog), RateTable([]), rules.Limits(), now=CLOUD_NOW
+    )
     assert summary.accepted == 1
     after = {p: client.get(p) for p in paths}
     assert app.state.cache.misses == 6  # a new run is a new key: every page is rendered again
     gamma = BeautifulSoup(after["/cloud/gamma"].text, "lxml")
     (row,) = gamma.select("tr[data-offer]")  # the offer's newest observation replaces the older one
-    assert row["data-offer"] == "gamma-1x-a1-on-demand-2026-11-29" and text(row.select_one('[data-key="per-accelerator"]')).startswith("3.50 USD")
+    assert row["data-offer"] == "gamma-1x-a1-on-demand-2026-11-29" and text(row.select_one('[data-key="per-accelerator"]')).startswith(
+        "3.50 USD"
+    )
     spread = text(BeautifulSoup(after["/cloud/prices/acme-a1"].text, "lxml").select_one("#current .spread"))
     assert "cheapest 3.5 USD (Gamma Market, 1x A1, 2026-11-29" in spread
-    assert "cheapest 4 USD (Gamma Market" in text(BeautifulSoup(before["/cloud/prices/acme-a1"].text, "lxml").select_one("#current .spread"))
+    assert "cheapest 4 USD (Gamma Market" in text(
+        BeautifulSoup(before["/cloud/prices/acme-a1"].text, "lxml").select_one("#current .spread")
+    )
     index = BeautifulSoup(after["/cloud/"].text, "lxml")
     assert "gamma-1x-a1-on-demand-2026-11-29" in {tr["data-offer"] for tr in index.select("table.offers tbody tr[data-offer]")}
 
@@ -447,8 +468,10 @@ def test_the_feed_reads_the_last_year_and_lists_what_the_whole_history_does(part
         spans.clear()
         feed = history.price_changes(store, part, limit, now)
         assert len(feed) == limit
-        assert [(c.collected, c.provider, c.instance_type, c.region, c.pricing, c.term, c.currency, c.per_accelerator_hour, c.previous)
-                for c in feed] == _feed_over_the_whole_history(store, part, limit)
+        assert [
+            (c.collected, c.provider, c.instance_type, c.region, c.pricing, c.term, c.currency, c.per_accelerator_hour, c.previous)
+            for c in feed
+        ] == _feed_over_the_whole_history(store, part, limit)
         assert spans == ([dt.date(2025, 12, 3)] if part == "nvidia-l4" else [dt.date(2025, 12, 3), None]), (limit, spans)
 
 

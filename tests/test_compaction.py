@@ -28,16 +28,30 @@ FIXTURES = Path(__file__).parent / "fixtures" / "prices"
 TABLE = load_instances(FIXTURES / "instances")
 LIMITS = rules.Limits()
 NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
-FILES = (("atlas", "atlas-cases.csv"), ("opencomputeprices", "opencomputeprices-excerpt.csv"),
-         ("cyclenerd-gcp", "cyclenerd-gcp/gcp_gpu_machine_prices-excerpt.csv"))
+FILES = (
+    ("atlas", "atlas-cases.csv"),
+    ("opencomputeprices", "opencomputeprices-excerpt.csv"),
+    ("cyclenerd-gcp", "cyclenerd-gcp/gcp_gpu_machine_prices-excerpt.csv"),
+)
 
 
 def _obs(instance: str, amount: float, collected: dt.datetime, **extra: Any) -> Observation:
-    return Observation(provider=str(extra.pop("provider", "examplecloud")), instance_type=instance, region=str(extra.pop("region", "us")),
-                       pricing=extra.pop("pricing", "on_demand"), amount=amount, currency="USD", unit="hour", collected=collected, **extra)
+    return Observation(
+        provider=str(extra.pop("provider", "examplecloud")),
+        instance_type=instance,
+        region=str(extra.pop("region", "us")),
+        pricing=extra.pop("pricing", "on_demand"),
+        amount=amount,
+        currency="USD",
+        unit="hour",
+        collected=collected,
+        **extra,
+    )
 
 
-def _import(store: Store, now: dt.datetime, fmt: str = "atlas", files: tuple[str, ...] = (), observations: list[Observation] | None = None) -> None:
+def _import(
+    store: Store, now: dt.datetime, fmt: str = "atlas", files: tuple[str, ...] = (), observations: list[Observation] | None = None
+) -> None:
     import_readings(fmt, [FIXTURES / f for f in files], store, TABLE, RateTable([]), LIMITS, now=now, observations=observations or [])
 
 
@@ -47,12 +61,21 @@ def _first_runs(store: Store) -> None:
     for i, (fmt, name) in enumerate(FILES):
         _import(store, NOW + dt.timedelta(minutes=i), fmt, (name,))
     october, november = dt.datetime(2026, 10, 14, 6, tzinfo=dt.UTC), dt.datetime(2026, 11, 28, 6, tzinfo=dt.UTC)
-    _import(store, NOW + dt.timedelta(minutes=5), observations=[_obs("8x L4", 3.12, october), _obs("8x L4", 3.02, november),
-                                                                 _obs("8x L4", 3.12, november, region="eu")])
+    _import(
+        store,
+        NOW + dt.timedelta(minutes=5),
+        observations=[_obs("8x L4", 3.12, october), _obs("8x L4", 3.02, november), _obs("8x L4", 3.12, november, region="eu")],
+    )
     _import(store, NOW + dt.timedelta(minutes=6), observations=[_obs("8x L4", 2.90, november)])  # a conflict: held, the 3.02 stands
     # The ISO week of Monday 2026-09-28 straddles two months, so two compacted files: 3.20 on 09-30, 3.00 on 10-01.
-    _import(store, NOW + dt.timedelta(minutes=7), observations=[
-        _obs("8x L4", 3.20, dt.datetime(2026, 9, 30, 6, tzinfo=dt.UTC)), _obs("8x L4", 3.00, dt.datetime(2026, 10, 1, 6, tzinfo=dt.UTC))])
+    _import(
+        store,
+        NOW + dt.timedelta(minutes=7),
+        observations=[
+            _obs("8x L4", 3.20, dt.datetime(2026, 9, 30, 6, tzinfo=dt.UTC)),
+            _obs("8x L4", 3.00, dt.datetime(2026, 10, 1, 6, tzinfo=dt.UTC)),
+        ],
+    )
 
 
 def _later_runs(store: Store) -> None:
@@ -61,24 +84,42 @@ def _later_runs(store: Store) -> None:
     october = dt.datetime(2026, 10, 14, 6, tzinfo=dt.UTC)
     _import(store, NOW + dt.timedelta(hours=1), observations=[_obs("8x L4", 2.95, dt.datetime(2026, 11, 30, 6, tzinfo=dt.UTC))])
     placed = {"accelerator": "nvidia-l40s", "variant": "pcie-48gb", "accelerators": 8, "billing": "all_in"}
-    moved = [_obs("8x L4", 3.12, october).model_copy(update=placed),  # and the low of the week straddling September and October
-             _obs("8x L4", 3.00, dt.datetime(2026, 10, 1, 6, tzinfo=dt.UTC)).model_copy(update=placed)]
+    moved = [
+        _obs("8x L4", 3.12, october).model_copy(update=placed),  # and the low of the week straddling September and October
+        _obs("8x L4", 3.00, dt.datetime(2026, 10, 1, 6, tzinfo=dt.UTC)).model_copy(update=placed),
+    ]
     _import(store, NOW + dt.timedelta(hours=2), observations=moved)
 
 
-_RAW_LOWS = ("SELECT provider, pricing, term, CAST(date_trunc('{period}', date) AS DATE) AS period, min({{'p': per_accelerator_hour, "
-             "'d': date, 'i': instance_type, 'r': region}}) AS best, count(*) AS observations, min(date) AS first, max(date) AS last "
-             "FROM latest WHERE status = 'accepted' AND accelerator = ? AND currency = 'USD' AND per_accelerator_hour IS NOT NULL "
-             "AND coalesce(variant, '') = ? GROUP BY ALL ORDER BY provider, pricing, term, period")
+_RAW_LOWS = (
+    "SELECT provider, pricing, term, CAST(date_trunc('{period}', date) AS DATE) AS period, min({{'p': per_accelerator_hour, "
+    "'d': date, 'i': instance_type, 'r': region}}) AS best, count(*) AS observations, min(date) AS first, max(date) AS last "
+    "FROM latest WHERE status = 'accepted' AND accelerator = ? AND currency = 'USD' AND per_accelerator_hour IS NOT NULL "
+    "AND coalesce(variant, '') = ? GROUP BY ALL ORDER BY provider, pricing, term, period"
+)
 """The charts' lows worked out from the raw rows of the history (what the roll-up ``lows`` must give)."""
 
 
-def _raw_lows(store: Store, part: str, variant: str, period: str, since: dt.date | None = None,
-              until: dt.date | None = None) -> list[trends.PeriodLow]:
+def _raw_lows(
+    store: Store, part: str, variant: str, period: str, since: dt.date | None = None, until: dt.date | None = None
+) -> list[trends.PeriodLow]:
     rows = store.query(_RAW_LOWS.format(period=period), [part, variant], since, until, part)
-    return [trends.PeriodLow(provider=r["provider"], pricing=r["pricing"], term=r["term"], period=r["period"], low=r["best"]["p"],
-                             observations=r["observations"], first=r["first"], last=r["last"], seen=r["best"]["d"],
-                             instance_type=r["best"]["i"], region=r["best"]["r"]) for r in rows]
+    return [
+        trends.PeriodLow(
+            provider=r["provider"],
+            pricing=r["pricing"],
+            term=r["term"],
+            period=r["period"],
+            low=r["best"]["p"],
+            observations=r["observations"],
+            first=r["first"],
+            last=r["last"],
+            seen=r["best"]["d"],
+            instance_type=r["best"]["i"],
+            region=r["best"]["r"],
+        )
+        for r in rows
+    ]
 
 
 def _charts(store: Store, part: str) -> list[Any]:
@@ -115,18 +156,31 @@ def answers(store: Store) -> dict[str, Any]:
         "part lows": trends.part_lows(store),
         "chart variants": trends.chart_variants(store, NOW + dt.timedelta(hours=3), 90),
         "market narrowed": store.newest(None, NOW + dt.timedelta(hours=3), columns=("provider", "amount", "variant"), parts=parts[:3]),
-        "current counts": sorted((r["accelerator"] or "", r["variant"] or "", r["pricing"], r["offers"])
-                                 for r in store.current_counts(NOW + dt.timedelta(hours=3), 90, ("variant", "pricing"))),
+        "current counts": sorted(
+            (r["accelerator"] or "", r["variant"] or "", r["pricing"], r["offers"])
+            for r in store.current_counts(NOW + dt.timedelta(hours=3), 90, ("variant", "pricing"))
+        ),
         "charted": trends.charted(store, trends.chart_variants(store, NOW + dt.timedelta(hours=3), 90)),
-        "monthly": store.query("SELECT accelerator, variant, month, provider, instance_type, region, pricing, term, currency, "
-                               "min(low) AS low, sum(observations) AS observations FROM monthly GROUP BY ALL ORDER BY ALL"),
+        "monthly": store.query(
+            "SELECT accelerator, variant, month, provider, instance_type, region, pricing, term, currency, "
+            "min(low) AS low, sum(observations) AS observations FROM monthly GROUP BY ALL ORDER BY ALL"
+        ),
     }
     for part in parts:
-        out[part] = (store.current(part, NOW + dt.timedelta(hours=3), 90), store.history(part), store.history(part, limit=3),
-                     store.series(part), store.variants_of(part), store.newest(None, NOW + dt.timedelta(hours=3), part),
-                     store.history(part, dt.date(2026, 1, 1), dt.date(2026, 11, 29)), store.series(part, dt.date(2026, 10, 14)),
-                     store.history(part, limit=3, columns=("collected", "amount", "date")),
-                     store.series(part, provider="examplecloud"), store.series(part, region="us"), _charts(store, part))
+        out[part] = (
+            store.current(part, NOW + dt.timedelta(hours=3), 90),
+            store.history(part),
+            store.history(part, limit=3),
+            store.series(part),
+            store.variants_of(part),
+            store.newest(None, NOW + dt.timedelta(hours=3), part),
+            store.history(part, dt.date(2026, 1, 1), dt.date(2026, 11, 29)),
+            store.series(part, dt.date(2026, 10, 14)),
+            store.history(part, limit=3, columns=("collected", "amount", "date")),
+            store.series(part, provider="examplecloud"),
+            store.series(part, region="us"),
+            _charts(store, part),
+        )
     return out
 
 
@@ -145,12 +199,16 @@ def test_compaction_changes_no_answer_before_or_after_later_runs(twins: tuple[St
     assert "nvidia-l4" in before and before["conflicts"]  # the data holds what the test is about
     assert before["month lows"][("nvidia-l4", "")][dt.date(2026, 11, 1)] == {"examplecloud": 0.3775}  # 3.02 USD for 8 L4s
     assert {(p["date"], p["median"], p["observations"]) for p in before["nvidia-l4"][3] if p["date"].month == 11} >= {
-        (dt.date(2026, 11, 28), 0.3775 + (0.39 - 0.3775) / 2, 2)}  # 3.02 (us) and 3.12 (eu) for 8 L4s on 11-28
+        (dt.date(2026, 11, 28), 0.3775 + (0.39 - 0.3775) / 2, 2)
+    }  # 3.02 (us) and 3.12 (eu) for 8 L4s on 11-28
     straddling = [w for w in trends.lows(plain, "nvidia-l4", "", "week") if w.period == dt.date(2026, 9, 28)]
     assert [(w.provider, w.low, w.observations, w.first, w.last, w.seen) for w in straddling] == [
-        ("examplecloud", 0.375, 2, dt.date(2026, 9, 30), dt.date(2026, 10, 1), dt.date(2026, 10, 1))]  # 3.00 USD for 8 L4s on 10-01
+        ("examplecloud", 0.375, 2, dt.date(2026, 9, 30), dt.date(2026, 10, 1), dt.date(2026, 10, 1))
+    ]  # 3.00 USD for 8 L4s on 10-01
     assert [(o.provider, o.reason, o.observations) for o in trends.left_out(plain, "nvidia-a100", "pcie-80gb")] == [
-        ("jarvislabs", "another variant (sxm-80gb)", 1), ("jarvislabs", "variant not stated", 2)]
+        ("jarvislabs", "another variant (sxm-80gb)", 1),
+        ("jarvislabs", "variant not stated", 2),
+    ]
     runs = len(compacted.runs())
     done = compacted.compact("2026-11-20")  # a day first, then every month, that day's compacted file included
     assert [d.period for d in done] == ["2026-11-20"] and done[0].rows > 0
@@ -199,7 +257,9 @@ def test_the_current_table_is_the_market_and_a_stale_one_is_not_used(twins: tupl
     assert status.exit_code == 1 and "current table: older than the newest run" in status.stdout
     _later_runs(store)  # the next import writes it again from the whole history
     _later_runs(plain)
-    assert store.current_file() is not None and store.newest(None, NOW + dt.timedelta(hours=3)) == plain.newest(None, NOW + dt.timedelta(hours=3))
+    assert store.current_file() is not None and store.newest(None, NOW + dt.timedelta(hours=3)) == plain.newest(
+        None, NOW + dt.timedelta(hours=3)
+    )
     shutil.rmtree(store.root / "current")
     assert store.current_file() is None and answers(store) == answers(plain)
     repaired = CliRunner().invoke(cli, ["prices", "repair", "--yes", "--prices", str(store.root)])
@@ -219,8 +279,11 @@ def test_prices_compact_on_the_command_line(twins: tuple[Store, Store]) -> None:
     assert last.exit_code == 0 and "9999-12: no observations, nothing to do" in last.stdout
 
 
-def test_a_damaged_store_is_reported_never_emptied_by_repair_and_pages_say_503(twins: tuple[Store, Store], make_client,  # type: ignore[no-untyped-def]
-                                                                              real_catalog) -> None:
+def test_a_damaged_store_is_reported_never_emptied_by_repair_and_pages_say_503(
+    twins: tuple[Store, Store],
+    make_client,  # type: ignore[no-untyped-def]
+    real_catalog,
+) -> None:
     _, store = twins
     store.compact()
     november = next(store.root.glob("compactions/*-2026-11.json"))
@@ -229,7 +292,11 @@ def test_a_damaged_store_is_reported_never_emptied_by_repair_and_pages_say_503(t
     # An unreadable compaction manifest: reported, and its files are never taken for leftovers.
     november.write_text('{"period": "2026-11", "file": ', encoding="utf-8")
     status = runner.invoke(cli, ["prices", "status", "--prices", str(store.root)])
-    assert status.exit_code == 1 and "unreadable manifests: 1" in status.stdout and "orphan Parquet files (no manifest names them): 0" in status.stdout
+    assert (
+        status.exit_code == 1
+        and "unreadable manifests: 1" in status.stdout
+        and "orphan Parquet files (no manifest names them): 0" in status.stdout
+    )
     repaired = runner.invoke(cli, ["prices", "repair", "--yes", "--prices", str(store.root)])
     assert repaired.exit_code == 1 and "cannot repair: compactions/" in repaired.stdout
     assert sorted(store.root.glob("compacted/period=2026-11/*.parquet")) == kept  # nothing deleted
@@ -246,8 +313,11 @@ def test_a_damaged_store_is_reported_never_emptied_by_repair_and_pages_say_503(t
     held = runner.invoke(cli, ["prices", "held", "--prices", str(store.root)])
     assert held.exit_code == 1 and "cannot be read" in held.stderr and "Traceback" not in held.stdout + held.stderr
     # A pointer out of the store is not a current table.
-    (store.root / "current.json").write_text(json.dumps({"file": "../../../etc/passwd", "version": store.version(), "newest": None}),
-                                             encoding="utf-8")
+    (store.root / "current.json").write_text(
+        json.dumps({"file": "../../../etc/passwd", "version": store.version(), "newest": None}), encoding="utf-8"
+    )
     assert store.current_file() is None
-    assert "current.json is not readable or names no file of current/" in runner.invoke(
-        cli, ["prices", "status", "--prices", str(store.root)]).stdout
+    assert (
+        "current.json is not readable or names no file of current/"
+        in runner.invoke(cli, ["prices", "status", "--prices", str(store.root)]).stdout
+    )

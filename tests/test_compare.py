@@ -97,7 +97,11 @@ def test_three_parts_list_pairs_without_a_shared_format(compare_catalog: Catalog
         (["acme-a1"], 400, "Only one accelerator given"),
         (["acme-a1", "acme-a1"], 400, "The same accelerator twice"),
         (["A1", "acme-a1"], 400, "'A1' and 'acme-a1' are both acme-a1"),
-        (["acme-a1", "acme-a2", "globex-g1", "initech-i1", "hooli-h1", "acme-a1", "acme-a2"], 400, "7 accelerators given: a comparison takes at most 6"),
+        (
+            ["acme-a1", "acme-a2", "globex-g1", "initech-i1", "hooli-h1", "acme-a1", "acme-a2"],
+            400,
+            "7 accelerators given: a comparison takes at most 6",
+        ),
         (["acme-a1", "acme-a9"], 404, "No accelerator with id 'acme-a9'"),
         (["acme", "globex-g1"], 400, "could mean several accelerators"),
     ],
@@ -172,13 +176,20 @@ def test_interconnect_gets_no_ratio(real_catalog: Catalog) -> None:
 # --- the curated records ---------------------------------------------------------------
 
 CURATED = [
-    ("google-tpu-v7", "aws-trainium-3"), ("aws-trainium-3", "amd-instinct-mi355x"),
-    ("aws-trainium-2", "aws-trainium-3"), ("aws-inferentia-2", "aws-trainium-3"),
-    ("nvidia-h100-sxm", "nvidia-h200-sxm"), ("nvidia-h200-sxm", "nvidia-b200"),
-    ("nvidia-b200", "amd-instinct-mi355x"), ("nvidia-h100-sxm", "amd-instinct-mi300x"),
-    ("amd-instinct-mi300x", "amd-instinct-mi325x"), ("google-tpu-v6e", "google-tpu-v7"),
-    ("intel-gaudi-3", "nvidia-h100-sxm"), ("nvidia-b200", "nvidia-b300"),
-    ("aws-trainium-2", "nvidia-h100-sxm"), ("nvidia-l40s", "nvidia-l4"),
+    ("google-tpu-v7", "aws-trainium-3"),
+    ("aws-trainium-3", "amd-instinct-mi355x"),
+    ("aws-trainium-2", "aws-trainium-3"),
+    ("aws-inferentia-2", "aws-trainium-3"),
+    ("nvidia-h100-sxm", "nvidia-h200-sxm"),
+    ("nvidia-h200-sxm", "nvidia-b200"),
+    ("nvidia-b200", "amd-instinct-mi355x"),
+    ("nvidia-h100-sxm", "amd-instinct-mi300x"),
+    ("amd-instinct-mi300x", "amd-instinct-mi325x"),
+    ("google-tpu-v6e", "google-tpu-v7"),
+    ("intel-gaudi-3", "nvidia-h100-sxm"),
+    ("nvidia-b200", "nvidia-b300"),
+    ("aws-trainium-2", "nvidia-h100-sxm"),
+    ("nvidia-l40s", "nvidia-l4"),
 ]
 
 
@@ -398,7 +409,11 @@ def test_compare_pages_have_no_inline_script_or_style(compare_client: TestClient
 
 def test_static_paths_name_the_curated_pages(compare_catalog: Catalog) -> None:
     assert list(web_compare.static_paths(compare_catalog)) == [
-        "/compare/", "/search", "/api/search-index", "/compare/acme-a1-vs-acme-a2", "/api/compare/acme-a1-vs-acme-a2",
+        "/compare/",
+        "/search",
+        "/api/search-index",
+        "/compare/acme-a1-vs-acme-a2",
+        "/api/compare/acme-a1-vs-acme-a2",
     ]
 
 
@@ -462,7 +477,12 @@ def test_real_part_related_by_family(real_client: TestClient) -> None:
 def test_real_trainium3_page(real_client: TestClient) -> None:
     page = soup(real_client.get("/silicon/aws-trainium-3"))
     ids = {li["data-id"] for li in page.select("#compared-against li")}
-    assert {"aws-trainium-3-vs-google-tpu-v7", "amd-instinct-mi355x-vs-aws-trainium-3", "aws-trainium-2-vs-aws-trainium-3", "aws-inferentia-2-vs-aws-trainium-3"} <= ids
+    assert {
+        "aws-trainium-3-vs-google-tpu-v7",
+        "amd-instinct-mi355x-vs-aws-trainium-3",
+        "aws-trainium-2-vs-aws-trainium-3",
+        "aws-inferentia-2-vs-aws-trainium-3",
+    } <= ids
     trn2 = page.select_one('#related li[data-id="aws-trainium-2"]')
     assert trn2["data-relation"] == "predecessor"
     assert trn2.select_one(".summary").get_text() == "96 GiB HBM per chip, cloud only"

@@ -24,13 +24,26 @@ PRESS = {"title": "Launch coverage", "url": "https://press.example/x", "publishe
 
 def _records() -> list[dict]:
     press_power = {"state": "published", "value": "400 W", "basis": "chip", "source": "press"}
-    disputed_memory = {"state": "published", "value": "24 GB", "memory_type": "GDDR6", "basis": "chip", "source": "sheet",
-                       "primary_reason": "Datasheet.", "other_claims": [{"value": "24 GiB", "source": "press"}]}
+    disputed_memory = {
+        "state": "published",
+        "value": "24 GB",
+        "memory_type": "GDDR6",
+        "basis": "chip",
+        "source": "sheet",
+        "primary_reason": "Datasheet.",
+        "other_claims": [{"value": "24 GiB", "source": "press"}],
+    }
     return [
         *SMALL_CATALOG,  # acme-a1 all published by Acme; acme-a2 power not published; globex-g1 FP8 not applicable
-        make_record("globex-g2", name="Globex G2", vendor="globex", sources={**make_record("x")["sources"], "press": PRESS},
-                    specs__memory=disputed_memory, specs__power=press_power,
-                    specs__compute__BF16={"state": "not_sourced", "note": "The datasheet was not available to us."}),
+        make_record(
+            "globex-g2",
+            name="Globex G2",
+            vendor="globex",
+            sources={**make_record("x")["sources"], "press": PRESS},
+            specs__memory=disputed_memory,
+            specs__power=press_power,
+            specs__compute__BF16={"state": "not_sourced", "note": "The datasheet was not available to us."},
+        ),
     ]
 
 
@@ -54,7 +67,11 @@ def test_the_view_counts_states_maker_sources_and_disputes(cov_catalog: Catalog)
     assert (power.published, power.by_maker) == (3, 2)
     makers = {m.vendor: m for m in view.makers}
     assert (makers["acme"].parts, makers["acme"].tally.published, makers["acme"].tally.by_maker_share) == (2, 13, 1.0)
-    assert (makers["globex"].tally.published, makers["globex"].tally.by_maker, percent(makers["globex"].tally.by_maker_share)) == (12, 11, "92%")
+    assert (makers["globex"].tally.published, makers["globex"].tally.by_maker, percent(makers["globex"].tally.by_maker_share)) == (
+        12,
+        11,
+        "92%",
+    )
 
 
 def test_the_view_is_built_once_per_catalog(cov_catalog: Catalog) -> None:
@@ -66,7 +83,9 @@ def test_page_and_api_show_the_same_view(cov_catalog: Catalog) -> None:
     api = client.get("/api/coverage").json()
     assert api == json.loads(coverage_view(cov_catalog).model_dump_json())
     page = BeautifulSoup(client.get("/silicon/coverage").text, "lxml")
-    assert "25 of 28 core figures across 4 accelerators are published (89%); 24 of those (96%) cite the maker" in page.select_one("#coverage-totals").get_text(" ", strip=True)
+    assert "25 of 28 core figures across 4 accelerators are published (89%); 24 of those (96%) cite the maker" in page.select_one(
+        "#coverage-totals"
+    ).get_text(" ", strip=True)
     cell = page.select_one('#coverage-parts tr[data-id="globex-g2"] td[data-key="compute.BF16"]')
     assert cell["data-state"] == "not_sourced" and cell.get_text(" ", strip=True) == "not yet sourced"
     memory = page.select_one('#coverage-parts tr[data-id="globex-g2"] td[data-key="memory"]').get_text(" ", strip=True)

@@ -91,7 +91,13 @@ def test_page_says_what_the_table_holds(web: TestClient, catalog: Catalog) -> No
     assert "only to answer this request" in page.select_one("#privacy").get_text()
     assert page.select_one('header nav a[href="/data/"]').get_text() == "Data"
     assert [f["name"] for f in page.select("form.request-form [name]")] == [
-        "token", "name", "email", "organisation", "intended_use", "licence", "website",
+        "token",
+        "name",
+        "email",
+        "organisation",
+        "intended_use",
+        "licence",
+        "website",
     ]
 
 
@@ -121,8 +127,14 @@ def test_api_dataset_describes_the_schema(web: TestClient, catalog: Catalog) -> 
     units = {c["name"]: c["unit"] for c in body["columns"]}
     assert units["memory_bandwidth_tbps"] == "TB/s (10^12 bytes/s)" and units["power_w"] == "W"
     assert body["states"] == [
-        "published", "published as text", "not published", "not applicable", "not comparable", "not yet sourced",
-        "not yet collected", "derived from published figures",
+        "published",
+        "published as text",
+        "not published",
+        "not applicable",
+        "not comparable",
+        "not yet sourced",
+        "not yet collected",
+        "derived from published figures",
     ]
     assert "/api/dataset" in web.get("/openapi.json").json()["paths"]
     assert list(dataset_web.static_paths(catalog)) == ["/data/", "/api/dataset"]
@@ -227,8 +239,10 @@ def test_a_corrected_form_keeps_its_key_and_records_once(web: TestClient, app: F
     assert submit(web, token).status_code == 200
     again = submit(web, token)  # the same form again: single use, said plainly, recorded once
     assert again.status_code == 409 and again.headers["content-type"].startswith("text/html")
-    assert _notice(again) == ("This form was already sent, and your request is recorded; a form can be sent once. "
-                              "We have refreshed it: send it again to download the table again.")
+    assert _notice(again) == (
+        "This form was already sent, and your request is recorded; a form can be sent once. "
+        "We have refreshed it: send it again to download the table again."
+    )
     fresh = soup(again).select_one('[name="token"]')["value"]
     assert fresh != token and soup(again).select_one("#field-name")["value"] == VALID["name"]
     assert len(rows(app)) == 1
@@ -312,8 +326,11 @@ def test_a_form_sent_back_too_fast_is_refused_exactly_as_the_honeypot(catalog: C
     fast = submit(client, token)
     guard.clock = lambda: start + 2.9
     honeypot = submit(client, token_of(client), website="http://spam.example")
-    assert (fast.status_code, _notice(fast)) == (honeypot.status_code, _notice(honeypot)) == (
-        400, "The form could not be accepted. Please check it and send it again.")
+    assert (
+        (fast.status_code, _notice(fast))
+        == (honeypot.status_code, _notice(honeypot))
+        == (400, "The form could not be accepted. Please check it and send it again.")
+    )
     assert rows(app) == []
     guard.clock = lambda: start + 3.0  # the same form, once three seconds have passed
     assert submit(client, token).status_code == 200
@@ -403,7 +420,8 @@ def test_serve_warns_that_memory_rate_limits_count_per_worker() -> None:
     assert rate_limit_warning(4, "memory://") == (
         "Warning: rate limits are counted separately by each of the 4 workers (rate-limit storage memory://), so one "
         "address may send up to 4 times the limit. To share one count, leave COMPUTEATLAS_RATE_LIMIT_STORAGE empty (the "
-        "ledger's database) or set it to a shared store such as redis://host:6379.")
+        "ledger's database) or set it to a shared store such as redis://host:6379."
+    )
 
 
 def test_client_key_groups_ipv6_by_64() -> None:
@@ -457,7 +475,9 @@ def test_a_ledger_that_cannot_be_written_is_a_503_and_sends_nothing(web: TestCli
     assert "id,name" not in response.text
 
 
-@pytest.mark.parametrize("path", ["/var/ledger.sqlite3", "/ledger.sqlite3", "/data/ledger.sqlite3", "/static/../var/ledger.sqlite3", "/api/requests"])
+@pytest.mark.parametrize(
+    "path", ["/var/ledger.sqlite3", "/ledger.sqlite3", "/data/ledger.sqlite3", "/static/../var/ledger.sqlite3", "/api/requests"]
+)
 def test_the_ledger_is_never_served(web: TestClient, path: str) -> None:
     submit(web)
     response = web.get(path)
@@ -504,7 +524,9 @@ def test_a_ledger_that_cannot_be_opened_is_a_503_and_sends_nothing(
     assert "id,name" not in response.text
 
 
-def test_the_privacy_note_says_how_to_ask_and_whom_when_configured(catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_privacy_note_says_how_to_ask_and_whom_when_configured(
+    catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("COMPUTEATLAS_CONTACT", raising=False)
     web = TestClient(make_app(catalog, tmp_path))
     note = soup(web.get("/data/")).select_one("#privacy").get_text()

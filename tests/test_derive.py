@@ -73,9 +73,15 @@ def test_page_set_follows_the_record_formats(real_catalog: Catalog) -> None:
     keys = [f.key for f in derive.derived_figures(real_catalog.accelerators["aws-trainium-3"])]
     assert keys == [
         "bandwidth_per_capacity",
-        "ridge_point.FP4", "ridge_point.FP8", "ridge_point.BF16",
-        "compute_per_watt.FP4", "compute_per_watt.FP8", "compute_per_watt.BF16",
-        "largest_model.FP4", "largest_model.FP8", "largest_model.BF16",
+        "ridge_point.FP4",
+        "ridge_point.FP8",
+        "ridge_point.BF16",
+        "compute_per_watt.FP4",
+        "compute_per_watt.FP8",
+        "compute_per_watt.BF16",
+        "largest_model.FP4",
+        "largest_model.FP8",
+        "largest_model.BF16",
     ]
 
 

@@ -70,8 +70,13 @@ def email(i: int, tag: str) -> str:
 
 def form(token: str, i: int, tag: str) -> dict[str, str]:
     return {
-        "token": token, "name": f"Zoë Tester {i}", "email": email(i, tag),
-        "organisation": "Université de Test", "intended_use": "research", "licence": "accepted", "website": "",
+        "token": token,
+        "name": f"Zoë Tester {i}",
+        "email": email(i, tag),
+        "organisation": "Université de Test",
+        "intended_use": "research",
+        "licence": "accepted",
+        "website": "",
     }
 
 

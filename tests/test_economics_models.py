@@ -25,8 +25,10 @@ def _today(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _rows(soup: BeautifulSoup, table: str) -> dict[str, BeautifulSoup]:
-    return {tr.get("data-accelerator") or f"{tr.get('data-provider')}|{tr.get('data-product')}|{tr.get('data-date')}": tr
-            for tr in soup.select(f"table.{table} tbody tr")}
+    return {
+        tr.get("data-accelerator") or f"{tr.get('data-provider')}|{tr.get('data-product')}|{tr.get('data-date')}": tr
+        for tr in soup.select(f"table.{table} tbody tr")
+    }
 
 
 def test_llama_3_3_70b_page_shows_market_bound_and_figures(real_client) -> None:
@@ -78,17 +80,20 @@ def test_economics_index_lists_models_with_market_and_bound(real_client) -> None
     assert len(soup.select("table.models-table tbody tr")) == 14
 
 
-@pytest.mark.parametrize(("path", "status", "says"), [
-    ("/economics/models/llama-3-3-7b", 404, "Llama 3.3 70B Instruct"),  # the closest names
-    ("/api/economics/models/nope", 404, "no model"),
-    ("/economics/models/llama-3-3-70b?context=0", 400, "context"),
-    ("/economics/models/llama-3-3-70b?context=200000", 400, "131,072"),
-    ("/economics/models/llama-3-3-70b?format=FP9", 400, "not a number format"),
-    ("/api/economics/models/llama-3-3-70b?utilisation=nan", 400, "utilisation"),
-    ("/api/economics/models/llama-3-3-70b?mix=3", 400, "mix"),
-    ("/api/economics/models/llama-3-3-70b?batch=-4", 400, "batch"),
-    ("/api/economics/models/llama-3-3-70b?accelerators=1e9", 400, "accelerators"),
-])
+@pytest.mark.parametrize(
+    ("path", "status", "says"),
+    [
+        ("/economics/models/llama-3-3-7b", 404, "Llama 3.3 70B Instruct"),  # the closest names
+        ("/api/economics/models/nope", 404, "no model"),
+        ("/economics/models/llama-3-3-70b?context=0", 400, "context"),
+        ("/economics/models/llama-3-3-70b?context=200000", 400, "131,072"),
+        ("/economics/models/llama-3-3-70b?format=FP9", 400, "not a number format"),
+        ("/api/economics/models/llama-3-3-70b?utilisation=nan", 400, "utilisation"),
+        ("/api/economics/models/llama-3-3-70b?mix=3", 400, "mix"),
+        ("/api/economics/models/llama-3-3-70b?batch=-4", 400, "batch"),
+        ("/api/economics/models/llama-3-3-70b?accelerators=1e9", 400, "accelerators"),
+    ],
+)
 def test_bad_input_is_a_clear_4xx(real_client, path: str, status: int, says: str) -> None:
     r = real_client.get(path)
     assert r.status_code == status and says.lower() in r.text.lower()
@@ -102,10 +107,23 @@ def test_a_batch_that_does_not_fit_names_the_least_count(real_client) -> None:
 
 def test_a_market_price_below_the_bound_is_flagged(real_catalog, tmp_path: Path) -> None:
     store = token_store(tmp_path / "tokens")
-    store.append([TokenObservation(provider="openrouter", product="meta-llama/llama-3.3-70b-instruct", model="llama-3-3-70b",
-                                   input_per_million=0.01, output_per_million=0.02, published_input="0.00000001",
-                                   published_output="0.00000002", published_unit="USD per token",
-                                   collected=dt.datetime(2026, 3, 21, tzinfo=dt.UTC))], "run-1", {})
+    store.append(
+        [
+            TokenObservation(
+                provider="openrouter",
+                product="meta-llama/llama-3.3-70b-instruct",
+                model="llama-3-3-70b",
+                input_per_million=0.01,
+                output_per_million=0.02,
+                published_input="0.00000001",
+                published_output="0.00000002",
+                published_unit="USD per token",
+                collected=dt.datetime(2026, 3, 21, tzinfo=dt.UTC),
+            )
+        ],
+        "run-1",
+        {},
+    )
     view = model_view(real_catalog, real_catalog.models["llama-3-3-70b"], request_from(), Store(DATA / "prices"), store, NOW)
     flags = view.market[0].flags
     assert any(f.startswith(f"output price {BELOW_FLAG}") and "AMD Instinct MI300X" in f for f in flags)  # 0.02 < 0.0955
@@ -116,7 +134,10 @@ def test_claims_are_compared_only_with_a_stated_basis(real_client) -> None:
     doc = real_client.get("/api/economics/models/deepseek-r1").json()
     claims = {c["id"]: c for c in doc["claims"]}
     assert claims["semianalysis-gb200-nvl72-deepseek-r1-cost"]["compared"] is False
-    assert "does not state whether it prices rented or owned hardware, its batch" in claims["semianalysis-gb200-nvl72-deepseek-r1-cost"]["comparison"]
+    assert (
+        "does not state whether it prices rented or owned hardware, its batch"
+        in claims["semianalysis-gb200-nvl72-deepseek-r1-cost"]["comparison"]
+    )
     assert claims["semianalysis-gb200-nvl72-deepseek-r1-cost"]["claimant_sells"]  # the claimant's interest travels with it
 
 
@@ -136,18 +157,27 @@ def test_cli_tokens(monkeypatch) -> None:
 def test_a_chosen_offer_or_price_replaces_the_cheapest(real_client) -> None:
     doc = real_client.get("/api/economics/models/llama-3-3-70b?offer=lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20").json()
     h100 = next(b for b in doc["bounds"] if b["accelerator"] == "nvidia-h100-sxm")
-    assert h100["price"]["per_accelerator_hour"] == 4.29 and h100["price"]["origin"] == "chosen offer lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20"
+    assert (
+        h100["price"]["per_accelerator_hour"] == 4.29
+        and h100["price"]["origin"] == "chosen offer lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20"
+    )
     assert h100["cost_output"]["amount"] == pytest.approx(4.29 / (1218.47 * 3600) * 1e6, rel=1e-4)  # 0.978 USD per million
     doc = real_client.get("/api/economics/models/llama-3-3-70b?price=1&accelerator=nvidia-h100-sxm").json()
     h100 = next(b for b in doc["bounds"] if b["accelerator"] == "nvidia-h100-sxm")
     assert h100["price"]["origin"] == "given by you" and h100["cost_output"]["amount"] == pytest.approx(0.22797, rel=1e-4)
 
 
-@pytest.mark.parametrize(("query", "status", "says"), [
-    ("price=0&accelerator=nvidia-h100-sxm", 400, "above 0"), ("price=nan&accelerator=nvidia-h100-sxm", 400, "finite"),
-    ("price=-3&accelerator=nvidia-h100-sxm", 400, "price"), ("price=2", 400, "accelerator"),
-    ("price=2&accelerator=nvidia-h100", 404, "nvidia-h100-sxm"), ("offer=lambda-1x-h100", 404, "no offer"),
-])
+@pytest.mark.parametrize(
+    ("query", "status", "says"),
+    [
+        ("price=0&accelerator=nvidia-h100-sxm", 400, "above 0"),
+        ("price=nan&accelerator=nvidia-h100-sxm", 400, "finite"),
+        ("price=-3&accelerator=nvidia-h100-sxm", 400, "price"),
+        ("price=2", 400, "accelerator"),
+        ("price=2&accelerator=nvidia-h100", 404, "nvidia-h100-sxm"),
+        ("offer=lambda-1x-h100", 404, "no offer"),
+    ],
+)
 def test_a_bad_chosen_price_is_a_4xx(real_client, query: str, status: int, says: str) -> None:
     r = real_client.get(f"/api/economics/models/llama-3-3-70b?{query}")
     assert r.status_code == status and says in r.text
@@ -186,10 +216,23 @@ def test_an_import_of_token_prices_is_seen_without_a_restart(make_client, real_c
     client = make_client(real_catalog, Settings(data=data, prices=DATA / "prices", page_cache=True))
     first = BeautifulSoup(client.get("/economics/models/llama-3-3-70b").text, "lxml")
     assert not first.select("table.market-prices")  # no token prices in this data folder yet
-    token_store(data / "tokens").append([TokenObservation(
-        provider="together", product="Llama 3.3 70B", model="llama-3-3-70b", input_per_million=0.88, output_per_million=0.88,
-        published_input="$0.88", published_output="$0.88", published_unit="USD per million tokens",
-        collected=dt.datetime(2026, 3, 23, tzinfo=dt.UTC))], "run-1", {})
+    token_store(data / "tokens").append(
+        [
+            TokenObservation(
+                provider="together",
+                product="Llama 3.3 70B",
+                model="llama-3-3-70b",
+                input_per_million=0.88,
+                output_per_million=0.88,
+                published_input="$0.88",
+                published_output="$0.88",
+                published_unit="USD per million tokens",
+                collected=dt.datetime(2026, 3, 23, tzinfo=dt.UTC),
+            )
+        ],
+        "run-1",
+        {},
+    )
     again = BeautifulSoup(client.get("/economics/models/llama-3-3-70b").text, "lxml")
     assert again.select_one("table.market-prices td.output").get_text(strip=True) == "0.88"
 
@@ -199,7 +242,9 @@ def test_the_glance_answers_the_buyers_question(real_client) -> None:
     market = soup.select_one("li.glance-market").get_text(" ", strip=True)
     # the newest bundled price is genai-prices' of 2026-08-21, more than 90 days before 2026-12-01: not current, and said so
     assert market.startswith("No current price: every per-token price placed on this model is older than the 90-day freshness window.")
-    assert "collected by 2026-08-21 (102 days ago), ran from 0.12 to 1.2 USD per million output tokens" in market  # DeepInfra Turbo … SambaNova
+    assert (
+        "collected by 2026-08-21 (102 days ago), ran from 0.12 to 1.2 USD per million output tokens" in market
+    )  # DeepInfra Turbo … SambaNova
     bound = soup.select_one("li.glance-bound").get_text(" ", strip=True)
     assert "0.09554 USD per million output tokens" in bound and "AMD Instinct MI300X" in bound and "3.45 USD per accelerator-hour" in bound
     assert soup.select_one("li.glance-claims").get_text(" ", strip=True).startswith("0 published claims about this model")
@@ -245,7 +290,10 @@ def test_another_spelling_of_one_model_moves_to_its_id(real_client, spelling: st
     moved = real_client.get(f"/economics/models/{spelling}?context=2048", follow_redirects=False)
     assert moved.status_code == 301 and moved.headers["location"] == "/economics/models/llama-3-3-70b?context=2048"
     # a look-alike is never taken for another model: 3.1 70B is not 3.1 405B
-    assert real_client.get("/api/economics/models/llama-3.1-70b", follow_redirects=False).headers["location"] == "/api/economics/models/llama-3-1-70b"
+    assert (
+        real_client.get("/api/economics/models/llama-3.1-70b", follow_redirects=False).headers["location"]
+        == "/api/economics/models/llama-3-1-70b"
+    )
 
 
 def test_an_offer_and_a_price_together_are_refused(real_client) -> None:

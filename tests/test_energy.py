@@ -22,9 +22,27 @@ from computeatlas.web import energy as energy_pages
 from computeatlas.web.app import create_app
 from tests.conftest import SMALL_CATALOG, TODAY, fresh_client, make_record, write_data
 
-SOURCE = {"title": "Acme rack guide", "url": "https://acme.example/rack.pdf", "publisher": "Acme", "kind": "vendor", "accessed": "2026-11-01"}
-PRESS = {"title": "Racks are hot", "url": "https://press.example/racks", "publisher": "The Register", "kind": "press", "accessed": "2026-11-01"}
-SURVEY = {"title": "Survey 2025", "url": "https://survey.example/2025", "publisher": "AFCOM", "kind": "independent", "accessed": "2026-11-01"}
+SOURCE = {
+    "title": "Acme rack guide",
+    "url": "https://acme.example/rack.pdf",
+    "publisher": "Acme",
+    "kind": "vendor",
+    "accessed": "2026-11-01",
+}
+PRESS = {
+    "title": "Racks are hot",
+    "url": "https://press.example/racks",
+    "publisher": "The Register",
+    "kind": "press",
+    "accessed": "2026-11-01",
+}
+SURVEY = {
+    "title": "Survey 2025",
+    "url": "https://survey.example/2025",
+    "publisher": "AFCOM",
+    "kind": "independent",
+    "accessed": "2026-11-01",
+}
 
 SYSTEMS = [
     {
@@ -178,7 +196,9 @@ def test_systems_table_shows_power_or_state(energy_client: TestClient) -> None:
     assert rack.startswith("not published") and "others report 120 kW, The Register" in rack
 
 
-@pytest.mark.parametrize(("url", "status"), [("/systems/acme-rak", 404), ("/api/systems/acme-rak", 404), ("/energy/rack-power", 404), ("/api/energy/nope", 404)])
+@pytest.mark.parametrize(
+    ("url", "status"), [("/systems/acme-rak", 404), ("/api/systems/acme-rak", 404), ("/energy/rack-power", 404), ("/api/energy/nope", 404)]
+)
 def test_unknown_ids_are_404_with_suggestions(energy_client: TestClient, url: str, status: int) -> None:
     response = energy_client.get(url)
     assert response.status_code == status
@@ -209,7 +229,11 @@ def test_chip_vendor_energy_figure_is_marked(energy_client: TestClient) -> None:
 
 def test_energy_index_and_api(energy_client: TestClient) -> None:
     page = soup(energy_client.get("/energy/"))
-    assert [li["data-id"] for li in page.select(".topic-list li[data-id]")] == ["interconnection-queue", "rack-power-density", "tokens-per-watt"]
+    assert [li["data-id"] for li in page.select(".topic-list li[data-id]")] == [
+        "interconnection-queue",
+        "rack-power-density",
+        "tokens-per-watt",
+    ]
     assert "newest as of 2026-03-11" in text(page.select_one('li[data-id="rack-power-density"]'))
     body = energy_client.get("/api/energy/interconnection-queue").json()
     assert body["figures"][0]["value"] == "2600 GW" and body["figures"][0]["as_of"] == "2023-12-31"
@@ -263,13 +287,13 @@ def test_power_question_in_accelerator_api(energy_client: TestClient) -> None:
 
 def test_economics_shows_chip_vendor_claim_with_its_interest(energy_client: TestClient) -> None:
     page = soup(energy_client.get("/economics/"))
-    card = page.select_one('#claim-acme-a2-cost')
+    card = page.select_one("#claim-acme-a2-cost")
     assert card["data-interest"] == "chip vendor" and "sells" in card["class"]
     assert text(card.select_one(".claim-figure")) == "0.05 USD per million tokens"
     who = text(card.select_one(".claim-who"))
     assert "Acme Silicon chip vendor sells chips: one side of the comparison" in who
     assert "the vendor of the hardware it is about" in who
-    independent = page.select_one('#claim-lab-a1-cost')
+    independent = page.select_one("#claim-lab-a1-cost")
     assert independent["data-interest"] == "independent" and "sells" not in independent["class"]
     ids = [c["data-id"] for c in page.select("#cost-per-million-tokens .econ-claim")]
     assert ids == ["acme-a2-cost", "lab-a1-cost"]  # newest first
@@ -279,7 +303,12 @@ def test_economics_shows_chip_vendor_claim_with_its_interest(energy_client: Test
 def test_economics_api(energy_client: TestClient) -> None:
     body = energy_client.get("/api/economics").json()
     claim = body["groups"]["Cost per million tokens"][0]
-    assert (claim["id"], claim["claimant_sells"], claim["sells_one_side"], claim["sells_these_parts"]) == ("acme-a2-cost", "chip vendor", True, True)
+    assert (claim["id"], claim["claimant_sells"], claim["sells_one_side"], claim["sells_these_parts"]) == (
+        "acme-a2-cost",
+        "chip vendor",
+        True,
+        True,
+    )
     assert body["selling_count"] == 1 and body["claim_count"] == 3
 
 
@@ -376,9 +405,14 @@ def test_an_implausible_economics_claim_is_a_load_error_naming_file_and_field(tm
 
 @pytest.mark.parametrize(
     ("value", "unit"),
-    [(0.0001, "USD per million tokens"), (1000, "USD per million tokens"), (1, "times lower cost than A1"),
-     (40, "percent more tokens per dollar than A1"), (2756947, "tokens per second per provisioned megawatt"),
-     (3, "kilotokens per joule")],
+    [
+        (0.0001, "USD per million tokens"),
+        (1000, "USD per million tokens"),
+        (1, "times lower cost than A1"),
+        (40, "percent more tokens per dollar than A1"),
+        (2756947, "tokens per second per provisioned megawatt"),
+        (3, "kilotokens per joule"),
+    ],
 )
 def test_plausible_economics_claims_load(tmp_path: Path, value: float, unit: str) -> None:
     from computeatlas.catalog import check

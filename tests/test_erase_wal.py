@@ -59,8 +59,7 @@ def test_postgresql_erase_and_purge_wal_leave_the_address_in_no_server_file() ->
             admin.execute("CHECKPOINT")  # the rows reach the table's files, as they would over time
             data = Path(admin.execute("SHOW data_directory").fetchone()[0])
             heap = data / admin.execute("SELECT pg_relation_filepath('dataset_requests')").fetchone()[0]
-            analysed = admin.execute(
-                "SELECT attname FROM pg_stats WHERE tablename = 'dataset_requests' ORDER BY attname").fetchall()
+            analysed = admin.execute("SELECT attname FROM pg_stats WHERE tablename = 'dataset_requests' ORDER BY attname").fetchall()
             before = _holding(data, erased.encode())
             # the test sees the address where it is: the table, its e-mail index, the current WAL segment
             assert str(heap.relative_to(data)) in before and any(p.startswith("pg_wal/") for p in before), before
@@ -70,8 +69,12 @@ def test_postgresql_erase_and_purge_wal_leave_the_address_in_no_server_file() ->
             result = CliRunner().invoke(app, ["requests", "erase", "--email", erased, "--yes", "--purge-wal", "--database", url])
             assert result.exit_code == 0, result.output
             lines = result.stdout.splitlines()
-            assert lines[:4] == [f"Erased 1 request(s) for {erased}.", "done: VACUUM FULL pg_statistic",
-                                 "done: SELECT pg_switch_wal()", "done: CHECKPOINT"]
+            assert lines[:4] == [
+                f"Erased 1 request(s) for {erased}.",
+                "done: VACUUM FULL pg_statistic",
+                "done: SELECT pg_switch_wal()",
+                "done: CHECKPOINT",
+            ]
             assert "wal_recycle=off" in lines[4] and "archive_mode=off" in lines[4] and "replication_slots=0" in lines[4]
             assert [line for line in lines if line.startswith("remaining: pg_wal")] == []
 
@@ -93,7 +96,10 @@ def test_postgresql_purge_wal_by_a_user_who_may_not_says_what_it_did_not_do() ->
             finally:
                 ledger.close()
             assert [(s.command, s.done) for s in report.steps] == [
-                ("VACUUM FULL pg_statistic", False), ("SELECT pg_switch_wal()", False), ("CHECKPOINT", False)]
+                ("VACUUM FULL pg_statistic", False),
+                ("SELECT pg_switch_wal()", False),
+                ("CHECKPOINT", False),
+            ]
             assert report.steps[0].note == "not run: only a superuser may vacuum pg_statistic"
             assert "permission denied for function pg_switch_wal" in report.steps[1].note
             assert "pg_checkpoint" in report.steps[2].note

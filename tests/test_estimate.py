@@ -73,8 +73,16 @@ def web(estimate_app: FastAPI) -> TestClient:
     return fresh_client(estimate_app)
 
 
-def run(catalog: Catalog, accelerator: str, params: str, fmt: str, utilisation: str = "0.5", price: str | None = None, offer: str | None = None,  # type: ignore[no-untyped-def]
-        store: Store | None = None):
+def run(
+    catalog: Catalog,
+    accelerator: str,
+    params: str,
+    fmt: str,
+    utilisation: str = "0.5",
+    price: str | None = None,
+    offer: str | None = None,  # type: ignore[no-untyped-def]
+    store: Store | None = None,
+):
     source = PriceSource(store or Store(Path(catalog.root) / "prices"), NOW)
     return estimate(catalog, parse_request(accelerator, params, fmt, utilisation, price, offer), source)
 
@@ -160,7 +168,9 @@ def test_real_h200_70b_fp8(real_catalog: Catalog) -> None:
 def test_an_alias_names_the_part_as_show_reads_it(real_catalog: Catalog, real_client: TestClient) -> None:
     e = run(real_catalog, "H200 SXM", "70e9", "FP8", price="3")
     assert e.accelerator == "nvidia-h200-sxm" and e.decode_batch1.amount == pytest.approx(68.5714, rel=1e-5)
-    response = real_client.get("/api/estimate", params={"accelerator": "H200 SXM", "params": "70B", "format": "FP8", "utilisation": "0.5", "price": "3"})
+    response = real_client.get(
+        "/api/estimate", params={"accelerator": "H200 SXM", "params": "70B", "format": "FP8", "utilisation": "0.5", "price": "3"}
+    )
     assert response.status_code == 200 and response.json()["accelerator"] == "nvidia-h200-sxm"
 
 
@@ -174,7 +184,9 @@ def test_real_70b_bf16_too_big_for_an_80gb_part(real_catalog: Catalog) -> None:
 # --- parsing ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "count"), [("70e9", 70e9), ("70B", 70e9), ("70b", 70e9), ("1.5T", 1.5e12), ("7000000000", 7e9), ("350M", 350e6)])
+@pytest.mark.parametrize(
+    ("text", "count"), [("70e9", 70e9), ("70B", 70e9), ("70b", 70e9), ("1.5T", 1.5e12), ("7000000000", 7e9), ("350M", 350e6)]
+)
 def test_parameter_counts(text: str, count: float) -> None:
     assert parse_request("x", text, "fp8", "1").params == count
 
@@ -412,9 +424,22 @@ def test_a_non_finite_result_is_a_400_naming_the_input(cat: Catalog, tmp_path: P
     from computeatlas.cloud.observations import Observation
 
     day = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
-    dear = Observation(provider="cloudco", instance_type="dear", pricing="on_demand", amount=1.5e308, currency="USD", unit="hour",
-                       price_basis="accelerator", collected=day, accelerator="acme-a1", variant="80gb", accelerators=1,
-                       per_accelerator_hour=1.5e308, source_url="https://cloudco.example/pricing", via="test")  # past any valid price
+    dear = Observation(
+        provider="cloudco",
+        instance_type="dear",
+        pricing="on_demand",
+        amount=1.5e308,
+        currency="USD",
+        unit="hour",
+        price_basis="accelerator",
+        collected=day,
+        accelerator="acme-a1",
+        variant="80gb",
+        accelerators=1,
+        per_accelerator_hour=1.5e308,
+        source_url="https://cloudco.example/pricing",
+        via="test",
+    )  # past any valid price
     store = Store(tmp_path / "data" / "prices")
     store.append([dear], "20261101T000000000000Z-test", {"format": "test"})
     ident = offer_id("cloudco", "dear", "on_demand", "", "", day.date())
@@ -427,8 +452,11 @@ def test_a_non_finite_result_is_a_400_naming_the_input(cat: Catalog, tmp_path: P
 
 @pytest.mark.parametrize(
     ("extra", "words"),
-    [("&params=7e9", "parameter 'params': given more than once"),
-     ("&utilisation=1e-300", "parameter 'utilisation': given more than once"), ("&price=2&price=3", "parameter 'price': given more than once")],
+    [
+        ("&params=7e9", "parameter 'params': given more than once"),
+        ("&utilisation=1e-300", "parameter 'utilisation': given more than once"),
+        ("&price=2&price=3", "parameter 'price': given more than once"),
+    ],
 )
 def test_repeated_parameters_are_400s(web: TestClient, extra: str, words: str) -> None:
     api = web.get(f"/api/estimate?{BASE}{extra}")
@@ -448,11 +476,15 @@ def test_offer_labels_tell_offers_apart(real_catalog: Catalog, real_client: Test
     real_client.app.state.cache.clear()
     page = BeautifulSoup(real_client.get("/economics/estimate").text, "lxml")
     labels = [o.get_text(strip=True) for o in page.select('select[name="offer"] option') if o["value"]]
-    assert len(labels) == 48 and len(set(labels)) == len(labels)  # the current offers (p4de.24xlarge of the late-2026 input is placed now); no two read alike
+    assert len(labels) == 48 and len(set(labels)) == len(
+        labels
+    )  # the current offers (p4de.24xlarge of the late-2026 input is placed now); no two read alike
     assert "coreweave · NVIDIA HGX B200 (8 GPUs) · on-demand · region not stated · 68.80 USD/h per instance" in labels
 
 
-def test_unknown_offer_says_how_many_more_there_are(real_catalog: Catalog, real_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unknown_offer_says_how_many_more_there_are(
+    real_catalog: Catalog, real_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(history, "utcnow", lambda: REAL_NOW)
     own = [o for o in current_offers(real_catalog, Store(Path("data/prices")), REAL_NOW) if o.accelerator == "nvidia-h100-sxm"]
     assert len(own) == 14
@@ -481,7 +513,10 @@ def test_a_model_that_does_not_fit_gets_a_next_step(real_client: TestClient) -> 
     assert real_client.get(compare, follow_redirects=False).status_code == 200
     cli = CliRunner().invoke(cli_app, ["estimate", "nvidia-h100-sxm", "--params", "405e9", "--format", "FP8", "--utilisation", "0.5"])
     assert cli.exit_code == 2 and "needs at least 6 of them" in cli.stderr
-    assert "Compare them: computeatlas compare nvidia-h100-sxm qualcomm-ai200 amd-instinct-mi455x amd-instinct-mi350x amd-instinct-mi355x." in cli.stderr
+    assert (
+        "Compare them: computeatlas compare nvidia-h100-sxm qualcomm-ai200 amd-instinct-mi455x amd-instinct-mi350x amd-instinct-mi355x."
+        in cli.stderr
+    )
 
 
 def test_the_form_offers_an_example_that_works(real_client: TestClient) -> None:

@@ -40,13 +40,23 @@ def _frozen_columns() -> list[str]:
     compute = [
         c
         for f, unit in formats
-        for c in (*_figure_columns(f"{f}_dense_{unit}", f"{f}_dense_stated"),
-                  *_figure_columns(f"{f}_sparse_{unit}", f"{f}_sparse_stated"), f"{f}_sparse_pattern")
+        for c in (
+            *_figure_columns(f"{f}_dense_{unit}", f"{f}_dense_stated"),
+            *_figure_columns(f"{f}_sparse_{unit}", f"{f}_sparse_stated"),
+            f"{f}_sparse_pattern",
+        )
     ]
     derived = [
-        "ridge_point_fp4_flop_per_byte", "ridge_point_fp8_flop_per_byte", "ridge_point_bf16_flop_per_byte",
-        "memory_sweeps_per_s", "fp4_dense_tflops_per_w", "fp8_dense_tflops_per_w", "bf16_dense_tflops_per_w",
-        "largest_model_fp4_billion_params", "largest_model_fp8_billion_params", "largest_model_bf16_billion_params",
+        "ridge_point_fp4_flop_per_byte",
+        "ridge_point_fp8_flop_per_byte",
+        "ridge_point_bf16_flop_per_byte",
+        "memory_sweeps_per_s",
+        "fp4_dense_tflops_per_w",
+        "fp8_dense_tflops_per_w",
+        "bf16_dense_tflops_per_w",
+        "largest_model_fp4_billion_params",
+        "largest_model_fp8_billion_params",
+        "largest_model_bf16_billion_params",
     ]
     return [
         "id", "name", "vendor", "vendor_id", "family", "form_factor", "workload", "availability",
@@ -93,8 +103,11 @@ def _row(**cells: str) -> dict[str, str]:
 def _published(name: str, number: str, stated: str | None) -> dict[str, str]:
     out = {name: number, f"{name}_state": "published"}
     if stated:
-        out[{"memory_gb": "memory_stated", "memory_bandwidth_tbps": "memory_bandwidth_stated", "power_w": "power_stated"}.get(
-            name, name.rsplit("_", 1)[0] + "_stated")] = stated
+        out[
+            {"memory_gb": "memory_stated", "memory_bandwidth_tbps": "memory_bandwidth_stated", "power_w": "power_stated"}.get(
+                name, name.rsplit("_", 1)[0] + "_stated"
+            )
+        ] = stated
     return out
 
 
@@ -123,34 +136,73 @@ _ACME_COMPUTE = {
 #   ridge BF16 989.5 / 0.3 = 3298.33333333; sweeps 0.3e12 / 24e9 = 12.5; BF16/W 989.5 / 72 = 13.7430555556
 EXPECTED_ROWS = [
     _row(
-        id="acme-a1", name="Acme A1", **_published("memory_gb", "80", "80 GB"), memory_bytes="80000000000", memory_type="HBM3",
-        **_published("memory_bandwidth_tbps", "3.35", "3.35 TB/s"), **_ACME_COMPUTE, **_published("power_w", "700", "700 W"),
-        **_derived(ridge_point_fp8_flop_per_byte="590.746268657", ridge_point_bf16_flop_per_byte="295.373134328",
-                   memory_sweeps_per_s="41.875", fp8_dense_tflops_per_w="2.82714285714", bf16_dense_tflops_per_w="1.41357142857",
-                   largest_model_fp4_billion_params="160", largest_model_fp8_billion_params="80",
-                   largest_model_bf16_billion_params="40"),
+        id="acme-a1",
+        name="Acme A1",
+        **_published("memory_gb", "80", "80 GB"),
+        memory_bytes="80000000000",
+        memory_type="HBM3",
+        **_published("memory_bandwidth_tbps", "3.35", "3.35 TB/s"),
+        **_ACME_COMPUTE,
+        **_published("power_w", "700", "700 W"),
+        **_derived(
+            ridge_point_fp8_flop_per_byte="590.746268657",
+            ridge_point_bf16_flop_per_byte="295.373134328",
+            memory_sweeps_per_s="41.875",
+            fp8_dense_tflops_per_w="2.82714285714",
+            bf16_dense_tflops_per_w="1.41357142857",
+            largest_model_fp4_billion_params="160",
+            largest_model_fp8_billion_params="80",
+            largest_model_bf16_billion_params="40",
+        ),
     ),
     _row(
-        id="acme-a2", name="Acme A2", availability="cloud-only", **_published("memory_gb", "144", "144 GB"),
-        memory_bytes="144000000000", memory_type="HBM3e", **_published("memory_bandwidth_tbps", "4.9", "4.9 TB/s"),
-        **_ACME_COMPUTE, power_w_state="not published",
-        **_derived(ridge_point_fp8_flop_per_byte="403.87755102", ridge_point_bf16_flop_per_byte="201.93877551",
-                   memory_sweeps_per_s="34.0277777778", fp4_dense_tflops_per_w="not published",
-                   fp8_dense_tflops_per_w="not published", bf16_dense_tflops_per_w="not published",
-                   largest_model_fp4_billion_params="288", largest_model_fp8_billion_params="144",
-                   largest_model_bf16_billion_params="72"),
+        id="acme-a2",
+        name="Acme A2",
+        availability="cloud-only",
+        **_published("memory_gb", "144", "144 GB"),
+        memory_bytes="144000000000",
+        memory_type="HBM3e",
+        **_published("memory_bandwidth_tbps", "4.9", "4.9 TB/s"),
+        **_ACME_COMPUTE,
+        power_w_state="not published",
+        **_derived(
+            ridge_point_fp8_flop_per_byte="403.87755102",
+            ridge_point_bf16_flop_per_byte="201.93877551",
+            memory_sweeps_per_s="34.0277777778",
+            fp4_dense_tflops_per_w="not published",
+            fp8_dense_tflops_per_w="not published",
+            bf16_dense_tflops_per_w="not published",
+            largest_model_fp4_billion_params="288",
+            largest_model_fp8_billion_params="144",
+            largest_model_bf16_billion_params="72",
+        ),
     ),
     _row(
-        id="globex-g1", name="Globex G1", vendor="Globex", vendor_id="globex", workload="inference",
-        **_published("memory_gb", "24", "24 GB"), memory_bytes="24000000000", memory_type="GDDR6",
+        id="globex-g1",
+        name="Globex G1",
+        vendor="Globex",
+        vendor_id="globex",
+        workload="inference",
+        **_published("memory_gb", "24", "24 GB"),
+        memory_bytes="24000000000",
+        memory_type="GDDR6",
         **_published("memory_bandwidth_tbps", "0.3", "300 GB/s"),
-        fp8_dense_tflops_state="not applicable", fp8_sparse_tflops_state="not applicable",
-        **_published("bf16_dense_tflops", "989.5", "989.5 TFLOPS"), **_published("bf16_sparse_tflops", "1979", "1979 TFLOPS"),
-        bf16_sparse_pattern="2:4", **_published("power_w", "72", "72 W"),
-        **_derived(ridge_point_fp8_flop_per_byte="not applicable", ridge_point_bf16_flop_per_byte="3298.33333333",
-                   memory_sweeps_per_s="12.5", fp8_dense_tflops_per_w="not applicable",
-                   bf16_dense_tflops_per_w="13.7430555556", largest_model_fp4_billion_params="48",
-                   largest_model_fp8_billion_params="not applicable", largest_model_bf16_billion_params="12"),
+        fp8_dense_tflops_state="not applicable",
+        fp8_sparse_tflops_state="not applicable",
+        **_published("bf16_dense_tflops", "989.5", "989.5 TFLOPS"),
+        **_published("bf16_sparse_tflops", "1979", "1979 TFLOPS"),
+        bf16_sparse_pattern="2:4",
+        **_published("power_w", "72", "72 W"),
+        **_derived(
+            ridge_point_fp8_flop_per_byte="not applicable",
+            ridge_point_bf16_flop_per_byte="3298.33333333",
+            memory_sweeps_per_s="12.5",
+            fp8_dense_tflops_per_w="not applicable",
+            bf16_dense_tflops_per_w="13.7430555556",
+            largest_model_fp4_billion_params="48",
+            largest_model_fp8_billion_params="not applicable",
+            largest_model_bf16_billion_params="12",
+        ),
     ),
 ]
 
@@ -224,7 +276,7 @@ def test_a_per_superchip_figure_is_not_comparable_and_never_a_number(tmp_path: P
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
+        ('=HYPERLINK("http://x")', '\'=HYPERLINK("http://x")'),
         ("+SUM(A1:A9)", "'+SUM(A1:A9)"),
         ("-2+3", "'-2+3"),
         ("@cmd", "'@cmd"),
@@ -265,7 +317,7 @@ def test_hostile_record_text_is_neutralised_in_the_csv(tmp_path: Path) -> None:
     )
     text = csv_export.to_text(build(load(write_data(tmp_path / "d", [record]), today=TODAY)))
     row = next(csv.DictReader(io.StringIO(text, newline="")))
-    assert row["name"] == "'=HYPERLINK(\"http://evil.example\",\"click\")"
+    assert row["name"] == '\'=HYPERLINK("http://evil.example","click")'
     assert row["family"] == "'+cmd|' /C calc'!A0"
     assert row["audience"] == "'@SUM(1+1)"
     assert row["catch"] == "'-2+3"
@@ -311,7 +363,12 @@ def test_sqlite_has_primary_keys_and_keeps_states(catalog: Catalog, tmp_path: Pa
     path = sqlite_export.write(build(catalog), tmp_path / "silicon.db")[0]
     db = sqlite3.connect(path)
     try:
-        for table, keys in (("accelerators", ["id"]), ("sources", ["accelerator_id", "key"]), ("columns", ["name"]), ("dataset_info", ["key"])):
+        for table, keys in (
+            ("accelerators", ["id"]),
+            ("sources", ["accelerator_id", "key"]),
+            ("columns", ["name"]),
+            ("dataset_info", ["key"]),
+        ):
             info = db.execute(f"PRAGMA table_info({table})").fetchall()
             assert [row[1] for row in sorted(info, key=lambda r: r[5]) if row[5]] == keys, table
         assert db.execute("SELECT memory_gb, typeof(memory_gb) FROM accelerators WHERE id = 'acme-a2'").fetchone() == (144.0, "real")
@@ -361,9 +418,17 @@ def test_huggingface_card_header_declares_licence_and_our_form(catalog: Catalog,
     assert header["license"] == "cc-by-nc-4.0"
     assert header["configs"][0]["data_files"][0]["path"] == "data/silicon.csv"
     fields = header["extra_gated_fields"]
-    assert list(fields) == [f.label for f in FORM_FIELDS] == [
-        "Name", "Email", "Organisation", "Intended use", "I accept the CC-BY-NC-4.0 licence",
-    ]
+    assert (
+        list(fields)
+        == [f.label for f in FORM_FIELDS]
+        == [
+            "Name",
+            "Email",
+            "Organisation",
+            "Intended use",
+            "I accept the CC-BY-NC-4.0 licence",
+        ]
+    )
     assert fields["Name"] == "text" and fields["I accept the CC-BY-NC-4.0 licence"] == "checkbox"
     assert fields["Intended use"]["type"] == "select"
     assert [o["value"] for o in fields["Intended use"]["options"]] == ["research", "evaluation", "commercial"]
@@ -429,8 +494,10 @@ def test_cli_export_to_a_folder_path_is_a_clear_error_not_a_file(data_dir: Path,
     target = tmp_path / "exports"
     result = CliRunner().invoke(app, ["export", "--format", "csv", "--out", f"{target}/", "--data", str(data_dir)])
     assert result.exit_code == 2
-    assert result.stderr == (f"--out {target}/: csv writes a file, and a path ending in '/' names a folder; "
-                             f"give a file name, e.g. {target}/compute-atlas-silicon.csv.\n")
+    assert result.stderr == (
+        f"--out {target}/: csv writes a file, and a path ending in '/' names a folder; "
+        f"give a file name, e.g. {target}/compute-atlas-silicon.csv.\n"
+    )
     assert not target.exists()  # nothing written under the folder's name
     folder = CliRunner().invoke(app, ["export", "--format", "datapackage", "--out", f"{target}/", "--data", str(data_dir)])
     assert folder.exit_code == 0 and (target / "datapackage.json").is_file()

@@ -54,24 +54,39 @@ def one(rows: list[Observation], **where: object) -> Observation:
 
 
 def test_a_cyclenerd_row_gives_on_demand_spot_and_both_commitments_of_the_whole_vm() -> None:
-    rows = [o for o in observations("cyclenerd-gcp", CYCLENERD) if (o.instance_type, o.region) == ("a3-highgpu-8g", "us-central1")
-            and o.collected == dt.datetime(2026, 7, 30, 6, 13, 37, tzinfo=dt.UTC)]
+    rows = [
+        o
+        for o in observations("cyclenerd-gcp", CYCLENERD)
+        if (o.instance_type, o.region) == ("a3-highgpu-8g", "us-central1")
+        and o.collected == dt.datetime(2026, 7, 30, 6, 13, 37, tzinfo=dt.UTC)
+    ]
     assert {(o.pricing.value, o.term, o.unit.value): o.amount for o in rows} == {
-        ("on_demand", "", "hour"): 88.4899999025753, ("spot", "", "hour"): 50.6095408219178,
-        ("committed", "1 year", "month"): 44810.08066464, ("committed", "3 years", "month"): 28370.99821392}
+        ("on_demand", "", "hour"): 88.4899999025753,
+        ("spot", "", "hour"): 50.6095408219178,
+        ("committed", "1 year", "month"): 44810.08066464,
+        ("committed", "3 years", "month"): 28370.99821392,
+    }
     first = rows[0]
     assert (first.provider, first.currency, first.price_basis.value, first.stated_accelerators) == ("google-cloud", "USD", "instance", None)
     assert first.source_url == f"https://github.com/Cyclenerd/google-cloud-pricing-cost-calculator/blob/{LAST}/pricing.yml"
     assert "Billing Catalog" in first.source_title
     assert first.via == "Cyclenerd pricing.yml at commit fd66b26, published by 2026-07-30 (Apache-2.0)"
-    assert json.loads(first.raw_extra) == {"accelerator_key": "h100-80gb", "accelerator_count": "8", "cpu": "208", "ram_gb": "1872",
-                                           "local_ssd_gb": "6000", "generated": "Thu Jul 30 06:13:17 2026"}
+    assert json.loads(first.raw_extra) == {
+        "accelerator_key": "h100-80gb",
+        "accelerator_count": "8",
+        "cpu": "208",
+        "ram_gb": "1872",
+        "local_ssd_gb": "6000",
+        "generated": "Thu Jul 30 06:13:17 2026",
+    }
 
 
 def test_the_monthly_duplicates_are_skipped_with_the_reason() -> None:
     skips = [r.reason for r in results("cyclenerd-gcp", CYCLENERD) if isinstance(r, Skip)]
     assert skips.count("month: hour × 730, the same price over a month (stored once, as hour)") == 27
-    assert skips.count("month_spot: hour_spot × 730, the same price over a month (stored once, as hour_spot)") == 24  # 3 rows of 2022 have no spot
+    assert (
+        skips.count("month_spot: hour_spot × 730, the same price over a month (stored once, as hour_spot)") == 24
+    )  # 3 rows of 2022 have no spot
 
 
 def test_the_collection_time_is_the_commit_time_even_where_generated_is_empty_or_shared() -> None:
@@ -80,7 +95,9 @@ def test_the_collection_time_is_the_commit_time_even_where_generated_is_empty_or
     assert (first.amount, "generated" in json.loads(first.raw_extra)) == (3.558986, False)
     assert first.via.endswith("commit d4890e9, published by 2022-02-09 (Apache-2.0)")
     # two snapshots of 2025-05-17 share the `generated` second 15:19:49 but are two commits, a minute apart
-    same_day = [o for o in rows if o.instance_type == "a3-highgpu-8g" and o.pricing.value == "spot" and o.collected.date() == dt.date(2025, 5, 17)]
+    same_day = [
+        o for o in rows if o.instance_type == "a3-highgpu-8g" and o.pricing.value == "spot" and o.collected.date() == dt.date(2025, 5, 17)
+    ]
     assert sorted(o.collected.strftime("%H:%M:%S") for o in same_day) == ["15:20:44", "15:21:42"]
     assert {o.amount for o in same_day} == {20.3893350136986}
 
@@ -88,10 +105,21 @@ def test_the_collection_time_is_the_commit_time_even_where_generated_is_empty_or
 def test_imported_a3_highgpu_8g_is_placed_on_eight_h100_at_11_06_per_gpu_hour(tmp_path: Path) -> None:
     rows = decided("cyclenerd-gcp", CYCLENERD)
     on_demand = one(rows, instance_type="a3-highgpu-8g", region="us-central1", pricing="on_demand", collected="2026-07-30 06:13:37+00:00")
-    assert (on_demand.status, on_demand.accelerator, on_demand.accelerators, on_demand.billing) == (Status.ACCEPTED, "nvidia-h100-sxm", 8, "all_in")
+    assert (on_demand.status, on_demand.accelerator, on_demand.accelerators, on_demand.billing) == (
+        Status.ACCEPTED,
+        "nvidia-h100-sxm",
+        8,
+        "all_in",
+    )
     assert round(on_demand.per_accelerator_hour or 0, 2) == 11.06
-    three_years = one(rows, instance_type="a3-highgpu-8g", region="us-central1", pricing="committed", term="3 years",
-                      collected="2026-07-30 06:13:37+00:00")
+    three_years = one(
+        rows,
+        instance_type="a3-highgpu-8g",
+        region="us-central1",
+        pricing="committed",
+        term="3 years",
+        collected="2026-07-30 06:13:37+00:00",
+    )
     assert round(three_years.per_accelerator_hour or 0, 4) == round(28370.99821392 / 730 / 8, 4)  # 4.8581
     assert "derived_from_term" in three_years.qualifiers
     mega = one(rows, instance_type="a2-megagpu-16g", region="us-central1", pricing="on_demand", collected="2026-07-30 06:13:37+00:00")
@@ -119,7 +147,12 @@ def test_importing_the_same_cyclenerd_file_twice_adds_nothing(tmp_path: Path) ->
     store = Store(tmp_path / "prices")
     first = import_readings("cyclenerd-gcp", [CYCLENERD], store, TABLE, RateTable([]), rules.Limits(), now=NOW)
     again = import_readings("cyclenerd-gcp", [CYCLENERD], store, TABLE, RateTable([]), rules.Limits(), now=NOW)
-    assert (first.read, first.accepted + first.held, first.skipped, first.rejected) == (27, 101, 51, 0)  # 27 on-demand, 24 spot, 25 + 25 committed
+    assert (first.read, first.accepted + first.held, first.skipped, first.rejected) == (
+        27,
+        101,
+        51,
+        0,
+    )  # 27 on-demand, 24 spot, 25 + 25 committed
     assert (again.accepted, again.held, again.already_stored) == (0, 0, 101)
 
 
@@ -133,14 +166,17 @@ def _bad(tmp_path: Path, column: str, text: str) -> list[object]:
     return results("cyclenerd-gcp", path)
 
 
-@pytest.mark.parametrize(("column", "text", "words"), [
-    ("commit_date_utc", "Mon Mar  7 21:27:22 2022", "not an ISO 8601 time"),
-    ("commit_date_utc", "2027-01-01T00:00:00Z", "in the future"),
-    ("hour", "55.7 USD", "not a number"),
-    ("month_3y", "-1", "cannot be negative"),
-    ("month", "40000", "not hour × 730"),
-    ("snapshot_commit", "d4890e9", "40 hexadecimal digits"),
-])
+@pytest.mark.parametrize(
+    ("column", "text", "words"),
+    [
+        ("commit_date_utc", "Mon Mar  7 21:27:22 2022", "not an ISO 8601 time"),
+        ("commit_date_utc", "2027-01-01T00:00:00Z", "in the future"),
+        ("hour", "55.7 USD", "not a number"),
+        ("month_3y", "-1", "cannot be negative"),
+        ("month", "40000", "not hour × 730"),
+        ("snapshot_commit", "d4890e9", "40 hexadecimal digits"),
+    ],
+)
 def test_a_bad_cyclenerd_cell_rejects_its_row_naming_file_line_and_column(tmp_path: Path, column: str, text: str, words: str) -> None:
     found = _bad(tmp_path, column, text)
     errors = [r for r in found if isinstance(r, InputError)]
@@ -162,7 +198,13 @@ def test_gpuhunt_tpu_v4_pod_is_a_price_per_chip_hour_and_spot_above_on_demand_is
     when = dt.datetime(2024, 12, 23, tzinfo=dt.UTC)
     rows = decided("gpuhunt-tpu", TPU_DEC, collected=when)
     v4 = one(rows, instance_type="TPU v4 pod", pricing="on_demand")
-    assert (v4.region, v4.amount, v4.unit.value, v4.price_basis.value, v4.status) == ("us-central2", 3.22, "hour", "accelerator", Status.ACCEPTED)
+    assert (v4.region, v4.amount, v4.unit.value, v4.price_basis.value, v4.status) == (
+        "us-central2",
+        3.22,
+        "hour",
+        "accelerator",
+        Status.ACCEPTED,
+    )
     assert (v4.accelerator, v4.accelerators, v4.per_accelerator_hour, v4.collected) == ("google-tpu-v4", 1, 3.22, when)
     assert v4.via == "dstack gpuhunt src/gpuhunt/resources/tpu_pricing.json (tpu_pricing-2024-12-23.json, MPL-2.0), published by 2024-12-23"
     assert v4.source_url == "https://cloud.google.com/tpu/pricing"
@@ -193,7 +235,9 @@ def test_gpuhunt_tpu_needs_its_date_and_refuses_bad_files_and_cells(tmp_path: Pa
         results("gpuhunt-tpu", broken, collected=NOW)
     assert caught.value.errors[0].line == 3 and "not JSON" in caught.value.errors[0].message
     odd = tmp_path / "odd.json"
-    odd.write_text(json.dumps({"TPU v6e": {"us-east1": {"On Demand (USD)": 2.7}, "us-east5": {"Per Slice (USD)": 9}}}, indent=4), encoding="utf-8")
+    odd.write_text(
+        json.dumps({"TPU v6e": {"us-east1": {"On Demand (USD)": 2.7}, "us-east5": {"Per Slice (USD)": 9}}}, indent=4), encoding="utf-8"
+    )
     found = results("gpuhunt-tpu", odd, collected=NOW)
     error = next(r for r in found if isinstance(r, InputError))
     assert (error.line, error.column) == (6, "TPU v6e/us-east5/Per Slice (USD)") and "unknown price key" in error.message
@@ -219,7 +263,8 @@ def _instances(folder: Path, memory: str, accelerator: str = "acme-a1") -> None:
     (folder / "instances" / "test.csv").write_text(
         "provider,instance_type,accelerator,variant,accelerators,billing,accelerator_memory_gb,source_url,source_title,verified,note\n"
         f"examplecloud,ex-8g,{accelerator},,8,all_in,{memory},https://examplecloud.example/types,Example types,2026-11-01,test row\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
 
 
 def test_an_instance_row_whose_memory_is_not_its_accelerators_fails_validation(data_dir: Path) -> None:
@@ -236,7 +281,9 @@ def test_an_instance_row_whose_memory_is_not_its_accelerators_fails_validation(d
 
 @pytest.mark.parametrize(("memory", "fails"), [("32", False), ("34.36", False), ("33", True)])
 def test_a_record_that_states_gib_accepts_the_gib_number_or_its_gb_equivalent(tmp_path: Path, memory: str, fails: bool) -> None:
-    folder = write_data(tmp_path / "data", [make_record("acme-a1", specs__memory={"state": "published", "value": "32 GiB", "basis": "chip",
-                                                                                  "source": "sheet"})])
+    folder = write_data(
+        tmp_path / "data",
+        [make_record("acme-a1", specs__memory={"state": "published", "value": "32 GiB", "basis": "chip", "source": "sheet"})],
+    )
     _instances(folder, memory)
     assert bool([p for p in check(folder, today=dt.date(2026, 11, 30))[1] if "accelerator_memory_gb" in p.field]) is fails

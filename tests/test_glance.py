@@ -34,9 +34,18 @@ NOW = dt.datetime.now(dt.UTC).replace(microsecond=0)
 
 
 def _obs(instance: str, pricing: str, amount: float, days_ago: int, region: str = "us") -> Observation:
-    return Observation(provider="examplecloud", instance_type=instance, region=region, pricing=pricing, amount=amount,  # type: ignore[arg-type]
-                       currency="USD", unit="hour", collected=NOW - dt.timedelta(days=days_ago),
-                       source_url="https://examplecloud.example/pricing", via="test")
+    return Observation(
+        provider="examplecloud",
+        instance_type=instance,
+        region=region,
+        pricing=pricing,
+        amount=amount,  # type: ignore[arg-type]
+        currency="USD",
+        unit="hour",
+        collected=NOW - dt.timedelta(days=days_ago),
+        source_url="https://examplecloud.example/pricing",
+        via="test",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +53,22 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     """examplecloud: 8x L4 on demand 3.20/h (0.40 per L4), 1x L4 0.70/h, 8x L4 spot 1.60/h,
     a 200-day-old 1x L4 0.30/h (stale), one H100 server at 2.50/h."""
     store = Store(tmp_path_factory.mktemp("glance") / "prices")
-    import_readings("atlas", [], store, load_instances(FIXTURES / "instances"), RateTable([]), rules.Limits(), now=NOW, observations=[
-        _obs("8x L4", "on_demand", 3.2, 1), _obs("1x L4", "on_demand", 0.7, 2), _obs("8x L4", "spot", 1.6, 1),
-        _obs("1x L4", "on_demand", 0.3, 200, region="eu"), _obs("h100-server", "on_demand", 2.5, 3)])
+    import_readings(
+        "atlas",
+        [],
+        store,
+        load_instances(FIXTURES / "instances"),
+        RateTable([]),
+        rules.Limits(),
+        now=NOW,
+        observations=[
+            _obs("8x L4", "on_demand", 3.2, 1),
+            _obs("1x L4", "on_demand", 0.7, 2),
+            _obs("8x L4", "spot", 1.6, 1),
+            _obs("1x L4", "on_demand", 0.3, 200, region="eu"),
+            _obs("h100-server", "on_demand", 2.5, 3),
+        ],
+    )
     return store
 
 
@@ -104,7 +126,10 @@ def test_a_comparison_puts_price_beside_the_specs(client: TestClient) -> None:
     assert memory["nvidia-h100-sxm"]["display"] == "32 GB per USD/hour"  # 80 GB ÷ 2.50
     assert memory["nvidia-l4"]["display"] == "60 GB per USD/hour"  # 24 GB ÷ 0.40
     page = _page(client, "/compare/nvidia-h100-sxm-vs-nvidia-l4")
-    assert page.select_one('#price-table tr[data-key="price.on_demand"] td[data-id="nvidia-l4"] a.figure')["href"] == "https://examplecloud.example/pricing"
+    assert (
+        page.select_one('#price-table tr[data-key="price.on_demand"] td[data-id="nvidia-l4"] a.figure')["href"]
+        == "https://examplecloud.example/pricing"
+    )
 
 
 def test_a_part_without_a_price_or_a_published_input_says_so(client: TestClient) -> None:
@@ -124,7 +149,13 @@ def test_the_card_opens_the_page_with_figures_as_stated_and_a_dated_price(client
     assert [c.name for c in first] == ["h1", "section", "nav"] and first[1]["id"] == "glance"  # the card, then the links
     card = page.select_one("#glance")
     figures = {d["data-glance"]: d.select_one("dd").get_text(" ", strip=True) for d in card.select("[data-glance]")}
-    assert figures == {"memory": "24 GB", "memory_bandwidth": "300 GB/s", "compute.FP8": "242 TFLOPS", "compute.BF16": "121 TFLOPS", "power": "72 W"}
+    assert figures == {
+        "memory": "24 GB",
+        "memory_bandwidth": "300 GB/s",
+        "compute.FP8": "242 TFLOPS",
+        "compute.BF16": "121 TFLOPS",
+        "power": "72 W",
+    }
     price = card.select_one(".glance-price").get_text(" ", strip=True)
     assert f"0.40–0.70 USD per accelerator-hour on demand (2 offers from 1 provider, 90 days to {NOW.date().isoformat()})" in price
     links = [a["href"] for a in page.select("nav.on-page a")]
@@ -138,8 +169,9 @@ def test_the_card_opens_the_page_with_figures_as_stated_and_a_dated_price(client
 
 
 def test_the_catch_is_one_sentence() -> None:
-    assert first_sentence("NVIDIA's table prints tensor throughput with 2:4 sparsity; dense rates are half. The 700 W module needs HGX.") == (
-        "NVIDIA's table prints tensor throughput with 2:4 sparsity; dense rates are half.")
+    assert first_sentence(
+        "NVIDIA's table prints tensor throughput with 2:4 sparsity; dense rates are half. The 700 W module needs HGX."
+    ) == ("NVIDIA's table prints tensor throughput with 2:4 sparsity; dense rates are half.")
     assert first_sentence("No full stop") == "No full stop"
 
 
@@ -150,5 +182,7 @@ def test_far_off_parts_get_their_own_panel_and_exclusions_quote_the_source(real_
     assert off.isdisjoint(p.id for p in memory.points)
     assert "Cerebras WSE-3" in memory.description and "panel of their own" in memory.description
     fp8 = {e.id: e.reason for e in chart.compute_power(real_catalog, chart.NumberFormat.FP8).excluded}
-    assert fp8["nvidia-h200-sxm"] == ("FP8 compute: not comparable (no dense figure stated; the source says "
-                                      "“The GPU cranks out 4 petaflops of eight-bit floating point (FP8) math”)")
+    assert fp8["nvidia-h200-sxm"] == (
+        "FP8 compute: not comparable (no dense figure stated; the source says "
+        "“The GPU cranks out 4 petaflops of eight-bit floating point (FP8) math”)"
+    )

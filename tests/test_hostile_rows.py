@@ -25,32 +25,80 @@ HEADER = "provider,instance_type,region,pricing,term,amount,currency,unit,accele
 NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
 
 DATES = {  # collected → what becomes of the row: "rejected" (a bad cell) or "held" (the implausible_date rule)
-    "0001-01-01T00:00:00Z": "held", "1900-01-01T00:00:00Z": "held", "1969-12-31T23:59:59Z": "held", "1970-01-01T00:00:00Z": "held",
-    "2014-12-31T23:59:59Z": "held", "20261130": "rejected", "20261130T090000Z": "rejected", "2026-W48-1": "rejected",
-    "2026-W48-1T09:00:00Z": "rejected", "2026-334": "rejected", "2026-11-30": "rejected", "2026-11-30T09:00:00": "rejected",
-    "2026-11-30 09:00:00Z": "rejected", "2026-13-01T00:00:00Z": "rejected", "2026-11-31T00:00:00Z": "rejected",
-    "2026-02-29T00:00:00Z": "rejected", "2026-11-30T24:00:00Z": "rejected", "2026-11-30T09:60:00Z": "rejected",
-    "2026-11-30T09:00:00+14:30": "rejected", "2026-11-30T09:00:00-13:00": "rejected", "2026-11-30T09:00:00+23:59": "rejected",
-    "2026-11-30T09:00:00.1234567Z": "rejected", "0001-01-01T00:00:00+01:00": "rejected", "9999-12-31T23:59:59-12:00": "rejected",
-    "9999-12-31T23:59:59Z": "rejected", "２０２６-11-30T09:00:00Z": "rejected", "2026-11-30T09:00:00Z\u200b": "rejected",
-    "NaN": "rejected", "": "rejected", "-2026-11-30T09:00:00Z": "rejected", "+002026-11-30T09:00:00Z": "rejected",
+    "0001-01-01T00:00:00Z": "held",
+    "1900-01-01T00:00:00Z": "held",
+    "1969-12-31T23:59:59Z": "held",
+    "1970-01-01T00:00:00Z": "held",
+    "2014-12-31T23:59:59Z": "held",
+    "20261130": "rejected",
+    "20261130T090000Z": "rejected",
+    "2026-W48-1": "rejected",
+    "2026-W48-1T09:00:00Z": "rejected",
+    "2026-334": "rejected",
+    "2026-11-30": "rejected",
+    "2026-11-30T09:00:00": "rejected",
+    "2026-11-30 09:00:00Z": "rejected",
+    "2026-13-01T00:00:00Z": "rejected",
+    "2026-11-31T00:00:00Z": "rejected",
+    "2026-02-29T00:00:00Z": "rejected",
+    "2026-11-30T24:00:00Z": "rejected",
+    "2026-11-30T09:60:00Z": "rejected",
+    "2026-11-30T09:00:00+14:30": "rejected",
+    "2026-11-30T09:00:00-13:00": "rejected",
+    "2026-11-30T09:00:00+23:59": "rejected",
+    "2026-11-30T09:00:00.1234567Z": "rejected",
+    "0001-01-01T00:00:00+01:00": "rejected",
+    "9999-12-31T23:59:59-12:00": "rejected",
+    "9999-12-31T23:59:59Z": "rejected",
+    "２０２６-11-30T09:00:00Z": "rejected",
+    "2026-11-30T09:00:00Z\u200b": "rejected",
+    "NaN": "rejected",
+    "": "rejected",
+    "-2026-11-30T09:00:00Z": "rejected",
+    "+002026-11-30T09:00:00Z": "rejected",
 }
 AMOUNTS = {  # amount → what becomes of the row
-    "1e308": "held", "1000000": "held", "99999999999999999999999999999": "held", "-0": "held", "0": "held", "1" + "0" * 400: "rejected",
-    "1e309": "rejected", "NaN": "rejected", "nan": "rejected", "inf": "rejected", "-inf": "rejected", "-1": "rejected",
-    "0x10": "rejected", "1_000": "rejected", "٣.٢": "rejected", "３.２": "rejected", "3.2\u00a0": "accepted", "1e-400": "held",
-    "3,20": "rejected", "": "rejected",
+    "1e308": "held",
+    "1000000": "held",
+    "99999999999999999999999999999": "held",
+    "-0": "held",
+    "0": "held",
+    "1" + "0" * 400: "rejected",
+    "1e309": "rejected",
+    "NaN": "rejected",
+    "nan": "rejected",
+    "inf": "rejected",
+    "-inf": "rejected",
+    "-1": "rejected",
+    "0x10": "rejected",
+    "1_000": "rejected",
+    "٣.٢": "rejected",
+    "３.２": "rejected",
+    "3.2\u00a0": "accepted",
+    "1e-400": "held",
+    "3,20": "rejected",
+    "": "rejected",
 }
-COUNTS = {"1" * 50: "rejected", "2147483648": "rejected", "8.5": "rejected", "0": "rejected", "-1": "rejected", "８": "rejected",
-          "1e3": "rejected", "1.0": "accepted"}
+COUNTS = {
+    "1" * 50: "rejected",
+    "2147483648": "rejected",
+    "8.5": "rejected",
+    "0": "rejected",
+    "-1": "rejected",
+    "８": "rejected",
+    "1e3": "rejected",
+    "1.0": "accepted",
+}
 
 
 def _row(region: str, amount: str = "2.49", collected: str = "2026-11-29T09:00:00Z", accelerators: str = "1") -> str:
     def cell(text: str) -> str:
         return '"' + text.replace('"', '""') + '"'
 
-    return (f"lambda,gpu_1x_h100_pcie,{cell(region)},on_demand,,{cell(amount)},USD,hour,{cell(accelerators)},instance,{cell(collected)},"
-            "https://lambda.ai/pricing,Lambda pricing,hostile test,,\n")
+    return (
+        f"lambda,gpu_1x_h100_pcie,{cell(region)},on_demand,,{cell(amount)},USD,hour,{cell(accelerators)},instance,{cell(collected)},"
+        "https://lambda.ai/pricing,Lambda pricing,hostile test,,\n"
+    )
 
 
 def _hostile(folder: Path, valid: int) -> tuple[Path, dict[str, str]]:
@@ -113,10 +161,20 @@ def test_the_opencomputeprices_importer_rejects_hostile_cells_row_by_row(tmp_pat
     import io
 
     base = next(csv.DictReader(io.StringIO(header + "\n" + good + "\n")))
-    hostile = [("snapshot_ts", "0001-01-01T00:00:00Z"), ("snapshot_ts", "2026-W12-6"), ("snapshot_ts", "2026-03-21"),
-               ("gpu_memory_gb", "nan"), ("gpu_memory_gb", "1e400"), ("gpu_memory_gb", "{" * 5000), ("gpu_memory_gb", "{'TotalGpuMemoryInMiB': 'x'}"),
-               ("gpu_count", "9" * 40), ("price_per_gpu_hour", "1e308"), ("price_per_hour", "1e308"), ("raw_extra", '{"meter_name": ['),
-               ("price_unit", "fortnight")]
+    hostile = [
+        ("snapshot_ts", "0001-01-01T00:00:00Z"),
+        ("snapshot_ts", "2026-W12-6"),
+        ("snapshot_ts", "2026-03-21"),
+        ("gpu_memory_gb", "nan"),
+        ("gpu_memory_gb", "1e400"),
+        ("gpu_memory_gb", "{" * 5000),
+        ("gpu_memory_gb", "{'TotalGpuMemoryInMiB': 'x'}"),
+        ("gpu_count", "9" * 40),
+        ("price_per_gpu_hour", "1e308"),
+        ("price_per_hour", "1e308"),
+        ("raw_extra", '{"meter_name": ['),
+        ("price_unit", "fortnight"),
+    ]
     out = io.StringIO()
     writer = csv.DictWriter(out, columns, lineterminator="\n")
     writer.writeheader()
@@ -129,14 +187,26 @@ def test_the_opencomputeprices_importer_rejects_hostile_cells_row_by_row(tmp_pat
     assert len(results) == 1 + len(hostile)
     assert all(isinstance(r, Observation | InputError) for r in results)
     store = Store(tmp_path / "prices")
-    summary = import_readings("opencomputeprices", [path], store, load_instances(FIXTURES / "instances"), RateTable([]), rules.Limits(),
-                              now=NOW)
+    summary = import_readings(
+        "opencomputeprices", [path], store, load_instances(FIXTURES / "instances"), RateTable([]), rules.Limits(), now=NOW
+    )
     assert summary.read == 13 and summary.rejected == sum(isinstance(r, InputError) for r in results) >= 3
     stored = {r["region"]: (r["status"], tuple(r["rules"])) for r in store.query("SELECT region, status, rules FROM latest")}
     assert stored["eastus"] == ("accepted", ())  # the valid row: 98.32 an hour on 2026-03-21
-    assert stored == {"eastus": ("accepted", ()), "hostile-0": ("held", ("implausible_date",)),  # year 1: held, not an OverflowError
-                      "hostile-4": ("held", ("memory_mismatch",)),  # 1e400 GB is no memory
-                      "hostile-5": ("accepted", ()), "hostile-10": ("accepted", ()),  # unreadable evidence is kept as text, never used
-                      "hostile-8": ("held", ("per_accelerator_mismatch",)), "hostile-9": ("held", ("per_accelerator_mismatch",))}
-    assert [(e.line, e.column) for e in summary.errors] == [(4, "snapshot_ts"), (5, "snapshot_ts"), (6, "stated_memory_gb"), (9, "(row)"),
-                                                            (10, "gpu_count"), (14, "price_unit")]
+    assert stored == {
+        "eastus": ("accepted", ()),
+        "hostile-0": ("held", ("implausible_date",)),  # year 1: held, not an OverflowError
+        "hostile-4": ("held", ("memory_mismatch",)),  # 1e400 GB is no memory
+        "hostile-5": ("accepted", ()),
+        "hostile-10": ("accepted", ()),  # unreadable evidence is kept as text, never used
+        "hostile-8": ("held", ("per_accelerator_mismatch",)),
+        "hostile-9": ("held", ("per_accelerator_mismatch",)),
+    }
+    assert [(e.line, e.column) for e in summary.errors] == [
+        (4, "snapshot_ts"),
+        (5, "snapshot_ts"),
+        (6, "stated_memory_gb"),
+        (9, "(row)"),
+        (10, "gpu_count"),
+        (14, "price_unit"),
+    ]

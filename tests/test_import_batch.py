@@ -16,15 +16,55 @@ from computeatlas.cloud.store import Store
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
 NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
 TABLE = load_instances(FIXTURES / "instances")
-HEADER = ["provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "accelerators", "price_basis",
-          "collected", "source_url", "source_title", "via", "availability", "note"]
+HEADER = [
+    "provider",
+    "instance_type",
+    "region",
+    "pricing",
+    "term",
+    "amount",
+    "currency",
+    "unit",
+    "accelerators",
+    "price_basis",
+    "collected",
+    "source_url",
+    "source_title",
+    "via",
+    "availability",
+    "note",
+]
 WHEN = "2026-11-20T00:00:00Z"
 
 
-def _row(instance: str, region: str, amount: str, *, accelerators: str = "", pricing: str = "on_demand", currency: str = "USD",
-         collected: str = WHEN) -> list[str]:
-    return ["examplecloud", instance, region, pricing, "", amount, currency, "hour", accelerators, "instance", collected,
-            "https://examplecloud.example/pricing", "Example pricing", "", "", ""]
+def _row(
+    instance: str,
+    region: str,
+    amount: str,
+    *,
+    accelerators: str = "",
+    pricing: str = "on_demand",
+    currency: str = "USD",
+    collected: str = WHEN,
+) -> list[str]:
+    return [
+        "examplecloud",
+        instance,
+        region,
+        pricing,
+        "",
+        amount,
+        currency,
+        "hour",
+        accelerators,
+        "instance",
+        collected,
+        "https://examplecloud.example/pricing",
+        "Example pricing",
+        "",
+        "",
+        "",
+    ]
 
 
 def _rows() -> list[list[str]]:
@@ -58,8 +98,17 @@ def test_a_varied_import_is_counted_row_by_row_and_the_same_file_again_adds_noth
     path, store = _write(tmp_path / "varied.csv"), Store(tmp_path / "store")
     first = import_readings("atlas", [path], store, TABLE, RateTable([]), rules.Limits(), now=NOW)
     assert (first.read, first.accepted, first.held, first.rejected, first.already_stored, first.skipped) == (280, 105, 120, 25, 30, 0)
-    assert dict(first.held_by_rule) == {"unplaced": 40, "count_mismatch": 20, "below_floor": 10, "above_ceiling": 10,
-                                        "implausible_date": 10, "conflict": 10, "licence_included": 10, "outside_band": 5, "term_total": 5}
+    assert dict(first.held_by_rule) == {
+        "unplaced": 40,
+        "count_mismatch": 20,
+        "below_floor": 10,
+        "above_ceiling": 10,
+        "implausible_date": 10,
+        "conflict": 10,
+        "licence_included": 10,
+        "outside_band": 5,
+        "term_total": 5,
+    }
     assert dict(first.rejected_by_reason) == {
         "amount: not a number (ASCII digits, an optional decimal point and exponent; a comma only between groups of three digits, "
         "e.g. 1,234.56)": 15,
@@ -72,26 +121,31 @@ def test_a_varied_import_is_counted_row_by_row_and_the_same_file_again_adds_noth
     stored = {(r["instance_type"], r["region"], float(r["amount"])): r for r in store.query("SELECT * FROM obs")}
     assert len(stored) == 225
     accepted = stored[("8x L4", "r0", 3.12)]
-    assert (accepted["status"], accepted["accelerator"], accepted["accelerators"], accepted["per_accelerator_hour"]) == \
-        ("accepted", "nvidia-l4", 8, 0.39)
+    assert (accepted["status"], accepted["accelerator"], accepted["accelerators"], accepted["per_accelerator_hour"]) == (
+        "accepted",
+        "nvidia-l4",
+        8,
+        0.39,
+    )
     assert list(accepted["qualifiers"]) == ["variant_not_stated"] and accepted["run"] == first.run
     assert list(stored[("9x Z9", "z0", 3.0)]["reasons"]) == ["unknown instance type '9x Z9' at provider 'examplecloud'"]
     assert list(stored[("1x B200", "c3", 5.0)]["reasons"]) == [
-        "the source states 2 accelerator(s) per instance; our instance table has 1 for '1x B200' at 'examplecloud'"]
+        "the source states 2 accelerator(s) per instance; our instance table has 1 for '1x B200' at 'examplecloud'"
+    ]
     assert list(stored[("8x L4", "r4", 3.5)]["rules"]) == ["conflict"]
     assert list(stored[("8x L4", "r4", 3.5)]["reasons"]) == ["the same observation is priced 3.12 USD elsewhere in this import"]
     assert list(stored[("1x B200", "t2", 17520.0)]["rules"]) == ["term_total", "conflict"]
     assert stored[("1x B200", "t2", 2.0)]["status"] == "accepted"
     assert list(stored[("1x L4", "o1", 50.0)]["reasons"]) == [
         "50 USD per accelerator-hour is outside 0.1–10 × the median 0.39 of 1 provider(s)' medians (125 on_demand observations "
-        "of nvidia-l4)"]
+        "of nvidia-l4)"
+    ]
     assert list(stored[("8x L4 (Windows)", "w0", 4.0)]["rules"]) == ["licence_included"]
     assert list(stored[("1x L4", "f0", 0.001)]["reasons"]) == ["0.001 USD per accelerator-hour is below the floor of 0.02"]
 
     again = import_readings("atlas", [path], store, TABLE, RateTable([]), rules.Limits(), now=NOW + dt.timedelta(seconds=1))
     assert (again.read, again.accepted, again.held, again.rejected, again.already_stored) == (280, 0, 0, 25, 255)
     assert len(store.runs()) == 1
-
 
 
 def test_a_second_import_is_judged_against_the_stored_rows_counted_once_each(tmp_path: Path) -> None:
@@ -105,17 +159,23 @@ def test_a_second_import_is_judged_against_the_stored_rows_counted_once_each(tmp
     assert (first.accepted, first.held) == (100, 0)  # 100 prices of 3.12 ÷ 8 = 0.39 per GPU-hour
     second_path = tmp_path / "second.csv"
     with second_path.open("w", encoding="utf-8", newline="") as handle:
-        csv.writer(handle).writerows([HEADER,
-                                      _row("1x L4", "p0", "50.0"),  # 50 per GPU-hour: against the stored 100 and these 4
-                                      _row("8x L4", "r0", "3.50", accelerators="8"),  # the stored key r0 at another price
-                                      _row("8x L4", "r1", "3.12", accelerators="8"),  # the stored row again
-                                      _row("8x L4", "n0", "3.20", accelerators="8")])  # a new key: 0.40 per GPU-hour
+        csv.writer(handle).writerows(
+            [
+                HEADER,
+                _row("1x L4", "p0", "50.0"),  # 50 per GPU-hour: against the stored 100 and these 4
+                _row("8x L4", "r0", "3.50", accelerators="8"),  # the stored key r0 at another price
+                _row("8x L4", "r1", "3.12", accelerators="8"),  # the stored row again
+                _row("8x L4", "n0", "3.20", accelerators="8"),
+            ]
+        )  # a new key: 0.40 per GPU-hour
     second = import_readings("atlas", [second_path], store, TABLE, RateTable([]), rules.Limits(), now=NOW + dt.timedelta(seconds=1))
     assert (second.read, second.accepted, second.held, second.already_stored) == (4, 1, 2, 1)
     assert dict(second.held_by_rule) == {"outside_band": 1, "conflict": 1}
     held = {(r["instance_type"], r["region"]): list(r["reasons"]) for r in store.held(second.run)}
     assert held == {
-        ("1x L4", "p0"): ["50 USD per accelerator-hour is outside 0.1–10 × the median 0.39 of 1 provider(s)' medians "
-                          "(104 on_demand observations of nvidia-l4)"],  # the stored 100 (one price) and the 4 here, judged before deduplication
+        ("1x L4", "p0"): [
+            "50 USD per accelerator-hour is outside 0.1–10 × the median 0.39 of 1 provider(s)' medians "
+            "(104 on_demand observations of nvidia-l4)"
+        ],  # the stored 100 (one price) and the 4 here, judged before deduplication
         ("8x L4", "r0"): [f"the store holds this observation at 3.12 USD (run {first.run})"],
     }

@@ -112,16 +112,24 @@ def test_no_module_imports_a_package_module_by_a_computed_name():
     """Every import of a module of the package is an import statement, which the contracts
     and the cycle check read (one of sqlalchemy's dialects, named in full, is no such import)."""
     sources = {p: p.read_text("utf-8") for p in sorted(PACKAGE.rglob("*.py"))}
-    found = {str(p.relative_to(ROOT)): hits for p, text in sources.items()
-             if ("import_module" in text or "__import__" in text) and (hits := _dynamic_imports(text))}
+    found = {
+        str(p.relative_to(ROOT)): hits
+        for p, text in sources.items()
+        if ("import_module" in text or "__import__" in text) and (hits := _dynamic_imports(text))
+    }
     assert found == {}
 
 
 def test_the_dynamic_import_finder_finds_one():
-    source = ("import importlib\nimportlib.import_module('computeatlas.web.app')\nimportlib.import_module(f'computeatlas.{x}')\n"
-              "__import__(name)\n__import__(f'sqlalchemy.dialects.{dialect}')\n")
-    assert _dynamic_imports(source) == ["2: importlib.import_module('computeatlas.web.app')",
-                                        "3: importlib.import_module(f'computeatlas.{x}')", "4: __import__(name)"]
+    source = (
+        "import importlib\nimportlib.import_module('computeatlas.web.app')\nimportlib.import_module(f'computeatlas.{x}')\n"
+        "__import__(name)\n__import__(f'sqlalchemy.dialects.{dialect}')\n"
+    )
+    assert _dynamic_imports(source) == [
+        "2: importlib.import_module('computeatlas.web.app')",
+        "3: importlib.import_module(f'computeatlas.{x}')",
+        "4: __import__(name)",
+    ]
 
 
 def _copy_with(tmp_path: Path, lines: dict[str, str]) -> Path:
@@ -150,13 +158,23 @@ def test_a_back_import_breaks_the_layering(tmp_path: Path) -> None:
     """In a copy of the package, a core module that names a web type (only for type
     checkers) and a silicon module that imports an economics one (silicon is below
     economics): both are reported, each by its contract, and both make cycles."""
-    copy = _copy_with(tmp_path, {
-        "core/units.py": "\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from computeatlas.web.app import create_app\n",
-        "silicon/related.py": "\nfrom computeatlas.economics.claims import Metric  # noqa: E402\n",
-    })
+    copy = _copy_with(
+        tmp_path,
+        {
+            "core/units.py": "\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from computeatlas.web.app import create_app\n",
+            "silicon/related.py": "\nfrom computeatlas.economics.claims import Metric  # noqa: E402\n",
+        },
+    )
     env = {**os.environ, "PYTHONPATH": str(copy)}  # the copy ahead of the installed package
-    run = subprocess.run([sys.executable, "-c", CHECK.format(tests=str(ROOT / "tests"))], cwd=copy, env=env,
-                         capture_output=True, text=True, timeout=120, check=False)
+    run = subprocess.run(
+        [sys.executable, "-c", CHECK.format(tests=str(ROOT / "tests"))],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     out = run.stdout.replace(" \n", " ")  # import-linter wraps long contract names
     assert run.returncode == 1, out + run.stderr
     cycles = out.splitlines()[0]

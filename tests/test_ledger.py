@@ -36,7 +36,9 @@ def ledger(url: str) -> Iterator[Ledger]:
 
 
 def person(name: str = "Zoë O’Brien-Núñez", email: str = "zoe@example.org", use: str = "research") -> DatasetRequest:
-    request, errors, _ = check({"name": name, "email": email, "organisation": "Université de Genève", "intended_use": use, "licence": "accepted"})
+    request, errors, _ = check(
+        {"name": name, "email": email, "organisation": "Université de Genève", "intended_use": use, "licence": "accepted"}
+    )
     assert request is not None, errors
     return request
 
@@ -296,8 +298,9 @@ def test_the_ledger_location_hides_a_password() -> None:
 def test_requests_list_prints_visitor_text_literally(tmp_path: Path, name: str, organisation: str) -> None:
     url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
     ledger = Ledger.open(url)
-    request, errors, _ = check({"name": name, "email": "m@example.org", "organisation": organisation,
-                                "intended_use": "research", "licence": "accepted"})
+    request, errors, _ = check(
+        {"name": name, "email": "m@example.org", "organisation": organisation, "intended_use": "research", "licence": "accepted"}
+    )
     assert request is not None, errors
     record(ledger, request, "key-0000000000000091")
     ledger.close()
@@ -311,8 +314,9 @@ def test_requests_list_prints_visitor_text_literally(tmp_path: Path, name: str, 
 
 def test_an_email_local_part_of_64_is_accepted_and_65_refused() -> None:
     assert person(email="a" * 64 + "@example.org").email == "a" * 64 + "@example.org"
-    request, errors, _ = check({"name": "N", "email": "a" * 65 + "@example.org", "organisation": "O",
-                                "intended_use": "research", "licence": "accepted"})
+    request, errors, _ = check(
+        {"name": "N", "email": "a" * 65 + "@example.org", "organisation": "O", "intended_use": "research", "licence": "accepted"}
+    )
     assert request is None and "too long before the @-sign" in errors["email"]
 
 
@@ -338,8 +342,11 @@ def test_ledger_and_secret_files_are_readable_by_the_owner_only(tmp_path: Path) 
     load_secret(folder)
     modes["secret.key"] = oct((folder / "secret.key").stat().st_mode & 0o777)
     assert modes == {
-        "ledger.sqlite3": "0o600", "ledger.sqlite3-shm": "0o600", "ledger.sqlite3-wal": "0o600",
-        "ledger.migrate.lock": "0o600", "secret.key": "0o600",
+        "ledger.sqlite3": "0o600",
+        "ledger.sqlite3-shm": "0o600",
+        "ledger.sqlite3-wal": "0o600",
+        "ledger.migrate.lock": "0o600",
+        "secret.key": "0o600",
     }
     assert oct(folder.stat().st_mode & 0o777) == "0o700"
 
@@ -402,10 +409,16 @@ def test_postgresql_erase_rewrites_the_table_files(tmp_path: Path) -> None:
                 with ledger.engine.connect() as connection:
                     connection.exec_driver_sql("CHECKPOINT")  # write shared buffers to the files
                     folder = Path(connection.exec_driver_sql("SHOW data_directory").scalar_one())
-                    names = connection.execute(text(
-                        "SELECT pg_relation_filepath(c.oid) FROM pg_class c WHERE c.oid = 'dataset_requests'::regclass "
-                        "OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'dataset_requests'::regclass)"
-                    )).scalars().all()
+                    names = (
+                        connection.execute(
+                            text(
+                                "SELECT pg_relation_filepath(c.oid) FROM pg_class c WHERE c.oid = 'dataset_requests'::regclass "
+                                "OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'dataset_requests'::regclass)"
+                            )
+                        )
+                        .scalars()
+                        .all()
+                    )
                 return [folder / name for name in names]
 
             before = relation_files()

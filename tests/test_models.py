@@ -20,8 +20,12 @@ def test_llama_3_3_70b_as_read(real_catalog) -> None:
     assert m.head_size.value == 128 and m.head_size.source == "llama-models-ref"
     assert m.context_length.value == 131072 and m.total_params.value == m.active_params.value == 70e9
     assert m.sources["llama-models-ref"].url == "https://github.com/meta-llama/llama-models/blob/main/models/llama3/model.py"
-    assert m.aliases["deepinfra"] == ["meta-llama/Llama-3.3-70B-Instruct", "meta-llama/Llama-3.3-70B-Instruct-Turbo",  # DeepInfra's own names,
-                                      "deepinfra/meta-llama/Llama-3.3-70B-Instruct", "deepinfra/meta-llama/Llama-3.3-70B-Instruct-Turbo"]  # LiteLLM's
+    assert m.aliases["deepinfra"] == [
+        "meta-llama/Llama-3.3-70B-Instruct",
+        "meta-llama/Llama-3.3-70B-Instruct-Turbo",  # DeepInfra's own names,
+        "deepinfra/meta-llama/Llama-3.3-70B-Instruct",
+        "deepinfra/meta-llama/Llama-3.3-70B-Instruct-Turbo",
+    ]  # LiteLLM's
 
 
 def test_mixture_of_experts_records_keep_total_and_active_apart(real_catalog) -> None:
@@ -61,8 +65,22 @@ def test_attention_figures_come_in_pairs(tmp_path: Path) -> None:
 
 
 def test_every_issue_model_is_present(real_catalog) -> None:
-    wanted = {"llama-2-70b", "llama-3-1-8b", "llama-3-1-70b", "llama-3-1-405b", "llama-3-3-70b", "deepseek-v3", "deepseek-r1",
-              "qwen-2-5-72b", "qwen3-32b", "qwen3-235b-a22b", "mixtral-8x7b", "gpt-oss-20b", "gpt-oss-120b", "mistral-small-24b"}
+    wanted = {
+        "llama-2-70b",
+        "llama-3-1-8b",
+        "llama-3-1-70b",
+        "llama-3-1-405b",
+        "llama-3-3-70b",
+        "deepseek-v3",
+        "deepseek-r1",
+        "qwen-2-5-72b",
+        "qwen3-32b",
+        "qwen3-235b-a22b",
+        "mixtral-8x7b",
+        "gpt-oss-20b",
+        "gpt-oss-120b",
+        "mistral-small-24b",
+    }
     assert wanted <= set(real_catalog.models)
 
 

@@ -20,15 +20,18 @@ from computeatlas.core.presentation import (
 )
 
 
-@pytest.mark.parametrize(("stated", "shown"), [
-    ("3958 TFLOPS", "3,958 TFLOPS"),  # H100 SXM INT8 as NVIDIA prints it: digits kept, separator added
-    ("144 GiB", "144 GiB"),  # Trainium 3 memory as AWS states it: the binary unit stays
-    ("7380 GB/s", "7,380 GB/s"),  # TPU7x bandwidth as Google's table states it, not turned into TB/s
-    ("4.9 TB/s", "4.9 TB/s"),
-    ("2614.9 TFLOPS", "2,614.9 TFLOPS"),
-    ("80e9", "80 billion"),  # H100 transistors as the record writes them
-    ("20000 W", "20,000 W"),
-])
+@pytest.mark.parametrize(
+    ("stated", "shown"),
+    [
+        ("3958 TFLOPS", "3,958 TFLOPS"),  # H100 SXM INT8 as NVIDIA prints it: digits kept, separator added
+        ("144 GiB", "144 GiB"),  # Trainium 3 memory as AWS states it: the binary unit stays
+        ("7380 GB/s", "7,380 GB/s"),  # TPU7x bandwidth as Google's table states it, not turned into TB/s
+        ("4.9 TB/s", "4.9 TB/s"),
+        ("2614.9 TFLOPS", "2,614.9 TFLOPS"),
+        ("80e9", "80 billion"),  # H100 transistors as the record writes them
+        ("20000 W", "20,000 W"),
+    ],
+)
 def test_a_stated_figure_keeps_its_unit_and_gains_separators(stated: str, shown: str) -> None:
     assert figure_text(stated) == shown
 
@@ -57,11 +60,16 @@ def test_ratios_name_the_larger_side_and_never_fall_below_one() -> None:
 
 
 def _memory(primary_source: str, *others: tuple[str, str]) -> MemorySpec:
-    return MemorySpec.model_validate({
-        "state": "published", "value": "144 GiB", "basis": "chip", "source": primary_source,
-        "primary_reason": "the maker's table" if others else None,
-        "other_claims": [{"value": v, "source": s} for v, s in others],
-    })
+    return MemorySpec.model_validate(
+        {
+            "state": "published",
+            "value": "144 GiB",
+            "basis": "chip",
+            "source": primary_source,
+            "primary_reason": "the maker's table" if others else None,
+            "other_claims": [{"value": v, "source": s} for v, s in others],
+        }
+    )
 
 
 KINDS = {"aws": "vendor", "aws-blog": "vendor", "press": "press"}

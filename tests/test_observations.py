@@ -79,23 +79,44 @@ def test_a_split_bill_is_combined_into_the_all_in_price_and_the_parts_are_held(c
 
 
 def _obs(instance: str, amount: float, **extra: object) -> Observation:
-    return Observation(provider=str(extra.pop("provider", "examplecloud")), instance_type=instance, region=str(extra.pop("region", "us")),
-                       pricing=extra.pop("pricing", "on_demand"), amount=amount, currency="USD", unit="hour",  # type: ignore[arg-type]
-                       collected=extra.pop("collected", NOW), **extra)  # type: ignore[arg-type]
+    return Observation(
+        provider=str(extra.pop("provider", "examplecloud")),
+        instance_type=instance,
+        region=str(extra.pop("region", "us")),
+        pricing=extra.pop("pricing", "on_demand"),
+        amount=amount,
+        currency="USD",
+        unit="hour",  # type: ignore[arg-type]
+        collected=extra.pop("collected", NOW),
+        **extra,
+    )  # type: ignore[arg-type]
 
 
 def test_memory_per_instance_must_be_count_times_the_accelerators_memory() -> None:
-    decided = rules.apply([_obs("8x L4", 3.12, stated_memory_gb=192), _obs("1x L4", 0.39, stated_memory_gb=24, region="eu"),
-                           _obs("8x L4", 3.12, stated_memory_gb=1430, region="ap")], TABLE, RateTable([]), LIMITS)
+    decided = rules.apply(
+        [
+            _obs("8x L4", 3.12, stated_memory_gb=192),
+            _obs("1x L4", 0.39, stated_memory_gb=24, region="eu"),
+            _obs("8x L4", 3.12, stated_memory_gb=1430, region="ap"),
+        ],
+        TABLE,
+        RateTable([]),
+        LIMITS,
+    )
     assert [o.status.value for o in decided] == ["accepted", "accepted", "held"]
     assert decided[2].rules == ("memory_mismatch",) and "1430 GB" in decided[2].reasons[0] and "192 GB" in decided[2].reasons[0]
 
 
 def test_a_stated_per_gpu_price_that_disagrees_with_the_instance_price_is_held() -> None:
-    wrong, right = rules.apply([
-        _obs("Standard_ND96isr_H100_v5", 98.32, provider="azure", stated_accelerators=8, stated_per_accelerator=11.00),
-        _obs("Standard_ND96isr_H100_v5", 98.32, provider="azure", region="eu", stated_accelerators=8, stated_per_accelerator=12.29),
-    ], TABLE, RateTable([]), LIMITS)
+    wrong, right = rules.apply(
+        [
+            _obs("Standard_ND96isr_H100_v5", 98.32, provider="azure", stated_accelerators=8, stated_per_accelerator=11.00),
+            _obs("Standard_ND96isr_H100_v5", 98.32, provider="azure", region="eu", stated_accelerators=8, stated_per_accelerator=12.29),
+        ],
+        TABLE,
+        RateTable([]),
+        LIMITS,
+    )
     assert wrong.rules == ("per_accelerator_mismatch",) and "12.29" in wrong.reasons[0]
     assert right.status is Status.ACCEPTED and right.per_accelerator_hour == pytest.approx(12.29)
 
@@ -123,8 +144,16 @@ def test_real_excerpt_tpu_counts_band_windows_and_memory(tmp_path: Path) -> None
 def test_a_provider_whose_spot_column_copies_on_demand_is_held_but_one_equal_row_is_fine() -> None:
     copied = [_obs(n, p, provider="runpod", pricing=k) for n, p in (("8x_L4_SECURE", 3.52),) for k in ("on_demand", "spot")]
     copied += [_obs("8x_L4_SECURE", 3.52, provider="runpod", region="eu", pricing=k) for k in ("on_demand", "spot")]
-    assert [o.rules for o in rules.apply(copied, TABLE, RateTable([]), LIMITS)] == [(), ("spot_equals_on_demand",), (), ("spot_equals_on_demand",)]
-    one = copied[:2] + [_obs("8x_L4_SECURE", 3.52, provider="runpod", region="eu"), _obs("8x_L4_SECURE", 1.2, provider="runpod", region="eu", pricing="spot")]
+    assert [o.rules for o in rules.apply(copied, TABLE, RateTable([]), LIMITS)] == [
+        (),
+        ("spot_equals_on_demand",),
+        (),
+        ("spot_equals_on_demand",),
+    ]
+    one = copied[:2] + [
+        _obs("8x_L4_SECURE", 3.52, provider="runpod", region="eu"),
+        _obs("8x_L4_SECURE", 1.2, provider="runpod", region="eu", pricing="spot"),
+    ]
     assert all(o.status is Status.ACCEPTED for o in rules.apply(one, TABLE, RateTable([]), LIMITS))
 
 
@@ -180,12 +209,24 @@ def test_the_hand_typed_offers_become_observations_with_nothing_lost(tmp_path: P
     assert summary.accepted == len(offers) == 60 and summary.held == 0
     rows = stored(store)
     for offer in offers:
-        match = [o for o in rows if o.instance_type == offer["instance_type"] and o.provider == offer["provider"]
-                 and o.region == offer["region"] and o.collected.date().isoformat() == offer["seen"] and o.term == offer["term"]]
+        match = [
+            o
+            for o in rows
+            if o.instance_type == offer["instance_type"]
+            and o.provider == offer["provider"]
+            and o.region == offer["region"]
+            and o.collected.date().isoformat() == offer["seen"]
+            and o.term == offer["term"]
+        ]
         assert len(match) == 1, offer
         o = match[0]
-        assert (o.amount, o.currency, o.accelerator, o.note, o.source_url) == (float(offer["price_per_hour"]), offer["currency"],
-                                                                             offer["accelerator"], offer["note"], offer["source_url"])
+        assert (o.amount, o.currency, o.accelerator, o.note, o.source_url) == (
+            float(offer["price_per_hour"]),
+            offer["currency"],
+            offer["accelerator"],
+            offer["note"],
+            offer["source_url"],
+        )
         assert json.loads(o.raw_extra)["variant_published"] == offer["variant"]
 
 
@@ -233,12 +274,23 @@ def test_every_offer_ever_of_one_part_is_read_once_a_minute(counted: tuple[Store
 
 def test_a_narrowed_market_reads_only_the_columns_and_parts_asked_and_counts_in_duckdb(tmp_path: Path) -> None:
     store = Store(tmp_path / "prices")
-    import_readings("atlas", [], store, TABLE, RateTable([]), LIMITS, now=NOW,
-                    observations=[_obs("8x L4", 3.12), _obs("1x L4", 0.39, region="eu"), _obs("8x L4", 2.80, pricing="spot")])
+    import_readings(
+        "atlas",
+        [],
+        store,
+        TABLE,
+        RateTable([]),
+        LIMITS,
+        now=NOW,
+        observations=[_obs("8x L4", 3.12), _obs("1x L4", 0.39, region="eu"), _obs("8x L4", 2.80, pricing="spot")],
+    )
     later = NOW + dt.timedelta(minutes=1)
     narrow = store.newest(None, later, columns=("amount", "region"), parts={"nvidia-l4"})
     assert [(r["amount"], r["region"], r["accelerator"], r["collected"]) for r in narrow] == [
-        (2.80, "us", "nvidia-l4", NOW), (0.39, "eu", "nvidia-l4", NOW), (3.12, "us", "nvidia-l4", NOW)]  # per GPU-hour 0.35, 0.39, 0.39 (then 1x before 8x)
+        (2.80, "us", "nvidia-l4", NOW),
+        (0.39, "eu", "nvidia-l4", NOW),
+        (3.12, "us", "nvidia-l4", NOW),
+    ]  # per GPU-hour 0.35, 0.39, 0.39 (then 1x before 8x)
     assert set(narrow[0]) == {"accelerator", "collected", "amount", "region"}
     assert store.newest(None, later, columns=("amount",), parts={"nvidia-h100-sxm"}) == []
     assert store.newest(None, later, parts=set()) == []

@@ -23,8 +23,10 @@ HEADER = "provider,instance_type,region,pricing,term,amount,currency,unit,accele
 
 
 def _row(amount: str = "3.12", accelerators: str = "8", instance: str = "8x L4", region: str = "us", via: str = "") -> str:
-    return (f'examplecloud,{instance},"{region}",on_demand,,"{amount}",USD,hour,{accelerators},instance,2026-11-20T00:00:00Z,'
-            f'https://examplecloud.example/p,Example,"{via}",,\n')
+    return (
+        f'examplecloud,{instance},"{region}",on_demand,,"{amount}",USD,hour,{accelerators},instance,2026-11-20T00:00:00Z,'
+        f'https://examplecloud.example/p,Example,"{via}",,\n'
+    )
 
 
 def _read(tmp_path: Path, *lines: str) -> list[object]:
@@ -40,17 +42,38 @@ def test_a_price_cell_with_a_decimal_comma_or_non_ascii_digits_is_rejected_namin
     assert (result.file, result.line, result.column) == (str(tmp_path / "prices.csv"), 2, "amount") and "not a number" in result.message
 
 
-@pytest.mark.parametrize(("amount", "value"), [("1,234.56", 1234.56), ("12,345,678", 12345678.0), ("3.12", 3.12), (".5", 0.5),
-                                               ("2.5e1", 25.0), ("1E-2", 0.01), ("0", 0.0), ("123", 123.0)])
+@pytest.mark.parametrize(
+    ("amount", "value"),
+    [
+        ("1,234.56", 1234.56),
+        ("12,345,678", 12345678.0),
+        ("3.12", 3.12),
+        (".5", 0.5),
+        ("2.5e1", 25.0),
+        ("1E-2", 0.01),
+        ("0", 0.0),
+        ("123", 123.0),
+    ],
+)
 def test_a_plain_price_or_one_with_proper_thousands_separators_is_read(tmp_path: Path, amount: str, value: float) -> None:
     (result,) = _read(tmp_path, _row(amount))
     assert isinstance(result, Observation) and result.amount == pytest.approx(value)
 
 
 def _obs(amount: float, instance: str = "8x L4", **extra: object) -> Observation:
-    return Observation(provider="examplecloud", instance_type=instance, region="us", pricing="on_demand", amount=amount,  # type: ignore[arg-type]
-                       currency="USD", unit="hour", collected=dt.datetime(2026, 11, 20, tzinfo=dt.UTC),
-                       source_url="https://examplecloud.example/p", via="test", **extra)
+    return Observation(
+        provider="examplecloud",
+        instance_type=instance,
+        region="us",
+        pricing="on_demand",
+        amount=amount,  # type: ignore[arg-type]
+        currency="USD",
+        unit="hour",
+        collected=dt.datetime(2026, 11, 20, tzinfo=dt.UTC),
+        source_url="https://examplecloud.example/p",
+        via="test",
+        **extra,
+    )
 
 
 def _import(store: Store, *observations: Observation, now: dt.datetime = NOW):  # type: ignore[no-untyped-def]
@@ -79,7 +102,9 @@ def test_a_bad_row_after_the_accepted_price_is_held_and_the_accepted_one_stays(t
 
 
 @pytest.mark.parametrize("order", [(0.0, 3.12), (3.12, 0.0)])
-def test_in_one_import_a_held_row_never_blocks_the_accepted_price_of_the_same_observation(tmp_path: Path, order: tuple[float, float]) -> None:
+def test_in_one_import_a_held_row_never_blocks_the_accepted_price_of_the_same_observation(
+    tmp_path: Path, order: tuple[float, float]
+) -> None:
     store = Store(tmp_path / "prices")
     summary = _import(store, *(_obs(a) for a in order))
     assert (summary.accepted, summary.held) == (1, 1), summary.counts()
@@ -89,8 +114,9 @@ def test_in_one_import_a_held_row_never_blocks_the_accepted_price_of_the_same_ob
 
 
 @pytest.mark.parametrize(("instance", "stated", "table"), [("8x L4", 4, 8), ("1x L4", 999999, 1)])
-def test_a_stated_accelerator_count_that_contradicts_the_instance_table_is_held_naming_both(tmp_path: Path, instance: str, stated: int,
-                                                                                          table: int) -> None:
+def test_a_stated_accelerator_count_that_contradicts_the_instance_table_is_held_naming_both(
+    tmp_path: Path, instance: str, stated: int, table: int
+) -> None:
     store = Store(tmp_path / "prices")
     (obs,) = _read(tmp_path, _row(accelerators=str(stated), instance=instance))
     summary = _import(store, obs)  # type: ignore[arg-type]
@@ -109,12 +135,22 @@ def test_a_stated_count_that_agrees_or_no_stated_count_is_placed_as_before(tmp_p
 
 def test_a_collectors_guessed_gpu_count_never_holds_a_row_our_table_places(tmp_path: Path) -> None:
     store = Store(tmp_path / "prices")
-    summary = import_readings("opencomputeprices", [FIXTURES / "opencomputeprices-excerpt.csv"], store, TABLE, RateTable([]),
-                              rules.Limits(), now=NOW)
+    summary = import_readings(
+        "opencomputeprices", [FIXTURES / "opencomputeprices-excerpt.csv"], store, TABLE, RateTable([]), rules.Limits(), now=NOW
+    )
     assert "count_mismatch" not in {r for row in store.query("SELECT rules FROM obs WHERE accelerator LIKE '%tpu%'") for r in row["rules"]}
     assert summary.held_by_rule["count_mismatch"] == 0
-    sky = import_readings("skypilot", [FIXTURES / "skypilot-gcp-vms.csv"], Store(tmp_path / "sky"), TABLE, RateTable([]), rules.Limits(),
-                          now=NOW, provider="google-cloud", collected=NOW - dt.timedelta(days=1))
+    sky = import_readings(
+        "skypilot",
+        [FIXTURES / "skypilot-gcp-vms.csv"],
+        Store(tmp_path / "sky"),
+        TABLE,
+        RateTable([]),
+        rules.Limits(),
+        now=NOW,
+        provider="google-cloud",
+        collected=NOW - dt.timedelta(days=1),
+    )
     assert sky.held_by_rule["count_mismatch"] == 0 and sky.accepted == 6  # three slice sizes, on-demand and spot, in us-central1
 
 
@@ -212,8 +248,9 @@ def test_a_history_window_whose_since_is_after_its_until_is_a_400_naming_both(tm
     from computeatlas.cli import app as cli
     from tests.conftest import CliRunner
 
-    result = CliRunner().invoke(cli, ["prices", "history", "nvidia-l4", "--since", "2026-12-01", "--until", "2026-11-01",
-                                      "--prices", str(tmp_path / "prices")])
+    result = CliRunner().invoke(
+        cli, ["prices", "history", "nvidia-l4", "--since", "2026-12-01", "--until", "2026-11-01", "--prices", str(tmp_path / "prices")]
+    )
     assert result.exit_code == 2 and "2026-12-01" in result.stderr and "2026-11-01" in result.stderr
 
 
@@ -222,7 +259,11 @@ def test_the_importer_says_what_a_path_is_when_it_is_not_a_file(tmp_path: Path) 
     from tests.conftest import CliRunner
 
     runner, store = CliRunner(), str(tmp_path / "store")
-    for path, words in ((tmp_path, "is a directory"), (Path("/dev/null"), "is not a regular file"), (tmp_path / "none.csv", "no such file")):
+    for path, words in (
+        (tmp_path, "is a directory"),
+        (Path("/dev/null"), "is not a regular file"),
+        (tmp_path / "none.csv", "no such file"),
+    ):
         result = runner.invoke(cli, ["prices", "import", "atlas", str(path), "--prices", store])
         assert result.exit_code == 2 and f"{path}: {words}" in result.stderr, (path, result.output)
     assert not (tmp_path / "store").exists()

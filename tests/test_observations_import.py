@@ -34,16 +34,19 @@ def readings(fmt: str, path: Path, **options: object) -> list[object]:
     return [r.result for r in formats()[fmt](path, now=NOW, **options)]
 
 
-@pytest.mark.parametrize(("cell", "column", "words"), [
-    ({"amount": "-3.12"}, "amount", "cannot be negative"),
-    ({"amount": "three"}, "amount", "not a number"),
-    ({"amount": "inf"}, "amount", "not a number"),
-    ({"collected": "2027-01-01T00:00:00Z"}, "collected", "in the future"),
-    ({"collected": "yesterday"}, "collected", "not an ISO 8601 time"),
-    ({"currency": "XYZ"}, "currency", "unknown currency code"),
-    ({"pricing": "sometimes"}, "pricing", "must be one of"),
-    ({"unit": "fortnight"}, "unit", "must be one of"),
-])
+@pytest.mark.parametrize(
+    ("cell", "column", "words"),
+    [
+        ({"amount": "-3.12"}, "amount", "cannot be negative"),
+        ({"amount": "three"}, "amount", "not a number"),
+        ({"amount": "inf"}, "amount", "not a number"),
+        ({"collected": "2027-01-01T00:00:00Z"}, "collected", "in the future"),
+        ({"collected": "yesterday"}, "collected", "not an ISO 8601 time"),
+        ({"currency": "XYZ"}, "currency", "unknown currency code"),
+        ({"pricing": "sometimes"}, "pricing", "must be one of"),
+        ({"unit": "fortnight"}, "unit", "must be one of"),
+    ],
+)
 def test_a_bad_cell_names_the_file_line_and_column(tmp_path: Path, cell: dict[str, str], column: str, words: str) -> None:
     names = HEADER.strip().split(",")
     values = dict(zip(names, GOOD.strip().split(","), strict=True)) | cell
@@ -80,14 +83,28 @@ def test_a_failed_import_stores_nothing_even_when_another_file_was_good(tmp_path
 def test_skypilot_vms_csv_gives_on_demand_and_spot_with_counts_from_our_table(tmp_path: Path) -> None:
     """Real lines of skypilot-org/skypilot-catalog catalogs/v7/gcp/vms.csv (commit 017e2502)."""
     store = Store(tmp_path / "prices")
-    summary = import_readings("skypilot", [FIXTURES / "skypilot-gcp-vms.csv"], store, TABLE, RateTable([]), rules.Limits(), now=NOW,
-                              provider="google-cloud", collected=dt.datetime(2026, 3, 21, 6, 19, 35, tzinfo=dt.UTC))
+    summary = import_readings(
+        "skypilot",
+        [FIXTURES / "skypilot-gcp-vms.csv"],
+        store,
+        TABLE,
+        RateTable([]),
+        rules.Limits(),
+        now=NOW,
+        provider="google-cloud",
+        collected=dt.datetime(2026, 3, 21, 6, 19, 35, tzinfo=dt.UTC),
+    )
     assert summary.read == 7 and summary.skipped == 1 and summary.accepted + summary.held == 12  # the n1-highmem-8 row has no accelerator
-    rows = store.query("SELECT instance_type, region, pricing, accelerators, per_accelerator_hour, rules FROM latest "
-                       "WHERE instance_type = 'tpu-v6e-8' ORDER BY region, pricing")
+    rows = store.query(
+        "SELECT instance_type, region, pricing, accelerators, per_accelerator_hour, rules FROM latest "
+        "WHERE instance_type = 'tpu-v6e-8' ORDER BY region, pricing"
+    )
     assert [(r["region"], r["pricing"], r["accelerators"], round(r["per_accelerator_hour"], 4), list(r["rules"])) for r in rows] == [
-        ("asia-east1/asia-east1-c", "on_demand", 8, 87.5, ["placeholder"]), ("asia-east1/asia-east1-c", "spot", 8, 87.5, ["placeholder"]),
-        ("us-central1/us-central1-b", "on_demand", 8, 2.7, []), ("us-central1/us-central1-b", "spot", 8, 0.6483, [])]
+        ("asia-east1/asia-east1-c", "on_demand", 8, 87.5, ["placeholder"]),
+        ("asia-east1/asia-east1-c", "spot", 8, 87.5, ["placeholder"]),
+        ("us-central1/us-central1-b", "on_demand", 8, 2.7, []),
+        ("us-central1/us-central1-b", "spot", 8, 0.6483, []),
+    ]
     with pytest.raises(InputFailed, match="give the provider and the collection time"):
         readings("skypilot", FIXTURES / "skypilot-gcp-vms.csv")
 
@@ -109,6 +126,7 @@ def _transport(pages: list[dict[str, object]], seen: list[httpx.Request]) -> htt
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request)
         return httpx.Response(200, json=pages[len(seen) - 1])
+
     return httpx.MockTransport(handler)
 
 
@@ -129,8 +147,10 @@ def test_the_azure_collector_follows_next_page_links_and_maps_meters() -> None:
 
 
 def test_the_azure_collector_reports_http_errors_with_the_url() -> None:
-    with (httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(503))) as client,
-          pytest.raises(azure.CollectorError, match=r"prices.azure.com/api/retail/prices.*HTTP 503")):
+    with (
+        httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(503))) as client,
+        pytest.raises(azure.CollectorError, match=r"prices.azure.com/api/retail/prices.*HTTP 503"),
+    ):
         azure.collect(client, ["Standard_ND96isr_H100_v5"])
 
 
@@ -154,10 +174,12 @@ def test_cli_bad_input_is_one_clear_line_and_exit_2(tmp_path: Path) -> None:
     runner = CliRunner()
     bad = tmp_path / "prices.csv"
     bad.write_text(HEADER.replace(",amount", ""), encoding="utf-8")
-    for args, words in ((["prices", "import", "yaml", str(bad)], "unknown format 'yaml'"),
-                        (["prices", "import", "atlas", str(bad)], f"{bad}: line 1: column amount: missing column"),
-                        (["prices", "import", "atlas", str(tmp_path / "none.csv")], "no such file"),
-                        (["prices", "import", "skypilot", str(bad)], "--collected")):
+    for args, words in (
+        (["prices", "import", "yaml", str(bad)], "unknown format 'yaml'"),
+        (["prices", "import", "atlas", str(bad)], f"{bad}: line 1: column amount: missing column"),
+        (["prices", "import", "atlas", str(tmp_path / "none.csv")], "no such file"),
+        (["prices", "import", "skypilot", str(bad)], "--collected"),
+    ):
         result = runner.invoke(cli, [*args, "--prices", str(tmp_path / "store")])
         assert result.exit_code == 2 and words in result.stderr and "Traceback" not in result.output, (args, result.output)
     assert not (tmp_path / "store").exists()
@@ -171,9 +193,12 @@ def test_the_catalog_validates_the_instance_table_naming_file_row_and_field(tmp_
     data = tmp_path / "data"
     shutil.copytree(Path(__file__).parent.parent / "data", data, ignore=shutil.ignore_patterns("prices"))
     table = data / "instances" / "extra.csv"
-    table.write_text((FIXTURES / "instances" / "test.csv").read_text(encoding="utf-8").splitlines()[0] + "\n"
-                     "runpod,1x_L4_SECURE,nvidia-l4,,one,all_in,24,https://www.runpod.io/pricing,RunPod,2026-11-30,\n"
-                     "runpod,2x_L4_SECURE,nvidia-l9,,2,all_in,24,https://www.runpod.io/pricing,RunPod,2026-11-30,\n", encoding="utf-8")
+    table.write_text(
+        (FIXTURES / "instances" / "test.csv").read_text(encoding="utf-8").splitlines()[0] + "\n"
+        "runpod,1x_L4_SECURE,nvidia-l4,,one,all_in,24,https://www.runpod.io/pricing,RunPod,2026-11-30,\n"
+        "runpod,2x_L4_SECURE,nvidia-l9,,2,all_in,24,https://www.runpod.io/pricing,RunPod,2026-11-30,\n",
+        encoding="utf-8",
+    )
     _, problems = check(data, today=dt.date(2026, 12, 3))
     text = [str(p) for p in problems]
     assert any("data/instances/extra.csv: row 2: accelerators:" in t for t in text), text
@@ -191,8 +216,9 @@ def test_cli_collect_azure_imports_what_the_collector_returns_and_reports_failur
 
     monkeypatch.setattr("computeatlas.cli.observations.azure.collect", fake_collect)
     store = tmp_path / "prices"
-    result = CliRunner().invoke(cli, ["prices", "collect", "azure", "--instance-type", "Standard_ND96isr_H100_v5", "--prices", str(store)],
-                                env={"COLUMNS": "200"})
+    result = CliRunner().invoke(
+        cli, ["prices", "collect", "azure", "--instance-type", "Standard_ND96isr_H100_v5", "--prices", str(store)], env={"COLUMNS": "200"}
+    )
     assert result.exit_code == 0, result.output
     assert "skipped by reason: unit of measure '1/Month' is not one hour 1" in result.stdout
     assert len(Store(store).runs()) == 1

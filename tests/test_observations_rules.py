@@ -29,8 +29,15 @@ NOW = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
 @pytest.fixture(scope="module")
 def decided(tmp_path_factory: pytest.TempPathFactory) -> list[Observation]:
     store = Store(tmp_path_factory.mktemp("rules") / "prices")
-    summary = import_readings("opencomputeprices", [FIXTURES / "skypilot-rules-excerpt.csv", FIXTURES / "azure-term-totals-excerpt.csv"],
-                              store, TABLE, RateTable([]), rules.Limits(), now=NOW)
+    summary = import_readings(
+        "opencomputeprices",
+        [FIXTURES / "skypilot-rules-excerpt.csv", FIXTURES / "azure-term-totals-excerpt.csv"],
+        store,
+        TABLE,
+        RateTable([]),
+        rules.Limits(),
+        now=NOW,
+    )
     assert summary.rejected == 0 and summary.read == 34
     return [observation_of(r) for r in store.query("SELECT * FROM obs ORDER BY provider, instance_type, region, amount")]
 
@@ -52,10 +59,25 @@ def test_aws_p5_regional_list_prices_are_accepted_not_held_as_outside_the_band(d
 def test_the_band_still_holds_an_error_of_scale() -> None:
     """A price 100× the providers' median (a cents/dollars or unit slip) is held; 9× is not."""
     names = {"runpod": "1x_H100-SXM_SECURE", "vast-ai": "1x-H100_SXM-32-65536", "lambda": "gpu_1x_h100_sxm5"}
-    rows = [Observation(provider=p, instance_type=names[p], region=r, pricing="on_demand", amount=a, currency="USD", unit="hour",  # type: ignore[arg-type]
-                        collected=NOW)
-            for p, r, a in (("runpod", "CA", 2.99), ("runpod", "CZ", 2.99), ("vast-ai", "FR", 1.93), ("runpod", "US", 299.0),
-                            ("lambda", "us", 3.29 * 9))]
+    rows = [
+        Observation(
+            provider=p,
+            instance_type=names[p],
+            region=r,
+            pricing="on_demand",
+            amount=a,
+            currency="USD",
+            unit="hour",  # type: ignore[arg-type]
+            collected=NOW,
+        )
+        for p, r, a in (
+            ("runpod", "CA", 2.99),
+            ("runpod", "CZ", 2.99),
+            ("vast-ai", "FR", 1.93),
+            ("runpod", "US", 299.0),
+            ("lambda", "us", 3.29 * 9),
+        )
+    ]
     out = rules.apply(rows, TABLE, RateTable([]), rules.Limits())
     assert [o.rules for o in out] == [(), (), (), ("outside_band",), ()]
     assert "0.1–10 × the median" in out[3].reasons[0]
@@ -74,8 +96,24 @@ def test_a_tpu_v6e_slice_at_700_for_every_size_is_a_placeholder(decided: list[Ob
 
 
 def test_two_sizes_at_one_amount_are_not_yet_a_placeholder() -> None:
-    two = rules.apply([Observation(provider="google-cloud", instance_type=f"tpu-v6e-{n}", region="asia-east1", pricing="on_demand",  # type: ignore[arg-type]
-                                   amount=700.0, currency="USD", unit="hour", collected=NOW) for n in (1, 4)], TABLE, RateTable([]), rules.Limits())
+    two = rules.apply(
+        [
+            Observation(
+                provider="google-cloud",
+                instance_type=f"tpu-v6e-{n}",
+                region="asia-east1",
+                pricing="on_demand",  # type: ignore[arg-type]
+                amount=700.0,
+                currency="USD",
+                unit="hour",
+                collected=NOW,
+            )
+            for n in (1, 4)
+        ],
+        TABLE,
+        RateTable([]),
+        rules.Limits(),
+    )
     assert all("placeholder" not in o.rules for o in two)
 
 
@@ -100,6 +138,8 @@ def test_a_first_generation_inferentia_spot_price_is_above_the_floor(decided: li
 def test_every_snapshot_price_is_usd_and_the_rate_table_is_empty_and_refuses_an_unknown_code(tmp_path: Path) -> None:
     assert load_rates(ROOT / "data" / "prices" / "rates.csv").rate("EUR", dt.date(2026, 12, 1)) is None
     bad = tmp_path / "rates.csv"
-    bad.write_text("date,currency,usd_per_unit,source_url,source_title\n2026-03-20,EUX,1.08,https://www.ecb.europa.eu/,ECB\n", encoding="utf-8")
+    bad.write_text(
+        "date,currency,usd_per_unit,source_url,source_title\n2026-03-20,EUX,1.08,https://www.ecb.europa.eu/,ECB\n", encoding="utf-8"
+    )
     with pytest.raises(InputFailed, match="line 2: column currency: not an ISO 4217 currency code"):
         load_rates(bad)

@@ -29,8 +29,18 @@ def catalog():  # type: ignore[no-untyped-def]
 
 
 def _obs(pricing: str, amount: float, when: dt.datetime, instance: str = "8x L4", region: str = "us") -> Observation:
-    return Observation(provider="examplecloud", instance_type=instance, region=region, pricing=pricing, amount=amount,  # type: ignore[arg-type]
-                       currency="USD", unit="hour", collected=when, source_url="https://examplecloud.example/pricing", via="test")
+    return Observation(
+        provider="examplecloud",
+        instance_type=instance,
+        region=region,
+        pricing=pricing,
+        amount=amount,  # type: ignore[arg-type]
+        currency="USD",
+        unit="hour",
+        collected=when,
+        source_url="https://examplecloud.example/pricing",
+        via="test",
+    )
 
 
 def test_history_and_current_come_from_the_store_on_every_request(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
@@ -39,20 +49,39 @@ def test_history_and_current_come_from_the_store_on_every_request(tmp_path: Path
     assert client.get("/api/prices/nvidia-l4/history").json()["observations"] == []
     now = dt.datetime.now(dt.UTC).replace(microsecond=0)
     old = now - dt.timedelta(days=200)
-    import_readings("atlas", [], store, TABLE, RateTable([]), rules.Limits(), now=now, observations=[
-        _obs("on_demand", 4.0, old), _obs("on_demand", 3.2, now - dt.timedelta(days=1)), _obs("spot", 1.6, now - dt.timedelta(days=1)),
-        _obs("on_demand", 0.01, now - dt.timedelta(days=1), region="eu")])  # held: below the floor
+    import_readings(
+        "atlas",
+        [],
+        store,
+        TABLE,
+        RateTable([]),
+        rules.Limits(),
+        now=now,
+        observations=[
+            _obs("on_demand", 4.0, old),
+            _obs("on_demand", 3.2, now - dt.timedelta(days=1)),
+            _obs("spot", 1.6, now - dt.timedelta(days=1)),
+            _obs("on_demand", 0.01, now - dt.timedelta(days=1), region="eu"),
+        ],
+    )  # held: below the floor
     history = client.get("/api/prices/nvidia-l4/history").json()  # picked up without a restart, never cached
     assert sorted(o["amount"] for o in history["observations"]) == [1.6, 3.2, 4.0]
     assert {(p["provider"], p["median"], p["observations"]) for p in history["series"]} == {
-        ("examplecloud", 0.5, 1), ("examplecloud", 0.4, 1)}  # per provider only: no median over all providers
-    window = client.get("/api/prices/nvidia-l4/history", params={"since": (now - dt.timedelta(days=10)).date().isoformat(), "pricing": "spot"})
+        ("examplecloud", 0.5, 1),
+        ("examplecloud", 0.4, 1),
+    }  # per provider only: no median over all providers
+    window = client.get(
+        "/api/prices/nvidia-l4/history", params={"since": (now - dt.timedelta(days=10)).date().isoformat(), "pricing": "spot"}
+    )
     assert [o["amount"] for o in window.json()["observations"]] == [1.6]
     csv = client.get("/api/prices/nvidia-l4/history", params={"format": "csv"})
     assert csv.headers["content-type"].startswith("text/csv") and csv.text.splitlines()[0].startswith("collected,provider,instance_type")
     assert len(csv.text.splitlines()) == 4
     current = client.get("/api/prices/nvidia-l4/current").json()
-    assert sorted((p["pricing"], p["amount"]) for p in current["prices"]) == [("on_demand", 3.2), ("spot", 1.6)]  # the 200-day-old one is history
+    assert sorted((p["pricing"], p["amount"]) for p in current["prices"]) == [
+        ("on_demand", 3.2),
+        ("spot", 1.6),
+    ]  # the 200-day-old one is history
     spot = next(p for p in current["prices"] if p["pricing"] == "spot")
     assert spot["discount"] == pytest.approx(0.5) and spot["age_days"] == 1
     page = client.get("/cloud/prices/nvidia-l4/history")
@@ -81,7 +110,9 @@ def test_a_non_usd_price_gets_a_usd_figure_only_through_a_dated_rate_shown_besid
     unchecked = Store(tmp_path / "without-rate")  # no dated rate at import: the bounds cannot be checked, so it is held
     import_readings("atlas", [], unchecked, TABLE, RateTable([]), rules.Limits(), now=now, observations=[euro])
     assert [r["rules"] for r in unchecked.held()] == [["no_rate"]] and unchecked.current("nvidia-l4", now, 90) == []
-    import_readings("atlas", [], store, TABLE, rates, rules.Limits(), now=now, observations=[euro, _obs("on_demand", 3.2, now, region="eu")])
+    import_readings(
+        "atlas", [], store, TABLE, rates, rules.Limits(), now=now, observations=[euro, _obs("on_demand", 3.2, now, region="eu")]
+    )
     prices = {p.currency: p for p in current_view(store, "nvidia-l4", now, 90, rates=rates).prices}
     assert prices["EUR"].per_accelerator_hour == pytest.approx(0.3) and prices["EUR"].usd_per_accelerator_hour == pytest.approx(0.315)
     assert prices["EUR"].rate == "1 EUR = 1.05 USD on 2026-11-27 (ECB euro reference rates, https://www.ecb.europa.eu/stats/)"
@@ -101,8 +132,16 @@ def test_observed_pages_are_never_frozen_by_the_page_cache(tmp_path: Path, catal
     client = TestClient(create_app(catalog, Settings(prices=tmp_path / "prices", page_cache=True)))
     before = {p: client.get(p).text for p in ("/cloud/prices/nvidia-l4", "/api/prices/nvidia-l4", "/silicon/nvidia-l4")}
     assert client.get("/silicon/nvidia-l4").text == before["/silicon/nvidia-l4"]  # served from the cache
-    import_readings("atlas", [], store, TABLE, RateTable([]), rules.Limits(), now=now, observations=[
-        _obs("on_demand", 3.2, now - dt.timedelta(days=1)), _obs("spot", 1.6, now - dt.timedelta(days=1))])
+    import_readings(
+        "atlas",
+        [],
+        store,
+        TABLE,
+        RateTable([]),
+        rules.Limits(),
+        now=now,
+        observations=[_obs("on_demand", 3.2, now - dt.timedelta(days=1)), _obs("spot", 1.6, now - dt.timedelta(days=1))],
+    )
     assert "0.4 USD" in client.get("/cloud/prices/nvidia-l4").text
     assert [p["amount"] for p in client.get("/api/prices/nvidia-l4").json()["current"]["prices"]] == [1.6, 3.2]
     rent = client.get("/silicon/nvidia-l4").text
@@ -137,24 +176,40 @@ def test_the_price_feed_lists_first_observations_and_changes_newest_first(tmp_pa
 
     store = Store(tmp_path / "prices")
     now = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
-    import_readings("atlas", [], store, TABLE, RateTable([]), rules.Limits(), now=now, observations=[
-        _obs("on_demand", 4.0, now - dt.timedelta(days=20)), _obs("on_demand", 4.0, now - dt.timedelta(days=10)),
-        _obs("on_demand", 3.2, now - dt.timedelta(days=1))])
+    import_readings(
+        "atlas",
+        [],
+        store,
+        TABLE,
+        RateTable([]),
+        rules.Limits(),
+        now=now,
+        observations=[
+            _obs("on_demand", 4.0, now - dt.timedelta(days=20)),
+            _obs("on_demand", 4.0, now - dt.timedelta(days=10)),
+            _obs("on_demand", 3.2, now - dt.timedelta(days=1)),
+        ],
+    )
     client = TestClient(create_app(catalog, Settings(prices=tmp_path / "prices", page_cache=True)))
     feed = client.get("/cloud/prices/nvidia-l4/feed.xml")
     assert feed.headers["content-type"].startswith("application/atom+xml")
     ns = {"a": "http://www.w3.org/2005/Atom"}
     titles = [e.findtext("a:title", namespaces=ns) for e in ET.fromstring(feed.content).findall("a:entry", ns)]
-    assert titles == ["examplecloud 8x L4 (us), on_demand: 0.5 → 0.4 USD per accelerator-hour",
-                      "examplecloud 8x L4 (us), on_demand: 0.5 USD per accelerator-hour (first observed)"]  # the unchanged 4.0 is no entry
+    assert titles == [
+        "examplecloud 8x L4 (us), on_demand: 0.5 → 0.4 USD per accelerator-hour",
+        "examplecloud 8x L4 (us), on_demand: 0.5 USD per accelerator-hour (first observed)",
+    ]  # the unchanged 4.0 is no entry
     page = client.get("/cloud/prices/nvidia-l4").text
     assert "/cloud/prices/nvidia-l4/feed.xml" in page and "/data/prices/observations.parquet" in page
 
 
 def test_an_unobserved_variant_is_refused_naming_those_observed(real_client) -> None:
     # the CLI refuses it ("has no variant"); the API said nothing and answered an empty spread
-    for path in ("/api/prices/nvidia-h100-sxm?variant=bogus", "/api/prices/nvidia-h100-sxm/current?variant=bogus",
-                 "/cloud/prices/nvidia-h100-sxm?variant=bogus"):
+    for path in (
+        "/api/prices/nvidia-h100-sxm?variant=bogus",
+        "/api/prices/nvidia-h100-sxm/current?variant=bogus",
+        "/cloud/prices/nvidia-h100-sxm?variant=bogus",
+    ):
         refused = real_client.get(path)
         assert refused.status_code == 400 and "no observed variant" in refused.text and "bogus" in refused.text, path
         assert "sxm-80gb" in refused.text, path

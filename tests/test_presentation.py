@@ -52,16 +52,26 @@ def _published(value: str, **extra: Any) -> dict[str, Any]:
 RECORDS = [
     # the partner every comparison is made against: it has an FP4 figure
     make_record("acme-b1", name="Acme B1", specs__compute__FP4=_published("4500 TFLOPS", sparsity="dense")),
-    make_record("acme-text", name="Acme Text", specs__power={"state": "published", "text": "Up to 700 W (board)", "basis": "chip", "source": "sheet"}),
+    make_record(
+        "acme-text",
+        name="Acme Text",
+        specs__power={"state": "published", "text": "Up to 700 W (board)", "basis": "chip", "source": "sheet"},
+    ),
     make_record("acme-nosparse", name="Acme Nosparse", specs__compute__FP8=_published("1979 TFLOPS", sparsity="dense")),
     make_record("acme-hopperish", name="Acme Hopperish", family="Hopper"),  # lists FP8 and BF16, no FP4
-    make_record("acme-gib", name="Acme Gib", specs__memory=_published("144 GiB", memory_type="HBM3e"), specs__compute__FP4=_published("4 PFLOPS", sparsity="dense")),
+    make_record(
+        "acme-gib",
+        name="Acme Gib",
+        specs__memory=_published("144 GiB", memory_type="HBM3e"),
+        specs__compute__FP4=_published("4 PFLOPS", sparsity="dense"),
+    ),
     make_record(
         "acme-disputed",
         name="Acme Disputed",
         sources={**make_record("x")["sources"], "press": PRESS},
         specs__memory_bandwidth=_published(
-            "3.35 TB/s", primary_reason="The datasheet is the formal specification.",
+            "3.35 TB/s",
+            primary_reason="The datasheet is the formal specification.",
             other_claims=[{"value": "3 TB/s", "source": "press", "note": "Rounded at launch."}],
         ),
     ),
@@ -127,7 +137,13 @@ CHART = {
     "sparse": ("/api/charts/compute-power/FP8", "y"),
     "fp4": ("/api/charts/compute-power/FP4", "y"),
 }
-DERIVED_KEY = {"power": "compute_per_watt.FP8", "memory": "largest_model.BF16", "bandwidth": "ridge_point.FP8", "sparse": "ridge_point.FP8", "fp4": "ridge_point.FP4"}
+DERIVED_KEY = {
+    "power": "compute_per_watt.FP8",
+    "memory": "largest_model.BF16",
+    "bandwidth": "ridge_point.FP8",
+    "sparse": "ridge_point.FP8",
+    "fp4": "ridge_point.FP4",
+}
 
 
 def _text(node: Any) -> str | None:
@@ -197,7 +213,13 @@ def read_comparison(out: Outputs, ident: str, field: str) -> dict[str, Any] | No
     if row is None:
         return None
     cell = next(c for c in row["cells"] if c["id"] == ident)
-    return {"state": cell["state"], "display": cell["display"], "amount": cell["amount"], "sparse": cell["sparse"], "disputed": cell["disputed"]}
+    return {
+        "state": cell["state"],
+        "display": cell["display"],
+        "amount": cell["amount"],
+        "sparse": cell["sparse"],
+        "disputed": cell["disputed"],
+    }
 
 
 def read_derived(out: Outputs, ident: str, field: str) -> dict[str, Any]:
@@ -208,7 +230,12 @@ def read_derived(out: Outputs, ident: str, field: str) -> dict[str, Any]:
 
         acc = out.catalog.accelerators[ident]
         figure = derive.ridge_point(acc, NumberFormat.FP4).model_dump(mode="json")
-    return {"state": figure["state"], "display": figure["display"], "value": plain(figure["value"]) if figure["value"] else None, "reason": figure["reason"]}
+    return {
+        "state": figure["state"],
+        "display": figure["display"],
+        "value": plain(figure["value"]) if figure["value"] else None,
+        "reason": figure["reason"],
+    }
 
 
 READERS = {
@@ -359,7 +386,8 @@ def test_derived_columns_of_the_exports_carry_the_weakest_input_state(outputs: O
     assert (hopper["ridge_point_fp4_flop_per_byte"], hopper["ridge_point_fp4_flop_per_byte_state"]) == (None, "not yet collected")
     gib = outputs.sqlite_rows["acme-gib"]
     assert (gib["largest_model_bf16_billion_params"], gib["largest_model_bf16_billion_params_state"]) == (
-        pytest.approx(77.309411328), "derived from published figures",
+        pytest.approx(77.309411328),
+        "derived from published figures",
     )
 
 

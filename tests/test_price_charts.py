@@ -60,22 +60,48 @@ def test_no_line_bridges_months_whatever_the_interval() -> None:
 # --- a small store: every figure stated here ---------------------------------------------
 
 
-def _obs(provider: str, day: str, usd: float, pricing: str = "on_demand", variant: str = "pcie-80gb", accelerator: str = "acme-a1",
-         term: str = "") -> Observation:
-    return Observation(provider=provider, instance_type=f"{provider}-{accelerator}", region="r1", pricing=pricing, term=term, amount=usd,  # type: ignore[arg-type]
-                       currency="USD", unit="hour", collected=dt.datetime.fromisoformat(day + "T06:00:00+00:00"),
-                       source_url=f"https://{provider}.example/pricing", via="test", accelerator=accelerator, variant=variant,
-                       accelerators=1, per_accelerator_hour=usd, run="r1")
+def _obs(
+    provider: str,
+    day: str,
+    usd: float,
+    pricing: str = "on_demand",
+    variant: str = "pcie-80gb",
+    accelerator: str = "acme-a1",
+    term: str = "",
+) -> Observation:
+    return Observation(
+        provider=provider,
+        instance_type=f"{provider}-{accelerator}",
+        region="r1",
+        pricing=pricing,
+        term=term,
+        amount=usd,  # type: ignore[arg-type]
+        currency="USD",
+        unit="hour",
+        collected=dt.datetime.fromisoformat(day + "T06:00:00+00:00"),
+        source_url=f"https://{provider}.example/pricing",
+        via="test",
+        accelerator=accelerator,
+        variant=variant,
+        accelerators=1,
+        per_accelerator_hour=usd,
+        run="r1",
+    )
 
 
 SMALL = [
     # alpha: weekly in January, nothing in February, weekly again in March
-    _obs("alpha", "2026-01-05", 2.0), _obs("alpha", "2026-01-12", 2.1), _obs("alpha", "2026-01-19", 2.2),
-    _obs("alpha", "2026-03-02", 2.5), _obs("alpha", "2026-03-09", 2.6),
+    _obs("alpha", "2026-01-05", 2.0),
+    _obs("alpha", "2026-01-12", 2.1),
+    _obs("alpha", "2026-01-19", 2.2),
+    _obs("alpha", "2026-03-02", 2.5),
+    _obs("alpha", "2026-03-09", 2.6),
     _obs("alpha", "2026-01-05", 0.9, pricing="spot"),
-    _obs("alpha", "2026-01-05", 1.4, pricing="committed", term="1 year"), _obs("alpha", "2026-01-05", 1.0, pricing="committed", term="3 years"),
+    _obs("alpha", "2026-01-05", 1.4, pricing="committed", term="1 year"),
+    _obs("alpha", "2026-01-05", 1.0, pricing="committed", term="3 years"),
     # beta: once in January, once in March
-    _obs("beta", "2026-01-07", 4.0), _obs("beta", "2026-03-10", 6.0),
+    _obs("beta", "2026-01-07", 4.0),
+    _obs("beta", "2026-03-10", 6.0),
     # gamma states no variant: never in a line, never in the spread
     _obs("gamma", "2026-01-06", 100.0, variant=""),
     # delta: only in November (one provider that month: no spread)
@@ -99,8 +125,13 @@ def _series(body: dict[str, Any]) -> dict[str, list[tuple[str, float, int]]]:
 def test_each_provider_and_kind_is_its_own_line_with_gaps_where_nothing_was_observed(small: TestClient) -> None:
     body = small.get("/api/charts/price-history/acme-a1").json()
     lines_ = _series(body)
-    assert lines_["alpha/on_demand/"] == [("2026-01-05", 2.0, 0), ("2026-01-12", 2.1, 0), ("2026-01-19", 2.2, 0),
-                                          ("2026-03-02", 2.5, 1), ("2026-03-09", 2.6, 1)]  # February is a gap
+    assert lines_["alpha/on_demand/"] == [
+        ("2026-01-05", 2.0, 0),
+        ("2026-01-12", 2.1, 0),
+        ("2026-01-19", 2.2, 0),
+        ("2026-03-02", 2.5, 1),
+        ("2026-03-09", 2.6, 1),
+    ]  # February is a gap
     assert lines_["beta/on_demand/"] == [("2026-01-07", 4.0, 0), ("2026-03-10", 6.0, 1)]  # two marks, no line across
     assert not any(sid.startswith("gamma/") for sid in lines_)  # variant not stated: not plotted …
     assert {"name": "gamma", "reason": "1 observation(s): variant not stated", "url": ""} in body["excluded"]  # … and listed
@@ -115,7 +146,9 @@ def test_the_spread_is_among_providers_observed_in_the_same_month(small: TestCli
     points = body["series"][0]["points"]
     # January: beta 4.0 ÷ alpha's lowest 2.0; March: beta 6.0 ÷ alpha 2.5 (gamma's 100 states no variant)
     assert [(p["date"], p["value"], p["observations"], p["segment"]) for p in points] == [
-        ("2026-01-01", 2.0, 2, 0), ("2026-03-01", 2.4, 2, 1)]
+        ("2026-01-01", 2.0, 2, 0),
+        ("2026-03-01", 2.4, 2, 1),
+    ]
     assert points[0]["note"].startswith("beta 4 ÷ alpha 2 USD/h; 2 providers: alpha, beta")
     assert body["excluded"][0] == {"name": "1 month(s)", "reason": "one provider observed, so no spread (2026-11)", "url": ""}
     assert "Only providers observed in that same month enter it" in body["method"]
@@ -134,7 +167,9 @@ def test_price_performance_divides_by_the_dense_figure_and_lists_parts_without_o
     assert [e["name"] for e in fp8["excluded"]] == ["Globex G1"] and "not applicable" in fp8["excluded"][0]["reason"]
     headline = small.get("/api/charts/price-performance").json()  # headline: BF16, the format both observed parts publish dense
     assert headline["title"].startswith("USD per dense BF16 PFLOP-hour")
-    assert {s["id"]: s["points"][0]["value"] for s in headline["series"]} == pytest.approx({"acme-a1": 2.0 / 0.9895, "globex-g1": 0.5 / 0.9895})
+    assert {s["id"]: s["points"][0]["value"] for s in headline["series"]} == pytest.approx(
+        {"acme-a1": 2.0 / 0.9895, "globex-g1": 0.5 / 0.9895}
+    )
 
 
 def test_the_csv_holds_exactly_the_plotted_points(small: TestClient) -> None:
@@ -142,7 +177,8 @@ def test_the_csv_holds_exactly_the_plotted_points(small: TestClient) -> None:
         body = small.get(path).json()
         rows = list(csv.DictReader(io.StringIO(small.get(path + ".csv").text)))
         assert [(r["series"], r["date"], float(r["value"]), int(r["segment"])) for r in rows] == [
-            (s["id"], p["date"], p["value"], p["segment"]) for s in body["series"] for p in s["points"]]
+            (s["id"], p["date"], p["value"], p["segment"]) for s in body["series"] for p in s["points"]
+        ]
 
 
 def test_a_part_never_observed_has_no_chart_picture(small: TestClient) -> None:
@@ -165,8 +201,11 @@ def test_the_h100_price_history_is_the_store_s_weekly_lows_per_provider_and_kind
             day = row["collected"].date()
             key = (row["provider"], row["pricing"], row["term"], day - dt.timedelta(days=day.weekday()))
             lows[key] = min(lows[key], row["per_accelerator_hour"])
-    plotted = {(s["id"].split("/")[0], s["id"].split("/")[1], s["id"].split("/", 2)[2], _d(p["period"])): p["value"]
-               for s in body["series"] for p in s["points"]}
+    plotted = {
+        (s["id"].split("/")[0], s["id"].split("/")[1], s["id"].split("/", 2)[2], _d(p["period"])): p["value"]
+        for s in body["series"]
+        for p in s["points"]
+    }
     assert plotted == pytest.approx(dict(lows))
     runpod = _series(body)["runpod/on_demand/"]
     # the week of 2026-03-16: 2.99 (1x_H100-SXM_SECURE, 03-21) and 2.69 (Community Cloud, 03-22): the low, at the day it was
@@ -243,7 +282,8 @@ def test_the_price_page_opens_with_the_charts_and_links_their_data(real_client: 
             expected[(r["provider"], f"priced in {r['currency']}, not USD")] += 1
     names = {p: real_catalog.providers[p].name for p, _ in expected}
     assert sorted(" ".join(li.get_text().split()) for li in block.select(".chart-excluded li")) == sorted(
-        f"{names[p]} — {n} observation(s): {why}" for (p, why), n in expected.items())
+        f"{names[p]} — {n} observation(s): {why}" for (p, why), n in expected.items()
+    )
     whole = real_client.get(f"/api/charts/price-history/{H100}").json()["excluded"]
     assert "Amazon Web Services" in {e["name"] for e in whole} and "Amazon Web Services" not in names.values()  # seen before the year
     assert not block.select("table")  # the points are listed on the chart's own page, linked
@@ -258,4 +298,3 @@ def test_the_price_page_opens_with_the_charts_and_links_their_data(real_client: 
     cloud = BeautifulSoup(real_client.get("/cloud/").text, "html.parser")
     assert cloud.select_one("#charts img")["src"] == "/charts/price-performance.svg"
     assert real_client.get("/charts/price-performance").status_code == 200
-

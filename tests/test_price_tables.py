@@ -26,12 +26,20 @@ def _page(client: TestClient, path: str) -> BeautifulSoup:
     return BeautifulSoup(response.text, "lxml")
 
 
-@pytest.mark.parametrize(("kind", "term", "words"), [
-    ("on_demand", "", "on-demand"), ("on-demand", None, "on-demand"), ("spot", "", "spot"),
-    ("committed", "1 year", "1-year committed"), ("committed", "3 years", "3-year committed"),
-    ("capacity_block", "Capacity Block", "capacity block"), ("reserved", "1 year", "reserved, 1 year"),
-    ("reserved", "not stated", "reserved"), ("spot", "Low Priority", "spot (Low Priority)"),
-])
+@pytest.mark.parametrize(
+    ("kind", "term", "words"),
+    [
+        ("on_demand", "", "on-demand"),
+        ("on-demand", None, "on-demand"),
+        ("spot", "", "spot"),
+        ("committed", "1 year", "1-year committed"),
+        ("committed", "3 years", "3-year committed"),
+        ("capacity_block", "Capacity Block", "capacity block"),
+        ("reserved", "1 year", "reserved, 1 year"),
+        ("reserved", "not stated", "reserved"),
+        ("spot", "Low Priority", "spot (Low Priority)"),
+    ],
+)
 def test_pricing_kinds_read_as_words(kind: str, term: str | None, words: str) -> None:
     assert pricing_words(kind, term) == words
 
@@ -48,10 +56,14 @@ def test_regions_carry_the_providers_own_place_names() -> None:
 
 
 def test_the_source_is_the_upstream_file_or_page_never_our_csv() -> None:
-    assert source_words("https://github.com/Cyclenerd/google-cloud-pricing-cost-calculator/blob/0166a59/pricing.yml") == \
-        "pricing.yml in Cyclenerd/google-cloud-pricing-cost-calculator"
-    assert source_words("https://raw.githubusercontent.com/datareceipts/data-receipts/main/109-gpu-pricing/vendors.json") == \
-        "vendors.json in datareceipts/data-receipts"
+    assert (
+        source_words("https://github.com/Cyclenerd/google-cloud-pricing-cost-calculator/blob/0166a59/pricing.yml")
+        == "pricing.yml in Cyclenerd/google-cloud-pricing-cost-calculator"
+    )
+    assert (
+        source_words("https://raw.githubusercontent.com/datareceipts/data-receipts/main/109-gpu-pricing/vendors.json")
+        == "vendors.json in datareceipts/data-receipts"
+    )
     assert source_words("https://aws.amazon.com/ec2/capacityblocks/pricing/") == "aws.amazon.com/ec2/capacityblocks/pricing"
     assert source_words("") == "source not recorded"
 
@@ -69,8 +81,12 @@ def test_the_price_page_sorts_on_the_server(real_client: TestClient) -> None:
     down = _page(real_client, "/cloud/prices/nvidia-h100-sxm?sort=-price")
     again = _usd([td.get_text(" ", strip=True) for td in down.select('#current table.observed tbody td[data-key="price"]')])
     assert again == sorted(prices, reverse=True)
-    dates = [td.get_text()[:10] for td in _page(real_client, "/cloud/prices/nvidia-h100-sxm?sort=-collected").select(
-        '#current table.observed tbody td[data-key="collected"]')]
+    dates = [
+        td.get_text()[:10]
+        for td in _page(real_client, "/cloud/prices/nvidia-h100-sxm?sort=-collected").select(
+            '#current table.observed tbody td[data-key="collected"]'
+        )
+    ]
     assert dates == sorted(dates, reverse=True)
     kept = _page(real_client, "/cloud/prices/nvidia-h100-sxm?variant=sxm&sort=provider")
     assert kept.select_one('th[data-sort="price"] a')["href"] == "?variant=sxm&sort=price#current"  # the other choices are kept
@@ -84,7 +100,11 @@ def test_cloud_tables_use_names_words_and_sort(real_client: TestClient, real_cat
     assert {r.select_one('td[data-label="Provider"]').get_text(strip=True) for r in rows} <= names  # names, not ids
     kinds = {r.select_one('td[data-key="pricing"]').get_text(strip=True) for r in rows}
     assert all("_" not in k for k in kinds) and "on-demand" in kinds
-    usd = [float(m.group(1)) for r in rows if (m := re.match(r"([\d.,]+) USD per", r.select_one('td[data-key="per-accelerator"]').get_text(strip=True).replace(",", "")))]
+    usd = [
+        float(m.group(1))
+        for r in rows
+        if (m := re.match(r"([\d.,]+) USD per", r.select_one('td[data-key="per-accelerator"]').get_text(strip=True).replace(",", "")))
+    ]
     assert usd == sorted(usd, reverse=True)
     for r in rows:
         source = r.select_one('td[data-label="Source"] a')
@@ -94,7 +114,9 @@ def test_cloud_tables_use_names_words_and_sort(real_client: TestClient, real_cat
 
 
 def test_cloud_lists_parts_seen_only_before_the_window_as_not_current(real_client: TestClient, real_catalog: Catalog) -> None:
-    found = cheapest_prices(Store(Settings.from_env().prices_dir), dt.datetime.now(dt.UTC), Settings.from_env().freshness_days, real_catalog)
+    found = cheapest_prices(
+        Store(Settings.from_env().prices_dir), dt.datetime.now(dt.UTC), Settings.from_env().freshness_days, real_catalog
+    )
     page = _page(real_client, "/cloud/")
     rows = page.select("#not-current tbody tr")
     assert {r["data-accelerator"] for r in rows} == {a for a, p in found.items() if not p.current}  # every one, none hidden

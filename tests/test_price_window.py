@@ -24,15 +24,30 @@ OLD_DAY = "2025-10-27"  # 400 days before NOW: older than the year
 
 def _obs(provider: str, day: str, usd: float, accelerator: str = "acme-a1", pricing: str = "on_demand") -> Observation:
     instance = f"{provider}-1x" if accelerator == "acme-a1" else f"{provider}-{accelerator}"  # an offer is of one part
-    return Observation(provider=provider, instance_type=instance, region="r1", pricing=pricing, amount=usd,  # type: ignore[arg-type]
-                       currency="USD", unit="hour", collected=dt.datetime.fromisoformat(day + "T06:00:00+00:00"),
-                       source_url=f"https://{provider}.example/pricing", via="test", accelerator=accelerator, variant="pcie-80gb",
-                       accelerators=1, per_accelerator_hour=usd, run="r1")
+    return Observation(
+        provider=provider,
+        instance_type=instance,
+        region="r1",
+        pricing=pricing,
+        amount=usd,  # type: ignore[arg-type]
+        currency="USD",
+        unit="hour",
+        collected=dt.datetime.fromisoformat(day + "T06:00:00+00:00"),
+        source_url=f"https://{provider}.example/pricing",
+        via="test",
+        accelerator=accelerator,
+        variant="pcie-80gb",
+        accelerators=1,
+        per_accelerator_hour=usd,
+        run="r1",
+    )
 
 
 ROWS = [
     _obs("oldcloud", OLD_DAY, 9.5),  # only before the window
-    _obs("alpha", "2026-11-20", 2.0), _obs("alpha", "2026-11-27", 2.25), _obs("beta", "2026-11-27", 3.0),
+    _obs("alpha", "2026-11-20", 2.0),
+    _obs("alpha", "2026-11-27", 2.25),
+    _obs("beta", "2026-11-27", 3.0),
     _obs("alpha", "2026-11-27", 1.0, pricing="spot"),
     _obs("oldcloud", "2025-06-02", 7.0, accelerator="acme-a2"),  # a part seen only long ago
 ]
@@ -83,7 +98,11 @@ def test_the_page_says_its_year_and_links_to_all_of_the_history(client: TestClie
 def test_the_json_of_the_same_page_gives_the_window_as_fields(client: TestClient) -> None:
     year = client.get("/api/prices/acme-a1").json()["history"]
     assert {k: year[k] for k in ("since", "until", "window", "first")} == {
-        "since": "2025-12-01", "until": "2026-12-01", "window": "year", "first": "2025-12-01"}
+        "since": "2025-12-01",
+        "until": "2026-12-01",
+        "window": "year",
+        "first": "2025-12-01",
+    }
     assert sorted(o["amount"] for o in year["observations"]) == [1.0, 2.0, 2.25, 3.0]
     whole = client.get("/api/prices/acme-a1", params={"window": "all"}).json()["history"]
     assert {k: whole[k] for k in ("since", "until", "window", "first")} == {"since": None, "until": None, "window": "all", "first": OLD_DAY}
@@ -129,15 +148,22 @@ def test_the_chart_series_are_aggregated_in_the_window(tmp_path: Path) -> None:
     store.append(ROWS, "r1", {"format": "test"})
     weeks = trends.lows(store, "acme-a1", "pcie-80gb", "week", since=dt.date(2025, 12, 1), until=dt.date(2026, 12, 1))
     assert [(w.provider, w.pricing, str(w.period), w.low, w.observations, str(w.seen)) for w in weeks] == [
-        ("alpha", "on_demand", "2026-11-16", 2.0, 1, "2026-11-20"), ("alpha", "on_demand", "2026-11-23", 2.25, 1, "2026-11-27"),
-        ("alpha", "spot", "2026-11-23", 1.0, 1, "2026-11-27"), ("beta", "on_demand", "2026-11-23", 3.0, 1, "2026-11-27")]
+        ("alpha", "on_demand", "2026-11-16", 2.0, 1, "2026-11-20"),
+        ("alpha", "on_demand", "2026-11-23", 2.25, 1, "2026-11-27"),
+        ("alpha", "spot", "2026-11-23", 1.0, 1, "2026-11-27"),
+        ("beta", "on_demand", "2026-11-23", 3.0, 1, "2026-11-27"),
+    ]
     months = trends.lows(store, "acme-a1", "pcie-80gb", "month", pricing="on_demand")
     assert [(m.provider, str(m.period), m.low, m.observations, str(m.first), str(m.last)) for m in months] == [
-        ("alpha", "2026-11-01", 2.0, 2, "2026-11-20", "2026-11-27"), ("beta", "2026-11-01", 3.0, 1, "2026-11-27", "2026-11-27"),
-        ("oldcloud", "2025-10-01", 9.5, 1, OLD_DAY, OLD_DAY)]
+        ("alpha", "2026-11-01", 2.0, 2, "2026-11-20", "2026-11-27"),
+        ("beta", "2026-11-01", 3.0, 1, "2026-11-27", "2026-11-27"),
+        ("oldcloud", "2025-10-01", 9.5, 1, OLD_DAY, OLD_DAY),
+    ]
     assert [(o.provider, o.reason, o.observations) for o in trends.left_out(store, "acme-a1", "sxm-80gb")] == [
-        ("alpha", "another variant (pcie-80gb)", 3), ("beta", "another variant (pcie-80gb)", 1),
-        ("oldcloud", "another variant (pcie-80gb)", 1)]
+        ("alpha", "another variant (pcie-80gb)", 3),
+        ("beta", "another variant (pcie-80gb)", 1),
+        ("oldcloud", "another variant (pcie-80gb)", 1),
+    ]
     assert trends.left_out(store, "acme-a1", "sxm-80gb", since=dt.date(2025, 12, 1))[-1].provider == "beta"
 
 
@@ -154,7 +180,10 @@ def test_every_query_of_the_part_on_its_page_reads_only_the_window(client: TestC
     for path in ("/cloud/prices/acme-a1", "/api/prices/acme-a1", "/api/prices/acme-a1/history"):
         asked.clear()
         assert client.get(path).status_code == 200
-        assert len(asked) >= 2 and all(first is not None and first >= dt.date(2025, 9, 2) and last is not None for first, last in asked), (path, asked)
+        assert len(asked) >= 2 and all(first is not None and first >= dt.date(2025, 9, 2) and last is not None for first, last in asked), (
+            path,
+            asked,
+        )
 
 
 def test_the_history_api_lists_the_newest_limit_and_the_page_data_its_newest_hundred(client: TestClient) -> None:

@@ -33,38 +33,96 @@ from tests.conftest import CliRunner
 
 from .conftest import SMALL_CATALOG, TODAY, write_data
 
-COLUMNS = ["provider", "accelerator", "variant", "instance_type", "accelerators_per_instance", "price_basis", "pricing",
-           "term", "price_per_hour", "currency", "region", "seen", "source_url", "note"]
+COLUMNS = [
+    "provider",
+    "accelerator",
+    "variant",
+    "instance_type",
+    "accelerators_per_instance",
+    "price_basis",
+    "pricing",
+    "term",
+    "price_per_hour",
+    "currency",
+    "region",
+    "seen",
+    "source_url",
+    "note",
+]
 
 
 def provider(ident: str, name: str, kind: str, **extra: Any) -> dict[str, Any]:
     """A valid provider record (as its TOML file holds it)."""
     return {
-        "id": ident, "name": name, "kind": kind, "url": f"https://{ident}.example/", "regions": ["US", "EU"],
-        "summary": f"{name} rents test accelerators.", "verified": "2026-11-01",
-        "sources": {"pricing": {"title": f"{name} pricing", "url": f"https://{ident}.example/pricing",
-                                "publisher": name, "kind": "vendor", "accessed": "2026-11-01"}},
+        "id": ident,
+        "name": name,
+        "kind": kind,
+        "url": f"https://{ident}.example/",
+        "regions": ["US", "EU"],
+        "summary": f"{name} rents test accelerators.",
+        "verified": "2026-11-01",
+        "sources": {
+            "pricing": {
+                "title": f"{name} pricing",
+                "url": f"https://{ident}.example/pricing",
+                "publisher": name,
+                "kind": "vendor",
+                "accessed": "2026-11-01",
+            }
+        },
         **extra,
     }
 
 
 PROVIDERS = [
-    provider("alpha", "Alpha GPU", "neocloud",
-             lock_in=[{"topic": "egress", "text": "Egress is free up to 1 TB a month.", "source": "pricing"}]),
-    provider("beta", "Beta Cloud", "hyperscaler",
-             lock_in=[{"topic": "exclusive_parts", "text": "Only Beta Cloud rents the Acme A2.", "source": "pricing"},
-                      {"topic": "commitment", "text": "Reservations run for one or three years.", "source": "pricing"}]),
+    provider(
+        "alpha", "Alpha GPU", "neocloud", lock_in=[{"topic": "egress", "text": "Egress is free up to 1 TB a month.", "source": "pricing"}]
+    ),
+    provider(
+        "beta",
+        "Beta Cloud",
+        "hyperscaler",
+        lock_in=[
+            {"topic": "exclusive_parts", "text": "Only Beta Cloud rents the Acme A2.", "source": "pricing"},
+            {"topic": "commitment", "text": "Reservations run for one or three years.", "source": "pricing"},
+        ],
+    ),
     provider("gamma", "Gamma Market", "marketplace"),
 ]
 
 
-def offer(provider: str, accelerator: str, variant: str, instance: str, count: int, basis: str, pricing_: str,
-          price: str, seen: str, currency: str = "USD", region: str = "", term: str = "", note: str = "") -> dict[str, Any]:
+def offer(
+    provider: str,
+    accelerator: str,
+    variant: str,
+    instance: str,
+    count: int,
+    basis: str,
+    pricing_: str,
+    price: str,
+    seen: str,
+    currency: str = "USD",
+    region: str = "",
+    term: str = "",
+    note: str = "",
+) -> dict[str, Any]:
     """One CSV row of an offers file."""
-    return {"provider": provider, "accelerator": accelerator, "variant": variant, "instance_type": instance,
-            "accelerators_per_instance": count, "price_basis": basis, "pricing": pricing_, "term": term,
-            "price_per_hour": price, "currency": currency, "region": region, "seen": seen,
-            "source_url": f"https://{provider}.example/pricing", "note": note}
+    return {
+        "provider": provider,
+        "accelerator": accelerator,
+        "variant": variant,
+        "instance_type": instance,
+        "accelerators_per_instance": count,
+        "price_basis": basis,
+        "pricing": pricing_,
+        "term": term,
+        "price_per_hour": price,
+        "currency": currency,
+        "region": region,
+        "seen": seen,
+        "source_url": f"https://{provider}.example/pricing",
+        "note": note,
+    }
 
 
 # Rows by their line in offers.csv (the header is line 1): O[2] … O[11] are their offer ids.
@@ -75,7 +133,9 @@ OFFERS = [
     offer("gamma", "acme-a1", "A1 PCIe 80GB", "1x A1 (old listing)", 1, "accelerator", "on-demand", "1.50", "2026-08-01"),  # 5: stale
     offer("alpha", "acme-a1", "A1 NVL 94GB", "1x A1 NVL", 1, "accelerator", "on-demand", "2.00", "2026-11-10"),  # 6: other variant
     offer("alpha", "acme-a1", "A1 PCIe 80GB", "8x A1 spot", 8, "instance", "spot", "20.00", "2026-11-01", region="us-east"),  # 7: 2.50 spot
-    offer("beta", "acme-a1", "A1 PCIe 80GB", "a1.8x.eu", 8, "instance", "on-demand", "72.00", "2026-11-01", currency="EUR", region="eu-west"),  # 8
+    offer(
+        "beta", "acme-a1", "A1 PCIe 80GB", "a1.8x.eu", 8, "instance", "on-demand", "72.00", "2026-11-01", currency="EUR", region="eu-west"
+    ),  # 8
     offer("beta", "acme-a1", "A1 PCIe 80GB", "a1 pod", 8, "bundle", "on-demand", "150.00", "2026-11-01"),  # 9: not separable
     offer("beta", "acme-a2", "A2", "a2.xlarge", 4, "instance", "on-demand", "30.00", "2026-11-01", region="eu-west"),  # 10: 7.50
     offer("beta", "acme-a1", "A1 PCIe 80GB", "a1 reserved", 8, "instance", "reserved", "64.00", "2026-11-01", term="1 year"),  # 11: 8.00
@@ -122,8 +182,15 @@ held as ``no_rate``); the pages of these tests have no rate table, so they show 
 
 def import_offers(folder: Path, catalog: Catalog, now: dt.datetime = NOW) -> Summary:
     """Import ``folder``'s offers CSVs into its store (``folder/prices``), as ``prices import offers`` does."""
-    return import_readings("offers", sorted((folder / "offers").glob("*.csv")), Store(folder / "prices"), instance_table(catalog),
-                           IMPORT_RATES, rules.Limits(), now=now)
+    return import_readings(
+        "offers",
+        sorted((folder / "offers").glob("*.csv")),
+        Store(folder / "prices"),
+        instance_table(catalog),
+        IMPORT_RATES,
+        rules.Limits(),
+        now=now,
+    )
 
 
 def priced_cloud(folder: Path, rows: list[dict[str, Any]] = OFFERS) -> tuple[Catalog, Store]:
@@ -190,20 +257,26 @@ def test_an_8_accelerator_instance_price_is_divided_by_8(offers: dict[str, Offer
 
 
 def test_inexact_division_says_approximately_and_rounds_half_up(tmp_path: Path) -> None:
-    catalog, store = priced_cloud(tmp_path / "data", [offer("alpha", "acme-a1", "A1", "12x", 12, "instance", "on-demand", "12.981", "2026-11-01")])
+    catalog, store = priced_cloud(
+        tmp_path / "data", [offer("alpha", "acme-a1", "A1", "12x", 12, "instance", "on-demand", "12.981", "2026-11-01")]
+    )
     (p,) = listed(catalog, store).values()
     assert p.arithmetic == "12.981 USD ÷ 12 ≈ 1.0818 USD per accelerator-hour"  # 1.08175 exactly
 
 
 def test_one_published_price_on_several_offers_is_worked_out_for_each(tmp_path: Path) -> None:
-    rows = [offer("alpha", "acme-a1", "A1 PCIe 80GB", "8x A1", 8, "instance", "on-demand", "98.32", "2026-11-01"),
-            offer("alpha", "acme-a1", "A1 PCIe 80GB", "4x A1", 4, "instance", "on-demand", "98.32", "2026-11-01"),
-            offer("beta", "acme-a1", "A1 PCIe 80GB", "a1.metal", 1, "accelerator", "on-demand", "98.32", "2026-11-01")]
+    rows = [
+        offer("alpha", "acme-a1", "A1 PCIe 80GB", "8x A1", 8, "instance", "on-demand", "98.32", "2026-11-01"),
+        offer("alpha", "acme-a1", "A1 PCIe 80GB", "4x A1", 4, "instance", "on-demand", "98.32", "2026-11-01"),
+        offer("beta", "acme-a1", "A1 PCIe 80GB", "a1.metal", 1, "accelerator", "on-demand", "98.32", "2026-11-01"),
+    ]
     catalog, store = priced_cloud(tmp_path / "data", rows)
     arithmetic = {p.instance_type: (p.provider_name, p.arithmetic) for p in listed(catalog, store).values()}
-    assert arithmetic == {"8x A1": ("Alpha GPU", "98.32 USD ÷ 8 = 12.29 USD per accelerator-hour"),
-                          "4x A1": ("Alpha GPU", "98.32 USD ÷ 4 = 24.58 USD per accelerator-hour"),
-                          "a1.metal": ("Beta Cloud", "98.32 USD per accelerator-hour, as published (no division)")}
+    assert arithmetic == {
+        "8x A1": ("Alpha GPU", "98.32 USD ÷ 8 = 12.29 USD per accelerator-hour"),
+        "4x A1": ("Alpha GPU", "98.32 USD ÷ 4 = 24.58 USD per accelerator-hour"),
+        "a1.metal": ("Beta Cloud", "98.32 USD per accelerator-hour, as published (no division)"),
+    }
 
 
 def test_per_accelerator_prices_are_kept_as_published(offers: dict[str, OfferPrice]) -> None:
@@ -255,8 +328,14 @@ def test_the_variant_is_what_the_provider_states_never_the_record(offers: dict[s
 
 
 def test_memory_per_instance_is_divided_per_accelerator(cloud_catalog: Catalog) -> None:
-    row = Offer.model_validate({**offer("alpha", "acme-a1", "H100, 640 GB HBM3 per instance", "p5", 8, "instance", "on-demand", "98.32", "2026-11-01"),
-                                "file": "data/offers/x.csv", "row": 2}, context={"today": TODAY})
+    row = Offer.model_validate(
+        {
+            **offer("alpha", "acme-a1", "H100, 640 GB HBM3 per instance", "p5", 8, "instance", "on-demand", "98.32", "2026-11-01"),
+            "file": "data/offers/x.csv",
+            "row": 2,
+        },
+        context={"today": TODAY},
+    )
     assert variants.variant_of(row, cloud_catalog.accelerators["acme-a1"]).label == "PCIe 80 GB"  # 640 / 8
 
 
@@ -266,7 +345,12 @@ def test_memory_per_instance_is_divided_per_accelerator(cloud_catalog: Catalog) 
 def test_spread_names_both_ends_and_their_ratio(cloud_catalog: Catalog, cloud_store: Store) -> None:
     s = view_of(cloud_catalog, cloud_store).spread
     assert s.state == "computed" and s.variant and s.variant.key == "pcie-80gb"
-    assert (s.cheapest.offer_id, s.cheapest.provider_name, s.cheapest.per_accelerator_hour, s.cheapest.seen) == (O[4], "Gamma Market", 4.0, dt.date(2026, 11, 20))
+    assert (s.cheapest.offer_id, s.cheapest.provider_name, s.cheapest.per_accelerator_hour, s.cheapest.seen) == (
+        O[4],
+        "Gamma Market",
+        4.0,
+        dt.date(2026, 11, 20),
+    )
     assert (s.dearest.offer_id, s.dearest.provider_name, s.dearest.per_accelerator_hour) == (O[2], "Alpha GPU", pytest.approx(12.29))
     assert s.dearest.source_url == "https://alpha.example/pricing" and s.dearest.url == f"/cloud/alpha#offer-{O[2]}"
     assert s.ratio == pytest.approx(12.29 / 4.0)  # 3.0725
@@ -310,10 +394,14 @@ def test_unknown_variant_and_bad_parameters_are_named(cloud_catalog: Catalog, cl
     with pytest.raises(pricing.PricingQueryError, match="no variant 'sxm-80gb'; choose one of 80gb, nvl-94gb, pcie-80gb"):
         view_of(cloud_catalog, cloud_store, pricing.PriceQuery(variant="sxm-80gb"))
     regions = lambda q: pricing.regions_of(offers.values())
-    for params, words in (({"since": "2026-02-30"}, "'since'"), ({"pricing": "free"}, "'pricing'"),
-                          ({"region": "mars"}, "'region'"), ({"provider": "nobody"}, "'provider'"),
-                          ({"include_stale": "maybe"}, "'include_stale'"),
-                          ({"since": "2026-11-02", "until": "2026-11-01"}, "is after")):
+    for params, words in (
+        ({"since": "2026-02-30"}, "'since'"),
+        ({"pricing": "free"}, "'pricing'"),
+        ({"region": "mars"}, "'region'"),
+        ({"provider": "nobody"}, "'provider'"),
+        ({"include_stale": "maybe"}, "'include_stale'"),
+        ({"since": "2026-11-02", "until": "2026-11-01"}, "is after"),
+    ):
         with pytest.raises(pricing.PricingQueryError, match=words):
             pricing.parse_query(params, cloud_catalog, regions=regions)
 
@@ -329,7 +417,13 @@ def test_dot_positions_are_percent_of_the_scale(cloud_catalog: Catalog, cloud_st
 def test_the_cheapest_fresh_on_demand_price_is_named_and_dated(cloud_catalog: Catalog, cloud_store: Store) -> None:
     found = cheapest_price(cloud_store, "acme-a1", NOW, catalog=cloud_catalog)
     assert found is not None and found.current
-    assert (found.variant, found.per_accelerator_hour, found.provider, found.offer_id, found.counted) == ("pcie-80gb", 4.0, "gamma", O[4], 2)
+    assert (found.variant, found.per_accelerator_hour, found.provider, found.offer_id, found.counted) == (
+        "pcie-80gb",
+        4.0,
+        "gamma",
+        O[4],
+        2,
+    )
     assert found.collected == dt.datetime(2026, 11, 20, tzinfo=dt.UTC) and found.source_url == "https://gamma.example/pricing"
     nvl = cheapest_price(cloud_store, "acme-a1", NOW, variant="nvl-94gb", catalog=cloud_catalog)
     assert nvl is not None and (nvl.per_accelerator_hour, nvl.offer_id) == (2.0, O[6])
@@ -360,7 +454,10 @@ def bad(tmp_path: Path, **changes: str) -> list[str]:
     ("changes", "expected"),
     [
         ({"provider": "nobody"}, "data/offers/offers.csv: row 2: provider: no such provider in data/providers/ (found 'nobody')"),
-        ({"accelerator": "acme-z9"}, "data/offers/offers.csv: row 2: accelerator: no such accelerator in data/accelerators/ (found 'acme-z9')"),
+        (
+            {"accelerator": "acme-z9"},
+            "data/offers/offers.csv: row 2: accelerator: no such accelerator in data/accelerators/ (found 'acme-z9')",
+        ),
         ({"price_per_hour": "0"}, "data/offers/offers.csv: row 2: price_per_hour: Input should be greater than 0"),
         ({"price_per_hour": "-4.5"}, "data/offers/offers.csv: row 2: price_per_hour: Input should be greater than 0 (found '-4.5')"),
         ({"price_per_hour": "inf"}, "data/offers/offers.csv: row 2: price_per_hour: a price must be a finite number (found 'inf')"),
@@ -419,10 +516,27 @@ def test_a_large_but_valid_price_is_divided_exactly(tmp_path: Path) -> None:
     assert listed(catalog, store)[O[2]].arithmetic == "7999.99 USD ÷ 8 ≈ 999.9988 USD per accelerator-hour"
     catalog, store = priced_cloud(tmp_path / "absurd", [{**OFFERS[0], "price_per_hour": "9999999.99"}])  # 1,249,999.99875 an hour
     assert O[2] not in listed(catalog, store) and [r["rules"] for r in store.held()] == [["above_ceiling"]]
-    huge = {"provider": "alpha", "instance_type": "8x A1", "region": "us-east", "pricing": "on_demand", "term": "", "amount": 1e300,
-            "currency": "USD", "unit": "hour", "price_basis": "instance", "accelerators": 8, "stated_accelerators": 8,
-            "collected": dt.datetime(2026, 11, 1, tzinfo=dt.UTC), "accelerator": "acme-a1", "variant": "pcie-80gb",
-            "source_url": "https://alpha.example/pricing", "via": "test", "note": "", "raw_extra": "", "run": "r"}  # beyond any limit
+    huge = {
+        "provider": "alpha",
+        "instance_type": "8x A1",
+        "region": "us-east",
+        "pricing": "on_demand",
+        "term": "",
+        "amount": 1e300,
+        "currency": "USD",
+        "unit": "hour",
+        "price_basis": "instance",
+        "accelerators": 8,
+        "stated_accelerators": 8,
+        "collected": dt.datetime(2026, 11, 1, tzinfo=dt.UTC),
+        "accelerator": "acme-a1",
+        "variant": "pcie-80gb",
+        "source_url": "https://alpha.example/pricing",
+        "via": "test",
+        "note": "",
+        "raw_extra": "",
+        "run": "r",
+    }  # beyond any limit
     p = offer_price(catalog, huge, NOW)
     assert p.arithmetic == f"1{'0' * 300}.00 USD ÷ 8 = 125{'0' * 297}.00 USD per accelerator-hour"
     view = pricing.price_view(catalog.accelerators["acme-a1"], [p, *listed(catalog, store).values()], None, NOW.date())
@@ -451,7 +565,9 @@ def test_list_filters_take_comma_separated_values(cloud_catalog: Catalog, offers
 
 
 def test_a_repeated_parameter_is_an_error_that_says_to_use_commas(cloud_catalog: Catalog) -> None:
-    with pytest.raises(pricing.PricingQueryError, match=r"parameter 'provider': given more than once; .*comma-separated list \(provider=a,b\)"):
+    with pytest.raises(
+        pricing.PricingQueryError, match=r"parameter 'provider': given more than once; .*comma-separated list \(provider=a,b\)"
+    ):
         pricing.parse_query([("provider", "alpha"), ("provider", "beta")], cloud_catalog)
     with pytest.raises(pricing.PricingQueryError, match="parameter 'since': given more than once; give it once"):
         pricing.parse_query([("since", "2026-01-01"), ("since", "2026-02-01")], cloud_catalog)

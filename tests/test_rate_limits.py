@@ -65,8 +65,10 @@ def test_the_ledger_storage_admits_exactly_the_limit_from_24_threads(backend: st
         # 11 admitted posts hit the minute and then the day limit; the 14 refused by the minute limit hit nothing
         mine, other = guard.rate_key(ADDRESS), guard.rate_key("198.51.100.1")
         assert Counter(_hit_keys(url)) == {
-            f"LIMITER/dataset-form/{mine}/10/1/minute": 10, f"LIMITER/dataset-form/{mine}/100/1/day": 10,
-            f"LIMITER/dataset-form/{other}/10/1/minute": 1, f"LIMITER/dataset-form/{other}/100/1/day": 1,
+            f"LIMITER/dataset-form/{mine}/10/1/minute": 10,
+            f"LIMITER/dataset-form/{mine}/100/1/day": 10,
+            f"LIMITER/dataset-form/{other}/10/1/minute": 1,
+            f"LIMITER/dataset-form/{other}/100/1/day": 1,
         }
         assert len(mine) == 32 and mine != other  # an HMAC of the address, never the address
         guard.storage.close()  # type: ignore[attr-defined]
@@ -141,6 +143,7 @@ def connections_by_worker(
     one tends to accept the next as well."""
     grouped: dict[int, list[http.client.HTTPConnection]] = {}
     deadline = time.monotonic() + 60
+
     def health() -> http.client.HTTPConnection:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         opened.append(connection)

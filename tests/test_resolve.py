@@ -125,5 +125,7 @@ def test_an_ambiguous_alias_in_a_path_lists_the_candidates(real_catalog: Catalog
     response = TestClient(create_app(real_catalog)).get("/api/prices/H100")
     assert response.status_code == 404
     assert {s["url"] for s in response.json()["suggestions"]} == {
-        "/api/prices/nvidia-h100-pcie", "/api/prices/nvidia-h100-sxm", "/api/prices/nvidia-h100-nvl",
+        "/api/prices/nvidia-h100-pcie",
+        "/api/prices/nvidia-h100-sxm",
+        "/api/prices/nvidia-h100-nvl",
     }

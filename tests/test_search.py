@@ -10,10 +10,25 @@ from computeatlas.catalog import Catalog
 from computeatlas.silicon import resolve
 from computeatlas.silicon.search import build_index, search, words
 
-BLACKWELL = {"nvidia-b200", "nvidia-b300", "nvidia-gb200", "nvidia-gb300", "nvidia-geforce-rtx-5090",
-             "nvidia-rtx-pro-6000-blackwell-server", "nvidia-rtx-pro-6000-blackwell-workstation"}
-HOPPER = {"nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h100-nvl", "nvidia-h200-sxm", "nvidia-h200-nvl", "nvidia-h20",
-          "nvidia-gh200-96gb", "nvidia-gh200-144gb"}
+BLACKWELL = {
+    "nvidia-b200",
+    "nvidia-b300",
+    "nvidia-gb200",
+    "nvidia-gb300",
+    "nvidia-geforce-rtx-5090",
+    "nvidia-rtx-pro-6000-blackwell-server",
+    "nvidia-rtx-pro-6000-blackwell-workstation",
+}
+HOPPER = {
+    "nvidia-h100-sxm",
+    "nvidia-h100-pcie",
+    "nvidia-h100-nvl",
+    "nvidia-h200-sxm",
+    "nvidia-h200-nvl",
+    "nvidia-h20",
+    "nvidia-gh200-96gb",
+    "nvidia-gh200-144gb",
+}
 
 
 def ids(catalog: Catalog, text: str) -> list[tuple[str, str]]:
@@ -25,8 +40,19 @@ def ids(catalog: Catalog, text: str) -> list[tuple[str, str]]:
     [
         # The MI300-series parts in our records: the MI300X GPU and the MI300A APU.
         ("MI300", {"amd-instinct-mi300x", "amd-instinct-mi300a"}),
-        ("TPU", {"google-tpu-v2", "google-tpu-v3", "google-tpu-v4", "google-tpu-v4i", "google-tpu-v5e", "google-tpu-v5p",
-                 "google-tpu-v6e", "google-tpu-v7"}),
+        (
+            "TPU",
+            {
+                "google-tpu-v2",
+                "google-tpu-v3",
+                "google-tpu-v4",
+                "google-tpu-v4i",
+                "google-tpu-v5e",
+                "google-tpu-v5p",
+                "google-tpu-v6e",
+                "google-tpu-v7",
+            },
+        ),
         ("Blackwell", BLACKWELL),
         ("Hopper", HOPPER),
         ("Trainium", {"aws-trainium", "aws-trainium-2", "aws-trainium-3"}),

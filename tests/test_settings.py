@@ -32,7 +32,10 @@ def test_a_setting_that_cannot_be_decoded_is_one_line_not_a_traceback() -> None:
     done = subprocess.run(
         [sys.executable, "-c", "from computeatlas.cli import main; main(['show', 'Trn3'])"],
         env={**os.environ, "COMPUTEATLAS_TRUSTED_PROXIES": "not json"},
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
@@ -78,8 +81,10 @@ def test_the_cli_says_so_in_one_line_and_exits_2() -> None:
     done = subprocess.run(
         [sys.executable, "-c", "from computeatlas.cli import main; main(['prices', 'status'])"],
         env={**os.environ, "COMPUTEATLAS_PRICE_BAND_LOWW": "0.2"},
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert done.stderr == ("setting COMPUTEATLAS_PRICE_BAND_LOWW names no setting; "
-                           "did you mean COMPUTEATLAS_PRICE_BAND_LOW?\n")
+    assert done.stderr == ("setting COMPUTEATLAS_PRICE_BAND_LOWW names no setting; did you mean COMPUTEATLAS_PRICE_BAND_LOW?\n")

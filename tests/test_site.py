@@ -176,9 +176,14 @@ def test_the_link_walker_finds_dead_links(built: site.BuildResult, tmp_path: Pat
     out = Path(shutil.copytree(built.out_dir, tmp_path / "out"))
     (out / "silicon" / "acme-a2" / "index.html").unlink()
     page = out / "silicon" / "acme-a1" / "index.html"
-    page.write_text(page.read_text().replace("</main>", '<a href="#no-such-anchor">x</a><a href="../globex-g1/">ok</a><a href="/elsewhere/">out</a>'
-                                             '<form method="get" action="/sub/compare/"></form><form method="post" action="/sub/data/"></form>'
-                                             '<form method="get" action="/sub/silicon/" data-static="script"></form></main>'))
+    page.write_text(
+        page.read_text().replace(
+            "</main>",
+            '<a href="#no-such-anchor">x</a><a href="../globex-g1/">ok</a><a href="/elsewhere/">out</a>'
+            '<form method="get" action="/sub/compare/"></form><form method="post" action="/sub/data/"></form>'
+            '<form method="get" action="/sub/silicon/" data-static="script"></form></main>',
+        )
+    )
     blank = out / "compare" / "index.html"
     blank.write_text(re.sub(r"(?s)</h1>.*</main>", "</h1></main>", blank.read_text()))
     dead = {(d.page, d.link, d.reason) for d in site.dead_links(out, "/sub/", ORIGIN)}
@@ -324,7 +329,9 @@ def test_built_feed_and_sitemap_name_the_public_site(built: site.BuildResult) ->
     assert (built.out_dir / "robots.txt").read_text().endswith(f"Sitemap: {ORIGIN}/sub/sitemap.xml\n")
 
 
-@pytest.mark.parametrize(("path", "page"), [("/silicon/", True), ("/silicon/x", True), ("/api/accelerators", False), ("/feed.xml", False), ("/records/", False)])
+@pytest.mark.parametrize(
+    ("path", "page"), [("/silicon/", True), ("/silicon/x", True), ("/api/accelerators", False), ("/feed.xml", False), ("/records/", False)]
+)
 def test_is_page(path: str, page: bool) -> None:
     assert is_page(path) is page
 
@@ -340,7 +347,9 @@ def test_data_files_are_served_verbatim(client: TestClient, data_dir: Path) -> N
     assert "/records/accelerators/acme-a2.toml" in [a["href"] for a in index.select("ul.records a")]
 
 
-@pytest.mark.parametrize("path", ["/records/accelerators/nope.toml", "/records/..%2F..%2Fetc/passwd", "/records/vendors/../../pyproject.toml"])
+@pytest.mark.parametrize(
+    "path", ["/records/accelerators/nope.toml", "/records/..%2F..%2Fetc/passwd", "/records/vendors/../../pyproject.toml"]
+)
 def test_unknown_data_file_is_a_404(client: TestClient, path: str) -> None:
     assert client.get(path).status_code == 404
 
@@ -389,14 +398,20 @@ def test_every_html_page_has_title_description_and_canonical(built: site.BuildRe
 def test_cli_build(data_dir: Path, tmp_path: Path) -> None:
     runner = CliRunner()
     out = tmp_path / "public"
-    result = runner.invoke(app, ["build", str(out), "--data", str(data_dir), "--base-path", "/sub/", "--site-url", ORIGIN, "--live-url", LIVE], env={"COLUMNS": "200"})
+    result = runner.invoke(
+        app,
+        ["build", str(out), "--data", str(data_dir), "--base-path", "/sub/", "--site-url", ORIGIN, "--live-url", LIVE],
+        env={"COLUMNS": "200"},
+    )
     assert result.exit_code == 0, result.output
     assert "Wrote" in result.output and f"for {ORIGIN}/sub/" in result.output
     assert "Every internal link leads to a file, every form to a page that answers it, and no page is blank." in result.output
     assert (out / "silicon" / "acme-a1" / "index.html").is_file()
 
 
-@pytest.mark.parametrize(("args", "message"), [(["--base-path", "http://x/"], "base path"), (["--site-url", "atlas.example.org"], "site URL")])
+@pytest.mark.parametrize(
+    ("args", "message"), [(["--base-path", "http://x/"], "base path"), (["--site-url", "atlas.example.org"], "site URL")]
+)
 def test_cli_build_bad_input(data_dir: Path, tmp_path: Path, args: list[str], message: str) -> None:
     result = CliRunner().invoke(app, ["build", str(tmp_path / "o"), "--data", str(data_dir), *args])
     assert result.exit_code == 2 and message in result.output
@@ -412,8 +427,17 @@ def test_cli_build_has_help() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    ["javascript:alert(1)", "data:text/html,x", "//live.example.org", "live.example.org", "ftp://live.example.org",
-     "https://", "https://live.example.org/?a=1", "https://live.example.org/#x", 'https://live.example.org/"onmouseover="x'],
+    [
+        "javascript:alert(1)",
+        "data:text/html,x",
+        "//live.example.org",
+        "live.example.org",
+        "ftp://live.example.org",
+        "https://",
+        "https://live.example.org/?a=1",
+        "https://live.example.org/#x",
+        'https://live.example.org/"onmouseover="x',
+    ],
 )
 def test_a_live_url_that_is_not_http_is_refused(bad: str, catalog: Catalog, data_dir: Path, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="live URL"):

@@ -28,14 +28,26 @@ TRIALS = 5
 def _file(folder: Path, name: str, amount: str) -> Path:
     """Five observations of examplecloud's 8x L4 (nvidia-l4), one per region, at ``amount`` an hour."""
     path = folder / name
-    path.write_text(HEADER + "".join(f"examplecloud,8x L4,{region},on_demand,,{amount},USD,hour,8,instance,2026-11-29T09:00:00Z,"
-                                     "https://examplecloud.example/pricing,Example pricing,test,,\n" for region in REGIONS), encoding="utf-8")
+    path.write_text(
+        HEADER
+        + "".join(
+            f"examplecloud,8x L4,{region},on_demand,,{amount},USD,hour,8,instance,2026-11-29T09:00:00Z,"
+            "https://examplecloud.example/pricing,Example pricing,test,,\n"
+            for region in REGIONS
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
 def _writer(mode: str, store: Path, file: Path, *sync: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "tests.store_writer", mode, str(store), str(file), *map(str, sync)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.store_writer", mode, str(store), str(file), *map(str, sync)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _finish(writer: subprocess.Popen[str]) -> tuple[int, str]:
@@ -67,10 +79,14 @@ def _race(folder: Path, first: Path, second: Path, mode: str = "import") -> list
 
 def _problems(store: Store) -> tuple[int, int]:
     """(rows stored twice with the same price and decision, keys with two accepted prices)."""
-    twice = store.query("SELECT count(*) AS n FROM (SELECT provider, instance_type, region, pricing, term, collected, amount, status "
-                        "FROM obs GROUP BY ALL HAVING count(*) > 1)")[0]["n"]
-    accepted = store.query("SELECT count(*) AS n FROM (SELECT provider, instance_type, region, pricing, term, collected FROM obs "
-                           "WHERE status = 'accepted' GROUP BY ALL HAVING count(DISTINCT amount) > 1)")[0]["n"]
+    twice = store.query(
+        "SELECT count(*) AS n FROM (SELECT provider, instance_type, region, pricing, term, collected, amount, status "
+        "FROM obs GROUP BY ALL HAVING count(*) > 1)"
+    )[0]["n"]
+    accepted = store.query(
+        "SELECT count(*) AS n FROM (SELECT provider, instance_type, region, pricing, term, collected FROM obs "
+        "WHERE status = 'accepted' GROUP BY ALL HAVING count(DISTINCT amount) > 1)"
+    )[0]["n"]
     return twice, accepted
 
 
@@ -144,8 +160,12 @@ def _baseline(tmp_path: Path) -> Store:
 
 
 @pytest.mark.parametrize("mode", ["die-before-manifest", "die-in-staging"])
-def test_a_killed_import_leaves_nothing_visible_and_status_and_repair_find_its_leftovers(tmp_path: Path, mode: str, real_catalog,  # type: ignore[no-untyped-def]
-                                                                                        make_client) -> None:
+def test_a_killed_import_leaves_nothing_visible_and_status_and_repair_find_its_leftovers(
+    tmp_path: Path,
+    mode: str,
+    real_catalog,  # type: ignore[no-untyped-def]
+    make_client,
+) -> None:
     store = _baseline(tmp_path)
     now = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
     before = store.current("nvidia-l4", now, 90)

@@ -31,8 +31,11 @@ def _by(results: list, provider: str, product: str):  # type: ignore[no-untyped-
 
 
 def test_genai_prices_together_llama_3_1_70b_on_2025_06_23() -> None:
-    [obs] = _by(_read(genai_prices.read, FIXTURES / "genai-prices" / "data-v1-2025-06-23.json"), "together",
-                "meta-llama/Meta-Llama-3.1-70B-Instruct-Turbo")
+    [obs] = _by(
+        _read(genai_prices.read, FIXTURES / "genai-prices" / "data-v1-2025-06-23.json"),
+        "together",
+        "meta-llama/Meta-Llama-3.1-70B-Instruct-Turbo",
+    )
     assert (obs.input_per_million, obs.output_per_million) == (0.88, 0.88)  # "input_mtok": 0.88, "output_mtok": 0.88
     assert obs.published_unit == "USD per million tokens" and obs.collected == dt.datetime(2025, 6, 23, tzinfo=dt.UTC)
     assert obs.via == "pydantic/genai-prices prices/data.json (v1), published by 2025-06-23 (commit c56491a)"
@@ -83,7 +86,10 @@ def test_litellm_is_per_token_times_a_million() -> None:
     [groq] = _by(results, "groq", "groq/llama-3.1-70b-versatile")
     assert (groq.input_per_million, groq.output_per_million) == (0.59, 0.79)
     assert groq.via.endswith("published by 2024-10-14 (commit 74a4d56)")
-    assert groq.source_url == "https://github.com/AgentOps-AI/tokencost/blob/74a4d5604d1ae948ec024cd7a2f0951ca7b0f53b/tokencost/model_prices.json"
+    assert (
+        groq.source_url
+        == "https://github.com/AgentOps-AI/tokencost/blob/74a4d5604d1ae948ec024cd7a2f0951ca7b0f53b/tokencost/model_prices.json"
+    )
     [gemini] = _by(results, "vertex-ai-language-models", "gemini-1.5-pro")
     assert gemini.published_input == "5e-06 (base; 1e-05 above 128k tokens)" and gemini.input_per_million == 5.0
     assert any(isinstance(r, Skip) and r.reason.startswith("sample_spec") for r in results)
@@ -99,8 +105,10 @@ def test_both_sources_import_into_one_history(real_catalog, tmp_path: Path) -> N
     first = import_token_files(GENAI, store, real_catalog.models.values(), now=NOW, fmt="genai-prices")
     second = import_token_files(LITELLM, store, real_catalog.models.values(), now=NOW, fmt="litellm")
     assert (first.rejected, second.rejected) == (0, 0)
-    history = {(o.provider, o.collected.date().isoformat()): (o.input_per_million, o.output_per_million)
-               for o in observations_of(store, "llama-3-1-70b")}
+    history = {
+        (o.provider, o.collected.date().isoformat()): (o.input_per_million, o.output_per_million)
+        for o in observations_of(store, "llama-3-1-70b")
+    }
     assert history[("aws", "2024-10-14")] == (0.99, 0.99)  # LiteLLM: 9.9e-07 per token
     assert history[("aws", "2026-07-25")] == (0.72, 0.72)  # genai-prices, a year later
     assert history[("groq", "2024-10-14")] == (0.59, 0.79) and history[("deepinfra", "2025-09-01")] == (0.23, 0.4)
@@ -122,23 +130,51 @@ def test_a_150_usd_per_million_llama_3_1_8b_is_held_by_the_band(real_catalog, tm
     real = sorted(o.output_per_million for o in observations_of(store, "llama-3-1-8b"))
     assert real[0] == 0.03 and real[-1] == 0.79  # OpenRouter 0.03 … Groq 0.79 (LiteLLM 2024-10-14; 0.08 in 2025-09-01)
     made_up = tmp_path / "slip.json"  # a LiteLLM row whose per-token price was written as per million: 1.5e-04 USD per token
-    made_up.write_text(json.dumps({"groq/llama-3.1-8b-instant": {"input_cost_per_token": 0.00015, "output_cost_per_token": 0.00015,
-                                                                 "litellm_provider": "groq", "mode": "chat"}}), encoding="utf-8")
-    summary = import_token_files([made_up], store, real_catalog.models.values(), now=NOW, fmt="litellm", commit="0123abc",
-                                 published=dt.datetime(2025, 10, 1, tzinfo=dt.UTC))
+    made_up.write_text(
+        json.dumps(
+            {
+                "groq/llama-3.1-8b-instant": {
+                    "input_cost_per_token": 0.00015,
+                    "output_cost_per_token": 0.00015,
+                    "litellm_provider": "groq",
+                    "mode": "chat",
+                }
+            }
+        ),
+        encoding="utf-8",
+    )
+    summary = import_token_files(
+        [made_up],
+        store,
+        real_catalog.models.values(),
+        now=NOW,
+        fmt="litellm",
+        commit="0123abc",
+        published=dt.datetime(2025, 10, 1, tzinfo=dt.UTC),
+    )
     assert (summary.accepted, summary.held, dict(summary.held_by_rule)) == (0, 1, {"far_from_median": 1})
     [row] = store.query("SELECT * FROM latest WHERE collected = ?", [dt.datetime(2025, 10, 1, tzinfo=dt.UTC)])
     assert row["input_per_million"] == 150.0 and list(row["rules"]) == ["far_from_median", "far_from_median"]  # under the 1,000 ceiling
     assert "more than 1,000× from the median" in row["reasons"][0] and "providers' medians for llama-3-1-8b" in row["reasons"][0]
 
 
-@pytest.mark.parametrize(("edit", "path", "says"), [
-    (lambda d: d[0]["models"][0]["prices"].update(input_mtok="0.45"), "$[0].models[0].prices.input_mtok", "must be a number"),
-    (lambda d: d[0]["models"][0]["prices"].update(output_mtok=-1), "$[0].models[0].prices.output_mtok", "non-negative"),
-    (lambda d: d[0]["models"][0].update(prices=[{"constraint": {"start_date": "2025-13-01"}, "prices": {}}]),
-     "$[0].models[0].prices[0].constraint.start_date", "not a date"),
-    (lambda d: d[0]["models"][0].update(prices=[{"constraint": {"region": "eu"}, "prices": {}}]), "$[0].models[0].prices[0].constraint", "unknown constraint"),
-])
+@pytest.mark.parametrize(
+    ("edit", "path", "says"),
+    [
+        (lambda d: d[0]["models"][0]["prices"].update(input_mtok="0.45"), "$[0].models[0].prices.input_mtok", "must be a number"),
+        (lambda d: d[0]["models"][0]["prices"].update(output_mtok=-1), "$[0].models[0].prices.output_mtok", "non-negative"),
+        (
+            lambda d: d[0]["models"][0].update(prices=[{"constraint": {"start_date": "2025-13-01"}, "prices": {}}]),
+            "$[0].models[0].prices[0].constraint.start_date",
+            "not a date",
+        ),
+        (
+            lambda d: d[0]["models"][0].update(prices=[{"constraint": {"region": "eu"}, "prices": {}}]),
+            "$[0].models[0].prices[0].constraint",
+            "unknown constraint",
+        ),
+    ],
+)
 def test_a_bad_genai_value_is_refused_naming_file_and_json_path(real_catalog, tmp_path: Path, edit, path: str, says: str) -> None:  # type: ignore[no-untyped-def]
     data = json.loads((FIXTURES / "genai-prices" / "data-v1-2025-06-23.json").read_text(encoding="utf-8"))
     edit(data)
@@ -156,7 +192,10 @@ def test_a_bad_litellm_value_names_its_json_path(tmp_path: Path) -> None:
     bad = tmp_path / "model_prices-2025-09-01.json"
     bad.write_text(json.dumps(data), encoding="utf-8")
     [error] = [r for _, r in litellm_prices.read(bad) if not isinstance(r, Skip) and not hasattr(r, "provider")]
-    assert str(error) == f'{bad}: JSON path $["groq/llama-3.1-8b-instant"].output_cost_per_token: a price must be a number (USD per token) (found \'"8e-08"\')'
+    assert (
+        str(error)
+        == f'{bad}: JSON path $["groq/llama-3.1-8b-instant"].output_cost_per_token: a price must be a number (USD per token) (found \'"8e-08"\')'
+    )
 
 
 def test_a_changed_schema_or_unknown_file_stores_nothing(real_catalog, tmp_path: Path) -> None:
@@ -178,11 +217,15 @@ def test_prices_import_genai_prices_and_litellm_from_the_cli(tmp_path: Path) -> 
 
     data = Path(__file__).resolve().parent.parent / "data"
     runner = CliRunner()
-    result = runner.invoke(cli, ["prices", "import", "genai-prices", *map(str, GENAI), "--tokens", str(tmp_path / "t"), "--json", "--data", str(data)])
+    result = runner.invoke(
+        cli, ["prices", "import", "genai-prices", *map(str, GENAI), "--tokens", str(tmp_path / "t"), "--json", "--data", str(data)]
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     assert doc["held_by_rule"] == {"unplaced": 5, "future_dated": 1, "conditional_price": 1} and doc["accepted_by_provider"]["aws"] == 4
     result = runner.invoke(cli, ["prices", "import", "litellm", *map(str, LITELLM), "--tokens", str(tmp_path / "t"), "--data", str(data)])
     assert result.exit_code == 0 and "skipped by reason" in result.output
-    bad = runner.invoke(cli, ["prices", "import", "litellm", str(LITELLM[0]), "--commit", "abc1234", "--tokens", str(tmp_path / "t"), "--data", str(data)])
+    bad = runner.invoke(
+        cli, ["prices", "import", "litellm", str(LITELLM[0]), "--commit", "abc1234", "--tokens", str(tmp_path / "t"), "--data", str(data)]
+    )
     assert bad.exit_code == 2 and "--commit and --collected together" in bad.output

@@ -63,7 +63,10 @@ def test_the_chart_plots_each_provider_over_time_and_says_what_is_stale(client) 
     svg = client.get("/economics/models/llama-3-1-70b/token-prices.svg")
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
     picture = BeautifulSoup(svg.text, "xml")
-    assert picture.svg["role"] == "img" and picture.find("title").get_text() == "Llama 3.1 70B: price per million tokens by provider over time (USD)"
+    assert (
+        picture.svg["role"] == "img"
+        and picture.find("title").get_text() == "Llama 3.1 70B: price per million tokens by provider over time (USD)"
+    )
     assert "AWS Bedrock" in svg.text and "Input price" in svg.text and "Output price" in svg.text and "fresh: the last 90 days" in svg.text
 
 

@@ -91,8 +91,15 @@ def test_verified_date_in_the_future(tmp_path: Path) -> None:
 
 
 def test_sparse_figure_stored_as_dense_is_caught(tmp_path: Path) -> None:
-    swapped = {"state": "published", "value": "3958 TFLOPS", "sparsity": "dense", "sparse": "1979 TFLOPS", "sparse_pattern": "2:4",
-               "basis": "chip", "source": "sheet"}
+    swapped = {
+        "state": "published",
+        "value": "3958 TFLOPS",
+        "sparsity": "dense",
+        "sparse": "1979 TFLOPS",
+        "sparse_pattern": "2:4",
+        "basis": "chip",
+        "source": "sheet",
+    }
     found = problems_for(tmp_path, make_record("acme-x", specs__compute__FP8=swapped))
     assert len(found) == 1 and "is a sparse figure stored as dense?" in found[0]
 

@@ -16,15 +16,26 @@ from computeatlas.core.presentation import OfferQualifier
 
 
 def _row(provider: str, instance_type: str) -> Observation:
-    return Observation(provider=provider, instance_type=instance_type, region="us-central1", pricing="on_demand", amount=10.0,
-                       currency="USD", unit="hour", collected=dt.datetime(2026, 7, 30, tzinfo=dt.UTC))
+    return Observation(
+        provider=provider,
+        instance_type=instance_type,
+        region="us-central1",
+        pricing="on_demand",
+        amount=10.0,
+        currency="USD",
+        unit="hour",
+        collected=dt.datetime(2026, 7, 30, tzinfo=dt.UTC),
+    )
 
 
 def test_parts_sold_under_one_family_name_are_siblings(real_catalog: Catalog) -> None:
     parts = list(real_catalog.accelerators.values())
     assert set(siblings(real_catalog.accelerator("nvidia-h100-sxm"), parts)) == {"nvidia-h100-pcie", "nvidia-h100-nvl"}
     assert set(siblings(real_catalog.accelerator("nvidia-a100-sxm-80gb"), parts)) == {
-        "nvidia-a100-sxm-40gb", "nvidia-a100-pcie-40gb", "nvidia-a100-pcie-80gb"}
+        "nvidia-a100-sxm-40gb",
+        "nvidia-a100-pcie-40gb",
+        "nvidia-a100-pcie-80gb",
+    }
     assert siblings(real_catalog.accelerator("nvidia-h200-sxm"), parts) == ["nvidia-h200-nvl"]
     assert siblings(real_catalog.accelerator("google-tpu-v5e"), parts) == []
 
@@ -43,9 +54,18 @@ def test_placement_states_the_only_variant_and_keeps_not_stated_for_a_family(rea
     decided = rules.apply([_row("google-cloud", "g2-standard-4")], table, RateTable([]), rules.Limits())
     assert OfferQualifier.VARIANT_NOT_STATED.value not in decided[0].qualifiers
     # A plain "H100" whose provider does not say SXM, PCIe or NVL: placed, variant not stated.
-    plain = InstanceType(file="neocloud.csv", row=2, provider="neocloud", instance_type="1x H100", accelerator="nvidia-h100-sxm",
-                         accelerators=1, billing="all_in", source_url="https://example.org/gpus", source_title="GPU list",
-                         verified=dt.date(2026, 12, 3))
+    plain = InstanceType(
+        file="neocloud.csv",
+        row=2,
+        provider="neocloud",
+        instance_type="1x H100",
+        accelerator="nvidia-h100-sxm",
+        accelerators=1,
+        billing="all_in",
+        source_url="https://example.org/gpus",
+        source_title="GPU list",
+        verified=dt.date(2026, 12, 3),
+    )
     family = InstanceTable([plain], table.sole_variants)
     placed = rules.apply([_row("neocloud", "1x H100")], family, RateTable([]), rules.Limits())[0]
     assert placed.accelerator == "nvidia-h100-sxm" and placed.variant == ""

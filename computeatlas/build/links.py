@@ -47,7 +47,15 @@ class _Links:
     """What the walk needs from one HTML file, gathered as lxml's HTML parser reads it (a
     parser target: start and end tags and text, no tree is built)."""
 
-    TAGS: ClassVar[dict[str, str]] = {"a": "href", "link": "href", "img": "src", "script": "src", "form": "action", "area": "href", "source": "src"}
+    TAGS: ClassVar[dict[str, str]] = {
+        "a": "href",
+        "link": "href",
+        "img": "src",
+        "script": "src",
+        "form": "action",
+        "area": "href",
+        "source": "src",
+    }
 
     def __init__(self) -> None:
         self.links: list[str] = []
@@ -165,8 +173,14 @@ def dead_links(out_dir: Path | str, base_path: str = "", site_url: str | None = 
         if target is None or target.suffix != ".html":
             return
         if answer not in STATIC_ANSWERS:
-            dead.append(DeadLink(page, action, "a form to a static page, which ignores what is typed: the answer would show "
-                                 "no result (send it to the live server, or mark what the page does with data-static)"))
+            dead.append(
+                DeadLink(
+                    page,
+                    action,
+                    "a form to a static page, which ignores what is typed: the answer would show "
+                    "no result (send it to the live server, or mark what the page does with data-static)",
+                )
+            )
         elif answer == "script" and not get(target).scripts:
             dead.append(DeadLink(page, action, "a form for a page's script, but that page loads no script"))
 

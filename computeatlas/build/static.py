@@ -78,7 +78,6 @@ DEFAULT_SITE_URL = "http://localhost:8000"
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 
 
-
 class BuildError(Exception):
     """The build could not finish: ``problems`` lists each URL that failed and why."""
 
@@ -182,8 +181,9 @@ def build(
     )
 
 
-async def _render(client: LocalClient, base: str, wanted: list[str], urls: Urls, out: Path,
-                  on_progress: Callable[[int, int, str], None] | None) -> tuple[dict[str, tuple[str, bytes]], dict[str, str], list[str], list[str]]:
+async def _render(
+    client: LocalClient, base: str, wanted: list[str], urls: Urls, out: Path, on_progress: Callable[[int, int, str], None] | None
+) -> tuple[dict[str, tuple[str, bytes]], dict[str, str], list[str], list[str]]:
     """Ask the app for every ``wanted`` path and ``/404.html``, write the answers under ``out``,
     then ask for each path sent to the live server; raises :class:`BuildError` listing every
     path that did not answer as expected (nothing is written then)."""

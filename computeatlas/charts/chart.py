@@ -86,8 +86,11 @@ class ChartView(BaseModel):
     kind: Literal["scatter", "strip"] = "scatter"
     markers: list[str] = Field(default_factory=list, description="legend entries of a strip chart, in order")
     reference: ChartReference | None = None
-    outliers: list[ChartPoint] = Field(default_factory=list, description="parts drawn in a panel of their own: a figure "
-                                       "more than OUTLIER_FACTOR× away from the others' median would squash the chart")
+    outliers: list[ChartPoint] = Field(
+        default_factory=list,
+        description="parts drawn in a panel of their own: a figure "
+        "more than OUTLIER_FACTOR× away from the others' median would squash the chart",
+    )
 
 
 MEMORY_SCALE, BANDWIDTH_SCALE, POWER_SCALE, COMPUTE_SCALE = 1e9, 1e12, 1.0, 1e12
@@ -170,8 +173,10 @@ def _outlier_words(outliers: list[ChartPoint], x_unit: str, y_unit: str) -> str:
     if not outliers:
         return ""
     listed = "; ".join(f"{p.name} ({p.x_text}, {p.y_text})" for p in outliers)
-    return (f" {len(outliers)} part(s) sit more than {OUTLIER_FACTOR:g}× from the others on an axis and are drawn in a "
-            f"panel of their own so they do not squash the rest: {listed}.")
+    return (
+        f" {len(outliers)} part(s) sit more than {OUTLIER_FACTOR:g}× from the others on an axis and are drawn in a "
+        f"panel of their own so they do not squash the rest: {listed}."
+    )
 
 
 def _extremes(points: list[ChartPoint], axis: str, unit: str) -> str:
@@ -231,9 +236,7 @@ def compute_formats(catalog: Catalog, minimum: int = 2) -> list[NumberFormat]:
     out = []
     for fmt in NumberFormat:
         count = sum(
-            1
-            for a in catalog.accelerators.values()
-            if (c := a.compute(fmt)) is not None and c.comparable and a.specs.power.comparable
+            1 for a in catalog.accelerators.values() if (c := a.compute(fmt)) is not None and c.comparable and a.specs.power.comparable
         )
         if count >= minimum:
             out.append(fmt)
@@ -298,7 +301,9 @@ def prices(catalog: Catalog, acc: Accelerator, offers: list[OfferPrice], on: dt.
     for row in view.rows:
         o = row.offer
         if o.per_accelerator_hour is None or not o.usd_comparable:
-            excluded.append(ChartExclusion(id=o.id, name=f"{o.provider_name} {o.instance_type}", reason=o.currency_note or o.display, url=o.url))
+            excluded.append(
+                ChartExclusion(id=o.id, name=f"{o.provider_name} {o.instance_type}", reason=o.currency_note or o.display, url=o.url)
+            )
             continue
         marker = ends.get(o.id) or ("in the spread" if row.in_spread else "not in the spread")
         label = f"{'cheapest' if 'cheapest' in marker else 'dearest'}: {o.display}" if o.id in ends else ""
@@ -359,7 +364,11 @@ def rack_power(catalog: Catalog) -> ChartView:
                 x=fig.watts / 1e3, x_text=fig.value, category=system.name, marker="reported by another party", url=url,
             ))  # fmt: skip
         if not any(p.category == system.name for p in points):
-            excluded.append(ChartExclusion(id=system.id, name=system.name, reason=f"power: {power.state_label}; no other party's figure recorded", url=url))
+            excluded.append(
+                ChartExclusion(
+                    id=system.id, name=system.name, reason=f"power: {power.state_label}; no other party's figure recorded", url=url
+                )
+            )
     average = None
     topic = catalog.energy.get(AVERAGE_RACK_TOPIC)
     if topic is not None:
@@ -367,7 +376,9 @@ def rack_power(catalog: Catalog) -> ChartView:
         if candidates:
             newest = max(candidates, key=lambda f: f.as_of)
             assert newest.power is not None  # every candidate has one
-            average = ChartReference(x=newest.power.amount / 1e3, label=f"average rack: {newest.value} ({newest.claimant}, {newest.as_of.year})")
+            average = ChartReference(
+                x=newest.power.amount / 1e3, label=f"average rack: {newest.value} ({newest.claimant}, {newest.as_of.year})"
+            )
     used = {p.marker for p in points}
     return ChartView(
         key="rack-power", title="Power per system against the average data-centre rack (kW)",

@@ -49,6 +49,7 @@ def place(
     mark at growing distances (a leader line joins mark and label beyond the first ring);
     the least-overlapping spot wins when none is free. Returned rows hold data coordinates.
     """
+
     def to_px(value: float, domain: tuple[float, float], size: float, flip: bool) -> float:
         lo, hi = domain
         frac = (math.log10(value) - math.log10(lo)) / (math.log10(hi) - math.log10(lo)) if log else (value - lo) / (hi - lo)
@@ -82,8 +83,16 @@ def place(
         best: tuple[float, tuple[float, float, float, float], int] | None = None
         for ring in (0, 1, 2, 3):
             d = GAP + ring * 12
-            spots = [(mx + d, my), (mx - d - w, my), (mx - w / 2, my - d - h / 2), (mx - w / 2, my + d + h / 2),
-                     (mx + d, my - d), (mx + d, my + d), (mx - d - w, my - d), (mx - d - w, my + d)]
+            spots = [
+                (mx + d, my),
+                (mx - d - w, my),
+                (mx - w / 2, my - d - h / 2),
+                (mx - w / 2, my + d + h / 2),
+                (mx + d, my - d),
+                (mx + d, my + d),
+                (mx - d - w, my - d),
+                (mx - d - w, my + d),
+            ]
             for left, mid in spots:
                 box = (left, mid - h / 2, left + w, mid + h / 2)
                 cost = sum(overlap(box, b) for b in taken.near(box))
@@ -100,16 +109,18 @@ def place(
         lx, ly = box[0], (box[1] + box[3]) / 2
         # The leader line ends at the label's nearest edge.
         ex = min(max(mx, box[0]), box[2])
-        rows.append({
-            "text": text,
-            "lx": to_data(lx, xd, width, False),
-            "ly": to_data(ly, yd, height, True),
-            "x": x,
-            "y": y,
-            "ex": to_data(ex, xd, width, False),
-            "ey": to_data(ly, yd, height, True),
-            "leader": ring > 0,
-        })
+        rows.append(
+            {
+                "text": text,
+                "lx": to_data(lx, xd, width, False),
+                "ly": to_data(ly, yd, height, True),
+                "x": x,
+                "y": y,
+                "ex": to_data(ex, xd, width, False),
+                "ey": to_data(ly, yd, height, True),
+                "leader": ring > 0,
+            }
+        )
     return rows
 
 
@@ -133,7 +144,11 @@ class _Grid:
 
     def _keys(self, box: Box) -> list[tuple[int, int]]:
         c = self.CELL
-        return [(i, j) for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1) for j in range(math.floor(box[1] / c), math.floor(box[3] / c) + 1)]
+        return [
+            (i, j)
+            for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1)
+            for j in range(math.floor(box[1] / c), math.floor(box[3] / c) + 1)
+        ]
 
     def add(self, box: Box) -> None:
         for key in self._keys(box):

@@ -31,8 +31,28 @@ SIZES = {"wide": (600, 320), "narrow": (300, 230)}
 SHAPES = ("circle", "triangle-up", "square", "diamond", "triangle-down", "cross", "triangle-left", "triangle-right")
 """Point shapes of the pricing kinds, in the order of :attr:`TimeChart.kinds`."""
 WINDOW_FILL = "#e3eefa"
-PALETTE = ("#0b5cad", "#a3340f", "#1b7f3b", "#6a3d9a", "#b15928", "#c2185b", "#00796b", "#5b6570", "#8a6d00", "#283593",
-           "#d84315", "#4e342e", "#00838f", "#7b1fa2", "#558b2f", "#ad1457", "#1565c0", "#e65100", "#37474f", "#827717")
+PALETTE = (
+    "#0b5cad",
+    "#a3340f",
+    "#1b7f3b",
+    "#6a3d9a",
+    "#b15928",
+    "#c2185b",
+    "#00796b",
+    "#5b6570",
+    "#8a6d00",
+    "#283593",
+    "#d84315",
+    "#4e342e",
+    "#00838f",
+    "#7b1fa2",
+    "#558b2f",
+    "#ad1457",
+    "#1565c0",
+    "#e65100",
+    "#37474f",
+    "#827717",
+)
 """Line colours, each at least 4.5:1 against white so an end label in it reads as text (lines are
 told apart by their legend or end label too, never by colour alone)."""
 LABEL_STEP = 13.0
@@ -41,6 +61,7 @@ LABEL_STEP = 13.0
 
 GLYPHS = ("●", "▲", "■", "◆", "▼", "✚", "◀", "▶")
 """The legend's picture of each of :data:`SHAPES`."""
+
 
 def _dash_words(dash: list[int]) -> str:
     if not dash:
@@ -66,9 +87,20 @@ def _rows(chart: TimeChart) -> list[dict[str, Any]]:
         for p in s.points:
             sizes[p.segment] = sizes.get(p.segment, 0) + 1
         for p in s.points:
-            rows.append({"series": s.id, "label": s.label, "group": s.group, "kind": words.get(s.kind, s.kind), "date": p.date.isoformat(),
-                         "mark": words.get(s.kind, s.kind), "value": p.value, "line": f"{s.id}#{p.segment}", "note": p.note,
-                         "marked": len(s.points) <= MARKED_POINTS or sizes[p.segment] == 1})
+            rows.append(
+                {
+                    "series": s.id,
+                    "label": s.label,
+                    "group": s.group,
+                    "kind": words.get(s.kind, s.kind),
+                    "date": p.date.isoformat(),
+                    "mark": words.get(s.kind, s.kind),
+                    "value": p.value,
+                    "line": f"{s.id}#{p.segment}",
+                    "note": p.note,
+                    "marked": len(s.points) <= MARKED_POINTS or sizes[p.segment] == 1,
+                }
+            )
     return rows
 
 
@@ -125,45 +157,95 @@ def spec(chart: TimeChart, width: Width = "wide") -> dict[str, Any]:
     palette = alt.Scale(domain=groups, range=[PALETTE[i % len(PALETTE)] for i in range(len(groups))])
     # Lines are named by a colour legend, or (a chart without pricing kinds, wide) by a label at each line's right end.
     end_labels = not chart.kinds and (width == "wide" or len(groups) == 1)
-    legend = None if end_labels else alt.Legend(orient="bottom", columns=2 if width == "narrow" else 4, labelLimit=160, symbolType="stroke",
-                                                 symbolStrokeWidth=3, title="Provider" if chart.kinds else None)
+    legend = (
+        None
+        if end_labels
+        else alt.Legend(
+            orient="bottom",
+            columns=2 if width == "narrow" else 4,
+            labelLimit=160,
+            symbolType="stroke",
+            symbolStrokeWidth=3,
+            title="Provider" if chart.kinds else None,
+        )
+    )
     colour = alt.Color("group:N", scale=palette, legend=legend)
     layers: list[Any] = []
     if chart.window_start is not None:
-        band = alt.Chart(alt.Data(values=[{"start": chart.window_start.isoformat(), "end": chart.window_end.isoformat(),
-                                            "text": f"current: last {chart.freshness_days} days"}]))
+        band = alt.Chart(
+            alt.Data(
+                values=[
+                    {
+                        "start": chart.window_start.isoformat(),
+                        "end": chart.window_end.isoformat(),
+                        "text": f"current: last {chart.freshness_days} days",
+                    }
+                ]
+            )
+        )
         layers.append(band.mark_rect(color=WINDOW_FILL).encode(x=alt.X("start:T", scale=xs), x2="end:T"))
-        layers.append(band.mark_text(align="right", baseline="top", dx=-3, dy=3, y=0, fontSize=10, color=MUTED).encode(
-            x=alt.X("end:T", scale=xs), text="text:N"))
+        layers.append(
+            band.mark_text(align="right", baseline="top", dx=-3, dy=3, y=0, fontSize=10, color=MUTED).encode(
+                x=alt.X("end:T", scale=xs), text="text:N"
+            )
+        )
     base = alt.Chart(alt.Data(values=rows))
     if chart.kinds:
         kinds = legend_words(chart)
-        dash = alt.StrokeDash("kind:N", scale=alt.Scale(domain=kinds, range=chart.dashes), title="Pricing",
-                              legend=alt.Legend(orient="top", columns=1 if width == "narrow" else 2, symbolType="stroke",
-                                                symbolStrokeWidth=2, symbolSize=250, symbolStrokeColor=INK, labelLimit=320))
+        dash = alt.StrokeDash(
+            "kind:N",
+            scale=alt.Scale(domain=kinds, range=chart.dashes),
+            title="Pricing",
+            legend=alt.Legend(
+                orient="top",
+                columns=1 if width == "narrow" else 2,
+                symbolType="stroke",
+                symbolStrokeWidth=2,
+                symbolSize=250,
+                symbolStrokeColor=INK,
+                labelLimit=320,
+            ),
+        )
         # The marks' shape reads a copy of the kind (field "mark"), so the two legends are not merged into one of shapes.
-        shape = alt.Shape("mark:N", scale=alt.Scale(domain=kinds, range=[SHAPES[i % len(SHAPES)] for i in range(len(kinds))]),
-                          legend=None)
+        shape = alt.Shape("mark:N", scale=alt.Scale(domain=kinds, range=[SHAPES[i % len(SHAPES)] for i in range(len(kinds))]), legend=None)
         layers.append(base.mark_line(strokeWidth=2, clip=True).encode(x=x, y=y, color=colour, strokeDash=dash, detail="line:N"))
-        layers.append(base.transform_filter("datum.marked").mark_point(filled=True, size=40, opacity=1, clip=True).encode(
-            x=x, y=y, color=colour, shape=shape))
+        layers.append(
+            base.transform_filter("datum.marked")
+            .mark_point(filled=True, size=40, opacity=1, clip=True)
+            .encode(x=x, y=y, color=colour, shape=shape)
+        )
     else:
         layers.append(base.mark_line(strokeWidth=2, clip=True).encode(x=x, y=y, color=colour, detail="line:N"))
-        layers.append(base.transform_filter("datum.marked").mark_point(filled=True, size=40, opacity=1, clip=True).encode(
-            x=x, y=y, color=colour))
+        layers.append(
+            base.transform_filter("datum.marked").mark_point(filled=True, size=40, opacity=1, clip=True).encode(x=x, y=y, color=colour)
+        )
     if end_labels:
         labels = alt.Chart(alt.Data(values=_end_labels(chart, h, yd)))
-        layers.append(labels.mark_text(align="left", baseline="middle", fontSize=11, x=w + 6).encode(
-            y=alt.Y("ly:Q", scale=ys), text="text:N", color=alt.Color("text:N", scale=palette, legend=None)))
-    layered = alt.layer(*layers).resolve_scale(color="shared").properties(
-        width=w, height=h, description=chart.description,
-        title=alt.Title(_title(chart, width), anchor="start", fontSize=13 if width == "narrow" else 15, color=INK, font=FONT),
+        layers.append(
+            labels.mark_text(align="left", baseline="middle", fontSize=11, x=w + 6).encode(
+                y=alt.Y("ly:Q", scale=ys), text="text:N", color=alt.Color("text:N", scale=palette, legend=None)
+            )
+        )
+    layered = (
+        alt.layer(*layers)
+        .resolve_scale(color="shared")
+        .properties(
+            width=w,
+            height=h,
+            description=chart.description,
+            title=alt.Title(_title(chart, width), anchor="start", fontSize=13 if width == "narrow" else 15, color=INK, font=FONT),
+        )
     )
     longest = max((len(g) for g in groups), default=0) if end_labels else 0
     padding = {"left": 6, "right": 8 + round(longest * 6.6), "top": 6, "bottom": 6}
-    layered = layered.configure(font=FONT, background=BACKGROUND, padding=padding).configure_axis(
-        labelColor=MUTED, titleColor=INK, gridColor=LINE, domainColor=MUTED, tickColor=MUTED, labelFontSize=11, titleFontSize=11
-    ).configure_legend(labelFontSize=11, titleFontSize=11, labelColor=INK, titleColor=INK).configure_view(stroke=LINE)
+    layered = (
+        layered.configure(font=FONT, background=BACKGROUND, padding=padding)
+        .configure_axis(
+            labelColor=MUTED, titleColor=INK, gridColor=LINE, domainColor=MUTED, tickColor=MUTED, labelFontSize=11, titleFontSize=11
+        )
+        .configure_legend(labelFontSize=11, titleFontSize=11, labelColor=INK, titleColor=INK)
+        .configure_view(stroke=LINE)
+    )
     return layered.to_dict(validate=False)
 
 

@@ -29,9 +29,13 @@ def spec(view: ChartView) -> dict:
     if view.outliers:
         side = _scatter_panel(view, view.outliers, OUTLIER_WIDTH, "Off the main scale")
         chart = alt.hconcat(chart, side, spacing=28).properties(description=view.description)
-    chart = chart.configure(font=FONT, background=BACKGROUND, padding={"left": 8, "right": 24, "top": 8, "bottom": 8}).configure_axis(
-        labelColor=MUTED, titleColor=INK, gridColor=LINE, domainColor=MUTED, tickColor=MUTED, labelFontSize=11, titleFontSize=12
-    ).configure_view(stroke=LINE)
+    chart = (
+        chart.configure(font=FONT, background=BACKGROUND, padding={"left": 8, "right": 24, "top": 8, "bottom": 8})
+        .configure_axis(
+            labelColor=MUTED, titleColor=INK, gridColor=LINE, domainColor=MUTED, tickColor=MUTED, labelFontSize=11, titleFontSize=12
+        )
+        .configure_view(stroke=LINE)
+    )
     return chart.to_dict(validate=False)  # schema validation costs more than the render; vl-convert rejects a bad spec anyway
 
 
@@ -40,7 +44,7 @@ def _decades(domain: tuple[float, float]) -> list[float]:
     import math
 
     low, high = math.ceil(math.log10(domain[0])), math.floor(math.log10(domain[1]))
-    return [10.0 ** e for e in range(low, high + 1)] or [domain[0], domain[1]]
+    return [10.0**e for e in range(low, high + 1)] or [domain[0], domain[1]]
 
 
 OUTLIER_WIDTH = 170
@@ -61,18 +65,26 @@ def _scatter_panel(view: ChartView, shown: list, width: float, title: str):
     labels = labels_mod.place([(p.x, p.y, p.label) for p in shown], xd, yd, view.log_scale, width=width)
     narrow = width < labels_mod.WIDTH
     x_axis = alt.Axis(values=_decades(xd), format="~s") if narrow and view.log_scale else alt.Axis()
-    marks = alt.Chart(alt.Data(values=points)).mark_circle(size=60, color=ACCENT, opacity=0.9).encode(
-        x=alt.X("x:Q", title=view.x_label + suffix, scale=xs, axis=x_axis), y=alt.Y("y:Q", title=view.y_label + suffix, scale=ys)
+    marks = (
+        alt.Chart(alt.Data(values=points))
+        .mark_circle(size=60, color=ACCENT, opacity=0.9)
+        .encode(x=alt.X("x:Q", title=view.x_label + suffix, scale=xs, axis=x_axis), y=alt.Y("y:Q", title=view.y_label + suffix, scale=ys))
     )
-    leaders = alt.Chart(alt.Data(values=[r for r in labels if r["leader"]])).mark_rule(color=MUTED, strokeWidth=0.7).encode(
-        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), x2="ex:Q", y2="ey:Q"
+    leaders = (
+        alt.Chart(alt.Data(values=[r for r in labels if r["leader"]]))
+        .mark_rule(color=MUTED, strokeWidth=0.7)
+        .encode(x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), x2="ex:Q", y2="ey:Q")
     )
-    texts = alt.Chart(alt.Data(values=labels)).mark_text(align="left", baseline="middle", fontSize=11, color=INK).encode(
-        x=alt.X("lx:Q", scale=xs), y=alt.Y("ly:Q", scale=ys), text="text:N"
+    texts = (
+        alt.Chart(alt.Data(values=labels))
+        .mark_text(align="left", baseline="middle", fontSize=11, color=INK)
+        .encode(x=alt.X("lx:Q", scale=xs), y=alt.Y("ly:Q", scale=ys), text="text:N")
     )
     layers = [marks, texts] if not any(r["leader"] for r in labels) else [leaders, marks, texts]
     return alt.layer(*layers).properties(
-        width=width, height=labels_mod.HEIGHT, title=alt.Title(title, anchor="start", fontSize=15 if width == labels_mod.WIDTH else 12, color=INK, font=FONT),
+        width=width,
+        height=labels_mod.HEIGHT,
+        title=alt.Title(title, anchor="start", fontSize=15 if width == labels_mod.WIDTH else 12, color=INK, font=FONT),
         description=view.description,
     )
 
@@ -102,31 +114,50 @@ def _strip_spec(view: ChartView) -> dict:
     marks = base.mark_point(filled=True, size=90, opacity=0.95).encode(
         x=alt.X("x:Q", title=view.x_label, scale=xs),
         y=ys,
-        color=alt.Color("marker:N", scale=colours, legend=alt.Legend(title=None, orient="bottom", labelFontSize=11, columns=2,
-                                                                     columnPadding=28, labelLimit=260, symbolSize=80)),
+        color=alt.Color(
+            "marker:N",
+            scale=colours,
+            legend=alt.Legend(title=None, orient="bottom", labelFontSize=11, columns=2, columnPadding=28, labelLimit=260, symbolSize=80),
+        ),
         shape=alt.Shape("marker:N", scale=alt.Scale(domain=view.markers), legend=None),
     )
     # A label reads away from the nearer edge, so it is never cut off at the right.
     split = top * 1.3 * 0.55
-    texts_right = base.transform_filter(f"datum.label != '' && datum.x <= {split!r}").mark_text(
-        align="left", baseline="middle", dx=9, dy=-9, fontSize=11, color=INK).encode(x=alt.X("x:Q", scale=xs), y=ys, text="label:N")
-    texts_left = base.transform_filter(f"datum.label != '' && datum.x > {split!r}").mark_text(
-        align="right", baseline="middle", dx=-9, dy=-9, fontSize=11, color=INK).encode(x=alt.X("x:Q", scale=xs), y=ys, text="label:N")
+    texts_right = (
+        base.transform_filter(f"datum.label != '' && datum.x <= {split!r}")
+        .mark_text(align="left", baseline="middle", dx=9, dy=-9, fontSize=11, color=INK)
+        .encode(x=alt.X("x:Q", scale=xs), y=ys, text="label:N")
+    )
+    texts_left = (
+        base.transform_filter(f"datum.label != '' && datum.x > {split!r}")
+        .mark_text(align="right", baseline="middle", dx=-9, dy=-9, fontSize=11, color=INK)
+        .encode(x=alt.X("x:Q", scale=xs), y=ys, text="label:N")
+    )
     layers: list = [marks, texts_right, texts_left]
     height = max(120, 34 * len(categories) + (18 if view.reference else 0))
     if view.reference is not None:
         ref = alt.Chart(alt.Data(values=[view.reference.model_dump()]))
         layers.insert(0, ref.mark_rule(color=MUTED, strokeDash=[5, 4], strokeWidth=1.2).encode(x=alt.X("x:Q", scale=xs)))
-        layers.append(ref.mark_text(align="left", baseline="bottom", dx=4, y=height - 3, fontSize=11, color=MUTED).encode(x=alt.X("x:Q", scale=xs), text="label:N"))
+        layers.append(
+            ref.mark_text(align="left", baseline="bottom", dx=4, y=height - 3, fontSize=11, color=MUTED).encode(
+                x=alt.X("x:Q", scale=xs), text="label:N"
+            )
+        )
     chart = alt.layer(*layers).properties(
-        width=labels_mod.WIDTH, height=height, description=view.description,
+        width=labels_mod.WIDTH,
+        height=height,
+        description=view.description,
         title=alt.Title(view.title, anchor="start", fontSize=15, color=INK, font=FONT),
     )
     # vl-convert measures text without the browser's fonts: room on both sides keeps long
     # provider names and end labels whole.
-    chart = chart.configure(font=FONT, background=BACKGROUND, padding={"left": 40, "right": 40, "top": 8, "bottom": 8}).configure_axis(
-        labelColor=MUTED, titleColor=INK, gridColor=LINE, domainColor=MUTED, tickColor=MUTED, labelFontSize=11, titleFontSize=12
-    ).configure_view(stroke=LINE)
+    chart = (
+        chart.configure(font=FONT, background=BACKGROUND, padding={"left": 40, "right": 40, "top": 8, "bottom": 8})
+        .configure_axis(
+            labelColor=MUTED, titleColor=INK, gridColor=LINE, domainColor=MUTED, tickColor=MUTED, labelFontSize=11, titleFontSize=12
+        )
+        .configure_view(stroke=LINE)
+    )
     return chart.to_dict(validate=False)
 
 

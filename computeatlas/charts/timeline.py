@@ -129,20 +129,32 @@ def segments(dates: Sequence[dt.date]) -> tuple[list[int], float]:
 
 def gap_rule_words(period: str) -> str:
     """The gap rule as the page writes it, for points at most one per ``period``."""
-    return (f"Lines join points of one series only across short stretches: at most {GAP_FACTOR:g} × the series' usual "
-            f"interval (the median number of days between its points, at least {MIN_INTERVAL_DAYS} days, as the points are at "
-            f"most one per {period}) and never more than {MAX_BRIDGE_DAYS} days. A longer stretch without observations is a gap "
-            "in the line; a point alone is a mark without a line.")
+    return (
+        f"Lines join points of one series only across short stretches: at most {GAP_FACTOR:g} × the series' usual "
+        f"interval (the median number of days between its points, at least {MIN_INTERVAL_DAYS} days, as the points are at "
+        f"most one per {period}) and never more than {MAX_BRIDGE_DAYS} days. A longer stretch without observations is a gap "
+        "in the line; a point alone is a mark without a line."
+    )
 
 
 _KIND_WORDS = {
-    PricingKind.ON_DEMAND: "on-demand", PricingKind.SPOT: "spot", PricingKind.COMMITTED: "committed",
-    PricingKind.RESERVED: "reserved", PricingKind.CAPACITY_BLOCK: "capacity block", PricingKind.MARKETPLACE: "marketplace",
-    PricingKind.MONTHLY: "monthly term", PricingKind.WEEKLY: "weekly term",
+    PricingKind.ON_DEMAND: "on-demand",
+    PricingKind.SPOT: "spot",
+    PricingKind.COMMITTED: "committed",
+    PricingKind.RESERVED: "reserved",
+    PricingKind.CAPACITY_BLOCK: "capacity block",
+    PricingKind.MARKETPLACE: "marketplace",
+    PricingKind.MONTHLY: "monthly term",
+    PricingKind.WEEKLY: "weekly term",
 }
 _DASHES = {
-    PricingKind.ON_DEMAND: [], PricingKind.SPOT: [2, 3], PricingKind.COMMITTED: [9, 4], PricingKind.RESERVED: [5, 5],
-    PricingKind.CAPACITY_BLOCK: [12, 3, 2, 3], PricingKind.MARKETPLACE: [1, 4], PricingKind.MONTHLY: [7, 2, 1, 2],
+    PricingKind.ON_DEMAND: [],
+    PricingKind.SPOT: [2, 3],
+    PricingKind.COMMITTED: [9, 4],
+    PricingKind.RESERVED: [5, 5],
+    PricingKind.CAPACITY_BLOCK: [12, 3, 2, 3],
+    PricingKind.MARKETPLACE: [1, 4],
+    PricingKind.MONTHLY: [7, 2, 1, 2],
     PricingKind.WEEKLY: [3, 7],
 }
 
@@ -178,9 +190,26 @@ CSV_COLUMNS = ("series", "label", "group", "kind", "date", "value", "unit", "seg
 
 def csv_rows(chart: TimeChart) -> list[list[str | int | float | None]]:
     """Every plotted point of ``chart`` as a CSV row (:data:`CSV_COLUMNS`), series by series."""
-    return [[s.id, s.label, s.group, s.kind, p.date.isoformat(), p.value, chart.y_unit, p.segment, p.period.isoformat(),
-             p.observations, p.note] for s in chart.series for p in s.points]
+    return [
+        [s.id, s.label, s.group, s.kind, p.date.isoformat(), p.value, chart.y_unit, p.segment, p.period.isoformat(), p.observations, p.note]
+        for s in chart.series
+        for p in s.points
+    ]
 
 
-__all__ = ["CSV_COLUMNS", "GAP_FACTOR", "MAX_BRIDGE_DAYS", "MIN_INTERVAL_DAYS", "TimeChart", "TimeExclusion", "TimePoint", "TimeSeries",
-           "csv_rows", "dash_patterns", "gap_rule_words", "interval_days", "kind_words", "segments"]
+__all__ = [
+    "CSV_COLUMNS",
+    "GAP_FACTOR",
+    "MAX_BRIDGE_DAYS",
+    "MIN_INTERVAL_DAYS",
+    "TimeChart",
+    "TimeExclusion",
+    "TimePoint",
+    "TimeSeries",
+    "csv_rows",
+    "dash_patterns",
+    "gap_rule_words",
+    "interval_days",
+    "kind_words",
+    "segments",
+]

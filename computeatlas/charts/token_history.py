@@ -69,7 +69,9 @@ class TokenHistoryView(BaseModel):
     data_version: str
 
 
-def history_view(model: ModelRecord, rows: Sequence[MarketPrice], now: dt.datetime, freshness_days: int, data_version: str) -> TokenHistoryView:
+def history_view(
+    model: ModelRecord, rows: Sequence[MarketPrice], now: dt.datetime, freshness_days: int, data_version: str
+) -> TokenHistoryView:
     """The price history of ``model`` from its market ``rows`` (every accepted observation), as of ``now``."""
     points = [TokenPoint(provider=r.provider, provider_name=r.provider_name, product=r.product, side=side,
                          collected=r.collected.date(), usd_per_million=getattr(r, f"{side}_per_million"), published=r.published,
@@ -88,8 +90,10 @@ def history_view(model: ModelRecord, rows: Sequence[MarketPrice], now: dt.dateti
         if not shown:
             return ""
         low, high = min(shown, key=lambda p: p.usd_per_million), max(shown, key=lambda p: p.usd_per_million)
-        return (f"{side} from {low.usd_per_million:.4g} USD ({low.provider_name}, {low.collected}) to "
-                f"{high.usd_per_million:.4g} USD ({high.provider_name}, {high.collected})")
+        return (
+            f"{side} from {low.usd_per_million:.4g} USD ({low.provider_name}, {low.collected}) to "
+            f"{high.usd_per_million:.4g} USD ({high.provider_name}, {high.collected})"
+        )
 
     description = (
         f"Line chart of {len(rows)} dated prices of {model.name} from {len(providers)} provider(s), {first} to {last}: USD per million "
@@ -109,29 +113,48 @@ def _panel(view: TokenHistoryView, side: str, height: int):
     """One side's panel: the fresh band, a line per provider's product, filled fresh and hollow stale marks."""
     import altair as alt
 
-    rows = [p.model_dump(mode="json", include={"provider_name", "product", "collected", "usd_per_million", "stale"})
-            for p in view.points if p.side == side]
+    rows = [
+        p.model_dump(mode="json", include={"provider_name", "product", "collected", "usd_per_million", "stale"})
+        for p in view.points
+        if p.side == side
+    ]
     first = min((p.collected for p in view.points), default=view.fresh_from)
     domain = [min(first, view.fresh_from).isoformat(), (view.as_of + dt.timedelta(days=7)).isoformat()]
     x = alt.X("collected:T", title="Collected" if side == "output" else None, scale=alt.Scale(domain=domain))
     prices = [p.usd_per_million for p in view.points if p.usd_per_million > 0] or [1.0]
     ys = alt.Scale(type="log", domain=list(labels_mod.domain(prices, True)), nice=False) if view.log_scale else alt.Scale(zero=True)
     y = alt.Y("usd_per_million:Q", title=f"USD per million {side} tokens" + (", log scale" if view.log_scale else ""), scale=ys)
-    colour = alt.Color("provider_name:N", scale=alt.Scale(domain=view.providers, scheme="tableau20"),
-                       legend=alt.Legend(title="Provider (hollow: stale)", orient="bottom", columns=3, labelLimit=220, symbolType="circle"))
+    colour = alt.Color(
+        "provider_name:N",
+        scale=alt.Scale(domain=view.providers, scheme="tableau20"),
+        legend=alt.Legend(title="Provider (hollow: stale)", orient="bottom", columns=3, labelLimit=220, symbolType="circle"),
+    )
     base = alt.Chart(alt.Data(values=rows))
-    band = alt.Chart(alt.Data(values=[{"start": view.fresh_from.isoformat(), "end": view.as_of.isoformat(),
-                                       "label": f"fresh: the last {view.freshness_days} days"}]))
+    band = alt.Chart(
+        alt.Data(
+            values=[
+                {
+                    "start": view.fresh_from.isoformat(),
+                    "end": view.as_of.isoformat(),
+                    "label": f"fresh: the last {view.freshness_days} days",
+                }
+            ]
+        )
+    )
     layers = [
         band.mark_rect(color=FRESH).encode(x=alt.X("start:T", scale=alt.Scale(domain=domain)), x2="end:T"),
         band.mark_text(align="left", baseline="top", dx=3, y=3, fontSize=10, color=svg_mod.MUTED).encode(
-            x=alt.X("start:T", scale=alt.Scale(domain=domain)), text="label:N"),
+            x=alt.X("start:T", scale=alt.Scale(domain=domain)), text="label:N"
+        ),
         base.mark_line(strokeWidth=1.4, opacity=0.8).encode(x=x, y=y, color=colour, detail="product:N"),
         base.transform_filter("!datum.stale").mark_point(filled=True, size=36).encode(x=x, y=y, color=colour),
         base.transform_filter("datum.stale").mark_point(filled=False, size=36, strokeWidth=1.3).encode(x=x, y=y, color=colour),
     ]
-    return alt.layer(*layers).properties(width=labels_mod.WIDTH, height=height, title=alt.Title(
-        f"{side.capitalize()} price", anchor="start", fontSize=13, color=svg_mod.INK, font=FONT))
+    return alt.layer(*layers).properties(
+        width=labels_mod.WIDTH,
+        height=height,
+        title=alt.Title(f"{side.capitalize()} price", anchor="start", fontSize=13, color=svg_mod.INK, font=FONT),
+    )
 
 
 def spec(view: TokenHistoryView) -> dict:
@@ -139,10 +162,21 @@ def spec(view: TokenHistoryView) -> dict:
     import altair as alt
 
     chart = alt.vconcat(_panel(view, "input", 200), _panel(view, "output", 200), spacing=18).properties(
-        title=alt.Title(view.title, anchor="start", fontSize=15, color=svg_mod.INK, font=FONT), description=view.description)
-    chart = chart.configure(font=FONT, background=svg_mod.BACKGROUND, padding={"left": 8, "right": 24, "top": 8, "bottom": 8}).configure_axis(
-        labelColor=svg_mod.MUTED, titleColor=svg_mod.INK, gridColor=svg_mod.LINE, domainColor=svg_mod.MUTED, tickColor=svg_mod.MUTED,
-        labelFontSize=11, titleFontSize=12).configure_view(stroke=svg_mod.LINE)
+        title=alt.Title(view.title, anchor="start", fontSize=15, color=svg_mod.INK, font=FONT), description=view.description
+    )
+    chart = (
+        chart.configure(font=FONT, background=svg_mod.BACKGROUND, padding={"left": 8, "right": 24, "top": 8, "bottom": 8})
+        .configure_axis(
+            labelColor=svg_mod.MUTED,
+            titleColor=svg_mod.INK,
+            gridColor=svg_mod.LINE,
+            domainColor=svg_mod.MUTED,
+            tickColor=svg_mod.MUTED,
+            labelFontSize=11,
+            titleFontSize=12,
+        )
+        .configure_view(stroke=svg_mod.LINE)
+    )
     return chart.to_dict(validate=False)
 
 

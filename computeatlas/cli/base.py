@@ -66,6 +66,8 @@ app = typer.Typer(
     cls=AtlasGroup,
     pretty_exceptions_enable=False,
 )
+
+
 def _print_version(value: bool) -> None:
     """``--version``: print ``computeatlas <version>`` and exit 0."""
     if value:
@@ -87,7 +89,10 @@ err = Console(stderr=True)
 
 WideOption = Annotated[
     bool,
-    typer.Option("--wide", help="Print tables at full width, one line per row (for a wide terminal or a file); by default they wrap to the terminal, 80 columns when piped."),
+    typer.Option(
+        "--wide",
+        help="Print tables at full width, one line per row (for a wide terminal or a file); by default they wrap to the terminal, 80 columns when piped.",
+    ),
 ]
 
 DataOption = Annotated[
@@ -96,7 +101,9 @@ DataOption = Annotated[
 ]
 
 
-PricesOption = Annotated[Path | None, typer.Option("--prices", help="The observation store (default: $COMPUTEATLAS_PRICES or data/prices).")]
+PricesOption = Annotated[
+    Path | None, typer.Option("--prices", help="The observation store (default: $COMPUTEATLAS_PRICES or data/prices).")
+]
 
 
 def settings_for(**options: object) -> Settings:
@@ -119,8 +126,7 @@ def settings_error_message(exc: SettingsError) -> str:
     """One line for a setting that cannot be decoded, naming its variable and the expected form."""
     found = re.search(r'field "([a-z_]+)"', str(exc))
     name = found.group(1) if found else "settings"
-    return (f"setting {name} (COMPUTEATLAS_{name.upper()}): cannot be read; a list is written as JSON, "
-            'e.g. \'["127.0.0.1", "10.0.0.0/8"]\'')
+    return f'setting {name} (COMPUTEATLAS_{name.upper()}): cannot be read; a list is written as JSON, e.g. \'["127.0.0.1", "10.0.0.0/8"]\''
 
 
 def load_catalog(data: Path | Settings | None) -> Catalog:

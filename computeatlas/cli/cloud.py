@@ -38,20 +38,45 @@ class PricesGroup(AtlasGroup):
         return super().parse_args(ctx, args)
 
 
-prices_app = typer.Typer(cls=PricesGroup, no_args_is_help=True, help="Prices: offers and spreads, and the observation store "
-                         "(import, collect, held, history, runs). 'prices ID' is short for 'prices show ID'.")
+prices_app = typer.Typer(
+    cls=PricesGroup,
+    no_args_is_help=True,
+    help="Prices: offers and spreads, and the observation store "
+    "(import, collect, held, history, runs). 'prices ID' is short for 'prices show ID'.",
+)
 app.add_typer(prices_app, name="prices")
 
 
 @prices_app.command("show")
 def prices(
     ident: Annotated[str, typer.Argument(help="Accelerator id, e.g. nvidia-h100-sxm.")],
-    variant: Annotated[str | None, typer.Option(help="Variant key, e.g. sxm-80gb ('all' mixes every variant); default: the part's own variant.")] = None,
-    pricing_: Annotated[str | None, typer.Option("--pricing", help="List only on-demand, spot, reserved, capacity-block, marketplace, monthly or weekly offers, or several comma-separated (the spread is always on-demand).")] = None,
-    region: Annotated[str | None, typer.Option(help="Only offers in this region, as the offer names it, or in any of several comma-separated (narrows the spread too).")] = None,
-    since: Annotated[str | None, typer.Option(help="Only offers observed on or after this date (YYYY-MM-DD); default: the freshness window.")] = None,
+    variant: Annotated[
+        str | None, typer.Option(help="Variant key, e.g. sxm-80gb ('all' mixes every variant); default: the part's own variant.")
+    ] = None,
+    pricing_: Annotated[
+        str | None,
+        typer.Option(
+            "--pricing",
+            help="List only on-demand, spot, reserved, capacity-block, marketplace, monthly or weekly offers, or several comma-separated (the spread is always on-demand).",
+        ),
+    ] = None,
+    region: Annotated[
+        str | None,
+        typer.Option(
+            help="Only offers in this region, as the offer names it, or in any of several comma-separated (narrows the spread too)."
+        ),
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Only offers observed on or after this date (YYYY-MM-DD); default: the freshness window.")
+    ] = None,
     until: Annotated[str | None, typer.Option(help="Only offers observed on or before this date (YYYY-MM-DD).")] = None,
-    include_stale: Annotated[bool, typer.Option("--include-stale", help="Also list, and count in the spread, offers whose newest observation is older than the freshness window (90 days by default).")] = False,
+    include_stale: Annotated[
+        bool,
+        typer.Option(
+            "--include-stale",
+            help="Also list, and count in the spread, offers whose newest observation is older than the freshness window (90 days by default).",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the view (offers, spread, variants) as JSON instead of a table.")] = False,
     prices_: PricesOption = None,
     data: DataOption = None,
@@ -63,16 +88,23 @@ def prices(
     settings = settings_for(data=data, prices=prices_)
     catalog = load_catalog(settings)
     acc = catalog.accelerators[find_accelerator_id(catalog, ident)]
-    params = {"variant": variant, "pricing": pricing_, "region": region, "since": since, "until": until,
-              "include_stale": "true" if include_stale else None}
+    params = {
+        "variant": variant,
+        "pricing": pricing_,
+        "region": region,
+        "since": since,
+        "until": until,
+        "include_stale": "true" if include_stale else None,
+    }
     store, now = Store(settings.prices_dir), history.utcnow()
     read: dict[tuple[object, ...], list[OfferPrice]] = {}
 
     def offers_for(q: pricing.PriceQuery) -> list[OfferPrice]:
         key = (q.since, q.until, q.include_stale)
         if key not in read:
-            read[key] = current_offers(catalog, store, now, settings.freshness_days, q.since, q.until, q.include_stale,
-                                       acc.id, settings.hours_per_month)
+            read[key] = current_offers(
+                catalog, store, now, settings.freshness_days, q.since, q.until, q.include_stale, acc.id, settings.hours_per_month
+            )
         return read[key]
 
     try:
@@ -80,23 +112,43 @@ def prices(
         view = pricing.price_view(acc, offers_for(query), query, now.date(), settings.freshness_days)
     except pricing.PricingQueryError as exc:
         raise fail(str(exc).replace("parameter '", "option '--").replace("include_stale", "include-stale")) from None
-    listed = pricing.PriceQuery(pricing=query.pricing, region=query.region, variant=query.variant, since=query.since, until=query.until,
-                                include_stale=query.include_stale)
+    listed = pricing.PriceQuery(
+        pricing=query.pricing,
+        region=query.region,
+        variant=query.variant,
+        since=query.since,
+        until=query.until,
+        include_stale=query.include_stale,
+    )
     view.rows = [r for r in view.rows if pricing.matches(r.offer, listed)]
     view.cheapest = cheapest_price(store, acc.id, now, settings.freshness_days, catalog=catalog, current_only=False)
     if as_json:
         out.print_json(view.model_dump_json())
         return
     grid = Table(title=f"{acc.name}: {len(view.rows)} offers (price per {view.unit}-hour derived from the published price)")
-    for heading in ("offer", "provider", "variant", "instance", "pricing", "per " + view.unit + "-hour (arithmetic)", "region", "seen", "in spread"):
+    for heading in (
+        "offer",
+        "provider",
+        "variant",
+        "instance",
+        "pricing",
+        "per " + view.unit + "-hour (arithmetic)",
+        "region",
+        "seen",
+        "in spread",
+    ):
         grid.add_column(heading)
     for r in view.rows:
         o = r.offer
         grid.add_row(
-            o.id, o.provider_name, f"{o.variant_published} [{o.variant.label}]", o.instance_type,
+            o.id,
+            o.provider_name,
+            f"{o.variant_published} [{o.variant.label}]",
+            o.instance_type,
             pricing_words(o.pricing, o.term),
             o.arithmetic + (f" — {o.currency_note}" if o.currency_note else ""),
-            o.region_label, f"{o.seen}" + (" stale" if o.stale else ""),
+            o.region_label,
+            f"{o.seen}" + (" stale" if o.stale else ""),
             "yes" if r.in_spread else f"no: {r.excluded_because}",
         )
     print_table(out, grid, markup=False)
@@ -105,7 +157,11 @@ def prices(
     if s.state == "computed" and s.cheapest and s.dearest:
         out.print(f"Spread ({scope}): {s.ratio_text} over {s.counted} offers", markup=False, highlight=False)
         for label, end in (("cheapest", s.cheapest), ("dearest", s.dearest)):
-            out.print(f"  {label}: {end.display} — {end.provider_name}, {end.instance_type}, seen {end.seen}, {end.source_url}", markup=False, highlight=False)
+            out.print(
+                f"  {label}: {end.display} — {end.provider_name}, {end.instance_type}, seen {end.seen}, {end.source_url}",
+                markup=False,
+                highlight=False,
+            )
     else:
         out.print(f"Spread ({scope}): {s.ratio_text}", markup=False, highlight=False)
     c = view.cheapest
@@ -113,7 +169,15 @@ def prices(
         out.print("Cheapest price: none observed (no on-demand USD price of a stated variant).", markup=False, highlight=False)
     else:
         state = c.seen if c.current else f"NOT CURRENT, {c.seen}"
-        out.print(f"Cheapest price: {amount_text(c.per_accelerator_hour)} USD per {view.unit}-hour on demand, variant {c.variant} — "
-                  f"{c.provider}, {c.instance_type}, {state} ({c.offer_id})", markup=False, highlight=False)
-    out.print(f"Variants: {', '.join(f'{v.key} ({v.offers})' for v in view.variants) or 'none'}; stale = observed more than "
-              f"{settings.freshness_days} days before {s.as_of}.", markup=False, highlight=False)
+        out.print(
+            f"Cheapest price: {amount_text(c.per_accelerator_hour)} USD per {view.unit}-hour on demand, variant {c.variant} — "
+            f"{c.provider}, {c.instance_type}, {state} ({c.offer_id})",
+            markup=False,
+            highlight=False,
+        )
+    out.print(
+        f"Variants: {', '.join(f'{v.key} ({v.offers})' for v in view.variants) or 'none'}; stale = observed more than "
+        f"{settings.freshness_days} days before {s.as_of}.",
+        markup=False,
+        highlight=False,
+    )

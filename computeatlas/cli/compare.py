@@ -54,7 +54,9 @@ def _grid(view: compare_mod.ComparisonView, rows: list[compare_mod.RowView], tit
 
 @app.command("compare")
 def compare_cmd(
-    names: Annotated[list[str], typer.Argument(help="2 to 6 accelerators: ids, aliases or names (e.g. nvidia-h100-sxm H200 Trn3).", show_default=False)],
+    names: Annotated[
+        list[str], typer.Argument(help="2 to 6 accelerators: ids, aliases or names (e.g. nvidia-h100-sxm H200 Trn3).", show_default=False)
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON (/api/compare) instead of tables.")] = False,
     wide: WideOption = False,
     data: DataOption = None,

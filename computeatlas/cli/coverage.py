@@ -13,8 +13,16 @@ from computeatlas.silicon.coverage import CORE_FIELDS, Tally, coverage_view, per
 
 
 def _row(label: str, t: Tally) -> list[str]:
-    return [label, f"{t.published}/{t.figures}", percent(t.published_share), f"{t.by_maker}", percent(t.by_maker_share),
-            str(t.disputed), str(t.not_sourced), str(t.not_collected)]
+    return [
+        label,
+        f"{t.published}/{t.figures}",
+        percent(t.published_share),
+        f"{t.by_maker}",
+        percent(t.by_maker_share),
+        str(t.disputed),
+        str(t.not_sourced),
+        str(t.not_collected),
+    ]
 
 
 @app.command()

@@ -66,7 +66,12 @@ class ExportFormat(StrEnum):
 
 @app.command("export")
 def export(
-    format_: Annotated[ExportFormat, typer.Option("--format", help="csv, json, parquet (needs the 'parquet' extra), sqlite, datapackage (folder), huggingface (folder).")],
+    format_: Annotated[
+        ExportFormat,
+        typer.Option(
+            "--format", help="csv, json, parquet (needs the 'parquet' extra), sqlite, datapackage (folder), huggingface (folder)."
+        ),
+    ],
     out_text: Annotated[str, typer.Option("--out", help="File to write; a folder for datapackage and huggingface.")],
     data: DataOption = None,
 ) -> None:
@@ -80,8 +85,10 @@ def export(
     folder = format_.value in FOLDER_FORMATS
     out_path = Path(out_text)
     if not folder and out_text.endswith(("/", os.sep)):
-        raise fail(f"--out {out_text}: {format_.value} writes a file, and a path ending in '/' names a folder; "
-                   f"give a file name, e.g. {out_text}compute-atlas-silicon.{format_.value}.")
+        raise fail(
+            f"--out {out_text}: {format_.value} writes a file, and a path ending in '/' names a folder; "
+            f"give a file name, e.g. {out_text}compute-atlas-silicon.{format_.value}."
+        )
     if folder and out_path.exists() and not out_path.is_dir():
         raise fail(f"--out {out_path}: {format_.value} writes a folder, and this is a file.")
     if not folder and out_path.is_dir():
@@ -166,8 +173,15 @@ def list_requests(
     for heading in ("id", "recorded (UTC)", "kind", "name", "email", "organisation", "use"):
         grid.add_column(heading, no_wrap=heading in ("id", "email"))
     for e in entries:  # Text cells: what a visitor typed is printed as typed, never read as rich markup
-        grid.add_row(str(e.id), e.created_at.strftime("%Y-%m-%d %H:%M"), Text(e.kind), Text(e.name), Text(e.email),
-                     Text(e.organisation), Text(e.intended_use))
+        grid.add_row(
+            str(e.id),
+            e.created_at.strftime("%Y-%m-%d %H:%M"),
+            Text(e.kind),
+            Text(e.name),
+            Text(e.email),
+            Text(e.organisation),
+            Text(e.intended_use),
+        )
     print_table(out, grid, emoji=False, highlight=False)
 
 
@@ -191,10 +205,14 @@ def erase_requests(
     email: Annotated[str, typer.Option(help="The person's email address (any letter case).")],
     yes: YesOption = False,
     dry_run: DryRunOption = False,
-    purge_wal: Annotated[bool, typer.Option(
-        "--purge-wal", help="PostgreSQL: then also close and checkpoint the write-ahead log that still holds the erased rows "
-        "(VACUUM FULL pg_statistic, pg_switch_wal(), CHECKPOINT: those this user may run), and say what still holds them.",
-    )] = False,
+    purge_wal: Annotated[
+        bool,
+        typer.Option(
+            "--purge-wal",
+            help="PostgreSQL: then also close and checkpoint the write-ahead log that still holds the erased rows "
+            "(VACUUM FULL pg_statistic, pg_switch_wal(), CHECKPOINT: those this user may run), and say what still holds them.",
+        ),
+    ] = False,
     database: DatabaseOption = None,
 ) -> None:
     """Delete every request made with one email address (for an erasure request).
@@ -220,9 +238,12 @@ def erase_requests(
         if purge_wal:
             _print_purge(ledger.purge_wal())
         elif postgres and erased:
-            typer.echo("PostgreSQL keeps the erased rows in its write-ahead log (pg_wal) until those segments are removed: "
-                       f"run `computeatlas requests erase --email {email} --purge-wal` to close and checkpoint it now "
-                       "(see the README on erasure).", err=True)
+            typer.echo(
+                "PostgreSQL keeps the erased rows in its write-ahead log (pg_wal) until those segments are removed: "
+                f"run `computeatlas requests erase --email {email} --purge-wal` to close and checkpoint it now "
+                "(see the README on erasure).",
+                err=True,
+            )
     finally:
         ledger.close()
 
@@ -239,10 +260,15 @@ def _print_purge(report: WalPurge) -> None:
 
 @requests_app.command("purge")
 def purge_requests(
-    older_than: Annotated[int, typer.Option(
-        "--older-than", min=1, max=MAX_RETENTION_DAYS,
-        help=f"Delete requests recorded more than this many days ago: 1 to {MAX_RETENTION_DAYS} (100 years).",
-    )] = DEFAULT_RETENTION_DAYS,
+    older_than: Annotated[
+        int,
+        typer.Option(
+            "--older-than",
+            min=1,
+            max=MAX_RETENTION_DAYS,
+            help=f"Delete requests recorded more than this many days ago: 1 to {MAX_RETENTION_DAYS} (100 years).",
+        ),
+    ] = DEFAULT_RETENTION_DAYS,
     yes: YesOption = False,
     dry_run: DryRunOption = False,
     database: DatabaseOption = None,

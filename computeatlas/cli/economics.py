@@ -35,9 +35,19 @@ def estimate(
     accelerator: Annotated[str, typer.Argument(help="Accelerator id, e.g. nvidia-h200-sxm.")],
     params: Annotated[str, typer.Option("--params", help="Model parameters, a whole number from 1e6 to 1e15: 70e9, 70000000000 or 70B.")],
     number_format: Annotated[str, typer.Option("--format", help="Number format of the weights and compute: FP8, BF16, FP4 ...")],
-    utilisation: Annotated[str, typer.Option("--utilisation", help="Share of dense peak compute reached at large batch, from 0.001 to 1, e.g. 0.5 or 50%.")],
-    price: Annotated[str | None, typer.Option("--price", help="Price in USD per accelerator-hour, from 0.0001 to 1e6 (or use --offer).")] = None,
-    offer: Annotated[str | None, typer.Option("--offer", help="An offer id from the price store (e.g. lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20; see computeatlas prices) to take the price from; with neither --price nor --offer, the cheapest current on-demand USD price is used.")] = None,
+    utilisation: Annotated[
+        str, typer.Option("--utilisation", help="Share of dense peak compute reached at large batch, from 0.001 to 1, e.g. 0.5 or 50%.")
+    ],
+    price: Annotated[
+        str | None, typer.Option("--price", help="Price in USD per accelerator-hour, from 0.0001 to 1e6 (or use --offer).")
+    ] = None,
+    offer: Annotated[
+        str | None,
+        typer.Option(
+            "--offer",
+            help="An offer id from the price store (e.g. lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20; see computeatlas prices) to take the price from; with neither --price nor --offer, the cheapest current on-demand USD price is used.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of tables.")] = False,
     prices: PricesOption = None,
     data: DataOption = None,
@@ -60,8 +70,15 @@ def estimate(
         result = run_estimate(catalog, request, source)
     except DoesNotFit as exc:
         fewest = "; ".join(f"{name}: {count}" for _, name, count in exc.alternatives)
-        step = (f" Parts that need the fewest: {fewest}. Compare them: computeatlas compare {exc.accelerator_id} "
-                + " ".join(i for i, _, _ in exc.alternatives) + ".") if exc.alternatives else ""
+        step = (
+            (
+                f" Parts that need the fewest: {fewest}. Compare them: computeatlas compare {exc.accelerator_id} "
+                + " ".join(i for i, _, _ in exc.alternatives)
+                + "."
+            )
+            if exc.alternatives
+            else ""
+        )
         raise fail(f"Does not fit: {exc.reason}.{step}") from None
     except EstimateError as exc:
         label = "Offers for this accelerator" if exc.param == "offer" else "Closest"
@@ -82,7 +99,9 @@ def estimate(
         shown = f.value if f.usable else f"{f.state_label}" + (f": {f.value}" if f.value else "")
         inputs.add_row(f.label, shown or "", f.basis or "", f.source_url or "")
     p = result.price
-    inputs.add_row("Price per accelerator-hour", p.working or p.outcome.value, "", p.source_url or ("given by you" if p.origin == "user" else ""))
+    inputs.add_row(
+        "Price per accelerator-hour", p.working or p.outcome.value, "", p.source_url or ("given by you" if p.origin == "user" else "")
+    )
     inputs.add_row("Utilisation", f"{result.utilisation:g}", "", "given by you")
     print_table(out, inputs)
     bounds = Table(title="Results", show_lines=False)
@@ -114,14 +133,27 @@ def claims(data: DataOption = None) -> None:
 def tokens(
     model: Annotated[str, typer.Argument(help="Model id, e.g. llama-3-3-70b (see /economics/ for the list).")],
     number_format: Annotated[str | None, typer.Option("--format", help="Number format of weights and compute (default FP8).")] = None,
-    context: Annotated[str | None, typer.Option("--context", help="Tokens per sequence, prompt and output together (default 1024).")] = None,
+    context: Annotated[
+        str | None, typer.Option("--context", help="Tokens per sequence, prompt and output together (default 1024).")
+    ] = None,
     mix: Annotated[str | None, typer.Option("--mix", help="Input:output tokens of the blended cost (default 3:1).")] = None,
-    utilisation: Annotated[str | None, typer.Option("--utilisation", help="Share of peak, 0.001 to 1 (default 1: a bound; below 1 an estimate).")] = None,
-    kv_bits: Annotated[str | None, typer.Option("--kv-bits", help="Bits per cached key or value element: 4, 8, 16 (default) or 32.")] = None,
+    utilisation: Annotated[
+        str | None, typer.Option("--utilisation", help="Share of peak, 0.001 to 1 (default 1: a bound; below 1 an estimate).")
+    ] = None,
+    kv_bits: Annotated[
+        str | None, typer.Option("--kv-bits", help="Bits per cached key or value element: 4, 8, 16 (default) or 32.")
+    ] = None,
     batch: Annotated[str | None, typer.Option("--batch", help="Sequences decoded together (default: the largest that fits).")] = None,
-    accelerators: Annotated[str | None, typer.Option("--accelerators", help="N accelerators (default: the fewest that hold the model).")] = None,
-    offer: Annotated[str | None, typer.Option("--offer", help="An offer id (see computeatlas prices) whose price replaces its accelerator's cheapest observation.")] = None,
-    price: Annotated[str | None, typer.Option("--price", help="A price in USD per accelerator-hour (above 0, at most 1e6) for --accelerator.")] = None,
+    accelerators: Annotated[
+        str | None, typer.Option("--accelerators", help="N accelerators (default: the fewest that hold the model).")
+    ] = None,
+    offer: Annotated[
+        str | None,
+        typer.Option("--offer", help="An offer id (see computeatlas prices) whose price replaces its accelerator's cheapest observation."),
+    ] = None,
+    price: Annotated[
+        str | None, typer.Option("--price", help="A price in USD per accelerator-hour (above 0, at most 1e6) for --accelerator.")
+    ] = None,
     accelerator: Annotated[str | None, typer.Option("--accelerator", help="The accelerator id --price is for.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of tables.")] = False,
     data: DataOption = None,
@@ -158,16 +190,33 @@ def tokens(
                        m.collected.date().isoformat() + (f" (stale: {m.age_days} days old)" if m.stale else ""), "; ".join(m.flags))  # fmt: skip
     print_table(out, market)
     if view.spread.ratio and view.spread.cheapest and view.spread.dearest:
-        which = "" if view.spread.fresh else f" (no current price: the newest are stale, collected by {view.spread.newest}, {view.spread.age_days} days ago)"
-        out.print(f"Output-price spread {view.spread.ratio:.2f}×{which}: {view.spread.cheapest.provider_name} {view.spread.cheapest.output_per_million:.4g} "
-                  f"to {view.spread.dearest.provider_name} {view.spread.dearest.output_per_million:.4g} USD.", highlight=False)
+        which = (
+            ""
+            if view.spread.fresh
+            else f" (no current price: the newest are stale, collected by {view.spread.newest}, {view.spread.age_days} days ago)"
+        )
+        out.print(
+            f"Output-price spread {view.spread.ratio:.2f}×{which}: {view.spread.cheapest.provider_name} {view.spread.cheapest.output_per_million:.4g} "
+            f"to {view.spread.dearest.provider_name} {view.spread.dearest.output_per_million:.4g} USD.",
+            highlight=False,
+        )
     for c in view.claims:
         out.print(f"Claim {c.id}: {c.claimant} (sells: {c.claimant_sells}) {c.value:g} {c.unit} — {c.comparison}", highlight=False)
     if not view.claims:
         out.print("No published claim in the atlas concerns this model.")
     what = "The bound" if view.settings["utilisation"] == "1" else f"The estimate (utilisation {view.settings['utilisation']})"
-    grid = Table(title=f"{what} at today's cheapest on-demand price ({view.label}; {view.settings['format']}, {view.settings['context']}-token context)")
-    for heading in ("accelerator", "price used", "N × batch", "decode tokens/s", "input USD/M", "output USD/M", f"blended {view.settings['mix']}"):
+    grid = Table(
+        title=f"{what} at today's cheapest on-demand price ({view.label}; {view.settings['format']}, {view.settings['context']}-token context)"
+    )
+    for heading in (
+        "accelerator",
+        "price used",
+        "N × batch",
+        "decode tokens/s",
+        "input USD/M",
+        "output USD/M",
+        f"blended {view.settings['mix']}",
+    ):
         grid.add_column(heading)
     for b in view.bounds:
         if b.bound is None:

@@ -72,8 +72,9 @@ def _settings(data: Path | None, prices: Path | None) -> Settings:
 
 def _waiting(lock: str) -> None:
     """Say why an import waits: another writer holds the store's lock."""
-    err.print(f"another import or collection is writing to this store (lock {lock}): waiting for it to finish …",
-              markup=False, highlight=False)
+    err.print(
+        f"another import or collection is writing to this store (lock {lock}): waiting for it to finish …", markup=False, highlight=False
+    )
 
 
 def _progress() -> Progress:
@@ -84,14 +85,24 @@ def _print_summary(summary: runs.Summary) -> None:
     grid = Table(title=f"Import run {summary.run} ({summary.format})")
     grid.add_column("rows")
     grid.add_column("count", justify="right")
-    for label, value in (("read", summary.read), ("accepted (added)", summary.accepted), ("held (added)", summary.held),
-                         ("rejected", summary.rejected), ("skipped (not rental prices)", summary.skipped),
-                         ("already stored (nothing added)", summary.already_stored), ("combined split bills", summary.combined)):
+    for label, value in (
+        ("read", summary.read),
+        ("accepted (added)", summary.accepted),
+        ("held (added)", summary.held),
+        ("rejected", summary.rejected),
+        ("skipped (not rental prices)", summary.skipped),
+        ("already stored (nothing added)", summary.already_stored),
+        ("combined split bills", summary.combined),
+    ):
         grid.add_row(label, str(value))
     print_table(out, grid)
-    for title, counts in (("held by rule", summary.held_by_rule), ("held by provider", summary.held_by_provider),
-                          ("accepted by provider", summary.accepted_by_provider), ("rejected by reason", summary.rejected_by_reason),
-                          ("skipped by reason", summary.skipped_by_reason)):
+    for title, counts in (
+        ("held by rule", summary.held_by_rule),
+        ("held by provider", summary.held_by_provider),
+        ("accepted by provider", summary.accepted_by_provider),
+        ("rejected by reason", summary.rejected_by_reason),
+        ("skipped by reason", summary.skipped_by_reason),
+    ):
         if counts:
             out.print(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()), markup=False, highlight=False)
     for error in summary.errors[:50]:
@@ -100,8 +111,15 @@ def _print_summary(summary: runs.Summary) -> None:
         err.print(f"… and {len(summary.errors) - 50} more rejected rows", markup=False, highlight=False)
 
 
-def _import_tokens(files: list[Path], store: Store, catalog: Catalog, as_json: bool, fmt: str = "tokens",
-                   commit: str | None = None, published: dt.datetime | None = None) -> None:
+def _import_tokens(
+    files: list[Path],
+    store: Store,
+    catalog: Catalog,
+    as_json: bool,
+    fmt: str = "tokens",
+    commit: str | None = None,
+    published: dt.datetime | None = None,
+) -> None:
     """A token-price format of ``prices import`` (:data:`TOKEN_FORMATS`): per-token prices into the
     token store; exits 1 when a row was rejected, 2 when a file could not be read."""
     try:
@@ -111,10 +129,17 @@ def _import_tokens(files: list[Path], store: Store, catalog: Catalog, as_json: b
     if as_json:
         _print_json(summary)
     else:
-        out.print(f"Token-price run {summary.run}: read {summary.read}, accepted {summary.accepted}, held {summary.held}, "
-                  f"rejected {summary.rejected}, skipped {summary.skipped}, already stored {summary.already_stored}", highlight=False)
-        for title, counts in (("held by rule", summary.held_by_rule), ("accepted by provider", summary.accepted_by_provider),
-                              ("held by provider", summary.held_by_provider), ("skipped by reason", summary.skipped_by_reason)):
+        out.print(
+            f"Token-price run {summary.run}: read {summary.read}, accepted {summary.accepted}, held {summary.held}, "
+            f"rejected {summary.rejected}, skipped {summary.skipped}, already stored {summary.already_stored}",
+            highlight=False,
+        )
+        for title, counts in (
+            ("held by rule", summary.held_by_rule),
+            ("accepted by provider", summary.accepted_by_provider),
+            ("held by provider", summary.held_by_provider),
+            ("skipped by reason", summary.skipped_by_reason),
+        ):
             if counts:
                 out.print(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()), markup=False, highlight=False)
     for error in summary.errors[:50]:
@@ -126,15 +151,33 @@ def _import_tokens(files: list[Path], store: Store, catalog: Catalog, as_json: b
 
 @prices_app.command("import")
 def import_(
-    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help=" | ".join(formats()) + " | " + " | ".join(
-        f"{k} ({v}, into the token store)" for k, v in TOKEN_FORMATS.items()) + ".")],
+    fmt: Annotated[
+        str,
+        typer.Argument(
+            metavar="FORMAT",
+            help=" | ".join(formats()) + " | " + " | ".join(f"{k} ({v}, into the token store)" for k, v in TOKEN_FORMATS.items()) + ".",
+        ),
+    ],
     files: Annotated[list[Path], typer.Argument(help="The files to import (CSV, or JSON for genai-prices and litellm).")],
-    provider: Annotated[str | None, typer.Option(help="For a format that names no cloud (skypilot): our provider id, e.g. google-cloud.")] = None,
-    collected: Annotated[str | None, typer.Option(help="For a format that carries no date (skypilot, gpuhunt-tpu; one version of fullstack-cloud-gpus; genai-prices or litellm under another file name): when it was fetched or published, ISO 8601 UTC.")] = None,
-    commit: Annotated[str | None, typer.Option(help="genai-prices or litellm under another file name: the upstream commit (7+ hex digits), with --collected.")] = None,
+    provider: Annotated[
+        str | None, typer.Option(help="For a format that names no cloud (skypilot): our provider id, e.g. google-cloud.")
+    ] = None,
+    collected: Annotated[
+        str | None,
+        typer.Option(
+            help="For a format that carries no date (skypilot, gpuhunt-tpu; one version of fullstack-cloud-gpus; genai-prices or litellm under another file name): when it was fetched or published, ISO 8601 UTC."
+        ),
+    ] = None,
+    commit: Annotated[
+        str | None,
+        typer.Option(help="genai-prices or litellm under another file name: the upstream commit (7+ hex digits), with --collected."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     prices: PricesOption = None,
-    tokens: Annotated[Path | None, typer.Option("--tokens", help="token formats only (tokens, genai-prices, litellm): the token-price store (default: DATA/tokens).")] = None,
+    tokens: Annotated[
+        Path | None,
+        typer.Option("--tokens", help="token formats only (tokens, genai-prices, litellm): the token-price store (default: DATA/tokens)."),
+    ] = None,
     data: DataOption = None,
 ) -> None:
     """Import price observations from FILES of FORMAT into the store: each row is placed
@@ -168,8 +211,11 @@ def import_(
         except ValueError:
             raise fail("option '--collected': give the catalog's fetch or publication time, ISO 8601 UTC (2026-03-21T06:19:35Z)") from None
         if when.tzinfo is None or (fmt == "skypilot" and not provider):
-            raise fail("a SkyPilot catalog needs --provider and --collected (UTC, ending in Z)" if fmt == "skypilot"
-                       else "a gpuhunt TPU table needs --collected: its upstream commit date, UTC (2024-12-23T00:00:00Z)")
+            raise fail(
+                "a SkyPilot catalog needs --provider and --collected (UTC, ending in Z)"
+                if fmt == "skypilot"
+                else "a gpuhunt TPU table needs --collected: its upstream commit date, UTC (2024-12-23T00:00:00Z)"
+            )
         options = {"provider": provider, "collected": when} if fmt == "skypilot" else {"collected": when}
     elif fmt == "fullstack-cloud-gpus" and collected is not None:  # one version of the table: its commit date
         try:
@@ -215,7 +261,12 @@ def import_(
 @prices_app.command("collect")
 def collect(
     source: Annotated[str, typer.Argument(help="The collector: azure (Azure Retail Prices API).")],
-    instance_type: Annotated[list[str] | None, typer.Option("--instance-type", help="An ARM SKU name to collect (repeatable); default: every Azure instance in the instance table.")] = None,
+    instance_type: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--instance-type", help="An ARM SKU name to collect (repeatable); default: every Azure instance in the instance table."
+        ),
+    ] = None,
     prices: PricesOption = None,
     data: DataOption = None,
 ) -> None:
@@ -237,9 +288,17 @@ def collect(
     except azure.CollectorError as exc:
         raise fail(f"collect azure failed, nothing stored: {exc}", 1) from None
     try:
-        summary = runs.import_readings("collector:azure", [], Store(settings.prices_dir), table, runs.rates_of(settings),
-                                       Limits.of(settings), observations=got.observations, on_wait=_waiting,
-                                       siblings=sibling_map(catalog.accelerators.values()))
+        summary = runs.import_readings(
+            "collector:azure",
+            [],
+            Store(settings.prices_dir),
+            table,
+            runs.rates_of(settings),
+            Limits.of(settings),
+            observations=got.observations,
+            on_wait=_waiting,
+            siblings=sibling_map(catalog.accelerators.values()),
+        )
     except StoreBusy as exc:
         raise fail(f"collect azure: {exc}", 1) from None
     summary.skipped += sum(got.skipped.values())
@@ -252,8 +311,14 @@ def held(
     run: Annotated[str | None, typer.Option(help="Only rows of this import run.")] = None,
     limit: Annotated[int, typer.Option(help="At most this many rows (0: all).")] = 200,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines instead of a table.")] = False,
-    summary: Annotated[bool, typer.Option("--summary", help="Instead of the rows: the placed share per provider (observations our "
-                                                             "instance table places), with the instance names it lacks.")] = False,
+    summary: Annotated[
+        bool,
+        typer.Option(
+            "--summary",
+            help="Instead of the rows: the placed share per provider (observations our "
+            "instance table places), with the instance names it lacks.",
+        ),
+    ] = False,
     prices: PricesOption = None,
     data: DataOption = None,
 ) -> None:
@@ -273,8 +338,16 @@ def held(
     for heading in ("collected", "provider", "instance", "region", "pricing", "price", "rules", "reasons"):
         grid.add_column(heading)
     for r in rows:
-        grid.add_row(f"{r['collected']:%Y-%m-%d %H:%M}", r["provider"], r["instance_type"], r["region"], r["pricing"] + (f" ({r['term']})" if r["term"] else ""),
-                     f"{r['amount']:g} {r['currency']}/{r['unit']}", ", ".join(r["rules"]), "; ".join(r["reasons"]))
+        grid.add_row(
+            f"{r['collected']:%Y-%m-%d %H:%M}",
+            r["provider"],
+            r["instance_type"],
+            r["region"],
+            r["pricing"] + (f" ({r['term']})" if r["term"] else ""),
+            f"{r['amount']:g} {r['currency']}/{r['unit']}",
+            ", ".join(r["rules"]),
+            "; ".join(r["reasons"]),
+        )
     print_table(out, grid, markup=False)
     out.print("Rules: " + "; ".join(f"{k}: {v}" for k, v in RULES.items()), markup=False, highlight=False)
 
@@ -285,12 +358,24 @@ def _print_placement(report: PlacementReport, as_json: bool) -> None:
         out.print_json(report.model_dump_json())
         return
     grid = Table(title="Observations placed by our instance table (newest decision per observation)")
-    for heading, justify in (("provider", "left"), ("kind", "left"), ("observations", "right"), ("placed", "right"),
-                             ("share", "right"), ("most frequent unplaced names", "left")):
+    for heading, justify in (
+        ("provider", "left"),
+        ("kind", "left"),
+        ("observations", "right"),
+        ("placed", "right"),
+        ("share", "right"),
+        ("most frequent unplaced names", "left"),
+    ):
         grid.add_column(heading, justify=justify)  # type: ignore[arg-type]
     for p in report.providers:
-        grid.add_row(p.provider, p.kind, f"{p.observations:,}", f"{p.placed:,}", f"{p.share:.1%}",
-                     ", ".join(f"{name} ({n:,})" for name, n in p.missing))
+        grid.add_row(
+            p.provider,
+            p.kind,
+            f"{p.observations:,}",
+            f"{p.placed:,}",
+            f"{p.share:.1%}",
+            ", ".join(f"{name} ({n:,})" for name, n in p.missing),
+        )
     print_table(out, grid, markup=False)
     for label, share in (("hyperscalers (goal 95%)", report.hyperscaler_share), ("overall (goal 90%)", report.overall_share)):
         out.print(f"Placed, {label}: " + (f"{share:.1%}" if share is not None else "no observations"), markup=False, highlight=False)
@@ -325,9 +410,27 @@ def history(
         pricing = pricing.strip().lower().replace("-", "_")  # on-demand, as /api/offers spells it, is on_demand
         if pricing not in {k.value for k in PricingKind}:
             raise fail(f"option '--pricing': {pricing!r} is not a pricing kind ({', '.join(k.value for k in PricingKind)})")
-    rows = Store(settings.prices_dir).history(acc, bounds["since"], bounds["until"], provider=provider, pricing=pricing, variant=variant, region=region)
-    columns = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "accelerators",
-               "per_accelerator_hour", "variant", "qualifiers", "source_url", "via", "run")
+    rows = Store(settings.prices_dir).history(
+        acc, bounds["since"], bounds["until"], provider=provider, pricing=pricing, variant=variant, region=region
+    )
+    columns = (
+        "collected",
+        "provider",
+        "instance_type",
+        "region",
+        "pricing",
+        "term",
+        "amount",
+        "currency",
+        "unit",
+        "accelerators",
+        "per_accelerator_hour",
+        "variant",
+        "qualifiers",
+        "source_url",
+        "via",
+        "run",
+    )
     writer = csv.writer(sys.stdout, lineterminator="\n")
     writer.writerow(columns)
     for r in rows:

@@ -33,7 +33,11 @@ def current_problem(store: Store) -> str | None:
         return None
     table = store.current_file()
     if table is not None:
-        return f"unreadable ({table.relative_to(store.root)} is not a Parquet file; answers come from the history)" if unreadable([table]) else None
+        return (
+            f"unreadable ({table.relative_to(store.root)} is not a Parquet file; answers come from the history)"
+            if unreadable([table])
+            else None
+        )
     if not (store.root / "current.json").is_file():
         return "missing (the current prices are worked out from the history on every question)"
     found = pointer(store.root)
@@ -49,9 +53,13 @@ def runs_(prices: PricesOption = None, data: DataOption = None) -> None:
     """List the import runs in the store with their counts."""
     for manifest in Store(settings_for(data=data, prices=prices).prices_dir).runs():
         counts = manifest.get("counts", {})
-        out.print(f"{manifest['run']}  {manifest.get('format', '')}  read {counts.get('read', 0)}, accepted {counts.get('accepted', 0)}, "
-                  f"held {counts.get('held', 0)}, rejected {counts.get('rejected', 0)}  "
-                  + ", ".join(i["file"] for i in manifest.get("inputs", [])), markup=False, highlight=False)
+        out.print(
+            f"{manifest['run']}  {manifest.get('format', '')}  read {counts.get('read', 0)}, accepted {counts.get('accepted', 0)}, "
+            f"held {counts.get('held', 0)}, rejected {counts.get('rejected', 0)}  "
+            + ", ".join(i["file"] for i in manifest.get("inputs", [])),
+            markup=False,
+            highlight=False,
+        )
 
 
 def _shown(store: Store, path: Path) -> str:
@@ -68,14 +76,15 @@ def status(prices: PricesOption = None, data: DataOption = None) -> None:
     found = store.leftovers()
     broken = [p for p in unreadable(store.files()) if p.is_file()]  # the missing ones are listed as missing
     out.print(f"store {store.root}: {len(store.runs())} committed run(s)", markup=False, highlight=False)
-    for title, items in (("orphan Parquet files (no manifest names them)", [_shown(store, p) for p in found.orphans]),
-                         ("runs without a manifest", list(found.runs_without_manifest)),
-                         ("staging leftovers", [_shown(store, p) for p in found.staging]),
-                         ("files a manifest names that are missing", list(found.missing)),
-                         ("unreadable manifests", [_shown(store, p) for p in found.broken_manifests]),
-                         ("files a compaction replaced, still there", [_shown(store, p) for p in found.replaced]),
-                         ("unreadable Parquet files a manifest names (pages answer 503 until restored from a backup)",
-                          [_shown(store, p) for p in broken])):
+    for title, items in (
+        ("orphan Parquet files (no manifest names them)", [_shown(store, p) for p in found.orphans]),
+        ("runs without a manifest", list(found.runs_without_manifest)),
+        ("staging leftovers", [_shown(store, p) for p in found.staging]),
+        ("files a manifest names that are missing", list(found.missing)),
+        ("unreadable manifests", [_shown(store, p) for p in found.broken_manifests]),
+        ("files a compaction replaced, still there", [_shown(store, p) for p in found.replaced]),
+        ("unreadable Parquet files a manifest names (pages answer 503 until restored from a backup)", [_shown(store, p) for p in broken]),
+    ):
         out.print(f"{title}: {len(items)}", markup=False, highlight=False)
         for item in items:
             out.print(f"  {item}", markup=False, highlight=False)
@@ -120,8 +129,12 @@ def repair(
     for path in removed:
         out.print(f"removed {_shown(store, path)}", markup=False, highlight=False)
     if written is not None:
-        out.print(f"current table written from the history: {written['file']} ({written['rows']} offers)", markup=False, highlight=False,
-                  soft_wrap=True)
+        out.print(
+            f"current table written from the history: {written['file']} ({written['rows']} offers)",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
     out.print(f"{len(removed) + (written is not None)} item(s) repaired", markup=False, highlight=False)
     _beyond_repair(store)
 
@@ -130,8 +143,11 @@ def _beyond_repair(store: Store) -> None:
     """Exit 1 naming what ``repair`` cannot fix (missing or unreadable files a manifest names,
     unreadable manifests): those need the files back from a backup."""
     left = store.leftovers()
-    lost = [*left.missing, *(_shown(store, p) for p in left.broken_manifests),
-            *(_shown(store, p) for p in unreadable(store.files()) if p.is_file())]
+    lost = [
+        *left.missing,
+        *(_shown(store, p) for p in left.broken_manifests),
+        *(_shown(store, p) for p in unreadable(store.files()) if p.is_file()),
+    ]
     if lost:
         for item in lost:
             out.print(f"cannot repair: {item}", markup=False, highlight=False, soft_wrap=True)
@@ -150,8 +166,9 @@ def _period(text: str | None) -> str | None:
 
 @prices_app.command("compact")
 def compact(
-    period: Annotated[str | None, typer.Option("--period", help="A month (YYYY-MM) or a day (YYYY-MM-DD); every month with run "
-                                                                 "files when not given.")] = None,
+    period: Annotated[
+        str | None, typer.Option("--period", help="A month (YYYY-MM) or a day (YYYY-MM-DD); every month with run files when not given.")
+    ] = None,
     prices: PricesOption = None,
     data: DataOption = None,
 ) -> None:
@@ -168,14 +185,19 @@ def compact(
     except StoreBusy as exc:
         raise fail(str(exc), 1) from None
     except duckdb.Error as exc:  # a file it should read is damaged: nothing was changed
-        raise fail(f"compaction stopped, nothing was changed: {str(exc).splitlines()[0][:300]} (run `computeatlas prices status`)",
-                   1) from None
+        raise fail(
+            f"compaction stopped, nothing was changed: {str(exc).splitlines()[0][:300]} (run `computeatlas prices status`)", 1
+        ) from None
     for item in done:
         if item.file is None:
             said = "no observations" if item.files == 0 else "already one compacted file"
             out.print(f"{item.period}: {said}, nothing to do", markup=False, highlight=False)
         else:
-            out.print(f"{item.period}: {item.rows} rows from {item.files} file(s) into {item.file.relative_to(store.root)}",
-                      markup=False, highlight=False, soft_wrap=True)
+            out.print(
+                f"{item.period}: {item.rows} rows from {item.files} file(s) into {item.file.relative_to(store.root)}",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
     if not done:
         out.print(f"store {store.root}: no run files to compact", markup=False, highlight=False)

@@ -44,7 +44,9 @@ if TYPE_CHECKING:
 @app.command()
 def validate(
     data: DataOption = None,
-    review: Annotated[bool, typer.Option("--review", help="Also list review flags (a newer part below its predecessor …); they never fail.")] = False,
+    review: Annotated[
+        bool, typer.Option("--review", help="Also list review flags (a newer part below its predecessor …); they never fail.")
+    ] = False,
 ) -> None:
     """Check every data file; list every problem (file, field, text) and exit 1 if any."""
     catalog, problems = catalog_mod.check(settings_for(data=data).data)
@@ -190,8 +192,11 @@ def check_ledger(settings: Settings) -> None:
     try:
         FormGuard.from_settings(settings)
     except OSError as exc:
-        raise fail(f"Not starting: the form secret in folder {var_dir(settings)} cannot be read or created: {exc.strerror or exc}. "
-                   f"{hint}, or set COMPUTEATLAS_SECRET.", 1) from None
+        raise fail(
+            f"Not starting: the form secret in folder {var_dir(settings)} cannot be read or created: {exc.strerror or exc}. "
+            f"{hint}, or set COMPUTEATLAS_SECRET.",
+            1,
+        ) from None
     except (ValueError, ConfigurationError) as exc:  # a short COMPUTEATLAS_SECRET, a bad rate limit or its storage
         raise fail(f"Not starting: {exc}.", 1) from None
 
@@ -201,9 +206,11 @@ def rate_limit_warning(workers: int, storage: str) -> str | None:
     counts (``memory://`` storage), else None."""
     if workers <= 1 or not storage.startswith("memory://"):
         return None
-    return (f"Warning: rate limits are counted separately by each of the {workers} workers (rate-limit storage "
-            f"{storage}), so one address may send up to {workers} times the limit. To share one count, leave "
-            "COMPUTEATLAS_RATE_LIMIT_STORAGE empty (the ledger's database) or set it to a shared store such as redis://host:6379.")
+    return (
+        f"Warning: rate limits are counted separately by each of the {workers} workers (rate-limit storage "
+        f"{storage}), so one address may send up to {workers} times the limit. To share one count, leave "
+        "COMPUTEATLAS_RATE_LIMIT_STORAGE empty (the ledger's database) or set it to a shared store such as redis://host:6379."
+    )
 
 
 def start_retention(settings: Settings) -> RetentionSweeper:
@@ -237,7 +244,9 @@ def _cli_option(param: str) -> str:
 
 def _cli_text(reason: str) -> str:
     """``reason`` with every range parameter it names (``memory_max``) spelled as the option (``--max memory``)."""
-    return re.sub(r"\b[a-z0-9_]+_(?:min|max)\b", lambda m: _cli_option(m.group(0)) if m.group(0) in table_mod.RANGE_PARAMS else m.group(0), reason)
+    return re.sub(
+        r"\b[a-z0-9_]+_(?:min|max)\b", lambda m: _cli_option(m.group(0)) if m.group(0) in table_mod.RANGE_PARAMS else m.group(0), reason
+    )
 
 
 NARROW_LIST = ("memory", "memory_bandwidth", "fp8", "bf16", "power")
@@ -265,7 +274,11 @@ def list_(
     and power; a wider terminal, or ``--wide``, adds every numeric column and availability.
     """
     catalog = load_catalog(data)
-    params = {k: v for k, v in {"sort": sort, "vendor": vendor, "availability": availability, "workload": workload, "form_factor": form_factor}.items() if v is not None}
+    params = {
+        k: v
+        for k, v in {"sort": sort, "vendor": vendor, "availability": availability, "workload": workload, "form_factor": form_factor}.items()
+        if v is not None
+    }
     numeric = [c.key for c in table_mod.COLUMNS if f"{c.key}_min" in table_mod.RANGE_PARAMS]
     for end, items in (("min", min_ or []), ("max", max_ or [])):
         for item in items:
@@ -280,7 +293,9 @@ def list_(
     except table_mod.QueryError as exc:
         raise fail(f"{_cli_option(exc.param)}: {_cli_text(exc.reason)}") from None
     if as_json:
-        out.print_json(json.dumps([{c.key: r.cells[c.key].text for c in table_mod.COLUMNS if not c.external} | {"id": r.accelerator.id} for r in rows]))
+        out.print_json(
+            json.dumps([{c.key: r.cells[c.key].text for c in table_mod.COLUMNS if not c.external} | {"id": r.accelerator.id} for r in rows])
+        )
         return
     shown = [c for c in table_mod.COLUMNS if c.numeric or c.key == "availability"]
     left_out = [] if wide or out.width >= WIDE_LIST else [c for c in shown if c.key not in NARROW_LIST]
@@ -307,8 +322,13 @@ def show(
     """Show one accelerator: every spec with its state, basis and source."""
     settings = settings_for(data=data)
     catalog = load_catalog(settings)
-    view = accelerator_view(catalog, catalog.accelerators[accelerator_id(catalog, ident)],  # ids, aliases, names
-                            store=Store(settings.prices_dir), now=history.utcnow(), freshness_days=settings.freshness_days)
+    view = accelerator_view(
+        catalog,
+        catalog.accelerators[accelerator_id(catalog, ident)],  # ids, aliases, names
+        store=Store(settings.prices_dir),
+        now=history.utcnow(),
+        freshness_days=settings.freshness_days,
+    )
     if as_json:
         out.print_json(view.model_dump_json())
         return
@@ -351,4 +371,3 @@ def schema(out_dir: Annotated[Path, typer.Option("--out", help="Folder to write 
 
     for path in write_schemas(out_dir):
         out.print(f"wrote {path}")
-

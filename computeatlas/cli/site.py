@@ -29,10 +29,33 @@ from computeatlas.cli.base import (
 @app.command()
 def build(
     out_dir: Annotated[Path, typer.Argument(help="Folder to write the site to (created; emptied if an earlier build made it).")],
-    base_path: Annotated[str | None, typer.Option("--base-path", help="URL path the site is served from, e.g. /atlas/ (default: $COMPUTEATLAS_BASE_PATH, else the root).")] = None,
-    site_url: Annotated[str | None, typer.Option("--site-url", help="Public origin for canonical URLs, the sitemap and the feed, e.g. https://atlas.example.org (default: $COMPUTEATLAS_PUBLIC_ORIGIN, else http://127.0.0.1:8000).")] = None,
-    live_url: Annotated[str | None, typer.Option("--live-url", help="An http(s) address of a running server (computeatlas serve) for what a static host cannot do: the /data/ request form, comparisons of any parts and the estimate go there, and so do links to pages not built. Without it those forms are replaced by what was built and a note; search works from a prebuilt index either way.")] = None,
-    check: Annotated[bool, typer.Option("--check/--no-check", help="Walk every internal link and form of the build afterwards; exit 1 if a link is dead, a form cannot be answered by the page it leads to, or a page is blank.")] = True,
+    base_path: Annotated[
+        str | None,
+        typer.Option(
+            "--base-path", help="URL path the site is served from, e.g. /atlas/ (default: $COMPUTEATLAS_BASE_PATH, else the root)."
+        ),
+    ] = None,
+    site_url: Annotated[
+        str | None,
+        typer.Option(
+            "--site-url",
+            help="Public origin for canonical URLs, the sitemap and the feed, e.g. https://atlas.example.org (default: $COMPUTEATLAS_PUBLIC_ORIGIN, else http://127.0.0.1:8000).",
+        ),
+    ] = None,
+    live_url: Annotated[
+        str | None,
+        typer.Option(
+            "--live-url",
+            help="An http(s) address of a running server (computeatlas serve) for what a static host cannot do: the /data/ request form, comparisons of any parts and the estimate go there, and so do links to pages not built. Without it those forms are replaced by what was built and a note; search works from a prebuilt index either way.",
+        ),
+    ] = None,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check/--no-check",
+            help="Walk every internal link and form of the build afterwards; exit 1 if a link is dead, a form cannot be answered by the page it leads to, or a page is blank.",
+        ),
+    ] = True,
     data: DataOption = None,
 ) -> None:
     """Render the whole site (pages, API JSON, exports, charts, sitemap, feed, robots.txt, 404) as static files.
@@ -54,8 +77,13 @@ def build(
     catalog = load_catalog(settings)
     try:
         with Progress(
-            TextColumn("[bold]Building[/bold]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
-            console=out, transient=False,
+            TextColumn("[bold]Building[/bold]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.description}"),
+            console=out,
+            transient=False,
         ) as progress:
             task = progress.add_task("", total=None)
 
@@ -72,7 +100,9 @@ def build(
     if result.live:
         out.print(f"{len(result.live)} link(s) and form(s) go to the live server {live_url}.")
     if check:
-        dead = site.dead_links(result.out_dir, base, site_url) + [f"{p} (sent to the live server, which does not serve it)" for p in result.live_dead]
+        dead = site.dead_links(result.out_dir, base, site_url) + [
+            f"{p} (sent to the live server, which does not serve it)" for p in result.live_dead
+        ]
         if dead:
             for link in dead:
                 typer.echo(f"dead link: {link}", err=True)

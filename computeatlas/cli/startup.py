@@ -43,9 +43,11 @@ def trusted_proxies_warning(entries: tuple[str, ...]) -> str | None:
     everyone = [e for e in entries if ipaddress.ip_network(e.strip(), strict=False).prefixlen == 0]
     if not everyone:
         return None
-    return (f"Warning: COMPUTEATLAS_TRUSTED_PROXIES includes {', '.join(everyone)}, which trusts every client: anyone "
-            "can then set X-Forwarded-For and choose the address the rate limit counts. List only your reverse "
-            "proxies' addresses, e.g. 127.0.0.1 or 10.0.0.0/8.")
+    return (
+        f"Warning: COMPUTEATLAS_TRUSTED_PROXIES includes {', '.join(everyone)}, which trusts every client: anyone "
+        "can then set X-Forwarded-For and choose the address the rate limit counts. List only your reverse "
+        "proxies' addresses, e.g. 127.0.0.1 or 10.0.0.0/8."
+    )
 
 
 __all__ = ["port_problem", "trusted_proxies_warning"]

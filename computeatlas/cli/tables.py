@@ -85,9 +85,15 @@ def print_table(console: Console, grid: Table, *, wide: bool = False, **options:
     if width > console.width:
         # Console.print caps its width= at the console's width, so this one table is printed
         # by a console of its width on the same file, with the same colours and wrapping.
-        wider = Console(file=console.file, width=width, color_system=console.color_system,  # type: ignore[arg-type]
-                        force_terminal=console.is_terminal, no_color=console.no_color,
-                        soft_wrap=console.soft_wrap, legacy_windows=console.legacy_windows)
+        wider = Console(
+            file=console.file,
+            width=width,
+            color_system=console.color_system,  # type: ignore[arg-type]
+            force_terminal=console.is_terminal,
+            no_color=console.no_color,
+            soft_wrap=console.soft_wrap,
+            legacy_windows=console.legacy_windows,
+        )
         wider.print(grid, crop=False, **options)  # type: ignore[arg-type]
     else:
         console.print(grid, **options)  # type: ignore[arg-type]

@@ -63,8 +63,14 @@ def usd_per_accelerator_hour(obs: Observation, rates: RateTable, hours_per_month
     return rates.to_usd(amount, obs.currency, obs.collected.date())[0]
 
 
-def check(rows: list[Observation], rates: RateTable, limits: Limits, pool: Iterable[PoolPrice],
-          known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None) -> list[Observation]:
+def check(
+    rows: list[Observation],
+    rates: RateTable,
+    limits: Limits,
+    pool: Iterable[PoolPrice],
+    known: frozenset[str] | None = None,
+    siblings: Mapping[str, tuple[str, ...]] | None = None,
+) -> list[Observation]:
     """``rows`` (placed, in order) checked by the absolute bounds, ``no_rate``, the band and a
     first price against its closest sibling (the rules of :mod:`computeatlas.cloud.rules`, with
     the numbers of ``limits``); a row that passes is the same object, a held one a copy.
@@ -101,8 +107,11 @@ def check(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
     priced = {acc for (acc, _), series in groups.items() if series}
     out = []
     medians: dict[tuple[int, int, int], tuple[float, int, int]] = {}
-    windows = {(*group, when): found for group, times in wanted.items()  # one sweep per series (bounds.window_medians)
-               for when, found in bounds.window_medians(groups[group], times, window).items()}
+    windows = {
+        (*group, when): found
+        for group, times in wanted.items()  # one sweep per series (bounds.window_medians)
+        for when, found in bounds.window_medians(groups[group], times, window).items()
+    }
     low, high = limits.band_low, limits.band_high
     for obs, price in zip(checked, usd, strict=True):
         if price is None or obs.status is not Status.ACCEPTED:
@@ -113,9 +122,12 @@ def check(rows: list[Observation], rates: RateTable, limits: Limits, pool: Itera
         if found is not None and banded:
             median, providers, count = found
             if price < low * median or price > high * median:
-                obs = obs.held("outside_band", f"{price:.4g} USD per accelerator-hour is outside {low:g}–{high:g} × the median "
-                                               f"{median:.4g} of {providers} provider(s)' medians ({count} {obs.pricing.value} "
-                                               f"observations of {obs.accelerator})")
+                obs = obs.held(
+                    "outside_band",
+                    f"{price:.4g} USD per accelerator-hour is outside {low:g}–{high:g} × the median "
+                    f"{median:.4g} of {providers} provider(s)' medians ({count} {obs.pricing.value} "
+                    f"observations of {obs.accelerator})",
+                )
         if known is not None and obs.accelerator not in known and not banded and obs.status is Status.ACCEPTED:
             obs = bounds.against_sibling(obs, price, siblings or {}, priced, groups, window, medians, (limits.band_low, limits.band_high))
         out.append(obs)

@@ -50,8 +50,10 @@ def bound_problem(usd: float | None, floor: float, ceiling: float) -> tuple[str,
 
 def no_rate_reason(obs: Observation) -> str:
     """Why a non-USD price without a dated rate is held (the bounds cannot be checked)."""
-    return (f"no dated {obs.currency} rate on or before {obs.collected:%Y-%m-%d} in data/prices/rates.csv: the price cannot be checked "
-            "against the bounds in USD; add a sourced rate and import the file again")
+    return (
+        f"no dated {obs.currency} rate on or before {obs.collected:%Y-%m-%d} in data/prices/rates.csv: the price cannot be checked "
+        "against the bounds in USD; add a sourced rate and import the file again"
+    )
 
 
 def sibling_map(accelerators: Iterable[Accelerator]) -> dict[str, tuple[str, ...]]:
@@ -86,8 +88,12 @@ def provider_median(window: list[tuple[dt.datetime, float, str]]) -> float:
     return statistics.median(statistics.median(v) for v in by_provider.values())
 
 
-def window_median(series: list[tuple[dt.datetime, float, str]], when: dt.datetime, window: dt.timedelta,
-                  cache: dict[tuple[int, int, int], tuple[float, int, int]]) -> tuple[float, int, int] | None:
+def window_median(
+    series: list[tuple[dt.datetime, float, str]],
+    when: dt.datetime,
+    window: dt.timedelta,
+    cache: dict[tuple[int, int, int], tuple[float, int, int]],
+) -> tuple[float, int, int] | None:
     """(median of the providers' medians, providers, observations) of ``series`` (sorted)
     within ``window`` either side of ``when``, or None when the window is empty."""
     lo = bisect.bisect_left(series, (when - window,))
@@ -179,8 +185,9 @@ def _by_provider(entries: list[tuple[dt.datetime, float, str]]) -> dict[str, lis
     return out
 
 
-def window_medians(series: list[tuple[dt.datetime, float, str]], times: Iterable[dt.datetime],
-                   window: dt.timedelta) -> dict[dt.datetime, tuple[float, int, int] | None]:
+def window_medians(
+    series: list[tuple[dt.datetime, float, str]], times: Iterable[dt.datetime], window: dt.timedelta
+) -> dict[dt.datetime, tuple[float, int, int] | None]:
     """:func:`window_median` of ``series`` (sorted) at each of ``times``, in one sweep: the
     window moves forward through the series, each price entering and leaving its provider's
     counts once (:class:`_Prices`), instead of every window's prices being grouped and sorted again (which
@@ -212,9 +219,16 @@ def window_medians(series: list[tuple[dt.datetime, float, str]], times: Iterable
     return out
 
 
-def against_sibling(obs: Observation, price: float, siblings: Mapping[str, tuple[str, ...]], priced: set[str],
-                    groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]], window: dt.timedelta,
-                    medians: dict[tuple[int, int, int], tuple[float, int, int]], band: tuple[float, float]) -> Observation:
+def against_sibling(
+    obs: Observation,
+    price: float,
+    siblings: Mapping[str, tuple[str, ...]],
+    priced: set[str],
+    groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]],
+    window: dt.timedelta,
+    medians: dict[tuple[int, int, int], tuple[float, int, int]],
+    band: tuple[float, float],
+) -> Observation:
     """A part's first price held as ``far_from_sibling`` when it is more than the band away
     (``band``: the low and high factors) from the median of its closest sibling with prices of
     the same kind near it in time (``groups``: sorted (time, USD, provider) per (part, pricing);
@@ -228,15 +242,25 @@ def against_sibling(obs: Observation, price: float, siblings: Mapping[str, tuple
             continue
         median, providers, count = found
         if price < low * median or price > high * median:
-            return obs.held("far_from_sibling", f"the first price of {obs.accelerator}: {price:.4g} USD per accelerator-hour is "
-                                                f"outside {low:g}–{high:g} × the median {median:.4g} of its "
-                                                f"closest sibling {sibling} ({count} {obs.pricing.value} observations, "
-                                                f"{providers} provider(s))")
+            return obs.held(
+                "far_from_sibling",
+                f"the first price of {obs.accelerator}: {price:.4g} USD per accelerator-hour is "
+                f"outside {low:g}–{high:g} × the median {median:.4g} of its "
+                f"closest sibling {sibling} ({count} {obs.pricing.value} observations, "
+                f"{providers} provider(s))",
+            )
         return obs
     return obs
 
 
 __all__ = [
-    "CLOCK_SKEW", "against_sibling", "bound_problem", "date_problem", "no_rate_reason", "provider_median",
-    "sibling_map", "window_median", "window_medians",
+    "CLOCK_SKEW",
+    "against_sibling",
+    "bound_problem",
+    "date_problem",
+    "no_rate_reason",
+    "provider_median",
+    "sibling_map",
+    "window_median",
+    "window_medians",
 ]

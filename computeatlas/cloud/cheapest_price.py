@@ -53,8 +53,18 @@ def default_variant(offers: Iterable[tuple[str, str]]) -> str:
     return min(counts, key=lambda k: (-counts[k], k)) if counts else ""
 
 
-def excluded_because(pricing: str, currency: str, per_accelerator_hour: float | None, variant: str, chosen: str | None,
-                     collected: dt.datetime, now: dt.datetime, freshness_days: int, *, include_stale: bool = False) -> str | None:
+def excluded_because(
+    pricing: str,
+    currency: str,
+    per_accelerator_hour: float | None,
+    variant: str,
+    chosen: str | None,
+    collected: dt.datetime,
+    now: dt.datetime,
+    freshness_days: int,
+    *,
+    include_stale: bool = False,
+) -> str | None:
     """Why an observation is outside the rule, in words, or None when it counts.
 
     ``variant`` is its (rule) variant key, '' when not stated; ``chosen`` the variant the
@@ -121,23 +131,44 @@ class CheapestPrice(BaseModel):
     seen: str = Field("", description="'seen 2026-11-09', or 'last seen 2026-08-20, 104 days ago' when not current")
 
 
-PICKED = ("accelerator", "variant", "collected", "pricing", "currency", "per_accelerator_hour", "provider", "instance_type", "region",
-          "term", "source_url")
+PICKED = (
+    "accelerator",
+    "variant",
+    "collected",
+    "pricing",
+    "currency",
+    "per_accelerator_hour",
+    "provider",
+    "instance_type",
+    "region",
+    "term",
+    "source_url",
+)
 """The stored columns the rule reads of a row (:func:`_pick`; the offer id takes provider, instance, pricing, term, region and date)."""
 
 
-def _pick(rows: list[dict[str, Any]], accelerator: str, now: dt.datetime, freshness_days: int, variant: str | None,
-          sole: Mapping[str, str]) -> CheapestPrice | None:
+def _pick(
+    rows: list[dict[str, Any]], accelerator: str, now: dt.datetime, freshness_days: int, variant: str | None, sole: Mapping[str, str]
+) -> CheapestPrice | None:
     """The rule over one part's newest row per offer (any age)."""
     start, end = fresh_window(now, freshness_days)
     keyed = [(rule_variant(r["variant"] or "", accelerator, sole), r) for r in rows if r["accelerator"] == accelerator]
     fresh = [(v, r) for v, r in keyed if start <= r["collected"] <= end]
-    chosen = variant if variant is not None else (default_variant((v, r["pricing"]) for v, r in fresh)
-                                                  or default_variant((v, r["pricing"]) for v, r in keyed))
+    chosen = (
+        variant
+        if variant is not None
+        else (default_variant((v, r["pricing"]) for v, r in fresh) or default_variant((v, r["pricing"]) for v, r in keyed))
+    )
     if not chosen:
         return None
-    ok = [r for v, r in keyed if excluded_because(r["pricing"], r["currency"], r["per_accelerator_hour"], v, chosen, r["collected"], now,
-                                                  freshness_days, include_stale=True) is None]
+    ok = [
+        r
+        for v, r in keyed
+        if excluded_because(
+            r["pricing"], r["currency"], r["per_accelerator_hour"], v, chosen, r["collected"], now, freshness_days, include_stale=True
+        )
+        is None
+    ]
     current = [r for r in ok if start <= r["collected"] <= end]
     if not current and ok:
         newest = max(r["collected"].astimezone(dt.UTC).date() for r in ok)
@@ -151,15 +182,34 @@ def _pick(rows: list[dict[str, Any]], accelerator: str, now: dt.datetime, freshn
     best = min((r for r in pool if (r["per_accelerator_hour"], -r["collected"].timestamp()) == lowest), key=row_id)
     collected = best["collected"].astimezone(dt.UTC)
     return CheapestPrice(
-        accelerator=accelerator, variant=chosen, per_accelerator_hour=best["per_accelerator_hour"], provider=best["provider"],
-        instance_type=best["instance_type"], region=best["region"] or "", collected=collected, source_url=best["source_url"],
-        offer_id=row_id(best), counted=len(pool), freshness_days=freshness_days, as_of=now, current=current_flag,
+        accelerator=accelerator,
+        variant=chosen,
+        per_accelerator_hour=best["per_accelerator_hour"],
+        provider=best["provider"],
+        instance_type=best["instance_type"],
+        region=best["region"] or "",
+        collected=collected,
+        source_url=best["source_url"],
+        offer_id=row_id(best),
+        counted=len(pool),
+        freshness_days=freshness_days,
+        as_of=now,
+        current=current_flag,
         age_days=(now - collected).days,
-        seen=f"seen {collected.date().isoformat()}" if current_flag else age_text(collected, now))
+        seen=f"seen {collected.date().isoformat()}" if current_flag else age_text(collected, now),
+    )
 
 
-def cheapest_price(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90, variant: str | None = None,
-                   catalog: CloudCatalog | None = None, current_only: bool = True, since: dt.datetime | None = None) -> CheapestPrice | None:
+def cheapest_price(
+    store: Store,
+    accelerator: str,
+    now: dt.datetime,
+    freshness_days: int = 90,
+    variant: str | None = None,
+    catalog: CloudCatalog | None = None,
+    current_only: bool = True,
+    since: dt.datetime | None = None,
+) -> CheapestPrice | None:
     """The cheapest price of ``accelerator`` by the rule (see the module docstring), read from
     ``store`` at call time; ``variant`` overrides the default variant; ``catalog`` names the
     single-variant parts. With ``current_only`` False a part with no fresh observation gets its
@@ -195,7 +245,11 @@ def newest_of(store: Store, accelerator: str, since: dt.datetime, until: dt.date
         "SELECT * FROM latest WHERE status = 'accepted' AND accelerator = ? AND collected BETWEEN ? AND ? "
         f"QUALIFY row_number() OVER (PARTITION BY {', '.join(OFFER)} ORDER BY collected DESC) = 1 "
         "ORDER BY per_accelerator_hour, provider, instance_type, region, pricing, term",
-        [accelerator, start, end], start.date(), end.date(), accelerator)
+        [accelerator, start, end],
+        start.date(),
+        end.date(),
+        accelerator,
+    )
 
 
 def _minute_up(moment: dt.datetime) -> dt.datetime:
@@ -210,7 +264,9 @@ _kept: OrderedDict[tuple[str, str, dt.datetime, int, str], dict[str, CheapestPri
 _lock = threading.Lock()
 
 
-def cheapest_prices(store: Store, now: dt.datetime, freshness_days: int = 90, catalog: CloudCatalog | None = None) -> dict[str, CheapestPrice]:
+def cheapest_prices(
+    store: Store, now: dt.datetime, freshness_days: int = 90, catalog: CloudCatalog | None = None
+) -> dict[str, CheapestPrice]:
     """:func:`cheapest_price` of every observed part (of ``catalog``'s parts when it is given;
     default variant), by accelerator id, from one store query: current ones, and for a part with no current observation its newest
     (``current=False``). A part with nothing the rule takes is absent (never a zero).
@@ -258,8 +314,11 @@ def left_out(catalog: CloudCatalog, prices: Mapping[str, CheapestPrice], ranked:
         if found is not None and not found.current:
             out.append((ident, f"no current price: {found.seen} ({found.per_accelerator_hour:.4g} USD per accelerator-hour)"))
         elif found is None and (ident in observed or acc.availability.value in ("cloud-only", "rent")):
-            words = ("no on-demand USD price of a stated variant observed" if ident in observed
-                     else "no price observed: the atlas holds no accepted observation of it")
+            words = (
+                "no on-demand USD price of a stated variant observed"
+                if ident in observed
+                else "no price observed: the atlas holds no accepted observation of it"
+            )
             out.append((ident, words))
     return out
 

@@ -90,8 +90,10 @@ def compact(store: Store, period: str | None = None, now: dt.datetime | None = N
 def _one(store: Store, period: str, now: dt.datetime) -> Compacted:
     done = compactions(store.root)
     if len(period) == 10 and any(c.period == period[:7] for c in done if c.file not in {n for d in done for n in d.replaces}):
-        raise CompactionRefused(f"period {period}: its month {period[:7]} is already compacted as a whole; compact {period[:7]} again "
-                                "to take in the day's new runs")
+        raise CompactionRefused(
+            f"period {period}: its month {period[:7]} is already compacted as a whole; compact {period[:7]} again "
+            "to take in the day's new runs"
+        )
     first = dt.date.fromisoformat(period + "-01" if len(period) == 7 else period)
     window = Compaction("", period, "", (), 0)
     files = active(store.root, store.committed(), done, first, window.last)
@@ -101,8 +103,9 @@ def _one(store: Store, period: str, now: dt.datetime) -> Compacted:
     ident = f"{now:%Y%m%dT%H%M%S%f}Z-{period}"
     staging = store.root / STAGING / f"compaction-{ident}"
     target = store.root / COMPACTED / f"period={period}" / f"part-{ident}.parquet"
-    sources = ([f"SELECT * FROM {run_rows(files.runs)}"] if files.runs else []) + \
-              ([f"SELECT * EXCLUDE (newest) FROM {compacted_rows(inside)}"] if inside else [])
+    sources = ([f"SELECT * FROM {run_rows(files.runs)}"] if files.runs else []) + (
+        [f"SELECT * EXCLUDE (newest) FROM {compacted_rows(inside)}"] if inside else []
+    )
     order = store.order()
     try:
         staging.mkdir(parents=True)
@@ -111,9 +114,11 @@ def _one(store: Store, period: str, now: dt.datetime) -> Compacted:
             con.execute("SET TimeZone = 'UTC'")
             con.execute(f"CREATE TEMP VIEW rows_in AS {' UNION ALL BY NAME '.join(sources)}")
             read = (con.execute("SELECT count(*) FROM rows_in").fetchone() or (0,))[0]
-            con.execute(f"COPY (SELECT *, {newest_flag(store.key, order)} AS newest FROM rows_in ORDER BY {', '.join(c + ' NULLS FIRST' for c in store.cluster)}, "
-                        f"{', '.join(store.key)}, run) TO {literal(str(staged))} "
-                        f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})")
+            con.execute(
+                f"COPY (SELECT *, {newest_flag(store.key, order)} AS newest FROM rows_in ORDER BY {', '.join(c + ' NULLS FIRST' for c in store.cluster)}, "
+                f"{', '.join(store.key)}, run) TO {literal(str(staged))} "
+                f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})"
+            )
             written = (con.execute(f"SELECT count(*) FROM read_parquet({literal(str(staged))})").fetchone() or (0,))[0]
             for kind, make in ROLLUPS.items() if store.offer else ():  # the roll-ups of the newest decisions, beside the file
                 rolled = make(f"(SELECT * FROM read_parquet({literal(str(staged))}) WHERE newest)")
@@ -129,8 +134,19 @@ def _one(store: Store, period: str, now: dt.datetime) -> Compacted:
         os.replace(staged, target)
         replaces = sorted(str(p.relative_to(store.root)) for p in (*files.runs, *inside))
         manifest = staging / "manifest.json"
-        manifest.write_text(json.dumps({"period": period, "file": str(target.relative_to(store.root)), "replaces": replaces,
-                                        "rows": written, "written": now.isoformat()}, indent=1), encoding="utf-8")
+        manifest.write_text(
+            json.dumps(
+                {
+                    "period": period,
+                    "file": str(target.relative_to(store.root)),
+                    "replaces": replaces,
+                    "rows": written,
+                    "written": now.isoformat(),
+                },
+                indent=1,
+            ),
+            encoding="utf-8",
+        )
         (store.root / COMPACTIONS).mkdir(exist_ok=True)
         os.replace(manifest, store.root / COMPACTIONS / f"{ident}.json")
     except BaseException:

@@ -37,8 +37,10 @@ ROW_GROUP_ROWS = 16_384
 
 def newest_per_offer(source: str, offer: Sequence[str]) -> str:
     """SQL: the newest accepted row of each offer of ``source`` (a view or subquery of store rows)."""
-    return (f"SELECT * FROM {source} WHERE status = 'accepted' "
-            f"QUALIFY row_number() OVER (PARTITION BY {', '.join(offer)} ORDER BY collected DESC) = 1")
+    return (
+        f"SELECT * FROM {source} WHERE status = 'accepted' "
+        f"QUALIFY row_number() OVER (PARTITION BY {', '.join(offer)} ORDER BY collected DESC) = 1"
+    )
 
 
 def fresh(root: Path, version: str) -> dict[str, Any] | None:
@@ -57,15 +59,20 @@ def incremental(con: duckdb.DuckDBPyConnection, old: Path, new_files: Sequence[P
     run turned an offer's newest accepted row into another decision: then only the whole
     history tells that offer's newest accepted row (:func:`whole`)."""
     keys = ", ".join(key)
-    con.execute(f"CREATE OR REPLACE TEMP TABLE decided_now AS SELECT l.* FROM latest l SEMI JOIN "
-                f"(SELECT DISTINCT {keys} FROM {compacted_rows(new_files)}) n USING ({keys})")
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE decided_now AS SELECT l.* FROM latest l SEMI JOIN "
+        f"(SELECT DISTINCT {keys} FROM {compacted_rows(new_files)}) n USING ({keys})"
+    )
     con.execute(f"CREATE OR REPLACE TEMP VIEW previous AS SELECT * FROM read_parquet({literal(str(old))})")
-    lost = con.execute(f"SELECT count(*) FROM previous SEMI JOIN (SELECT * FROM decided_now WHERE status <> 'accepted') d "
-                       f"USING ({keys})").fetchone()
+    lost = con.execute(
+        f"SELECT count(*) FROM previous SEMI JOIN (SELECT * FROM decided_now WHERE status <> 'accepted') d USING ({keys})"
+    ).fetchone()
     if lost and lost[0]:
         return False
-    candidates = ("(SELECT * FROM previous ANTI JOIN decided_now USING (" + keys + ") "
-                  "UNION ALL BY NAME SELECT * FROM decided_now WHERE status = 'accepted')")
+    candidates = (
+        "(SELECT * FROM previous ANTI JOIN decided_now USING (" + keys + ") "
+        "UNION ALL BY NAME SELECT * FROM decided_now WHERE status = 'accepted')"
+    )
     con.execute(f"CREATE OR REPLACE TEMP TABLE next_current AS {newest_per_offer(candidates, offer)}")
     con.execute("CREATE OR REPLACE TEMP TABLE parts AS SELECT DISTINCT accelerator FROM decided_now WHERE status = 'accepted'")
     return True
@@ -82,12 +89,17 @@ def write(con: duckdb.DuckDBPyConnection, staged: Path, observed: Iterable[str])
     time) and return the pointer's facts: ``rows``, ``newest`` (ISO time or None) and
     ``accelerators``: ``observed`` (the previous table's) and the parts of the temp table
     ``parts`` (those with an accepted newest decision in what was read), sorted."""
-    con.execute(f"COPY (SELECT * FROM next_current ORDER BY accelerator, collected) TO {literal(str(staged))} "
-                f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})")
+    con.execute(
+        f"COPY (SELECT * FROM next_current ORDER BY accelerator, collected) TO {literal(str(staged))} "
+        f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})"
+    )
     rows, newest = con.execute("SELECT count(*), max(collected) FROM next_current").fetchone() or (0, None)
     parts = {r[0] for r in con.execute("SELECT accelerator FROM parts WHERE accelerator IS NOT NULL").fetchall()}
-    return {"rows": int(rows), "newest": newest.astimezone(dt.UTC).isoformat() if newest else None,
-            "accelerators": sorted(parts | set(observed))}
+    return {
+        "rows": int(rows),
+        "newest": newest.astimezone(dt.UTC).isoformat() if newest else None,
+        "accelerators": sorted(parts | set(observed)),
+    }
 
 
 def point(root: Path, file: str, version: str, facts: dict[str, Any]) -> None:

@@ -60,8 +60,10 @@ class StoreDamaged(Unavailable):
 
     def __init__(self, root: Path, error: Exception) -> None:
         first = str(error).splitlines()[0][:300] if str(error) else type(error).__name__
-        super().__init__("Price store damaged", f"the price store at {root} cannot be read ({first}); the operator runs "
-                                                "`computeatlas prices status` to see what is wrong")
+        super().__init__(
+            "Price store damaged",
+            f"the price store at {root} cannot be read ({first}); the operator runs `computeatlas prices status` to see what is wrong",
+        )
 
 
 class Dataset:
@@ -71,8 +73,15 @@ class Dataset:
     offer: with it, every run also writes the current table). Rows must carry ``rules``,
     ``status`` and ``run``."""
 
-    def __init__(self, root: Path, columns: Mapping[str, str], key: Sequence[str], order: str, cluster: Sequence[str],
-                 offer: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        columns: Mapping[str, str],
+        key: Sequence[str],
+        order: str,
+        cluster: Sequence[str],
+        offer: Sequence[str] | None = None,
+    ) -> None:
         self.root = Path(root)
         self.columns = dict(columns)
         self.key = tuple(key)
@@ -125,8 +134,9 @@ class Dataset:
 
     # --- one writer at a time, and what a killed one left (computeatlas.cloud.writers) -----
 
-    def writing(self, timeout: float = LOCK_TIMEOUT_SECONDS,
-                on_wait: Callable[[str], None] | None = None) -> contextlib.AbstractContextManager[None]:
+    def writing(
+        self, timeout: float = LOCK_TIMEOUT_SECONDS, on_wait: Callable[[str], None] | None = None
+    ) -> contextlib.AbstractContextManager[None]:
         """The store's write lock for a ``with`` block (:func:`~computeatlas.cloud.writers.write_lock`):
         every writer holds it; raises :class:`~computeatlas.cloud.writers.StoreBusy` after
         ``timeout`` seconds; ``on_wait`` is told the lock file while another writer holds it."""
@@ -229,8 +239,12 @@ class Dataset:
                 current = self.root / str(facts["file"])
             self.runs_dir.mkdir(parents=True, exist_ok=True)
             temp = staging / "manifest.json"
-            temp.write_text(json.dumps({**manifest, "run": run, "files": [str(p.relative_to(self.root)) for p in moved]},
-                                       indent=1, sort_keys=True, default=str), encoding="utf-8")
+            temp.write_text(
+                json.dumps(
+                    {**manifest, "run": run, "files": [str(p.relative_to(self.root)) for p in moved]}, indent=1, sort_keys=True, default=str
+                ),
+                encoding="utf-8",
+            )
             os.replace(temp, self.runs_dir / f"{run}.json")
         except BaseException:
             for path in [*moved, *([current] if current and current.name.endswith(f"{run}.parquet") else [])]:
@@ -266,8 +280,10 @@ class Dataset:
                 define(con, everything, self.key, self.order())
                 current_table.whole(con, self.offer)
             elif not done:
-                con.execute("CREATE OR REPLACE TEMP TABLE next_current AS SELECT NULL::VARCHAR AS accelerator, "
-                            "NULL::TIMESTAMPTZ AS collected WHERE false")
+                con.execute(
+                    "CREATE OR REPLACE TEMP TABLE next_current AS SELECT NULL::VARCHAR AS accelerator, "
+                    "NULL::TIMESTAMPTZ AS collected WHERE false"
+                )
                 con.execute("CREATE OR REPLACE TEMP TABLE parts AS SELECT accelerator FROM next_current")
             facts = current_table.write(con, staged, previous["accelerators"] if previous is not None and done else ())
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -306,8 +322,14 @@ class Dataset:
 
     # --- reading ----------------------------------------------------------------------
 
-    def query(self, sql: str, params: Sequence[object] = (), first: dt.date | None = None, last: dt.date | None = None,
-              accelerator: str | None = None) -> list[dict[str, Any]]:
+    def query(
+        self,
+        sql: str,
+        params: Sequence[object] = (),
+        first: dt.date | None = None,
+        last: dt.date | None = None,
+        accelerator: str | None = None,
+    ) -> list[dict[str, Any]]:
         """Run ``sql`` over the view ``obs`` (every committed row) and ``latest`` (the newest
         run's row per observation key, conflicts left out); rows as dicts. Empty store: [].
 
@@ -342,8 +364,9 @@ class Dataset:
             RESULTS.put(key, rows)
         return [dict(row) for row in rows]
 
-    def fetch(self, sql: str, params: Sequence[object] = (), first: dt.date | None = None,
-              last: dt.date | None = None) -> list[tuple[Any, ...]]:
+    def fetch(
+        self, sql: str, params: Sequence[object] = (), first: dt.date | None = None, last: dt.date | None = None
+    ) -> list[tuple[Any, ...]]:
         """:meth:`query` for a bulk read by a writer (an import reading every stored row of its
         days): rows as tuples in the order ``sql`` names its columns, and not kept (an answer
         of a million rows would crowd out the pages'). Empty store: []. Raises
@@ -392,9 +415,18 @@ class Dataset:
         return bool(files)
 
     @staticmethod
-    def _run(con: duckdb.DuckDBPyConnection, files: Files, sql: str, params: Sequence[object], accelerator: str | None,
-             key: Sequence[str], order: str, first: dt.date | None = None, last: dt.date | None = None,
-             current: Path | None = None) -> list[dict[str, Any]]:
+    def _run(
+        con: duckdb.DuckDBPyConnection,
+        files: Files,
+        sql: str,
+        params: Sequence[object],
+        accelerator: str | None,
+        key: Sequence[str],
+        order: str,
+        first: dt.date | None = None,
+        last: dt.date | None = None,
+        current: Path | None = None,
+    ) -> list[dict[str, Any]]:
         """:meth:`query` on the cursor ``con``: the views over ``files`` (or the view
         ``current`` over the current table ``current``), then ``sql``."""
         con.execute("SET TimeZone = 'UTC'")
@@ -422,8 +454,15 @@ _SCHEMAS: OrderedDict[tuple[object, ...], str] = OrderedDict()
 _SCHEMAS_LOCK = threading.Lock()
 
 
-def _schema(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], order: str, accelerator: str | None,
-            first: dt.date | None, last: dt.date | None) -> str:
+def _schema(
+    con: duckdb.DuckDBPyConnection,
+    files: Files,
+    key: Sequence[str],
+    order: str,
+    accelerator: str | None,
+    first: dt.date | None,
+    last: dt.date | None,
+) -> str:
     """The schema of the process's database holding the views over ``files`` (created on first
     use, least recently used dropped beyond :data:`SCHEMAS_KEPT`): binding the views reads
     every file's footer, so a page's questions over the same files bind them once."""

@@ -58,7 +58,6 @@ def connection() -> duckdb.DuckDBPyConnection:
         return _database.cursor()
 
 
-
 class Results:
     """Query results by key, least recently used out first, at most ``budget`` rows in all and
     none of more than ``largest`` rows (a quarter of the budget unless given)."""

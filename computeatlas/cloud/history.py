@@ -74,8 +74,9 @@ def year_before(day: dt.date, years: int = 1) -> dt.date:
         return day.replace(year=day.year - years, day=28)
 
 
-def page_window(today: dt.date, since: dt.date | None = None, until: dt.date | None = None,
-                window: WindowKind | None = None) -> tuple[dt.date | None, dt.date | None, WindowKind]:
+def page_window(
+    today: dt.date, since: dt.date | None = None, until: dt.date | None = None, window: WindowKind | None = None
+) -> tuple[dt.date | None, dt.date | None, WindowKind]:
     """The collection dates (inclusive; None = unbounded) a price page reads and how they were
     chosen: the dates given; else all of the history for ``window="all"``; else one year
     ending ``today`` (``year_before(today)`` to ``today``). Raises :class:`InputError` (a 400
@@ -118,7 +119,9 @@ class ObservedPrice(ObservedOffer):
     age_days: int | None = None
     stale: bool | None = None
     discount: float | None = Field(None, description="1 - this price ÷ the same instance's on-demand price (spot, reserved, terms)")
-    usd_per_accelerator_hour: float | None = Field(None, description="in USD: the price itself for USD, else through the dated rate in 'rate'; None without a rate")
+    usd_per_accelerator_hour: float | None = Field(
+        None, description="in USD: the price itself for USD, else through the dated rate in 'rate'; None without a rate"
+    )
     rate: str | None = Field(None, description="the dated exchange rate used, with its source (non-USD prices only)")
     provider_name: str = Field("", description="the provider's name as the catalog records it (its id when it has no record)")
 
@@ -141,10 +144,15 @@ class CurrentView(BaseModel):
     prices: list[ObservedPrice]
     variant: str
     spread: ObservedSpread
-    cheapest: CheapestPrice | None = Field(None, description="the cheapest price by the one rule (computeatlas.cloud.cheapest_price); "
-                                                 "when no observation is current, the newest one with current=false and its age")
-    last_seen: list[ObservedPrice] = Field(default_factory=list, description="when no observation is current: the newest observation "
-                                                                              "of each offer on the newest date any was seen, not current")
+    cheapest: CheapestPrice | None = Field(
+        None,
+        description="the cheapest price by the one rule (computeatlas.cloud.cheapest_price); "
+        "when no observation is current, the newest one with current=false and its age",
+    )
+    last_seen: list[ObservedPrice] = Field(
+        default_factory=list,
+        description="when no observation is current: the newest observation of each offer on the newest date any was seen, not current",
+    )
 
 
 class HistoryView(BaseModel):
@@ -153,10 +161,16 @@ class HistoryView(BaseModel):
     accelerator: str
     since: dt.date | None = Field(description="first collection date read (inclusive); None: from the first observation")
     until: dt.date | None = Field(description="last collection date read (inclusive); None: to the newest observation")
-    window: WindowKind = Field("dates", description="how the window was chosen: 'year' (the default, one year ending today), "
-                                                   "'all' (all of the history) or 'dates' (since/until as given)")
-    first: dt.date | None = Field(None, description="the first date the history covers: since, or when it is None the collection "
-                                                   "date of the first observation (None: none is stored)")
+    window: WindowKind = Field(
+        "dates",
+        description="how the window was chosen: 'year' (the default, one year ending today), "
+        "'all' (all of the history) or 'dates' (since/until as given)",
+    )
+    first: dt.date | None = Field(
+        None,
+        description="the first date the history covers: since, or when it is None the collection "
+        "date of the first observation (None: none is stored)",
+    )
     filters: dict[str, str]
     observations: list[ObservedPrice] = Field(description="oldest first; the newest 'limit' when truncated")
     limit: int | None = Field(None, description="the most observations listed (None: all)")
@@ -167,8 +181,24 @@ class HistoryView(BaseModel):
 _STORED = frozenset(ObservedPrice.model_fields) - {"age_days", "stale", "rate", "provider_name"}
 """The fields of :class:`ObservedPrice` read from a stored row (the others are worked out)."""
 
-_SHOWN_COLUMNS = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "accelerators",
-                  "per_accelerator_hour", "variant", "qualifiers", "source_url", "via", "date")
+_SHOWN_COLUMNS = (
+    "collected",
+    "provider",
+    "instance_type",
+    "region",
+    "pricing",
+    "term",
+    "amount",
+    "currency",
+    "unit",
+    "accelerators",
+    "per_accelerator_hour",
+    "variant",
+    "qualifiers",
+    "source_url",
+    "via",
+    "date",
+)
 """The stored columns a history lists (:data:`_STORED` as stored, and the collection date)."""
 
 
@@ -248,7 +278,12 @@ def _changes(store: Store, accelerator: str, since: dt.date | None, until: dt.da
         "FROM latest WHERE status = 'accepted' AND accelerator = ? AND per_accelerator_hour IS NOT NULL) "
         "WHERE previous IS NULL OR abs(previous - per_accelerator_hour) >= 1e-9 "
         "ORDER BY collected DESC, provider DESC, instance_type DESC, region DESC, pricing DESC, term DESC "
-        f"LIMIT {int(limit)}", [accelerator], since, until, accelerator)
+        f"LIMIT {int(limit)}",
+        [accelerator],
+        since,
+        until,
+        accelerator,
+    )
 
 
 def price_changes(store: Store, accelerator: str, limit: int = FEED_LIMIT, now: dt.datetime | None = None) -> list[PriceChange]:
@@ -270,10 +305,23 @@ def price_changes(store: Store, accelerator: str, limit: int = FEED_LIMIT, now: 
         # a span of fewer than ``limit`` entries may leave out older ones: then read further.
         if since is None or (len(rows) >= limit and all(r["previous"] is not None for r in rows)):
             break
-    return [PriceChange(
-        collected=r["collected"], provider=r["provider"], instance_type=r["instance_type"], region=r["region"], pricing=r["pricing"],
-        term=r["term"], currency=r["currency"], per_accelerator_hour=r["per_accelerator_hour"], previous=r["previous"],
-        previous_collected=r["previous_collected"], source_url=r["source_url"], via=r["via"]) for r in rows]
+    return [
+        PriceChange(
+            collected=r["collected"],
+            provider=r["provider"],
+            instance_type=r["instance_type"],
+            region=r["region"],
+            pricing=r["pricing"],
+            term=r["term"],
+            currency=r["currency"],
+            per_accelerator_hour=r["per_accelerator_hour"],
+            previous=r["previous"],
+            previous_collected=r["previous_collected"],
+            source_url=r["source_url"],
+            via=r["via"],
+        )
+        for r in rows
+    ]
 
 
 def utcnow() -> dt.datetime:
@@ -284,24 +332,53 @@ def utcnow() -> dt.datetime:
 def observed_range(view: CurrentView) -> ObservedRange:
     """The on-demand USD range of ``view``'s fresh prices that the one rule counts (its
     variant), both ends named and dated; the cheap end is ``view.cheapest``."""
-    on_demand = sorted((p for p in view.prices if not p.stale and excluded_because(
-                            p.pricing, p.currency, p.per_accelerator_hour, p.variant, view.variant, p.collected, view.as_of,
-                            view.freshness_days) is None),
-                       key=lambda p: (p.per_accelerator_hour or 0.0, -p.collected.timestamp(), p.provider))
+    on_demand = sorted(
+        (
+            p
+            for p in view.prices
+            if not p.stale
+            and excluded_because(
+                p.pricing, p.currency, p.per_accelerator_hour, p.variant, view.variant, p.collected, view.as_of, view.freshness_days
+            )
+            is None
+        ),
+        key=lambda p: (p.per_accelerator_hour or 0.0, -p.collected.timestamp(), p.provider),
+    )
 
     def end(p: ObservedPrice) -> SpreadEnd:
-        return SpreadEnd(per_accelerator_hour=p.per_accelerator_hour or 0.0, provider=p.provider, instance_type=p.instance_type,
-                         region=p.region, collected=p.collected, source_url=p.source_url)
+        return SpreadEnd(
+            per_accelerator_hour=p.per_accelerator_hour or 0.0,
+            provider=p.provider,
+            instance_type=p.instance_type,
+            region=p.region,
+            collected=p.collected,
+            source_url=p.source_url,
+        )
 
     stale = view.cheapest if view.cheapest is not None and not view.cheapest.current else None
-    return ObservedRange(as_of=view.as_of, freshness_days=view.freshness_days, variant=view.variant, offers=len(on_demand), last_seen=stale,
-                         providers=sorted({p.provider for p in on_demand}),
-                         cheapest=end(on_demand[0]) if on_demand else None, dearest=end(on_demand[-1]) if on_demand else None,
-                         newest=max(p.collected for p in on_demand).date() if on_demand else None)
+    return ObservedRange(
+        as_of=view.as_of,
+        freshness_days=view.freshness_days,
+        variant=view.variant,
+        offers=len(on_demand),
+        last_seen=stale,
+        providers=sorted({p.provider for p in on_demand}),
+        cheapest=end(on_demand[0]) if on_demand else None,
+        dearest=end(on_demand[-1]) if on_demand else None,
+        newest=max(p.collected for p in on_demand).date() if on_demand else None,
+    )
 
 
-def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_days: int = 90, variant: str | None = None,
-                 rates: RateTable | None = None, catalog: Catalog | None = None, since: dt.date | None = None) -> CurrentView:
+def current_view(
+    store: Store,
+    accelerator: str,
+    now: dt.datetime,
+    freshness_days: int = 90,
+    variant: str | None = None,
+    rates: RateTable | None = None,
+    catalog: Catalog | None = None,
+    since: dt.date | None = None,
+) -> CurrentView:
     """Current prices of ``accelerator``; ``variant`` chooses the spread (default: the variant
     most on-demand offers state, by the one rule); ``rates`` gives non-USD prices a USD figure
     with the rate beside it; ``catalog`` names the single-variant parts (their offers are their
@@ -327,8 +404,9 @@ def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_day
     observed = spread([observation_of(r) for r in rows], accelerator, variant, now, freshness_days, sole)
     # Every fresh observation is after ``start``: a window shorter than the freshness window reads the freshness window.
     start = min(dt.datetime.combine(since, dt.time(), dt.UTC), now - dt.timedelta(days=freshness_days)) if since else None
-    cheapest = cheapest_price(store, accelerator, now, freshness_days, variant if variant and variant != "all" else None, catalog,
-                              current_only=False, since=start)
+    cheapest = cheapest_price(
+        store, accelerator, now, freshness_days, variant if variant and variant != "all" else None, catalog, current_only=False, since=start
+    )
     last: list[ObservedPrice] = []
     if not rows:
         old = (newest_of(store, accelerator, start, now) if start else []) or store.newest(None, now, accelerator)
@@ -337,13 +415,28 @@ def current_view(store: Store, accelerator: str, now: dt.datetime, freshness_day
         for price in last:
             price.stale, price.variant = True, rule_variant(price.variant, accelerator, sole)
             price.provider_name = names.get(price.provider, price.provider)
-    return CurrentView(accelerator=accelerator, as_of=now, freshness_days=freshness_days, prices=shown, variant=variant, spread=observed,
-                       cheapest=cheapest, last_seen=last)
+    return CurrentView(
+        accelerator=accelerator,
+        as_of=now,
+        freshness_days=freshness_days,
+        prices=shown,
+        variant=variant,
+        spread=observed,
+        cheapest=cheapest,
+        last_seen=last,
+    )
 
 
-def history_view(store: Store, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
-                 limit: int | None = HISTORY_LIMIT, rates: RateTable | None = None, window: WindowKind = "dates",
-                 **filters: str | None) -> HistoryView:
+def history_view(
+    store: Store,
+    accelerator: str,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+    limit: int | None = HISTORY_LIMIT,
+    rates: RateTable | None = None,
+    window: WindowKind = "dates",
+    **filters: str | None,
+) -> HistoryView:
     """Accepted observations of ``accelerator`` in [since, until] (the newest ``limit``;
     ``truncated`` says when there were more) and the median series over all of them; only
     those date partitions are read. ``window`` says how the dates were chosen
@@ -356,9 +449,18 @@ def history_view(store: Store, accelerator: str, since: dt.date | None = None, u
     first = since
     if first is None and rows:  # from the first observation: its date (the partition's: its UTC collection date)
         first = rows[0]["date"] if not truncated else _first_date(store, accelerator, until, filters)
-    return HistoryView(accelerator=accelerator, since=since, until=until, window=window, first=first,
-                       filters={k: v for k, v in filters.items() if v},
-                       observations=[_shown(r, rates or RateTable([])) for r in rows], truncated=truncated, series=series, limit=limit)
+    return HistoryView(
+        accelerator=accelerator,
+        since=since,
+        until=until,
+        window=window,
+        first=first,
+        filters={k: v for k, v in filters.items() if v},
+        observations=[_shown(r, rates or RateTable([])) for r in rows],
+        truncated=truncated,
+        series=series,
+        limit=limit,
+    )
 
 
 def _first_date(store: Store, accelerator: str, until: dt.date | None, filters: dict[str, str | None]) -> dt.date | None:
@@ -366,8 +468,13 @@ def _first_date(store: Store, accelerator: str, until: dt.date | None, filters: 
     passes ``filters`` (a DuckDB aggregate over those partitions)."""
     equal = {k: v for k, v in filters.items() if v is not None and k in HISTORY_FILTERS}
     where = "".join(f" AND {k} = ?" for k in equal)
-    rows = store.query(f"SELECT min(date) AS first FROM latest WHERE status = 'accepted' AND accelerator = ?{where}",
-                       [accelerator, *equal.values()], None, until, accelerator)
+    rows = store.query(
+        f"SELECT min(date) AS first FROM latest WHERE status = 'accepted' AND accelerator = ?{where}",
+        [accelerator, *equal.values()],
+        None,
+        until,
+        accelerator,
+    )
     return rows[0]["first"] if rows else None
 
 

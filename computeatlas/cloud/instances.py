@@ -48,8 +48,19 @@ from computeatlas.cloud.variants import sole_variants
 from computeatlas.core.claims import Claim, Id, Record, today_from
 from computeatlas.silicon.catalog import SiliconCatalog
 
-COLUMNS = ("provider", "instance_type", "accelerator", "variant", "accelerators", "billing",
-           "accelerator_memory_gb", "source_url", "source_title", "verified", "note")
+COLUMNS = (
+    "provider",
+    "instance_type",
+    "accelerator",
+    "variant",
+    "accelerators",
+    "billing",
+    "accelerator_memory_gb",
+    "source_url",
+    "source_title",
+    "verified",
+    "note",
+)
 """The columns of an instance-table file, in order."""
 
 
@@ -164,7 +175,10 @@ def memory_sizes(claim: Claim) -> list[tuple[str, float]]:
     if not claim.comparable:
         return []
     sizes: list[tuple[str, float]] = []
-    for text, figure in ((claim.value, claim.figure), *((o.value, f) for o, f in zip(claim.other_claims, claim.other_figures, strict=True))):
+    for text, figure in (
+        (claim.value, claim.figure),
+        *((o.value, f) for o, f in zip(claim.other_claims, claim.other_figures, strict=True)),
+    ):
         if figure is None or text is None:
             continue
         sizes.append((text, figure.amount / 1e9))
@@ -184,8 +198,12 @@ def memory_problem(row: InstanceType, claim: Claim) -> str | None:
     if any(abs(gb - size) <= MEMORY_TOLERANCE * size for _, size in sizes):
         return None
     published = ", ".join(dict.fromkeys(text for text, _ in sizes))
-    total = " (is it the instance total? the column is per accelerator)" if row.accelerators > 1 and any(
-        abs(gb - row.accelerators * size) <= MEMORY_TOLERANCE * row.accelerators * size for _, size in sizes) else ""
+    total = (
+        " (is it the instance total? the column is per accelerator)"
+        if row.accelerators > 1
+        and any(abs(gb - row.accelerators * size) <= MEMORY_TOLERANCE * row.accelerators * size for _, size in sizes)
+        else ""
+    )
     return f"{gb:g} GB per accelerator is not a memory size of {row.accelerator} ({published}){total}"
 
 
@@ -221,7 +239,9 @@ def load_instances(folder: Path, today: dt.date | None = None) -> InstanceTable:
                         errors.append(InputError(str(path), line, column, err["msg"].removeprefix("Value error, "), raw.get(column)))
                     continue
                 if row.id in seen:
-                    errors.append(InputError(str(path), line, "instance_type", f"duplicate instance type, also in {seen[row.id]}", row.instance_type))
+                    errors.append(
+                        InputError(str(path), line, "instance_type", f"duplicate instance type, also in {seen[row.id]}", row.instance_type)
+                    )
                     continue
                 seen[row.id] = f"{path}:{line}"
                 rows.append(row)
@@ -230,5 +250,14 @@ def load_instances(folder: Path, today: dt.date | None = None) -> InstanceTable:
     return InstanceTable(rows)
 
 
-__all__ = ["COLUMNS", "MEMORY_TOLERANCE", "Billing", "InstanceTable", "InstanceType", "instance_table", "load_instances",
-           "memory_problem", "memory_sizes"]
+__all__ = [
+    "COLUMNS",
+    "MEMORY_TOLERANCE",
+    "Billing",
+    "InstanceTable",
+    "InstanceType",
+    "instance_table",
+    "load_instances",
+    "memory_problem",
+    "memory_sizes",
+]

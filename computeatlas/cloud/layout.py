@@ -36,7 +36,7 @@ OBSERVATIONS, RUNS, COMPACTED, COMPACTIONS, CURRENT, POINTER = "observations", "
 
 def run_of(part: Path) -> str:
     """The run id in a run file's name (``part-<run>-<n>.parquet``)."""
-    return part.stem[len("part-"):].rsplit("-", 1)[0]
+    return part.stem[len("part-") :].rsplit("-", 1)[0]
 
 
 @dataclass(frozen=True)
@@ -127,10 +127,14 @@ def active(root: Path, committed: Iterable[str], done: list[Compaction], first: 
     if observations.is_dir():
         for folder in sorted(observations.iterdir()):
             if folder.name.startswith("date=") and low <= folder.name <= high:
-                chosen += [p for p in sorted(folder.glob("part-*.parquet"))
-                           if run_of(p) in runs and f"{OBSERVATIONS}/{folder.name}/{p.name}" not in gone]
-    compacted = [root / c.file for c in done if c.file not in gone
-                 and (first is None or c.last >= first) and (last is None or c.first <= last)]
+                chosen += [
+                    p
+                    for p in sorted(folder.glob("part-*.parquet"))
+                    if run_of(p) in runs and f"{OBSERVATIONS}/{folder.name}/{p.name}" not in gone
+                ]
+    compacted = [
+        root / c.file for c in done if c.file not in gone and (first is None or c.last >= first) and (last is None or c.first <= last)
+    ]
     return Files(tuple(chosen), tuple(compacted))
 
 
@@ -173,5 +177,20 @@ class Compactable(Protocol):
         """Remove, under the write lock, what no manifest names; return what was removed."""
 
 
-__all__ = ["COMPACTED", "COMPACTIONS", "CURRENT", "OBSERVATIONS", "POINTER", "RUNS", "Compactable", "Compaction", "Files", "active", "compactions",
-           "period_of", "pointer", "replaced", "run_of"]
+__all__ = [
+    "COMPACTED",
+    "COMPACTIONS",
+    "CURRENT",
+    "OBSERVATIONS",
+    "POINTER",
+    "RUNS",
+    "Compactable",
+    "Compaction",
+    "Files",
+    "active",
+    "compactions",
+    "period_of",
+    "pointer",
+    "replaced",
+    "run_of",
+]

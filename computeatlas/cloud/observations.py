@@ -249,8 +249,10 @@ _new, _set = object.__new__, object.__setattr__
 _VALUES = {kind: kind.value for kind in PricingKind}
 _ISO: dict[dt.datetime, str] = {}  # collection times written out (rows collected together share one)
 _ISO_KEPT = 65_536
-_DEFAULTS = {name: field.get_default(call_default_factory=True) if not field.is_required() else None
-             for name, field in Observation.model_fields.items()}
+_DEFAULTS = {
+    name: field.get_default(call_default_factory=True) if not field.is_required() else None
+    for name, field in Observation.model_fields.items()
+}
 """Every field in declaration order with its default (None for a required one, which
 :meth:`Observation.trusted` is always given): the serialised column order is the fields' order."""
 
@@ -284,6 +286,15 @@ def per_accelerator_hour(obs: Observation, hours_per_month: float = 730.0) -> fl
 
 
 __all__ = [
-    "ISO_4217", "LICENSED_SUFFIX", "InputError", "InputFailed", "Observation", "PriceBasis", "PriceUnit", "PricingKind", "Status",
-    "hourly", "per_accelerator_hour",
+    "ISO_4217",
+    "LICENSED_SUFFIX",
+    "InputError",
+    "InputFailed",
+    "Observation",
+    "PriceBasis",
+    "PriceUnit",
+    "PricingKind",
+    "Status",
+    "hourly",
+    "per_accelerator_hour",
 ]

@@ -113,8 +113,14 @@ def offer_id(provider: str, instance_type: str, pricing: str, term: str, region:
 
 def row_id(row: Mapping[str, Any]) -> str:
     """:func:`offer_id` of a stored row."""
-    return offer_id(row["provider"], row["instance_type"], row["pricing"], row["term"] or "", row["region"] or "",
-                    row["collected"].astimezone(dt.UTC).date())
+    return offer_id(
+        row["provider"],
+        row["instance_type"],
+        row["pricing"],
+        row["term"] or "",
+        row["region"] or "",
+        row["collected"].astimezone(dt.UTC).date(),
+    )
 
 
 _FORM_WORDS = {"nvl": "NVL", "sxm": "SXM", "pcie": "PCIe", "oam": "OAM"}
@@ -150,7 +156,9 @@ class OfferPrice(BaseModel):
     ``price_basis`` covers. ``per_accelerator_hour`` is derived in the same currency.
     """
 
-    id: str = Field(description="stable offer id from provider, instance type, pricing, term, region and date collected, e.g. 'lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20'")
+    id: str = Field(
+        description="stable offer id from provider, instance type, pricing, term, region and date collected, e.g. 'lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20'"
+    )
     provider: str
     provider_name: str
     provider_kind: str
@@ -163,11 +171,15 @@ class OfferPrice(BaseModel):
     price_basis: PriceBasis
     pricing: OfferPricing
     term: str | None
-    price_per_hour: float = Field(description="as published, per instance-hour (or per accelerator-hour, per price_basis); made hourly from a longer or shorter unit")
+    price_per_hour: float = Field(
+        description="as published, per instance-hour (or per accelerator-hour, per price_basis); made hourly from a longer or shorter unit"
+    )
     price_text: str = Field(description="price_per_hour as text with at least two decimals, e.g. '3.20'")
     currency: str
     region: str | None
-    region_label: str = Field(description="the region as the provider names it, with its place where known (computeatlas.cloud.regions), or 'not stated'")
+    region_label: str = Field(
+        description="the region as the provider names it, with its place where known (computeatlas.cloud.regions), or 'not stated'"
+    )
     collected: dt.datetime = Field(description="when the observation was collected (UTC)")
     seen: dt.date = Field(description="the collection date")
     age_days: int = Field(description="whole days between 'collected' and the request")
@@ -198,14 +210,33 @@ def _hourly(amount: float, unit: str, hours_per_month: float) -> tuple[Decimal, 
     return hourly, f"{amount_text(published)} per {unit} ÷ {hours:g} h ≈ "
 
 
-OFFER_COLUMNS = ("accelerator", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit",
-                 "price_basis", "accelerators", "stated_accelerators", "collected", "variant", "raw_extra", "source_url", "note",
-                 "via", "run")
+OFFER_COLUMNS = (
+    "accelerator",
+    "provider",
+    "instance_type",
+    "region",
+    "pricing",
+    "term",
+    "amount",
+    "currency",
+    "unit",
+    "price_basis",
+    "accelerators",
+    "stated_accelerators",
+    "collected",
+    "variant",
+    "raw_extra",
+    "source_url",
+    "note",
+    "via",
+    "run",
+)
 """The stored columns :func:`offer_price` reads (what :func:`current_offers` asks the store for)."""
 
 
-def _arithmetic(amount: float, unit: str, count: int, basis: PriceBasis, cur: str, word: str,
-                hours_per_month: float) -> tuple[float, str, str, float, str, str]:
+def _arithmetic(
+    amount: float, unit: str, count: int, basis: PriceBasis, cur: str, word: str, hours_per_month: float
+) -> tuple[float, str, str, float, str, str]:
     """(price per hour, its text, state, per accelerator-hour, display, arithmetic) of a price
     of ``amount`` ``cur`` per ``unit`` for ``basis``, ``count`` accelerators per instance,
     ``word`` naming one accelerator (see :func:`offer_price`)."""
@@ -250,8 +281,11 @@ class _Pricer:
         named = self._providers.get(ident_of)
         if named is None:
             provider = self.catalog.providers.get(ident_of)
-            named = self._providers[ident_of] = (provider.name if provider else ident_of, provider.kind.value if provider else "not recorded",
-                                                 site_path("cloud_provider", ident=ident_of))
+            named = self._providers[ident_of] = (
+                provider.name if provider else ident_of,
+                provider.kind.value if provider else "not recorded",
+                site_path("cloud_provider", ident=ident_of),
+            )
         cur, count, basis = row["currency"], int(row["accelerators"] or row["stated_accelerators"] or 1), PriceBasis(row["price_basis"])
         key = (repr(row["amount"]), row["unit"], count, basis, cur, word)  # repr: 0.0 and -0.0 are written apart
         priced = self._prices.get(key)
@@ -260,8 +294,9 @@ class _Pricer:
         per_hour, price_text, state, quotient, display, arithmetic = priced
         currency_note = None
         if cur != COMPARISON_CURRENCY:
-            currency_note = (f"Priced in {cur}: shown as published and left out of {COMPARISON_CURRENCY} "
-                             "comparisons; no exchange rate is applied.")
+            currency_note = (
+                f"Priced in {cur}: shown as published and left out of {COMPARISON_CURRENCY} comparisons; no exchange rate is applied."
+            )
         collected: dt.datetime = row["collected"].astimezone(dt.UTC)
         age = (self.now - collected).days
         stored = (row["variant"] or "", acc.id)
@@ -280,21 +315,46 @@ class _Pricer:
             pricing = self._kinds[row["pricing"]] = OfferPricing(row["pricing"].replace("_", "-"))
         ident = row_id(row)
         return OfferPrice(
-            id=ident, provider=ident_of, provider_name=named[0], provider_kind=named[1], accelerator=acc.id, accelerator_name=acc.name,
+            id=ident,
+            provider=ident_of,
+            provider_name=named[0],
+            provider_kind=named[1],
+            accelerator=acc.id,
+            accelerator_name=acc.name,
             variant_published=self._published[text] or variant.label,
-            variant=variant, instance_type=row["instance_type"], accelerators_per_instance=count,
-            price_basis=basis, pricing=pricing, term=row["term"] or None,
-            price_per_hour=per_hour, price_text=price_text, currency=cur, region=row["region"] or None,
-            region_label=label, collected=collected, seen=collected.date(), age_days=age,
-            stale=age > self.freshness_days, state=state, per_accelerator_hour=quotient, unit=word, display=display,
-            arithmetic=arithmetic, usd_comparable=cur == COMPARISON_CURRENCY, currency_note=currency_note,
-            source_url=row["source_url"], note=row["note"] or None, data_file=row["via"], run=row["run"],
+            variant=variant,
+            instance_type=row["instance_type"],
+            accelerators_per_instance=count,
+            price_basis=basis,
+            pricing=pricing,
+            term=row["term"] or None,
+            price_per_hour=per_hour,
+            price_text=price_text,
+            currency=cur,
+            region=row["region"] or None,
+            region_label=label,
+            collected=collected,
+            seen=collected.date(),
+            age_days=age,
+            stale=age > self.freshness_days,
+            state=state,
+            per_accelerator_hour=quotient,
+            unit=word,
+            display=display,
+            arithmetic=arithmetic,
+            usd_comparable=cur == COMPARISON_CURRENCY,
+            currency_note=currency_note,
+            source_url=row["source_url"],
+            note=row["note"] or None,
+            data_file=row["via"],
+            run=row["run"],
             url=named[2] + f"#offer-{ident}",
         )
 
 
-def offer_price(catalog: Catalog, row: Mapping[str, Any], now: dt.datetime, freshness_days: int = STALE_AFTER_DAYS,
-                hours_per_month: float = 730.0) -> OfferPrice:
+def offer_price(
+    catalog: Catalog, row: Mapping[str, Any], now: dt.datetime, freshness_days: int = STALE_AFTER_DAYS, hours_per_month: float = 730.0
+) -> OfferPrice:
     """The :class:`OfferPrice` of one stored, accepted observation ``row`` as of ``now``.
 
     Formula: price per instance-hour ÷ accelerators per instance for ``instance`` prices;
@@ -315,9 +375,17 @@ def _extra(text: str) -> dict[str, Any]:
 # --- from the store ------------------------------------------------------------------
 
 
-def current_offers(catalog: Catalog, store: Store, now: dt.datetime, freshness_days: int = STALE_AFTER_DAYS,
-                   since: dt.date | None = None, until: dt.date | None = None, include_stale: bool = False,
-                   accelerator: str | None = None, hours_per_month: float = 730.0) -> list[OfferPrice]:
+def current_offers(
+    catalog: Catalog,
+    store: Store,
+    now: dt.datetime,
+    freshness_days: int = STALE_AFTER_DAYS,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+    include_stale: bool = False,
+    accelerator: str | None = None,
+    hours_per_month: float = 730.0,
+) -> list[OfferPrice]:
     """The newest accepted observation of each offer, priced, sorted by accelerator (catalog
     order), then USD price per accelerator-hour (other currencies after), then provider.
 
@@ -334,8 +402,9 @@ def current_offers(catalog: Catalog, store: Store, now: dt.datetime, freshness_d
     return sorted(prices, key=lambda p: (names[p.accelerator], not p.usd_comparable, p.per_accelerator_hour or 0.0, p.provider_name, p.id))
 
 
-def find_offer(catalog: Catalog, store: Store, ident: str, now: dt.datetime, freshness_days: int = STALE_AFTER_DAYS,
-               hours_per_month: float = 730.0) -> OfferPrice | None:
+def find_offer(
+    catalog: Catalog, store: Store, ident: str, now: dt.datetime, freshness_days: int = STALE_AFTER_DAYS, hours_per_month: float = 730.0
+) -> OfferPrice | None:
     """The accepted observation whose :func:`offer_id` is ``ident`` (the newest of that day), or
     None. The id ends in its collection date, so only that day's partition is read."""
     found = re.search(r"(\d{4}-\d{2}-\d{2})$", ident.strip())
@@ -355,5 +424,20 @@ def regions_of(offers: Iterable[OfferPrice]) -> list[str]:
     return sorted({o.region for o in offers if o.region}, key=str.casefold)
 
 
-__all__ = ["COMPARISON_CURRENCY", "NOT_STATED", "OFFER_COLUMNS", "STALE_AFTER_DAYS", "OfferPrice", "OfferPricing", "amount_text", "current_offers",
-           "find_offer", "offer_id", "offer_price", "regions_of", "row_id", "unit_word", "variant_of_key"]
+__all__ = [
+    "COMPARISON_CURRENCY",
+    "NOT_STATED",
+    "OFFER_COLUMNS",
+    "STALE_AFTER_DAYS",
+    "OfferPrice",
+    "OfferPricing",
+    "amount_text",
+    "current_offers",
+    "find_offer",
+    "offer_id",
+    "offer_price",
+    "regions_of",
+    "row_id",
+    "unit_word",
+    "variant_of_key",
+]

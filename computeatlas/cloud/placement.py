@@ -48,10 +48,13 @@ def placement(store: Store, kinds: Mapping[str, str], missing_listed: int = 3) -
     """Count placed and unplaced observations per provider in ``store`` (newest decision per
     observation). ``kinds`` maps provider ids to their record's kind (providers without a
     record are 'not recorded'); ``missing_listed`` unplaced names are listed per provider."""
-    counts = store.query("SELECT provider, list_contains(rules, 'unplaced') AS unplaced, count(*) AS n FROM latest "
-                         "GROUP BY ALL ORDER BY provider")
-    names = store.query("SELECT provider, instance_type, count(*) AS n FROM latest WHERE list_contains(rules, 'unplaced') "
-                        "GROUP BY ALL ORDER BY provider, n DESC, instance_type")
+    counts = store.query(
+        "SELECT provider, list_contains(rules, 'unplaced') AS unplaced, count(*) AS n FROM latest GROUP BY ALL ORDER BY provider"
+    )
+    names = store.query(
+        "SELECT provider, instance_type, count(*) AS n FROM latest WHERE list_contains(rules, 'unplaced') "
+        "GROUP BY ALL ORDER BY provider, n DESC, instance_type"
+    )
     by: dict[str, dict[bool, int]] = {}
     for row in counts:
         by.setdefault(row["provider"], {False: 0, True: 0})[bool(row["unplaced"])] = int(row["n"])
@@ -60,8 +63,15 @@ def placement(store: Store, kinds: Mapping[str, str], missing_listed: int = 3) -
         if len(listed.setdefault(row["provider"], [])) < missing_listed:
             listed[row["provider"]].append((row["instance_type"], int(row["n"])))
     providers = [
-        ProviderPlacement(provider=p, kind=kinds.get(p, "not recorded"), observations=n[False] + n[True], placed=n[False],
-                          unplaced=n[True], share=n[False] / (n[False] + n[True]), missing=listed.get(p, []))
+        ProviderPlacement(
+            provider=p,
+            kind=kinds.get(p, "not recorded"),
+            observations=n[False] + n[True],
+            placed=n[False],
+            unplaced=n[True],
+            share=n[False] / (n[False] + n[True]),
+            missing=listed.get(p, []),
+        )
         for p, n in by.items()
     ]
     providers.sort(key=lambda p: (p.kind != "hyperscaler", -p.observations, p.provider))

@@ -134,8 +134,11 @@ class PriceView(BaseModel):
     scale_max: float | None = Field(description="right end of the dot plot, USD per accelerator-hour")
     stale_after_days: int = STALE_AFTER_DAYS
     as_of: dt.date
-    cheapest: CheapestPrice | None = Field(None, description="the part's cheapest price by the one rule (computeatlas.cloud.cheapest_price), "
-                                                 "current, or its newest one with current=false; None where not read")
+    cheapest: CheapestPrice | None = Field(
+        None,
+        description="the part's cheapest price by the one rule (computeatlas.cloud.cheapest_price), "
+        "current, or its newest one with current=false; None where not read",
+    )
 
 
 def _exclusion(p: OfferPrice, variant: str, query: PriceQuery, freshness_days: int) -> str | None:
@@ -159,9 +162,17 @@ def _exclusion(p: OfferPrice, variant: str, query: PriceQuery, freshness_days: i
 
 def _end(p: OfferPrice) -> SpreadEnd:
     return SpreadEnd(
-        offer_id=p.id, provider=p.provider, provider_name=p.provider_name, instance_type=p.instance_type,
-        region_label=p.region_label, seen=p.seen, source_url=p.source_url,
-        per_accelerator_hour=p.per_accelerator_hour or 0.0, display=p.display, arithmetic=p.arithmetic, url=p.url,
+        offer_id=p.id,
+        provider=p.provider,
+        provider_name=p.provider_name,
+        instance_type=p.instance_type,
+        region_label=p.region_label,
+        seen=p.seen,
+        source_url=p.source_url,
+        per_accelerator_hour=p.per_accelerator_hour or 0.0,
+        display=p.display,
+        arithmetic=p.arithmetic,
+        url=p.url,
     )
 
 
@@ -178,15 +189,17 @@ def _choose_variant(acc: Accelerator, prices: list[OfferPrice], asked: str | Non
         if asked not in by_key:
             raise PricingQueryError(
                 f"parameter 'variant': {acc.id} has no variant {asked!r}; choose one of "
-                + ", ".join(sorted(by_key)) + f" or '{ALL_VARIANTS}'"
+                + ", ".join(sorted(by_key))
+                + f" or '{ALL_VARIANTS}'"
             )
         return asked, by_key[asked]
     chosen = default_variant((p.variant.key, p.pricing.value) for p in prices if p.variant.key != NOT_STATED)
     return (chosen, by_key[chosen]) if chosen else (record.key, record)
 
 
-def spread_of(acc: Accelerator, prices: list[OfferPrice], query: PriceQuery, on: dt.date,
-              freshness_days: int = STALE_AFTER_DAYS) -> tuple[Spread, list[PriceRow]]:
+def spread_of(
+    acc: Accelerator, prices: list[OfferPrice], query: PriceQuery, on: dt.date, freshness_days: int = STALE_AFTER_DAYS
+) -> tuple[Spread, list[PriceRow]]:
     """Compute the spread of ``acc`` over ``prices`` (its offers) and mark every offer.
 
     Raises :class:`PricingQueryError` when ``query.variant`` names a variant the part
@@ -204,17 +217,35 @@ def spread_of(acc: Accelerator, prices: list[OfferPrice], query: PriceQuery, on:
     elif len(ranked) > 1 and cheapest and dearest:
         ratio, state = dearest.per_accelerator_hour / cheapest.per_accelerator_hour, "computed"
         ratio_text = f"{amount_text(dearest.per_accelerator_hour)} ÷ {amount_text(cheapest.per_accelerator_hour)} ≈ {ratio:.2f}×"
-    labels = {"computed": f"computed from {len(ranked)} offers", "single offer": "not computed: one offer", "no offers": "not computed: no offers"}
+    labels = {
+        "computed": f"computed from {len(ranked)} offers",
+        "single offer": "not computed: one offer",
+        "no offers": "not computed: no offers",
+    }
     spread = Spread(
-        accelerator=acc.id, variant=variant, all_variants=key == ALL_VARIANTS, since=query.since, until=query.until,
-        region=query.region, include_stale=query.include_stale, as_of=on, state=state, state_label=labels[state],
-        cheapest=cheapest, dearest=dearest, ratio=ratio, ratio_text=ratio_text, counted=len(ranked),
+        accelerator=acc.id,
+        variant=variant,
+        all_variants=key == ALL_VARIANTS,
+        since=query.since,
+        until=query.until,
+        region=query.region,
+        include_stale=query.include_stale,
+        as_of=on,
+        state=state,
+        state_label=labels[state],
+        cheapest=cheapest,
+        dearest=dearest,
+        ratio=ratio,
+        ratio_text=ratio_text,
+        counted=len(ranked),
     )
     plotted = [p.per_accelerator_hour for p in prices if p.usd_comparable and p.per_accelerator_hour]
     top = scale_top(max(plotted)) if plotted else None
     rows = [
         PriceRow(
-            offer=p, in_spread=reasons[p.id] is None, excluded_because=reasons[p.id],
+            offer=p,
+            in_spread=reasons[p.id] is None,
+            excluded_because=reasons[p.id],
             position=round(100 * (p.per_accelerator_hour / top)) if top and p.usd_comparable and p.per_accelerator_hour else None,
         )
         for p in prices
@@ -228,8 +259,13 @@ def scale_top(highest: float) -> float:
     return float(math.ceil(highest)) if highest >= 1 else math.ceil(highest * 10) / 10
 
 
-def price_view(acc: Accelerator, prices: list[OfferPrice], query: PriceQuery | None = None, on: dt.date | None = None,
-               freshness_days: int = STALE_AFTER_DAYS) -> PriceView:
+def price_view(
+    acc: Accelerator,
+    prices: list[OfferPrice],
+    query: PriceQuery | None = None,
+    on: dt.date | None = None,
+    freshness_days: int = STALE_AFTER_DAYS,
+) -> PriceView:
     """Every offer of ``acc`` in ``prices`` (current offers from the store, see
     :func:`~computeatlas.cloud.offers.current_offers`) with its derived price, the spread
     chosen by ``query`` as of ``on`` and the dot-plot positions. Raises
@@ -244,18 +280,50 @@ def price_view(acc: Accelerator, prices: list[OfferPrice], query: PriceQuery | N
     counts = Counter(p.variant.key for p in prices)
     labels = {p.variant.key: p.variant.label for p in prices}
     chosen = spread.variant.key if spread.variant else ALL_VARIANTS
-    variants = [VariantChoice(key=k, label=labels[k], offers=n, selected=k == chosen) for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    variants = [
+        VariantChoice(key=k, label=labels[k], offers=n, selected=k == chosen)
+        for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
     top = max((r.offer.per_accelerator_hour or 0.0 for r in rows if r.position is not None), default=None)
     return PriceView(
-        accelerator=acc.id, accelerator_name=acc.name, availability=acc.availability.value, unit=unit_word(acc),
-        query=query, variants=variants, spread=spread, rows=rows, scale_max=scale_top(top) if top else None,
-        stale_after_days=freshness_days, as_of=on,
+        accelerator=acc.id,
+        accelerator_name=acc.name,
+        availability=acc.availability.value,
+        unit=unit_word(acc),
+        query=query,
+        variants=variants,
+        spread=spread,
+        rows=rows,
+        scale_max=scale_top(top) if top else None,
+        stale_after_days=freshness_days,
+        as_of=on,
     )
 
 
 __all__ = [
-    "ALL_VARIANTS", "COMPARISON_CURRENCY", "LIST_PARAMS", "QUERY_PARAMS", "SPREAD_FORMULA", "STALE_AFTER_DAYS", "OfferPrice",
-    "OfferPricing", "PriceQuery", "PriceRow", "PriceView", "PricingQueryError", "Spread", "SpreadEnd", "VariantChoice",
-    "amount_text", "current_offers", "matches", "offer_price", "parse_query", "price_view", "regions_of", "scale_top",
-    "spread_of", "unit_word",
+    "ALL_VARIANTS",
+    "COMPARISON_CURRENCY",
+    "LIST_PARAMS",
+    "QUERY_PARAMS",
+    "SPREAD_FORMULA",
+    "STALE_AFTER_DAYS",
+    "OfferPrice",
+    "OfferPricing",
+    "PriceQuery",
+    "PriceRow",
+    "PriceView",
+    "PricingQueryError",
+    "Spread",
+    "SpreadEnd",
+    "VariantChoice",
+    "amount_text",
+    "current_offers",
+    "matches",
+    "offer_price",
+    "parse_query",
+    "price_view",
+    "regions_of",
+    "scale_top",
+    "spread_of",
+    "unit_word",
 ]

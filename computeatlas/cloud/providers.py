@@ -92,8 +92,14 @@ def _summary(catalog: CloudCatalog, provider: Provider, count: int, rented: set[
     """``provider`` with its ``count`` current offers and the names of the parts they rent (``rented``: ids), in catalog order."""
     parts = [a.name for a in catalog.accelerators.values() if a.id in rented]
     return ProviderSummary(
-        id=provider.id, name=provider.name, kind=provider.kind.value, url=provider.url, regions=list(provider.regions),
-        offers=count, accelerators=parts, page_url=site_path("cloud_provider", ident=provider.id),
+        id=provider.id,
+        name=provider.name,
+        kind=provider.kind.value,
+        url=provider.url,
+        regions=list(provider.regions),
+        offers=count,
+        accelerators=parts,
+        page_url=site_path("cloud_provider", ident=provider.id),
     )
 
 
@@ -116,16 +122,30 @@ def provider_view(catalog: CloudCatalog, provider: Provider, offers: list[OfferP
     ]
     covered = {f.topic for f in provider.lock_in}
     return ProviderView(
-        id=provider.id, name=provider.name, kind=provider.kind.value, url=provider.url, regions=list(provider.regions),
-        summary=provider.summary, verified=provider.verified, lock_in=facts,
+        id=provider.id,
+        name=provider.name,
+        kind=provider.kind.value,
+        url=provider.url,
+        regions=list(provider.regions),
+        summary=provider.summary,
+        verified=provider.verified,
+        lock_in=facts,
         lock_in_missing=[t.label for t in LockInTopic if t not in covered],
         offers=[o for o in offers if o.provider == provider.id],
-        sources=list(sources.values()), data_file=catalog.file_of("providers", provider.id), data_version=catalog.version,
+        sources=list(sources.values()),
+        data_file=catalog.file_of("providers", provider.id),
+        data_version=catalog.version,
     )
 
 
-def cloud_index(catalog: CloudCatalog, offers: list[OfferPrice], query: PriceQuery, on: dt.date, freshness_days: int = STALE_AFTER_DAYS,
-                store_version: str = "") -> CloudIndexView:
+def cloud_index(
+    catalog: CloudCatalog,
+    offers: list[OfferPrice],
+    query: PriceQuery,
+    on: dt.date,
+    freshness_days: int = STALE_AFTER_DAYS,
+    store_version: str = "",
+) -> CloudIndexView:
     """The provider list and the price table of the current ``offers`` filtered by ``query``
     (accelerator, provider, pricing, region …) as of ``on``."""
     offered = {o.accelerator for o in offers}
@@ -136,6 +156,12 @@ def cloud_index(catalog: CloudCatalog, offers: list[OfferPrice], query: PriceQue
         "region": [Choice(value=r, label=r) for r in regions_of(offers)],
     }
     return CloudIndexView(
-        providers=provider_summaries(catalog, offers), query=query, offers=[o for o in offers if matches(o, query)],
-        total_offers=len(offers), choices=choices, stale_after_days=freshness_days, as_of=on, store_version=store_version,
+        providers=provider_summaries(catalog, offers),
+        query=query,
+        offers=[o for o in offers if matches(o, query)],
+        total_offers=len(offers),
+        choices=choices,
+        stale_after_days=freshness_days,
+        as_of=on,
+        store_version=store_version,
     )

@@ -28,7 +28,6 @@ class PricingQueryError(BadRequest):
         super().__init__("Bad query parameter", message)
 
 
-
 class PriceQuery(BaseModel):
     """Filters for offer lists and the spread, as given by query parameters or CLI options.
 
@@ -84,7 +83,9 @@ def _split(text: str) -> list[str]:
 
 
 def parse_query(
-    params: Mapping[str, str | None] | Iterable[tuple[str, str | None]], catalog: CloudCatalog, allowed: Iterable[str] = QUERY_PARAMS,
+    params: Mapping[str, str | None] | Iterable[tuple[str, str | None]],
+    catalog: CloudCatalog,
+    allowed: Iterable[str] = QUERY_PARAMS,
     regions: Callable[[PriceQuery], Iterable[str]] | None = None,
 ) -> PriceQuery:
     """Check and parse filter parameters; raise :class:`PricingQueryError` naming the bad one.
@@ -124,7 +125,9 @@ def parse_query(
             try:
                 chosen.append(OfferPricing(text))
             except ValueError:
-                raise PricingQueryError(f"parameter 'pricing': {text!r} is not one of " + ", ".join(p.value for p in OfferPricing)) from None
+                raise PricingQueryError(
+                    f"parameter 'pricing': {text!r} is not one of " + ", ".join(p.value for p in OfferPricing)
+                ) from None
         out["pricing"] = chosen
     for name in ("since", "until"):
         if name in clean:

@@ -175,12 +175,25 @@ def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, st
     """Offers naming a provider or accelerator that does not exist, non-finite prices, and
     instance rows whose memory per accelerator is none of their accelerator record's sizes."""
     for ident, offer in records["offers"].items():
-        for name, target, where in (("provider", records["providers"], "provider in data/providers/"), ("accelerator", records["accelerators"], "accelerator in data/accelerators/")):
+        for name, target, where in (
+            ("provider", records["providers"], "provider in data/providers/"),
+            ("accelerator", records["accelerators"], "accelerator in data/accelerators/"),
+        ):
             yield missing(files, "offers", ident, f"row {offer.row}: {name}", getattr(offer, name), target, where)
         if not math.isfinite(offer.price_per_hour):  # pydantic's float accepts "inf"
-            yield Problem(files[f"offers/{ident}"], f"row {offer.row}: price_per_hour", "a price must be a finite number", str(offer.price_per_hour))
+            yield Problem(
+                files[f"offers/{ident}"], f"row {offer.row}: price_per_hour", "a price must be a finite number", str(offer.price_per_hour)
+            )
     for ident, row in records.get("instances", {}).items():
-        yield missing(files, "instances", ident, f"row {row.row}: accelerator", row.accelerator, records["accelerators"], "accelerator in data/accelerators/")
+        yield missing(
+            files,
+            "instances",
+            ident,
+            f"row {row.row}: accelerator",
+            row.accelerator,
+            records["accelerators"],
+            "accelerator in data/accelerators/",
+        )
         accelerator = records["accelerators"].get(row.accelerator)
         problem = memory_problem(row, accelerator.specs.memory) if accelerator is not None else None
         if problem:

@@ -51,8 +51,15 @@ class RentSummary(BaseModel):
     history_url: str = ""
 
 
-def rent_summary(catalog: CloudCatalog, acc: Accelerator, on: dt.date | None = None, store: Store | None = None,
-                 now: dt.datetime | None = None, freshness_days: int = 90, rates: RateTable | None = None) -> RentSummary | None:
+def rent_summary(
+    catalog: CloudCatalog,
+    acc: Accelerator,
+    on: dt.date | None = None,
+    store: Store | None = None,
+    now: dt.datetime | None = None,
+    freshness_days: int = 90,
+    rates: RateTable | None = None,
+) -> RentSummary | None:
     """Build "Where you actually rent this" for ``acc``: the current observed range from
     ``store`` (as of ``now``), and the providers of its current offers (of its newest
     observations, stale, when none is current; none without a store).
@@ -74,23 +81,37 @@ def rent_summary(catalog: CloudCatalog, acc: Accelerator, on: dt.date | None = N
     counts = Counter(r.offer.provider for r in view.rows)
     providers = [
         RentProvider(id=p.id, name=p.name, kind=p.kind.value, offers=counts[p.id], url=site_path("cloud_provider", ident=p.id))
-        for p in catalog.providers.values() if p.id in counts
+        for p in catalog.providers.values()
+        if p.id in counts
     ]
     note, facts = None, []
     cloud_only = acc.availability is Availability.CLOUD_ONLY
     if cloud_only and len(providers) == 1:
         only = catalog.providers[providers[0].id]
-        note = (f"{acc.name} is cloud-only and every offer recorded for it is from {only.name}: "
-                f"choosing this part is choosing {only.name}, and leaving {only.name} later means leaving the part too.")
+        note = (
+            f"{acc.name} is cloud-only and every offer recorded for it is from {only.name}: "
+            f"choosing this part is choosing {only.name}, and leaving {only.name} later means leaving the part too."
+        )
         facts = [f.text for f in only.lock_in if f.topic is LockInTopic.EXCLUSIVE_PARTS]
     elif cloud_only and providers:
-        note = (f"{acc.name} is cloud-only: it can only be rented, from " + ", ".join(p.name for p in providers)
-                + "; choosing the part limits the choice of cloud to these.")
+        note = (
+            f"{acc.name} is cloud-only: it can only be rented, from "
+            + ", ".join(p.name for p in providers)
+            + "; choosing the part limits the choice of cloud to these."
+        )
     elif cloud_only:
-        note = (f"{acc.name} is cloud-only, so choosing the part is choosing the cloud that runs it. "
-                f"{acc.availability_note} No offer for it is recorded in the atlas yet.")
+        note = (
+            f"{acc.name} is cloud-only, so choosing the part is choosing the cloud that runs it. "
+            f"{acc.availability_note} No offer for it is recorded in the atlas yet."
+        )
     return RentSummary(
-        offers=len(view.rows), providers=providers, spread=view.spread, cloud_only=cloud_only,
-        cloud_note=note, exclusive_facts=facts, prices_url=site_path("cloud_prices", ident=acc.id),
-        observed=observed, history_url=site_path("cloud_prices", ident=acc.id) + "#history",
+        offers=len(view.rows),
+        providers=providers,
+        spread=view.spread,
+        cloud_only=cloud_only,
+        cloud_note=note,
+        exclusive_facts=facts,
+        prices_url=site_path("cloud_prices", ident=acc.id),
+        observed=observed,
+        history_url=site_path("cloud_prices", ident=acc.id) + "#history",
     )

@@ -175,9 +175,16 @@ class Limits:
     @classmethod
     def of(cls, settings: Settings) -> Limits:
         """The limits a :class:`Settings` sets."""
-        return cls(settings.price_band_low, settings.price_band_high, settings.price_band_min_observations,
-                   settings.price_floor_per_accelerator_hour, settings.hours_per_month, settings.freshness_days,
-                   settings.price_ceiling_per_accelerator_hour, settings.price_first_date)
+        return cls(
+            settings.price_band_low,
+            settings.price_band_high,
+            settings.price_band_min_observations,
+            settings.price_floor_per_accelerator_hour,
+            settings.hours_per_month,
+            settings.freshness_days,
+            settings.price_ceiling_per_accelerator_hour,
+            settings.price_first_date,
+        )
 
 
 def place(obs: Observation, table: InstanceTable, fresh: bool = False, memo: dict[int, Any] | None = None) -> Observation:
@@ -195,8 +202,12 @@ def place(obs: Observation, table: InstanceTable, fresh: bool = False, memo: dic
         return obs.held("unplaced", f"unknown instance type {obs.base_instance!r} at provider {obs.provider!r}")
     decided = memo.get(id(row)) if memo is not None else None
     if decided is None:
-        decided = {"accelerator": row.accelerator, "variant": table.variant(row), "accelerators": row.accelerators,
-                   "billing": row.billing.value}
+        decided = {
+            "accelerator": row.accelerator,
+            "variant": table.variant(row),
+            "accelerators": row.accelerators,
+            "billing": row.billing.value,
+        }
         if memo is not None:
             memo[id(row)] = decided  # the table holds the row for the whole call: its id names no other
     if fresh:
@@ -204,8 +215,11 @@ def place(obs: Observation, table: InstanceTable, fresh: bool = False, memo: dic
     else:
         placed = obs.replaced(**decided)
     if obs.stated_accelerators is not None and obs.stated_accelerators != row.accelerators:
-        return placed.held("count_mismatch", f"the source states {obs.stated_accelerators} accelerator(s) per instance; our instance "
-                                             f"table has {row.accelerators} for {obs.base_instance!r} at {obs.provider!r}")
+        return placed.held(
+            "count_mismatch",
+            f"the source states {obs.stated_accelerators} accelerator(s) per instance; our instance "
+            f"table has {row.accelerators} for {obs.base_instance!r} at {obs.provider!r}",
+        )
     return placed
 
 
@@ -233,8 +247,11 @@ def _memory(obs: Observation, table: InstanceTable) -> Observation:
         return obs
     expected = obs.accelerators * row.accelerator_memory_gb
     if abs(obs.stated_memory_gb - expected) > 0.10 * expected:
-        return obs.held("memory_mismatch", f"the source states {obs.stated_memory_gb:g} GB per instance; {obs.accelerators} × "
-                                           f"{row.accelerator_memory_gb:g} GB = {expected:g} GB")
+        return obs.held(
+            "memory_mismatch",
+            f"the source states {obs.stated_memory_gb:g} GB per instance; {obs.accelerators} × "
+            f"{row.accelerator_memory_gb:g} GB = {expected:g} GB",
+        )
     return obs
 
 
@@ -244,8 +261,10 @@ def _per_accelerator(obs: Observation) -> Observation:
         return obs
     derived = obs.amount / count
     if abs(derived - obs.stated_per_accelerator) > max(0.01, 0.005 * derived):
-        return obs.held("per_accelerator_mismatch", f"{obs.amount:g} ÷ {count} = {derived:.4g} per accelerator-hour, "
-                                                    f"but the source states {obs.stated_per_accelerator:g}")
+        return obs.held(
+            "per_accelerator_mismatch",
+            f"{obs.amount:g} ÷ {count} = {derived:.4g} per accelerator-hour, but the source states {obs.stated_per_accelerator:g}",
+        )
     return obs
 
 
@@ -266,23 +285,42 @@ def _combine(rows: list[Observation], hours_per_month: float) -> list[Observatio
             candidates = same or [rows[j] for j in found["acc"] if rows[j].price_basis is PriceBasis.ACCELERATOR]
             acc = candidates[0] if candidates else None
             if acc is None:
-                out[i] = host.held("split_bill", f"host part of {host.instance_type!r} without its accelerator part: the host price alone is never an accelerator price")
+                out[i] = host.held(
+                    "split_bill",
+                    f"host part of {host.instance_type!r} without its accelerator part: the host price alone is never an accelerator price",
+                )
                 continue
-            per_acc = (per_accelerator_hour(acc, hours_per_month) or 0.0) if acc.price_basis is PriceBasis.ACCELERATOR else \
-                hourly(acc, hours_per_month)[0] / (acc.stated_accelerators or acc.accelerators or 1)
+            per_acc = (
+                (per_accelerator_hour(acc, hours_per_month) or 0.0)
+                if acc.price_basis is PriceBasis.ACCELERATOR
+                else hourly(acc, hours_per_month)[0] / (acc.stated_accelerators or acc.accelerators or 1)
+            )
             total = hourly(host, hours_per_month)[0] + count * per_acc
             note = f"all-in price combined from the host part {host.amount:g} and {count} × accelerator part {per_acc:g} per hour"
-            extra.append(host.model_copy(update={
-                "instance_type": f"{host.instance_type} + {count} × {acc.instance_type}", "amount": round(total, 10),
-                "unit": PriceUnit.HOUR, "price_basis": PriceBasis.INSTANCE, "billing": Billing.ALL_IN.value, "note": note,
-                "stated_per_accelerator": None, "stated_memory_gb": None}))
+            extra.append(
+                host.model_copy(
+                    update={
+                        "instance_type": f"{host.instance_type} + {count} × {acc.instance_type}",
+                        "amount": round(total, 10),
+                        "unit": PriceUnit.HOUR,
+                        "price_basis": PriceBasis.INSTANCE,
+                        "billing": Billing.ALL_IN.value,
+                        "note": note,
+                        "stated_per_accelerator": None,
+                        "stated_memory_gb": None,
+                    }
+                )
+            )
             out[i] = host.held("split_bill", f"host part, combined into the all-in price of {host.instance_type} + {acc.instance_type}")
         for j in found["acc"]:
             if found["host"]:
                 out[j] = rows[j].held("split_bill", "accelerator part, combined into the all-in price with its host")
             else:
-                out[j] = rows[j].held("split_bill", f"accelerator part ({rows[j].instance_type}) without its host line at {provider} "
-                                                    f"{region or 'region not stated'}: not an all-in price")
+                out[j] = rows[j].held(
+                    "split_bill",
+                    f"accelerator part ({rows[j].instance_type}) without its host line at {provider} "
+                    f"{region or 'region not stated'}: not an all-in price",
+                )
     return out + extra
 
 
@@ -296,8 +334,12 @@ def _spot_copies(rows: list[Observation]) -> list[Observation]:
         if o.pricing is PricingKind.SPOT and (o.provider, o.instance_type, o.region, o.collected) in on_demand:
             pairs[o.provider].append(on_demand[(o.provider, o.instance_type, o.region, o.collected)] == o.amount)
     copied = {p for p, equal in pairs.items() if len(equal) >= 2 and all(equal)}
-    return [o.held("spot_equals_on_demand", f"every spot price of {o.provider} in this import equals its on-demand price")
-            if o.pricing is PricingKind.SPOT and o.provider in copied else o for o in rows]
+    return [
+        o.held("spot_equals_on_demand", f"every spot price of {o.provider} in this import equals its on-demand price")
+        if o.pricing is PricingKind.SPOT and o.provider in copied
+        else o
+        for o in rows
+    ]
 
 
 PLACEHOLDER_SIZES = 3
@@ -323,8 +365,11 @@ def _term_totals(rows: list[Observation], hours_per_month: float) -> list[Observ
     for o in rows:
         low = lowest.get(o.key()) if o.status is Status.ACCEPTED else None
         if low and o.amount >= hours_per_month * low:
-            o = o.held("term_total", f"{o.amount:g} is {o.amount / low:,.0f} × the price {low:g} of the same instance, region, "
-                                     f"pricing and time in this import: the total of a term of a month or more, not an hourly price")
+            o = o.held(
+                "term_total",
+                f"{o.amount:g} is {o.amount / low:,.0f} × the price {low:g} of the same instance, region, "
+                f"pricing and time in this import: the total of a term of a month or more, not an hourly price",
+            )
         out.append(o)
     return out
 
@@ -335,7 +380,17 @@ def _placeholders(rows: list[Observation]) -> list[Observation]:
     sizes: dict[tuple[object, ...], set[int]] = defaultdict(set)
 
     def group(o: Observation) -> tuple[object, ...]:
-        return (o.provider, o.accelerator, o.region, o.pricing, o.term, o.collected, o.currency, o.unit, o.amount)  # members hash as their words
+        return (
+            o.provider,
+            o.accelerator,
+            o.region,
+            o.pricing,
+            o.term,
+            o.collected,
+            o.currency,
+            o.unit,
+            o.amount,
+        )  # members hash as their words
 
     for o in rows:
         if o.status is Status.ACCEPTED and o.price_basis is PriceBasis.INSTANCE and o.accelerators:
@@ -346,8 +401,11 @@ def _placeholders(rows: list[Observation]) -> list[Observation]:
     for o in rows:
         counts = sizes.get(group(o), set()) if o.status is Status.ACCEPTED and o.price_basis is PriceBasis.INSTANCE else set()
         if len(counts) >= PLACEHOLDER_SIZES:
-            o = o.held("placeholder", f"{o.provider} prices {len(counts)} sizes of {o.accelerator} ({', '.join(map(str, sorted(counts)))} "
-                                      f"per instance) at the same {o.amount:g} {o.currency} here: a placeholder, not a price")
+            o = o.held(
+                "placeholder",
+                f"{o.provider} prices {len(counts)} sizes of {o.accelerator} ({', '.join(map(str, sorted(counts)))} "
+                f"per instance) at the same {o.amount:g} {o.currency} here: a placeholder, not a price",
+            )
         out.append(o)
     return out
 
@@ -362,10 +420,20 @@ def _dates(rows: list[Observation], first_date: dt.date, now: dt.datetime) -> li
     return out
 
 
-def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limits: Limits,
-          pool: Iterable[PoolPrice] = (), *, now: dt.datetime | None = None, first_date: dt.date | None = None,
-          known: frozenset[str] | None = None, siblings: Mapping[str, tuple[str, ...]] | None = None,
-          run: str | None = None, fresh: bool = False) -> list[Observation]:
+def apply(
+    rows: list[Observation],
+    table: InstanceTable,
+    rates: RateTable,
+    limits: Limits,
+    pool: Iterable[PoolPrice] = (),
+    *,
+    now: dt.datetime | None = None,
+    first_date: dt.date | None = None,
+    known: frozenset[str] | None = None,
+    siblings: Mapping[str, tuple[str, ...]] | None = None,
+    run: str | None = None,
+    fresh: bool = False,
+) -> list[Observation]:
     """Place and check ``rows`` (one import); return them decided, combined split bills added
     (after the rows, which keep their order), each carrying ``run`` when it is given.
     ``fresh``: the rows were made for this call alone (an import's parsed rows, which no one
@@ -400,8 +468,10 @@ def apply(rows: list[Observation], table: InstanceTable, rates: RateTable, limit
         if o.unit is not PriceUnit.HOUR and o.unit is not PriceUnit.SECOND and derived not in qualifiers:  # hourly(o)[1]: a longer term
             qualifiers = (*qualifiers, derived)
         per_acc = per_accelerator_hour(o, hours)
-        changes: dict[str, object] = {"qualifiers": qualifiers,
-                                      "per_accelerator_hour": per_acc if per_acc is None or math.isfinite(per_acc) else None}
+        changes: dict[str, object] = {
+            "qualifiers": qualifiers,
+            "per_accelerator_hour": per_acc if per_acc is None or math.isfinite(per_acc) else None,
+        }
         if run is not None:
             changes["run"] = run
         if not fresh and i < given and o is rows[i]:  # the caller's own row, unchanged so far: copied

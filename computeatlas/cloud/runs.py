@@ -68,8 +68,15 @@ class ImportCounts:
 
     def counts(self) -> dict[str, object]:
         """The counts as plain data (for the run's manifest and JSON output)."""
-        return {"read": self.read, "accepted": self.accepted, "held": self.held, "rejected": self.rejected, "skipped": self.skipped,
-                "already_stored": self.already_stored, "held_by_rule": dict(self.held_by_rule.most_common())}
+        return {
+            "read": self.read,
+            "accepted": self.accepted,
+            "held": self.held,
+            "rejected": self.rejected,
+            "skipped": self.skipped,
+            "already_stored": self.already_stored,
+            "held_by_rule": dict(self.held_by_rule.most_common()),
+        }
 
 
 @dataclass
@@ -87,9 +94,12 @@ class Summary(ImportCounts):
     def counts(self) -> dict[str, object]:
         """The counts as plain data (for the run's manifest and JSON output)."""
         return {
-            **super().counts(), "combined": self.combined, "held_by_provider": dict(self.held_by_provider.most_common()),
+            **super().counts(),
+            "combined": self.combined,
+            "held_by_provider": dict(self.held_by_provider.most_common()),
             "accepted_by_provider": dict(self.accepted_by_provider.most_common()),
-            "rejected_by_reason": dict(self.rejected_by_reason.most_common()), "skipped_by_reason": dict(self.skipped_by_reason.most_common()),
+            "rejected_by_reason": dict(self.rejected_by_reason.most_common()),
+            "skipped_by_reason": dict(self.skipped_by_reason.most_common()),
         }
 
 
@@ -132,11 +142,21 @@ def first_date(fmt: str, limits: rules.Limits) -> dt.date:
     return found if isinstance(found, dt.date) else limits.first_date
 
 
-def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: InstanceTable, rates: RateTable, limits: rules.Limits,
-                    now: dt.datetime | None = None, progress: Callable[[int], None] | None = None,
-                    observations: Sequence[Observation] = (), siblings: Mapping[str, tuple[str, ...]] | None = None,
-                    lock_timeout: float = LOCK_TIMEOUT_SECONDS, on_wait: Callable[[str], None] | None = None,
-                    **options: object) -> Summary:
+def import_readings(
+    fmt: str,
+    paths: Sequence[Path],
+    store: Store,
+    table: InstanceTable,
+    rates: RateTable,
+    limits: rules.Limits,
+    now: dt.datetime | None = None,
+    progress: Callable[[int], None] | None = None,
+    observations: Sequence[Observation] = (),
+    siblings: Mapping[str, tuple[str, ...]] | None = None,
+    lock_timeout: float = LOCK_TIMEOUT_SECONDS,
+    on_wait: Callable[[str], None] | None = None,
+    **options: object,
+) -> Summary:
     """Import ``paths`` (format ``fmt``) and already-made ``observations`` (from a collector)
     into ``store`` as one run. Raises :class:`InputFailed` for an unknown format or an
     unreadable file; nothing is stored then.
@@ -152,12 +172,29 @@ def import_readings(fmt: str, paths: Sequence[Path], store: Store, table: Instan
     now = now or dt.datetime.now(dt.UTC)
     readers = formats()
     if fmt not in readers and not (fmt.startswith("collector:") and not paths):
-        raise InputFailed([InputError(str(p), 1, "(file)", f"unknown format {fmt!r}; known: {', '.join(readers)}") for p in paths]
-                          or [InputError("(none)", 0, "(format)", f"unknown format {fmt!r}; known: {', '.join(readers)}")])
+        raise InputFailed(
+            [InputError(str(p), 1, "(file)", f"unknown format {fmt!r}; known: {', '.join(readers)}") for p in paths]
+            or [InputError("(none)", 0, "(format)", f"unknown format {fmt!r}; known: {', '.join(readers)}")]
+        )
     run = run_id(now, paths, observations)
     with _bulk():
-        return _import(fmt, paths, store, table, rates, limits, now, run, readers[fmt] if paths else None, progress, observations,
-                       siblings, lock_timeout, on_wait, options)
+        return _import(
+            fmt,
+            paths,
+            store,
+            table,
+            rates,
+            limits,
+            now,
+            run,
+            readers[fmt] if paths else None,
+            progress,
+            observations,
+            siblings,
+            lock_timeout,
+            on_wait,
+            options,
+        )
 
 
 @contextlib.contextmanager
@@ -174,10 +211,23 @@ def _bulk() -> Iterator[None]:
             gc.enable()
 
 
-def _import(fmt: str, paths: Sequence[Path], store: Store, table: InstanceTable, rates: RateTable, limits: rules.Limits,
-            now: dt.datetime, run: str, reader: Callable[..., Iterable[Reading]] | None, progress: Callable[[int], None] | None,
-            observations: Sequence[Observation], siblings: Mapping[str, tuple[str, ...]] | None, lock_timeout: float,
-            on_wait: Callable[[str], None] | None, options: Mapping[str, object]) -> Summary:
+def _import(
+    fmt: str,
+    paths: Sequence[Path],
+    store: Store,
+    table: InstanceTable,
+    rates: RateTable,
+    limits: rules.Limits,
+    now: dt.datetime,
+    run: str,
+    reader: Callable[..., Iterable[Reading]] | None,
+    progress: Callable[[int], None] | None,
+    observations: Sequence[Observation],
+    siblings: Mapping[str, tuple[str, ...]] | None,
+    lock_timeout: float,
+    on_wait: Callable[[str], None] | None,
+    options: Mapping[str, object],
+) -> Summary:
     """:func:`import_readings` once the format is known and the run named."""
     summary = Summary(run=run, format=fmt, files=[str(p) for p in paths])
     parsed: list[Observation] = [o.replaced() for o in observations]  # copies: the rows are completed in place (rules.apply's fresh)
@@ -216,9 +266,19 @@ def _window(decided: Sequence[Observation], start: dt.date, now: dt.datetime, da
     return max(floor, min(plausible) - widen), max(plausible) + widen
 
 
-def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: InstanceTable, rates: RateTable, limits: rules.Limits,
-                       now: dt.datetime, run: str, parsed: list[Observation], summary: Summary,
-                       siblings: Mapping[str, tuple[str, ...]] | None) -> None:
+def _decide_and_append(
+    fmt: str,
+    paths: Sequence[Path],
+    store: Store,
+    table: InstanceTable,
+    rates: RateTable,
+    limits: rules.Limits,
+    now: dt.datetime,
+    run: str,
+    parsed: list[Observation],
+    summary: Summary,
+    siblings: Mapping[str, tuple[str, ...]] | None,
+) -> None:
     """Place, check, deduplicate against the store and append one run (under the write lock)."""
     start = first_date(fmt, limits)
     batch: list[Observation] = []
@@ -251,9 +311,10 @@ def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: Ins
             usd = rates.to_usd(per_acc, currency, collected.date())[0]
             if usd is not None:
                 pool.append(rules.PoolPrice(accelerator, pricing, collected, usd, provider, count))
-    decided = rules.apply(batch, table, rates, limits, pool, now=now, first_date=start, known=known, siblings=siblings, run=run,
-                          fresh=True)  # every row of batch is this import's own: read here, or a copy of a collector's
-    keys += [o.key() for o in decided[len(batch):]]  # the combined split bills, after the rows in their order
+    decided = rules.apply(
+        batch, table, rates, limits, pool, now=now, first_date=start, known=known, siblings=siblings, run=run, fresh=True
+    )  # every row of batch is this import's own: read here, or a copy of a collector's
+    keys += [o.key() for o in decided[len(batch) :]]  # the combined split bills, after the rows in their order
     decided = _conflicts_within(decided, keys)
     summary.combined = len(decided) - len(batch)
     first_day = min((o.collected.date() for o in decided), default=now.date())
@@ -286,8 +347,16 @@ def _decide_and_append(fmt: str, paths: Sequence[Path], store: Store, table: Ins
             summary.held_by_provider[obs.provider] += 1
             summary.held_by_rule[obs.rules[0]] += 1
     if added:
-        store.append(added, run, {"format": fmt, "started": now.isoformat(), "counts": summary.counts(),
-                                  "inputs": [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in paths]})
+        store.append(
+            added,
+            run,
+            {
+                "format": fmt,
+                "started": now.isoformat(),
+                "counts": summary.counts(),
+                "inputs": [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in paths],
+            },
+        )
 
 
 _WORD: dict[object, str] = {member: member.value for kind in (Status, PriceUnit, PriceBasis) for member in kind}
@@ -309,7 +378,8 @@ _PRIOR_SQL = (
     "ELSE strftime(collected, '%Y-%m-%dT%H:%M:%S.%f+00:00') END, amount, "
     "concat_ws(chr(31), coalesce(currency, chr(0)), coalesce(unit, chr(0)), coalesce(price_basis, chr(0))), status, "
     "concat_ws(chr(31), coalesce(status, chr(0)), coalesce(accelerator, chr(0)), coalesce(variant, chr(0)), "
-    "array_to_string(coalesce(rules, []), chr(31))), run FROM latest WHERE provider IN ({marks})")
+    "array_to_string(coalesce(rules, []), chr(31))), run FROM latest WHERE provider IN ({marks})"
+)
 """A stored row as deduplication compares it: its key (the time written as
 :meth:`~computeatlas.cloud.observations.Observation.key` writes it), amount, the words of its
 price (currency, unit, basis), status, the words of its decision (status, accelerator, variant,
@@ -328,8 +398,10 @@ def _stored(store: Store, providers: Iterable[str], first: dt.date, last: dt.dat
     if not names:
         return {}
     rows = store.fetch(_PRIOR_SQL.format(marks=", ".join("?" for _ in names)), names, first, last)
-    return {(provider, instance, region, pricing, term, when): (float(amount), price, status, decision, run)
-            for provider, instance, region, pricing, term, when, amount, price, status, decision, run in rows}
+    return {
+        (provider, instance, region, pricing, term, when): (float(amount), price, status, decision, run)
+        for provider, instance, region, pricing, term, when, amount, price, status, decision, run in rows
+    }
 
 
 def _placed(batch: Sequence[Observation], table: InstanceTable) -> set[str]:
@@ -349,9 +421,16 @@ def rates_of(settings: Settings) -> RateTable:
 def import_files(fmt: str, paths: Sequence[Path], settings: Settings, catalog: Catalog, **options: object) -> Summary:
     """Import ``paths`` into the store at ``settings.prices_dir``, placing rows through the
     catalog's instance table, with the rate table and limits of ``settings``."""
-    return import_readings(fmt, paths, Store(settings.prices_dir), instance_table(catalog), rates_of(settings),
-                           rules.Limits.of(settings), siblings=bounds.sibling_map(catalog.accelerators.values()),
-                           **options)  # type: ignore[arg-type]
+    return import_readings(
+        fmt,
+        paths,
+        Store(settings.prices_dir),
+        instance_table(catalog),
+        rates_of(settings),
+        rules.Limits.of(settings),
+        siblings=bounds.sibling_map(catalog.accelerators.values()),
+        **options,  # type: ignore[arg-type]
+    )
 
 
 __all__ = ["Summary", "first_date", "import_files", "import_readings", "rates_of", "run_id"]

@@ -43,27 +43,56 @@ class ObservedSpread(BaseModel):
 
 
 def _end(o: Observation) -> SpreadEnd:
-    return SpreadEnd(per_accelerator_hour=o.per_accelerator_hour or 0.0, provider=o.provider, instance_type=o.instance_type,
-                     region=o.region, collected=o.collected, source_url=o.source_url)
+    return SpreadEnd(
+        per_accelerator_hour=o.per_accelerator_hour or 0.0,
+        provider=o.provider,
+        instance_type=o.instance_type,
+        region=o.region,
+        collected=o.collected,
+        source_url=o.source_url,
+    )
 
 
-def spread(observations: Iterable[Observation], accelerator: str, variant: str, now: dt.datetime,
-           freshness_days: int = 90, sole: Mapping[str, str] | None = None) -> ObservedSpread:
+def spread(
+    observations: Iterable[Observation],
+    accelerator: str,
+    variant: str,
+    now: dt.datetime,
+    freshness_days: int = 90,
+    sole: Mapping[str, str] | None = None,
+) -> ObservedSpread:
     """The spread of ``accelerator`` in ``variant`` (a key such as ``sxm-80gb``) as of ``now``;
     ``sole`` maps single-variant parts to their one variant key
     (:func:`~computeatlas.cloud.cheapest_price.sole_keys`)."""
     inside = sorted(
-        (o for o in observations
-         if o.accelerator == accelerator and variant and o.status is Status.ACCEPTED and o.collected <= now
-         and excluded_because(o.pricing.value, o.currency, o.per_accelerator_hour, rule_variant(o.variant, accelerator, sole or {}),
-                              variant, o.collected, now, freshness_days) is None),
-        key=lambda o: (o.per_accelerator_hour or 0.0, -o.collected.timestamp()))
+        (
+            o
+            for o in observations
+            if o.accelerator == accelerator
+            and variant
+            and o.status is Status.ACCEPTED
+            and o.collected <= now
+            and excluded_because(
+                o.pricing.value,
+                o.currency,
+                o.per_accelerator_hour,
+                rule_variant(o.variant, accelerator, sole or {}),
+                variant,
+                o.collected,
+                now,
+                freshness_days,
+            )
+            is None
+        ),
+        key=lambda o: (o.per_accelerator_hour or 0.0, -o.collected.timestamp()),
+    )
     if not inside:
         return ObservedSpread(accelerator=accelerator, variant=variant, counted=0, cheapest=None, dearest=None, ratio=None)
     cheapest, dearest = inside[0], inside[-1]
     ratio = (dearest.per_accelerator_hour or 0) / (cheapest.per_accelerator_hour or 1) if len(inside) > 1 else None
-    return ObservedSpread(accelerator=accelerator, variant=variant, counted=len(inside), cheapest=_end(cheapest),
-                          dearest=_end(dearest), ratio=ratio)
+    return ObservedSpread(
+        accelerator=accelerator, variant=variant, counted=len(inside), cheapest=_end(cheapest), dearest=_end(dearest), ratio=ratio
+    )
 
 
 __all__ = ["ObservedSpread", "SpreadEnd", "default_variant", "spread"]

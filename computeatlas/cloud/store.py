@@ -62,20 +62,41 @@ from computeatlas.cloud.writers import LOCK_NAME, LOCK_TIMEOUT_SECONDS, Leftover
 
 _LISTS = ("rules", "reasons", "qualifiers")
 _TYPES = {
-    "provider": "VARCHAR", "instance_type": "VARCHAR", "region": "VARCHAR", "pricing": "VARCHAR", "term": "VARCHAR",
-    "amount": "DOUBLE", "currency": "VARCHAR", "unit": "VARCHAR", "price_basis": "VARCHAR", "stated_accelerators": "INTEGER",
-    "stated_memory_gb": "DOUBLE", "stated_per_accelerator": "DOUBLE", "collected": "TIMESTAMPTZ", "source_url": "VARCHAR",
-    "source_title": "VARCHAR", "via": "VARCHAR", "availability": "VARCHAR", "note": "VARCHAR", "raw_extra": "VARCHAR",
-    "accelerator": "VARCHAR", "variant": "VARCHAR", "accelerators": "INTEGER", "billing": "VARCHAR", "status": "VARCHAR",
-    "rules": "VARCHAR[]", "reasons": "VARCHAR[]", "qualifiers": "VARCHAR[]", "per_accelerator_hour": "DOUBLE", "run": "VARCHAR",
+    "provider": "VARCHAR",
+    "instance_type": "VARCHAR",
+    "region": "VARCHAR",
+    "pricing": "VARCHAR",
+    "term": "VARCHAR",
+    "amount": "DOUBLE",
+    "currency": "VARCHAR",
+    "unit": "VARCHAR",
+    "price_basis": "VARCHAR",
+    "stated_accelerators": "INTEGER",
+    "stated_memory_gb": "DOUBLE",
+    "stated_per_accelerator": "DOUBLE",
+    "collected": "TIMESTAMPTZ",
+    "source_url": "VARCHAR",
+    "source_title": "VARCHAR",
+    "via": "VARCHAR",
+    "availability": "VARCHAR",
+    "note": "VARCHAR",
+    "raw_extra": "VARCHAR",
+    "accelerator": "VARCHAR",
+    "variant": "VARCHAR",
+    "accelerators": "INTEGER",
+    "billing": "VARCHAR",
+    "status": "VARCHAR",
+    "rules": "VARCHAR[]",
+    "reasons": "VARCHAR[]",
+    "qualifiers": "VARCHAR[]",
+    "per_accelerator_hour": "DOUBLE",
+    "run": "VARCHAR",
 }
 KEY = ("provider", "instance_type", "region", "pricing", "term", "collected")
 LATEST_ORDER = "run DESC, status = 'accepted' DESC, amount"
 """Which row of an observation key is its newest decision: the newest run's, and within one
 run an accepted row before a held one."""
 OFFER = ("provider", "instance_type", "region", "pricing", "term")
-
-
 
 
 RECENT_DAYS = 7
@@ -112,8 +133,9 @@ class Store(Dataset):
         rows = self.query(f"SELECT * FROM latest WHERE provider IN ({marks})", names, first, last)
         return {_key(r): r for r in rows}
 
-    def stored_conflicts(self, providers: Iterable[str], first: dt.date | None = None,
-                         last: dt.date | None = None) -> set[tuple[tuple[str, ...], tuple[object, ...]]]:
+    def stored_conflicts(
+        self, providers: Iterable[str], first: dt.date | None = None, last: dt.date | None = None
+    ) -> set[tuple[tuple[str, ...], tuple[object, ...]]]:
         """(key, (amount, currency, unit, price_basis)) of every stored conflict row of
         ``providers`` collected between ``first`` and ``last``."""
         names = sorted(set(providers))
@@ -135,11 +157,16 @@ class Store(Dataset):
         found = self.fetch(
             f"SELECT accelerator, pricing, CAST(collected AS TIMESTAMP), currency, per_accelerator_hour, provider, count(*) FROM latest "
             f"WHERE status = 'accepted' AND per_accelerator_hour IS NOT NULL AND accelerator IN ({marks}) AND collected BETWEEN ? AND ? "
-            "GROUP BY ALL", [*names, since, until], since.date(), until.date())
+            "GROUP BY ALL",
+            [*names, since, until],
+            since.date(),
+            until.date(),
+        )
         return [(acc, pricing, when.replace(tzinfo=dt.UTC), *rest) for acc, pricing, when, *rest in found]  # UTC wall time read as such
 
-    def current(self, accelerator: str | None, now: dt.datetime, freshness_days: int,
-                columns: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    def current(
+        self, accelerator: str | None, now: dt.datetime, freshness_days: int, columns: Sequence[str] | None = None
+    ) -> list[dict[str, Any]]:
         """The newest accepted observation of each offer (provider, instance, region,
         pricing, term) collected within ``freshness_days`` before ``now``; ``columns`` as
         :meth:`newest` takes them (``ValueError`` for one the store does not have).
@@ -161,8 +188,11 @@ class Store(Dataset):
         until = _minute_up(now)
         since = until - dt.timedelta(days=freshness_days)
         if self._table_answers(until):
-            found = self.query_current(f"SELECT {', '.join(keys)}, count(*) AS offers FROM current "
-                                       "WHERE collected <= ? AND collected >= ? GROUP BY ALL", [until, since], zoned=False)
+            found = self.query_current(
+                f"SELECT {', '.join(keys)}, count(*) AS offers FROM current WHERE collected <= ? AND collected >= ? GROUP BY ALL",
+                [until, since],
+                zoned=False,
+            )
             if found is not None:
                 return found
         counted = Counter(tuple(r[k] for k in keys) for r in self.current(None, now, freshness_days, columns=by))
@@ -173,8 +203,14 @@ class Store(Dataset):
         table = self.current_pointer()
         return table is not None and (table["newest"] is None or dt.datetime.fromisoformat(table["newest"]) <= until)
 
-    def newest(self, since: dt.datetime | None, until: dt.datetime, accelerator: str | None = None,
-               columns: Sequence[str] | None = None, parts: Collection[str] | None = None) -> list[dict[str, Any]]:
+    def newest(
+        self,
+        since: dt.datetime | None,
+        until: dt.datetime,
+        accelerator: str | None = None,
+        columns: Sequence[str] | None = None,
+        parts: Collection[str] | None = None,
+    ) -> list[dict[str, Any]]:
         """The newest accepted observation of each offer (provider, instance, region, pricing,
         term) collected in [``since``, ``until``] (``since`` None: from the first), of
         ``accelerator`` or of every part: an offer whose newest row places it on another part
@@ -199,13 +235,16 @@ class Store(Dataset):
         among = f"accelerator IN ({', '.join('?' for _ in named)})" if named else "FALSE"
         if self._table_answers(until):
             if accelerator is None:  # the whole market: the table read once (and kept), whatever the window
-                found = self.query_current(f"SELECT {picked} FROM current {'WHERE ' + among if named is not None else ''} {order}",
-                                           named or ())
+                found = self.query_current(
+                    f"SELECT {picked} FROM current {'WHERE ' + among if named is not None else ''} {order}", named or ()
+                )
                 if found is not None:
                     return [r for r in found if r["collected"] <= until and (since is None or r["collected"] >= since)]
             else:
-                found = self.query_current(f"SELECT {picked} FROM current WHERE collected <= ? {where} "
-                                           f"{'AND ' + among if named is not None else ''} {order}", [*params, *(named or ())])
+                found = self.query_current(
+                    f"SELECT {picked} FROM current WHERE collected <= ? {where} {'AND ' + among if named is not None else ''} {order}",
+                    [*params, *(named or ())],
+                )
                 if found is not None:
                     return found
         if accelerator is not None and since is not None and (since, until) != self._unshared:
@@ -222,7 +261,10 @@ class Store(Dataset):
             f"SELECT {picked} FROM (SELECT * FROM latest WHERE status = 'accepted' AND collected <= ? {window} {ever} "
             f"QUALIFY row_number() OVER (PARTITION BY {offers} ORDER BY collected DESC) = 1) "
             f"{'WHERE ' + ' AND '.join(outer) if outer else ''} {order}",
-            [*params, *([accelerator] if accelerator else []), *(named or ())], since.date() if since else None, until.date())
+            [*params, *([accelerator] if accelerator else []), *(named or ())],
+            since.date() if since else None,
+            until.date(),
+        )
 
     def _selected(self, columns: Sequence[str] | None) -> str:
         """The select list of ``columns`` (``*`` for all), ``accelerator`` and ``collected``
@@ -238,8 +280,9 @@ class Store(Dataset):
         """The variant keys stated by ``accelerator``'s accepted observations, ever ('' for not stated)."""
         if accelerator not in self.observed_accelerators():
             return frozenset()
-        rows = self.query("SELECT DISTINCT variant FROM latest WHERE status = 'accepted' AND accelerator = ?", [accelerator],
-                          accelerator=accelerator)
+        rows = self.query(
+            "SELECT DISTINCT variant FROM latest WHERE status = 'accepted' AND accelerator = ?", [accelerator], accelerator=accelerator
+        )
         return frozenset(r["variant"] or "" for r in rows)
 
     def observed_accelerators(self) -> frozenset[str]:
@@ -249,8 +292,10 @@ class Store(Dataset):
         table = self.current_pointer()
         if table is not None and "accelerators" in table:
             return frozenset(table["accelerators"])
-        return frozenset(r["accelerator"] for r in self.query(
-            "SELECT DISTINCT accelerator FROM latest WHERE status = 'accepted' AND accelerator IS NOT NULL"))
+        return frozenset(
+            r["accelerator"]
+            for r in self.query("SELECT DISTINCT accelerator FROM latest WHERE status = 'accepted' AND accelerator IS NOT NULL")
+        )
 
     def _filters(self, accelerator: str, equal: dict[str, str | None]) -> tuple[list[str], list[object]]:
         clauses: list[str] = ["status = 'accepted'", "accelerator = ?"]
@@ -263,8 +308,15 @@ class Store(Dataset):
                 params.append(value)
         return clauses, params
 
-    def history(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
-                limit: int | None = None, columns: Sequence[str] | None = None, **equal: str | None) -> list[dict[str, Any]]:
+    def history(
+        self,
+        accelerator: str,
+        since: dt.date | None = None,
+        until: dt.date | None = None,
+        limit: int | None = None,
+        columns: Sequence[str] | None = None,
+        **equal: str | None,
+    ) -> list[dict[str, Any]]:
         """Accepted observations of ``accelerator`` collected between ``since`` and ``until``
         (dates, inclusive), oldest first (the newest ``limit`` when given); ``equal``
         filters on columns (provider, pricing, variant, region) when a value is given.
@@ -282,14 +334,25 @@ class Store(Dataset):
             end = until or dt.datetime.now(dt.UTC).date()
             start = max(since, end - dt.timedelta(days=RECENT_DAYS)) if since else end - dt.timedelta(days=RECENT_DAYS)
             if since is None or start > since:
-                recent = self.query(f"SELECT {chosen} FROM (SELECT * FROM latest WHERE {' AND '.join(clauses)} ORDER BY collected DESC, provider, "
-                                    f"instance_type, region, pricing, term LIMIT {int(limit)}) ORDER BY collected, provider, instance_type, "
-                                    "region, pricing, term", params, start, until, accelerator)
+                recent = self.query(
+                    f"SELECT {chosen} FROM (SELECT * FROM latest WHERE {' AND '.join(clauses)} ORDER BY collected DESC, provider, "
+                    f"instance_type, region, pricing, term LIMIT {int(limit)}) ORDER BY collected, provider, instance_type, "
+                    "region, pricing, term",
+                    params,
+                    start,
+                    until,
+                    accelerator,
+                )
                 if len(recent) >= limit:
                     return recent
             # Else the observations per date (a small aggregate): then only the dates the newest ``limit`` are on are read.
-            days = self.query(f"SELECT date, count(*) AS n FROM latest WHERE {' AND '.join(clauses)} GROUP BY date ORDER BY date DESC",
-                              params, since, until, accelerator)
+            days = self.query(
+                f"SELECT date, count(*) AS n FROM latest WHERE {' AND '.join(clauses)} GROUP BY date ORDER BY date DESC",
+                params,
+                since,
+                until,
+                accelerator,
+            )
             total = 0
             for day in days:
                 total += day["n"]
@@ -300,11 +363,17 @@ class Store(Dataset):
         if limit:
             sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider, instance_type, region, pricing, term LIMIT {int(limit)})"
         # Ordered by the whole key (one row per key), so the same rows always come in the same order.
-        return self.query(f"SELECT {chosen} FROM ({sql}) ORDER BY collected, provider, instance_type, region, pricing, term", params, since,
-                          until, accelerator)
+        return self.query(
+            f"SELECT {chosen} FROM ({sql}) ORDER BY collected, provider, instance_type, region, pricing, term",
+            params,
+            since,
+            until,
+            accelerator,
+        )
 
-    def series(self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None,
-               **equal: str | None) -> list[dict[str, Any]]:
+    def series(
+        self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None, **equal: str | None
+    ) -> list[dict[str, Any]]:
         """Per collection date and provider, the median on-demand USD price per accelerator-hour
         of ``accelerator`` and the number of observations behind it; computed by DuckDB, not in
         Python. There is no median over all providers: the providers seen differ from one date
@@ -314,19 +383,31 @@ class Store(Dataset):
             return []
         if not (equal.get("variant") or equal.get("region")):  # the daily roll-up holds these medians
             where = "accelerator = ?" + (" AND provider = ?" if equal.get("provider") else "")
-            return self.query(f"SELECT date, provider, median, observations FROM daily WHERE {where} ORDER BY date, provider",
-                              [accelerator, *([equal["provider"]] if equal.get("provider") else [])], since, until, accelerator)
+            return self.query(
+                f"SELECT date, provider, median, observations FROM daily WHERE {where} ORDER BY date, provider",
+                [accelerator, *([equal["provider"]] if equal.get("provider") else [])],
+                since,
+                until,
+                accelerator,
+            )
         clauses += ["currency = 'USD'", "per_accelerator_hour IS NOT NULL"]
         return self.query(
             f"SELECT date, provider, median(per_accelerator_hour) AS median, count(*) AS observations "
             f"FROM latest WHERE {' AND '.join(clauses)} GROUP BY date, provider ORDER BY date, provider",
-            params, since, until, accelerator)
+            params,
+            since,
+            until,
+            accelerator,
+        )
 
     def held(self, run: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
         """Held rows for the operator (every stored held row, conflicts included), newest first."""
         where, params = ("AND run = ?", [run]) if run else ("", [])
         tail = f" LIMIT {int(limit)}" if limit else ""
-        return self.query(f"SELECT * FROM obs WHERE status = 'held' {where} ORDER BY collected DESC, provider, instance_type, region, pricing, term, run, status, amount{tail}", params)
+        return self.query(
+            f"SELECT * FROM obs WHERE status = 'held' {where} ORDER BY collected DESC, provider, instance_type, region, pricing, term, run, status, amount{tail}",
+            params,
+        )
 
     def count(self) -> dict[str, int]:
         """Rows stored by status (the newest decision per key)."""
@@ -357,5 +438,15 @@ def observation_of(row: dict[str, Any]) -> Observation:
     return Observation.model_validate(data)
 
 
-__all__ = ["KEY", "LATEST_ORDER", "LOCK_NAME", "LOCK_TIMEOUT_SECONDS", "OFFER", "Leftovers", "Store", "StoreBusy", "StoreDamaged",
-           "observation_of"]
+__all__ = [
+    "KEY",
+    "LATEST_ORDER",
+    "LOCK_NAME",
+    "LOCK_TIMEOUT_SECONDS",
+    "OFFER",
+    "Leftovers",
+    "Store",
+    "StoreBusy",
+    "StoreDamaged",
+    "observation_of",
+]

@@ -79,8 +79,10 @@ class PartLow(BaseModel):
 _USD = "status = 'accepted' AND currency = 'USD' AND per_accelerator_hour IS NOT NULL"
 
 
-_MONTH_LOWS = ("SELECT accelerator, coalesce(variant, '') AS variant, month AS period, provider, min(low) AS low FROM monthly "
-               "WHERE currency = 'USD' AND low IS NOT NULL AND pricing = 'on_demand' AND coalesce(accelerator, '') <> '' GROUP BY ALL")
+_MONTH_LOWS = (
+    "SELECT accelerator, coalesce(variant, '') AS variant, month AS period, provider, min(low) AS low FROM monthly "
+    "WHERE currency = 'USD' AND low IS NOT NULL AND pricing = 'on_demand' AND coalesce(accelerator, '') <> '' GROUP BY ALL"
+)
 """Per part, stated variant, month and provider, the lowest on-demand USD price per accelerator-hour of the accepted
 observations: from the store's monthly roll-up (:func:`computeatlas.cloud.views.rollup`), not the history."""
 
@@ -94,20 +96,23 @@ def _part(store: Store, accelerator: str) -> bool:
     return accelerator in store.observed_accelerators()
 
 
-
-_REASON = ("CASE WHEN coalesce(variant, '') <> $2 THEN CASE WHEN coalesce(variant, '') = '' THEN 'variant not stated' "
-           "ELSE 'another variant (' || variant || ')' END WHEN NOT priced THEN 'no price per accelerator-hour' "
-           "WHEN currency <> 'USD' THEN 'priced in ' || currency || ', not USD' END")
+_REASON = (
+    "CASE WHEN coalesce(variant, '') <> $2 THEN CASE WHEN coalesce(variant, '') = '' THEN 'variant not stated' "
+    "ELSE 'another variant (' || variant || ')' END WHEN NOT priced THEN 'no price per accelerator-hour' "
+    "WHEN currency <> 'USD' THEN 'priced in ' || currency || ', not USD' END"
+)
 """Why an accepted observation is in no line of the chart variant (the parameter ``$2``; NULL: it is plotted)."""
 
 
 def _lows_sql(period: Period) -> str:
     # The least of the dates' struct minimums is the period's (the lowest price, then the first date, then the offer
     # by name): the low and the observation that set it, in one pass.
-    return (f"SELECT '{period}' AS kind, provider, pricing, term, period, best.p AS low, observations, first, last, best.d AS seen, "
-            f"best.i AS instance_type, best.r AS region, NULL AS reason FROM (SELECT provider, pricing, term, {_trunc(period)} AS period, "
-            "min(best) AS best, CAST(sum(observations) AS BIGINT) AS observations, min(date) AS first, max(date) AS last "
-            "FROM part WHERE currency = 'USD' AND priced AND variant = $2 GROUP BY ALL)")
+    return (
+        f"SELECT '{period}' AS kind, provider, pricing, term, period, best.p AS low, observations, first, last, best.d AS seen, "
+        f"best.i AS instance_type, best.r AS region, NULL AS reason FROM (SELECT provider, pricing, term, {_trunc(period)} AS period, "
+        "min(best) AS best, CAST(sum(observations) AS BIGINT) AS observations, min(date) AS first, max(date) AS last "
+        "FROM part WHERE currency = 'USD' AND priced AND variant = $2 GROUP BY ALL)"
+    )
 
 
 def _chart_rows(store: Store, accelerator: str, variant: str, since: dt.date | None, until: dt.date | None) -> list[dict[str, object]]:
@@ -120,16 +125,29 @@ def _chart_rows(store: Store, accelerator: str, variant: str, since: dt.date | N
     cache, so the charts of one page read the store once."""
     if not _part(store, accelerator):
         return []
-    left = (f"SELECT 'left_out' AS kind, provider, pricing, NULL, NULL, NULL, CAST(sum(observations) AS BIGINT), NULL, NULL, NULL, NULL, "
-            f"NULL, reason FROM (SELECT provider, pricing, observations, {_REASON} AS reason FROM part) WHERE reason IS NOT NULL GROUP BY ALL")
+    left = (
+        f"SELECT 'left_out' AS kind, provider, pricing, NULL, NULL, NULL, CAST(sum(observations) AS BIGINT), NULL, NULL, NULL, NULL, "
+        f"NULL, reason FROM (SELECT provider, pricing, observations, {_REASON} AS reason FROM part) WHERE reason IS NOT NULL GROUP BY ALL"
+    )
     return store.query(
         "WITH part AS MATERIALIZED (SELECT * FROM lows WHERE accelerator = $1) "
         f"{_lows_sql('week')} UNION ALL {_lows_sql('month')} UNION ALL {left} ORDER BY kind, provider, pricing, term, period, reason",
-        [accelerator, variant], since, until, accelerator)
+        [accelerator, variant],
+        since,
+        until,
+        accelerator,
+    )
 
 
-def lows(store: Store, accelerator: str, variant: str, period: Period = "week", pricing: str | None = None,
-         since: dt.date | None = None, until: dt.date | None = None) -> list[PeriodLow]:
+def lows(
+    store: Store,
+    accelerator: str,
+    variant: str,
+    period: Period = "week",
+    pricing: str | None = None,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+) -> list[PeriodLow]:
     """Per provider, pricing kind, term and ``period`` of ``accelerator`` in ``variant`` (a key
     such as ``sxm-80gb``; '' = the observations that state none), the lowest USD price per
     accelerator-hour among the accepted observations collected in [since, until] (dates,
@@ -139,12 +157,16 @@ def lows(store: Store, accelerator: str, variant: str, period: Period = "week", 
     ValueError for an unknown ``period``."""
     if period not in ("week", "month"):
         raise ValueError(f"period must be 'week' or 'month', not {period!r}")
-    return [PeriodLow.model_validate(r) for r in _chart_rows(store, accelerator, variant, since, until)
-            if r["kind"] == period and (pricing is None or r["pricing"] == pricing)]
+    return [
+        PeriodLow.model_validate(r)
+        for r in _chart_rows(store, accelerator, variant, since, until)
+        if r["kind"] == period and (pricing is None or r["pricing"] == pricing)
+    ]
 
 
-def left_out(store: Store, accelerator: str, variant: str, pricing: str | None = None,
-             since: dt.date | None = None, until: dt.date | None = None) -> list[LeftOut]:
+def left_out(
+    store: Store, accelerator: str, variant: str, pricing: str | None = None, since: dt.date | None = None, until: dt.date | None = None
+) -> list[LeftOut]:
     """The accepted observations of ``accelerator`` (of ``pricing`` when given) collected in
     [since, until] that :func:`lows` does not plot for ``variant``, counted per provider and
     reason (DuckDB counts them per provider, pricing kind and reason: :func:`_chart_rows`)."""
@@ -160,7 +182,8 @@ def part_lows(store: Store) -> list[PartLow]:
     per accelerator-hour of every part ever observed, with the number of providers behind it."""
     rows = store.query(
         "SELECT accelerator, variant, period, min(low) AS low, arg_min(provider, (low, provider)) AS provider, "
-        f"count(DISTINCT provider) AS providers FROM ({_MONTH_LOWS}) GROUP BY ALL ORDER BY accelerator, variant, period")
+        f"count(DISTINCT provider) AS providers FROM ({_MONTH_LOWS}) GROUP BY ALL ORDER BY accelerator, variant, period"
+    )
     return [PartLow.model_validate(r) for r in rows]
 
 
@@ -218,26 +241,39 @@ def charted(store: Store, variants: Mapping[str, str]) -> dict[str, tuple[bool, 
     spread chart does (a month with two or more providers' on-demand USD prices of it). Two
     store queries for every part together: what the static build's list of chart files needs,
     without drawing each chart."""
-    priced = {(r["accelerator"], r["variant"]) for r in store.query(
-        "SELECT DISTINCT accelerator, coalesce(variant, '') AS variant FROM monthly WHERE currency = 'USD' AND low IS NOT NULL "
-        "AND coalesce(accelerator, '') <> ''")}
-    spread = {(r["accelerator"], r["variant"]) for r in store.query(
-        f"SELECT DISTINCT accelerator, variant FROM ({_MONTH_LOWS}) GROUP BY accelerator, variant, period HAVING count(DISTINCT provider) >= 2")}
+    priced = {
+        (r["accelerator"], r["variant"])
+        for r in store.query(
+            "SELECT DISTINCT accelerator, coalesce(variant, '') AS variant FROM monthly WHERE currency = 'USD' AND low IS NOT NULL "
+            "AND coalesce(accelerator, '') <> ''"
+        )
+    }
+    spread = {
+        (r["accelerator"], r["variant"])
+        for r in store.query(
+            f"SELECT DISTINCT accelerator, variant FROM ({_MONTH_LOWS}) GROUP BY accelerator, variant, period HAVING count(DISTINCT provider) >= 2"
+        )
+    }
     return {acc: ((acc, v) in priced, (acc, v) in spread) for acc, v in variants.items()}
 
 
-def _history_variants(store: Store, accelerator: str | None, since: dt.date | None = None,
-                      until: dt.date | None = None) -> dict[str, str]:
+def _history_variants(store: Store, accelerator: str | None, since: dt.date | None = None, until: dt.date | None = None) -> dict[str, str]:
     """Per part, the stated variant most of its on-demand offers (provider, instance, region,
     term) named in [since, until] (None = unbounded), ties to the first key in alphabetical
     order (:func:`default_variant`'s rule): the offers are counted by DuckDB."""
     where, params = ("AND accelerator = ?", [accelerator]) if accelerator else ("", [])
-    source = "monthly WHERE"  # the monthly roll-up: its offers are the accepted observations' (rolled up from the window's where it is partial)
+    source = (
+        "monthly WHERE"  # the monthly roll-up: its offers are the accepted observations' (rolled up from the window's where it is partial)
+    )
     rows = store.query(
         "SELECT accelerator, variant, count(*) AS offers FROM (SELECT DISTINCT accelerator, variant, provider, instance_type, region, "
         f"term FROM {source} pricing = 'on_demand' AND coalesce(variant, '') NOT IN ('', 'not-stated') "
         f"AND coalesce(accelerator, '') <> '' {where}) GROUP BY ALL",
-        params, since, until, accelerator)
+        params,
+        since,
+        until,
+        accelerator,
+    )
     best: dict[str, tuple[int, str]] = {}
     for r in rows:
         mine = (-r["offers"], r["variant"])
@@ -246,8 +282,9 @@ def _history_variants(store: Store, accelerator: str | None, since: dt.date | No
     return {acc: variant for acc, (_, variant) in best.items()}
 
 
-def chart_variant(store: Store, accelerator: str, now: dt.datetime, freshness_days: int,
-                  since: dt.date | None = None, until: dt.date | None = None) -> str:
+def chart_variant(
+    store: Store, accelerator: str, now: dt.datetime, freshness_days: int, since: dt.date | None = None, until: dt.date | None = None
+) -> str:
     """The variant ``accelerator``'s charts use: the price page's (the stated variant most current
     on-demand offers name), else the one most on-demand offers named in the chart's window
     [since, until] (None = unbounded: ever); '' when none did."""
@@ -270,4 +307,18 @@ def chart_variants(store: Store, now: dt.datetime, freshness_days: int) -> dict[
     return {acc: variant or past.get(acc, "") for acc, variant in current.items()}
 
 
-__all__ = ["IndexPoint", "LeftOut", "PartLow", "Period", "PeriodLow", "chained_lows", "chart_variant", "chart_variants", "charted", "left_out", "lows", "part_lows", "provider_month_lows"]
+__all__ = [
+    "IndexPoint",
+    "LeftOut",
+    "PartLow",
+    "Period",
+    "PeriodLow",
+    "chained_lows",
+    "chart_variant",
+    "chart_variants",
+    "charted",
+    "left_out",
+    "lows",
+    "part_lows",
+    "provider_month_lows",
+]

@@ -19,8 +19,12 @@ from computeatlas.silicon.records import Accelerator
 if TYPE_CHECKING:
     from computeatlas.silicon.catalog import SiliconCatalog
 
-_FORMS = (("NVL", re.compile(r"\bNVL\b", re.I)), ("SXM", re.compile(r"SXM\d*|\bHGX\b", re.I)),
-          ("PCIe", re.compile(r"\bPCIe\b", re.I)), ("OAM", re.compile(r"\bOAM\b", re.I)))
+_FORMS = (
+    ("NVL", re.compile(r"\bNVL\b", re.I)),
+    ("SXM", re.compile(r"SXM\d*|\bHGX\b", re.I)),
+    ("PCIe", re.compile(r"\bPCIe\b", re.I)),
+    ("OAM", re.compile(r"\bOAM\b", re.I)),
+)
 _MEMORY = re.compile(r"(\d+(?:\.\d+)?)\s*GB\b")
 
 
@@ -82,8 +86,7 @@ def siblings(acc: Accelerator, accelerators: Iterable[Accelerator]) -> list[str]
     ``family_aliases`` entry: "H100" covers the SXM, PCIe and NVL records): the variants a
     provider's plain "H100" could be."""
     words = {w.casefold() for w in acc.family_aliases}
-    return [other.id for other in accelerators
-            if other.id != acc.id and words & {w.casefold() for w in other.family_aliases}]
+    return [other.id for other in accelerators if other.id != acc.id and words & {w.casefold() for w in other.family_aliases}]
 
 
 def sole_variants(accelerators: Iterable[Accelerator]) -> dict[str, str]:

@@ -49,8 +49,10 @@ def compacted_rows(paths: Sequence[Path]) -> str:
 def newest_flag(key: Sequence[str], order: str) -> str:
     """The SQL of the ``newest`` flag a compaction writes: this row is its key's newest
     decision among the rows that are not conflicts (a conflict never is)."""
-    return (f"(NOT list_contains(rules, 'conflict') AND row_number() OVER (PARTITION BY {', '.join(key)}, "
-            f"list_contains(rules, 'conflict') ORDER BY {order}) = 1)")
+    return (
+        f"(NOT list_contains(rules, 'conflict') AND row_number() OVER (PARTITION BY {', '.join(key)}, "
+        f"list_contains(rules, 'conflict') ORDER BY {order}) = 1)"
+    )
 
 
 MONTHLY_GRAIN = ("accelerator", "variant", "month", "provider", "instance_type", "region", "pricing", "term", "currency")
@@ -62,17 +64,21 @@ def rollup(source: str) -> str:
     :data:`MONTHLY_GRAIN`, ``low`` (the lowest price per accelerator-hour, in the currency; NULL
     when none was priced) and ``observations``. Partial roll-ups of one month (two day files)
     combine by min and sum, so every query of the view groups again."""
-    return (f"SELECT accelerator, variant, CAST(date_trunc('month', date) AS DATE) AS month, provider, instance_type, region, pricing, "
-            f"term, currency, min(per_accelerator_hour) AS low, count(*) AS observations FROM {source} WHERE status = 'accepted' "
-            "GROUP BY ALL")
+    return (
+        f"SELECT accelerator, variant, CAST(date_trunc('month', date) AS DATE) AS month, provider, instance_type, region, pricing, "
+        f"term, currency, min(per_accelerator_hour) AS low, count(*) AS observations FROM {source} WHERE status = 'accepted' "
+        "GROUP BY ALL"
+    )
 
 
 def daily(source: str) -> str:
     """SQL: per part, collection date and provider, the median on-demand USD price per
     accelerator-hour of the accepted rows of ``source`` and how many there were (the series of
     a price page; a date's rows are all in one compacted file, so no combining is needed)."""
-    return (f"SELECT accelerator, date, provider, median(per_accelerator_hour) AS median, count(*) AS observations FROM {source} "
-            "WHERE status = 'accepted' AND pricing = 'on_demand' AND currency = 'USD' AND per_accelerator_hour IS NOT NULL GROUP BY ALL")
+    return (
+        f"SELECT accelerator, date, provider, median(per_accelerator_hour) AS median, count(*) AS observations FROM {source} "
+        "WHERE status = 'accepted' AND pricing = 'on_demand' AND currency = 'USD' AND per_accelerator_hour IS NOT NULL GROUP BY ALL"
+    )
 
 
 def lows(source: str) -> str:
@@ -82,9 +88,11 @@ def lows(source: str) -> str:
     instance_type, 'r': region}`` (the day's lowest price, then the offer by name), and
     ``observations``. The price charts' lows of a week or month are the least ``best`` and the
     sum of ``observations`` over its dates, and what they leave out the sums of the others."""
-    return (f"SELECT accelerator, date, provider, pricing, term, coalesce(variant, '') AS variant, currency, "
-            "per_accelerator_hour IS NOT NULL AS priced, min({'p': per_accelerator_hour, 'd': date, 'i': instance_type, 'r': region}) "
-            f"AS best, count(*) AS observations FROM {source} WHERE status = 'accepted' GROUP BY ALL")
+    return (
+        f"SELECT accelerator, date, provider, pricing, term, coalesce(variant, '') AS variant, currency, "
+        "per_accelerator_hour IS NOT NULL AS priced, min({'p': per_accelerator_hour, 'd': date, 'i': instance_type, 'r': region}) "
+        f"AS best, count(*) AS observations FROM {source} WHERE status = 'accepted' GROUP BY ALL"
+    )
 
 
 ROLLUPS = {"monthly": rollup, "daily": daily, "lows": lows}
@@ -108,8 +116,15 @@ def _period(compacted: Path) -> tuple[dt.date, dt.date]:
     return start, start.replace(day=calendar.monthrange(start.year, start.month)[1])
 
 
-def _rolled(con: duckdb.DuckDBPyConnection, files: Files, first: dt.date | None, last: dt.date | None, schema: str | None,
-            kind: str, accelerator: str | None = None) -> None:
+def _rolled(
+    con: duckdb.DuckDBPyConnection,
+    files: Files,
+    first: dt.date | None,
+    last: dt.date | None,
+    schema: str | None,
+    kind: str,
+    accelerator: str | None = None,
+) -> None:
     """The view ``kind`` (:data:`ROLLUPS`): the roll-up files of compacted periods inside the
     window whose months no run file touches (for a :data:`DATED` kind, of those meeting the
     window, only its dates), and the roll-up of ``latest`` for every other month."""
@@ -126,8 +141,14 @@ def _rolled(con: duckdb.DuckDBPyConnection, files: Files, first: dt.date | None,
     months = sorted(touched | {_period(p)[0].isoformat()[:7] for p in rest})
     window = [f"date >= DATE {literal(first.isoformat())}"] if first and cut else []
     window += [f"date <= DATE {literal(last.isoformat())}"] if last and cut else []
-    parts = [f"SELECT * FROM read_parquet({listed([summary_of(p, kind) for p in kept])})"
-             + (f" WHERE {' AND '.join(window)}" if window else "")] if kept else []
+    parts = (
+        [
+            f"SELECT * FROM read_parquet({listed([summary_of(p, kind) for p in kept])})"
+            + (f" WHERE {' AND '.join(window)}" if window else "")
+        ]
+        if kept
+        else []
+    )
     if months or not kept:
         spans = [_period(Path(f"period={m}") / "x")[:2] for m in months]  # date ranges, so the scan skips row groups by their dates
         chosen = " OR ".join(f"date BETWEEN DATE {literal(a.isoformat())} AND DATE {literal(b.isoformat())}" for a, b in spans) or "false"
@@ -145,8 +166,17 @@ def _create(con: duckdb.DuckDBPyConnection, view: str, sql: str, schema: str | N
     con.execute(f"CREATE OR REPLACE {kind} {_name(view, schema)} AS {sql}")
 
 
-def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], order: str, accelerator: str | None = None,
-           first: dt.date | None = None, last: dt.date | None = None, monthly: bool = False, schema: str | None = None) -> None:
+def define(
+    con: duckdb.DuckDBPyConnection,
+    files: Files,
+    key: Sequence[str],
+    order: str,
+    accelerator: str | None = None,
+    first: dt.date | None = None,
+    last: dt.date | None = None,
+    monthly: bool = False,
+    schema: str | None = None,
+) -> None:
     """Create the views ``obs`` and ``latest`` over ``files`` on ``con``: temporary ones, or
     in ``schema`` (which must exist) when given, so that other cursors can read them again.
 
@@ -169,7 +199,9 @@ def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], ord
         _create(con, "compacted", f"SELECT * FROM {compacted_rows(files.compacted)}{where}", schema)
     if files.runs:
         _create(con, "runs", f"SELECT * FROM {run_rows(files.runs)}", schema)
-    sources = ([f"SELECT * FROM {runs}"] if files.runs else []) + ([f"SELECT * EXCLUDE (newest) FROM {compacted}"] if files.compacted else [])
+    sources = ([f"SELECT * FROM {runs}"] if files.runs else []) + (
+        [f"SELECT * EXCLUDE (newest) FROM {compacted}"] if files.compacted else []
+    )
     _create(con, "obs", " UNION ALL BY NAME ".join(sources), schema)
     if not files.runs:
         _create(con, "latest", f"SELECT * EXCLUDE (newest) FROM {compacted} WHERE newest", schema)
@@ -181,8 +213,10 @@ def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], ord
             # Only keys the run files stored again are decided again; the rest keep the compaction's decision.
             recent = f"(SELECT * FROM {decided} SEMI JOIN {recent_view} USING ({keys}) UNION ALL BY NAME SELECT * FROM {recent_view})"
         if accelerator is not None:
-            recent = (f"(SELECT r.* FROM {recent} r SEMI JOIN (SELECT DISTINCT {keys} FROM {recent} WHERE accelerator = "
-                      f"{literal(accelerator)}) k USING ({keys}))")
+            recent = (
+                f"(SELECT r.* FROM {recent} r SEMI JOIN (SELECT DISTINCT {keys} FROM {recent} WHERE accelerator = "
+                f"{literal(accelerator)}) k USING ({keys}))"
+            )
         again = f"SELECT * FROM {recent} QUALIFY row_number() OVER (PARTITION BY {keys} ORDER BY {order}) = 1"
         if files.compacted:
             again = f"SELECT * FROM {decided} ANTI JOIN {recent_view} USING ({keys}) UNION ALL BY NAME {again}"
@@ -192,5 +226,18 @@ def define(con: duckdb.DuckDBPyConnection, files: Files, key: Sequence[str], ord
             _rolled(con, files, first, last, schema, kind, accelerator)
 
 
-__all__ = ["DATED", "MONTHLY_GRAIN", "ROLLUPS", "compacted_rows", "daily", "define", "listed", "literal", "lows", "newest_flag", "rollup",
-           "run_rows", "summary_of"]
+__all__ = [
+    "DATED",
+    "MONTHLY_GRAIN",
+    "ROLLUPS",
+    "compacted_rows",
+    "daily",
+    "define",
+    "listed",
+    "literal",
+    "lows",
+    "newest_flag",
+    "rollup",
+    "run_rows",
+    "summary_of",
+]

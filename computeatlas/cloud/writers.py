@@ -64,8 +64,10 @@ def write_lock(root: Path, timeout: float = LOCK_TIMEOUT_SECONDS, on_wait: Calla
                 on_wait(path)
             lock.acquire(timeout=timeout)
     except Timeout:
-        raise StoreBusy(f"another import or collection is writing to the price store at {root} (it holds {path}); waited "
-                        f"{timeout:g} s: nothing was stored; try again when it has finished") from None
+        raise StoreBusy(
+            f"another import or collection is writing to the price store at {root} (it holds {path}); waited "
+            f"{timeout:g} s: nothing was stored; try again when it has finished"
+        ) from None
     try:
         yield
     finally:
@@ -107,8 +109,11 @@ def leftovers(root: Path, committed: Iterable[str]) -> Leftovers:
     done = compactions(root)
     gone = replaced(done)
     orphans = [p for p in sorted(observations.glob("date=*/*.parquet")) if run_of(p) not in runs] if observations.is_dir() else []
-    old = [p for p in sorted(observations.glob("date=*/*.parquet")) if run_of(p) in runs
-           and str(p.relative_to(root)) in gone] if observations.is_dir() else []
+    old = (
+        [p for p in sorted(observations.glob("date=*/*.parquet")) if run_of(p) in runs and str(p.relative_to(root)) in gone]
+        if observations.is_dir()
+        else []
+    )
     named = {c.file for c in done}
     written = {p.stem for p in (root / "compactions").glob("*.json")}  # a manifest there, readable or not
     unread = sorted(p for p in (root / "compactions").glob("*.json") if p.stem not in {c.id for c in done})
@@ -131,8 +136,9 @@ def leftovers(root: Path, committed: Iterable[str]) -> Leftovers:
         missing += [f"{path.stem}: {name}" for name in files if str(name) not in gone and not (root / str(name)).is_file()]
     missing += [f"compaction {c.id}: {c.file}" for c in done if c.file not in gone and not (root / c.file).is_file()]
     runs_without = sorted({run_of(p) for p in orphans if p.parent.parent == observations})
-    return Leftovers(tuple(orphans), tuple(runs_without), tuple(staging), tuple(missing), tuple(broken + unread), tuple(old),
-                     tuple(unused(root)))
+    return Leftovers(
+        tuple(orphans), tuple(runs_without), tuple(staging), tuple(missing), tuple(broken + unread), tuple(old), tuple(unused(root))
+    )
 
 
 def unreadable(paths: Iterable[Path]) -> list[Path]:
@@ -166,5 +172,15 @@ def remove_leftovers(root: Path, committed: Iterable[str]) -> list[Path]:
     return list(found)
 
 
-__all__ = ["LOCK_NAME", "LOCK_TIMEOUT_SECONDS", "STAGING", "Leftovers", "StoreBusy", "leftovers", "remove_leftovers", "run_of", "unreadable",
-           "write_lock"]
+__all__ = [
+    "LOCK_NAME",
+    "LOCK_TIMEOUT_SECONDS",
+    "STAGING",
+    "Leftovers",
+    "StoreBusy",
+    "leftovers",
+    "remove_leftovers",
+    "run_of",
+    "unreadable",
+    "write_lock",
+]

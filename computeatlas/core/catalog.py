@@ -138,10 +138,7 @@ def _problems_from(exc: ValidationError, rel: str, raw: Mapping[str, Any]) -> li
         path = ".".join(loc) or "(record)"
         message = err["msg"].removeprefix("Value error, ")
         if err["type"] == "missing" and loc[:1] == ["specs"] and len(loc) == 2:
-            message = (
-                f"core spec '{loc[1]}' not researched: give it a state "
-                "(published, not_published, not_applicable, not_comparable)"
-            )
+            message = f"core spec '{loc[1]}' not researched: give it a state (published, not_published, not_applicable, not_comparable)"
         elif err["type"] == "extra_forbidden":
             message = f"unknown field '{loc[-1]}'"
         text = _error_text(err.get("input"))
@@ -184,8 +181,13 @@ def _files(root: Path, folder: str) -> list[Path]:
 C = TypeVar("C", bound=Catalog)
 
 
-def build(kinds: Sequence[RecordKind], cross_checks: Sequence[CrossCheck], catalog_type: type[C],
-          root: Path | None = None, today: dt.date | None = None) -> tuple[C, list[Problem]]:
+def build(
+    kinds: Sequence[RecordKind],
+    cross_checks: Sequence[CrossCheck],
+    catalog_type: type[C],
+    root: Path | None = None,
+    today: dt.date | None = None,
+) -> tuple[C, list[Problem]]:
     """Read every data file of ``kinds`` under ``root`` (default: :func:`data_dir`) and return
     the catalog (an instance of ``catalog_type``) and every problem found, in reading order:
     CSV tables first, then TOML folders, each in the order of ``kinds``, then ``cross_checks``
@@ -265,7 +267,9 @@ def build(kinds: Sequence[RecordKind], cross_checks: Sequence[CrossCheck], catal
     return catalog, problems
 
 
-def missing(files: Mapping[str, str], folder: str, ident: str, field_name: str, value: str, target: Mapping[str, Any], where: str) -> Problem | None:
+def missing(
+    files: Mapping[str, str], folder: str, ident: str, field_name: str, value: str, target: Mapping[str, Any], where: str
+) -> Problem | None:
     """A problem when ``value`` (a reference in record ``folder/ident``) is not in ``target``."""
     if value in target:
         return None
@@ -293,7 +297,9 @@ def _read_table(path: Path, rel: str, model: type[R], today: dt.date) -> tuple[l
     unknown = [h for h in header if h not in expected]
     absent = [h for h in expected if h not in header and model.model_fields[h].is_required()]
     if unknown or absent:
-        parts = ([f"unknown column(s) {', '.join(unknown)}"] if unknown else []) + ([f"missing column(s) {', '.join(absent)}"] if absent else [])
+        parts = ([f"unknown column(s) {', '.join(unknown)}"] if unknown else []) + (
+            [f"missing column(s) {', '.join(absent)}"] if absent else []
+        )
         return [], [Problem(rel, "(header)", "; ".join(parts))]
     rows: list[R] = []
     problems: list[Problem] = []

@@ -31,6 +31,7 @@ def source_view(key: str, source: BaseModel) -> SourceView:
     """The view of ``source`` (a :class:`computeatlas.model.Source`) under ``key``."""
     return SourceView(key=key, **source.model_dump())
 
+
 _BIBTEX_SPECIAL = {
     "\\": r"\textbackslash{}",
     "{": r"\{",

@@ -179,9 +179,7 @@ class Claim(Record):
     @property
     def comparable(self) -> bool:
         """True when this is a published per-accelerator number that may be compared."""
-        return self.state is State.PUBLISHED and self._figure is not None and bool(
-            self.basis and self.basis.per_accelerator
-        )
+        return self.state is State.PUBLISHED and self._figure is not None and bool(self.basis and self.basis.per_accelerator)
 
     def sources_used(self) -> list[str]:
         """Source keys this claim cites, the primary first."""
@@ -199,8 +197,7 @@ class Claim(Record):
                 raise ValueError("a published figure needs a basis (chip, package, superchip, node, rack, pod)")
             if self.basis is not None and not self.basis.per_accelerator and self.dimension is not None and self.per_accelerator_only:
                 raise ValueError(
-                    f"a figure per {self.basis.value} is not a per-accelerator figure: "
-                    "use state = 'not_comparable' with published_text"
+                    f"a figure per {self.basis.value} is not a per-accelerator figure: use state = 'not_comparable' with published_text"
                 )
         elif self.state is State.NOT_COMPARABLE:
             if not self.published_text:
@@ -216,9 +213,7 @@ class Claim(Record):
         if self.dimension is not None:
             try:
                 self._figure = parse(self.value, self.dimension) if self.value is not None else None
-                self._others = tuple(
-                    parse(o.value, self.dimension) if o.value is not None else None for o in self.other_claims
-                )
+                self._others = tuple(parse(o.value, self.dimension) if o.value is not None else None for o in self.other_claims)
             except UnitError as exc:
                 raise ValueError(str(exc)) from None
         return self
@@ -254,11 +249,14 @@ class ComputeSpec(Claim):
 
     dimension: ClassVar[Dimension] = Dimension.COMPUTE
     sparsity: Literal["dense"] | None = Field(
-        None, description="what the value counts: 'dense' (required on a published figure; a sparse figure goes in 'sparse')",
+        None,
+        description="what the value counts: 'dense' (required on a published figure; a sparse figure goes in 'sparse')",
     )
     sparse: str | None = Field(None, description="the structured-sparsity figure, where published")
     sparse_pattern: str | None = Field(
-        None, min_length=1, max_length=60,
+        None,
+        min_length=1,
+        max_length=60,
         description="the sparsity pattern the sparse figure assumes, e.g. '2:4' (required with 'sparse')",
     )
     _sparse_figure: Figure | None = PrivateAttr(None)
@@ -286,8 +284,7 @@ class ComputeSpec(Claim):
                 raise ValueError(f"sparse: {exc}") from None
             if self._figure is not None and self._sparse_figure.amount < self._figure.amount:
                 raise ValueError(
-                    f"sparse figure {self.sparse!r} is below the dense value {self.value!r}: "
-                    "is a sparse figure stored as dense?"
+                    f"sparse figure {self.sparse!r} is below the dense value {self.value!r}: is a sparse figure stored as dense?"
                 )
         return self
 
@@ -313,8 +310,8 @@ class LinkSpec(Claim):
 
     dimension: ClassVar[Dimension] = Dimension.BANDWIDTH
     direction: LinkDirection | None = Field(
-        None, description="what the bandwidth counts, as the source says: per_direction, bidirectional or not_stated "
-        "(required with a value)",
+        None,
+        description="what the bandwidth counts, as the source says: per_direction, bidirectional or not_stated (required with a value)",
     )
 
     @model_validator(mode="after")
@@ -362,4 +359,28 @@ def today_from(info: ValidationInfo) -> dt.date:
     context = info.context or {}
     return context.get("today") or dt.date.today()
 
-__all__ = ["ID_PATTERN", "AreaDetail", "BandwidthSpec", "Basis", "Claim", "ComputeSpec", "CountDetail", "Detail", "Id", "LinkDirection", "LinkSpec", "MemorySpec", "NumberFormat", "OtherClaim", "PowerSpec", "Record", "Source", "SourceKind", "State", "TextDetail", "TextSpec", "today_from"]
+
+__all__ = [
+    "ID_PATTERN",
+    "AreaDetail",
+    "BandwidthSpec",
+    "Basis",
+    "Claim",
+    "ComputeSpec",
+    "CountDetail",
+    "Detail",
+    "Id",
+    "LinkDirection",
+    "LinkSpec",
+    "MemorySpec",
+    "NumberFormat",
+    "OtherClaim",
+    "PowerSpec",
+    "Record",
+    "Source",
+    "SourceKind",
+    "State",
+    "TextDetail",
+    "TextSpec",
+    "today_from",
+]

@@ -191,7 +191,7 @@ def stated_in_other_unit(stated: str, unit: str) -> bool:
     written = written.strip()
     if not written or written == unit:
         return False
-    bases = {unit[len(p):] for p in _DECIMAL if p and unit.startswith(p)} | {unit}
+    bases = {unit[len(p) :] for p in _DECIMAL if p and unit.startswith(p)} | {unit}
     if unit.endswith(("FLOPS", "OPS")):
         bases |= {"FLOPS" if unit.endswith("FLOPS") else "OPS"}
     return not any(written == p + b for p in _DECIMAL for b in bases)
@@ -358,7 +358,11 @@ def why(state: Shown, claim: Claim | None) -> str:
         if isinstance(claim, ComputeSpec):  # stated per accelerator, but not as a dense rate
             words = claim.published_text or ""
             words = words if len(words) <= 90 else words[:89].rstrip() + "…"
-            return f"not comparable (no dense figure stated; the source says “{words}”)" if words else "not comparable (no dense figure stated)"
+            return (
+                f"not comparable (no dense figure stated; the source says “{words}”)"
+                if words
+                else "not comparable (no dense figure stated)"
+            )
         return "not comparable (not stated as a per-accelerator figure we can compare)"
     if state is Shown.PUBLISHED and claim is not None and claim.basis is not None and not claim.basis.per_accelerator:
         return f"published per {claim.basis.value}, not per accelerator"
@@ -402,15 +406,22 @@ def present(claim: Claim | None, *, unit: str | None = None, what: str = "the fi
             )
         if isinstance(claim, LinkSpec) and figure:
             return Presented(
-                state=Shown.NOT_COLLECTED, display=Shown.NOT_COLLECTED.label, basis=basis,
-                reason=f"{what}: not yet collected (the record names the link, “{claim.text}”, without a figure)", disputed=disputed,
+                state=Shown.NOT_COLLECTED,
+                display=Shown.NOT_COLLECTED.label,
+                basis=basis,
+                reason=f"{what}: not yet collected (the record names the link, “{claim.text}”, without a figure)",
+                disputed=disputed,
             )
         if claim.text and (_words_are_the_spec(claim) or isinstance(claim, LinkSpec)):
             return Presented(state=Shown.PUBLISHED, display=claim.text, stated=claim.text, basis=basis, disputed=disputed)
         state = Shown.PUBLISHED_AS_TEXT
         return Presented(
-            state=state, display=claim.text or state.label, stated=claim.text, basis=basis,
-            reason=_reason(state, claim, what), disputed=disputed,
+            state=state,
+            display=claim.text or state.label,
+            stated=claim.text,
+            basis=basis,
+            reason=_reason(state, claim, what),
+            disputed=disputed,
         )
     state = shown_of(claim.state)
     return Presented(
@@ -457,7 +468,10 @@ def present_link(claim: LinkSpec | None, direction: LinkDirection, *, what: str 
     if claim is None or claim.direction is None or claim.direction is direction or shown.state is not Shown.PUBLISHED:
         return shown
     return Presented(
-        state=Shown.NOT_COMPARABLE, display=Shown.NOT_COMPARABLE.label, basis=shown.basis, disputed=shown.disputed,
+        state=Shown.NOT_COMPARABLE,
+        display=Shown.NOT_COMPARABLE.label,
+        basis=shown.basis,
+        disputed=shown.disputed,
         reason=f"{what}: not comparable (the source counts it {claim.direction.label}, not {direction.label})",
     )
 
@@ -476,6 +490,7 @@ def present_derived(inputs: Iterable[Presented], value: float | None, unit: str,
     if not missing and value is not None:
         return Presented(state=Shown.PUBLISHED, display=display or f"{plain(value)} {unit}", amount=value, unit=unit,
                          derived=True, disputed=any(i.disputed for i in given))  # fmt: skip
+
     def effective(i: Presented) -> Shown:
         return Shown.NOT_COMPARABLE if i.state is Shown.PUBLISHED else i.state  # published, but not per accelerator
 
@@ -511,8 +526,16 @@ _QUALIFIER_LABELS = {
 }
 
 
-_PRICING_WORDS = {"on_demand": "on-demand", "spot": "spot", "committed": "committed", "reserved": "reserved",
-                  "capacity_block": "capacity block", "marketplace": "marketplace", "monthly": "monthly", "weekly": "weekly"}
+_PRICING_WORDS = {
+    "on_demand": "on-demand",
+    "spot": "spot",
+    "committed": "committed",
+    "reserved": "reserved",
+    "capacity_block": "capacity block",
+    "marketplace": "marketplace",
+    "monthly": "monthly",
+    "weekly": "weekly",
+}
 _TERM = re.compile(r"(\d+)\s*-?\s*(year|yr|month|week|day)s?", re.I)
 
 

@@ -67,12 +67,11 @@ class Settings(BaseSettings):
     page_cache_bytes: int = Field(64 * 1024 * 1024, ge=0, description="the page cache's bound in bytes of bodies")
     rate_limit: str = Field("10/minute;100/day", description="form posts allowed per client (the limits library's syntax)")
     rate_limit_storage: str = Field(
-        "", description="where rate-limit counts live: empty for the ledger's database (shared by every worker and instance "
-        "using it), memory:// (each process counts alone), or another limits storage URI such as redis://host:6379"
+        "",
+        description="where rate-limit counts live: empty for the ledger's database (shared by every worker and instance "
+        "using it), memory:// (each process counts alone), or another limits storage URI such as redis://host:6379",
     )
-    trusted_proxies: tuple[str, ...] = Field(
-        (), description="addresses or networks whose X-Forwarded-For is believed; none by default"
-    )
+    trusted_proxies: tuple[str, ...] = Field((), description="addresses or networks whose X-Forwarded-For is believed; none by default")
     form_min_seconds: float = Field(3.0, ge=0, description="minimum time between serving the request form and accepting it")
     contact: str = Field("", description="an e-mail address for licence enquiries, shown on /data/")
     keep_alive_seconds: float = Field(
@@ -82,9 +81,15 @@ class Settings(BaseSettings):
         1000, ge=1, description="concurrent connections per worker before new ones get a 503 (uvicorn's limit_concurrency)"
     )
     freshness_days: int = Field(90, ge=1, description="a price observation older than this is stale (history, not current)")
-    price_band_low: float = Field(0.1, gt=0, lt=1, description="a price below this times the median of its accelerator and pricing kind is held")
-    price_band_high: float = Field(10.0, gt=1, description="a price above this times the median of its accelerator and pricing kind is held")
-    price_band_min_observations: int = Field(5, ge=1, description="the band applies only where at least this many observations make the median")
+    price_band_low: float = Field(
+        0.1, gt=0, lt=1, description="a price below this times the median of its accelerator and pricing kind is held"
+    )
+    price_band_high: float = Field(
+        10.0, gt=1, description="a price above this times the median of its accelerator and pricing kind is held"
+    )
+    price_band_min_observations: int = Field(
+        5, ge=1, description="the band applies only where at least this many observations make the median"
+    )
     price_floor_per_accelerator_hour: float = Field(
         0.02, ge=0, description="a USD price per accelerator-hour below this is held, whatever the median"
     )

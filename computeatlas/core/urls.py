@@ -207,7 +207,7 @@ class Urls:
     def site(self, path: str) -> str:
         """``path`` as the app sees it (``/atlas/silicon/``) without the base path (``/silicon/``)."""
         if self.base_path and (path == self.base_path or path.startswith(self.base_path + "/")):
-            return path[len(self.base_path):] or "/"
+            return path[len(self.base_path) :] or "/"
         return path
 
     def template(self, name: str) -> str:
@@ -241,7 +241,6 @@ class Urls:
                 return self.live + split.path + tail
             target = split.path
         return self.base_path + target + tail
-
 
     def absolute(self, path: str) -> str:
         """The absolute URL (on :attr:`origin`, never a request's Host) of a site path such as

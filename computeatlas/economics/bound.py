@@ -82,8 +82,11 @@ class DoesNotFitModel(BadRequest):
     ``minimum`` is the least number of accelerators that holds them."""
 
     def __init__(self, need: float, memory: float, count: int, minimum: int, what: str) -> None:
-        super().__init__("Does not fit", f"{what} need {need / 1e9:,.1f} GB but {count} × {memory / 1e9:,.0f} GB = {count * memory / 1e9:,.0f} GB "
-                         f"is available: at least {minimum} accelerators are needed")
+        super().__init__(
+            "Does not fit",
+            f"{what} need {need / 1e9:,.1f} GB but {count} × {memory / 1e9:,.0f} GB = {count * memory / 1e9:,.0f} GB "
+            f"is available: at least {minimum} accelerators are needed",
+        )
         self.need, self.memory, self.count, self.minimum = need, memory, count, minimum
 
 
@@ -126,7 +129,9 @@ def hardware_of(acc: Accelerator, fmt: NumberFormat) -> Hardware:
         "flops": present(acc.compute(fmt), unit=compute_unit(fmt), what=f"dense {fmt.value} compute", figure=True),
         "power": present(acc.specs.power, unit="W", what="power", figure=True),
     }
-    why = {k: f"{k}: {p.label}" + (f" ({p.reason})" if p.reason else "") for k, p in figures.items() if not p.comparable or p.amount is None}
+    why = {
+        k: f"{k}: {p.label}" + (f" ({p.reason})" if p.reason else "") for k, p in figures.items() if not p.comparable or p.amount is None
+    }
     return Hardware(**{k: p.amount if p.comparable else None for k, p in figures.items()}, why=why)
 
 
@@ -147,7 +152,9 @@ def check_request(request: BoundRequest, model: ModelRecord) -> BoundRequest:
     """``request`` when every input is finite and in range; else :class:`BoundInputError` naming it."""
     limit = model.context_length.value if model.context_length.known else None
     if not 1 <= request.context <= (limit or 10_000_000):
-        raise BoundInputError("context", f"{request.context} tokens is outside 1 to {int(limit or 10_000_000):,} (the model's context length)")
+        raise BoundInputError(
+            "context", f"{request.context} tokens is outside 1 to {int(limit or 10_000_000):,} (the model's context length)"
+        )
     if request.batch is not None and not 1 <= request.batch <= 1_000_000:
         raise BoundInputError("batch", f"{request.batch} is outside 1 to 1,000,000 sequences")
     if request.accelerators is not None and not 1 <= request.accelerators <= MAX_ACCELERATORS:
@@ -212,10 +219,17 @@ def needs_of(model: ModelRecord, fmt: NumberFormat, kv_bits: int) -> ModelNeeds:
         formula = f"layers × (latent kv_lora_rank + positional key qk_rope_head_dim) × {b_text}"
         parts = {"layers": model.layers, "latent size": model.kv_lora_rank, "positional key size": model.qk_rope_head_dim}
     elif model.sliding_window is not None and model.sliding_window_layers is not None:
-        formula = (f"2 × KV heads × head size × {b_text} × ((layers − window layers) × C + window layers × min(C, window))"
-                   " ÷ C, per token at context C")
-        parts = {"layers": model.layers, "KV heads": model.kv_heads, "head size": model.head_size,
-                 "sliding window": model.sliding_window, "sliding-window layers": model.sliding_window_layers}
+        formula = (
+            f"2 × KV heads × head size × {b_text} × ((layers − window layers) × C + window layers × min(C, window))"
+            " ÷ C, per token at context C"
+        )
+        parts = {
+            "layers": model.layers,
+            "KV heads": model.kv_heads,
+            "head size": model.head_size,
+            "sliding window": model.sliding_window,
+            "sliding-window layers": model.sliding_window_layers,
+        }
     else:
         formula = f"2 × layers × KV heads × head size × {b_text}"
         parts = {"layers": model.layers, "KV heads": model.kv_heads, "head size": model.head_size}
@@ -230,9 +244,13 @@ def needs_of(model: ModelRecord, fmt: NumberFormat, kv_bits: int) -> ModelNeeds:
     elif "sliding window" in n:
         L, H, d, w, Lw = n["layers"], n["KV heads"], n["head size"], n["sliding window"], n["sliding-window layers"]
         per_layer = 2 * H * d * b
-        out |= {"kv_bytes_per_token": (L - Lw) * per_layer, "kv_window_bytes_per_token": Lw * per_layer, "kv_window": w,
-                "kv_working": f"2 × {H} × {d} × {b:g} B = {per_layer:,.0f} B per token and layer; {L - Lw} layers hold every token, "
-                              f"{Lw} hold at most {w:,}"}
+        out |= {
+            "kv_bytes_per_token": (L - Lw) * per_layer,
+            "kv_window_bytes_per_token": Lw * per_layer,
+            "kv_window": w,
+            "kv_working": f"2 × {H} × {d} × {b:g} B = {per_layer:,.0f} B per token and layer; {L - Lw} layers hold every token, "
+            f"{Lw} hold at most {w:,}",
+        }
     else:
         L, H, d = n["layers"], n["KV heads"], n["head size"]
         k = 2 * L * H * d * b
@@ -293,10 +311,16 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
     weights = (Figure(key="weights", label="Weights", amount=W, unit="B", formula=f"total parameters × {fmt.bits} bits ÷ 8",
                       working=f"{model.total_params.value:,.0f} × {fmt.bits / 8:g} B = {W / 1e9:,.1f} GB") if W is not None
                else _missing("weights", "Weights", "B", "total parameters × bits ÷ 8", "; ".join(needs.why)))  # fmt: skip
-    kv_working = needs.kv_working if not needs.kv_window_bytes_per_token or k is None else \
-        f"{needs.kv_working}: {seq:,.0f} B per sequence of {C:,} tokens ÷ {C:,} = {k:,.0f} B per token"
-    kv = (Figure(key="kv_per_token", label="KV cache per token", amount=k, unit="B", formula=needs.kv_formula, working=kv_working)
-          if k is not None else _missing("kv_per_token", "KV cache per token", "B", needs.kv_formula, "; ".join(needs.why)))
+    kv_working = (
+        needs.kv_working
+        if not needs.kv_window_bytes_per_token or k is None
+        else f"{needs.kv_working}: {seq:,.0f} B per sequence of {C:,} tokens ÷ {C:,} = {k:,.0f} B per token"
+    )
+    kv = (
+        Figure(key="kv_per_token", label="KV cache per token", amount=k, unit="B", formula=needs.kv_formula, working=kv_working)
+        if k is not None
+        else _missing("kv_per_token", "KV cache per token", "B", needs.kv_formula, "; ".join(needs.why))
+    )
     N, B = request.accelerators, request.batch
     if W is not None and hw.memory is not None:
         one = W + (seq or 0) * (B or 1)
@@ -313,17 +337,32 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
     N = N or 1
     need_amount = W + (seq or 0) * (B or 0) if W is not None else None
     need_label = "Memory needed" if k is not None else "Memory needed (weights only: the KV-cache figures are not yet sourced)"
-    memory_need = (Figure(key="memory_need", label=need_label, amount=need_amount, unit="B", formula="W + B × C × k ≤ N × M",
-                          working=f"{W / 1e9:,.1f} GB + {B or 0:,} × {C:,} × {k or 0:,.0f} B = {need_amount / 1e9:,.1f} GB"
-                                  f" ≤ {N} × {hw.memory / 1e9:,.0f} GB" if hw.memory and W is not None and need_amount is not None else None)
-                   if need_amount is not None else _missing("memory_need", "Memory needed", "B", "W + B × C × k ≤ N × M", "; ".join(needs.why)))
+    memory_need = (
+        Figure(
+            key="memory_need",
+            label=need_label,
+            amount=need_amount,
+            unit="B",
+            formula="W + B × C × k ≤ N × M",
+            working=f"{W / 1e9:,.1f} GB + {B or 0:,} × {C:,} × {k or 0:,.0f} B = {need_amount / 1e9:,.1f} GB"
+            f" ≤ {N} × {hw.memory / 1e9:,.0f} GB"
+            if hw.memory and W is not None and need_amount is not None
+            else None,
+        )
+        if need_amount is not None
+        else _missing("memory_need", "Memory needed", "B", "W + B × C × k ≤ N × M", "; ".join(needs.why))
+    )
     flops_formula = "N × F × u ÷ (2 × P_a)"
     op = compute_unit(fmt)
     if hw.flops is not None and Pa is not None:
         tps = N * hw.flops * u / (2 * Pa)
         working = f"{N} × {hw.flops / 1e12:,.1f} T{op} × {u:g} ÷ (2 × {Pa:,.0f}) = {tps:,.0f} tokens/s"
-        prefill = Figure(key="prefill", label="Prefill (compute-bound)", amount=tps, unit="tokens/s", formula=flops_formula, working=working)
-        compute = Figure(key="decode_compute", label="Decode, compute-bound", amount=tps, unit="tokens/s", formula=flops_formula, working=working)
+        prefill = Figure(
+            key="prefill", label="Prefill (compute-bound)", amount=tps, unit="tokens/s", formula=flops_formula, working=working
+        )
+        compute = Figure(
+            key="decode_compute", label="Decode, compute-bound", amount=tps, unit="tokens/s", formula=flops_formula, working=working
+        )
     else:
         reason = hw.why.get("flops") or "; ".join(needs.why)
         prefill = _missing("prefill", "Prefill (compute-bound)", "tokens/s", flops_formula, reason)
@@ -335,10 +374,22 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
         read = Pa * fmt.bits / 8 + B * (seq or 0)
         tps = B * N * hw.bandwidth * u / read
         only = "" if k is not None else " (weights only: the KV-cache figures are not yet sourced, so no cache reads are counted)"
-        memory = Figure(key="decode_memory", label="Decode, memory-bound", amount=tps, unit="tokens/s", formula=mem_formula,
-                        working=f"{B:,} × {N} × {hw.bandwidth / 1e12:,.2f} TB/s × {u:g} ÷ ({read / 1e9:,.2f} GB read per step) = {tps:,.0f} tokens/s{only}")
+        memory = Figure(
+            key="decode_memory",
+            label="Decode, memory-bound",
+            amount=tps,
+            unit="tokens/s",
+            formula=mem_formula,
+            working=f"{B:,} × {N} × {hw.bandwidth / 1e12:,.2f} TB/s × {u:g} ÷ ({read / 1e9:,.2f} GB read per step) = {tps:,.0f} tokens/s{only}",
+        )
     else:
-        memory = _missing("decode_memory", "Decode, memory-bound", "tokens/s", mem_formula, hw.why.get("bandwidth") or "; ".join(needs.why) or "no batch fits")
+        memory = _missing(
+            "decode_memory",
+            "Decode, memory-bound",
+            "tokens/s",
+            mem_formula,
+            hw.why.get("bandwidth") or "; ".join(needs.why) or "no batch fits",
+        )
     shown = [f for f in (memory, compute) if f.computed]
     if shown:
         best = min(shown, key=lambda f: f.amount or 0)
@@ -346,14 +397,27 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
                         formula="the lower of memory-bound and compute-bound decode" if len(shown) == 2 else f"{best.label.lower()} only (the other is {(compute if best is memory else memory).state})",
                         working=best.working)  # fmt: skip
     else:
-        decode = _missing("decode", "Decode (output tokens)", "tokens/s", "the lower of memory-bound and compute-bound decode", memory.reason or "")
+        decode = _missing(
+            "decode", "Decode (output tokens)", "tokens/s", "the lower of memory-bound and compute-bound decode", memory.reason or ""
+        )
     if decode.computed and hw.power is not None:
         tpj = (decode.amount or 0) / (N * hw.power)
-        joule = Figure(key="tokens_per_joule", label="Output tokens per joule", amount=tpj, unit="tokens/J", formula="decode tokens/s ÷ (N × power)",
-                       working=f"{decode.amount:,.0f} ÷ ({N} × {hw.power:,.0f} W) = {tpj:,.2f} tokens/J")
+        joule = Figure(
+            key="tokens_per_joule",
+            label="Output tokens per joule",
+            amount=tpj,
+            unit="tokens/J",
+            formula="decode tokens/s ÷ (N × power)",
+            working=f"{decode.amount:,.0f} ÷ ({N} × {hw.power:,.0f} W) = {tpj:,.2f} tokens/J",
+        )
     else:
-        joule = _missing("tokens_per_joule", "Output tokens per joule", "tokens/J", "decode tokens/s ÷ (N × power)",
-                         hw.why.get("power") or decode.reason or "")
+        joule = _missing(
+            "tokens_per_joule",
+            "Output tokens per joule",
+            "tokens/J",
+            "decode tokens/s ÷ (N × power)",
+            hw.why.get("power") or decode.reason or "",
+        )
     return Bound(model=model.id, accelerator=acc.id, accelerator_name=acc.name, number_format=fmt, accelerators=N, batch=B, context=C,
                  utilisation=u, label=label, weights=weights, kv_per_token=kv, memory_need=memory_need, prefill=prefill,
                  decode_memory=memory, decode_compute=compute, decode=decode, tokens_per_joule=joule,
@@ -367,10 +431,18 @@ def cost(speed: Figure, accelerators: int, price_per_hour: float | None, key: st
     if not speed.computed:
         return Figure(key=key, label=label, unit="USD per million tokens", formula=formula, state=speed.state, reason=speed.reason)
     if price_per_hour is None:
-        return Figure(key=key, label=label, unit="USD per million tokens", formula=formula, state="no price", reason="no fresh on-demand price")
+        return Figure(
+            key=key, label=label, unit="USD per million tokens", formula=formula, state="no price", reason="no fresh on-demand price"
+        )
     value = accelerators * price_per_hour / ((speed.amount or 1) * 3600) * 1e6
-    return Figure(key=key, label=label, amount=value, unit="USD per million tokens", formula=formula,
-                  working=f"{accelerators} × {price_per_hour:.4g} ÷ ({speed.amount:,.0f} × 3600) × 1,000,000 = {value:.4g} USD")
+    return Figure(
+        key=key,
+        label=label,
+        amount=value,
+        unit="USD per million tokens",
+        formula=formula,
+        working=f"{accelerators} × {price_per_hour:.4g} ÷ ({speed.amount:,.0f} × 3600) × 1,000,000 = {value:.4g} USD",
+    )
 
 
 def blended(cost_in: Figure, cost_out: Figure, input_tokens: float, output_tokens: float) -> Figure:
@@ -392,13 +464,17 @@ def assumptions(model: ModelRecord, fmt: NumberFormat, request: BoundRequest) ->
     out = [
         f"Every weight is held in {fmt.value} ({fmt.bits} bits); the KV cache in {request.kv_bits}-bit elements.",
         "The accelerators split weights and KV cache evenly (tensor parallelism); communication between them is free.",
-        "Compute runs at the vendor's dense peak" + ("" if request.utilisation == 1 else f" × {request.utilisation:g}") +
-        "; memory streams at the published peak bandwidth. Attention FLOPs, activations and runtime memory are ignored.",
+        "Compute runs at the vendor's dense peak"
+        + ("" if request.utilisation == 1 else f" × {request.utilisation:g}")
+        + "; memory streams at the published peak bandwidth. Attention FLOPs, activations and runtime memory are ignored.",
         "Every hour rented is spent producing tokens.",
     ]
     if model.total_params.known and model.active_params.known and model.total_params.value != model.active_params.value:
-        out.insert(1, "Mixture of experts: memory holds all total parameters; compute and the least weight read per step use "
-                      "the active parameters only.")
+        out.insert(
+            1,
+            "Mixture of experts: memory holds all total parameters; compute and the least weight read per step use "
+            "the active parameters only.",
+        )
     if model.weights_note:
         out.append(f"The publisher ships the weights as: {model.weights_note} The format above is what the bound assumes.")
     return out

@@ -65,6 +65,7 @@ LABEL = "upper bound from published figures, not a measurement"
 COST_LABEL = "lower bound on cost from published figures, not a measurement"
 """How every estimated cost is labelled: it is the floor implied by the speed upper bound."""
 
+
 class Outcome(StrEnum):
     """The state of an estimated figure, shown as words, never as a blank or a zero.
 
@@ -245,13 +246,24 @@ def _cheapest_price(catalog: EconomicsCatalog, acc: Accelerator, prices: PriceSo
         return PriceInput(outcome=Outcome.NO_PRICE, origin="none")
     unit = unit_word(acc)
     if not found.current:
-        return PriceInput(outcome=Outcome.NO_PRICE, origin="none", stale=True, seen=found.collected.date().isoformat(),
-                          source_url=found.source_url, provider=shown.provider_name if shown else found.provider,
-                          instance_type=found.instance_type, offer_id=found.offer_id,
-                          working=(f"no current price: {found.seen}, {amount_text(found.per_accelerator_hour)} USD per {unit}-hour "
-                                   f"on demand (variant {found.variant}); costs use current prices only"))
-    working = (f"cheapest of {found.counted} fresh on-demand USD observation(s) of variant {found.variant} in the "
-               f"{found.freshness_days} days to {found.as_of.date()}: {amount_text(found.per_accelerator_hour)} USD per {unit}-hour")
+        return PriceInput(
+            outcome=Outcome.NO_PRICE,
+            origin="none",
+            stale=True,
+            seen=found.collected.date().isoformat(),
+            source_url=found.source_url,
+            provider=shown.provider_name if shown else found.provider,
+            instance_type=found.instance_type,
+            offer_id=found.offer_id,
+            working=(
+                f"no current price: {found.seen}, {amount_text(found.per_accelerator_hour)} USD per {unit}-hour "
+                f"on demand (variant {found.variant}); costs use current prices only"
+            ),
+        )
+    working = (
+        f"cheapest of {found.counted} fresh on-demand USD observation(s) of variant {found.variant} in the "
+        f"{found.freshness_days} days to {found.as_of.date()}: {amount_text(found.per_accelerator_hour)} USD per {unit}-hour"
+    )
     return PriceInput(
         outcome=Outcome.COMPUTED, per_accelerator_hour=found.per_accelerator_hour, currency="USD", origin="cheapest",
         working=working + (f" ({shown.arithmetic})" if shown else ""), offer_id=found.offer_id,
@@ -276,8 +288,16 @@ def _cost(key: str, label: str, speed: Bound, price: PriceInput) -> Bound:
                      label_note=COST_LABEL, reason=f"{speed.label} is {speed.outcome.value}: {speed.reason}")  # fmt: skip
     if price.outcome is not Outcome.COMPUTED or price.per_accelerator_hour is None:
         why = price.working if price.outcome is Outcome.NOT_SEPARABLE else "give a price per accelerator-hour or choose an offer"
-        return Bound(key=key, label=label, outcome=price.outcome, unit=unit, display=price.outcome.value, formula=formula,
-                     label_note=COST_LABEL, reason=why)
+        return Bound(
+            key=key,
+            label=label,
+            outcome=price.outcome,
+            unit=unit,
+            display=price.outcome.value,
+            formula=formula,
+            label_note=COST_LABEL,
+            reason=why,
+        )
     cost = _finite(price.per_accelerator_hour / (speed.amount * 3600) * 1e6, "offer" if price.origin == "offer" else "price",
                    f"the {label.lower()}")  # fmt: skip
     return Bound(
@@ -317,7 +337,9 @@ def estimate(catalog: EconomicsCatalog, request: EstimateRequest, prices: PriceS
     compute = _input(acc, f"compute.{fmt.value}", f"Dense {fmt.value} compute", acc.compute(fmt), op)
     if memory.usable and memory.amount is not None:
         if weight > memory.amount:
-            raise DoesNotFit(acc, weight, memory.amount, min_accelerators(weight, memory.amount), fewest_accelerators(catalog, weight, acc.id))
+            raise DoesNotFit(
+                acc, weight, memory.amount, min_accelerators(weight, memory.amount), fewest_accelerators(catalog, weight, acc.id)
+            )
         fits, fit_reason = Outcome.COMPUTED, None
     else:
         fits, fit_reason = _missing(memory, acc.name)
@@ -401,5 +423,3 @@ def assumptions(fmt: NumberFormat, params: float, utilisation: float, weight_tex
         "The price is paid for every hour and every hour is spent producing tokens, so the cost is a floor.",
         "These are upper bounds on speed and lower bounds on cost built from published peaks, not measurements.",
     ]
-
-

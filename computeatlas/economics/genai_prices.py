@@ -67,8 +67,12 @@ def _amount(value: object, path: str) -> tuple[float, str, list[dict]]:
             raise _Bad(path, "a tiered price is {base, tiers: [{start, price}]}", value)
         tiers = value["tiers"]
         for k, tier in enumerate(tiers):
-            if not isinstance(tier, dict) or not isinstance(tier.get("start"), int) or isinstance(tier.get("price"), bool) \
-                    or not isinstance(tier.get("price"), int | float):
+            if (
+                not isinstance(tier, dict)
+                or not isinstance(tier.get("start"), int)
+                or isinstance(tier.get("price"), bool)
+                or not isinstance(tier.get("price"), int | float)
+            ):
                 raise _Bad(f"{path}.tiers[{k}]", "a tier is {start: tokens, price: USD per million tokens}", tier)
         value = value["base"]
         path = f"{path}.base"
@@ -144,16 +148,20 @@ def _model(provider: dict, model: dict, where: str, prov: Provenance, file: str)
             source_title=f"pydantic/genai-prices {prov.path} at commit {prov.short} ({prov.published.date().isoformat()})", via=via,
             raw_extra=json.dumps({k: v for k, v in extra.items() if v is not None}, ensure_ascii=False, sort_keys=True))  # fmt: skip
         if rule == "future_dated":
-            obs = obs.held(rule, f"announced for {start.date().isoformat()}, after the file's commit of "
-                                 f"{prov.published.date().isoformat()}: not in effect when published")
+            obs = obs.held(
+                rule,
+                f"announced for {start.date().isoformat()}, after the file's commit of "
+                f"{prov.published.date().isoformat()}: not in effect when published",
+            )
         elif rule == "conditional_price":
             hours = ", ".join(f"{c.get('start_time', '')}–{c.get('end_time', '')}" for c in windows)
             obs = obs.held(rule, f"the price depends on the time of day (another price from {hours}): not one price")
         yield obs
 
 
-def read(path: Path, now: dt.datetime | None = None, commit: str | None = None,
-         published: dt.datetime | None = None) -> Iterator[tuple[int, TokenObservation | InputError | Skip]]:
+def read(
+    path: Path, now: dt.datetime | None = None, commit: str | None = None, published: dt.datetime | None = None
+) -> Iterator[tuple[int, TokenObservation | InputError | Skip]]:
     """Every model entry of a genai-prices ``data.json`` (not yet placed or checked), as
     ``(0, result)``: a :class:`TokenObservation` (USD per million tokens, possibly held by
     ``future_dated`` or ``conditional_price``), a :class:`Skip`, or a :class:`JsonInputError`
@@ -165,8 +173,11 @@ def read(path: Path, now: dt.datetime | None = None, commit: str | None = None,
     data = load(path)
     if not isinstance(data, list):
         raise InputFailed([JsonInputError(str(path), "$", "expected a list of providers (the genai-prices data.json schema)")])
-    problems: list[InputError] = [JsonInputError(str(path), f"$[{i}]", "a provider needs an id and a list of models")
-                for i, p in enumerate(data) if not isinstance(p, dict) or not isinstance(p.get("id"), str) or not isinstance(p.get("models"), list)]
+    problems: list[InputError] = [
+        JsonInputError(str(path), f"$[{i}]", "a provider needs an id and a list of models")
+        for i, p in enumerate(data)
+        if not isinstance(p, dict) or not isinstance(p.get("id"), str) or not isinstance(p.get("models"), list)
+    ]
     if problems:
         raise InputFailed(problems)
     for i, provider in enumerate(data):

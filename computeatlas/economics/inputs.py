@@ -168,7 +168,14 @@ def parse_request(
     for name, value in (("accelerator", accelerator), ("params", params), ("format", number_format), ("utilisation", utilisation)):
         if value is None or not value.strip():
             raise EstimateError(name, "required")
-    for name, value in (("accelerator", accelerator), ("params", params), ("format", number_format), ("utilisation", utilisation), ("price", price), ("offer", offer)):
+    for name, value in (
+        ("accelerator", accelerator),
+        ("params", params),
+        ("format", number_format),
+        ("utilisation", utilisation),
+        ("price", price),
+        ("offer", offer),
+    ):
         if value is not None and len(value) > 100:
             raise EstimateError(name, "value is too long")
     assert accelerator is not None and params is not None and number_format is not None and utilisation is not None

@@ -58,12 +58,16 @@ def _price(entry: dict, field: str, path: str) -> float:
 
 def _tiers(entry: dict, side: str) -> list[str]:
     prefix = f"{side}_cost_per_token_above_"
-    return [f"{entry[k]:g} above {k[len(prefix):].removesuffix('_tokens')} tokens" for k in sorted(entry)
-            if k.startswith(prefix) and isinstance(entry[k], int | float) and not isinstance(entry[k], bool)]
+    return [
+        f"{entry[k]:g} above {k[len(prefix) :].removesuffix('_tokens')} tokens"
+        for k in sorted(entry)
+        if k.startswith(prefix) and isinstance(entry[k], int | float) and not isinstance(entry[k], bool)
+    ]
 
 
-def read(path: Path, now: dt.datetime | None = None, commit: str | None = None,
-         published: dt.datetime | None = None) -> Iterator[tuple[int, TokenObservation | InputError | Skip]]:
+def read(
+    path: Path, now: dt.datetime | None = None, commit: str | None = None, published: dt.datetime | None = None
+) -> Iterator[tuple[int, TokenObservation | InputError | Skip]]:
     """Every entry of a tokencost ``model_prices.json`` (not yet placed or checked), as ``(0, result)``:
     a :class:`TokenObservation` (converted to USD per million tokens), a :class:`Skip` with its
     reason, or a :class:`JsonInputError` naming the file and JSON path of a bad value. Raises

@@ -117,7 +117,9 @@ class ModelView(BaseModel):
     current: list[MarketPrice]
     spread: MarketSpread
     bounds: list[AcceleratorBound]
-    left_out: list[LeftOut] = Field(default_factory=list, description="parts not in the ranking of bounds, each with why (no current price …)")
+    left_out: list[LeftOut] = Field(
+        default_factory=list, description="parts not in the ranking of bounds, each with why (no current price …)"
+    )
     lowest_output_bound: AcceleratorBound | None
     lowest_input_bound: AcceleratorBound | None
     claims: list[ClaimRow]
@@ -143,8 +145,11 @@ def find_model(catalog: EconomicsCatalog, ident: str) -> ModelRecord:
     if model is not None:
         return model
     key = _key(ident)
-    spelled = {m.id for m in catalog.models.values()
-               if key and key in {_key(m.id), _key(m.name), *(_key(a) for names in m.aliases.values() for a in names)}}
+    spelled = {
+        m.id
+        for m in catalog.models.values()
+        if key and key in {_key(m.id), _key(m.name), *(_key(a) for names in m.aliases.values() for a in names)}
+    }
     if len(spelled) == 1:
         return catalog.models[spelled.pop()]
     keys = {_key(m.id): m.id for m in catalog.models.values()} | {_key(m.name): m.id for m in catalog.models.values()}
@@ -159,15 +164,29 @@ def figure_rows(model: ModelRecord) -> list[FigureRow]:
     for key, fig in model.stated_figures():
         src = model.sources.get(fig.source) if fig.source else None
         display = f"{fig.value:,.0f}" if fig.known else fig.state.value.replace("_", " ").replace("not sourced", "not yet sourced")
-        out.append(FigureRow(key=key, label=FIGURE_LABELS[key], display=display, state=fig.state.value, text=fig.text,
-                             source_title=src.title if src else None, source_url=src.url if src else None, note=fig.note))
+        out.append(
+            FigureRow(
+                key=key,
+                label=FIGURE_LABELS[key],
+                display=display,
+                state=fig.state.value,
+                text=fig.text,
+                source_title=src.title if src else None,
+                source_url=src.url if src else None,
+                note=fig.note,
+            )
+        )
     return out
 
 
-def accelerator_bound(model: ModelRecord, acc_id: str, catalog: EconomicsCatalog, request: BoundRequest, price: RentalPrice | None) -> AcceleratorBound:
+def accelerator_bound(
+    model: ModelRecord, acc_id: str, catalog: EconomicsCatalog, request: BoundRequest, price: RentalPrice | None
+) -> AcceleratorBound:
     """The bound of ``model`` on ``acc_id`` and its costs at ``price`` (a state, in words, where it cannot be computed)."""
     acc = catalog.accelerators[acc_id]
-    row = AcceleratorBound(accelerator=acc.id, accelerator_name=acc.name, accelerator_url=site_path("silicon_page", ident=acc.id), price=price)
+    row = AcceleratorBound(
+        accelerator=acc.id, accelerator_name=acc.name, accelerator_url=site_path("silicon_page", ident=acc.id), price=price
+    )
     try:
         b = bound(model, acc, request)
     except (DoesNotFitModel, BoundInputError) as exc:
@@ -175,8 +194,14 @@ def accelerator_bound(model: ModelRecord, acc_id: str, catalog: EconomicsCatalog
     hourly = price.per_accelerator_hour if price else None
     c_in = cost(b.prefill, b.accelerators, hourly, "cost_input", "Cost per million input tokens (prefill)")
     c_out = cost(b.decode, b.accelerators, hourly, "cost_output", "Cost per million output tokens (decode)")
-    return row.model_copy(update={"bound": b, "cost_input": c_in, "cost_output": c_out,
-                                  "cost_blended": blended(c_in, c_out, request.input_tokens, request.output_tokens)})
+    return row.model_copy(
+        update={
+            "bound": b,
+            "cost_input": c_in,
+            "cost_output": c_out,
+            "cost_blended": blended(c_in, c_out, request.input_tokens, request.output_tokens),
+        }
+    )
 
 
 def _rank(row: AcceleratorBound) -> tuple[int, float, str]:
@@ -184,8 +209,9 @@ def _rank(row: AcceleratorBound) -> tuple[int, float, str]:
     return (0 if amount is not None else 1, amount or 0.0, row.accelerator_name)
 
 
-def compare_claim(claim: EconomicsClaim, model: ModelRecord, catalog: EconomicsCatalog, request: BoundRequest,
-                  prices: dict[str, RentalPrice]) -> tuple[bool, str]:
+def compare_claim(
+    claim: EconomicsClaim, model: ModelRecord, catalog: EconomicsCatalog, request: BoundRequest, prices: dict[str, RentalPrice]
+) -> tuple[bool, str]:
     """Whether ``claim`` is compared with the bound, and the sentence saying how it compares or why it is not.
 
     Compared only when the claim is in USD per million tokens and states all of its basis (rented
@@ -194,8 +220,15 @@ def compare_claim(claim: EconomicsClaim, model: ModelRecord, catalog: EconomicsC
     variant open), it is compared with the one whose bound is cheapest: the most favourable to it."""
     if claim.metric != "cost_per_million_tokens" or claim.unit != "USD per million tokens":
         return False, f"not compared: the claim is not a price in USD per million tokens ({claim.unit})"
-    missing = [name for name, value in (("whether it prices rented or owned hardware", claim.basis_hardware),
-                                        ("its precision", claim.basis_precision), ("its batch", claim.basis_batch)) if value is None]
+    missing = [
+        name
+        for name, value in (
+            ("whether it prices rented or owned hardware", claim.basis_hardware),
+            ("its precision", claim.basis_precision),
+            ("its batch", claim.basis_batch),
+        )
+        if value is None
+    ]
     if missing:
         return False, "not compared: the claim does not state " + ", ".join(missing)
     if claim.basis_hardware is HardwareBasis.OWNED:
@@ -208,17 +241,30 @@ def compare_claim(claim: EconomicsClaim, model: ModelRecord, catalog: EconomicsC
     computed = [r for r in rows if r.cost_output is not None and r.cost_output.amount is not None]
     if not computed:  # the claim's parts, at its precision and batch, give no bound: say why
         row = rows[0]
-        return False, f"not compared: the bound on {row.accelerator_name} is {row.reason or (row.cost_output.state if row.cost_output else 'not computed')}"
+        return (
+            False,
+            f"not compared: the bound on {row.accelerator_name} is {row.reason or (row.cost_output.state if row.cost_output else 'not computed')}",
+        )
     row = min(computed, key=lambda r: r.cost_output.amount or 0)  # type: ignore[union-attr]  # the part most favourable to the claim
     floor = row.cost_output.amount or 0  # type: ignore[union-attr]
     acc = row.accelerator
     word = "below" if claim.value < floor else "at or above"
-    return True, (f"{word} the bound: {claim.value:g} USD against {floor:.4g} USD per million output tokens on {row.accelerator_name} "
-                  f"at {claim.basis_precision.value if claim.basis_precision else ''}, batch {claim.basis_batch}, {prices[acc].text}")
+    return True, (
+        f"{word} the bound: {claim.value:g} USD against {floor:.4g} USD per million output tokens on {row.accelerator_name} "
+        f"at {claim.basis_precision.value if claim.basis_precision else ''}, batch {claim.basis_batch}, {prices[acc].text}"
+    )
 
 
-def model_view(catalog: EconomicsCatalog, model: ModelRecord, request: BoundRequest, prices_store: Store, tokens_store: Store,
-               now: dt.datetime, freshness_days: int = 90, chosen: tuple[str, RentalPrice] | None = None) -> ModelView:
+def model_view(
+    catalog: EconomicsCatalog,
+    model: ModelRecord,
+    request: BoundRequest,
+    prices_store: Store,
+    tokens_store: Store,
+    now: dt.datetime,
+    freshness_days: int = 90,
+    chosen: tuple[str, RentalPrice] | None = None,
+) -> ModelView:
     """The page data for ``model`` at the settings ``request`` (checked here, see
     :func:`computeatlas.economics.bound.check_request`): raises ``BoundInputError`` (400) for a bad input.
     ``chosen`` (accelerator, price), from :func:`computeatlas.economics.rental_price.chosen_price`,
@@ -231,7 +277,9 @@ def model_view(catalog: EconomicsCatalog, model: ModelRecord, request: BoundRequ
     # Market prices and claims are weighed against the bound (utilisation 1) only: an estimate
     # at a lower utilisation is shown, never used to call a price "below what the hardware can do".
     at_peak = request if request.utilisation == 1 else request.model_copy(update={"utilisation": 1.0})
-    peak_bounds = bounds if at_peak is request else sorted((accelerator_bound(model, a, catalog, at_peak, p) for a, p in prices.items()), key=_rank)
+    peak_bounds = (
+        bounds if at_peak is request else sorted((accelerator_bound(model, a, catalog, at_peak, p) for a, p in prices.items()), key=_rank)
+    )
     computed_out = [b for b in peak_bounds if b.cost_output is not None and b.cost_output.amount is not None]
     computed_in = [b for b in peak_bounds if b.cost_input is not None and b.cost_input.amount is not None]
     low_out = min(computed_out, key=lambda b: b.cost_output.amount or 0, default=None)  # type: ignore[union-attr]
@@ -241,8 +289,10 @@ def model_view(catalog: EconomicsCatalog, model: ModelRecord, request: BoundRequ
         for side, low, attr in (("output", low_out, "cost_output"), ("input", low_in, "cost_input")):
             floor = getattr(low, attr).amount if low is not None else None
             if floor is not None and getattr(row, f"{side}_per_million") < floor:
-                row.flags.append(f"{side} price {BELOW_FLAG} ({floor:.4g} USD on {low.accelerator_name} at "  # type: ignore[union-attr]
-                                 f"{low.price.text if low and low.price else 'no price'}; {BASIS_HINT}?)")
+                row.flags.append(
+                    f"{side} price {BELOW_FLAG} ({floor:.4g} USD on {low.accelerator_name} at "  # type: ignore[union-attr]
+                    f"{low.price.text if low and low.price else 'no price'}; {BASIS_HINT}?)"
+                )
     claims = []
     for claim in sorted((c for c in catalog.claims.values() if c.model_id == model.id), key=lambda c: c.id):
         compared, text = compare_claim(claim, model, catalog, at_peak, prices)
@@ -282,7 +332,9 @@ class ModelSummary(BaseModel):
     cheapest_bound: AcceleratorBound | None
 
 
-def model_summaries(catalog: EconomicsCatalog, prices_store: Store, tokens_store: Store, now: dt.datetime, freshness_days: int = 90) -> list[ModelSummary]:
+def model_summaries(
+    catalog: EconomicsCatalog, prices_store: Store, tokens_store: Store, now: dt.datetime, freshness_days: int = 90
+) -> list[ModelSummary]:
     """Every model with its cheapest market output price and its lowest output-cost bound at
     today's cheapest fresh on-demand prices (default settings: FP8, 1,024-token context)."""
     prices = current_rental_prices(catalog, prices_store, now, freshness_days)
@@ -312,8 +364,15 @@ def parse_mix(text: str) -> tuple[float, float]:
         raise BoundInputError("mix", f"{text!r} is not input:output tokens, e.g. 3:1") from None
 
 
-def request_from(fmt: str | None = None, context: str | None = None, mix: str | None = None, utilisation: str | None = None,
-                 kv_bits: str | None = None, batch: str | None = None, accelerators: str | None = None) -> BoundRequest:
+def request_from(
+    fmt: str | None = None,
+    context: str | None = None,
+    mix: str | None = None,
+    utilisation: str | None = None,
+    kv_bits: str | None = None,
+    batch: str | None = None,
+    accelerators: str | None = None,
+) -> BoundRequest:
     """A :class:`BoundRequest` from text parameters (page query or CLI), each checked; :class:`BoundInputError` names a bad one."""
     values: dict[str, object] = {}
     if fmt:
@@ -321,8 +380,13 @@ def request_from(fmt: str | None = None, context: str | None = None, mix: str | 
             values["number_format"] = NumberFormat(fmt.strip().upper())
         except ValueError:
             raise BoundInputError("format", f"{fmt!r} is not a number format ({', '.join(f.value for f in NumberFormat)})") from None
-    for name, text, kind in (("context", context, int), ("kv_bits", kv_bits, int), ("utilisation", utilisation, float),
-                             ("batch", batch, int), ("accelerators", accelerators, int)):
+    for name, text, kind in (
+        ("context", context, int),
+        ("kv_bits", kv_bits, int),
+        ("utilisation", utilisation, float),
+        ("batch", batch, int),
+        ("accelerators", accelerators, int),
+    ):
         if text:
             try:
                 values[name] = kind(text)

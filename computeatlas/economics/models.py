@@ -123,10 +123,18 @@ class ModelRecord(Record):
     kv_heads: ModelFigure
     head_size: ModelFigure
     context_length: ModelFigure
-    kv_lora_rank: ModelFigure | None = Field(None, description="multi-head latent attention: elements of the compressed key-value latent cached per token and layer")
-    qk_rope_head_dim: ModelFigure | None = Field(None, description="multi-head latent attention: elements of the positional key cached per token and layer")
-    sliding_window: ModelFigure | None = Field(None, description="tokens a sliding-window layer attends to, so the most it caches per sequence")
-    sliding_window_layers: ModelFigure | None = Field(None, description="how many layers use the sliding window; the others attend to the whole context")
+    kv_lora_rank: ModelFigure | None = Field(
+        None, description="multi-head latent attention: elements of the compressed key-value latent cached per token and layer"
+    )
+    qk_rope_head_dim: ModelFigure | None = Field(
+        None, description="multi-head latent attention: elements of the positional key cached per token and layer"
+    )
+    sliding_window: ModelFigure | None = Field(
+        None, description="tokens a sliding-window layer attends to, so the most it caches per sequence"
+    )
+    sliding_window_layers: ModelFigure | None = Field(
+        None, description="how many layers use the sliding window; the others attend to the whole context"
+    )
     weights_note: str | None = Field(None, description="how the publisher ships the weights (e.g. MXFP4 experts)")
     aliases: dict[Id, list[str]] = Field(default_factory=dict, description="provider id → exact names that provider publishes")
     note: str | None = None
@@ -152,7 +160,12 @@ class ModelRecord(Record):
             if (getattr(self, pair[0]) is None) != (getattr(self, pair[1]) is None):
                 raise ValueError(f"{pair[0]} and {pair[1]} are stated together or not at all")
         window_layers = self.sliding_window_layers
-        if window_layers is not None and window_layers.known and self.layers.known and (window_layers.value or 0) > (self.layers.value or 0):
+        if (
+            window_layers is not None
+            and window_layers.known
+            and self.layers.known
+            and (window_layers.value or 0) > (self.layers.value or 0)
+        ):
             raise ValueError(f"sliding_window_layers: {window_layers.value:,.0f} is more than the model's {self.layers.value:,.0f} layers")
         for name in ("total_params", "active_params"):
             fig = getattr(self, name)
@@ -160,8 +173,12 @@ class ModelRecord(Record):
                 raise ValueError(f"{name}: {fig.value:,.0f} is not a plausible parameter count (from {MIN_PARAMS:g} to {MAX_PARAMS:g})")
         if self.total_params.known and self.active_params.known and (self.active_params.value or 0) > (self.total_params.value or 0):
             raise ValueError("active_params exceeds total_params")
-        if self.architecture is Architecture.DENSE and self.total_params.known and self.active_params.known \
-                and self.active_params.value != self.total_params.value:
+        if (
+            self.architecture is Architecture.DENSE
+            and self.total_params.known
+            and self.active_params.known
+            and self.active_params.value != self.total_params.value
+        ):
             raise ValueError("a dense model's active parameters equal its total")
         return self
 
@@ -181,6 +198,7 @@ class ModelRecord(Record):
             if fig is not None:
                 yield name, fig
 
+
 MODELS = RecordKind("models", ModelRecord, by_name=True)
 """Open-weight language models: ``data/models/<id>.toml``, one per file, ordered by name."""
 
@@ -196,7 +214,9 @@ def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, st
     for ident, model in records.get("models", {}).items():
         for provider, names in model.aliases.items():
             if providers and provider not in providers and provider not in MARKET_ONLY_PROVIDERS:
-                yield Problem(files[f"models/{ident}"], f"aliases.{provider}", "no such provider in data/providers/ or the market list", provider)
+                yield Problem(
+                    files[f"models/{ident}"], f"aliases.{provider}", "no such provider in data/providers/ or the market list", provider
+                )
             for name in names:
                 other = seen.setdefault((provider, name), ident)
                 if other != ident:
@@ -217,4 +237,13 @@ MARKET_ONLY_PROVIDERS = {
 write them: genai-prices' and LiteLLM's provider names with ``_`` written ``-``)."""
 
 
-__all__ = ["ATTENTION_FIGURES", "FIGURES", "FIGURE_LABELS", "MARKET_ONLY_PROVIDERS", "Architecture", "FigureState", "ModelFigure", "ModelRecord"]
+__all__ = [
+    "ATTENTION_FIGURES",
+    "FIGURES",
+    "FIGURE_LABELS",
+    "MARKET_ONLY_PROVIDERS",
+    "Architecture",
+    "FigureState",
+    "ModelFigure",
+    "ModelRecord",
+]

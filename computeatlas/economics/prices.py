@@ -42,8 +42,9 @@ class PriceSource:
 
     def current(self, catalog: EconomicsCatalog, accelerator: str) -> list[OfferPrice]:
         """The current offers of ``accelerator`` (newest accepted observation within the window)."""
-        return current_offers(catalog, self.store, self.now, self.freshness_days, accelerator=accelerator,
-                              hours_per_month=self.hours_per_month)
+        return current_offers(
+            catalog, self.store, self.now, self.freshness_days, accelerator=accelerator, hours_per_month=self.hours_per_month
+        )
 
 
 def offer_label(offer: OfferPrice) -> str:
@@ -73,7 +74,9 @@ def chosen_offer(catalog: EconomicsCatalog, acc: Accelerator, ident: str, prices
     return offer
 
 
-def cheapest_offer(catalog: EconomicsCatalog, acc: Accelerator, prices: PriceSource | None) -> tuple[CheapestPrice | None, OfferPrice | None]:
+def cheapest_offer(
+    catalog: EconomicsCatalog, acc: Accelerator, prices: PriceSource | None
+) -> tuple[CheapestPrice | None, OfferPrice | None]:
     """The cheapest price of ``acc`` by the one rule and its offer as lists show it: current, or
     the newest one with ``current`` False (None, None when none qualifies or no store is given)."""
     found = cheapest_price(prices.store, acc.id, prices.now, prices.freshness_days, catalog=catalog, current_only=False) if prices else None

@@ -34,9 +34,11 @@ class RentalPrice(SpreadEnd):
         """The price in words, e.g. ``1.99 USD per accelerator-hour, voltage-park On-Demand (Ethernet), read 2026-09-20``."""
         if self.origin == "given by you":
             return f"{self.per_accelerator_hour:.4g} USD per accelerator-hour, given by you"
-        return (f"{self.per_accelerator_hour:.4g} USD per accelerator-hour, {self.provider} {self.instance_type}"
-                f"{' (' + self.region + ')' if self.region else ''}, read {self.collected.date().isoformat()}"
-                f"{'' if self.origin.startswith('the cheapest') else ' (' + self.origin + ')'}")
+        return (
+            f"{self.per_accelerator_hour:.4g} USD per accelerator-hour, {self.provider} {self.instance_type}"
+            f"{' (' + self.region + ')' if self.region else ''}, read {self.collected.date().isoformat()}"
+            f"{'' if self.origin.startswith('the cheapest') else ' (' + self.origin + ')'}"
+        )
 
 
 def _rental(found: CheapestPrice) -> RentalPrice:
@@ -65,16 +67,24 @@ def left_out(catalog: EconomicsCatalog, store: Store, now: dt.datetime, freshnes
     """The rented or observed parts not in a ranking over ``ranked``, each with why
     (:func:`computeatlas.cloud.cheapest_price.left_out`)."""
     prices = cheapest_price.cheapest_prices(store, now, freshness_days, catalog)
-    return [LeftOut(accelerator=a, accelerator_name=catalog.accelerators[a].name, reason=why, url=site_path("silicon_page", ident=a))
-            for a, why in cheapest_price.left_out(catalog, prices, ranked, store)]
+    return [
+        LeftOut(accelerator=a, accelerator_name=catalog.accelerators[a].name, reason=why, url=site_path("silicon_page", ident=a))
+        for a, why in cheapest_price.left_out(catalog, prices, ranked, store)
+    ]
 
 
 MAX_PRICE = 1e6
 """Highest price per accelerator-hour a visitor may give (USD); anything above is surely a typo."""
 
 
-def chosen_price(catalog: EconomicsCatalog, store: Store, now: dt.datetime, offer: str | None = None, price: str | None = None,
-                 accelerator: str | None = None) -> tuple[str, RentalPrice] | None:
+def chosen_price(
+    catalog: EconomicsCatalog,
+    store: Store,
+    now: dt.datetime,
+    offer: str | None = None,
+    price: str | None = None,
+    accelerator: str | None = None,
+) -> tuple[str, RentalPrice] | None:
     """The price a visitor chose instead of the cheapest observation: an offer of the cloud layer
     (``offer``, its derived price per accelerator-hour), or ``price`` USD per accelerator-hour for
     ``accelerator``. None when neither is given.
@@ -90,8 +100,9 @@ def chosen_price(catalog: EconomicsCatalog, store: Store, now: dt.datetime, offe
     if offer:
         found = find_offer(catalog, store, offer, now)
         if found is None:
-            raise NotFound("No such offer", f"no offer with id {offer!r} (ids end in the date the price was read; "
-                           "the cloud pages list them)", [])
+            raise NotFound(
+                "No such offer", f"no offer with id {offer!r} (ids end in the date the price was read; the cloud pages list them)", []
+            )
         if found.per_accelerator_hour is None:
             raise InputError("offer", f"{offer!r} is a bundle whose price per accelerator is not separable ({found.arithmetic})")
         if found.currency != "USD":

@@ -81,8 +81,11 @@ def judge(obs: TokenObservation, band: Mapping[tuple[str, str], tuple[float, int
             continue
         median, providers = found
         if value > median * BAND_FACTOR or value < median / BAND_FACTOR:
-            obs = obs.held("far_from_median", f"the {side} price {value:.4g} USD per million tokens is more than {BAND_FACTOR:,.0f}× "
-                                              f"from the median {median:.4g} of {providers} providers' medians for {obs.model}")
+            obs = obs.held(
+                "far_from_median",
+                f"the {side} price {value:.4g} USD per million tokens is more than {BAND_FACTOR:,.0f}× "
+                f"from the median {median:.4g} of {providers} providers' medians for {obs.model}",
+            )
     return obs
 
 

@@ -43,8 +43,15 @@ def _reader(fmt: str):
     raise KeyError(fmt)
 
 
-def import_token_files(paths: Sequence[Path], store: Store, models: Iterable[ModelRecord], now: dt.datetime | None = None,
-                       fmt: str = "tokens", commit: str | None = None, published: dt.datetime | None = None) -> TokenSummary:
+def import_token_files(
+    paths: Sequence[Path],
+    store: Store,
+    models: Iterable[ModelRecord],
+    now: dt.datetime | None = None,
+    fmt: str = "tokens",
+    commit: str | None = None,
+    published: dt.datetime | None = None,
+) -> TokenSummary:
     """Import the per-token prices of ``paths`` (in format ``fmt``, one of :data:`FORMATS`)
     into ``store`` as one atomic run. ``commit`` and ``published`` give the commit of a JSON
     file whose name :data:`computeatlas.economics.token_files.KNOWN` does not list.
@@ -75,14 +82,20 @@ def import_token_files(paths: Sequence[Path], store: Store, models: Iterable[Mod
                 decided.append(decide(result, aliases).model_copy(update={"run": run}))
     stored = {(r["provider"], r["product"], r["collected"].astimezone(dt.UTC).isoformat()): r
               for r in store.query("SELECT * FROM latest")}  # fmt: skip
-    band = token_band.medians((r for r in stored.values() if r["status"] == Status.ACCEPTED.value and r["model"]),
-                              [o for o in decided if o.status is Status.ACCEPTED])
+    band = token_band.medians(
+        (r for r in stored.values() if r["status"] == Status.ACCEPTED.value and r["model"]),
+        [o for o in decided if o.status is Status.ACCEPTED],
+    )
     decided = [token_band.judge(o, band) if o.status is Status.ACCEPTED else o for o in decided]
     added, seen = [], set()
     for obs in decided:
         prior = stored.get(obs.key())
         same = prior is not None and (prior["input_per_million"], prior["output_per_million"], prior["model"], prior["status"]) == (
-            obs.input_per_million, obs.output_per_million, obs.model, obs.status.value)
+            obs.input_per_million,
+            obs.output_per_million,
+            obs.model,
+            obs.status.value,
+        )
         if same or obs.key() in seen:
             summary.already_stored += 1
             continue
@@ -97,9 +110,16 @@ def import_token_files(paths: Sequence[Path], store: Store, models: Iterable[Mod
             summary.held_by_rule[obs.rules[0]] += 1
             summary.held_by_provider[obs.provider] += 1
     if added:
-        store.append(added, run, {"format": "opencomputeprices-tokens" if fmt == "tokens" else fmt, "started": now.isoformat(),
-                                  "counts": summary.counts(),
-                                  "inputs": [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in paths]})
+        store.append(
+            added,
+            run,
+            {
+                "format": "opencomputeprices-tokens" if fmt == "tokens" else fmt,
+                "started": now.isoformat(),
+                "counts": summary.counts(),
+                "inputs": [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in paths],
+            },
+        )
     return summary
 
 

@@ -74,7 +74,9 @@ def market_price(o: TokenObservation, now: dt.datetime, freshness_days: int) -> 
                        source_url=o.source_url, via=o.via, pricing_urls=urls, stale=age > freshness_days, age_days=max(age, 0))  # fmt: skip
 
 
-def market(observations: Iterable[TokenObservation], now: dt.datetime, freshness_days: int = 90) -> tuple[list[MarketPrice], list[MarketPrice], MarketSpread]:
+def market(
+    observations: Iterable[TokenObservation], now: dt.datetime, freshness_days: int = 90
+) -> tuple[list[MarketPrice], list[MarketPrice], MarketSpread]:
     """(every observation, oldest first; the newest of each provider's product, cheapest output
     first; the output-price spread) of ``observations`` as of ``now``."""
     rows = [market_price(o, now, freshness_days) for o in observations]
@@ -88,14 +90,28 @@ def market(observations: Iterable[TokenObservation], now: dt.datetime, freshness
     ends = fresh or current
 
     def end(r: MarketPrice) -> SpreadEnd:
-        return SpreadEnd(provider_name=r.provider_name, product=r.product, output_per_million=r.output_per_million, collected=r.collected.date())
+        return SpreadEnd(
+            provider_name=r.provider_name, product=r.product, output_per_million=r.output_per_million, collected=r.collected.date()
+        )
 
     if not ends:
         return rows, current, MarketSpread(counted=0, cheapest=None, dearest=None, ratio=None, freshness_days=freshness_days)
     last = max(r.collected for r in ends)
     ratio = ends[-1].output_per_million / ends[0].output_per_million if len(ends) > 1 and ends[0].output_per_million else None
-    return rows, current, MarketSpread(counted=len(ends), cheapest=end(ends[0]), dearest=end(ends[-1]), ratio=ratio, fresh=bool(fresh),
-                                       newest=last.date(), age_days=(now - last).days, freshness_days=freshness_days)
+    return (
+        rows,
+        current,
+        MarketSpread(
+            counted=len(ends),
+            cheapest=end(ends[0]),
+            dearest=end(ends[-1]),
+            ratio=ratio,
+            fresh=bool(fresh),
+            newest=last.date(),
+            age_days=(now - last).days,
+            freshness_days=freshness_days,
+        ),
+    )
 
 
 __all__ = ["MarketPrice", "MarketSpread", "SpreadEnd", "market", "market_price"]

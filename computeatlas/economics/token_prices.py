@@ -253,8 +253,13 @@ class TokenSummary(ImportCounts):
 
     def counts(self) -> dict[str, object]:
         """The counts as plain data (for the run's manifest)."""
-        return {**super().counts(), **{name: dict(getattr(self, name).most_common()) for name in
-                                       ("accepted_by_model", "accepted_by_provider", "held_by_provider", "skipped_by_reason")}}
+        return {
+            **super().counts(),
+            **{
+                name: dict(getattr(self, name).most_common())
+                for name in ("accepted_by_model", "accepted_by_provider", "held_by_provider", "skipped_by_reason")
+            },
+        }
 
 
 def token_store(root: Path) -> Store:

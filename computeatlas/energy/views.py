@@ -75,7 +75,9 @@ class SystemClaimView(BaseModel):
 
     key: str
     label: str
-    state: Shown = Field(description="the state as shown (computeatlas.core.presentation): published_as_text for words where a figure belongs")
+    state: Shown = Field(
+        description="the state as shown (computeatlas.core.presentation): published_as_text for words where a figure belongs"
+    )
     state_label: str
     display: str
     value: str | None = None
@@ -210,10 +212,7 @@ def claim_view(sources: dict[str, Source], key: str, label: str, claim: Claim) -
         display = claim.text
     else:
         display = claim.state.label
-    others = [
-        f"{o.value or o.text} — {sources[o.source].publisher if o.source in sources else o.source}"
-        for o in claim.other_claims
-    ]
+    others = [f"{o.value or o.text} — {sources[o.source].publisher if o.source in sources else o.source}" for o in claim.other_claims]
     return SystemClaimView(
         key=key, label=label, state=shown.state, state_label=shown.label, display=display,
         value=claim.value, amount=fig.amount if fig else None, unit=unit if fig else None,
@@ -280,7 +279,10 @@ def system_view(catalog: EnergyCatalog, system: System) -> SystemView:
 
 
 def _link_parts(catalog: EnergyCatalog, ids: Iterable[str]) -> list[Link]:
-    return [Link(id=i, name=catalog.accelerators[i].name if i in catalog.accelerators else i, url=site_path("silicon_page", ident=i)) for i in ids]
+    return [
+        Link(id=i, name=catalog.accelerators[i].name if i in catalog.accelerators else i, url=site_path("silicon_page", ident=i))
+        for i in ids
+    ]
 
 
 def economics_claim_view(catalog: EnergyCatalog, claim: EconomicsClaim) -> ClaimView:
@@ -363,7 +365,9 @@ def power_question(catalog: EnergyCatalog, acc: Accelerator) -> PowerQuestion:
         rack_density=latest_figures(catalog, "rack-power-density"),
         queue=latest_figures(catalog, "interconnection-queue"),
         efficiency_claims=_claims(catalog, Metric.TOKENS_PER_WATT, acc.id),
-        topics=[Link(id=t, name=catalog.energy[t].title, url=site_path("energy_topic", ident=t)) for t in POWER_TOPICS if t in catalog.energy],
+        topics=[
+            Link(id=t, name=catalog.energy[t].title, url=site_path("energy_topic", ident=t)) for t in POWER_TOPICS if t in catalog.energy
+        ],
     )
 
 

@@ -101,7 +101,7 @@ def _driver_url(url: str) -> str:
     """Use psycopg (v3) for ``postgresql://`` and ``postgres://`` URLs that name no driver."""
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 

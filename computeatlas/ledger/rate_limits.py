@@ -169,8 +169,9 @@ class _Transaction:
             connection = self.engine.connect()
             connection.begin()
             try:
-                connection.execute(text("SELECT pg_advisory_xact_lock(:space, :key)"),
-                                   {"space": _LOCK_SPACE, "key": zlib.crc32(self.key.encode()) - 2**31})
+                connection.execute(
+                    text("SELECT pg_advisory_xact_lock(:space, :key)"), {"space": _LOCK_SPACE, "key": zlib.crc32(self.key.encode()) - 2**31}
+                )
             except BaseException:
                 connection.close()
                 raise

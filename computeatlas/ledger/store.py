@@ -36,7 +36,6 @@ MAX_RETENTION_DAYS = 36500
 log = logging.getLogger("computeatlas.ledger")
 
 
-
 class LedgerEntry(BaseModel):
     """One recorded request, as ``requests list`` and ``requests export`` show it."""
 
@@ -151,7 +150,9 @@ class Ledger:
             if dialect in ("sqlite", "postgresql"):
                 module = __import__(f"sqlalchemy.dialects.{dialect}", fromlist=["insert"])
                 statement = (
-                    module.insert(requests).values(values).on_conflict_do_nothing(index_elements=["idempotency_key"])
+                    module.insert(requests)
+                    .values(values)
+                    .on_conflict_do_nothing(index_elements=["idempotency_key"])
                     .returning(requests.c.id)
                 )
                 created = connection.execute(statement).first() is not None
@@ -189,11 +190,7 @@ class Ledger:
 
     def export(self, email: str) -> builtins.list[LedgerEntry]:
         """Every request made with ``email`` (any case, see :func:`email_key`), oldest first."""
-        query = (
-            select(requests)
-            .where(requests.c.email_key == email_key(email))
-            .order_by(requests.c.created_at, requests.c.id)
-        )
+        query = select(requests).where(requests.c.email_key == email_key(email)).order_by(requests.c.created_at, requests.c.id)
         with self.engine.connect() as connection:
             return [LedgerEntry.model_validate(dict(r)) for r in connection.execute(query).mappings()]
 
@@ -243,8 +240,10 @@ class Ledger:
             if self.engine.dialect.name == "sqlite":
                 busy, _, _ = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
                 if busy:
-                    log.warning("the ledger's WAL could not be emptied (a reader held it); erased rows remain in "
-                                "ledger.sqlite3-wal until the next erase, purge or restart")
+                    log.warning(
+                        "the ledger's WAL could not be emptied (a reader held it); erased rows remain in "
+                        "ledger.sqlite3-wal until the next erase, purge or restart"
+                    )
                 return not busy
             if self.engine.dialect.name == "postgresql":
                 connection.exec_driver_sql(f"VACUUM FULL {requests.name}")

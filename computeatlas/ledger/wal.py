@@ -58,12 +58,13 @@ class WalPurge:
     @property
     def complete(self) -> bool:
         """True when every step ran and no setting keeps old segments in ``pg_wal``."""
-        return bool(self.steps) and all(s.done for s in self.steps) and not any(
-            r.startswith("pg_wal") for r in self.remaining)
+        return bool(self.steps) and all(s.done for s in self.steps) and not any(r.startswith("pg_wal") for r in self.remaining)
 
 
-ALWAYS = ("Out of reach of the ledger: WAL archives, replicas (their own pg_wal), backups and snapshots, "
-          "and disk blocks the file system freed (use encrypted storage).")
+ALWAYS = (
+    "Out of reach of the ledger: WAL archives, replicas (their own pg_wal), backups and snapshots, "
+    "and disk blocks the file system freed (use encrypted storage)."
+)
 
 
 def _settings(connection) -> dict[str, str]:
@@ -76,22 +77,32 @@ def _settings(connection) -> dict[str, str]:
 def _remaining(settings: dict[str, str], steps: tuple[Step, ...]) -> tuple[str, ...]:
     left = []
     if not all(s.done for s in steps if s.command != COMMANDS[0]):
-        left.append("pg_wal: the segments holding the rows stay until the server's own checkpoints pass them "
-                    "(the current one only once 16 MB more WAL fill it); grant the ledger's user EXECUTE ON FUNCTION "
-                    "pg_switch_wal() and the pg_checkpoint role, or run these commands as a superuser.")
+        left.append(
+            "pg_wal: the segments holding the rows stay until the server's own checkpoints pass them "
+            "(the current one only once 16 MB more WAL fill it); grant the ledger's user EXECUTE ON FUNCTION "
+            "pg_switch_wal() and the pg_checkpoint role, or run these commands as a superuser."
+        )
     if settings.get("wal_recycle") == "on":
-        left.append("pg_wal: wal_recycle is on, so the checkpoint renamed the old segments for reuse instead of "
-                    "removing them, and they hold the rows until new WAL overwrites them; set wal_recycle = off "
-                    "(ALTER SYSTEM SET wal_recycle = off; SELECT pg_reload_conf()) and purge again.")
+        left.append(
+            "pg_wal: wal_recycle is on, so the checkpoint renamed the old segments for reuse instead of "
+            "removing them, and they hold the rows until new WAL overwrites them; set wal_recycle = off "
+            "(ALTER SYSTEM SET wal_recycle = off; SELECT pg_reload_conf()) and purge again."
+        )
     if settings.get("wal_keep_size") not in (None, "0", "0MB") or settings.get("replication_slots") not in (None, "0"):
-        left.append(f"pg_wal: wal_keep_size ({settings.get('wal_keep_size')}) and {settings.get('replication_slots')} "
-                    "replication slot(s) keep old segments until they are past them.")
+        left.append(
+            f"pg_wal: wal_keep_size ({settings.get('wal_keep_size')}) and {settings.get('replication_slots')} "
+            "replication slot(s) keep old segments until they are past them."
+        )
     if settings.get("archive_mode") not in (None, "off"):
-        left.append("Archive: archive_mode is on, so the segments were (or, until archived, will be) copied to the "
-                    "WAL archive; expire the archive within the retention.")
+        left.append(
+            "Archive: archive_mode is on, so the segments were (or, until archived, will be) copied to the "
+            "WAL archive; expire the archive within the retention."
+        )
     if not steps[0].done:
-        left.append("pg_statistic: statistics collected before migration 0003 may hold values from the personal "
-                    "columns until a superuser runs VACUUM FULL pg_statistic.")
+        left.append(
+            "pg_statistic: statistics collected before migration 0003 may hold values from the personal "
+            "columns until a superuser runs VACUUM FULL pg_statistic."
+        )
     left.append(ALWAYS)
     return tuple(left)
 

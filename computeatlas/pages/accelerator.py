@@ -64,9 +64,14 @@ class AcceleratorView(BaseModel):
     glance: Glance | None = Field(None, description="the summary card: core figures, availability, current price range, the catch")
 
 
-
-def accelerator_view(catalog: Catalog, acc: Accelerator, store: Store | None = None, now: dt.datetime | None = None,
-                     freshness_days: int = 90, rates: RateTable | None = None) -> AcceleratorView:
+def accelerator_view(
+    catalog: Catalog,
+    acc: Accelerator,
+    store: Store | None = None,
+    now: dt.datetime | None = None,
+    freshness_days: int = 90,
+    rates: RateTable | None = None,
+) -> AcceleratorView:
     """Build the full page data for ``acc`` from the catalog; with ``store``, the rental
     section's price range is the current observed range as of ``now``."""
     details = acc.details
@@ -100,6 +105,14 @@ def accelerator_view(catalog: Catalog, acc: Accelerator, store: Store | None = N
         derived=derived_figures(acc),
         rent=rent,
         power=power_question(catalog, acc),
-        glance=glance(specs, acc.availability.value, acc.availability_note, acc.catch, rent, site_path("cloud_prices", ident=acc.id),
-                      prices_read=store is not None, names={i: p.name for i, p in catalog.providers.items()}),
+        glance=glance(
+            specs,
+            acc.availability.value,
+            acc.availability_note,
+            acc.catch,
+            rent,
+            site_path("cloud_prices", ident=acc.id),
+            prices_read=store is not None,
+            names={i: p.name for i, p in catalog.providers.items()},
+        ),
     )

@@ -40,11 +40,18 @@ def price_cells(catalog: Catalog, cheapest: Mapping[str, CheapestPrice]) -> dict
         if end is None:
             cells[ident] = Cell(text=NONE_OBSERVED)
         elif not end.current:
-            cells[ident] = Cell(text=f"not current: {price_text(end.per_accelerator_hour)}",
-                                note=f"{provider_name(catalog, end.provider)}, {end.seen}", url=end.source_url)
+            cells[ident] = Cell(
+                text=f"not current: {price_text(end.per_accelerator_hour)}",
+                note=f"{provider_name(catalog, end.provider)}, {end.seen}",
+                url=end.source_url,
+            )
         else:
-            cells[ident] = Cell(text=price_text(end.per_accelerator_hour), number=end.per_accelerator_hour,
-                                note=f"{provider_name(catalog, end.provider)}, {end.collected.date().isoformat()}", url=end.source_url)
+            cells[ident] = Cell(
+                text=price_text(end.per_accelerator_hour),
+                number=end.per_accelerator_hour,
+                note=f"{provider_name(catalog, end.provider)}, {end.collected.date().isoformat()}",
+                url=end.source_url,
+            )
     return cells
 
 

@@ -40,32 +40,70 @@ NOT_CURRENT_STATE = "not_current"
 
 def _price_cell(catalog: Catalog, base: CellView, end: CheapestPrice | None) -> CellView:
     if end is None:
-        return CellView(id=base.id, state=NONE_OBSERVED_STATE, state_label=NONE_OBSERVED_LABEL, display=NONE_OBSERVED_LABEL,
-                        comparable=False, verified=base.verified)
+        return CellView(
+            id=base.id,
+            state=NONE_OBSERVED_STATE,
+            state_label=NONE_OBSERVED_LABEL,
+            display=NONE_OBSERVED_LABEL,
+            comparable=False,
+            verified=base.verified,
+        )
     provider = provider_name(catalog, end.provider)
     if not end.current:
         words = f"not current: {end.seen}"
-        return CellView(id=base.id, state=NOT_CURRENT_STATE, state_label=words, display=f"{words} ({price_text(end.per_accelerator_hour)} USD per hour)",
-                        comparable=False, verified=end.collected.date(), note=f"{provider}, {end.instance_type}", url=end.source_url)
+        return CellView(
+            id=base.id,
+            state=NOT_CURRENT_STATE,
+            state_label=words,
+            display=f"{words} ({price_text(end.per_accelerator_hour)} USD per hour)",
+            comparable=False,
+            verified=end.collected.date(),
+            note=f"{provider}, {end.instance_type}",
+            url=end.source_url,
+        )
     return CellView(
-        id=base.id, state="observed", state_label="observed price", display=f"{price_text(end.per_accelerator_hour)} USD per hour",
-        comparable=True, amount=end.per_accelerator_hour, verified=end.collected.date(),
-        note=f"{provider}, {end.instance_type}, collected {end.collected.date().isoformat()}", url=end.source_url,
+        id=base.id,
+        state="observed",
+        state_label="observed price",
+        display=f"{price_text(end.per_accelerator_hour)} USD per hour",
+        comparable=True,
+        amount=end.per_accelerator_hour,
+        verified=end.collected.date(),
+        note=f"{provider}, {end.instance_type}, collected {end.collected.date().isoformat()}",
+        url=end.source_url,
     )
 
 
 def _per_dollar(figure: CellView, price: CellView, scale: float, unit: str, what: str) -> CellView:
     """``figure`` (canonical amount ÷ ``scale``) per USD-hour of ``price``, or the reason there is none."""
     if figure.amount is None or not figure.comparable:
-        return CellView(id=figure.id, state=figure.state, state_label=figure.state_label, display=figure.state_label,
-                        comparable=False, verified=figure.verified, reason=f"{what}: {figure.state_label}")
+        return CellView(
+            id=figure.id,
+            state=figure.state,
+            state_label=figure.state_label,
+            display=figure.state_label,
+            comparable=False,
+            verified=figure.verified,
+            reason=f"{what}: {figure.state_label}",
+        )
     if price.amount is None:
-        words = f"no current price: {price.state_label.removeprefix('not current: ')}" if price.state == NOT_CURRENT_STATE else NONE_OBSERVED_LABEL
-        return CellView(id=figure.id, state=NONE_OBSERVED_STATE, state_label=words, display=words, comparable=False, verified=figure.verified)
+        words = (
+            f"no current price: {price.state_label.removeprefix('not current: ')}"
+            if price.state == NOT_CURRENT_STATE
+            else NONE_OBSERVED_LABEL
+        )
+        return CellView(
+            id=figure.id, state=NONE_OBSERVED_STATE, state_label=words, display=words, comparable=False, verified=figure.verified
+        )
     value = figure.amount / scale / price.amount
     return CellView(
-        id=figure.id, state="derived", state_label=DERIVED_LABEL, display=f"{sig3(value)} {unit}", comparable=True,
-        amount=value, verified=min(figure.verified, price.verified),
+        id=figure.id,
+        state="derived",
+        state_label=DERIVED_LABEL,
+        display=f"{sig3(value)} {unit}",
+        comparable=True,
+        amount=value,
+        verified=min(figure.verified, price.verified),
         worked=f"{grouped(figure.amount / scale)} ÷ {price_text(price.amount)} USD/hour = {sig3(value)} {unit}",
     )
 
@@ -75,27 +113,55 @@ def price_rows(catalog: Catalog, view: ComparisonView, cheapest: dict[str, Cheap
     by_key = {r.key: r for r in view.rows}
     reference = view.parts[0].name
     prices = [_price_cell(catalog, c, cheapest.get(c.id)) for c in by_key["memory"].cells]
-    rows = [RowView(key="price.on_demand", label="Cheapest on-demand price, USD per accelerator-hour", group="price", unit="USD/h",
-                    note=f"Lowest fresh on-demand USD observation in the last {freshness_days} days, any provider, in the part's most-offered stated variant (all its offers when none states one).",
-                    cells=prices)]
+    rows = [
+        RowView(
+            key="price.on_demand",
+            label="Cheapest on-demand price, USD per accelerator-hour",
+            group="price",
+            unit="USD/h",
+            note=f"Lowest fresh on-demand USD observation in the last {freshness_days} days, any provider, in the part's most-offered stated variant (all its offers when none states one).",
+            cells=prices,
+        )
+    ]
     fmt = view.headline.number_format
     if fmt is not None:
         unit = f"{tera_unit(fmt)} per USD/hour"
         compute = by_key[f"compute.{fmt.value}"].cells
-        rows.append(RowView(
-            key=f"price.compute_per_usd.{fmt.value}", label=f"Dense {fmt.value} per USD-hour", group="price", number_format=fmt, unit=unit,
-            formula=f"= dense {fmt.value} ({tera_unit(fmt)}) ÷ cheapest on-demand price (USD/hour)",
-            cells=[_per_dollar(c, p, 1e12, unit, f"{fmt.value} dense compute") for c, p in zip(compute, prices, strict=True)]))
+        rows.append(
+            RowView(
+                key=f"price.compute_per_usd.{fmt.value}",
+                label=f"Dense {fmt.value} per USD-hour",
+                group="price",
+                number_format=fmt,
+                unit=unit,
+                formula=f"= dense {fmt.value} ({tera_unit(fmt)}) ÷ cheapest on-demand price (USD/hour)",
+                cells=[_per_dollar(c, p, 1e12, unit, f"{fmt.value} dense compute") for c, p in zip(compute, prices, strict=True)],
+            )
+        )
     else:
         words = "not comparable: no number format shared"
-        rows.append(RowView(
-            key="price.compute_per_usd", label="Dense compute per USD-hour", group="price",
-            note="These parts share no number format all publish as a dense per-accelerator figure (see Headline compute), so compute per dollar is not set side by side.",
-            cells=[CellView(id=p.id, state="not_comparable", state_label=words, display=words, comparable=False, verified=p.verified) for p in prices]))
-    rows.append(RowView(
-        key="price.memory_per_usd", label="Memory per USD-hour", group="price", unit="GB per USD/hour",
-        formula="= memory (GB) ÷ cheapest on-demand price (USD/hour)",
-        cells=[_per_dollar(c, p, 1e9, "GB per USD/hour", "memory") for c, p in zip(by_key["memory"].cells, prices, strict=True)]))
+        rows.append(
+            RowView(
+                key="price.compute_per_usd",
+                label="Dense compute per USD-hour",
+                group="price",
+                note="These parts share no number format all publish as a dense per-accelerator figure (see Headline compute), so compute per dollar is not set side by side.",
+                cells=[
+                    CellView(id=p.id, state="not_comparable", state_label=words, display=words, comparable=False, verified=p.verified)
+                    for p in prices
+                ],
+            )
+        )
+    rows.append(
+        RowView(
+            key="price.memory_per_usd",
+            label="Memory per USD-hour",
+            group="price",
+            unit="GB per USD/hour",
+            formula="= memory (GB) ÷ cheapest on-demand price (USD/hour)",
+            cells=[_per_dollar(c, p, 1e9, "GB per USD/hour", "memory") for c, p in zip(by_key["memory"].cells, prices, strict=True)],
+        )
+    )
     return [with_ratios(r, reference) for r in rows]
 
 

@@ -68,12 +68,19 @@ def _figure(spec: SpecView) -> GlanceFigure:
     label = f"{fmt.value} dense" if isinstance(fmt, NumberFormat) else _CARD_LABELS.get(spec.key, spec.label)
     shown = spec.state.value in ("published", "published_as_text")
     return GlanceFigure(
-        key=spec.key, label=label, display=spec.primary.display if shown else spec.state_label,
-        state=spec.state.value, state_label=spec.state_label, basis=spec.primary.basis if shown else None, dense=fmt is not None,
+        key=spec.key,
+        label=label,
+        display=spec.primary.display if shown else spec.state_label,
+        state=spec.state.value,
+        state_label=spec.state_label,
+        basis=spec.primary.basis if shown else None,
+        dense=fmt is not None,
     )
 
 
-def glance_price(rent: RentSummary | None, prices_url: str, prices_read: bool = True, names: Mapping[str, str] | None = None) -> GlancePrice:
+def glance_price(
+    rent: RentSummary | None, prices_url: str, prices_read: bool = True, names: Mapping[str, str] | None = None
+) -> GlancePrice:
     """The card's price line from the page's rental summary (see :mod:`computeatlas.cloud.rental`);
     ``prices_read`` is False when the observation store was not read (nothing is said about prices then);
     ``names`` gives providers' names by id (the id is shown where none is given)."""
@@ -85,27 +92,52 @@ def glance_price(rent: RentSummary | None, prices_url: str, prices_read: bool = 
     day = observed.as_of.date().isoformat()
     old = observed.last_seen
     if observed.offers == 0 and old is not None:
-        return GlancePrice(text=f"Not current: {old.seen}, {price_text(old.per_accelerator_hour)} USD per accelerator-hour on demand "
-                                f"({(names or {}).get(old.provider, old.provider)}, {old.instance_type}); no observation in the {observed.freshness_days} days to {day}.",
-                           as_of=day, url=prices_url, last_seen=old.seen)
+        return GlancePrice(
+            text=f"Not current: {old.seen}, {price_text(old.per_accelerator_hour)} USD per accelerator-hour on demand "
+            f"({(names or {}).get(old.provider, old.provider)}, {old.instance_type}); no observation in the {observed.freshness_days} days to {day}.",
+            as_of=day,
+            url=prices_url,
+            last_seen=old.seen,
+        )
     if observed.offers == 0 or observed.cheapest is None or observed.dearest is None:
-        return GlancePrice(text=f"No on-demand USD price observed in the {observed.freshness_days} days to {day}.", as_of=day, url=prices_url)
+        return GlancePrice(
+            text=f"No on-demand USD price observed in the {observed.freshness_days} days to {day}.", as_of=day, url=prices_url
+        )
     low, high = observed.cheapest.per_accelerator_hour, observed.dearest.per_accelerator_hour
     providers = len(observed.providers)
     count = f"{observed.offers} offer{'s' if observed.offers != 1 else ''} from {providers} provider{'s' if providers != 1 else ''}"
     span = price_text(low) if observed.offers == 1 else f"{price_text(low)}–{price_text(high)}"
-    return GlancePrice(text=f"{span} USD per accelerator-hour on demand ({count}, {observed.freshness_days} days to {day})",
-                       low=low, high=high, as_of=day, url=prices_url, current=True)
+    return GlancePrice(
+        text=f"{span} USD per accelerator-hour on demand ({count}, {observed.freshness_days} days to {day})",
+        low=low,
+        high=high,
+        as_of=day,
+        url=prices_url,
+        current=True,
+    )
 
 
-def glance(specs: list[SpecView], availability: str, availability_note: str, catch: str, rent: RentSummary | None,
-           prices_url: str, prices_read: bool = True, names: Mapping[str, str] | None = None) -> Glance:
+def glance(
+    specs: list[SpecView],
+    availability: str,
+    availability_note: str,
+    catch: str,
+    rent: RentSummary | None,
+    prices_url: str,
+    prices_read: bool = True,
+    names: Mapping[str, str] | None = None,
+) -> Glance:
     """The card of one accelerator from its spec views, rental summary and catch (``prices_read``:
     whether the observation store was read, see :func:`glance_price`)."""
     by_key = {s.key: s for s in specs}
     figures = [_figure(by_key[k]) for k in CARD_SPECS if k in by_key and not (k == "compute.FP4" and by_key[k].state.value != "published")]
-    return Glance(figures=figures, availability=availability, availability_note=availability_note,
-                  price=glance_price(rent, prices_url, prices_read, names), catch=first_sentence(catch))
+    return Glance(
+        figures=figures,
+        availability=availability,
+        availability_note=availability_note,
+        price=glance_price(rent, prices_url, prices_read, names),
+        catch=first_sentence(catch),
+    )
 
 
 __all__ = ["CARD_SPECS", "Glance", "GlanceFigure", "GlancePrice", "first_sentence", "glance", "glance_price"]

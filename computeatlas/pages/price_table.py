@@ -28,7 +28,9 @@ OBSERVED_SORTS: dict[str, Callable[[Any], Any]] = {
     "instance": lambda p: p.instance_type.casefold(),
     "region": lambda p: region_label(p.provider, p.region).casefold() if p.region else None,
     "pricing": lambda p: pricing_words(p.pricing, p.term),
-    "price": lambda p: p.usd_per_accelerator_hour if hasattr(p, "usd_per_accelerator_hour") else (p.per_accelerator_hour if p.usd_comparable else None),
+    "price": lambda p: (
+        p.usd_per_accelerator_hour if hasattr(p, "usd_per_accelerator_hour") else (p.per_accelerator_hour if p.usd_comparable else None)
+    ),
     "collected": lambda p: p.collected,
     "variant": lambda p: (p.variant if isinstance(p.variant, str) else p.variant.key) or None,
 }

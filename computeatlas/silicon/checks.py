@@ -100,17 +100,25 @@ def _out_of_bounds(acc: Accelerator, file: str) -> Iterator[Problem]:
         for suffix, text, amount in _figures(claim):
             if not bounds.holds(amount):
                 where = "per wafer" if acc.form_factor in BOUNDS_BY_FORM_FACTOR else "per accelerator"
-                yield Problem(file, f"specs.{key}.{suffix}",
-                              f"{text} is outside the plausible range {where} ({bounds.shown}): a unit slip, "
-                              "or a figure for a node or rack? (ranges: computeatlas/silicon/checks.py BOUNDS)", text)
+                yield Problem(
+                    file,
+                    f"specs.{key}.{suffix}",
+                    f"{text} is outside the plausible range {where} ({bounds.shown}): a unit slip, "
+                    "or a figure for a node or rack? (ranges: computeatlas/silicon/checks.py BOUNDS)",
+                    text,
+                )
 
 
 def _dense_equals_sparse(acc: Accelerator, file: str) -> Iterator[Problem]:
     for fmt, claim in acc.specs.compute.items():
         if claim.figure is not None and claim.sparse_figure is not None and _same(claim.figure.amount, claim.sparse_figure.amount):
-            yield Problem(file, f"specs.compute.{fmt.value}.value",
-                          f"the dense figure {claim.value} equals the sparse figure {claim.sparse}: is a sparse figure "
-                          "stored as dense? (record only the sparse figure in 'sparse', with its pattern)", claim.value)
+            yield Problem(
+                file,
+                f"specs.compute.{fmt.value}.value",
+                f"the dense figure {claim.value} equals the sparse figure {claim.sparse}: is a sparse figure "
+                "stored as dense? (record only the sparse figure in 'sparse', with its pattern)",
+                claim.value,
+            )
 
 
 NAME_FIELDS = ("name", "aliases", "part_numbers", "family_aliases")
@@ -139,9 +147,13 @@ def _duplicates(accelerators: Mapping[str, Accelerator], files: Mapping[str, str
                     continue
                 if first[1] == "family_aliases" and field == "family_aliases":
                     continue
-                yield Problem(files[f"accelerators/{ident}"], field,
-                              f"'{text}' also names {first[0]} ({first[1]} '{first[2]}'): the same product under two ids? "
-                              "A word that covers several parts goes in family_aliases of each", text)
+                yield Problem(
+                    files[f"accelerators/{ident}"],
+                    field,
+                    f"'{text}' also names {first[0]} ({first[1]} '{first[2]}'): the same product under two ids? "
+                    "A word that covers several parts goes in family_aliases of each",
+                    text,
+                )
 
 
 def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterator[Problem]:
@@ -170,9 +182,12 @@ def _below_predecessor(catalog: SiliconCatalog, acc: Accelerator) -> Iterator[Pr
             continue
         assert new.figure is not None and old.figure is not None
         if new.figure.amount < old.figure.amount and not _same(new.figure.amount, old.figure.amount):
-            yield Problem(catalog.file_of("accelerators", acc.id), f"specs.{key}",
-                          f"{new.value} is below its predecessor {before.id} ({old.value}): right for this part, "
-                          "or a unit, basis or sparsity slip?", new.value)
+            yield Problem(
+                catalog.file_of("accelerators", acc.id),
+                f"specs.{key}",
+                f"{new.value} is below its predecessor {before.id} ({old.value}): right for this part, or a unit, basis or sparsity slip?",
+                new.value,
+            )
 
 
 def _other_claim_is_sparse(catalog: SiliconCatalog, acc: Accelerator) -> Iterator[Problem]:
@@ -182,9 +197,13 @@ def _other_claim_is_sparse(catalog: SiliconCatalog, acc: Accelerator) -> Iterato
         for i, (other, figure) in enumerate(zip(claim.other_claims, claim.other_figures, strict=True)):
             explained = "sparse" in (other.note or "").lower()
             if figure is not None and not explained and _same(figure.amount, claim.sparse_figure.amount):
-                yield Problem(catalog.file_of("accelerators", acc.id), f"specs.compute.{fmt.value}.other_claims.{i}.value",
-                              f"another source's figure {other.value} equals our sparse figure {claim.sparse}: did it quote "
-                              "the sparse figure as dense? (say so in its note)", other.value)
+                yield Problem(
+                    catalog.file_of("accelerators", acc.id),
+                    f"specs.compute.{fmt.value}.other_claims.{i}.value",
+                    f"another source's figure {other.value} equals our sparse figure {claim.sparse}: did it quote "
+                    "the sparse figure as dense? (say so in its note)",
+                    other.value,
+                )
 
 
 def review(catalog: SiliconCatalog) -> list[Problem]:

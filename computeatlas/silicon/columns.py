@@ -88,12 +88,17 @@ class Figure:
         yield Column(self.name, "number", self.description, lambda _c, a: self.number(a), self.unit_text)
         words = (*STATE_WORDS, DERIVED_LABEL) if self.derived else STATE_WORDS
         yield Column(
-            f"{self.name}_state", "state", f"State of {self.name} in words (why the number is empty where it is).",
-            lambda _c, a: self.present(a).label, None, words,
+            f"{self.name}_state",
+            "state",
+            f"State of {self.name} in words (why the number is empty where it is).",
+            lambda _c, a: self.present(a).label,
+            None,
+            words,
         )
         if self.stated:
             yield Column(
-                self.stated, "text",
+                self.stated,
+                "text",
                 f"{self.name} as the source wrote it (figure with its unit, or the vendor's words); empty where nothing is stated.",
                 lambda _c, a: self.present(a).stated or "",
             )
@@ -106,9 +111,13 @@ def _spec(get: Callable[[Accelerator], Claim | None], unit: str, what: str) -> C
 def _dense(fmt: NumberFormat) -> Figure:
     suffix = tera_unit(fmt).lower()
     return Figure(
-        f"{fmt.value.lower()}_dense_{suffix}", tera_unit(fmt), f"{tera_unit(fmt)} (10^12 {compute_unit(fmt)})", 1e12,
+        f"{fmt.value.lower()}_dense_{suffix}",
+        tera_unit(fmt),
+        f"{tera_unit(fmt)} (10^12 {compute_unit(fmt)})",
+        1e12,
         f"Peak {fmt.value} throughput per accelerator, dense, as the vendor states it.",
-        _spec(lambda a: a.compute(fmt), compute_unit(fmt), f"{fmt.value} compute"), Dimension.COMPUTE,
+        _spec(lambda a: a.compute(fmt), compute_unit(fmt), f"{fmt.value} compute"),
+        Dimension.COMPUTE,
         f"{fmt.value.lower()}_dense_stated",
     )
 
@@ -116,32 +125,61 @@ def _dense(fmt: NumberFormat) -> Figure:
 def _sparse(fmt: NumberFormat) -> Figure:
     suffix = tera_unit(fmt).lower()
     return Figure(
-        f"{fmt.value.lower()}_sparse_{suffix}", tera_unit(fmt), f"{tera_unit(fmt)} (10^12 {compute_unit(fmt)})", 1e12,
+        f"{fmt.value.lower()}_sparse_{suffix}",
+        tera_unit(fmt),
+        f"{tera_unit(fmt)} (10^12 {compute_unit(fmt)})",
+        1e12,
         f"Peak {fmt.value} throughput with structured sparsity (pattern in {fmt.value.lower()}_sparse_pattern), where "
         "the record holds the vendor's sparse figure; 'not yet collected' where it holds none.",
         lambda a: present_sparse(a.compute(fmt), unit=compute_unit(fmt), what=f"{fmt.value} sparse compute"),
-        Dimension.COMPUTE, f"{fmt.value.lower()}_sparse_stated",
+        Dimension.COMPUTE,
+        f"{fmt.value.lower()}_sparse_stated",
     )
 
 
 MEMORY = Figure(
-    "memory_gb", "GB", "GB (10^9 bytes)", 1e9, "Memory capacity per accelerator.",
-    _spec(lambda a: a.specs.memory, "B", "memory"), Dimension.MEMORY, "memory_stated",
+    "memory_gb",
+    "GB",
+    "GB (10^9 bytes)",
+    1e9,
+    "Memory capacity per accelerator.",
+    _spec(lambda a: a.specs.memory, "B", "memory"),
+    Dimension.MEMORY,
+    "memory_stated",
 )
 BANDWIDTH = Figure(
-    "memory_bandwidth_tbps", "TB/s", "TB/s (10^12 bytes/s)", 1e12, "Memory bandwidth per accelerator.",
-    _spec(lambda a: a.specs.memory_bandwidth, "B/s", "memory bandwidth"), Dimension.BANDWIDTH, "memory_bandwidth_stated",
+    "memory_bandwidth_tbps",
+    "TB/s",
+    "TB/s (10^12 bytes/s)",
+    1e12,
+    "Memory bandwidth per accelerator.",
+    _spec(lambda a: a.specs.memory_bandwidth, "B/s", "memory bandwidth"),
+    Dimension.BANDWIDTH,
+    "memory_bandwidth_stated",
 )
 POWER = Figure(
-    "power_w", "W", "W", 1.0, "TDP or maximum board power per accelerator.",
-    _spec(lambda a: a.specs.power, "W", "power"), Dimension.POWER, "power_stated",
+    "power_w",
+    "W",
+    "W",
+    1.0,
+    "TDP or maximum board power per accelerator.",
+    _spec(lambda a: a.specs.power, "W", "power"),
+    Dimension.POWER,
+    "power_stated",
 )
+
+
 def _link(direction: LinkDirection, stated: str | None) -> Figure:
     return Figure(
-        f"interconnect_{direction.label.replace(' ', '_')}_gbps", "GB/s", "GB/s (10^9 bytes/s)", 1e9,
+        f"interconnect_{direction.label.replace(' ', '_')}_gbps",
+        "GB/s",
+        "GB/s (10^9 bytes/s)",
+        1e9,
         f"Scale-up interconnect bandwidth per accelerator where the source counts it {direction.label}; "
         "'not comparable' where it counts it another way (one column per convention, never mixed).",
-        lambda a: present_link(a.specs.interconnect, direction), Dimension.BANDWIDTH, stated,
+        lambda a: present_link(a.specs.interconnect, direction),
+        Dimension.BANDWIDTH,
+        stated,
     )
 
 
@@ -159,35 +197,53 @@ def _derived_figures() -> Iterator[Figure]:
     for fmt in DERIVED_FORMATS:
         ops = operations(fmt)
         yield Figure(
-            f"ridge_point_{fmt.value.lower()}_{ops.lower()}_per_byte", f"{ops}/byte", f"{ops}/byte", 1.0,
+            f"ridge_point_{fmt.value.lower()}_{ops.lower()}_per_byte",
+            f"{ops}/byte",
+            f"{ops}/byte",
+            1.0,
             f"Derived from published figures: {fmt.value} dense {compute_unit(fmt)} ÷ memory bandwidth in bytes/s. "
             f"Below this many {ops} per byte moved, work is bound by memory bandwidth.",
-            _presented_at(derive.ridge_point, fmt), derived=True,
+            _presented_at(derive.ridge_point, fmt),
+            derived=True,
         )
     yield Figure(
-        "memory_sweeps_per_s", "1/s", "1/s", 1.0,
+        "memory_sweeps_per_s",
+        "1/s",
+        "1/s",
+        1.0,
         "Derived from published figures: memory bandwidth (bytes/s) ÷ memory capacity (bytes): "
         "how many times per second the whole memory can be read.",
-        lambda a: derive.bandwidth_per_capacity(a).presented(), derived=True,
+        lambda a: derive.bandwidth_per_capacity(a).presented(),
+        derived=True,
     )
     for fmt in DERIVED_FORMATS:
         tera = tera_unit(fmt)
         yield Figure(
-            f"{fmt.value.lower()}_dense_{tera.lower()}_per_w", f"{tera}/W", f"{tera}/W", 1e12,
+            f"{fmt.value.lower()}_dense_{tera.lower()}_per_w",
+            f"{tera}/W",
+            f"{tera}/W",
+            1e12,
             f"Derived from published figures: {fmt.value} dense throughput ({tera}) ÷ power (W). "
             "A peak rate over the vendor's power rating, not a measured efficiency.",
-            _presented_at(derive.compute_per_watt, fmt), derived=True,
+            _presented_at(derive.compute_per_watt, fmt),
+            derived=True,
         )
     for fmt in DERIVED_FORMATS:
         yield Figure(
-            f"largest_model_{fmt.value.lower()}_billion_params", "10^9 parameters", "10^9 parameters", 1e9,
+            f"largest_model_{fmt.value.lower()}_billion_params",
+            "10^9 parameters",
+            "10^9 parameters",
+            1e9,
             f"Derived from published figures: memory (bytes) × 8 ÷ {fmt.bits} bits per weight, in billions of "
             f"parameters: the largest model whose {fmt.value} weights alone fit (KV cache and activations need more).",
-            _presented_at(derive.largest_model, fmt), derived=True,
+            _presented_at(derive.largest_model, fmt),
+            derived=True,
         )
 
 
-def _presented_at(figure: Callable[[Accelerator, NumberFormat], derive.DerivedFigure], fmt: NumberFormat) -> Callable[[Accelerator], Presented]:
+def _presented_at(
+    figure: Callable[[Accelerator, NumberFormat], derive.DerivedFigure], fmt: NumberFormat
+) -> Callable[[Accelerator], Presented]:
     """What ``figure`` (a derived figure of a part at a number format) presents for a part, at ``fmt``."""
     return lambda a: figure(a, fmt).presented()
 
@@ -224,7 +280,8 @@ def _sparse_pattern(fmt: NumberFormat) -> Column:
         return (claim.sparse_pattern or "") if claim is not None and claim.sparse_figure is not None else ""
 
     return Column(
-        f"{fmt.value.lower()}_sparse_pattern", "text",
+        f"{fmt.value.lower()}_sparse_pattern",
+        "text",
         f"The sparsity pattern the {fmt.value} sparse figure assumes (2:4, or as the vendor states it); empty where there is no sparse figure.",
         get,
     )
@@ -250,8 +307,11 @@ def export_columns() -> tuple[Column, ...]:
         Column("availability", "text", "buy, rent or cloud-only.", lambda _c, a: a.availability.value),
         *MEMORY.columns(),
         Column(
-            "memory_bytes", "number", "Memory capacity per accelerator in bytes (its state is memory_gb_state).",
-            lambda _c, a: MEMORY.present(a).scaled(1.0), "bytes",
+            "memory_bytes",
+            "number",
+            "Memory capacity per accelerator in bytes (its state is memory_gb_state).",
+            lambda _c, a: MEMORY.present(a).scaled(1.0),
+            "bytes",
         ),
         Column("memory_type", "text", "Memory technology (HBM3e, GDDR6, SRAM, ...).", lambda _c, a: _memory_type(a)),
         *BANDWIDTH.columns(),
@@ -259,20 +319,43 @@ def export_columns() -> tuple[Column, ...]:
     tail = (
         *POWER.columns(),
         Column("interconnect", "text", "Scale-up interconnect technology.", lambda _c, a: _text(a.specs.interconnect)),
-        Column("interconnect_direction", "text", "What the interconnect bandwidth counts, as its source says: "
-               "bidirectional, per direction or direction not stated; empty where there is no figure.",
-               lambda _c, a: a.specs.interconnect.direction.label if a.specs.interconnect.direction else ""),
+        Column(
+            "interconnect_direction",
+            "text",
+            "What the interconnect bandwidth counts, as its source says: "
+            "bidirectional, per direction or direction not stated; empty where there is no figure.",
+            lambda _c, a: a.specs.interconnect.direction.label if a.specs.interconnect.direction else "",
+        ),
         *(column for figure in INTERCONNECT for column in figure.columns()),
-        Column("interconnect_bandwidth_stated", "text", "The interconnect bandwidth as the source wrote it; empty where none.",
-               lambda _c, a: present(a.specs.interconnect, figure=True).stated or ""),
+        Column(
+            "interconnect_bandwidth_stated",
+            "text",
+            "The interconnect bandwidth as the source wrote it; empty where none.",
+            lambda _c, a: present(a.specs.interconnect, figure=True).stated or "",
+        ),
         Column("software", "text", "Software stack.", lambda _c, a: _text(a.specs.software)),
         Column("audience", "text", "Who the part is for.", lambda _c, a: a.audience),
         Column("catch", "text", "What a buyer should know before committing.", lambda _c, a: a.catch),
     )
     provenance = (
-        Column("disputed_specs", "text", "Specs where sources disagree (the primary figure is in the table), or 'none'.", lambda _c, a: _disputed(a)),
-        Column("verified", "date", "Date someone last checked every figure of the row against its sources.", lambda _c, a: a.verified.isoformat()),
-        Column("sources", "text", "Every source as 'title — publisher [kind] url', separated by ' | '; [vendor] marks the party that sells the part.", lambda _c, a: _sources(a)),
+        Column(
+            "disputed_specs",
+            "text",
+            "Specs where sources disagree (the primary figure is in the table), or 'none'.",
+            lambda _c, a: _disputed(a),
+        ),
+        Column(
+            "verified",
+            "date",
+            "Date someone last checked every figure of the row against its sources.",
+            lambda _c, a: a.verified.isoformat(),
+        ),
+        Column(
+            "sources",
+            "text",
+            "Every source as 'title — publisher [kind] url', separated by ' | '; [vendor] marks the party that sells the part.",
+            lambda _c, a: _sources(a),
+        ),
     )
     derived = tuple(c for f in DERIVED for c in f.columns())
     return (*head, *_compute_columns(), *tail, *derived, *provenance)

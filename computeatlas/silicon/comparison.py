@@ -155,7 +155,9 @@ class CellView(BaseModel):
     memory_type: str | None = None
     sparse: str | None = Field(None, description="the sparsity figure, shown, never compared")
     disputed: bool = False
-    dispute_to_weigh: bool = Field(False, description="the disagreement is maker against maker, or the figure has no maker source: shown as a badge")
+    dispute_to_weigh: bool = Field(
+        False, description="the disagreement is maker against maker, or the figure has no maker source: shown as a badge"
+    )
     secondary: str | None = Field(None, description="the figure converted to the row's unit where the source stated it in another")
     other_claims: list[str] = Field(default_factory=list)
     worked: str | None = Field(None, description="derived rows: the formula with this part's figures")
@@ -220,7 +222,9 @@ class ComparisonView(BaseModel):
     gaps: list[PairGap] = Field(description="pairs with no shared dense per-accelerator number format")
     rows: list[RowView]
     derived: list[RowView] = Field(description="derived from published figures, each with its formula")
-    prices: list[RowView] = Field(default_factory=list, description="the cheapest current on-demand price and price-performance; empty where prices were not read")
+    prices: list[RowView] = Field(
+        default_factory=list, description="the cheapest current on-demand price and price-performance; empty where prices were not read"
+    )
     data_version: str
     kind: Literal["comparison"] = "comparison"
 
@@ -292,7 +296,9 @@ def _new_spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> Cell
     claim = claims.get(key)
     if claim is None:
         shown = present(None)
-        return CellView(id=acc.id, state=shown.state.value, state_label=shown.label, display=shown.display, comparable=False, verified=acc.verified)
+        return CellView(
+            id=acc.id, state=shown.state.value, state_label=shown.label, display=shown.display, comparable=False, verified=acc.verified
+        )
     spec = spec_view(acc, key, claim)
     shown = present(claim, unit=canonical_unit(key))
     src = spec.primary.source
@@ -320,7 +326,10 @@ def _new_spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> Cell
         memory_type=spec.memory_type,
         sparse=spec.sparse.display if spec.sparse else None,
         disputed=spec.disputed,
-        other_claims=[f"{o.display}{' per ' + o.basis if o.basis else ''} ({o.source.publisher if o.source else 'no source'})" for o in spec.other_claims],
+        other_claims=[
+            f"{o.display}{' per ' + o.basis if o.basis else ''} ({o.source.publisher if o.source else 'no source'})"
+            for o in spec.other_claims
+        ],
     )
 
 
@@ -328,8 +337,20 @@ def _spec_row(version: str, accs: list[Accelerator], claims: dict[str, dict[str,
     fmt = NumberFormat(key.split(".", 1)[1]) if key.startswith("compute.") else None
     unit = canonical_unit(key)
     label = f"Compute, {fmt.value}, dense" if fmt else SPEC_LABELS[key]
-    note = "Vendors count link bandwidth differently (one direction or both, some or all links): each figure says how it is counted; no ratio." if key == "interconnect" else None
-    row = RowView(key=key, label=label, group="compute" if fmt else _GROUPS[key], number_format=fmt, unit=unit, note=note, cells=[_spec_cell(version, a, claims[a.id], key) for a in accs])
+    note = (
+        "Vendors count link bandwidth differently (one direction or both, some or all links): each figure says how it is counted; no ratio."
+        if key == "interconnect"
+        else None
+    )
+    row = RowView(
+        key=key,
+        label=label,
+        group="compute" if fmt else _GROUPS[key],
+        number_format=fmt,
+        unit=unit,
+        note=note,
+        cells=[_spec_cell(version, a, claims[a.id], key) for a in accs],
+    )
     return with_ratios(row, accs[0].name)
 
 
@@ -349,7 +370,19 @@ def _derived_row(accs: list[Accelerator], figures: list[derive.DerivedFigure]) -
         )
         for acc, fig in zip(accs, figures, strict=True)
     ]
-    return with_ratios(RowView(key=first.key, label=first.label, group="derived", number_format=first.number_format, unit=first.unit, formula=first.formula, note=first.note, cells=cells), accs[0].name)
+    return with_ratios(
+        RowView(
+            key=first.key,
+            label=first.label,
+            group="derived",
+            number_format=first.number_format,
+            unit=first.unit,
+            formula=first.formula,
+            note=first.note,
+            cells=cells,
+        ),
+        accs[0].name,
+    )
 
 
 def shared_formats(accs: Sequence[Accelerator]) -> list[NumberFormat]:
@@ -404,11 +437,19 @@ def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonView:
     gaps = []
     for a, b in itertools.combinations(accs, 2):
         if not shared_formats([a, b]):
-            gaps.append(PairGap(a=a.id, b=b.id, text=f"{a.name} and {b.name} share no number format both publish as a dense per-accelerator figure."))
+            gaps.append(
+                PairGap(
+                    a=a.id, b=b.id, text=f"{a.name} and {b.name} share no number format both publish as a dense per-accelerator figure."
+                )
+            )
 
     derived_formats = sorted({f for f in (fmt, NumberFormat.FP8, NumberFormat.BF16) if f is not None}, key=_ORDER.__getitem__)
     makers: list[tuple[str, Callable[[Accelerator], derive.DerivedFigure]]] = [("bandwidth_per_capacity", derive.bandwidth_per_capacity)]
-    for name, figure in (("ridge_point", derive.ridge_point), ("compute_per_watt", derive.compute_per_watt), ("largest_model", derive.largest_model)):
+    for name, figure in (
+        ("ridge_point", derive.ridge_point),
+        ("compute_per_watt", derive.compute_per_watt),
+        ("largest_model", derive.largest_model),
+    ):
         makers += [(f"{name}.{f.value}", functools.partial(figure, fmt=f)) for f in derived_formats]
     derived = [_derived_row(accs, [make(a) for a in accs]) for _, make in makers]
 

@@ -160,18 +160,25 @@ def _build(catalog: SiliconCatalog) -> Coverage:
     parts = []
     for acc in catalog.accelerators.values():
         cells = [_cell(acc, key, label) for key, label in CORE_FIELDS]
-        parts.append(Part(
-            id=acc.id, name=acc.name, vendor=acc.vendor, vendor_name=catalog.vendor_of(acc).name, cells=cells,
-            published=sum(c.state in PUBLISHED for c in cells), by_maker=sum(c.by_maker for c in cells),
-        ))
+        parts.append(
+            Part(
+                id=acc.id,
+                name=acc.name,
+                vendor=acc.vendor,
+                vendor_name=catalog.vendor_of(acc).name,
+                cells=cells,
+                published=sum(c.state in PUBLISHED for c in cells),
+                by_maker=sum(c.by_maker for c in cells),
+            )
+        )
     fields = [FieldTally(key=key, label=label, tally=tally(p.cells[i] for p in parts)) for i, (key, label) in enumerate(CORE_FIELDS)]
     makers = []
     for vendor in sorted({p.vendor for p in parts}, key=lambda v: catalog.vendors[v].name.lower()):
         own = [p for p in parts if p.vendor == vendor]
-        makers.append(MakerTally(vendor=vendor, name=catalog.vendors[vendor].name, parts=len(own),
-                                 tally=tally(c for p in own for c in p.cells)))
-    return Coverage(fields=fields, parts=parts, makers=makers, total=tally(c for p in parts for c in p.cells),
-                    data_version=catalog.version)
+        makers.append(
+            MakerTally(vendor=vendor, name=catalog.vendors[vendor].name, parts=len(own), tally=tally(c for p in own for c in p.cells))
+        )
+    return Coverage(fields=fields, parts=parts, makers=makers, total=tally(c for p in parts for c in p.cells), data_version=catalog.version)
 
 
 __all__ = ["CORE_FIELDS", "PUBLISHED", "Cell", "Coverage", "FieldTally", "MakerTally", "Part", "Tally", "coverage_view", "percent", "tally"]

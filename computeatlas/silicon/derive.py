@@ -86,7 +86,9 @@ class DerivedInput(BaseModel):
 
     key: str = Field(description="spec path in the record, e.g. 'compute.FP8'")
     label: str
-    state: str = Field(description="the input's shown state: published, published_as_text, not_published, not_applicable, not_comparable, not_sourced or not_collected")
+    state: str = Field(
+        description="the input's shown state: published, published_as_text, not_published, not_applicable, not_comparable, not_sourced or not_collected"
+    )
     state_label: str
     value: str | None = Field(None, description="the figure as the source wrote it")
     amount: float | None = Field(None, description="the figure in its canonical unit")
@@ -125,8 +127,13 @@ class DerivedFigure(BaseModel):
         """The figure as :class:`~computeatlas.core.presentation.Presented` (marked derived)."""
         state = Shown.PUBLISHED if self.state is DerivedState.DERIVED else Shown(self.state.value)
         return Presented(
-            state=state, display=self.display, amount=self.value, unit=self.unit if self.value is not None else None,
-            reason=self.reason, derived=True, disputed=any(i.disputed for i in self.inputs),
+            state=state,
+            display=self.display,
+            amount=self.value,
+            unit=self.unit if self.value is not None else None,
+            reason=self.reason,
+            derived=True,
+            disputed=any(i.disputed for i in self.inputs),
         )
 
 
@@ -215,9 +222,15 @@ def ridge_point(acc: Accelerator, fmt: NumberFormat) -> DerivedFigure:
         _input(acc, "memory_bandwidth", "memory bandwidth", acc.specs.memory_bandwidth, "B/s"),
     ]
     return _figure(
-        f"ridge_point.{fmt.value}", f"Ridge point, {fmt.value}", fmt, f"{ops}/byte",
+        f"ridge_point.{fmt.value}",
+        f"Ridge point, {fmt.value}",
+        fmt,
+        f"{ops}/byte",
         f"ridge point = {fmt.value} dense compute ÷ memory bandwidth",
-        inputs, lambda c, b: c / b, lambda v: f"{_number(v)} {ops}/byte", "{0} ÷ {1}",
+        inputs,
+        lambda c, b: c / b,
+        lambda v: f"{_number(v)} {ops}/byte",
+        "{0} ÷ {1}",
         note="Work per byte read from memory above which a kernel is limited by compute rather than bandwidth.",
     )
 
@@ -233,9 +246,15 @@ def bandwidth_per_capacity(acc: Accelerator) -> DerivedFigure:
         _input(acc, "memory", "memory capacity", acc.specs.memory, "B"),
     ]
     return _figure(
-        "bandwidth_per_capacity", "Memory bandwidth ÷ capacity", None, "1/s",
+        "bandwidth_per_capacity",
+        "Memory bandwidth ÷ capacity",
+        None,
+        "1/s",
         "full-memory sweeps per second = memory bandwidth ÷ memory capacity",
-        inputs, lambda b, m: b / m, lambda v: f"{_number(v)} per second", "{0} ÷ {1}",
+        inputs,
+        lambda b, m: b / m,
+        lambda v: f"{_number(v)} per second",
+        "{0} ÷ {1}",
         note="An upper bound on how often every byte of memory can be read; decode speed of a model filling memory is bounded by it.",
     )
 
@@ -253,9 +272,15 @@ def compute_per_watt(acc: Accelerator, fmt: NumberFormat) -> DerivedFigure:
         _input(acc, "power", "power", acc.specs.power, "W"),
     ]
     return _figure(
-        f"compute_per_watt.{fmt.value}", f"{fmt.value} compute per watt", fmt, unit,
+        f"compute_per_watt.{fmt.value}",
+        f"{fmt.value} compute per watt",
+        fmt,
+        unit,
         f"compute per watt = {fmt.value} dense compute ÷ power",
-        inputs, lambda c, p: c / p, lambda v: prefixed(v, unit), "{0} ÷ {1}",
+        inputs,
+        lambda c, p: c / p,
+        lambda v: prefixed(v, unit),
+        "{0} ÷ {1}",
         note="Peak rate over the vendor's power rating; not a measured efficiency.",
     )
 
@@ -271,9 +296,15 @@ def largest_model(acc: Accelerator, fmt: NumberFormat) -> DerivedFigure:
     if claim is not None and claim.state is State.NOT_APPLICABLE:
         inputs.append(_input(acc, f"compute.{fmt.value}", f"{fmt.value} support", claim, compute_unit(fmt)))
     return _figure(
-        f"largest_model.{fmt.value}", f"Largest model whose weights fit, {fmt.value}", fmt, "parameters",
+        f"largest_model.{fmt.value}",
+        f"Largest model whose weights fit, {fmt.value}",
+        fmt,
+        "parameters",
         f"parameters = memory capacity × 8 ÷ {fmt.bits} bits per weight",
-        inputs, lambda m, *_: m * 8 / fmt.bits, _parameters, f"{{0}} × 8 ÷ {fmt.bits} bits",
+        inputs,
+        lambda m, *_: m * 8 / fmt.bits,
+        _parameters,
+        f"{{0}} × 8 ÷ {fmt.bits} bits",
         note="Storage arithmetic for weights on one accelerator: the KV cache, activations and runtime need memory too, and running at this format needs hardware support for it (see compute).",
     )
 
@@ -300,16 +331,28 @@ def per_device(acc: Accelerator, key: str) -> DerivedFigure | None:
     given = [_input(acc, key, label, claim, unit)]
     per = devices.name
     figure = _figure(
-        f"per_device.{key}", f"{label[0].upper()}{label[1:]} per {per}", None, unit,
+        f"per_device.{key}",
+        f"{label[0].upper()}{label[1:]} per {per}",
+        None,
+        unit,
         f"{label} per {per} = {label} of the package ÷ {devices.count} {per}s software sees",
-        given, lambda v: v / devices.count, lambda v: f"{prefixed(v, unit)} per {per}",
+        given,
+        lambda v: v / devices.count,
+        lambda v: f"{prefixed(v, unit)} per {per}",
         f"{{0}} ÷ {devices.count}",
         note=f"Software sees this package as {devices.count} devices ({per}s); each job or process gets one {per}'s share. {devices.note or ''}".strip(),
     )
     if claim is not None and claim.basis is not None and claim.basis.value != "package" and figure.value is not None:
-        return figure.model_copy(update={"value": None, "worked": None, "state": DerivedState.NOT_COMPARABLE,
-                                         "state_label": DerivedState.NOT_COMPARABLE.label, "display": DerivedState.NOT_COMPARABLE.label,
-                                         "reason": f"{label} is stated per {claim.basis.value}, not per package"})
+        return figure.model_copy(
+            update={
+                "value": None,
+                "worked": None,
+                "state": DerivedState.NOT_COMPARABLE,
+                "state_label": DerivedState.NOT_COMPARABLE.label,
+                "display": DerivedState.NOT_COMPARABLE.label,
+                "reason": f"{label} is stated per {claim.basis.value}, not per package",
+            }
+        )
     return figure
 
 

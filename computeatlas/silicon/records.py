@@ -132,9 +132,7 @@ class Accelerator(Record):
     sources: dict[Id, Source] = Field(min_length=1)
     specs: Specs
     details: Details = Field(default_factory=Details)
-    devices: Devices | None = Field(
-        None, description="set when software sees one package as several devices (e.g. MI250X: 2 GCDs)"
-    )
+    devices: Devices | None = Field(None, description="set when software sees one package as several devices (e.g. MI250X: 2 GCDs)")
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> Accelerator:

@@ -26,6 +26,7 @@ SAME_FAMILY = 3
 CLOSEST = 3
 """Parts listed as closest by workload and memory."""
 
+
 class CuratedLink(BaseModel):
     """A curated comparison that includes the part, as its page lists it."""
 
@@ -137,4 +138,14 @@ def related(catalog: SiliconCatalog, acc: Accelerator) -> list[RelatedPart]:
     ]
 
 
-__all__ = ["CLOSEST", "SAME_FAMILY", "CuratedLink", "RelatedPart", "availability_words", "compared_against", "related", "summary_line", "title_of"]
+__all__ = [
+    "CLOSEST",
+    "SAME_FAMILY",
+    "CuratedLink",
+    "RelatedPart",
+    "availability_words",
+    "compared_against",
+    "related",
+    "summary_line",
+    "title_of",
+]

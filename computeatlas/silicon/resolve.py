@@ -113,7 +113,11 @@ def _forget(key: int, _ref: object) -> None:
 def _build(catalog: SiliconCatalog) -> _Index:
     tiers: dict[Tier, dict[str, list[str]]] = {t: {} for t in TIERS}
     for acc in catalog.accelerators.values():
-        keys: dict[Tier, Iterable[str]] = {"id": [acc.id], "alias": [*acc.aliases, *acc.family_aliases, *acc.part_numbers], "name": [acc.name]}
+        keys: dict[Tier, Iterable[str]] = {
+            "id": [acc.id],
+            "alias": [*acc.aliases, *acc.family_aliases, *acc.part_numbers],
+            "name": [acc.name],
+        }
         for tier, names in keys.items():
             for text in names:
                 ids = tiers[tier].setdefault(normal(text), [])

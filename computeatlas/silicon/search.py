@@ -51,7 +51,9 @@ class IndexPart(BaseModel):
     id: str
     name: str
     url: str
-    words: list[str] = Field(description="every word of the part's id, name, aliases, family aliases, part numbers, family and vendor id, once")
+    words: list[str] = Field(
+        description="every word of the part's id, name, aliases, family aliases, part numbers, family and vendor id, once"
+    )
 
 
 class SearchIndex(BaseModel):

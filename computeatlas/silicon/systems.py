@@ -142,4 +142,6 @@ def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, st
     for ident, system in records["systems"].items():
         yield missing(files, "systems", ident, "vendor", system.vendor, records["vendors"], "vendor in data/vendors/")
         for n, member in enumerate(system.members):
-            yield missing(files, "systems", ident, f"members.{n}.accelerator", member.accelerator, accelerators, "accelerator in data/accelerators/")
+            yield missing(
+                files, "systems", ident, f"members.{n}.accelerator", member.accelerator, accelerators, "accelerator in data/accelerators/"
+            )

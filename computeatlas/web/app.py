@@ -135,8 +135,14 @@ def _make_routes(urls: Urls) -> tuple[BaseRoute, ...]:
             response_model=route.response_model,
         )
         if "GET" in route.methods:  # every page answers HEAD; the server sends no body for it
-            maker.add_api_route(urls.prefixed(route.path), route.endpoint, methods=["HEAD"], name=f"{route.name}_head",
-                                response_class=response_class, include_in_schema=False)
+            maker.add_api_route(
+                urls.prefixed(route.path),
+                route.endpoint,
+                methods=["HEAD"],
+                name=f"{route.name}_head",
+                response_class=response_class,
+                include_in_schema=False,
+            )
     return tuple(maker.router.routes[first:])
 
 
@@ -147,8 +153,6 @@ def site_routes(base_path: str, origin: str) -> tuple[BaseRoute, ...]:
     of parameters and responses) is most of what building an app costs. A route holds no
     per-app state. A static build's registry (which knows its files) gets routes of its own."""
     return _make_routes(Urls(base_path, origin))
-
-
 
 
 def _stores_version(*stores: Store) -> Callable[[], str]:
@@ -177,7 +181,9 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
         catalog.version,
         catalog.last_verified,
         max_bytes=settings.page_cache_bytes if settings.page_cache else 0,
-        skip=tuple(urls.prefixed(site_path(name, **params)) for name, params in (("health", {}), ("static", {"file": ""}), ("data_page", {}))),
+        skip=tuple(
+            urls.prefixed(site_path(name, **params)) for name, params in (("health", {}), ("static", {"file": ""}), ("data_page", {}))
+        ),
         today=lambda: history.utcnow().date(),  # price pages age with the date; tests replace history.utcnow
         live=(urls.prefixed(site_path("api_prices", ident="")),),
         store_version=_stores_version(Store(settings.prices_dir), token_store(settings.data / "tokens")),

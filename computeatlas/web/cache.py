@@ -101,9 +101,7 @@ class PageCache:
     ) -> None:
         self.version = version
         self.last_modified = (
-            format_datetime(dt.datetime.combine(last_modified, dt.time(), tzinfo=dt.UTC), usegmt=True)
-            if last_modified
-            else None
+            format_datetime(dt.datetime.combine(last_modified, dt.time(), tzinfo=dt.UTC), usegmt=True) if last_modified else None
         )
         self.max_bytes = max_bytes
         self.skip = skip
@@ -131,13 +129,19 @@ class PageCache:
     def cacheable(self, request: Request) -> bool:
         """GET and HEAD requests outside the skipped prefixes and the live price paths, when the cache is on."""
         path = request.url.path
-        return (self.max_bytes > 0 and request.method in ("GET", "HEAD") and not path.startswith(self.skip)
-                and not path.endswith(LIVE_SUFFIXES) and not path.startswith(self.live))
+        return (
+            self.max_bytes > 0
+            and request.method in ("GET", "HEAD")
+            and not path.startswith(self.skip)
+            and not path.endswith(LIVE_SUFFIXES)
+            and not path.startswith(self.live)
+        )
 
     def key(self, request: Request) -> str:
         """The cache key of ``request``: today's date, the store's version, its path and its query string."""
-        return (f"{self.today().isoformat()} {self.store_version()} {request.url.path}"
-                + ("?" + request.url.query if request.url.query else ""))
+        return f"{self.today().isoformat()} {self.store_version()} {request.url.path}" + (
+            "?" + request.url.query if request.url.query else ""
+        )
 
     def lookup(self, request: Request) -> Entry | None:
         """The cached response for ``request``, counting a hit or a miss."""

@@ -114,8 +114,14 @@ def compute_api(request: Request, fmt: str = FORMAT_PATH) -> ChartView:
 
 def _current(catalog: Catalog, settings: Settings, accelerator: str | None = None) -> list[OfferPrice]:
     """The current offers (of ``accelerator``) in the store of ``settings``, as of now."""
-    return current_offers(catalog, Store(settings.prices_dir), history.utcnow(), settings.freshness_days, accelerator=accelerator,
-                          hours_per_month=settings.hours_per_month)
+    return current_offers(
+        catalog,
+        Store(settings.prices_dir),
+        history.utcnow(),
+        settings.freshness_days,
+        accelerator=accelerator,
+        hours_per_month=settings.hours_per_month,
+    )
 
 
 def _prices(request: Request, ident: str) -> ChartView:
@@ -123,7 +129,11 @@ def _prices(request: Request, ident: str) -> ChartView:
     acc = find_accelerator(request, ident)
     view = charts.prices(catalog, acc, _current(catalog, settings, acc.id), history.utcnow().date(), settings.freshness_days)
     if not view.points:
-        raise NotFound("No prices to chart", f"No current offer for '{ident}' has a USD price per accelerator-hour.", [("Its price page", urls_of(request).path("cloud_prices", ident=acc.id))])
+        raise NotFound(
+            "No prices to chart",
+            f"No current offer for '{ident}' has a USD price per accelerator-hour.",
+            [("Its price page", urls_of(request).path("cloud_prices", ident=acc.id))],
+        )
     return view
 
 

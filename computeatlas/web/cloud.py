@@ -126,11 +126,17 @@ class ObservedParams(BaseModel):
 
     since: dt.date | None = Field(None, description="first collection date of the history, YYYY-MM-DD (default: one year before today)")
     until: dt.date | None = Field(None, description="last collection date of the history, YYYY-MM-DD (default: today)")
-    window: Literal["year", "all"] | None = Field(None, description="the history's window when no since/until is given: 'year' "
-                                                                   "(the default, one year ending today) or 'all' (all of the history)")
+    window: Literal["year", "all"] | None = Field(
+        None,
+        description="the history's window when no since/until is given: 'year' "
+        "(the default, one year ending today) or 'all' (all of the history)",
+    )
     provider: str | None = Field(None, max_length=100, description="a provider id, e.g. lambda")
-    pricing: PricingKind | None = Field(None, description="on_demand, spot, committed, reserved, capacity_block, marketplace, monthly or weekly; "
-                                                          "'-' may be written for '_' (on-demand, as /api/offers and /cloud/ spell it)")
+    pricing: PricingKind | None = Field(
+        None,
+        description="on_demand, spot, committed, reserved, capacity_block, marketplace, monthly or weekly; "
+        "'-' may be written for '_' (on-demand, as /api/offers and /cloud/ spell it)",
+    )
     variant: str | None = Field(None, max_length=100, description="a variant key, e.g. sxm-80gb")
     region: str | None = Field(None, max_length=200, description="a region as the provider names it, e.g. us-east-1")
 
@@ -156,8 +162,10 @@ class ObservedParams(BaseModel):
         return {k: (v.value if isinstance(v, PricingKind) else v) or None for k, v in values.items()}
 
 
-SORT_DESCRIPTION = ("sort the table by provider, instance, region, pricing, price, collected or variant "
-                    "(a leading '-' sorts the other way: -price is dearest first); default: as listed")
+SORT_DESCRIPTION = (
+    "sort the table by provider, instance, region, pricing, price, collected or variant "
+    "(a leading '-' sorts the other way: -price is dearest first); default: as listed"
+)
 
 
 class PricePageParams(ObservedParams):
@@ -172,8 +180,12 @@ class HistoryParams(ObservedParams):
     any other parameter is ignored."""
 
     format: Literal["json", "csv"] = Field("json", description="json (default) or csv (the API only)")
-    limit: int = Field(HISTORY_LIMIT, ge=1, le=HISTORY_MAX, description=f"how many observations to list, the newest (default "
-                                                                          f"{HISTORY_LIMIT}, at most {HISTORY_MAX}; the series covers all)")
+    limit: int = Field(
+        HISTORY_LIMIT,
+        ge=1,
+        le=HISTORY_MAX,
+        description=f"how many observations to list, the newest (default {HISTORY_LIMIT}, at most {HISTORY_MAX}; the series covers all)",
+    )
 
 
 def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQuery, list[OfferPrice]]:
@@ -187,8 +199,16 @@ def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQue
     def offers_for(query: PriceQuery) -> list[OfferPrice]:
         key = (query.since, query.until, query.include_stale)
         if key not in read:
-            read[key] = current_offers(catalog, store, now, settings.freshness_days, query.since, query.until,
-                                       query.include_stale, hours_per_month=settings.hours_per_month)
+            read[key] = current_offers(
+                catalog,
+                store,
+                now,
+                settings.freshness_days,
+                query.since,
+                query.until,
+                query.include_stale,
+                hours_per_month=settings.hours_per_month,
+            )
         return read[key]
 
     if params is None:
@@ -199,7 +219,9 @@ def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQue
 
 def find_provider(request: Request, ident: str) -> Provider:
     """The provider ``ident`` names; raises :class:`NotFound` listing the closest ids."""
-    return find_record(catalog_of(request).providers, ident, "cloud provider", urls_of(request).template("cloud_provider"), lambda p: p.name)
+    return find_record(
+        catalog_of(request).providers, ident, "cloud provider", urls_of(request).template("cloud_provider"), lambda p: p.name
+    )
 
 
 # --- pages ---------------------------------------------------------------------------
@@ -209,17 +231,20 @@ def cloud_page(request: Request, params: Annotated[IndexParams, Query()]) -> HTM
     """Providers, and every current offer (newest observation within the freshness window)
     in a price table filtered by query parameters."""
     query, offers = _offers(request, params)
-    view = cloud_index(catalog_of(request), offers, query, history.utcnow().date(), settings_of(request).freshness_days,
-                       _store(request).version())
+    view = cloud_index(
+        catalog_of(request), offers, query, history.utcnow().date(), settings_of(request).freshness_days, _store(request).version()
+    )
     order = parse_sort(getattr(params, "sort", None))
     view.offers = sort_rows(view.offers, order)
     keep = {k: v for k, v in cast(BaseModel, params).model_dump(exclude_none=True).items() if k != "sort"}
-    return render(request, "cloud_index.html", page_title="Cloud", view=view, order=order, keep=keep,
-                  not_current=not_current_parts(request))
+    return render(
+        request, "cloud_index.html", page_title="Cloud", view=view, order=order, keep=keep, not_current=not_current_parts(request)
+    )
 
 
-def provider_page(request: Request, ident: str = PROVIDER_PATH,
-                  sort: str | None = Query(None, max_length=20, description=_DESCRIPTIONS["sort"])) -> HTMLResponse:
+def provider_page(
+    request: Request, ident: str = PROVIDER_PATH, sort: str | None = Query(None, max_length=20, description=_DESCRIPTIONS["sort"])
+) -> HTMLResponse:
     """One provider: what it rents at what price now (sortable by ``sort``), and what makes leaving hard."""
     catalog = catalog_of(request)
     provider = find_provider(request, ident)
@@ -259,9 +284,7 @@ def _prices(request: Request, ident: str, params: ObservedParams) -> tuple[Any, 
     return acc, PricesView(accelerator=acc.id, current=current, history=past)
 
 
-def prices_page(
-    request: Request, params: Annotated[PricePageParams, Query()], ident: str = ACCELERATOR_PATH
-) -> HTMLResponse:
+def prices_page(request: Request, params: Annotated[PricePageParams, Query()], ident: str = ACCELERATOR_PATH) -> HTMLResponse:
     """Observed prices of one accelerator, read from the store on every request: current
     prices with spot/reserved/capacity-block discounts (sortable by ``sort``), the like-for-like
     spread, the cheapest price by the one rule (or the newest, not current), and the median
@@ -272,13 +295,20 @@ def prices_page(
     keep = {k: str(v) for k, v in params.model_dump(exclude_none=True, mode="json").items() if k not in ("sort", "format")}
     filters = {k: v for k, v in keep.items() if k not in ("since", "until", "window")}
     links = {"all": "?" + urlencode({**filters, "window": "all"}), "year": "?" + urlencode(filters) if filters else request.url.path}
-    return render(request, "cloud_price_history.html", page_title=f"{acc.name}: observed prices", acc=acc,
-                  current=current, history=view.history, order=order, keep=keep, window_links=links)
+    return render(
+        request,
+        "cloud_price_history.html",
+        page_title=f"{acc.name}: observed prices",
+        acc=acc,
+        current=current,
+        history=view.history,
+        order=order,
+        keep=keep,
+        window_links=links,
+    )
 
 
-def price_history_page(
-    request: Request, params: Annotated[HistoryParams, Query()], ident: str = ACCELERATOR_PATH
-) -> HTMLResponse:
+def price_history_page(request: Request, params: Annotated[HistoryParams, Query()], ident: str = ACCELERATOR_PATH) -> HTMLResponse:
     """The same page as ``/cloud/prices/{id}`` (kept for links made before the two merged)."""
     return prices_page(request, PricePageParams(**params.model_dump(exclude={"format"})), ident)
 
@@ -286,7 +316,9 @@ def price_history_page(
 def cloud_redirect(request: Request) -> Response:
     """``/cloud`` goes to ``/cloud/``, ``/cloud/prices/`` to the price table."""
     urls = urls_of(request)
-    target = urls.path("cloud_index") + ("#prices" if urls.site(request.url.path).startswith(site_path("cloud_prices_bare_redirect")) else "")
+    target = urls.path("cloud_index") + (
+        "#prices" if urls.site(request.url.path).startswith(site_path("cloud_prices_bare_redirect")) else ""
+    )
     return RedirectResponse(target, status_code=301)
 
 
@@ -303,9 +335,7 @@ def api_offers(request: Request, params: Annotated[OfferParams, Query()]) -> lis
     return [o for o in offers if matches(o, query)]
 
 
-def api_prices(
-    request: Request, params: Annotated[ObservedParams, Query()], ident: str = ACCELERATOR_PATH
-) -> Response:
+def api_prices(request: Request, params: Annotated[ObservedParams, Query()], ident: str = ACCELERATOR_PATH) -> Response:
     """Observed prices of one accelerator: current prices (newest per offer within the
     freshness window, measured at request time) with discounts and the like-for-like spread,
     and the history in [since, until] with the median series and observation counts."""
@@ -313,8 +343,25 @@ def api_prices(
     return JSONResponse(view.model_dump(mode="json"))
 
 
-HISTORY_COLUMNS = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit",
-                   "accelerators", "per_accelerator_hour", "usd_per_accelerator_hour", "rate", "variant", "qualifiers", "source_url", "via")
+HISTORY_COLUMNS = (
+    "collected",
+    "provider",
+    "instance_type",
+    "region",
+    "pricing",
+    "term",
+    "amount",
+    "currency",
+    "unit",
+    "accelerators",
+    "per_accelerator_hour",
+    "usd_per_accelerator_hour",
+    "rate",
+    "variant",
+    "qualifiers",
+    "source_url",
+    "via",
+)
 """The CSV columns of a price history, in order."""
 
 
@@ -323,23 +370,36 @@ def _store(request: Request) -> Store:
     return Store(settings_of(request).prices_dir)
 
 
-def api_price_history(
-    request: Request, params: Annotated[HistoryParams, Query()], ident: str = ACCELERATOR_PATH
-) -> Response:
+def api_price_history(request: Request, params: Annotated[HistoryParams, Query()], ident: str = ACCELERATOR_PATH) -> Response:
     """Every accepted price observation of one accelerator in a date window (held rows are
     never included), and per date the median on-demand USD price per accelerator-hour per
     provider and over all, with observation counts. ``format=csv`` gives the observations as CSV."""
     refuse_repeats(request, type(params).model_fields)
     acc = find_accelerator(request, ident)
     since, until, window = params.dates(history.utcnow().astimezone(dt.UTC).date())
-    view = history_view(_store(request), acc.id, since, until, params.limit, rates=rates_of(settings_of(request)), window=window,
-                        **params.filters())
+    view = history_view(
+        _store(request), acc.id, since, until, params.limit, rates=rates_of(settings_of(request)), window=window, **params.filters()
+    )
     if params.format == "csv":
         buffer = io.StringIO(newline="")
-        write_rows(buffer, HISTORY_COLUMNS, ([" ".join(v) if isinstance(v := getattr(o, c), list) else ("" if v is None else v.isoformat() if isinstance(v, dt.datetime) else v)
-                                               for c in HISTORY_COLUMNS] for o in view.observations))
-        return Response(buffer.getvalue(), media_type=CSV_MEDIA_TYPE,
-                        headers={"Content-Disposition": f'attachment; filename="{acc.id}-price-history.csv"'})
+        write_rows(
+            buffer,
+            HISTORY_COLUMNS,
+            (
+                [
+                    " ".join(v)
+                    if isinstance(v := getattr(o, c), list)
+                    else ("" if v is None else v.isoformat() if isinstance(v, dt.datetime) else v)
+                    for c in HISTORY_COLUMNS
+                ]
+                for o in view.observations
+            ),
+        )
+        return Response(
+            buffer.getvalue(),
+            media_type=CSV_MEDIA_TYPE,
+            headers={"Content-Disposition": f'attachment; filename="{acc.id}-price-history.csv"'},
+        )
     return JSONResponse(view.model_dump(mode="json"))
 
 
@@ -353,8 +413,9 @@ def api_price_current(
     acc = find_accelerator(request, ident)
     settings = settings_of(request)
     _check_variant(_store(request), acc.id, variant)
-    return current_view(_store(request), acc.id, history.utcnow(), settings.freshness_days, variant or None, rates_of(settings),
-                        catalog_of(request))
+    return current_view(
+        _store(request), acc.id, history.utcnow(), settings.freshness_days, variant or None, rates_of(settings), catalog_of(request)
+    )
 
 
 def price_feed(request: Request, ident: str = ACCELERATOR_PATH) -> Response:
@@ -366,8 +427,10 @@ def price_feed(request: Request, ident: str = ACCELERATOR_PATH) -> Response:
     page = urls.absolute(site_path("cloud_prices", ident=acc.id))
     feed = ET.Element("feed", xmlns=ATOM)
     ET.SubElement(feed, "title").text = f"Compute Atlas: {acc.name} price changes"
-    ET.SubElement(feed, "subtitle").text = ("Each entry is an offer first observed, or observed at another price per "
-                                            "accelerator-hour than before; accepted observations only, each with its source.")
+    ET.SubElement(feed, "subtitle").text = (
+        "Each entry is an offer first observed, or observed at another price per "
+        "accelerator-hour than before; accepted observations only, each with its source."
+    )
     ET.SubElement(feed, "id").text = urls.absolute(site_path("cloud_price_feed", ident=acc.id))
     ET.SubElement(feed, "updated").text = (changes[0].collected if changes else dt.datetime(2000, 1, 1, tzinfo=dt.UTC)).isoformat()
     ET.SubElement(feed, "link", rel="self", type="application/atom+xml", href=urls.absolute(site_path("cloud_price_feed", ident=acc.id)))
@@ -375,7 +438,9 @@ def price_feed(request: Request, ident: str = ACCELERATOR_PATH) -> Response:
     ET.SubElement(ET.SubElement(feed, "author"), "name").text = "Compute Atlas"
     for c in changes:
         entry = ET.SubElement(feed, "entry")
-        offer = f"{c.provider} {c.instance_type}" + (f" ({c.region})" if c.region else "") + f", {c.pricing}" + (f" {c.term}" if c.term else "")
+        offer = (
+            f"{c.provider} {c.instance_type}" + (f" ({c.region})" if c.region else "") + f", {c.pricing}" + (f" {c.term}" if c.term else "")
+        )
         price = f"{c.per_accelerator_hour:.4g} {c.currency} per accelerator-hour"
         if c.previous is None:
             title, summary = f"{offer}: {price} (first observed)", f"First observed on {c.collected.date()}: {price}."
@@ -397,9 +462,14 @@ def prices_dataset(request: Request, fmt: Literal["csv", "parquet"] = Path(descr
     notices (in the Parquet metadata; beside the CSV, linked from its ``Link`` header)."""
     body = prices_export.export(_store(request), fmt)
     notice = urls_of(request).link(site_path("prices_notice"))
-    return Response(body, media_type=prices_export.MEDIA_TYPES[fmt], headers={
-        "Content-Disposition": f'attachment; filename="compute-atlas-price-observations.{fmt}"',
-        "Link": f'<{notice}>; rel="license"'})
+    return Response(
+        body,
+        media_type=prices_export.MEDIA_TYPES[fmt],
+        headers={
+            "Content-Disposition": f'attachment; filename="compute-atlas-price-observations.{fmt}"',
+            "Link": f'<{notice}>; rel="license"',
+        },
+    )
 
 
 def prices_notice(request: Request) -> Response:
@@ -444,13 +514,30 @@ ROUTES: tuple[Route, ...] = (
     Route(prices_page, "cloud_prices"),
     Route(provider_page, "cloud_provider"),
     Route(api_offers, "api_offers", JSONResponse, list[OfferPrice], in_schema=True, summary="List offers with prices per accelerator-hour"),
-    Route(api_price_history, "api_price_history", Response, HistoryView, in_schema=True,
-          summary="Price history of one accelerator (JSON or CSV)"),
-    Route(api_price_current, "api_price_current", JSONResponse, CurrentView, in_schema=True,
-          summary="Current observed prices of one accelerator"),
-    Route(api_prices, "api_prices", Response, PricesView, in_schema=True,
-          summary="Observed prices of one accelerator: current, spread, discounts and history"),
+    Route(
+        api_price_history,
+        "api_price_history",
+        Response,
+        HistoryView,
+        in_schema=True,
+        summary="Price history of one accelerator (JSON or CSV)",
+    ),
+    Route(
+        api_price_current,
+        "api_price_current",
+        JSONResponse,
+        CurrentView,
+        in_schema=True,
+        summary="Current observed prices of one accelerator",
+    ),
+    Route(
+        api_prices,
+        "api_prices",
+        Response,
+        PricesView,
+        in_schema=True,
+        summary="Observed prices of one accelerator: current, spread, discounts and history",
+    ),
     Route(api_providers, "api_providers", JSONResponse, list[ProviderSummary], in_schema=True, summary="List cloud providers"),
     Route(api_provider, "api_provider", JSONResponse, ProviderView, in_schema=True, summary="One cloud provider"),
 )
-

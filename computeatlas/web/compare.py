@@ -105,7 +105,10 @@ def _pair_ids(catalog: Catalog, pair: str) -> list[str]:
     """The two ids ``{a}-vs-{b}`` names (ids, aliases or names); raises :class:`NotFound` or
     :class:`BadRequest` naming what was wrong."""
     if "-vs-" not in pair:
-        raise NotFound("No such comparison", f"'{pair}' is not a pair: a comparison URL reads /compare/{{a}}-vs-{{b}}, e.g. /compare/nvidia-h100-sxm-vs-nvidia-h200-sxm.")
+        raise NotFound(
+            "No such comparison",
+            f"'{pair}' is not a pair: a comparison URL reads /compare/{{a}}-vs-{{b}}, e.g. /compare/nvidia-h100-sxm-vs-nvidia-h200-sxm.",
+        )
     pieces = pair.split("-vs-")
     first_error: compare.CompareError | None = None
     for n in range(1, len(pieces)):  # an id could itself contain "-vs-": take the split whose sides both resolve
@@ -124,9 +127,7 @@ def compare_index(request: Request, params: Annotated[CompareParams, Query()]) -
     catalog = catalog_of(request)
     names = _ids_param(params)
     if names is None:
-        curated = sorted(
-            ((title_of(catalog, c), c) for c in catalog.comparisons.values()), key=lambda tc: tc[0].lower()
-        )
+        curated = sorted(((title_of(catalog, c), c) for c in catalog.comparisons.values()), key=lambda tc: tc[0].lower())
         return render(
             request,
             "compare_index.html",
@@ -232,7 +233,23 @@ ROUTES: tuple[Route, ...] = (
     Route(compare_pair, "compare_pair", HTMLResponse),
     Route(search, "search", HTMLResponse),
     Route(api_compare, "api_compare", JSONResponse, compare.ComparisonView, in_schema=True, summary="Compare 2 to 6 accelerators"),
-    Route(api_compare_pair, "api_compare_pair", JSONResponse, compare.ComparisonView, in_schema=True, summary="Compare one pair of accelerators"),
-    Route(api_search, "api_search", JSONResponse, searching.SearchResult, in_schema=True, summary="Find accelerators by name, alias or words"),
-    Route(api_search_index, "api_search_index", JSONResponse, searching.SearchIndex, in_schema=True, summary="The search index of the static site"),
+    Route(
+        api_compare_pair,
+        "api_compare_pair",
+        JSONResponse,
+        compare.ComparisonView,
+        in_schema=True,
+        summary="Compare one pair of accelerators",
+    ),
+    Route(
+        api_search, "api_search", JSONResponse, searching.SearchResult, in_schema=True, summary="Find accelerators by name, alias or words"
+    ),
+    Route(
+        api_search_index,
+        "api_search_index",
+        JSONResponse,
+        searching.SearchIndex,
+        in_schema=True,
+        summary="The search index of the static site",
+    ),
 )

@@ -22,8 +22,14 @@ from computeatlas.web.page import Route, catalog_of, render
 def coverage_page(request: Request) -> HTMLResponse:
     """Per accelerator and core field: published, by the maker, disputed, not yet sourced; totals per maker."""
     view = coverage_view(catalog_of(request))
-    return render(request, "coverage.html", page_title="Coverage of the silicon table", view=view,
-                  headings=[label for _, label in CORE_FIELDS], percent=percent)
+    return render(
+        request,
+        "coverage.html",
+        page_title="Coverage of the silicon table",
+        view=view,
+        headings=[label for _, label in CORE_FIELDS],
+        percent=percent,
+    )
 
 
 def api_coverage(request: Request) -> Coverage:

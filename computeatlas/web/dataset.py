@@ -109,6 +109,7 @@ def privacy_note(configured: str = "") -> str:
         return PRIVACY
     return f"{PRIVACY} Write to {contact} to ask."
 
+
 class DatasetForm(BaseModel):
     """The fields the ``/data/`` form posts (the request's four questions, the licence box,
     the signed token and the honeypot); any other field is ignored. Each field is the text
@@ -211,7 +212,12 @@ def _form_page(
     )
     if new_cookie:
         response.set_cookie(
-            COOKIE, cookie, httponly=True, samesite="strict", path=urls_of(request).prefixed(site_path("data_page")), secure=request.url.scheme == "https" or settings_of(request).public_origin.startswith("https://"),  # behind a TLS proxy too
+            COOKIE,
+            cookie,
+            httponly=True,
+            samesite="strict",
+            path=urls_of(request).prefixed(site_path("data_page")),
+            secure=request.url.scheme == "https" or settings_of(request).public_origin.startswith("https://"),  # behind a TLS proxy too
         )
     return _no_store(response)
 
@@ -236,13 +242,16 @@ async def data_submit(request: Request) -> Response:
         address = client_key(request, settings_of(request).trusted_proxies)
     except ValueError:  # a malformed trusted_proxies entry (serve refuses to start on one)
         log.error("the dataset form cannot rate-limit: settings.trusted_proxies is malformed")
-        raise ServiceUnavailable("The request form is unavailable", "The server is misconfigured just now; please try again later.") from None
+        raise ServiceUnavailable(
+            "The request form is unavailable", "The server is misconfigured just now; please try again later."
+        ) from None
     try:
         retry = await run_in_threadpool(guard.allow, address)
     except StorageError as exc:  # the counts' database (or Redis) cannot be reached: refuse, never let a post through uncounted
         log.error("could not check the form's rate limit: %s", safe_reason(exc.storage_error))
         return _form_page(
-            request, status=503,
+            request,
+            status=503,
             notice="We could not check your request just now, so nothing was recorded and nothing was sent. Please try again in a minute.",
         )
     if retry is not None:
@@ -259,7 +268,9 @@ async def data_submit(request: Request) -> Response:
         raise UnsupportedMediaType("Form not understood", "Send the form as application/x-www-form-urlencoded, as a browser does.")
     body = await read_body(request)
     try:
-        fields = DatasetForm.model_validate(dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=20, errors="strict")))
+        fields = DatasetForm.model_validate(
+            dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=20, errors="strict"))
+        )
     except (UnicodeDecodeError, ValueError):
         raise BadRequest("Form not understood", "The form must be UTF-8 text with at most 20 fields.") from None
     form = fields.model_dump()
@@ -270,7 +281,9 @@ async def data_submit(request: Request) -> Response:
         key = guard.verify(token, guard.cookie_of(request), min_seconds=settings_of(request).form_min_seconds)
     except TokenError as exc:
         return _form_page(
-            request, status=403, values=shown,
+            request,
+            status=403,
+            values=shown,
             notice=f"{exc} We have refreshed the form: please check it and send it again.",
         )
     except TooFast as exc:
@@ -291,22 +304,29 @@ async def data_submit(request: Request) -> Response:
     except (SQLAlchemyError, LedgerUnavailable, OSError) as exc:  # the reason only: no traceback, nothing typed
         log.error("could not record a dataset request: %s", safe_reason(exc))
         return _form_page(
-            request, status=503, values=values, key=key,
+            request,
+            status=503,
+            values=values,
+            key=key,
             notice="We could not record your request just now, so nothing was sent. Please try again in a minute.",
         )
     if not created:  # the token was used already: it records one request and answers once
         return _form_page(
-            request, status=409, values=values,
+            request,
+            status=409,
+            values=values,
             notice="This form was already sent, and your request is recorded; a form can be sent once. "
-                   "We have refreshed it: send it again to download the table again.",
+            "We have refreshed it: send it again to download the table again.",
         )
     if entry.kind == DOWNLOAD:  # type: ignore[attr-defined]
         name = csv_export.filename(dt.datetime.now(dt.UTC).date())
-        return _no_store(Response(
-            csv_bytes,
-            media_type=csv_export.MEDIA_TYPE,
-            headers={"Content-Disposition": f'attachment; filename="{name}"'},
-        ))
+        return _no_store(
+            Response(
+                csv_bytes,
+                media_type=csv_export.MEDIA_TYPE,
+                headers={"Content-Disposition": f'attachment; filename="{name}"'},
+            )
+        )
     return _no_store(render(request, "data_enquiry.html", page_title="Licence enquiry recorded", entry=entry, view=artifacts(catalog)[0]))
 
 

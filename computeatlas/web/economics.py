@@ -41,13 +41,17 @@ from computeatlas.web.page import (
 )
 
 MODEL_PATH = Path(description="model id, e.g. 'llama-3-3-70b'", max_length=100)
-FORMAT_QUERY = Query(None, alias="format", max_length=10, description="number format of weights and compute: " + ", ".join(f.value for f in NumberFormat))
+FORMAT_QUERY = Query(
+    None, alias="format", max_length=10, description="number format of weights and compute: " + ", ".join(f.value for f in NumberFormat)
+)
 CONTEXT_QUERY = Query(None, max_length=12, description="tokens per sequence, prompt and output together (default 1024)")
 MIX_QUERY = Query(None, max_length=30, description="input:output tokens of the blended cost (default 3:1)")
 UTILISATION_QUERY = Query(None, max_length=12, description="share of peak, 0.001 to 1; below 1 the figures are estimates, not bounds")
 KV_QUERY = Query(None, alias="kv_bits", max_length=3, description="bits per cached key or value: 4, 8, 16 (default) or 32")
 BATCH_QUERY = Query(None, max_length=8, description="sequences decoded together (default: the largest that fits)")
-OFFER_QUERY = Query(None, max_length=200, description="an offer id of the cloud layer whose price replaces its accelerator's cheapest observation")
+OFFER_QUERY = Query(
+    None, max_length=200, description="an offer id of the cloud layer whose price replaces its accelerator's cheapest observation"
+)
 PRICE_QUERY = Query(None, max_length=30, description="a price in USD per accelerator-hour for 'accelerator', above 0 and at most 1e6")
 ACCELERATOR_QUERY = Query(None, alias="accelerator", max_length=100, description="the accelerator id 'price' is for")
 COUNT_QUERY = Query(None, alias="accelerators", max_length=5, description="N accelerators (default: the fewest that hold the model)")
@@ -66,9 +70,20 @@ def find_model(request: Request, ident: str) -> ModelRecord:
     return model
 
 
-def _view(request: Request, ident: str, fmt: str | None, context: str | None, mix: str | None, utilisation: str | None,
-          kv_bits: str | None, batch: str | None, accelerators: str | None, offer: str | None, price: str | None,
-          accelerator: str | None) -> ModelView:
+def _view(
+    request: Request,
+    ident: str,
+    fmt: str | None,
+    context: str | None,
+    mix: str | None,
+    utilisation: str | None,
+    kv_bits: str | None,
+    batch: str | None,
+    accelerators: str | None,
+    offer: str | None,
+    price: str | None,
+    accelerator: str | None,
+) -> ModelView:
     model = find_model(request, ident)
     settings = settings_of(request)
     now = history.utcnow()
@@ -89,7 +104,9 @@ def token_chart(request: Request, view: ModelView) -> token_history.TokenHistory
     if not view.market:
         return None
     catalog = catalog_of(request)
-    return token_history.history_view(catalog.models[view.id], view.market, view.as_of, settings_of(request).freshness_days, catalog.version)
+    return token_history.history_view(
+        catalog.models[view.id], view.market, view.as_of, settings_of(request).freshness_days, catalog.version
+    )
 
 
 def left_out_of_bounds(request: Request) -> list[LeftOut]:
@@ -100,14 +117,30 @@ def left_out_of_bounds(request: Request) -> list[LeftOut]:
     return left_out(catalog_of(request), store, now, settings.freshness_days, ranked)
 
 
-def model_page(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORMAT_QUERY, context: str | None = CONTEXT_QUERY,
-               mix: str | None = MIX_QUERY, utilisation: str | None = UTILISATION_QUERY, kv_bits: str | None = KV_QUERY,
-               batch: str | None = BATCH_QUERY, accelerators: str | None = COUNT_QUERY, offer: str | None = OFFER_QUERY,
-               price: str | None = PRICE_QUERY, accelerator: str | None = ACCELERATOR_QUERY) -> HTMLResponse:
+def model_page(
+    request: Request,
+    ident: str = MODEL_PATH,
+    fmt: str | None = FORMAT_QUERY,
+    context: str | None = CONTEXT_QUERY,
+    mix: str | None = MIX_QUERY,
+    utilisation: str | None = UTILISATION_QUERY,
+    kv_bits: str | None = KV_QUERY,
+    batch: str | None = BATCH_QUERY,
+    accelerators: str | None = COUNT_QUERY,
+    offer: str | None = OFFER_QUERY,
+    price: str | None = PRICE_QUERY,
+    accelerator: str | None = ACCELERATOR_QUERY,
+) -> HTMLResponse:
     """One model: what the market charged per million tokens, the claims about it, and the bound per accelerator."""
     view = _view(request, ident, fmt, context, mix, utilisation, kv_bits, batch, accelerators, offer, price, accelerator)
-    return render(request, "economics_model.html", page_title=f"{view.name}: what a million tokens costs", view=view,
-                  formats=list(NumberFormat), token_chart=token_chart(request, view))
+    return render(
+        request,
+        "economics_model.html",
+        page_title=f"{view.name}: what a million tokens costs",
+        view=view,
+        formats=list(NumberFormat),
+        token_chart=token_chart(request, view),
+    )
 
 
 def model_prices_svg(request: Request, ident: str = MODEL_PATH) -> Response:
@@ -118,15 +151,28 @@ def model_prices_svg(request: Request, ident: str = MODEL_PATH) -> Response:
     if chart is None:
         from computeatlas.core.errors import NotFound
 
-        raise NotFound("No token prices to chart", f"No market price per million tokens is placed on '{ident}'.",
-                       [("Its page", urls_of(request).path("economics_model", ident=view.id))])
+        raise NotFound(
+            "No token prices to chart",
+            f"No market price per million tokens is placed on '{ident}'.",
+            [("Its page", urls_of(request).path("economics_model", ident=view.id))],
+        )
     return Response(token_history.svg(chart), media_type="image/svg+xml")
 
 
-def api_model(request: Request, ident: str = MODEL_PATH, fmt: str | None = FORMAT_QUERY, context: str | None = CONTEXT_QUERY,
-              mix: str | None = MIX_QUERY, utilisation: str | None = UTILISATION_QUERY, kv_bits: str | None = KV_QUERY,
-              batch: str | None = BATCH_QUERY, accelerators: str | None = COUNT_QUERY, offer: str | None = OFFER_QUERY,
-              price: str | None = PRICE_QUERY, accelerator: str | None = ACCELERATOR_QUERY) -> ModelView:
+def api_model(
+    request: Request,
+    ident: str = MODEL_PATH,
+    fmt: str | None = FORMAT_QUERY,
+    context: str | None = CONTEXT_QUERY,
+    mix: str | None = MIX_QUERY,
+    utilisation: str | None = UTILISATION_QUERY,
+    kv_bits: str | None = KV_QUERY,
+    batch: str | None = BATCH_QUERY,
+    accelerators: str | None = COUNT_QUERY,
+    offer: str | None = OFFER_QUERY,
+    price: str | None = PRICE_QUERY,
+    accelerator: str | None = ACCELERATOR_QUERY,
+) -> ModelView:
     """Market prices per million tokens (per provider, dated, with the spread), the claims about the model with the
     claimant's interest, and the bound per accelerator at today's cheapest fresh on-demand price, ranked by output cost.
     400 for a bad setting (naming it), 404 for an unknown model (naming the closest)."""
@@ -153,6 +199,15 @@ def static_paths(catalog: Catalog, settings: Settings) -> Iterable[str]:
 ROUTES: tuple[Route, ...] = (
     Route(model_prices_svg, "economics_model_prices_svg", Response),
     Route(model_page, "economics_model"),
-    Route(api_models, "api_economics_models", JSONResponse, list[ModelSummary], in_schema=True, summary="Models: cheapest market price and bound"),
-    Route(api_model, "api_economics_model", JSONResponse, ModelView, in_schema=True, summary="One model: market prices, claims and the bound"),
+    Route(
+        api_models,
+        "api_economics_models",
+        JSONResponse,
+        list[ModelSummary],
+        in_schema=True,
+        summary="Models: cheapest market price and bound",
+    ),
+    Route(
+        api_model, "api_economics_model", JSONResponse, ModelView, in_schema=True, summary="One model: market prices, claims and the bound"
+    ),
 )

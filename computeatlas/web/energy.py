@@ -120,9 +120,13 @@ def _page_error(exc: EstimateError, path: str, raw: dict[str, str | None], urls:
         suggestions.append((name, f"{path}?{urlencode(fixed)}"))
     more = ""
     if exc.more and exc.accelerator:
-        more = (f" Suggested: {len(exc.suggestions)} of its {len(exc.suggestions) + exc.more} offers; "
-                f"every one is on {urls.path('cloud_prices', ident=exc.accelerator)}.")
-        suggestions.append((f"all {len(exc.suggestions) + exc.more} offers for {exc.accelerator}", urls.path("cloud_prices", ident=exc.accelerator)))
+        more = (
+            f" Suggested: {len(exc.suggestions)} of its {len(exc.suggestions) + exc.more} offers; "
+            f"every one is on {urls.path('cloud_prices', ident=exc.accelerator)}."
+        )
+        suggestions.append(
+            (f"all {len(exc.suggestions) + exc.more} offers for {exc.accelerator}", urls.path("cloud_prices", ident=exc.accelerator))
+        )
     if isinstance(exc, DoesNotFit):
         return BadRequest("The model does not fit", f"parameter '{exc.param}': {exc.reason}.")
     if exc.status == 404:
@@ -168,8 +172,14 @@ def economics_page(request: Request) -> HTMLResponse:
     """The economics claims, each with its claimant's interest, a way to our estimate, and the
     models table: each model's cheapest market price and cheapest bound."""
     view = energy_views.economics_view(catalog_of(request))
-    return render(request, "economics.html", page_title="Economics", view=view, models=economics.summaries(request),
-                  left_out=economics.left_out_of_bounds(request))
+    return render(
+        request,
+        "economics.html",
+        page_title="Economics",
+        view=view,
+        models=economics.summaries(request),
+        left_out=economics.left_out_of_bounds(request),
+    )
 
 
 def _prices(request: Request) -> PriceSource:
@@ -193,8 +203,9 @@ def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) 
     try:
         _check_names(request)
         if any(v for v in raw.values()):
-            result = estimate(catalog, parse_request(**{("number_format" if k == "format" else k): v for k, v in raw.items()}),
-                              _prices(request))
+            result = estimate(
+                catalog, parse_request(**{("number_format" if k == "format" else k): v for k, v in raw.items()}), _prices(request)
+            )
     except EstimateError as exc:
         error = _page_error(exc, urls_of(request).path("estimate_page"), raw, urls_of(request))
         if isinstance(exc, DoesNotFit):
@@ -261,9 +272,13 @@ def api_estimate(
     accelerator: str = Query(..., max_length=100, description="accelerator id, e.g. 'nvidia-h200-sxm'"),
     params: str = Query(..., max_length=100, description="parameter count, a whole number from 1e6 to 1e15: 70e9, 70000000000 or 70B"),
     number_format: str = Query(..., alias="format", max_length=100, description="number format: " + FORMAT_NAMES),
-    utilisation: str = Query(..., max_length=100, description="share of dense peak compute used at large batch, from 0.001 to 1 (or 0.1% to 100%)"),
+    utilisation: str = Query(
+        ..., max_length=100, description="share of dense peak compute used at large batch, from 0.001 to 1 (or 0.1% to 100%)"
+    ),
     price: str | None = Query(None, max_length=100, description="USD per accelerator-hour, from 0.0001 to 1e6 (or give an offer)"),
-    offer: str | None = Query(None, max_length=100, description="an offer id from the cloud layer, e.g. 'lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20'"),
+    offer: str | None = Query(
+        None, max_length=100, description="an offer id from the cloud layer, e.g. 'lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20'"
+    ),
 ) -> Estimate:
     """Roofline upper bound on decode tokens/s and lower bound on cost per million tokens,
     with every input, formula and assumption. 400 for bad input or a model that does not
@@ -282,7 +297,9 @@ def api_estimate(
 
 def static_paths(catalog: Catalog) -> Iterable[str]:
     """Every energy, system and economics page and API document, for the static build."""
-    yield from (site_path(n) for n in ("energy_index", "systems_index", "economics", "estimate_page", "api_energy", "api_systems", "api_economics"))
+    yield from (
+        site_path(n) for n in ("energy_index", "systems_index", "economics", "estimate_page", "api_energy", "api_systems", "api_economics")
+    )
     for ident in catalog.energy:
         yield site_path("energy_topic", ident=ident)
         yield site_path("api_energy_topic", ident=ident)

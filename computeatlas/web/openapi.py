@@ -33,13 +33,14 @@ class ErrorBody(BaseModel):
 
 
 _REF = {"$ref": "#/components/schemas/ErrorBody"}
-_BAD = {"description": "Bad request: the detail names the parameter and says what was expected", "content": {"application/json": {"schema": _REF}}}
+_BAD = {
+    "description": "Bad request: the detail names the parameter and says what was expected",
+    "content": {"application/json": {"schema": _REF}},
+}
 _MISSING = {"description": "No such record; the closest ids are suggested", "content": {"application/json": {"schema": _REF}}}
 
 LOOKUPS = ("/api/compare", "/api/estimate")
 """Operations that look records up by ids given in the query: an unknown id is a 404 there too."""
-
-
 
 
 def document(app: FastAPI, base_path: str = "") -> dict[str, Any]:
@@ -63,8 +64,16 @@ def _definition(route: APIRoute) -> tuple[Any, ...]:
     """What the document says of ``route`` comes from these (the endpoint's signature and
     docstring included); a static build's routes differ from a live app's only in the
     response class's linking, not its media type."""
-    return (route.path, tuple(sorted(route.methods or ())), route.name, route.endpoint, route.response_model, route.summary,
-            route.include_in_schema, getattr(route.response_class, "media_type", None))
+    return (
+        route.path,
+        tuple(sorted(route.methods or ())),
+        route.name,
+        route.endpoint,
+        route.response_model,
+        route.summary,
+        route.include_in_schema,
+        getattr(route.response_class, "media_type", None),
+    )
 
 
 _MADE: dict[tuple[Any, ...], dict[str, Any]] = {}

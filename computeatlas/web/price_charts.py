@@ -63,8 +63,9 @@ def _format(text: str) -> NumberFormat:
 
 
 def _performance(request: Request, fmt: str | None = None) -> TimeChart:
-    return price_trends.price_performance(catalog_of(request), _store(request), history.utcnow(), settings_of(request).freshness_days,
-                                          _format(fmt) if fmt else None)
+    return price_trends.price_performance(
+        catalog_of(request), _store(request), history.utcnow(), settings_of(request).freshness_days, _format(fmt) if fmt else None
+    )
 
 
 def price_charts(request: Request, ident: str, since: dt.date | None = None, until: dt.date | None = None) -> dict[str, TimeChart] | None:
@@ -75,8 +76,10 @@ def price_charts(request: Request, ident: str, since: dt.date | None = None, unt
     if ident not in store.observed_accelerators():
         return None
     catalog, acc, now, days = catalog_of(request), find_accelerator(request, ident), history.utcnow(), settings_of(request).freshness_days
-    return {"history": price_trends.price_history(catalog, store, acc, now, days, since, until),
-            "spread": price_trends.price_spread(catalog, store, acc, now, days, since, until)}
+    return {
+        "history": price_trends.price_history(catalog, store, acc, now, days, since, until),
+        "spread": price_trends.price_spread(catalog, store, acc, now, days, since, until),
+    }
 
 
 def has_price_charts(request: Request, ident: str | None = None) -> bool:
@@ -97,8 +100,9 @@ def _page(request: Request, chart: TimeChart) -> HTMLResponse:
 
 def _picture(chart: TimeChart, width: lines.Width) -> Response:
     if not chart.series:
-        raise NotFound("Nothing to chart", f"{chart.title}: no observation is plotted. {chart.description}",
-                       [("The chart's page", chart.page_url)])
+        raise NotFound(
+            "Nothing to chart", f"{chart.title}: no observation is plotted. {chart.description}", [("The chart's page", chart.page_url)]
+        )
     return Response(lines.svg(chart, width), media_type="image/svg+xml")
 
 
@@ -137,15 +141,22 @@ def _handlers(make: Callable[[Request, str], TimeChart], what: str, param: str, 
     returns = {"page": HTMLResponse, "svg": Response, "narrow": Response, "api": TimeChart, "csv": Response}
     for kind, handler in handlers.items():
         handler.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-            [inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Request),
-             inspect.Parameter(param, inspect.Parameter.KEYWORD_ONLY, default=described, annotation=str)],
-            return_annotation=returns[kind])
+            [
+                inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Request),
+                inspect.Parameter(param, inspect.Parameter.KEYWORD_ONLY, default=described, annotation=str),
+            ],
+            return_annotation=returns[kind],
+        )
     return _named(handlers, what)
 
 
-_KINDS = {"page": "the page (chart, method, data table)", "svg": "the picture as SVG (600-pixel plot)",
-          "narrow": "the picture as SVG for narrow screens (300-pixel plot)", "api": "its data as JSON: every plotted series and point, what is left out and why",
-          "csv": "its plotted points as CSV, one row each"}
+_KINDS = {
+    "page": "the page (chart, method, data table)",
+    "svg": "the picture as SVG (600-pixel plot)",
+    "narrow": "the picture as SVG for narrow screens (300-pixel plot)",
+    "api": "its data as JSON: every plotted series and point, what is left out and why",
+    "csv": "its plotted points as CSV, one row each",
+}
 
 
 def _named(handlers: dict[str, Callable[..., Any]], what: str) -> dict[str, Callable[..., Any]]:
@@ -205,11 +216,13 @@ def static_paths(catalog: Catalog, settings: Settings) -> Iterable[str]:
 
 def _routes(handlers: dict[str, Callable[..., Any]], prefix: str, summary: str) -> tuple[Route, ...]:
     # A picture's and the CSV's routes come before the page's and the JSON's: "{ident}" would match "x.svg" too.
-    return (Route(handlers["narrow"], f"chart_{prefix}_narrow_svg", Response),
-            Route(handlers["svg"], f"chart_{prefix}_svg", Response),
-            Route(handlers["page"], f"chart_{prefix}"),
-            Route(handlers["csv"], f"api_chart_{prefix}_csv", Response),
-            Route(handlers["api"], f"api_chart_{prefix}", JSONResponse, TimeChart, in_schema=True, summary=summary))
+    return (
+        Route(handlers["narrow"], f"chart_{prefix}_narrow_svg", Response),
+        Route(handlers["svg"], f"chart_{prefix}_svg", Response),
+        Route(handlers["page"], f"chart_{prefix}"),
+        Route(handlers["csv"], f"api_chart_{prefix}_csv", Response),
+        Route(handlers["api"], f"api_chart_{prefix}", JSONResponse, TimeChart, in_schema=True, summary=summary),
+    )
 
 
 ROUTES: tuple[Route, ...] = (
@@ -219,8 +232,14 @@ ROUTES: tuple[Route, ...] = (
     Route(performance_svg, "chart_price_performance_svg", Response),
     Route(performance_page, "chart_price_performance"),
     Route(performance_csv, "api_chart_price_performance_csv", Response),
-    Route(performance_api, "api_chart_price_performance", JSONResponse, TimeChart, in_schema=True,
-          summary="USD per dense PFLOP-hour over time chart data (headline format)"),
+    Route(
+        performance_api,
+        "api_chart_price_performance",
+        JSONResponse,
+        TimeChart,
+        in_schema=True,
+        summary="USD per dense PFLOP-hour over time chart data (headline format)",
+    ),
     *_routes(PERFORMANCE_FORMAT, "price_performance_format", "USD per dense PFLOP-hour over time chart data at one format"),
 )
 

@@ -26,7 +26,19 @@ from computeatlas.web import (
 )
 from computeatlas.web.page import Route
 
-LAYERS = (coverage, silicon, compare, energy, economics, cloud, charts, price_charts, site, dataset, api_docs)  # a new layer: add its module here
+LAYERS = (
+    coverage,
+    silicon,
+    compare,
+    energy,
+    economics,
+    cloud,
+    charts,
+    price_charts,
+    site,
+    dataset,
+    api_docs,
+)  # a new layer: add its module here
 
 ROUTES: tuple[Route, ...] = tuple(route for layer in LAYERS for route in layer.ROUTES)
 

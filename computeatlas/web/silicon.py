@@ -54,8 +54,7 @@ def home(request: Request) -> HTMLResponse:
     """The front page: what the atlas is and the layers. It reads no price (counting the
     store's current offers costs a scan of the freshness window, too much for the front page)."""
     catalog, settings = catalog_of(request), settings_of(request)
-    return render(request, "home.html", page_title="Compute Atlas", count=len(catalog.accelerators),
-                  freshness_days=settings.freshness_days)
+    return render(request, "home.html", page_title="Compute Atlas", count=len(catalog.accelerators), freshness_days=settings.freshness_days)
 
 
 def price_column(catalog: Catalog, settings: Settings) -> dict[str, dict[str, table.Cell]]:
@@ -91,9 +90,17 @@ def _accelerator_view(request: Request, ident: str) -> AcceleratorView:
     the page cache's key: both answers are cached on it anyway)."""
     settings = settings_of(request)
     acc = find_accelerator(request, ident)
-    return page_cache_of(request).shared(f"accelerator {acc.id}", lambda: accelerator_view(
-        catalog_of(request), acc, store=Store(settings.prices_dir), now=history.utcnow(), freshness_days=settings.freshness_days,
-        rates=rates_of(settings)))
+    return page_cache_of(request).shared(
+        f"accelerator {acc.id}",
+        lambda: accelerator_view(
+            catalog_of(request),
+            acc,
+            store=Store(settings.prices_dir),
+            now=history.utcnow(),
+            freshness_days=settings.freshness_days,
+            rates=rates_of(settings),
+        ),
+    )
 
 
 def silicon_page(request: Request, ident: str = ID_PATH) -> HTMLResponse:
@@ -114,7 +121,9 @@ def silicon_redirect(request: Request) -> Response:
 def api_accelerators(request: Request, params: TableQuery) -> list[AcceleratorSummary]:
     """Every accelerator (filtered and sorted like ``/silicon/``; ``{column}_min``/``_max`` ranges too)."""
     query = _table_query(request, params)
-    rows = table.rows(catalog_of(request), query, price_column(catalog_of(request), settings_of(request)) if query.sort == "price" else None)
+    rows = table.rows(
+        catalog_of(request), query, price_column(catalog_of(request), settings_of(request)) if query.sort == "price" else None
+    )
     return [summary_view(r.accelerator) for r in rows]
 
 

@@ -63,7 +63,7 @@ def paths_of(layers: Iterable[Any], catalog: Catalog, settings: Any = None) -> l
     for layer in layers:
         paths = getattr(layer, "static_paths", None)
         if paths is not None:
-            for path in (paths(catalog, settings) if paths.__code__.co_argcount == 2 else paths(catalog)):
+            for path in paths(catalog, settings) if paths.__code__.co_argcount == 2 else paths(catalog):
                 seen.setdefault(path, None)
     return list(seen)
 
@@ -259,7 +259,9 @@ def record_file(
     catalog = catalog_of(request)
     rel = f"{catalog.root.name}/{folder}/{name}"
     if rel not in set(catalog.files.values()):
-        raise NotFound("No such data file", f"There is no data file '{folder}/{name}'.", [("All data files", urls_of(request).path("records"))])
+        raise NotFound(
+            "No such data file", f"There is no data file '{folder}/{name}'.", [("All data files", urls_of(request).path("records"))]
+        )
     kind = "text/csv" if name.endswith(".csv") else "text/plain"
     return Response((catalog.root / folder / name).read_bytes(), media_type=f"{kind}; charset=utf-8")
 

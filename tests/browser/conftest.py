@@ -127,7 +127,9 @@ def axe_script() -> Path:
         AXE_DIR.mkdir(parents=True, exist_ok=True)
         done = subprocess.run(
             [npm, "install", "--prefix", str(AXE_DIR), "--no-audit", "--no-fund", "--no-save", "--silent", f"axe-core@{AXE_VERSION}"],
-            capture_output=True, text=True, timeout=300,
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
         if done.returncode != 0 or not script.is_file():
             _missing(f"npm could not install axe-core: {done.stderr.strip()[-500:]}")

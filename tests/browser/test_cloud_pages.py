@@ -31,8 +31,12 @@ def test_observed_prices_page_is_whole_without_scripts(browser, server: str) -> 
     assert spread.startswith("Like-for-like spread")
 
 
-PRICE_TABLES = {"/cloud/prices/nvidia-h100-sxm": "#current table.observed >> nth=0", "/cloud/prices/google-tpu-v5e": "#current table.last-seen",
-                "/cloud/": "#prices table.offers", "/cloud/aws": "#offers table.offers"}
+PRICE_TABLES = {
+    "/cloud/prices/nvidia-h100-sxm": "#current table.observed >> nth=0",
+    "/cloud/prices/google-tpu-v5e": "#current table.last-seen",
+    "/cloud/": "#prices table.offers",
+    "/cloud/aws": "#offers table.offers",
+}
 
 
 @pytest.mark.parametrize("path", list(PRICE_TABLES))

@@ -115,7 +115,9 @@ def test_tables_and_comparisons_read_well(browser, server: str, artifacts: Path)
         screenshot(page, artifacts, "desktop-silicon-by-price")
         trn3 = page.locator('tr[data-id="aws-trainium-3"] td[data-key="memory"]').inner_text()
         assert trn3.split() == ["144", "GiB", "=", "155", "GB"]  # as AWS states it, then 144 × 2^30 B = 154.6 GB
-        assert page.locator('tr[data-id="aws-trainium-3"] td[data-key="memory"] .disputed').count() == 0  # "144 GB" in the press is one figure
+        assert (
+            page.locator('tr[data-id="aws-trainium-3"] td[data-key="memory"] .disputed').count() == 0
+        )  # "144 GB" in the press is one figure
         assert page.locator('tr[data-id="nvidia-h100-sxm"] td[data-key="fp8"]').inner_text().strip() == "1,979"
         prices = page.locator('td[data-key="price"] .num').all_inner_texts()
         numbers = [float(p.replace(",", "")) for p in prices]
@@ -129,6 +131,8 @@ def test_tables_and_comparisons_read_well(browser, server: str, artifacts: Path)
         assert memory == "2.4× higher than NVIDIA H100 SXM5 80GB (per package ÷ per chip)"  # 192 GB ÷ 80 GB, the larger side named
         price = page.locator('#price-table tr[data-key="price.on_demand"] td[data-id="nvidia-h100-sxm"] .figure').inner_text()
         assert price.endswith(" USD per hour")
-        per_dollar = page.locator('#price-table tr[data-key="price.compute_per_usd.FP8"] td[data-id="nvidia-h100-sxm"] .figure').inner_text()
+        per_dollar = page.locator(
+            '#price-table tr[data-key="price.compute_per_usd.FP8"] td[data-id="nvidia-h100-sxm"] .figure'
+        ).inner_text()
         expected = 1979 / float(price.split()[0])  # NVIDIA's dense FP8 1,979 TFLOPS ÷ the cheapest price shown
         assert per_dollar == f"{float(f'{expected:.3g}'):,g} TFLOPS per USD/hour"

@@ -34,7 +34,7 @@ def test_table_sort_filter_and_open_trainium3(page, server: str, artifacts: Path
     leading = [re.match(r"\d[\d,.]*", c.split("= ", 1)[1] if "= " in c else c) for c in cells]
     numbers = [float(m.group(0).replace(",", "")) for m in leading if m]
     assert numbers == sorted(numbers) and len(numbers) >= 20
-    assert all(not re.match(r"\d", c) for c in cells[len(numbers):])  # "not published" etc. after every number
+    assert all(not re.match(r"\d", c) for c in cells[len(numbers) :])  # "not published" etc. after every number
 
     # Filter to cloud-only; the sort is kept.
     page.select_option('select[name="availability"]', "cloud-only")

@@ -26,8 +26,11 @@ def _chart_on(browser, server: str, width: int, height: int, artifacts: Path | N
         chosen = img.evaluate("i => [i.currentSrc, i.naturalWidth, i.getBoundingClientRect().width, i.getBoundingClientRect().right]")
         if artifacts is not None:
             screenshot(img, artifacts, "phone-price-history-chart")
-        return chosen, page.evaluate("document.documentElement.scrollWidth"), \
-            page.evaluate("[...document.querySelectorAll('article section[id]')].map(s => s.id)")
+        return (
+            chosen,
+            page.evaluate("document.documentElement.scrollWidth"),
+            page.evaluate("[...document.querySelectorAll('article section[id]')].map(s => s.id)"),
+        )
     finally:
         context.close()
 

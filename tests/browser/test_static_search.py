@@ -57,7 +57,9 @@ def test_the_static_search_lists_what_the_live_search_does(page, static_site: st
     assert page.get_attribute("#results", "data-status") == live.status
     if live.matches:
         # Links come from the index, made by the build's URL registry (a page not built keeps its path).
-        assert page.get_attribute("#results .matches li a", "href") == f"/atlas/silicon/{live.matches[0].id}" + ("/" if live.matches[0].id == "nvidia-b200" else "")
+        assert page.get_attribute("#results .matches li a", "href") == f"/atlas/silicon/{live.matches[0].id}" + (
+            "/" if live.matches[0].id == "nvidia-b200" else ""
+        )
     assert page.input_value("main form.search-form input[name=q]") == query
 
 

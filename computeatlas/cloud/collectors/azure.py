@@ -83,14 +83,26 @@ def observation(item: dict[str, object], collected: dt.datetime, url: str) -> Ob
     keep = ("meterName", "meterId", "skuId", "productName", "skuName", "effectiveStartDate", "isPrimaryMeterRegion", "location")
     extra = {k: item[k] for k in keep if k in item}
     return Observation(
-        provider="azure", instance_type=name, region=str(item.get("armRegionName", "")), pricing=pricing, term=term,
-        amount=float(item["retailPrice"]), currency=code, unit="hour", price_basis="instance",  # type: ignore[arg-type]
-        collected=collected, source_url=url, source_title="Azure Retail Prices API", via="collector azure",
-        raw_extra=json.dumps(extra, ensure_ascii=False, sort_keys=True))
+        provider="azure",
+        instance_type=name,
+        region=str(item.get("armRegionName", "")),
+        pricing=pricing,
+        term=term,
+        amount=float(item["retailPrice"]),  # type: ignore[arg-type]
+        currency=code,
+        unit="hour",
+        price_basis="instance",
+        collected=collected,
+        source_url=url,
+        source_title="Azure Retail Prices API",
+        via="collector azure",
+        raw_extra=json.dumps(extra, ensure_ascii=False, sort_keys=True),
+    )
 
 
-def collect(client: httpx.Client, skus: Iterable[str], now: Callable[[], dt.datetime] | None = None,
-            progress: Callable[[int], None] | None = None) -> Collected:
+def collect(
+    client: httpx.Client, skus: Iterable[str], now: Callable[[], dt.datetime] | None = None, progress: Callable[[int], None] | None = None
+) -> Collected:
     """Every hourly consumption price of ``skus`` from the API, through ``client``.
 
     Raises :class:`CollectorError` for an HTTP error status, a transport failure, a body
@@ -102,7 +114,7 @@ def collect(client: httpx.Client, skus: Iterable[str], now: Callable[[], dt.date
     names = sorted(set(skus))
     out = Collected()
     for start in range(0, len(names), CHUNK):
-        request = client.build_request("GET", API, params={"$filter": filter_for(names[start:start + CHUNK])})
+        request = client.build_request("GET", API, params={"$filter": filter_for(names[start : start + CHUNK])})
         url: str | None = str(request.url)
         first = url
         while url:

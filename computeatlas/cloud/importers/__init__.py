@@ -44,10 +44,17 @@ from computeatlas.cloud.importers.cells import Importer
 
 def formats() -> dict[str, Importer]:
     """Every format name and its reader."""
-    return {"opencomputeprices": opencomputeprices.read, "skypilot": skypilot.read, "fullstack-cloud-gpus": fullstack.read,
-            "atlas": atlas.read, "offers": offers.read, "azure-pricing-radar": azure_radar.read,
-            "aws-capacity-blocks": capacity_blocks.read,
-            "cyclenerd-gcp": cyclenerd.read, "gpuhunt-tpu": gpuhunt_tpu.read}
+    return {
+        "opencomputeprices": opencomputeprices.read,
+        "skypilot": skypilot.read,
+        "fullstack-cloud-gpus": fullstack.read,
+        "atlas": atlas.read,
+        "offers": offers.read,
+        "azure-pricing-radar": azure_radar.read,
+        "aws-capacity-blocks": capacity_blocks.read,
+        "cyclenerd-gcp": cyclenerd.read,
+        "gpuhunt-tpu": gpuhunt_tpu.read,
+    }
 
 
 __all__ = ["formats"]

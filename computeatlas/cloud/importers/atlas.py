@@ -44,8 +44,24 @@ from computeatlas.cloud.observations import (
     PricingKind,
 )
 
-COLUMNS = ("provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "accelerators",
-           "price_basis", "collected", "source_url", "source_title", "via", "availability", "note")
+COLUMNS = (
+    "provider",
+    "instance_type",
+    "region",
+    "pricing",
+    "term",
+    "amount",
+    "currency",
+    "unit",
+    "accelerators",
+    "price_basis",
+    "collected",
+    "source_url",
+    "source_title",
+    "via",
+    "availability",
+    "note",
+)
 
 
 _WORDS: dict[type, dict[str, object]] = {kind: {k.value: k for k in kind} for kind in (PricingKind, PriceUnit, PriceBasis)}
@@ -73,8 +89,24 @@ MEMO_CELLS = 65_536
 a column's values repeat (providers, instances, prices, collection times), so each distinct
 cell is parsed once."""
 
-_SET = {"provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "price_basis", "stated_accelerators",
-        "collected", "source_url", "source_title", "via", "availability", "note"}
+_SET = {
+    "provider",
+    "instance_type",
+    "region",
+    "pricing",
+    "term",
+    "amount",
+    "currency",
+    "unit",
+    "price_basis",
+    "stated_accelerators",
+    "collected",
+    "source_url",
+    "source_title",
+    "via",
+    "availability",
+    "note",
+}
 
 
 def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Reading]:
@@ -130,12 +162,27 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         stated = counts[text] if text in counts else cell("accelerators", text, count)
         text = raw["collected"]
         collected = times[text] if text in times else cell("collected", text, when)
-        return Observation.trusted({
-            "provider": provider, "instance_type": instance, "region": raw["region"].strip(),
-            "pricing": _TERM_KIND[cast("tuple[PricingKind, PriceUnit]", (pricing, unit))], "term": term, "amount": amount, "currency": code, "unit": unit,
-            "price_basis": basis, "stated_accelerators": stated, "collected": collected, "source_url": source_url.strip(),
-            "source_title": raw["source_title"].strip(), "via": raw["via"].strip() or via,
-            "availability": raw["availability"].strip(), "note": raw["note"].strip()}, _SET)
+        return Observation.trusted(
+            {
+                "provider": provider,
+                "instance_type": instance,
+                "region": raw["region"].strip(),
+                "pricing": _TERM_KIND[cast("tuple[PricingKind, PriceUnit]", (pricing, unit))],
+                "term": term,
+                "amount": amount,
+                "currency": code,
+                "unit": unit,
+                "price_basis": basis,
+                "stated_accelerators": stated,
+                "collected": collected,
+                "source_url": source_url.strip(),
+                "source_title": raw["source_title"].strip(),
+                "via": raw["via"].strip() or via,
+                "availability": raw["availability"].strip(),
+                "note": raw["note"].strip(),
+            },
+            _SET,
+        )
 
     yield from rows(path, COLUMNS, parse)
 

@@ -39,8 +39,20 @@ from computeatlas.cloud.azure_meters import base_sku, licensed_name, meter_prici
 from computeatlas.cloud.importers.cells import CellError, Reading, open_csv, price, rows, timestamp
 from computeatlas.cloud.observations import Observation, PricingKind
 
-COLUMNS = ("snapshot_commit", "commit_date_utc", "file", "key", "armRegionName", "productName", "skuName", "meterName",
-           "unitOfMeasure", "retailPrice", "unitPrice", "savingsPlanPrice")
+COLUMNS = (
+    "snapshot_commit",
+    "commit_date_utc",
+    "file",
+    "key",
+    "armRegionName",
+    "productName",
+    "skuName",
+    "meterName",
+    "unitOfMeasure",
+    "retailPrice",
+    "unitPrice",
+    "savingsPlanPrice",
+)
 API = "https://prices.azure.com/api/retail/prices"
 REPOSITORY = "https://github.com/andy-diericks/azure-pricing-radar"
 SAVINGS_PLAN = "1 year savings plan"
@@ -81,20 +93,38 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         amount = price(raw, "retailPrice")
         pricing, term = meter_pricing(sku)
         upstream = f"{REPOSITORY}/blob/{commit}/{raw['file'].strip()}"
-        extra = json.dumps({k: raw[k] for k in ("key", "productName", "skuName", "meterName", "unitPrice", "savingsPlanPrice",
-                                                 "file", "snapshot_commit") if raw.get(k)}, ensure_ascii=False, sort_keys=True)
-        common = dict(provider="azure", instance_type=licensed_name(base_sku(sku), product), region=region, currency="USD",
-                      unit="hour", price_basis="instance", collected=collected, source_url=API,
-                      source_title="Azure Retail Prices API (as recorded by andy-diericks/azure-pricing-radar)",
-                      via=f"azure-pricing-radar {upstream} (MIT), published by {collected:%Y-%m-%d} (commit {commit[:7]})",
-                      raw_extra=extra)
+        extra = json.dumps(
+            {
+                k: raw[k]
+                for k in ("key", "productName", "skuName", "meterName", "unitPrice", "savingsPlanPrice", "file", "snapshot_commit")
+                if raw.get(k)
+            },
+            ensure_ascii=False,
+            sort_keys=True,
+        )
+        common = dict(
+            provider="azure",
+            instance_type=licensed_name(base_sku(sku), product),
+            region=region,
+            currency="USD",
+            unit="hour",
+            price_basis="instance",
+            collected=collected,
+            source_url=API,
+            source_title="Azure Retail Prices API (as recorded by andy-diericks/azure-pricing-radar)",
+            via=f"azure-pricing-radar {upstream} (MIT), published by {collected:%Y-%m-%d} (commit {commit[:7]})",
+            raw_extra=extra,
+        )
         obs = Observation(pricing=pricing, term=term, amount=amount, **common)
         if pricing is PricingKind.SPOT:
             same = on_demand.get((raw["snapshot_commit"], raw["armRegionName"], raw["productName"], base_sku(sku)))
             if same and _number(same) == amount:
-                obs = obs.held("spot_at_on_demand", f"the spot meter {sku!r} is priced {amount:g}, the on-demand price of "
-                                                    f"{base_sku(sku)!r} ({product}) in {region} in the same snapshot: kept as observed, "
-                                                    "never averaged into spot prices")
+                obs = obs.held(
+                    "spot_at_on_demand",
+                    f"the spot meter {sku!r} is priced {amount:g}, the on-demand price of "
+                    f"{base_sku(sku)!r} ({product}) in {region} in the same snapshot: kept as observed, "
+                    "never averaged into spot prices",
+                )
         out = [obs]
         plan = price(raw, "savingsPlanPrice", required=False)
         if plan is not None and pricing is PricingKind.ON_DEMAND:  # a savings plan covers pay-as-you-go use only

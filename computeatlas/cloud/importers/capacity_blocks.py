@@ -84,8 +84,15 @@ class _Shape:
         if value is None or not isinstance(value, kind) or isinstance(value, bool):
             names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
             found = "missing" if value is None else f"a {type(value).__name__}"
-            self.errors.append(InputError(str(self.path), getattr(parent, "line", 1), f"{where}.{key}", f"expected a {names}, found {found}",
-                                          None if value is None else str(value)))
+            self.errors.append(
+                InputError(
+                    str(self.path),
+                    getattr(parent, "line", 1),
+                    f"{where}.{key}",
+                    f"expected a {names}, found {found}",
+                    None if value is None else str(value),
+                )
+            )
             return None
         return value
 
@@ -99,8 +106,15 @@ def _time(shape: _Shape, metadata: _Located, now: dt.datetime) -> dt.datetime | 
     except ValueError:
         when = None
     if when is None or when.tzinfo is None or when > now + CLOCK_SKEW:
-        shape.errors.append(InputError(str(shape.path), metadata.line, "$.metadata.last_updated",
-                                       "not an ISO 8601 UTC time in the past (e.g. 2026-07-22T07:14:56Z)", text))
+        shape.errors.append(
+            InputError(
+                str(shape.path),
+                metadata.line,
+                "$.metadata.last_updated",
+                "not an ISO 8601 UTC time in the past (e.g. 2026-07-22T07:14:56Z)",
+                text,
+            )
+        )
         return None
     return when.astimezone(dt.UTC)
 
@@ -141,8 +155,9 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         yield Reading(offer.line, _observation(path, name, info, offer, where, collected, url))
 
 
-def _observation(path: Path, name: str, info: _Located, offer: _Located, where: str, collected: dt.datetime,
-                 url: str) -> Observation | InputError:
+def _observation(
+    path: Path, name: str, info: _Located, offer: _Located, where: str, collected: dt.datetime, url: str
+) -> Observation | InputError:
     amounts = []
     for key in ("hourly_rate_usd", "accelerator_hourly_rate_usd"):
         value = offer.get(key)
@@ -151,14 +166,31 @@ def _observation(path: Path, name: str, info: _Located, offer: _Located, where: 
         amounts.append(float(value))
     code, text = offer["region_code"].strip(), offer["region"].strip()
     region = code if code and code != UNKNOWN else f"{UNKNOWN} ({text})"
-    extra = {"instance_family": info.get("instance_family"), "accelerator_type": info.get("accelerator_type"),
-             "accelerator_count": info.get("accelerator_count"), "region": text, "region_code": code}
+    extra = {
+        "instance_family": info.get("instance_family"),
+        "accelerator_type": info.get("accelerator_type"),
+        "accelerator_count": info.get("accelerator_count"),
+        "region": text,
+        "region_code": code,
+    }
     return Observation(
-        provider="aws", instance_type=name, region=region, pricing=PricingKind.CAPACITY_BLOCK, term="", amount=amounts[0],
-        currency="USD", unit="hour", price_basis="instance", stated_accelerators=info["accelerator_count"],
-        stated_per_accelerator=amounts[1], collected=collected, source_url=url, source_title=TITLE,
+        provider="aws",
+        instance_type=name,
+        region=region,
+        pricing=PricingKind.CAPACITY_BLOCK,
+        term="",
+        amount=amounts[0],
+        currency="USD",
+        unit="hour",
+        price_basis="instance",
+        stated_accelerators=info["accelerator_count"],
+        stated_per_accelerator=amounts[1],
+        collected=collected,
+        source_url=url,
+        source_title=TITLE,
         via=f"ec2-capacity-blocks-for-ml-pricing-json {path.name} (MIT), collected {collected:%Y-%m-%d}",
-        raw_extra=json.dumps({k: v for k, v in extra.items() if v not in (None, "")}, ensure_ascii=False, sort_keys=True))
+        raw_extra=json.dumps({k: v for k, v in extra.items() if v not in (None, "")}, ensure_ascii=False, sort_keys=True),
+    )
 
 
 __all__ = ["read"]

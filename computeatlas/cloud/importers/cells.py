@@ -75,7 +75,9 @@ def open_csv(path: Path, required: tuple[str, ...]) -> tuple[csv.DictReader[str]
     return reader, header
 
 
-def rows(path: Path, required: tuple[str, ...], parse: Callable[[dict[str, str]], Observation | Skip | list[Observation | Skip]]) -> Iterator[Reading]:
+def rows(
+    path: Path, required: tuple[str, ...], parse: Callable[[dict[str, str]], Observation | Skip | list[Observation | Skip]]
+) -> Iterator[Reading]:
     """Read ``path`` row by row through ``parse``; a :class:`CellError` becomes an
     :class:`InputError` naming file, line and column; a broken row raises :class:`InputFailed`.
 
@@ -120,13 +122,20 @@ def _row_error(path: Path, line: int, exc: Exception) -> InputError:
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first.get("loc", ())) or "(row)"
         value = first.get("input")
-        return InputError(str(path), line, field, f"not a valid {field}: {first.get('msg', 'invalid')}",
-                          None if isinstance(value, dict) else str(value)[:200])
+        return InputError(
+            str(path),
+            line,
+            field,
+            f"not a valid {field}: {first.get('msg', 'invalid')}",
+            None if isinstance(value, dict) else str(value)[:200],
+        )
     return InputError(str(path), line, "(row)", f"a value of this row cannot be read: {type(exc).__name__}: {str(exc)[:200]}")
 
 
-_PRICE = re.compile(r"(?P<sign>-?)(?P<number>(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
-                    r"|\.[0-9]+(?:[eE][+-]?[0-9]+)?)")
+_PRICE = re.compile(
+    r"(?P<sign>-?)(?P<number>(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+    r"|\.[0-9]+(?:[eE][+-]?[0-9]+)?)"
+)
 """A price cell: ASCII digits with an optional decimal point and exponent; a comma only as a
 thousands separator (``1,234.56``: groups of exactly three digits). ``9,8`` (a decimal comma),
 ``1,2,3`` and full-width digits are not prices."""
@@ -142,8 +151,12 @@ def price(raw: dict[str, str], column: str, required: bool = True) -> float | No
         return None
     number = _PRICE.fullmatch(text)
     if number is None:
-        raise CellError(column, "not a number (ASCII digits, an optional decimal point and exponent; a comma only "
-                                "between groups of three digits, e.g. 1,234.56)", text)
+        raise CellError(
+            column,
+            "not a number (ASCII digits, an optional decimal point and exponent; a comma only "
+            "between groups of three digits, e.g. 1,234.56)",
+            text,
+        )
     value = float(number.group("number").replace(",", ""))
     if not math.isfinite(value):
         raise CellError(column, "not a number", text)
@@ -176,8 +189,11 @@ def currency(raw: dict[str, str], column: str) -> str:
     return text
 
 
-_TIME = re.compile(r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})(?:T(?P<clock>[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?)"
-                   r"(?P<offset>Z|[+-][0-9]{2}:[0-9]{2}))?", re.ASCII)
+_TIME = re.compile(
+    r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})(?:T(?P<clock>[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?)"
+    r"(?P<offset>Z|[+-][0-9]{2}:[0-9]{2}))?",
+    re.ASCII,
+)
 """A collection time: ``YYYY-MM-DDTHH:MM[:SS[.ffffff]]`` and an offset (``Z`` or ``±HH:MM``), or
 a date alone (``YYYY-MM-DD``) where the importer allows it. Week dates (``2026-W48-1``),
 ordinal dates, the basic form (``20261130``), a space for the ``T`` and non-ASCII digits are not."""
@@ -221,10 +237,23 @@ def timestamp(raw: dict[str, str], column: str, now: dt.datetime, allow_date_alo
 
 
 PROVIDER_IDS = {
-    "gcp": "google-cloud", "google_cloud": "google-cloud", "oci": "oracle", "oracle_cloud": "oracle", "do": "digitalocean",
-    "vastai": "vast-ai", "lambda_labs": "lambda", "thundercompute": "thunder-compute", "voltagepark": "voltage-park",
-    "massedcompute": "massed-compute", "lightningai": "lightning-ai", "gmicloud": "gmi-cloud", "jarvislabs": "jarvislabs",
-    "cudo_compute": "cudo", "latitude_sh": "latitude", "ovhcloud": "ovh", "oblivus_cloud": "oblivus",
+    "gcp": "google-cloud",
+    "google_cloud": "google-cloud",
+    "oci": "oracle",
+    "oracle_cloud": "oracle",
+    "do": "digitalocean",
+    "vastai": "vast-ai",
+    "lambda_labs": "lambda",
+    "thundercompute": "thunder-compute",
+    "voltagepark": "voltage-park",
+    "massedcompute": "massed-compute",
+    "lightningai": "lightning-ai",
+    "gmicloud": "gmi-cloud",
+    "jarvislabs": "jarvislabs",
+    "cudo_compute": "cudo",
+    "latitude_sh": "latitude",
+    "ovhcloud": "ovh",
+    "oblivus_cloud": "oblivus",
 }
 """Collectors' provider names that differ from our provider ids, written lower-case with
 ``_`` between words (``Oracle Cloud`` is looked up as ``oracle_cloud``). A provider known by
@@ -237,8 +266,12 @@ def provider_id(name: str) -> str:
     """Our provider id for a collector's provider name (``gcp`` → ``google-cloud``,
     ``Oracle Cloud`` → ``oracle``); an unlisted name is its words joined by ``-``."""
     name = name.strip().lower()
-    return (PROVIDER_IDS.get(name) or PROVIDER_IDS.get(re.sub(r"[^a-z0-9]+", "_", name).strip("_"))
-            or re.sub(r"[^a-z0-9]+", "-", name).strip("-") or "unknown")
+    return (
+        PROVIDER_IDS.get(name)
+        or PROVIDER_IDS.get(re.sub(r"[^a-z0-9]+", "_", name).strip("_"))
+        or re.sub(r"[^a-z0-9]+", "-", name).strip("-")
+        or "unknown"
+    )
 
 
 Importer = Callable[..., Iterator[Reading]]

@@ -53,13 +53,31 @@ from pathlib import Path
 from computeatlas.cloud.importers.cells import CellError, Reading, Skip, price, rows, timestamp
 from computeatlas.cloud.observations import Observation
 
-COLUMNS = ("snapshot_commit", "commit_date_utc", "generated", "instance_type", "accelerator_key", "accelerator_count", "cpu",
-           "ram_gb", "local_ssd_gb", "region", "hour", "hour_spot", "month", "month_1y", "month_3y", "month_spot")
+COLUMNS = (
+    "snapshot_commit",
+    "commit_date_utc",
+    "generated",
+    "instance_type",
+    "accelerator_key",
+    "accelerator_count",
+    "cpu",
+    "ram_gb",
+    "local_ssd_gb",
+    "region",
+    "hour",
+    "hour_spot",
+    "month",
+    "month_1y",
+    "month_3y",
+    "month_spot",
+)
 """The columns a file must have."""
 
 REPOSITORY = "https://github.com/Cyclenerd/google-cloud-pricing-cost-calculator"
-SOURCE_TITLE = ("Google Cloud Billing Catalog API (Compute Engine SKUs), as summed per machine type by "
-                "Cyclenerd/google-cloud-pricing-cost-calculator into pricing.yml")
+SOURCE_TITLE = (
+    "Google Cloud Billing Catalog API (Compute Engine SKUs), as summed per machine type by "
+    "Cyclenerd/google-cloud-pricing-cost-calculator into pricing.yml"
+)
 HOURS_PER_MONTH = 730
 """Upstream's month: ``month`` is ``hour`` × 730 in every row of the file."""
 
@@ -87,8 +105,7 @@ def _derived(raw: dict[str, str], column: str, base: str, hourly: float | None) 
         return None
     expected = (hourly or 0.0) * HOURS_PER_MONTH
     if hourly is None or abs(monthly - expected) > max(0.01, 1e-4 * expected):
-        raise CellError(column, f"not {base} × {HOURS_PER_MONTH} ({expected:g}): a monthly price this importer cannot place",
-                        raw[column])
+        raise CellError(column, f"not {base} × {HOURS_PER_MONTH} ({expected:g}): a monthly price this importer cannot place", raw[column])
     return Skip(f"{column}: {base} × {HOURS_PER_MONTH}, the same price over a month (stored once, as {base})")
 
 
@@ -119,10 +136,18 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         if share and not re.fullmatch(r"[0-9]+(?:\.0+)?", share):
             note = f"upstream states {share} GPU per machine: a share of one GPU, which our instance table does not place"
         common = dict(
-            provider="google-cloud", instance_type=name, region=region, currency="USD", price_basis="instance",
-            collected=collected, source_url=f"{REPOSITORY}/blob/{sha}/pricing.yml", source_title=SOURCE_TITLE,
-            via=f"Cyclenerd pricing.yml at commit {sha[:7]}, published by {collected:%Y-%m-%d} (Apache-2.0)", note=note,
-            raw_extra=json.dumps({k: raw[k].strip() for k in _EVIDENCE if raw[k].strip()}, ensure_ascii=False, sort_keys=True))
+            provider="google-cloud",
+            instance_type=name,
+            region=region,
+            currency="USD",
+            price_basis="instance",
+            collected=collected,
+            source_url=f"{REPOSITORY}/blob/{sha}/pricing.yml",
+            source_title=SOURCE_TITLE,
+            via=f"Cyclenerd pricing.yml at commit {sha[:7]}, published by {collected:%Y-%m-%d} (Apache-2.0)",
+            note=note,
+            raw_extra=json.dumps({k: raw[k].strip() for k in _EVIDENCE if raw[k].strip()}, ensure_ascii=False, sort_keys=True),
+        )
         out: list[Observation | Skip] = []
         if on_demand is not None:
             out.append(Observation(pricing="on_demand", amount=on_demand, unit="hour", **common))
@@ -133,8 +158,11 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
                 continue
             obs = Observation(pricing="committed", term=term, amount=amount, unit="month", **common)
             if on_demand is not None and abs(amount - on_demand * HOURS_PER_MONTH) <= 0.01:
-                obs = obs.held(COMMITTED_EQUALS_ON_DEMAND, f"the {term} committed price {amount:g} per month is the on-demand "
-                                                           f"{on_demand:g} × {HOURS_PER_MONTH}: upstream's column, not a commitment price")
+                obs = obs.held(
+                    COMMITTED_EQUALS_ON_DEMAND,
+                    f"the {term} committed price {amount:g} per month is the on-demand "
+                    f"{on_demand:g} × {HOURS_PER_MONTH}: upstream's column, not a commitment price",
+                )
             out.append(obs)
         return out + skips
 

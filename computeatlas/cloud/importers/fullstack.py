@@ -87,8 +87,9 @@ def _name(raw: dict[str, str], provider: str) -> str:
     return name
 
 
-def read(path: Path, collected: dt.datetime | None = None, commit: str | None = None, now: dt.datetime | None = None,
-         **_: object) -> Iterator[Reading]:
+def read(
+    path: Path, collected: dt.datetime | None = None, commit: str | None = None, now: dt.datetime | None = None, **_: object
+) -> Iterator[Reading]:
     """Observations of one file of the table: its history (dated by the commit columns) or
     one version (dated by ``collected``, UTC, not in the future; ``commit`` its SHA, optional).
 
@@ -99,8 +100,16 @@ def read(path: Path, collected: dt.datetime | None = None, commit: str | None = 
     history = "snapshot_commit" in _header(path)
     if not history:
         if collected is None:
-            raise InputFailed([InputError(str(path), 1, "(file)", "one version of the Full Stack table carries no date: give "
-                                                                   "its commit date as the collection time (--collected)")])
+            raise InputFailed(
+                [
+                    InputError(
+                        str(path),
+                        1,
+                        "(file)",
+                        "one version of the Full Stack table carries no date: give its commit date as the collection time (--collected)",
+                    )
+                ]
+            )
         if collected.tzinfo is None or collected > now + CLOCK_SKEW:
             raise InputFailed([InputError(str(path), 1, "(file)", "the collection time must be UTC and not in the future", str(collected))])
         if commit is not None and not _SHA.fullmatch(commit):
@@ -125,18 +134,29 @@ def read(path: Path, collected: dt.datetime | None = None, commit: str | None = 
             raise CellError("GPUs", "the GPU count is required", "")
         memory = raw["GPU RAM"].strip()
         short = f" (commit {sha[:7]})" if sha else ""
-        extra = {k: raw[k].strip() for k in ("Cloud", "GPU Type", "GPU Arch", "GPUs", "GPU RAM", "vCPUs", "RAM", "Per-GPU", "Name")
-                 if raw[k].strip()}
+        extra = {
+            k: raw[k].strip()
+            for k in ("Cloud", "GPU Type", "GPU Arch", "GPUs", "GPU RAM", "vCPUs", "RAM", "Per-GPU", "Name")
+            if raw[k].strip()
+        }
         if sha:
             extra["snapshot_commit"] = sha
         common = dict(
-            provider=provider, instance_type=_name(raw, provider), region="", term="", currency="USD", unit="hour",
-            price_basis="instance", stated_accelerators=n, stated_memory_gb=float(memory) if _NUMBER.fullmatch(memory) else None,
+            provider=provider,
+            instance_type=_name(raw, provider),
+            region="",
+            term="",
+            currency="USD",
+            unit="hour",
+            price_basis="instance",
+            stated_accelerators=n,
+            stated_memory_gb=float(memory) if _NUMBER.fullmatch(memory) else None,
             collected=when,
             source_url=f"{REPOSITORY}/blob/{sha or 'main'}/{TABLE_PATH}",
             source_title=f"Full Stack Deep Learning cloud GPU table ({TABLE_PATH}){short}",
             via=f"the-full-stack-website {path.name} (Full Stack Deep Learning, MIT), published by {when:%Y-%m-%d}{short}",
-            raw_extra=json.dumps(extra, ensure_ascii=False, sort_keys=True))
+            raw_extra=json.dumps(extra, ensure_ascii=False, sort_keys=True),
+        )
         on_demand, spot = price(raw, "On-demand", required=False), price(raw, "Spot", required=False)
         per_gpu = price(raw, "Per-GPU", required=False)  # stated beside the on-demand price only
         if on_demand is None and spot is None:

@@ -81,8 +81,7 @@ def _load(path: Path) -> tuple[str, dict[str, dict[str, dict[str, object]]]]:
         raise InputFailed([InputError(str(path), 1, "(file)", f"not UTF-8 text: {exc.reason}")]) from None
     except json.JSONDecodeError as exc:
         raise InputFailed([InputError(str(path), exc.lineno, f"(character {exc.colno})", f"not JSON: {exc.msg}")]) from None
-    if not isinstance(data, dict) or not all(isinstance(v, dict) and all(isinstance(e, dict) for e in v.values())
-                                             for v in data.values()):
+    if not isinstance(data, dict) or not all(isinstance(v, dict) and all(isinstance(e, dict) for e in v.values()) for v in data.values()):
         raise InputFailed([InputError(str(path), 1, "(file)", "not a gpuhunt TPU table: expected {TPU type: {region: {price key: USD}}}")])
     return text, data
 
@@ -92,8 +91,17 @@ def read(path: Path, collected: dt.datetime | None = None, now: dt.datetime | No
     commit date) is required. Raises :class:`InputFailed` without it or for a bad file."""
     now = now or dt.datetime.now(dt.UTC)
     if collected is None:
-        raise InputFailed([InputError(str(path), 1, "(file)", "a gpuhunt TPU table carries no date: give its upstream commit "
-                                                               "date as the collection time (--collected 2024-12-23T00:00:00Z)")])
+        raise InputFailed(
+            [
+                InputError(
+                    str(path),
+                    1,
+                    "(file)",
+                    "a gpuhunt TPU table carries no date: give its upstream commit "
+                    "date as the collection time (--collected 2024-12-23T00:00:00Z)",
+                )
+            ]
+        )
     if collected.tzinfo is None or collected > now + CLOCK_SKEW:
         raise InputFailed([InputError(str(path), 1, "(file)", "the collection time must be UTC and not in the future", str(collected))])
     text, data = _load(path)
@@ -106,8 +114,9 @@ def read(path: Path, collected: dt.datetime | None = None, now: dt.datetime | No
             unknown = [k for k in entry if k not in KEYS and k != "Location"]
             bad = [k for k in entry if k in KEYS and not _price(entry[k])]
             if unknown or bad:
-                column, why = (unknown[0], "unknown price key (known: " + ", ".join(KEYS) + ")") if unknown else \
-                    (bad[0], "not a non-negative number")
+                column, why = (
+                    (unknown[0], "unknown price key (known: " + ", ".join(KEYS) + ")") if unknown else (bad[0], "not a non-negative number")
+                )
                 yield Reading(line, InputError(str(path), line, f"{tpu}/{region}/{column}", why, str(entry[column])))
                 continue
             location = str(entry.get("Location", "")).strip()
@@ -116,21 +125,35 @@ def read(path: Path, collected: dt.datetime | None = None, now: dt.datetime | No
                 if key not in entry:
                     continue
                 obs = Observation(
-                    provider="google-cloud", instance_type=tpu, region=region, pricing=pricing, term=term,
+                    provider="google-cloud",
+                    instance_type=tpu,
+                    region=region,
+                    pricing=pricing,
+                    term=term,
                     amount=float(entry[key]),  # type: ignore[arg-type]
-                    currency="USD", unit="hour", price_basis="accelerator", collected=collected,
+                    currency="USD",
+                    unit="hour",
+                    price_basis="accelerator",
+                    collected=collected,
                     source_url=SPOT_URL if pricing == "spot" else PRICING_URL,
                     source_title=("Spot VMs pricing" if pricing == "spot" else "Cloud TPU pricing") + " (Google), hand-copied by gpuhunt",
-                    via=via, raw_extra=json.dumps({"Location": location, "key": key}, ensure_ascii=False, sort_keys=True))
+                    via=via,
+                    raw_extra=json.dumps({"Location": location, "key": key}, ensure_ascii=False, sort_keys=True),
+                )
                 if tpu not in PER_CHIP:
-                    obs = obs.held(UNIT_NOT_STATED, f"gpuhunt gives {tpu!r} in 'USD' without saying per chip, device or slice, and "
-                                                     f"Google's pricing page as read does not establish it for {tpu!r}")
+                    obs = obs.held(
+                        UNIT_NOT_STATED,
+                        f"gpuhunt gives {tpu!r} in 'USD' without saying per chip, device or slice, and "
+                        f"Google's pricing page as read does not establish it for {tpu!r}",
+                    )
                 observations.append(obs)
             on_demand = entry.get("On Demand (USD)")
             for obs in observations:
                 if obs.pricing == "spot" and isinstance(on_demand, int | float) and obs.amount > on_demand:
-                    obs = obs.held(SPOT_ABOVE_ON_DEMAND, f"spot {obs.amount:g} is above on-demand {on_demand:g} for {tpu} in {region}: "
-                                                         "not a spot price")
+                    obs = obs.held(
+                        SPOT_ABOVE_ON_DEMAND,
+                        f"spot {obs.amount:g} is above on-demand {on_demand:g} for {tpu} in {region}: not a spot price",
+                    )
                 yield Reading(line, obs)
 
 

@@ -28,8 +28,22 @@ from computeatlas.cloud.importers.cells import (
 )
 from computeatlas.cloud.observations import Observation
 
-COLUMNS = ("provider", "accelerator", "variant", "instance_type", "accelerators_per_instance", "price_basis", "pricing", "term",
-           "price_per_hour", "currency", "region", "seen", "source_url", "note")
+COLUMNS = (
+    "provider",
+    "accelerator",
+    "variant",
+    "instance_type",
+    "accelerators_per_instance",
+    "price_basis",
+    "pricing",
+    "term",
+    "price_per_hour",
+    "currency",
+    "region",
+    "seen",
+    "source_url",
+    "note",
+)
 _FORMS = (("nvl", r"\bNVL\b"), ("sxm", r"SXM\d*|\bHGX\b"), ("pcie", r"\bPCIe\b"), ("oam", r"\bOAM\b"))
 _PRICING = {"on-demand": "on_demand", "spot": "spot", "reserved": "reserved"}
 
@@ -62,12 +76,27 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         pricing = "capacity_block" if "capacity block" in term.lower() else _PRICING[raw["pricing"]]
         extra = {"variant_published": raw["variant"], "offers_file": path.name, "offers_row": None}
         return Observation(
-            provider=raw["provider"], instance_type=raw["instance_type"], region=raw["region"].strip(), pricing=pricing, term=term,
-            amount=price(raw, "price_per_hour"), currency=currency(raw, "currency"), unit="hour", price_basis=raw["price_basis"],
-            stated_accelerators=n, collected=timestamp(raw, "seen", now), source_url=raw["source_url"],
-            source_title=f"the page cited by data/offers/{path.name}", via=f"data/offers/{path.name}", note=raw["note"],
-            raw_extra=json.dumps(extra), accelerator=raw["accelerator"], variant=stated_variant(raw["variant"], n), accelerators=n,
-            billing="all_in")
+            provider=raw["provider"],
+            instance_type=raw["instance_type"],
+            region=raw["region"].strip(),
+            pricing=pricing,
+            term=term,
+            amount=price(raw, "price_per_hour"),
+            currency=currency(raw, "currency"),
+            unit="hour",
+            price_basis=raw["price_basis"],
+            stated_accelerators=n,
+            collected=timestamp(raw, "seen", now),
+            source_url=raw["source_url"],
+            source_title=f"the page cited by data/offers/{path.name}",
+            via=f"data/offers/{path.name}",
+            note=raw["note"],
+            raw_extra=json.dumps(extra),
+            accelerator=raw["accelerator"],
+            variant=stated_variant(raw["variant"], n),
+            accelerators=n,
+            billing="all_in",
+        )
 
     for reading in rows(path, COLUMNS, parse):
         if isinstance(reading.result, Observation):

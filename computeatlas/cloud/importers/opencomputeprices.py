@@ -47,9 +47,27 @@ from computeatlas.cloud.importers.cells import (
 )
 from computeatlas.cloud.observations import LICENSED_SUFFIX, Observation
 
-COLUMNS = ("snapshot_ts", "source", "provider", "instance_type", "gpu_name", "gpu_memory_gb", "gpu_count", "region", "zone",
-           "pricing_type", "commitment_period", "price_per_hour", "price_per_gpu_hour", "currency", "price_unit", "available",
-           "available_count", "os", "raw_extra")
+COLUMNS = (
+    "snapshot_ts",
+    "source",
+    "provider",
+    "instance_type",
+    "gpu_name",
+    "gpu_memory_gb",
+    "gpu_count",
+    "region",
+    "zone",
+    "pricing_type",
+    "commitment_period",
+    "price_per_hour",
+    "price_per_gpu_hour",
+    "currency",
+    "price_unit",
+    "available",
+    "available_count",
+    "os",
+    "raw_extra",
+)
 MIB_GB = 1.048576e-3
 """GB (10⁹ bytes) in one MiB (2²⁰ bytes)."""
 
@@ -109,8 +127,11 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         if raw["pricing_type"] not in _PRICING:
             raise CellError("pricing_type", "must be on_demand, spot or reserved", raw["pricing_type"])
         n = count(raw, "gpu_count") if raw["gpu_count"].strip() not in ("0", "0.0") else None  # 0: the collector did not know
-        extra = {k: raw[k] for k in ("source", "gpu_name", "gpu_variant", "gpu_memory_gb", "gpu_count", "price_per_gpu_hour", "os", "tenancy", "zone")
-                 if raw.get(k)}
+        extra = {
+            k: raw[k]
+            for k in ("source", "gpu_name", "gpu_variant", "gpu_memory_gb", "gpu_count", "price_per_gpu_hour", "os", "tenancy", "zone")
+            if raw.get(k)
+        }
         if raw["raw_extra"].strip():
             try:
                 extra["raw_extra"] = json.loads(raw["raw_extra"])
@@ -131,13 +152,24 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
             available += f" ({raw['available_count'].strip()})"
         region = "/".join(p for p in (raw["region"].strip(), raw["zone"].strip()) if p)
         return Observation(
-            provider=provider_id(raw["provider"]), instance_type=name, region=region,
-            pricing=term_kind(_PRICING[raw["pricing_type"]], _UNITS[unit]), term=term, amount=price(raw, "price_per_hour"),
-            currency=currency(raw, "currency"), unit=_UNITS[unit], price_basis="instance",
-            stated_accelerators=None, stated_memory_gb=_memory(raw, n),
+            provider=provider_id(raw["provider"]),
+            instance_type=name,
+            region=region,
+            pricing=term_kind(_PRICING[raw["pricing_type"]], _UNITS[unit]),
+            term=term,
+            amount=price(raw, "price_per_hour"),
+            currency=currency(raw, "currency"),
+            unit=_UNITS[unit],
+            price_basis="instance",
+            stated_accelerators=None,
+            stated_memory_gb=_memory(raw, n),
             stated_per_accelerator=None if slice_ else price(raw, "price_per_gpu_hour", required=False),
-            collected=timestamp(raw, "snapshot_ts", now, allow_date_alone=False), source_url=url, source_title=title,
-            via=f"OpenComputePrices {path.name} (MIT), collected {raw['snapshot_ts'][:10]}", availability=available,
-            raw_extra=json.dumps(extra, ensure_ascii=False, sort_keys=True))
+            collected=timestamp(raw, "snapshot_ts", now, allow_date_alone=False),
+            source_url=url,
+            source_title=title,
+            via=f"OpenComputePrices {path.name} (MIT), collected {raw['snapshot_ts'][:10]}",
+            availability=available,
+            raw_extra=json.dumps(extra, ensure_ascii=False, sort_keys=True),
+        )
 
     yield from rows(path, COLUMNS, parse)

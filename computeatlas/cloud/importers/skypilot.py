@@ -53,13 +53,22 @@ def _memory(text: str, n: int | None) -> float | None:
     return round(float(size) * MIB_GB * (n or 1), 3) if size else None
 
 
-def read(path: Path, provider: str | None = None, collected: dt.datetime | None = None, now: dt.datetime | None = None,
-         **_: object) -> Iterator[Reading]:
+def read(
+    path: Path, provider: str | None = None, collected: dt.datetime | None = None, now: dt.datetime | None = None, **_: object
+) -> Iterator[Reading]:
     """Observations of a SkyPilot ``vms.csv``; ``provider`` and ``collected`` are required."""
     now = now or dt.datetime.now(dt.UTC)
     if not provider or collected is None:
-        raise InputFailed([InputError(str(path), 1, "(file)", "a SkyPilot catalog names neither the cloud nor the time: "
-                                                               "give the provider and the collection time")])
+        raise InputFailed(
+            [
+                InputError(
+                    str(path),
+                    1,
+                    "(file)",
+                    "a SkyPilot catalog names neither the cloud nor the time: give the provider and the collection time",
+                )
+            ]
+        )
     if collected.tzinfo is None or collected > now + dt.timedelta(minutes=5):
         raise InputFailed([InputError(str(path), 1, "(file)", "the collection time must be UTC and not in the future", str(collected))])
     cloud = path.parent.name if path.parent.name else provider
@@ -71,12 +80,27 @@ def read(path: Path, provider: str | None = None, collected: dt.datetime | None 
         n = count(raw, "AcceleratorCount")  # for a TPU slice (tpu-v4-8) it counts slices, not chips: no stated count
         name = raw["InstanceType"].strip() or (accelerator if accelerator.startswith("tpu-") else f"{n or 1}x {accelerator}")
         region = "/".join(p for p in (raw["Region"].strip(), (raw.get("AvailabilityZone") or "").strip()) if p)
-        extra = json.dumps({k: raw[k] for k in ("AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "GpuInfo", "AvailabilityZone")
-                            if raw.get(k)}, ensure_ascii=False, sort_keys=True)
-        common = dict(provider=provider, instance_type=name, region=region, term="", currency="USD", unit="hour",
-                      price_basis="instance", stated_accelerators=None if accelerator.startswith("tpu-") else n, stated_memory_gb=_memory(raw["GpuInfo"], n),
-                      collected=collected, source_url=CATALOG_URL, source_title=f"SkyPilot catalog vms.csv ({cloud})",
-                      via=f"SkyPilot {path.name}", raw_extra=extra)
+        extra = json.dumps(
+            {k: raw[k] for k in ("AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "GpuInfo", "AvailabilityZone") if raw.get(k)},
+            ensure_ascii=False,
+            sort_keys=True,
+        )
+        common = dict(
+            provider=provider,
+            instance_type=name,
+            region=region,
+            term="",
+            currency="USD",
+            unit="hour",
+            price_basis="instance",
+            stated_accelerators=None if accelerator.startswith("tpu-") else n,
+            stated_memory_gb=_memory(raw["GpuInfo"], n),
+            collected=collected,
+            source_url=CATALOG_URL,
+            source_title=f"SkyPilot catalog vms.csv ({cloud})",
+            via=f"SkyPilot {path.name}",
+            raw_extra=extra,
+        )
         out: list[Observation | Skip] = []
         on_demand, spot = price(raw, "Price", required=False), price(raw, "SpotPrice", required=False)
         if on_demand is None and spot is None:

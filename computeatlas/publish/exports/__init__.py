@@ -15,8 +15,12 @@ from computeatlas.publish.exports import csv, datapackage, huggingface, json, pa
 from computeatlas.publish.exports.silicon_table import SiliconTable, build
 
 FORMATS: dict[str, Callable[[SiliconTable, Path], list[Path]]] = {
-    "csv": csv.write, "json": json.write, "parquet": parquet.write, "sqlite": sqlite.write,
-    "datapackage": datapackage.write, "huggingface": huggingface.write,
+    "csv": csv.write,
+    "json": json.write,
+    "parquet": parquet.write,
+    "sqlite": sqlite.write,
+    "datapackage": datapackage.write,
+    "huggingface": huggingface.write,
 }
 """Format name → writer (pyarrow is imported by the Parquet writer only when it writes)."""
 

@@ -49,8 +49,10 @@ def sql_neutralise(expression: str) -> str:
     files DuckDB writes itself (``COPY … (FORMAT CSV)``): the same first characters, the
     same exception for a plain negative number."""
     starts = ", ".join(f"chr({ord(c)})" for c in FORMULA_START)
-    return (f"CASE WHEN left({expression}, 1) IN ({starts}) AND NOT regexp_full_match({expression}, "
-            f"'{_NEGATIVE_NUMBER.pattern}') THEN '''' || {expression} ELSE {expression} END")
+    return (
+        f"CASE WHEN left({expression}, 1) IN ({starts}) AND NOT regexp_full_match({expression}, "
+        f"'{_NEGATIVE_NUMBER.pattern}') THEN '''' || {expression} ELSE {expression} END"
+    )
 
 
 def cell_text(value: Value) -> str:

@@ -65,10 +65,10 @@ def card(table: SiliconTable) -> str:
         "    data_files:",
         "      - split: train",
         f"        path: {_q(DATA_FILE)}",
-        "extra_gated_heading: \"Request access to the Compute Atlas silicon table\"",
+        'extra_gated_heading: "Request access to the Compute Atlas silicon table"',
         f"extra_gated_prompt: {_q(GATED_PROMPT)}",
         *gated_fields(),
-        "extra_gated_button_content: \"Request the data\"",
+        'extra_gated_button_content: "Request the data"',
         "---",
     ]
     columns = "\n".join(f"| `{c.name}` | {c.unit or ''} | {c.description} |" for c in table.columns)
@@ -77,7 +77,7 @@ def card(table: SiliconTable) -> str:
 
 One row per AI accelerator, built from the sourced records of Compute Atlas. Schema
 version {SCHEMA_VERSION}; data version `{table.data_version}`; {len(table.rows)} accelerators;
-newest verification {table.last_verified.isoformat() if table.last_verified else 'none'}.
+newest verification {table.last_verified.isoformat() if table.last_verified else "none"}.
 
 ## How to read a cell
 

@@ -28,9 +28,7 @@ def _pyarrow() -> Any:
         import pyarrow
         import pyarrow.parquet
     except ImportError:
-        raise ParquetUnavailable(
-            "Parquet needs pyarrow: install the extra with  pip install 'computeatlas[parquet]'"
-        ) from None
+        raise ParquetUnavailable("Parquet needs pyarrow: install the extra with  pip install 'computeatlas[parquet]'") from None
     return pyarrow
 
 

@@ -32,9 +32,29 @@ from computeatlas.publish.exports.silicon_table import (
 
 Format = Literal["csv", "parquet"]
 
-COLUMNS = ("collected", "provider", "instance_type", "region", "pricing", "term", "amount", "currency", "unit", "price_basis",
-           "accelerators", "accelerator", "variant", "per_accelerator_hour", "qualifiers", "availability", "source_url",
-           "source_title", "via", "note", "run")
+COLUMNS = (
+    "collected",
+    "provider",
+    "instance_type",
+    "region",
+    "pricing",
+    "term",
+    "amount",
+    "currency",
+    "unit",
+    "price_basis",
+    "accelerators",
+    "accelerator",
+    "variant",
+    "per_accelerator_hour",
+    "qualifiers",
+    "availability",
+    "source_url",
+    "source_title",
+    "via",
+    "note",
+    "run",
+)
 """The dataset's columns, in order (``per_accelerator_hour`` is derived, in ``currency``)."""
 
 NUMBERS = frozenset({"collected", "amount", "accelerators", "per_accelerator_hour"})
@@ -42,8 +62,10 @@ NUMBERS = frozenset({"collected", "amount", "accelerators", "per_accelerator_hou
 
 MEDIA_TYPES: dict[str, str] = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
 
-OCP_NOTICE = ("MIT License\n\nCopyright (c) 2026 OpenComputePrices Contributors\n\n"
-              "(The full licence text is in data/prices/LICENSE-OpenComputePrices of the Compute Atlas repository.)\n")
+OCP_NOTICE = (
+    "MIT License\n\nCopyright (c) 2026 OpenComputePrices Contributors\n\n"
+    "(The full licence text is in data/prices/LICENSE-OpenComputePrices of the Compute Atlas repository.)\n"
+)
 
 
 def notice(store: Store) -> str:
@@ -53,8 +75,10 @@ def notice(store: Store) -> str:
     copies = sorted(store.root.glob("LICENSE-*")) if store.root.is_dir() else []
     texts = {p.name.removeprefix("LICENSE-"): p.read_text(encoding="utf-8") for p in copies if p.is_file()}
     texts.setdefault("OpenComputePrices", OCP_NOTICE)
-    upstream = "".join(f"Rows whose 'via' names {name} are used under this licence:\n\n{text.rstrip()}\n\n"
-                       for name, text in sorted(texts.items(), key=lambda kv: kv[0].casefold()))
+    upstream = "".join(
+        f"Rows whose 'via' names {name} are used under this licence:\n\n{text.rstrip()}\n\n"
+        for name, text in sorted(texts.items(), key=lambda kv: kv[0].casefold())
+    )
     return (
         "Compute Atlas price observations\n"
         "================================\n\n"
@@ -69,6 +93,7 @@ def notice(store: Store) -> str:
 def export(store: Store, fmt: Format) -> bytes:
     """Every accepted observation of ``store`` (the newest decision per observation), oldest
     first, as ``fmt``; a header-only CSV or an empty Parquet table when the store is empty."""
+
     def column(name: str) -> str:
         text = "array_to_string(qualifiers, ' ')" if name == "qualifiers" else name
         # no text cell of the CSV starts a spreadsheet formula (the guard of the silicon CSV)
@@ -79,15 +104,26 @@ def export(store: Store, fmt: Format) -> bytes:
         target = Path(folder) / f"observations.{fmt}"
         con.execute("SET TimeZone = 'UTC'")
         if store.define_views(con):
-            select = f"SELECT {cols} FROM latest WHERE status = 'accepted' ORDER BY collected, provider, instance_type, region, pricing, term"
+            select = (
+                f"SELECT {cols} FROM latest WHERE status = 'accepted' ORDER BY collected, provider, instance_type, region, pricing, term"
+            )
         else:
             select = "SELECT " + ", ".join(f"NULL::VARCHAR AS {c}" for c in COLUMNS) + " WHERE false"
         path = "'" + str(target).replace("'", "''") + "'"
         if fmt == "csv":
             con.execute(f"COPY ({select}) TO {path} (FORMAT CSV, HEADER true)")
         else:
-            meta = "{licence: " + "'" + f"{LICENCE} (Compute Atlas data); MIT (OpenComputePrices rows)" + "'" + ", notice: " \
-                   + "'" + notice(store).replace("'", "''") + "'" + "}"
+            meta = (
+                "{licence: "
+                + "'"
+                + f"{LICENCE} (Compute Atlas data); MIT (OpenComputePrices rows)"
+                + "'"
+                + ", notice: "
+                + "'"
+                + notice(store).replace("'", "''")
+                + "'"
+                + "}"
+            )
             con.execute(f"COPY ({select}) TO {path} (FORMAT PARQUET, KV_METADATA {meta})")
         return target.read_bytes()
 

@@ -38,14 +38,20 @@ SCHEMA_VERSION = "3.0.0"
 
 SCHEMA_CHANGES: tuple[tuple[str, dt.date, str], ...] = (
     ("1.0.0", dt.date(2026, 11, 30), "First published schema."),
-    ("2.0.0", dt.date(2026, 12, 1),
-     "Tidy: number columns hold numbers only (empty where there is none) with a {name}_state column beside each; "
-     "the vendor's stated figure or words in {spec}_stated columns; memory_bytes; {format}_sparse_pattern; "
-     "the state vocabulary adds 'published as text' and 'not yet sourced'."),
-    ("3.0.0", dt.date(2026, 12, 1),
-     "interconnect_bandwidth_gbps is split by what the source counts: interconnect_bidirectional_gbps, "
-     "interconnect_per_direction_gbps and interconnect_direction_not_stated_gbps (each with its _state), and "
-     "interconnect_direction says which."),
+    (
+        "2.0.0",
+        dt.date(2026, 12, 1),
+        "Tidy: number columns hold numbers only (empty where there is none) with a {name}_state column beside each; "
+        "the vendor's stated figure or words in {spec}_stated columns; memory_bytes; {format}_sparse_pattern; "
+        "the state vocabulary adds 'published as text' and 'not yet sourced'.",
+    ),
+    (
+        "3.0.0",
+        dt.date(2026, 12, 1),
+        "interconnect_bandwidth_gbps is split by what the source counts: interconnect_bidirectional_gbps, "
+        "interconnect_per_direction_gbps and interconnect_direction_not_stated_gbps (each with its _state), and "
+        "interconnect_direction says which.",
+    ),
 )
 """``(version, date, what changed)``, newest last."""
 

@@ -46,9 +46,7 @@ def write(table: SiliconTable, out: Path) -> list[Path]:
             )
             db.executemany(f"INSERT INTO sources VALUES ({', '.join('?' for _ in SOURCE_COLUMNS)})", table.sources)
             db.execute("CREATE TABLE columns (name TEXT PRIMARY KEY, type TEXT NOT NULL, unit TEXT, description TEXT NOT NULL)")
-            db.executemany(
-                "INSERT INTO columns VALUES (?, ?, ?, ?)", [(c.name, c.kind, c.unit, c.description) for c in table.columns]
-            )
+            db.executemany("INSERT INTO columns VALUES (?, ?, ?, ?)", [(c.name, c.kind, c.unit, c.description) for c in table.columns])
             db.execute("CREATE TABLE dataset_info (key TEXT PRIMARY KEY, value TEXT)")
             db.executemany("INSERT INTO dataset_info VALUES (?, ?)", list(table.about().items()))
     finally:
