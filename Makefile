@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed-test
 
-.PHONY: run test install validate bench schema clean
+.PHONY: run test check install validate bench schema clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,9 +34,16 @@ run: $(RUN_STAMP)
 
 # PYTHONDONTWRITEBYTECODE is cleared for the tests: each of the ~15 Python processes of a run
 # (two workers, the test servers, CLI subprocesses) would otherwise compile the package again.
-test: $(STAMP)
+test: check
 	scripts/ensure-chromium.sh
 	PYTHONDONTWRITEBYTECODE= BROWSER_TESTS=required bash scripts/with-postgres.sh $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The static checks, before the tests: lint and format (ruff), types (mypy), the import layers (import-linter).
+check: $(STAMP)
+	$(BIN)/ruff check computeatlas tests benchmarks scripts
+	$(BIN)/ruff format --check computeatlas tests benchmarks scripts
+	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 validate: $(RUN_STAMP)
 	$(BIN)/computeatlas validate
