@@ -310,6 +310,9 @@ def test_a_damaged_store_is_reported_never_emptied_by_repair_and_pages_say_503(
     response = client.get("/api/prices/nvidia-l4/history", params={"window": "all"})
     assert response.status_code == 503 and "cannot be read" in response.text and "prices status" in response.text
     assert client.get("/cloud/prices/nvidia-l4", params={"window": "all"}).status_code == 503
+    for download in ("/data/prices/observations.csv", "/data/prices/observations.parquet"):
+        answer = client.get(download)
+        assert answer.status_code == 503 and "cannot be read" in answer.text, download
     held = runner.invoke(cli, ["prices", "held", "--prices", str(store.root)])
     assert held.exit_code == 1 and "cannot be read" in held.stderr and "Traceback" not in held.stdout + held.stderr
     # A pointer out of the store is not a current table.

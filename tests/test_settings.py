@@ -73,6 +73,17 @@ def test_the_test_suites_own_variables_and_every_setting_pass() -> None:
     Settings.check_environment({**every, "COMPUTEATLAS_TEST_POSTGRES_URL": "postgresql://", "computeatlas_data": "/d"})
 
 
+def test_a_freshness_window_beyond_a_century_is_refused_at_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pydantic import ValidationError
+
+    from computeatlas.core.settings import Settings
+
+    assert Settings(freshness_days=36_500).freshness_days == 36_500
+    monkeypatch.setenv("COMPUTEATLAS_FRESHNESS_DAYS", "800000")  # before: every price page answered 500 (dates before year 1)
+    with pytest.raises(ValidationError, match="less than or equal to 36500"):
+        Settings.from_env()
+
+
 def test_the_cli_says_so_in_one_line_and_exits_2() -> None:
     import os
     import subprocess

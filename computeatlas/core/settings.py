@@ -80,7 +80,9 @@ class Settings(BaseSettings):
     max_connections: int = Field(
         1000, ge=1, description="concurrent connections per worker before new ones get a 503 (uvicorn's limit_concurrency)"
     )
-    freshness_days: int = Field(90, ge=1, description="a price observation older than this is stale (history, not current)")
+    freshness_days: int = Field(
+        90, ge=1, le=36_500, description="a price observation older than this is stale (history, not current); at most a century"
+    )
     price_band_low: float = Field(
         0.1, gt=0, lt=1, description="a price below this times the median of its accelerator and pricing kind is held"
     )

@@ -22,6 +22,7 @@ from typing import Literal
 
 import duckdb
 
+from computeatlas.cloud.dataset import StoreDamaged
 from computeatlas.cloud.store import Store
 from computeatlas.publish.exports.csv import sql_neutralise
 from computeatlas.publish.exports.silicon_table import (
@@ -92,7 +93,16 @@ def notice(store: Store) -> str:
 
 def export(store: Store, fmt: Format) -> bytes:
     """Every accepted observation of ``store`` (the newest decision per observation), oldest
-    first, as ``fmt``; a header-only CSV or an empty Parquet table when the store is empty."""
+    first, as ``fmt``; a header-only CSV or an empty Parquet table when the store is empty.
+    Raises :class:`~computeatlas.cloud.dataset.StoreDamaged` when a file of the store cannot
+    be read (truncated, not Parquet), as every other question of the store does."""
+    try:
+        return _export(store, fmt)
+    except (duckdb.IOException, duckdb.InvalidInputException) as exc:
+        raise StoreDamaged(store.root, exc) from None
+
+
+def _export(store: Store, fmt: Format) -> bytes:
 
     def column(name: str) -> str:
         text = "array_to_string(qualifiers, ' ')" if name == "qualifiers" else name
