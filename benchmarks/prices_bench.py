@@ -49,6 +49,7 @@ from price_store import PART, Floor, prepare, synthetic_history, timed, window_f
 from computeatlas.catalog import load
 from computeatlas.cloud import cheapest_price, rules
 from computeatlas.cloud.engine import RESULTS
+from computeatlas.cloud.importers import atlas
 from computeatlas.cloud.instances import instance_table
 from computeatlas.cloud.offers import OFFER_COLUMNS
 from computeatlas.cloud.rates import RateTable
@@ -72,26 +73,7 @@ def import_rate(folder: Path, rows: int = 10_000) -> tuple[str, float]:
     path = folder / "synthetic.csv"
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(
-            [
-                "provider",
-                "instance_type",
-                "region",
-                "pricing",
-                "term",
-                "amount",
-                "currency",
-                "unit",
-                "accelerators",
-                "price_basis",
-                "collected",
-                "source_url",
-                "source_title",
-                "via",
-                "availability",
-                "note",
-            ]
-        )
+        writer.writerow(atlas.COLUMNS)  # the atlas CSV format's own header
         for i in range(rows):
             r = placed[i % len(placed)]
             when = (NOW - dt.timedelta(hours=i // 400)).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -8,6 +8,7 @@ import datetime as dt
 from pathlib import Path
 
 from computeatlas.cloud import rules
+from computeatlas.cloud.importers import atlas
 from computeatlas.cloud.instances import load_instances
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
@@ -16,24 +17,7 @@ from computeatlas.cloud.store import Store
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
 NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
 TABLE = load_instances(FIXTURES / "instances")
-HEADER = [
-    "provider",
-    "instance_type",
-    "region",
-    "pricing",
-    "term",
-    "amount",
-    "currency",
-    "unit",
-    "accelerators",
-    "price_basis",
-    "collected",
-    "source_url",
-    "source_title",
-    "via",
-    "availability",
-    "note",
-]
+HEADER = list(atlas.COLUMNS)  # the atlas CSV format's own header
 WHEN = "2026-11-20T00:00:00Z"
 
 

@@ -178,27 +178,10 @@ class HistoryView(BaseModel):
     series: list[SeriesPoint]
 
 
-_STORED = frozenset(ObservedPrice.model_fields) - {"age_days", "stale", "rate", "provider_name"}
+_STORED = frozenset(ObservedPrice.model_fields) - {"age_days", "stale", "rate", "provider_name", "discount", "usd_per_accelerator_hour"}
 """The fields of :class:`ObservedPrice` read from a stored row (the others are worked out)."""
 
-_SHOWN_COLUMNS = (
-    "collected",
-    "provider",
-    "instance_type",
-    "region",
-    "pricing",
-    "term",
-    "amount",
-    "currency",
-    "unit",
-    "accelerators",
-    "per_accelerator_hour",
-    "variant",
-    "qualifiers",
-    "source_url",
-    "via",
-    "date",
-)
+_SHOWN_COLUMNS = (*sorted(_STORED), "date")
 """The stored columns a history lists (:data:`_STORED` as stored, and the collection date)."""
 
 
