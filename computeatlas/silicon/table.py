@@ -35,7 +35,7 @@ from pydantic import (
 from computeatlas.core.amounts import MAX_LENGTH as AMOUNT_MAX_LENGTH
 from computeatlas.core.amounts import UNITS, AmountError, parse_amount
 from computeatlas.core.claims import Claim, NumberFormat
-from computeatlas.core.errors import InputError
+from computeatlas.core.errors import ParamError
 from computeatlas.core.presentation import (
     Shown,
     dispute_to_weigh,
@@ -49,7 +49,7 @@ from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.records import Accelerator
 
 
-class QueryError(InputError):
+class QueryError(ParamError):
     """A bad table query (a 400): ``param`` is the parameter, ``reason`` says why."""
 
 
