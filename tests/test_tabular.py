@@ -35,6 +35,15 @@ def test_rows_come_with_the_line_they_start_on_across_quoted_newlines_and_blank_
     ]
 
 
+def test_only_cr_and_lf_end_a_line_not_unicode_line_separators_in_a_cell() -> None:
+    # str.splitlines would also break at U+2028 and U+0085 (a cp1252 ellipsis read as Latin-1)
+    assert rows("a,b\n1,caf\u2028e\n2,z\x85w\n3,\x0c\n") == [
+        (2, {"a": "1", "b": "caf\u2028e"}),
+        (3, {"a": "2", "b": "z\x85w"}),
+        (4, {"a": "3", "b": "\x0c"}),
+    ]
+
+
 def test_a_header_lacking_required_columns_is_one_error_per_column_at_line_1() -> None:
     with pytest.raises(TableError) as caught:
         rows("a,amount\n1,2\n", required=("a", "price", "currency"))

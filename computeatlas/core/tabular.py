@@ -96,7 +96,8 @@ class Table:
     ``cells`` maps each header name to its text, or is a :class:`TableError` for a row with
     another number of cells than the header (column ``(row)``), so that the caller can go on
     to the next row. A break in the CSV itself (bad quoting) raises a :class:`TableError`
-    naming the line where the broken row starts: nothing after it can be read reliably."""
+    naming the line where the broken row starts: nothing after it can be read reliably.
+    The rows are read once, as they are iterated."""
 
     def __init__(self, file: str, header: tuple[str, ...], reader: Any) -> None:
         self.file, self.header, self._reader = file, header, reader

@@ -55,7 +55,7 @@ from computeatlas.cloud.importers.cells import (
     timestamp,
 )
 from computeatlas.cloud.observations import InputFailed, Observation
-from computeatlas.core.tabular import TableError
+from computeatlas.core.tabular import TableError, read_table
 
 COLUMNS = ("Cloud", "GPU Type", "GPU Arch", "GPUs", "GPU RAM", "vCPUs", "RAM", "On-demand", "Per-GPU", "Spot", "Name")
 """The upstream table's columns (every version since 2023-09-27)."""
@@ -68,11 +68,13 @@ _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 
 def _header(path: Path) -> list[str]:
-    """The first line's column names (an unreadable file is left for :func:`rows` to refuse)."""
+    """The first line's column names, read by :func:`~computeatlas.core.tabular.read_table`
+    (an unreadable file is left for :func:`rows` to refuse)."""
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
-            return [c.strip() for c in handle.readline().rstrip("\r\n").split(",")]
-    except (OSError, UnicodeDecodeError):
+            first = handle.readline()
+        return [c.strip() for c in read_table(path, text=first).header]
+    except (OSError, UnicodeDecodeError, TableError):
         return []
 
 
