@@ -273,6 +273,9 @@ class Presented(BaseModel):
     amount: float | None = Field(None, description="the figure in the canonical unit; only for per-accelerator figures")
     unit: str | None = Field(None, description="canonical unit of amount: B, B/s, FLOP/s, OP/s, W")
     stated: str | None = Field(None, description="the figure or words as the source wrote them")
+    stated_amount: float | None = Field(
+        None, description="a published number in the canonical unit on the basis it is stated on (per rack too), for the record's own page"
+    )
     basis: str | None = None
     reason: str | None = Field(None, description="why there is no number, in words")
     derived: bool = Field(False, description="computed from other figures; the state is that of its weakest input")
@@ -284,6 +287,25 @@ class Presented(BaseModel):
         if self.derived and self.state is State.PUBLISHED:
             return DERIVED_LABEL
         return self.state.label
+
+    @property
+    def record_display(self) -> str:
+        """What the record's own page, API and CLI show: :attr:`display`, except that a *not
+        comparable* figure names the basis it is stated on (``"not comparable per accelerator (pod)"``)."""
+        if self.state is State.NOT_COMPARABLE and not self.derived:
+            return f"not comparable per accelerator ({self.basis or 'other basis'})"
+        return self.display
+
+    @property
+    def total_display(self) -> str:
+        """A figure as a total on its own basis, as a system page shows it: the stated figure
+        and its basis (``"132 kW per rack"``); a *not comparable* one with its basis and the
+        vendor's words; otherwise :attr:`display` (words, or the state in words)."""
+        if self.stated_amount is not None:
+            return f"{self.stated} per {self.basis}" if self.basis else str(self.stated)
+        if self.state is State.NOT_COMPARABLE and not self.derived:
+            return f"not comparable ({self.basis or 'other basis'}): {self.stated}"
+        return self.display
 
     @property
     def comparable(self) -> bool:
@@ -352,6 +374,7 @@ def present(claim: Claim | None, *, unit: str | None = None, what: str = "the fi
                 amount=fig.amount if per_accelerator else None,
                 unit=unit if per_accelerator else None,
                 stated=claim.value,
+                stated_amount=fig.amount,
                 basis=basis,
                 reason=None if per_accelerator else _reason(State.PUBLISHED, claim, what),
                 disputed=disputed,
@@ -407,6 +430,7 @@ def present_sparse(claim: ComputeSpec | None, *, unit: str | None = None, what: 
         amount=claim.sparse_figure.amount if per_accelerator else None,
         unit=unit if per_accelerator else None,
         stated=claim.sparse,
+        stated_amount=claim.sparse_figure.amount,
         basis=claim.basis.value if claim.basis else None,
         disputed=claim.disputed,
     )

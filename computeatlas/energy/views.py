@@ -210,20 +210,11 @@ def claim_view(sources: dict[str, Source], key: str, label: str, claim: Claim) -
     """One spec of a system (or an accelerator's power) with its basis kept in the display."""
     unit = canonical_unit(key)
     shown = present(claim, unit=unit, what=label)
-    fig = claim.figure if claim.state is State.PUBLISHED else None
-    if fig is not None:
-        display = f"{claim.value} per {claim.basis.value}" if claim.basis else str(claim.value)
-    elif claim.state is State.NOT_COMPARABLE:
-        display = f"not comparable ({claim.basis.value if claim.basis else 'other basis'}): {claim.published_text}"
-    elif claim.state is State.PUBLISHED and claim.text:
-        display = claim.text
-    else:
-        display = claim.state.label
     others = [f"{o.value or o.text} — {sources[o.source].publisher if o.source in sources else o.source}" for o in claim.other_claims]
     return SystemClaimView(
-        key=key, label=label, state=shown.state, state_label=shown.label, display=display,
-        value=claim.value, amount=fig.amount if fig else None, unit=unit if fig else None,
-        basis=claim.basis.value if claim.basis else None, source=_source(sources, claim.source), note=claim.note,
+        key=key, label=label, state=shown.state, state_label=shown.label, display=shown.total_display,
+        value=claim.value, amount=shown.stated_amount, unit=unit if shown.stated_amount is not None else None,
+        basis=shown.basis, source=_source(sources, claim.source), note=claim.note,
         published_text=claim.published_text, disputed=claim.disputed, primary_reason=claim.primary_reason, other_claims=others,
     )  # fmt: skip
 

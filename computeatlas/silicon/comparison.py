@@ -138,11 +138,13 @@ class CellView(BaseModel):
 
     ``ratio`` is this cell ÷ the reference part's cell, set only when both are comparable
     figures in the same unit, format and sparsity; ``state`` is a spec state
-    (``published`` …), ``not_collected``, or a derived state (``derived`` …).
+    (``published`` …, ``not_collected``), a derived figure's state (``derived`` …), or a price
+    cell's (``published``, ``stale``, ``no_price``); ``state_label`` is its :attr:`State.label`
+    and ``display`` what the cell shows (the figure, or the state in words).
     """
 
     id: str
-    state: str
+    state: State
     state_label: str
     display: str
     comparable: bool
@@ -300,18 +302,18 @@ def _new_spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> Cell
     if claim is None:
         shown = present(None)
         return CellView(
-            id=acc.id, state=shown.state.value, state_label=shown.label, display=shown.display, comparable=False, verified=acc.verified
+            id=acc.id, state=shown.state, state_label=shown.label, display=shown.display, comparable=False, verified=acc.verified
         )
     spec = spec_view(acc, key, claim)
     shown = present(claim, unit=canonical_unit(key))
     src = spec.primary.source
-    display = spec.primary.display if shown.state in (State.PUBLISHED, State.PUBLISHED_AS_TEXT) else shown.label
+    display = shown.display
     secondary = None
     if (row_unit := _row_unit(key)) is not None and shown.amount is not None:
         display, secondary = in_row_unit(shown.amount, *row_unit, claim.value)
     return CellView(
         id=acc.id,
-        state=shown.state.value,
+        state=shown.state,
         state_label=shown.label,
         display=display,
         secondary=secondary,
@@ -362,7 +364,7 @@ def _derived_row(accs: list[Accelerator], figures: list[derive.DerivedFigure]) -
     cells = [
         CellView(
             id=acc.id,
-            state=fig.state.value,
+            state=fig.state,
             state_label=fig.state_label,
             display=fig.display,
             comparable=fig.value is not None,

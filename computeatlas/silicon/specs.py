@@ -113,12 +113,6 @@ def _source(acc: Accelerator, key: str | None) -> SourceView | None:
     return source_view(key, src)
 
 
-def _display(claim: Claim, shown: str) -> str:
-    if claim.state.value == "not_comparable":
-        return f"not comparable per accelerator ({claim.basis.value if claim.basis else 'other basis'})"
-    return shown
-
-
 def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
     """Build the view of one spec of ``acc``; ``key`` is its field path (``compute.FP8``).
 
@@ -128,13 +122,12 @@ def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
     unit = canonical_unit(key)
     label = f"Compute, {fmt.value}" if fmt else SPEC_LABELS.get(key, key)
     shown = present(claim, unit=unit, what=label)
-    fig = claim.figure
     primary = ClaimView(
         value=claim.value,
-        amount=fig.amount if fig and shown.state is State.PUBLISHED else None,
-        unit=unit if fig and shown.state is State.PUBLISHED else None,
-        display=_display(claim, shown.display),
-        basis=claim.basis.value if claim.basis else None,
+        amount=shown.stated_amount,
+        unit=unit if shown.stated_amount is not None else None,
+        display=shown.record_display,
+        basis=shown.basis,
         source=_source(acc, claim.source),
         note=claim.note,
     )
@@ -142,11 +135,11 @@ def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
     if isinstance(claim, ComputeSpec) and claim.sparse_figure is not None:
         shown_sparse = present_sparse(claim, unit=unit)
         sparse = ClaimView(
-            value=claim.sparse,
-            amount=claim.sparse_figure.amount,
+            value=shown_sparse.stated,
+            amount=shown_sparse.stated_amount,
             unit=unit,
             display=shown_sparse.display,
-            basis=claim.basis.value if claim.basis else None,
+            basis=shown_sparse.basis,
             source=_source(acc, claim.source),
         )
     others = [
