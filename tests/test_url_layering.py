@@ -25,12 +25,8 @@ NOT_YET_MOVED: frozenset[str] = frozenset(
         "computeatlas.economics.estimate",
         "computeatlas.economics.model_view",
         "computeatlas.economics.rental_price",
-        "computeatlas.energy.views",
-        "computeatlas.silicon.comparison",
-        "computeatlas.silicon.related",
         "computeatlas.silicon.resolve",
         "computeatlas.silicon.search",
-        "computeatlas.silicon.specs",
     }
 )
 """Modules outside pages/, web/ and build/ that still build URLs; each helper moving one removes it."""

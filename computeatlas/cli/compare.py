@@ -15,6 +15,7 @@ from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.states import State
 from computeatlas.pages.compare_prices import with_prices
+from computeatlas.pages.comparison import ComparisonView, comparison_view
 from computeatlas.silicon import comparison as compare_mod
 from computeatlas.silicon import resolve
 
@@ -43,7 +44,7 @@ def _cell_text(cell: compare_mod.CellView, price: bool) -> str:
     return escape(text)
 
 
-def _grid(view: compare_mod.ComparisonView, rows: list[compare_mod.RowView], title: str) -> Table:
+def _grid(view: ComparisonView, rows: list[compare_mod.RowView], title: str) -> Table:
     grid = Table(title=title, show_lines=False)
     grid.add_column("spec", no_wrap=True)
     for part in view.parts:
@@ -66,7 +67,7 @@ def compare_cmd(
     settings = settings_for(data=data)
     catalog = load_catalog(settings)
     try:
-        view = compare_mod.build(catalog, compare_mod.split_ids(names))
+        view = comparison_view(catalog, compare_mod.split_ids(names))
     except compare_mod.CompareError as exc:
         raise fail(exc.message) from None
     view = with_prices(catalog, view, Store(settings.prices_dir), history.utcnow(), settings.freshness_days)

@@ -25,9 +25,9 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.presentation import grouped, sig3, tera_unit
 from computeatlas.core.states import State
 from computeatlas.pages.cheapest import price_text, provider_name
+from computeatlas.pages.comparison import ComparisonView
 from computeatlas.silicon.comparison import (
     CellView,
-    ComparisonView,
     RowView,
     with_ratios,
 )

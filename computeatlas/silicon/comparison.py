@@ -42,17 +42,16 @@ from computeatlas.core.presentation import (
     present,
     ratio_text,
 )
-from computeatlas.core.urls import site_path
 from computeatlas.silicon import derive
 from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.comparison_parts import MAX_PARTS, MIN_PARTS, CompareError, display_order, resolve_parts, split_ids
 from computeatlas.silicon.comparison_views import (
     CellView,
-    ComparisonView,
+    ComparisonTable,
     CuratedView,
     HeadlineView,
     PairGap,
-    PartView,
+    Part,
     RowView,
 )
 from computeatlas.silicon.curated import pair_id
@@ -239,7 +238,7 @@ def _published_formats(acc: Accelerator) -> str:
     return ", ".join(fmts) if fmts else "none"
 
 
-def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonView:
+def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonTable:
     """Build the comparison of ``names`` (2–6 ids, aliases or names) from the records.
 
     Work is proportional to the number of parts, not to the catalog. Raises
@@ -298,23 +297,11 @@ def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonView:
             verified=record.verified,
             sources=[source_view(k, s) for k, s in record.sources.items()],
         )
-    url = site_path("compare_pair", pair=pair_id(*ids)) if len(ids) == 2 else site_path("compare_index") + "?ids=" + ",".join(ids)
-    return ComparisonView(
+    return ComparisonTable(
         ids=ids,
         title=" vs ".join(names_of[i] for i in ids),
-        url=url,
-        api_url=site_path("api_compare_pair", pair=pair_id(*ids)) if len(ids) == 2 else site_path("api_compare") + "?ids=" + ",".join(ids),
         parts=[
-            PartView(
-                id=a.id,
-                name=a.name,
-                vendor=catalog.vendor_of(a).name,
-                availability=a.availability.value,
-                verified=a.verified,
-                url=site_path("silicon_page", ident=a.id),
-                api_url=site_path("api_accelerator", ident=a.id),
-                data_file=catalog.files[f"accelerators/{a.id}"],
-            )
+            Part(id=a.id, name=a.name, vendor=catalog.vendor_of(a).name, availability=a.availability.value, verified=a.verified)
             for a in accs
         ],
         reference=ids[0],
@@ -332,11 +319,11 @@ __all__ = [
     "MIN_PARTS",
     "CellView",
     "CompareError",
-    "ComparisonView",
+    "ComparisonTable",
     "CuratedView",
     "HeadlineView",
     "PairGap",
-    "PartView",
+    "Part",
     "RowView",
     "build",
     "display_order",

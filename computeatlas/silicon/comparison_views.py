@@ -1,5 +1,5 @@
-"""The view of a comparison: its parts (columns), rows of cells, headline and gaps, as the
-page renders it and ``/api/compare`` returns it (built by :func:`computeatlas.silicon.comparison.build`)."""
+"""A comparison as values: its parts (columns), rows of cells, headline and gaps (built by
+:func:`computeatlas.silicon.comparison.build`; the page layer adds the links)."""
 
 from __future__ import annotations
 
@@ -13,17 +13,14 @@ from computeatlas.core.claims import NumberFormat
 from computeatlas.core.states import State
 
 
-class PartView(BaseModel):
-    """One accelerator in a comparison (a column)."""
+class Part(BaseModel):
+    """One accelerator in a comparison (a column), before the page adds its links."""
 
     id: str
     name: str
     vendor: str
     availability: str
     verified: dt.date
-    url: str
-    api_url: str
-    data_file: str
 
 
 class CellView(BaseModel):
@@ -106,25 +103,21 @@ class CuratedView(BaseModel):
     sources: list[SourceView]
 
 
-class ComparisonView(BaseModel):
-    """A whole comparison: the page data and the body of ``/api/compare``."""
+class ComparisonTable(BaseModel):
+    """A whole comparison as the records give it: the parts (columns), the aligned rows, the
+    headline and the gaps. :func:`computeatlas.pages.comparison.comparison_view` adds the
+    links and makes it the page data and the body of ``/api/compare``."""
 
     ids: list[str]
     title: str
-    url: str = Field(description="the page: /compare/{a}-vs-{b} for a pair, /compare/?ids=… for more")
-    api_url: str = Field(description="this document: /api/compare/{a}-vs-{b} for a pair, /api/compare?ids=… for more")
-    parts: list[PartView]
+    parts: list[Part]
     reference: str = Field(description="the part ratios are taken against (the first)")
     curated: CuratedView | None = None
     headline: HeadlineView
     gaps: list[PairGap] = Field(description="pairs with no shared dense per-accelerator number format")
     rows: list[RowView]
     derived: list[RowView] = Field(description="derived from published figures, each with its formula")
-    prices: list[RowView] = Field(
-        default_factory=list, description="the cheapest current on-demand price and price-performance; empty where prices were not read"
-    )
     data_version: str
-    kind: Literal["comparison"] = "comparison"
 
 
-__all__ = ["CellView", "ComparisonView", "CuratedView", "HeadlineView", "PairGap", "PartView", "RowView"]
+__all__ = ["CellView", "ComparisonTable", "CuratedView", "HeadlineView", "PairGap", "Part", "RowView"]

@@ -25,7 +25,6 @@ from computeatlas.core.presentation import (
 )
 from computeatlas.core.states import State
 from computeatlas.core.units import humanize
-from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
 SPEC_LABELS = {
@@ -89,21 +88,6 @@ class CoreFigure(BaseModel):
     basis: str | None = Field(None, description="chip, package, superchip … as published")
     number_format: NumberFormat | None = None
     disputed: bool = False
-
-
-class AcceleratorSummary(BaseModel):
-    """A row of the accelerator list in the API: who and what, and the core figures with their states."""
-
-    id: str
-    name: str
-    vendor: str
-    family: str
-    availability: str
-    workload: str
-    verified: str = Field(description="the date the record was last checked against its sources (ISO 8601)")
-    url: str
-    api_url: str
-    specs: list[CoreFigure] = Field(description="memory, memory bandwidth, dense compute per number format, power, interconnect, software")
 
 
 def _source(acc: Accelerator, key: str | None) -> SourceView | None:
@@ -178,22 +162,6 @@ def core_figure(view: SpecView) -> CoreFigure:
         amount=view.primary.amount, unit=view.primary.unit, basis=view.primary.basis, number_format=view.number_format,
         disputed=view.disputed,
     )  # fmt: skip
-
-
-def summary_view(acc: Accelerator) -> AcceleratorSummary:
-    """The short form of ``acc`` used in API lists, with its core figures (details left out)."""
-    return AcceleratorSummary(
-        id=acc.id,
-        name=acc.name,
-        vendor=acc.vendor,
-        family=acc.family,
-        availability=acc.availability.value,
-        workload=acc.workload.value,
-        verified=acc.verified.isoformat(),
-        url=site_path("silicon_page", ident=acc.id),
-        api_url=site_path("api_accelerator", ident=acc.id),
-        specs=[core_figure(spec_view(acc, key, claim)) for key, claim in acc.claims() if not key.startswith("details.")],
-    )
 
 
 def short_figure(amount: float | None, unit: str) -> str:

@@ -28,6 +28,7 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.errors import BadRequest, InputError, NotFound, PageError
 from computeatlas.core.urls import site_path
 from computeatlas.pages.compare_prices import with_prices
+from computeatlas.pages.comparison import ComparisonView, comparison_view
 from computeatlas.silicon import comparison as compare
 from computeatlas.silicon import resolve
 from computeatlas.silicon import search as searching
@@ -75,10 +76,10 @@ def _page_error(exc: compare.CompareError) -> PageError:
     return BadRequest("Cannot compare these", exc.message, suggestions)
 
 
-def _build(request: Request, catalog: Catalog, names: list[str]) -> compare.ComparisonView:
+def _build(request: Request, catalog: Catalog, names: list[str]) -> ComparisonView:
     """The comparison of ``names`` with its price rows read from the observation store now."""
     try:
-        view = compare.build(catalog, names)
+        view = comparison_view(catalog, names)
     except compare.CompareError as exc:
         raise _page_error(exc) from None
     settings = settings_of(request)
@@ -182,13 +183,13 @@ def search(request: Request, params: Annotated[SearchParams, Query()]) -> Respon
 # --- API -----------------------------------------------------------------------------
 
 
-def api_compare(request: Request, params: Annotated[ApiCompareParams, Query()]) -> compare.ComparisonView:
+def api_compare(request: Request, params: Annotated[ApiCompareParams, Query()]) -> ComparisonView:
     """2 to 6 accelerators aligned by spec: states, bases, sources, ratios where comparable,
     the headline compute format and derived figures. A pair comes in its page's order."""
     return _build(request, catalog_of(request), _ids_param(params) or [])
 
 
-def api_compare_pair(request: Request, pair: str = PAIR_PATH) -> compare.ComparisonView:
+def api_compare_pair(request: Request, pair: str = PAIR_PATH) -> ComparisonView:
     """One pair as ``/compare/{a}-vs-{b}`` shows it (ids sorted in the URL); another order or
     spelling redirects (301) to the canonical URL."""
     catalog = catalog_of(request)
@@ -232,12 +233,12 @@ ROUTES: tuple[Route, ...] = (
     Route(compare_index, "compare_index", HTMLResponse),
     Route(compare_pair, "compare_pair", HTMLResponse),
     Route(search, "search", HTMLResponse),
-    Route(api_compare, "api_compare", JSONResponse, compare.ComparisonView, in_schema=True, summary="Compare 2 to 6 accelerators"),
+    Route(api_compare, "api_compare", JSONResponse, ComparisonView, in_schema=True, summary="Compare 2 to 6 accelerators"),
     Route(
         api_compare_pair,
         "api_compare_pair",
         JSONResponse,
-        compare.ComparisonView,
+        ComparisonView,
         in_schema=True,
         summary="Compare one pair of accelerators",
     ),
