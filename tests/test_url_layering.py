@@ -25,8 +25,6 @@ NOT_YET_MOVED: frozenset[str] = frozenset(
         "computeatlas.economics.estimate",
         "computeatlas.economics.model_view",
         "computeatlas.economics.rental_price",
-        "computeatlas.silicon.resolve",
-        "computeatlas.silicon.search",
     }
 )
 """Modules outside pages/, web/ and build/ that still build URLs; each helper moving one removes it."""

@@ -27,11 +27,11 @@ from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import BadRequest, InputError, NotFound, PageError
 from computeatlas.core.urls import site_path
+from computeatlas.pages import search as search_pages
 from computeatlas.pages.compare_prices import with_prices
 from computeatlas.pages.comparison import ComparisonView, comparison_view
 from computeatlas.silicon import comparison as compare
 from computeatlas.silicon import resolve
-from computeatlas.silicon import search as searching
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.related import title_of
 from computeatlas.web.page import Moved, Route, catalog_of, render, settings_of, urls_of
@@ -70,7 +70,7 @@ class SearchParams(BaseModel):
 
 
 def _page_error(exc: compare.CompareError) -> PageError:
-    suggestions = [(f"{c.name} ({c.id})", c.url) for c in exc.options]
+    suggestions = [(f"{c.name} ({c.id})", search_pages.page_of(c.id)) for c in exc.options]
     if exc.status == 404:
         return NotFound("No such accelerator", exc.message, suggestions)
     return BadRequest("Cannot compare these", exc.message, suggestions)
@@ -171,7 +171,7 @@ def search(request: Request, params: Annotated[SearchParams, Query()]) -> Respon
     if q is None or not q.strip():
         return render(request, "search.html", page_title="Find an accelerator", result=None, q="")
     try:
-        result = searching.search(catalog, q)
+        result = search_pages.search_result(catalog, q)
     except resolve.ResolveError as exc:
         raise BadRequest("Bad search", f"query parameter 'q': {exc.message}") from None
     if result.match is not None and len(result.matches) == 1:
@@ -200,20 +200,20 @@ def api_compare_pair(request: Request, pair: str = PAIR_PATH) -> ComparisonView:
     return _build(request, catalog, ids)
 
 
-def api_search(request: Request, q: str = Query(..., max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)) -> searching.SearchResult:
+def api_search(request: Request, q: str = Query(..., max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)) -> search_pages.SearchResult:
     """Every part a name or words may mean, ranked: exact id, alias and name matches first,
     then parts whose words begin with the query's words (``TPU``, ``Blackwell``, ``MI300``).
     ``match`` is set only for one exact match; an ambiguous name lists its candidates; an
     unknown one the closest ids."""
     try:
-        return searching.search(catalog_of(request), q)
+        return search_pages.search_result(catalog_of(request), q)
     except resolve.ResolveError as exc:
         raise BadRequest("Bad search", f"query parameter 'q': {exc.message}") from None
 
 
-def api_search_index(request: Request) -> searching.SearchIndex:
+def api_search_index(request: Request) -> search_pages.SearchIndex:
     """The search index the static site's script searches (the same ranking as ``/api/search``)."""
-    return searching.build_index(catalog_of(request))
+    return search_pages.search_index(catalog_of(request))
 
 
 def static_paths(catalog: Catalog) -> Iterable[str]:
@@ -243,13 +243,18 @@ ROUTES: tuple[Route, ...] = (
         summary="Compare one pair of accelerators",
     ),
     Route(
-        api_search, "api_search", JSONResponse, searching.SearchResult, in_schema=True, summary="Find accelerators by name, alias or words"
+        api_search,
+        "api_search",
+        JSONResponse,
+        search_pages.SearchResult,
+        in_schema=True,
+        summary="Find accelerators by name, alias or words",
     ),
     Route(
         api_search_index,
         "api_search_index",
         JSONResponse,
-        searching.SearchIndex,
+        search_pages.SearchIndex,
         in_schema=True,
         summary="The search index of the static site",
     ),
