@@ -158,6 +158,12 @@ def figure_text(stated: str) -> str:
     return _NUMBER.sub(one, stated)
 
 
+def data_number(number: float) -> str:
+    """A number for a page's machine-readable attribute (``data-ratio``): six significant
+    figures, no thousands separators (``1.828358208955`` → ``"1.82836"``, ``2e-07`` → ``"2e-07"``)."""
+    return f"{number:.6g}"
+
+
 def ratio_words(first: str, a: float, second: str, b: float) -> str:
     """How two positive figures compare, the larger side named: ``"B200: 2.27× higher than H100"``
     (three significant figures; ``"the same"`` when equal at that precision)."""
@@ -194,6 +200,7 @@ __all__ = [
     "CANONICAL_UNITS",
     "canonical_unit",
     "compute_unit",
+    "data_number",
     "figure_text",
     "grouped",
     "in_row_unit",
