@@ -90,7 +90,7 @@ def estimate(
         return
     out.print(f"[bold]{result.params_display} parameters in {result.number_format.value} on {result.accelerator_name}[/bold]")
     out.print(f"{result.label.capitalize()}.", highlight=False)
-    fit = "fits in one accelerator" if result.fits.value == "computed" else f"fit on one accelerator {result.fits.value}"
+    fit = "fits in one accelerator" if result.fits.value == "derived" else f"fit on one accelerator {result.fits.label}"
     out.print(f"Weights: {result.weight_display} (weights only); {fit}.", highlight=False)
     inputs = Table(title="Published figures used", show_lines=False)
     for heading in ("input", "as published", "basis", "source"):
@@ -100,7 +100,7 @@ def estimate(
         inputs.add_row(f.label, shown or "", f.basis or "", f.source_url or "")
     p = result.price
     inputs.add_row(
-        "Price per accelerator-hour", p.working or p.outcome.value, "", p.source_url or ("given by you" if p.origin == "user" else "")
+        "Price per accelerator-hour", p.working or p.outcome.label, "", p.source_url or ("given by you" if p.origin == "user" else "")
     )
     inputs.add_row("Utilisation", f"{result.utilisation:g}", "", "given by you")
     print_table(out, inputs)
@@ -220,9 +220,9 @@ def tokens(
         grid.add_column(heading)
     for b in view.bounds:
         if b.bound is None:
-            grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", "", b.reason or b.state, "", "", "")
+            grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", "", b.reason or b.state.label, "", "", "")
             continue
-        cell = lambda f: f"{f.amount:.4g}" if f is not None and f.amount is not None else (f.state if f is not None else "")
+        cell = lambda f: f"{f.amount:.4g}" if f is not None and f.amount is not None else (f.state.label if f is not None else "")
         grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", f"{b.bound.accelerators} × {b.bound.batch or '—'}",
                      cell(b.bound.decode), cell(b.cost_input), cell(b.cost_output), cell(b.cost_blended))  # fmt: skip
     print_table(out, grid)

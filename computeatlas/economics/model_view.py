@@ -28,6 +28,7 @@ from pydantic import BaseModel, Field
 from computeatlas.cloud.store import Store
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import NotFound, closest
+from computeatlas.core.states import State
 from computeatlas.core.urls import site_path
 from computeatlas.economics.bound import (
     BOUND_LABEL,
@@ -62,7 +63,7 @@ class FigureRow(BaseModel):
     key: str
     label: str
     display: str
-    state: str
+    state: State
     text: str | None = None
     source_title: str | None = None
     source_url: str | None = None
@@ -76,7 +77,9 @@ class AcceleratorBound(BaseModel):
     accelerator_name: str
     accelerator_url: str
     price: RentalPrice | None
-    state: str = "computed"
+    state: State = Field(
+        State.DERIVED, description="derived when the bound is computed; does_not_fit, or not_applicable (no such number format)"
+    )
     reason: str | None = None
     bound: Bound | None = None
     cost_input: Figure | None = None
@@ -163,13 +166,13 @@ def figure_rows(model: ModelRecord) -> list[FigureRow]:
     out = []
     for key, fig in model.stated_figures():
         src = model.sources.get(fig.source) if fig.source else None
-        display = f"{fig.value:,.0f}" if fig.known else fig.state.value.replace("_", " ").replace("not sourced", "not yet sourced")
+        display = f"{fig.value:,.0f}" if fig.known else fig.state.label
         out.append(
             FigureRow(
                 key=key,
                 label=FIGURE_LABELS[key],
                 display=display,
-                state=fig.state.value,
+                state=fig.state,
                 text=fig.text,
                 source_title=src.title if src else None,
                 source_url=src.url if src else None,
@@ -189,8 +192,10 @@ def accelerator_bound(
     )
     try:
         b = bound(model, acc, request)
-    except (DoesNotFitModel, BoundInputError) as exc:
-        return row.model_copy(update={"state": "not computed", "reason": exc.detail})
+    except DoesNotFitModel as exc:
+        return row.model_copy(update={"state": State.DOES_NOT_FIT, "reason": exc.detail})
+    except BoundInputError as exc:  # the part has no such number format
+        return row.model_copy(update={"state": State.NOT_APPLICABLE, "reason": exc.detail})
     hourly = price.per_accelerator_hour if price else None
     c_in = cost(b.prefill, b.accelerators, hourly, "cost_input", "Cost per million input tokens (prefill)")
     c_out = cost(b.decode, b.accelerators, hourly, "cost_output", "Cost per million output tokens (decode)")
@@ -243,7 +248,7 @@ def compare_claim(
         row = rows[0]
         return (
             False,
-            f"not compared: the bound on {row.accelerator_name} is {row.reason or (row.cost_output.state if row.cost_output else 'not computed')}",
+            f"not compared: the bound on {row.accelerator_name} is {row.reason or (row.cost_output.state.label if row.cost_output else 'not computed')}",
         )
     row = min(computed, key=lambda r: r.cost_output.amount or 0)  # type: ignore[union-attr]  # the part most favourable to the claim
     floor = row.cost_output.amount or 0  # type: ignore[union-attr]
