@@ -21,6 +21,7 @@ from computeatlas.cli.tables import print_table
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import BadRequest, NotFound
+from computeatlas.economics.errors import UnknownId
 from computeatlas.economics.estimate import estimate as run_estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
 from computeatlas.economics.model_view import find_model, model_view, request_from
@@ -28,6 +29,7 @@ from computeatlas.economics.prices import PriceSource
 from computeatlas.economics.rental_price import chosen_price
 from computeatlas.economics.token_prices import token_store
 from computeatlas.energy.views import economics_view
+from computeatlas.pages.economics import linked_estimate, linked_view
 
 
 @app.command()
@@ -86,7 +88,7 @@ def estimate(
         near = f" {label}: {', '.join(i for _, i in exc.suggestions)}{more}." if exc.suggestions else ""
         raise fail(f"--{exc.param}: {exc.reason}.{near}") from None
     if as_json:
-        out.print_json(result.model_dump_json())
+        out.print_json(linked_estimate(result).model_dump_json())
         return
     out.print(f"[bold]{result.params_display} parameters in {result.number_format.value} on {result.accelerator_name}[/bold]")
     out.print(f"{result.label.capitalize()}.", highlight=False)
@@ -174,12 +176,13 @@ def tokens(
         view = model_view(catalog, find_model(catalog, model), request_from(number_format, context, mix, utilisation, kv_bits, batch, accelerators),
                           Store(settings.prices_dir), token_store(settings.data / "tokens"), now, settings.freshness_days, chosen)  # fmt: skip
     except NotFound as exc:
-        near = f" Closest: {', '.join(url.rsplit('/', 1)[-1] for _, url in exc.suggestions)}." if exc.suggestions else ""
+        ids = [i for _, i in exc.near] if isinstance(exc, UnknownId) else [url.rsplit("/", 1)[-1] for _, url in exc.suggestions]
+        near = f" Closest: {', '.join(ids)}." if ids else ""
         raise fail(f"{exc.detail}.{near}") from None
     except BadRequest as exc:
         raise fail(exc.detail if exc.detail.startswith("query parameter") else f"--{exc.detail}") from None
     if as_json:
-        out.print_json(view.model_dump_json())
+        out.print_json(linked_view(view).model_dump_json())
         return
     out.print(f"[bold]{view.name}[/bold] ({view.developer}, {'mixture of experts' if view.architecture == 'moe' else 'dense'})")
     market = Table(title="Market prices, USD per million tokens (the newest of each provider's product)")

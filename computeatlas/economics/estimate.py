@@ -49,7 +49,6 @@ from computeatlas.core.presentation import (
 )
 from computeatlas.core.states import State
 from computeatlas.core.units import humanize
-from computeatlas.core.urls import site_path
 from computeatlas.economics.catalog import EconomicsCatalog
 from computeatlas.economics.inputs import (
     DoesNotFit,
@@ -138,7 +137,7 @@ class Estimate(BaseModel):
 
     accelerator: str
     accelerator_name: str
-    accelerator_url: str
+    accelerator_url: str = Field("", description="the accelerator's page (set by computeatlas.pages.economics)")
     params: float
     params_display: str = Field(description="the parameter count in words, e.g. '70e9 (70,000,000,000)'")
     number_format: NumberFormat
@@ -373,7 +372,6 @@ def estimate(catalog: EconomicsCatalog, request: EstimateRequest, prices: PriceS
     return Estimate(
         accelerator=acc.id,
         accelerator_name=acc.name,
-        accelerator_url=site_path("silicon_page", ident=acc.id),
         params=params,
         params_display=f"{params_text(params)} ({params:,.0f})",
         number_format=fmt,

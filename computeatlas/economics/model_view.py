@@ -27,9 +27,8 @@ from pydantic import BaseModel, Field
 
 from computeatlas.cloud.store import Store
 from computeatlas.core.claims import NumberFormat
-from computeatlas.core.errors import NotFound, closest
+from computeatlas.core.errors import closest
 from computeatlas.core.states import State
-from computeatlas.core.urls import site_path
 from computeatlas.economics.bound import (
     BOUND_LABEL,
     ESTIMATE_LABEL,
@@ -45,6 +44,7 @@ from computeatlas.economics.bound import (
 )
 from computeatlas.economics.catalog import EconomicsCatalog
 from computeatlas.economics.claims import EconomicsClaim, HardwareBasis
+from computeatlas.economics.errors import UnknownId
 from computeatlas.economics.models import FIGURE_LABELS, ModelRecord
 from computeatlas.economics.rental_price import LeftOut, RentalPrice, current_rental_prices, left_out
 from computeatlas.economics.token_market import MarketPrice, MarketSpread, SpreadEnd, market
@@ -75,7 +75,7 @@ class AcceleratorBound(BaseModel):
 
     accelerator: str
     accelerator_name: str
-    accelerator_url: str
+    accelerator_url: str = Field("", description="the accelerator's page (set by computeatlas.pages.economics)")
     price: RentalPrice | None
     state: State = Field(
         State.DERIVED, description="derived when the bound is computed; does_not_fit, or not_applicable (no such number format)"
@@ -142,7 +142,7 @@ def find_model(catalog: EconomicsCatalog, ident: str) -> ModelRecord:
     provider's exact name for it (our alias table), compared as :func:`_key`; never a
     look-alike (``llama-3.1-70b`` is not ``llama-3.1-405b``). The caller may redirect to the id.
 
-    Raises :class:`NotFound` (404) naming the closest models, the nearest spelling first.
+    Raises :class:`~computeatlas.economics.errors.UnknownId` (404) naming the closest models by id, the nearest spelling first.
     """
     model = catalog.models.get(ident)
     if model is not None:
@@ -157,8 +157,8 @@ def find_model(catalog: EconomicsCatalog, ident: str) -> ModelRecord:
         return catalog.models[spelled.pop()]
     keys = {_key(m.id): m.id for m in catalog.models.values()} | {_key(m.name): m.id for m in catalog.models.values()}
     near = [keys[k] for k in closest(key, list(keys))] or sorted(spelled)
-    raise NotFound("No such model", f"no model with id {ident!r} in the atlas",
-                   [(catalog.models[i].name, site_path("economics_model", ident=i)) for i in dict.fromkeys(near)])  # fmt: skip
+    raise UnknownId("model", "No such model", f"no model with id {ident!r} in the atlas",
+                    [(catalog.models[i].name, i) for i in dict.fromkeys(near)])  # fmt: skip
 
 
 def figure_rows(model: ModelRecord) -> list[FigureRow]:
@@ -187,9 +187,7 @@ def accelerator_bound(
 ) -> AcceleratorBound:
     """The bound of ``model`` on ``acc_id`` and its costs at ``price`` (a state, in words, where it cannot be computed)."""
     acc = catalog.accelerators[acc_id]
-    row = AcceleratorBound(
-        accelerator=acc.id, accelerator_name=acc.name, accelerator_url=site_path("silicon_page", ident=acc.id), price=price
-    )
+    row = AcceleratorBound(accelerator=acc.id, accelerator_name=acc.name, price=price)
     try:
         b = bound(model, acc, request)
     except DoesNotFitModel as exc:
@@ -328,7 +326,7 @@ class ModelSummary(BaseModel):
 
     id: str
     name: str
-    url: str
+    url: str = Field("", description="the model's page (set by computeatlas.pages.economics)")
     architecture: str
     total_params: float | None
     active_params: float | None
@@ -351,7 +349,7 @@ def model_summaries(
         _, current, _ = market(observations_of(tokens_store, model.id), now, freshness_days)
         fresh = [r for r in current if not r.stale]
         out.append(ModelSummary(
-            id=model.id, name=model.name, url=site_path("economics_model", ident=model.id), architecture=model.architecture.value,
+            id=model.id, name=model.name, architecture=model.architecture.value,
             total_params=model.total_params.value, active_params=model.active_params.value, market_observations=len(current),
             cheapest_output=min(fresh or current, key=lambda r: r.output_per_million, default=None),
             cheapest_bound=min(computed, key=lambda r: r.cost_output.amount or 0, default=None)))  # type: ignore[union-attr]  # fmt: skip
