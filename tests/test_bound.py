@@ -13,11 +13,10 @@ from computeatlas.economics.bound import (
     BoundInputError,
     BoundRequest,
     DoesNotFitModel,
-    blended,
     bound,
     check_request,
-    cost,
 )
+from computeatlas.economics.costs import blended, cost
 
 FP8, BF16 = NumberFormat.FP8, NumberFormat.BF16
 

@@ -9,7 +9,7 @@ import pydantic
 import pytest
 
 from computeatlas.core.states import State
-from computeatlas.economics import bound, estimate, model_view, models, rental_price
+from computeatlas.economics import bound, costs, estimate, model_view, models, price_input, rental_price
 
 STATE_FIELDS = ("state", "outcome", "fits")
 """The field names that hold a figure's state in the economics views."""
@@ -17,7 +17,7 @@ STATE_FIELDS = ("state", "outcome", "fits")
 
 def _state_fields() -> list[tuple[str, str, object]]:
     found = []
-    for module in (bound, estimate, model_view, models, rental_price):
+    for module in (bound, costs, estimate, model_view, models, price_input, rental_price):
         for name, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, pydantic.BaseModel) and cls.__module__ == module.__name__:
                 found += [(f"{name}.{f}", f, info.annotation) for f, info in cls.model_fields.items() if f in STATE_FIELDS]

@@ -21,10 +21,11 @@ from computeatlas.cli.tables import print_table
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import BadRequest, NotFound
+from computeatlas.economics.bound_settings import request_from
 from computeatlas.economics.errors import UnknownId
 from computeatlas.economics.estimate import estimate as run_estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
-from computeatlas.economics.model_view import find_model, model_view, request_from
+from computeatlas.economics.model_view import find_model, model_view
 from computeatlas.economics.prices import PriceSource
 from computeatlas.economics.rental_price import chosen_price
 from computeatlas.economics.token_prices import token_store

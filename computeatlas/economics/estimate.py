@@ -34,10 +34,6 @@ import math
 
 from pydantic import BaseModel, Field
 
-from computeatlas.cloud.offers import (
-    amount_text,
-    unit_word,
-)
 from computeatlas.core.claims import (
     Claim,
     NumberFormat,
@@ -56,11 +52,8 @@ from computeatlas.economics.inputs import (
     EstimateRequest,
     params_text,
 )
-from computeatlas.economics.prices import (
-    PriceSource,
-    cheapest_offer,
-    chosen_offer,
-)
+from computeatlas.economics.price_input import PriceInput, cheapest_price, offer_price
+from computeatlas.economics.prices import PriceSource
 from computeatlas.silicon.records import Accelerator
 from computeatlas.silicon.resolve import ResolveError, resolve_id
 
@@ -88,33 +81,6 @@ class InputFigure(BaseModel):
     source_publisher: str | None = None
     source_kind: str | None = None
     note: str | None = None
-
-
-class PriceInput(BaseModel):
-    """The price per accelerator-hour the cost uses, and where it came from.
-
-    Read through :class:`~computeatlas.economics.prices.PriceSource`. From an offer it is
-    derived by :func:`computeatlas.cloud.offers.offer_price` from the offer's stored observation: ``instance`` prices ÷ ``accelerators_per_instance``;
-    ``accelerator`` prices as published. It stays in the offer's currency. With neither an
-    offer nor a price given it is the cheapest fresh on-demand USD observation of the part
-    (origin ``cheapest``), named and dated like an offer.
-    """
-
-    outcome: State
-    per_accelerator_hour: float | None = None
-    currency: str = "USD"
-    origin: str = Field(description="'user', 'offer', 'cheapest' (the cheapest fresh on-demand observation) or 'none'")
-    working: str | None = None
-    offer_id: str | None = None
-    provider: str | None = None
-    instance_type: str | None = None
-    pricing: str | None = None
-    term: str | None = None
-    region: str | None = None
-    seen: str | None = None
-    stale: bool = Field(False, description="the offer was seen long enough ago to be stale (cloud layer's rule)")
-    source_url: str | None = None
-    offer_url: str | None = Field(None, description="the offer on its accelerator's price page")
 
 
 class Bound(BaseModel):
@@ -214,50 +180,6 @@ def fewest_accelerators(catalog: EconomicsCatalog, weight_bytes: float, ident: s
             continue
         found.append((min_accelerators(weight_bytes, shown.amount), -shown.amount, other.name, other.id))
     return [(i, name, count) for count, _, name, i in sorted(found)[:n]]
-
-
-def _offer_price(catalog: EconomicsCatalog, acc: Accelerator, ident: str, prices: PriceSource | None) -> PriceInput:
-    offer = chosen_offer(catalog, acc, ident, prices)
-    return PriceInput(
-        outcome=State.DERIVED, per_accelerator_hour=offer.per_accelerator_hour, currency=offer.currency, origin="offer",
-        working=offer.arithmetic, offer_id=offer.id, provider=offer.provider_name, instance_type=offer.instance_type,
-        pricing=offer.pricing.value, term=offer.term, region=offer.region, seen=offer.seen.isoformat(),
-        stale=offer.stale, source_url=offer.source_url, offer_url=offer.url,
-    )  # fmt: skip
-
-
-def _cheapest_price(catalog: EconomicsCatalog, acc: Accelerator, prices: PriceSource | None) -> PriceInput:
-    """The cheapest fresh on-demand USD observation of ``acc``, or "no price" when none qualifies."""
-    found, shown = cheapest_offer(catalog, acc, prices)
-    if found is None:
-        return PriceInput(outcome=State.NO_PRICE, origin="none")
-    unit = unit_word(acc)
-    if not found.current:
-        return PriceInput(
-            outcome=State.NO_PRICE,
-            origin="none",
-            stale=True,
-            seen=found.collected.date().isoformat(),
-            source_url=found.source_url,
-            provider=shown.provider_name if shown else found.provider,
-            instance_type=found.instance_type,
-            offer_id=found.offer_id,
-            working=(
-                f"no current price: {found.seen}, {amount_text(found.per_accelerator_hour)} USD per {unit}-hour "
-                f"on demand (variant {found.variant}); costs use current prices only"
-            ),
-        )
-    working = (
-        f"cheapest of {found.counted} fresh on-demand USD observation(s) of variant {found.variant} in the "
-        f"{found.freshness_days} days to {found.as_of.date()}: {amount_text(found.per_accelerator_hour)} USD per {unit}-hour"
-    )
-    return PriceInput(
-        outcome=State.DERIVED, per_accelerator_hour=found.per_accelerator_hour, currency="USD", origin="cheapest",
-        working=working + (f" ({shown.arithmetic})" if shown else ""), offer_id=found.offer_id,
-        provider=shown.provider_name if shown else found.provider, instance_type=found.instance_type,
-        pricing="on-demand", term=shown.term if shown else None, region=found.region or None, seen=found.collected.date().isoformat(),
-        source_url=found.source_url, offer_url=shown.url if shown else None,
-    )  # fmt: skip
 
 
 def _finite(value: float, param: str, what: str) -> float:
@@ -362,12 +284,12 @@ def estimate(catalog: EconomicsCatalog, request: EstimateRequest, prices: PriceS
                     working=f"{humanize(compute.amount, op)} × {request.utilisation:g} ÷ (2 × {params_text(params)}) = {tps:.4g} tokens/s")  # fmt: skip
 
     if request.offer is not None:
-        price = _offer_price(catalog, acc, request.offer, prices)
+        price = offer_price(catalog, acc, request.offer, prices)
     elif request.price_per_hour is not None:
         price = PriceInput(outcome=State.DERIVED, per_accelerator_hour=request.price_per_hour, origin="user",
                            working=f"{request.price_per_hour:g} USD per accelerator-hour, as given")  # fmt: skip
     else:
-        price = _cheapest_price(catalog, acc, prices)
+        price = cheapest_price(catalog, acc, prices)
 
     return Estimate(
         accelerator=acc.id,

@@ -26,7 +26,6 @@ import unicodedata
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.store import Store
-from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import closest
 from computeatlas.core.states import State
 from computeatlas.economics.bound import (
@@ -37,13 +36,13 @@ from computeatlas.economics.bound import (
     BoundRequest,
     DoesNotFitModel,
     Figure,
-    blended,
     bound,
     check_request,
-    cost,
 )
+from computeatlas.economics.bound_settings import settings_of
 from computeatlas.economics.catalog import EconomicsCatalog
 from computeatlas.economics.claims import EconomicsClaim, HardwareBasis
+from computeatlas.economics.costs import blended, cost
 from computeatlas.economics.errors import UnknownId
 from computeatlas.economics.models import FIGURE_LABELS, ModelRecord
 from computeatlas.economics.rental_price import LeftOut, RentalPrice, current_rental_prices, left_out
@@ -313,14 +312,6 @@ def model_view(
         as_of=now, data_version=catalog.version)  # fmt: skip
 
 
-def settings_of(request: BoundRequest) -> dict[str, str]:
-    """The bound's settings as URL parameters of the model page."""
-    return {"format": request.number_format.value, "context": str(request.context),
-            "mix": f"{request.input_tokens:g}:{request.output_tokens:g}", "utilisation": f"{request.utilisation:g}",
-            "kv_bits": str(request.kv_bits), "batch": "" if request.batch is None else str(request.batch),
-            "accelerators": "" if request.accelerators is None else str(request.accelerators)}  # fmt: skip
-
-
 class ModelSummary(BaseModel):
     """One row of the models table on ``/economics/``: the cheapest market output price and the cheapest output-cost bound."""
 
@@ -356,52 +347,7 @@ def model_summaries(
     return out
 
 
-def parse_mix(text: str) -> tuple[float, float]:
-    """``"3:1"`` → (3.0, 1.0); :class:`BoundInputError` (param ``mix``) for anything else."""
-    parts = text.split(":")
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        return float(parts[0]), float(parts[1])
-    except ValueError:
-        raise BoundInputError("mix", f"{text!r} is not input:output tokens, e.g. 3:1") from None
-
-
-def request_from(
-    fmt: str | None = None,
-    context: str | None = None,
-    mix: str | None = None,
-    utilisation: str | None = None,
-    kv_bits: str | None = None,
-    batch: str | None = None,
-    accelerators: str | None = None,
-) -> BoundRequest:
-    """A :class:`BoundRequest` from text parameters (page query or CLI), each checked; :class:`BoundInputError` names a bad one."""
-    values: dict[str, object] = {}
-    if fmt:
-        try:
-            values["number_format"] = NumberFormat(fmt.strip().upper())
-        except ValueError:
-            raise BoundInputError("format", f"{fmt!r} is not a number format ({', '.join(f.value for f in NumberFormat)})") from None
-    for name, text, kind in (
-        ("context", context, int),
-        ("kv_bits", kv_bits, int),
-        ("utilisation", utilisation, float),
-        ("batch", batch, int),
-        ("accelerators", accelerators, int),
-    ):
-        if text:
-            try:
-                values[name] = kind(text)
-            except ValueError:
-                raise BoundInputError(name, f"{text!r} is not a {'whole ' if kind is int else ''}number") from None
-    if mix:
-        values["input_tokens"], values["output_tokens"] = parse_mix(mix)
-    return BoundRequest(**values)
-
-
 __all__ = [
     "BELOW_FLAG", "AcceleratorBound", "ClaimRow", "FigureRow", "MarketPrice", "MarketSpread", "ModelSummary", "ModelView", "SpreadEnd",
-    "accelerator_bound", "compare_claim", "figure_rows", "find_model", "model_summaries", "model_view", "parse_mix", "request_from",
-    "settings_of",
+    "accelerator_bound", "compare_claim", "figure_rows", "find_model", "model_summaries", "model_view",
 ]  # fmt: skip

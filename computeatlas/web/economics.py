@@ -20,13 +20,13 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
+from computeatlas.economics.bound_settings import request_from
 from computeatlas.economics.errors import UnknownId
 from computeatlas.economics.model_view import (
     ModelSummary,
     ModelView,
     model_summaries,
     model_view,
-    request_from,
 )
 from computeatlas.economics.model_view import find_model as find_model_record
 from computeatlas.economics.models import ModelRecord
