@@ -34,7 +34,7 @@ from computeatlas.cloud import history
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import NotFound, PageError, ParamError
-from computeatlas.core.presentation import figure_text, pricing_words, source_words
+from computeatlas.core.presentation import data_number, figure_text, pricing_words, source_words
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
 from computeatlas.economics.token_prices import token_store
@@ -96,6 +96,7 @@ def templates(urls: Urls | None = None) -> Jinja2Templates:
     env.globals["absolute_url"] = urls.absolute
     env.filters["link"] = urls.link
     env.filters["pricing_words"] = pricing_words
+    env.filters["data_number"] = data_number
     env.filters["source_words"] = source_words
     env.filters["provider_name"] = lambda ident, catalog: catalog.providers[ident].name if ident in catalog.providers else ident
     env.globals["region_label"] = region_label
