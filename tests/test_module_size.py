@@ -15,18 +15,13 @@ MAX_LINES = 400
 """The most lines a module may have."""
 
 STILL_OVER = {
-    "core/presentation.py": 615,
     "web/cloud.py": 543,
-    "silicon/comparison.py": 517,
     "cloud/dataset.py": 490,
-    "economics/bound.py": 486,
     "cloud/rules.py": 484,
     "cloud/store.py": 452,
     "cloud/offers.py": 443,
     "cloud/runs.py": 436,
     "charts/price_trends.py": 435,
-    "economics/estimate.py": 432,
-    "economics/model_view.py": 404,
     "charts/chart.py": 402,
 }
 """Modules (paths under ``computeatlas/``) over :data:`MAX_LINES` today, with their line counts: the most each may have until it is split."""
