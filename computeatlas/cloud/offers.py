@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable, Mapping
 from decimal import ROUND_HALF_UP, Context, Decimal
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -40,6 +40,7 @@ from computeatlas.cloud.records import PriceBasis
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
 from computeatlas.cloud.variants import Variant, rule_variant, sole_keys
+from computeatlas.core.states import State
 from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
@@ -184,7 +185,9 @@ class OfferPrice(BaseModel):
     seen: dt.date = Field(description="the collection date")
     age_days: int = Field(description="whole days between 'collected' and the request")
     stale: bool = Field(description="collected more than the freshness window (settings, 90 days by default) before the request")
-    state: Literal["derived", "as published", "not separable"]
+    state: State = Field(
+        description="derived (an instance price ÷ its accelerators), published (a price per accelerator as published) or not_separable"
+    )
     per_accelerator_hour: float | None = Field(description="price per accelerator-hour in 'currency'")
     unit: str = Field(description="what one accelerator is called: GPU or accelerator")
     display: str = Field(description="e.g. '12.29 USD per GPU-hour'")
@@ -236,18 +239,18 @@ OFFER_COLUMNS = (
 
 def _arithmetic(
     amount: float, unit: str, count: int, basis: PriceBasis, cur: str, word: str, hours_per_month: float
-) -> tuple[float, str, str, float, str, str]:
+) -> tuple[float, str, State, float, str, str]:
     """(price per hour, its text, state, per accelerator-hour, display, arithmetic) of a price
     of ``amount`` ``cur`` per ``unit`` for ``basis``, ``count`` accelerators per instance,
     ``word`` naming one accelerator (see :func:`offer_price`)."""
     price, step = _hourly(amount, unit, hours_per_month)
     if basis is PriceBasis.ACCELERATOR:
-        state, quotient = "as published", price
+        state, quotient = State.PUBLISHED, price
         display = f"{amount_text(price)} {cur} per {word}-hour"
         arithmetic = f"{step}{display}" + (", as published (no division)" if not step else "")
     else:
         quotient = Context(prec=max(28, max(price.adjusted(), 0) + 29)).divide(price, count)
-        state, display = "derived", f"{amount_text(quotient)} {cur} per {word}-hour"
+        state, display = State.DERIVED, f"{amount_text(quotient)} {cur} per {word}-hour"
         sign = "=" if _four(quotient) == quotient else "≈"
         arithmetic = f"{step}{amount_text(price)} {cur} ÷ {count} {sign} {display}"
     return float(price), amount_text(price), state, float(quotient), display, arithmetic
@@ -266,7 +269,7 @@ class _Pricer:
         self._providers: dict[str, tuple[str, str, str]] = {}
         self._regions: dict[tuple[str, str | None], str] = {}
         self._variants: dict[tuple[str, str], Variant] = {}
-        self._prices: dict[tuple[object, ...], tuple[float, str, str, float, str, str]] = {}
+        self._prices: dict[tuple[object, ...], tuple[float, str, State, float, str, str]] = {}
         self._published: dict[str, object] = {}
         self._kinds: dict[str, OfferPricing] = {}
 
