@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from computeatlas.cloud.cheapest_price import default_variant, excluded_because, price_ends, rule_variant
 from computeatlas.cloud.observations import Observation, Status
-from computeatlas.cloud.offers import offer_id
+from computeatlas.cloud.offer_words import offer_id
 
 
 class SpreadEnd(BaseModel):
