@@ -18,6 +18,7 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.urls import site_path
 from computeatlas.energy.views import PowerQuestion, power_question
+from computeatlas.pages.cloud_links import link_rent
 from computeatlas.pages.glance import Glance, glance
 from computeatlas.silicon.derive import DerivedFigure, derived_figures
 from computeatlas.silicon.records import Accelerator
@@ -76,7 +77,7 @@ def accelerator_view(
     section's price range is the current observed range as of ``now``."""
     details = acc.details
     specs = [spec_view(acc, key, claim) for key, claim in acc.claims()]
-    rent = rent_summary(catalog, acc, store=store, now=now, freshness_days=freshness_days, rates=rates)
+    rent = link_rent(rent_summary(catalog, acc, store=store, now=now, freshness_days=freshness_days, rates=rates), acc.id)
     return AcceleratorView(
         id=acc.id,
         name=acc.name,
