@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
-from computeatlas.core.errors import BadRequest, InputError, NotFound, PageError
+from computeatlas.core.errors import BadRequest, NotFound, PageError, ParamError
 from computeatlas.core.urls import site_path
 from computeatlas.pages.compare_prices import with_prices
 from computeatlas.silicon import comparison as compare
@@ -90,7 +90,7 @@ def _ids_param(params: CompareParams | ApiCompareParams) -> list[str] | None:
     if params.ids is None:
         return None
     if sum(len(v) for v in params.ids) > MAX_QUERY:
-        raise InputError("ids", f"longer than {MAX_QUERY} characters")
+        raise ParamError("ids", f"longer than {MAX_QUERY} characters")
     return compare.split_ids(params.ids)
 
 
