@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import hashlib
 import json
 import os
 import shutil
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,23 +24,22 @@ from typing import Any
 import duckdb
 from pydantic import BaseModel
 
-from computeatlas.cloud import current_table
-from computeatlas.cloud.engine import RESULTS, connection
-from computeatlas.cloud.layout import CURRENT, Files, active, compactions
+from computeatlas.cloud import current_table, engine
+from computeatlas.cloud.engine import connection
+from computeatlas.cloud.layout import CURRENT, Files, compactions
+from computeatlas.cloud.layout import active as chosen
+from computeatlas.cloud.view_schemas import bind
 from computeatlas.cloud.views import define, literal
 from computeatlas.cloud.writers import LOCK_TIMEOUT_SECONDS, STAGING, Leftovers, leftovers, remove_leftovers, write_lock
+from computeatlas.core.cache import active
 from computeatlas.core.errors import Unavailable
 
 VERSION_RECHECK_SECONDS = 1.0
 """How long :meth:`Dataset.version` trusts its last look at the runs folder."""
 
-LISTINGS_KEPT = 256
-"""How many file listings (one per store, committed runs and compactions, and date window) are kept."""
+LISTINGS = "store listings"
+"""The namespace of the file listings (one per store, committed runs and compactions, and date window) in the active cache."""
 
-_RENTAL_KEY = ("provider", "instance_type", "region", "pricing", "term", "collected")
-"""The observation key of a store of offers: its queries also get the view ``monthly``."""
-
-_LISTED: dict[tuple[object, ...], Files] = {}
 _COMMITTED: dict[str, tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]]] = {}  # root -> (mtimes, runs, compactions)
 
 
@@ -183,12 +179,10 @@ class Dataset:
         if not runs:
             return Files()
         key = (str(self.root), runs, done, first, last)
-        known = _LISTED.get(key)
+        known: Files | None = active().get(LISTINGS, key)
         if known is None:
-            known = active(self.root, runs, compactions(self.root), first, last)
-            if len(_LISTED) >= LISTINGS_KEPT:
-                _LISTED.clear()
-            _LISTED[key] = known
+            known = chosen(self.root, runs, compactions(self.root), first, last)
+            active().put(LISTINGS, key, known)
         return known
 
     # --- writing ----------------------------------------------------------------------
@@ -345,13 +339,13 @@ class Dataset:
         # The files read decide the answer: they are never rewritten, and a new run or a
         # compaction changes the files, so a result is reused only for the same files.
         key = (files, sql, tuple(params), accelerator, self.key, self._order, first, last)
-        rows = RESULTS.get(key)
+        rows = engine.kept(key)
         if rows is None:
             try:
                 with connection() as con:
                     rows = self._run(con, files, sql, params, accelerator, self.key, self._order, first, last)
             except duckdb.IOException:  # a compaction removed a file between the listing and the read: list again
-                _LISTED.clear()
+                active().clear(LISTINGS)
                 _COMMITTED.clear()
                 files = self._files(first, last)
                 try:
@@ -361,7 +355,7 @@ class Dataset:
                     raise StoreDamaged(self.root, exc) from None
             except duckdb.InvalidInputException as exc:  # a named file is not Parquet (truncated, overwritten)
                 raise StoreDamaged(self.root, exc) from None
-            RESULTS.put(key, rows)
+            engine.keep(key, rows)
         return [dict(row) for row in rows]
 
     def fetch(
@@ -377,7 +371,7 @@ class Dataset:
         try:
             with connection() as con:
                 con.execute("SET TimeZone = 'UTC'")
-                con.execute(f"SET search_path = '{_schema(con, files, self.key, self._order, None, first, last)}'")
+                bind(con, files, self.key, self._order, None, first, last)
                 return con.execute(sql, list(params)).fetchall()
         except (duckdb.IOException, duckdb.InvalidInputException) as exc:
             raise StoreDamaged(self.root, exc) from None
@@ -390,7 +384,7 @@ class Dataset:
         if table is None:
             return None
         key = (table, sql, tuple(params))
-        rows = RESULTS.get(key)
+        rows = engine.kept(key)
         if rows is None:
             # The collection time read as UTC wall time and given its zone here: DuckDB's own conversion of
             # a zoned time costs about 2 µs a row, a third of reading the whole market.
@@ -403,7 +397,7 @@ class Dataset:
             if zoned:
                 for row in rows:
                     row["collected"] = row["collected"].replace(tzinfo=dt.UTC)
-            RESULTS.put(key, rows)
+            engine.keep(key, rows)
         return [dict(row) for row in rows]
 
     def define_views(self, con: duckdb.DuckDBPyConnection, first: dt.date | None = None, last: dt.date | None = None) -> bool:
@@ -433,7 +427,7 @@ class Dataset:
         if current is not None:
             con.execute(f"CREATE OR REPLACE TEMP VIEW current AS SELECT * FROM read_parquet({literal(str(current))})")
         else:
-            con.execute(f"SET search_path = '{_schema(con, files, key, order, accelerator, first, last)}'")
+            bind(con, files, key, order, accelerator, first, last)
         cursor = con.execute(sql, list(params))
         names = [d[0] for d in cursor.description or []]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
@@ -447,44 +441,9 @@ class Dataset:
         return compact(self, period)
 
 
-SCHEMAS_KEPT = 64
-"""How many sets of views (one schema per files, key, window and part) the process's database keeps."""
-
-_SCHEMAS: OrderedDict[tuple[object, ...], str] = OrderedDict()
-_SCHEMAS_LOCK = threading.Lock()
-
-
-def _schema(
-    con: duckdb.DuckDBPyConnection,
-    files: Files,
-    key: Sequence[str],
-    order: str,
-    accelerator: str | None,
-    first: dt.date | None,
-    last: dt.date | None,
-) -> str:
-    """The schema of the process's database holding the views over ``files`` (created on first
-    use, least recently used dropped beyond :data:`SCHEMAS_KEPT`): binding the views reads
-    every file's footer, so a page's questions over the same files bind them once."""
-    ident = (files, tuple(key), order, accelerator, first, last)
-    with _SCHEMAS_LOCK:
-        name = _SCHEMAS.get(ident)
-        if name is not None:
-            _SCHEMAS.move_to_end(ident)
-            return name
-        name = "views_" + hashlib.sha1(repr(ident).encode(), usedforsecurity=False).hexdigest()[:20]
-        con.execute(f"CREATE SCHEMA IF NOT EXISTS {name}")
-        define(con, files, key, order, accelerator, first, last, monthly=tuple(key) == _RENTAL_KEY, schema=name)
-        _SCHEMAS[ident] = name
-        while len(_SCHEMAS) > SCHEMAS_KEPT:
-            _, dropped = _SCHEMAS.popitem(last=False)
-            con.execute(f"DROP SCHEMA IF EXISTS {dropped} CASCADE")
-        return name
-
-
 def version_of(committed: Sequence[str]) -> str:
     """The version string of a store whose committed runs are ``committed`` (sorted ids)."""
     return ",".join(committed)[-64:] + f"#{len(committed)}" if committed else "#0"
 
 
-__all__ = ["LISTINGS_KEPT", "SCHEMAS_KEPT", "VERSION_RECHECK_SECONDS", "Dataset", "StoreDamaged", "version_of"]
+__all__ = ["LISTINGS", "VERSION_RECHECK_SECONDS", "Dataset", "StoreDamaged", "version_of"]
