@@ -266,7 +266,8 @@ _active: contextvars.ContextVar[Cache | None] = contextvars.ContextVar("computea
 
 def active() -> Cache:
     """The cache of the app request or CLI run in progress (:func:`use`), else :data:`NO_CACHE`."""
-    return _active.get() or NO_CACHE
+    found = _active.get()
+    return found if found is not None else NO_CACHE  # not `or`: an empty cache is falsy (it has a length)
 
 
 @contextlib.contextmanager
