@@ -91,10 +91,10 @@ def test_no_cache_is_active_outside_an_app_or_command() -> None:
 
 
 def _import(folder: Path, catalog: Catalog, price: str, name: str) -> None:
-    new = write_offers(folder, [offer("gamma", "acme-a1", "A1 PCIe 80GB", "1x A1", 1, "accelerator", "on-demand", price, "2026-11-29")], name=name)
-    summary = import_readings(
-        "offers", [new], Store(folder / "prices"), instance_table(catalog), RateTable([]), rules.Limits(), now=NOW
+    new = write_offers(
+        folder, [offer("gamma", "acme-a1", "A1 PCIe 80GB", "1x A1", 1, "accelerator", "on-demand", price, "2026-11-29")], name=name
     )
+    summary = import_readings("offers", [new], Store(folder / "prices"), instance_table(catalog), RateTable([]), rules.Limits(), now=NOW)
     assert summary.accepted == 1
 
 
@@ -115,7 +115,9 @@ def test_cheapest_prices_see_a_new_import_and_a_new_minute(tmp_path: Path, monke
         assert after["acme-a1"].per_accelerator_hour == 3.5 != first["acme-a1"].per_accelerator_hour  # the new run is seen
         assert cheapest_prices(store, NOW + dt.timedelta(minutes=1), catalog=catalog) is not after  # a new minute: asked again
         assert cache.stats(CHEAPEST).misses == 3
-    assert cheapest_prices(store, NOW + dt.timedelta(seconds=30), catalog=catalog) == after  # no cache active: the same answer, worked out again
+    assert (
+        cheapest_prices(store, NOW + dt.timedelta(seconds=30), catalog=catalog) == after
+    )  # no cache active: the same answer, worked out again
 
 
 def test_the_app_owns_one_cache_that_the_operator_sees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
