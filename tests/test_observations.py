@@ -193,7 +193,7 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytes
             raise OSError(28, "No space left on device", str(dst))
         real(src, dst)
 
-    monkeypatch.setattr("computeatlas.cloud.dataset.os.replace", fail_on_manifest)
+    monkeypatch.setattr("computeatlas.cloud.run_writer.os.replace", fail_on_manifest)
     with pytest.raises(OSError):
         run(store, "atlas", "atlas-cases.csv")
     assert store.runs() == [] and list((tmp_path / "prices").rglob("*.parquet")) == [] and store.query("SELECT 1") == []

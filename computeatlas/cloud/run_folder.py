@@ -61,7 +61,6 @@ class RunFolder:
         self._checked = -1.0  # time.monotonic() of the last stat
 
     @property
-    @property
     def observations_dir(self) -> Path:
         """Where the date partitions of the run files live."""
         return self.root / "observations"
