@@ -65,7 +65,7 @@ class Settings(BaseSettings):
     base_path: str = Field("", description="the path the site is served under, e.g. '/atlas' ('' for the root)")
     page_cache: bool = Field(True, description="cache rendered pages in memory")
     page_cache_bytes: int = Field(
-        64 * 1024 * 1024,
+        256 * 1024 * 1024,
         ge=0,
         description="the bound in bytes (estimated) of the app's one in-memory cache: rendered pages, page data, "
         "price-store answers and charts (0 keeps nothing)",
