@@ -121,8 +121,8 @@ from computeatlas.cloud.observations import (
     per_accelerator_hour,
 )
 from computeatlas.cloud.rates import RateTable
-from computeatlas.core.presentation import OfferQualifier
 from computeatlas.core.settings import Settings
+from computeatlas.core.states import State
 
 _set = object.__setattr__  # completes a row no one else holds (a frozen model refuses setattr)
 
@@ -457,7 +457,7 @@ def apply(
     decided = _placeholders(_term_totals(decided, limits.hours_per_month))
     decided = band.check(decided, rates, limits, pool, known, siblings)
     final = []
-    hours, unstated, derived = limits.hours_per_month, OfferQualifier.VARIANT_NOT_STATED.value, OfferQualifier.DERIVED_FROM_TERM.value
+    hours, unstated, derived = limits.hours_per_month, State.VARIANT_NOT_STATED.value, State.DERIVED_FROM_TERM.value
     given = len(rows)
     for i, o in enumerate(decided):
         if o.instance_type.endswith(LICENSED_SUFFIX):
