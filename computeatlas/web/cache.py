@@ -8,9 +8,9 @@ price-observation store, which a new import changes without a restart. So the ke
 cached response is today's date, the store's version
 (:meth:`~computeatlas.cloud.store.Store.version`) and its path and query string: a page is
 rendered at most once per URL per day and per import, and older entries are never served
-(they age out of the LRU). The catalog's data version is part of every key as well. Every cached response carries an ``ETag`` (data version + key hash) and
-``Last-Modified`` (the catalog's newest verified date); a conditional request that
-matches gets ``304 Not Modified``.
+(they age out of the LRU). The catalog's data version is part of every key as well. Every
+cached response carries an ``ETag`` (data version + key hash) and ``Last-Modified`` (the
+catalog's newest verified date); a conditional request that matches gets ``304 Not Modified``.
 
 Only a request whose query parameters the route declares is cached: unknown parameters are
 ignored by every page, so caching each variant (``?utm_source=…``) would let visitors fill
