@@ -27,7 +27,7 @@ from computeatlas.economics.model_view import find_model, model_view, request_fr
 from computeatlas.economics.prices import PriceSource
 from computeatlas.economics.rental_price import chosen_price
 from computeatlas.economics.token_prices import token_store
-from computeatlas.energy.views import economics_view
+from computeatlas.pages.energy import economics_view
 
 
 @app.command()

@@ -34,19 +34,12 @@ from computeatlas.cloud.catalog import CloudCatalog as Catalog
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.importers.cells import Reading, Skip
 from computeatlas.cloud.instances import InstanceTable, instance_table
-from computeatlas.cloud.observations import (
-    LICENSED_SUFFIX,
-    InputError,
-    InputFailed,
-    Observation,
-    PriceBasis,
-    PriceUnit,
-    Status,
-)
+from computeatlas.cloud.observations import LICENSED_SUFFIX, InputFailed, Observation, PriceBasis, PriceUnit, Status
 from computeatlas.cloud.rates import RateTable, load_rates
 from computeatlas.cloud.store import Store
 from computeatlas.cloud.writers import LOCK_TIMEOUT_SECONDS
 from computeatlas.core.settings import Settings
+from computeatlas.core.tabular import TableError
 
 
 @dataclass
@@ -64,7 +57,7 @@ class ImportCounts:
     skipped: int = 0
     already_stored: int = 0
     held_by_rule: Counter[str] = field(default_factory=Counter)
-    errors: list[InputError] = field(default_factory=list)
+    errors: list[TableError] = field(default_factory=list)
 
     def counts(self) -> dict[str, object]:
         """The counts as plain data (for the run's manifest and JSON output)."""
@@ -173,8 +166,8 @@ def import_readings(
     readers = formats()
     if fmt not in readers and not (fmt.startswith("collector:") and not paths):
         raise InputFailed(
-            [InputError(str(p), 1, "(file)", f"unknown format {fmt!r}; known: {', '.join(readers)}") for p in paths]
-            or [InputError("(none)", 0, "(format)", f"unknown format {fmt!r}; known: {', '.join(readers)}")]
+            [TableError(str(p), 1, "(file)", f"unknown format {fmt!r}; known: {', '.join(readers)}") for p in paths]
+            or [TableError("(none)", 0, "(format)", f"unknown format {fmt!r}; known: {', '.join(readers)}")]
         )
     run = run_id(now, paths, observations)
     with _bulk():
@@ -240,7 +233,7 @@ def _import(
                 summary.read += 1
                 if progress:
                     progress(1)
-            if isinstance(reading.result, InputError):
+            if isinstance(reading.result, TableError):
                 summary.rejected += 1
                 summary.rejected_by_reason[f"{reading.result.column}: {reading.result.message}"] += 1
                 summary.errors.append(reading.result)

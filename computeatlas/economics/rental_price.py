@@ -17,7 +17,7 @@ from computeatlas.cloud.cheapest_price import CheapestPrice
 from computeatlas.cloud.offers import find_offer
 from computeatlas.cloud.spreads import SpreadEnd
 from computeatlas.cloud.store import Store
-from computeatlas.core.errors import InputError, NotFound, closest
+from computeatlas.core.errors import NotFound, ParamError, closest
 from computeatlas.core.urls import site_path
 from computeatlas.economics.catalog import EconomicsCatalog
 
@@ -90,13 +90,13 @@ def chosen_price(
     ``accelerator``. None when neither is given.
 
     Raises :class:`~computeatlas.core.errors.NotFound` (404) for an unknown offer or accelerator
-    (naming the closest), :class:`~computeatlas.core.errors.InputError` (400) for a price that is
+    (naming the closest), :class:`~computeatlas.core.errors.ParamError` (400) for a price that is
     not a finite number above zero and at most :data:`MAX_PRICE`, a price without an accelerator,
     an offer in another currency, one whose price per accelerator is not separable, or an offer
     and a price given together (one of them would be ignored without a word).
     """
     if offer and price is not None and price.strip():
-        raise InputError("price", "give an offer or a price, not both: the offer's price would replace yours")
+        raise ParamError("price", "give an offer or a price, not both: the offer's price would replace yours")
     if offer:
         found = find_offer(catalog, store, offer, now)
         if found is None:
@@ -104,24 +104,24 @@ def chosen_price(
                 "No such offer", f"no offer with id {offer!r} (ids end in the date the price was read; the cloud pages list them)", []
             )
         if found.per_accelerator_hour is None:
-            raise InputError("offer", f"{offer!r} is a bundle whose price per accelerator is not separable ({found.arithmetic})")
+            raise ParamError("offer", f"{offer!r} is a bundle whose price per accelerator is not separable ({found.arithmetic})")
         if found.currency != "USD":
-            raise InputError("offer", f"{offer!r} is priced in {found.currency}; the bound compares USD prices only")
+            raise ParamError("offer", f"{offer!r} is priced in {found.currency}; the bound compares USD prices only")
         return found.accelerator, RentalPrice(per_accelerator_hour=found.per_accelerator_hour, provider=found.provider,
                                               instance_type=found.instance_type, region=found.region or "", collected=found.collected,
                                               source_url=found.source_url, freshness_days=0, origin=f"chosen offer {offer}")  # fmt: skip
     if price is None or not price.strip():
         if accelerator:
-            raise InputError("price", "give a price in USD per accelerator-hour with the accelerator")
+            raise ParamError("price", "give a price in USD per accelerator-hour with the accelerator")
         return None
     try:
         value = float(price)
     except ValueError:
-        raise InputError("price", f"{price!r} is not a number (USD per accelerator-hour)") from None
+        raise ParamError("price", f"{price!r} is not a number (USD per accelerator-hour)") from None
     if not (math.isfinite(value) and 0 < value <= MAX_PRICE):
-        raise InputError("price", f"{price!r} must be a finite number above 0 and at most {MAX_PRICE:,.0f} USD per accelerator-hour")
+        raise ParamError("price", f"{price!r} must be a finite number above 0 and at most {MAX_PRICE:,.0f} USD per accelerator-hour")
     if not accelerator:
-        raise InputError("accelerator", "name the accelerator the price is for")
+        raise ParamError("accelerator", "name the accelerator the price is for")
     if accelerator not in catalog.accelerators:
         near = closest(accelerator, list(catalog.accelerators))
         raise NotFound("No such accelerator", f"no accelerator with id {accelerator!r}",
