@@ -22,9 +22,6 @@ NOT_YET_MOVED: frozenset[str] = frozenset(
         "computeatlas.cloud.offers",
         "computeatlas.cloud.providers",
         "computeatlas.cloud.rental",
-        "computeatlas.economics.estimate",
-        "computeatlas.economics.model_view",
-        "computeatlas.economics.rental_price",
     }
 )
 """Modules outside pages/, web/ and build/ that still build URLs; each helper moving one removes it."""

@@ -29,6 +29,7 @@ from computeatlas.economics.prices import PriceSource, offer_label
 from computeatlas.energy import views as energy_figures
 from computeatlas.energy.records import EnergyTopic
 from computeatlas.pages import energy as energy_views
+from computeatlas.pages.economics import linked_estimate
 from computeatlas.pages.energy import EconomicsView, SystemView, TopicView
 from computeatlas.silicon.related import title_of
 from computeatlas.silicon.systems import System
@@ -204,8 +205,8 @@ def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) 
     try:
         _check_names(request)
         if any(v for v in raw.values()):
-            result = estimate(
-                catalog, parse_request(**{("number_format" if k == "format" else k): v for k, v in raw.items()}), _prices(request)
+            result = linked_estimate(
+                estimate(catalog, parse_request(**{("number_format" if k == "format" else k): v for k, v in raw.items()}), _prices(request))
             )
     except EstimateError as exc:
         error = _page_error(exc, urls_of(request).path("estimate_page"), raw, urls_of(request))
@@ -291,7 +292,9 @@ def api_estimate(
            "price": price, "offer": offer}  # fmt: skip
     try:
         _check_names(request)
-        return estimate(catalog_of(request), parse_request(accelerator, params, number_format, utilisation, price, offer), _prices(request))
+        return linked_estimate(
+            estimate(catalog_of(request), parse_request(accelerator, params, number_format, utilisation, price, offer), _prices(request))
+        )
     except EstimateError as exc:
         raise _page_error(exc, urls_of(request).path("api_estimate"), raw, urls_of(request)) from None
 
