@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -83,6 +83,26 @@ def excluded_because(
     if not include_stale and not is_fresh(collected, now, freshness_days):
         return f"not current: seen {(now - collected).days} days ago (more than {freshness_days})"
     return None
+
+
+_T = TypeVar("_T")
+
+
+def price_ends(
+    items: Sequence[_T], price: Callable[[_T], float], collected: Callable[[_T], dt.datetime], ident: Callable[[_T], str]
+) -> tuple[_T, _T] | None:
+    """The cheapest and the dearest of ``items`` (offers or observations the rule counts), by
+    ``price`` (per accelerator-hour): the one ranking of the cheapest price and of both ends
+    of every spread. Ties go to the most recently ``collected``, then the lowest ``ident``
+    (the offer id, worked out only for the ties). None when ``items`` is empty."""
+    if not items:
+        return None
+
+    def end(sign: int) -> _T:
+        best = min((sign * price(i), -collected(i).timestamp()) for i in items)
+        return min((i for i in items if (sign * price(i), -collected(i).timestamp()) == best), key=ident)
+
+    return end(1), end(-1)
 
 
 def fresh_window(now: dt.datetime, freshness_days: int) -> tuple[dt.datetime, dt.datetime]:
@@ -175,11 +195,10 @@ def _pick(
         current_flag, pool = False, [r for r in ok if r["collected"].astimezone(dt.UTC).date() == newest]
     else:
         current_flag, pool = True, current
-    if not pool:
+    ends = price_ends(pool, lambda r: r["per_accelerator_hour"], lambda r: r["collected"], row_id)
+    if ends is None:
         return None
-    # the lowest price, then the newest, then the offer id: the id worked out only for the ties
-    lowest = min((r["per_accelerator_hour"], -r["collected"].timestamp()) for r in pool)
-    best = min((r for r in pool if (r["per_accelerator_hour"], -r["collected"].timestamp()) == lowest), key=row_id)
+    best = ends[0]
     collected = best["collected"].astimezone(dt.UTC)
     return CheapestPrice(
         accelerator=accelerator,
@@ -332,6 +351,7 @@ __all__ = [
     "is_fresh",
     "left_out",
     "newest_of",
+    "price_ends",
     "rule_variant",
     "sole_keys",
 ]

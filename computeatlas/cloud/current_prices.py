@@ -25,11 +25,13 @@ from computeatlas.cloud.cheapest_price import (
     default_variant,
     excluded_because,
     newest_of,
+    price_ends,
     rule_variant,
     sole_keys,
 )
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.observed_price import ObservedPrice, shown_price
+from computeatlas.cloud.offer_words import offer_id
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.spreads import (
     ObservedSpread,
@@ -75,21 +77,23 @@ class ObservedRange(BaseModel):
     last_seen: CheapestPrice | None = Field(None, description="no offer current: the newest price the rule would take, not current")
 
 
+def _offer_of(p: ObservedPrice) -> str:
+    return offer_id(p.provider, p.instance_type, p.pricing, p.term, p.region, p.collected.astimezone(dt.UTC).date())
+
+
 def observed_range(view: CurrentView) -> ObservedRange:
     """The on-demand USD range of ``view``'s fresh prices that the one rule counts (its
     variant), both ends named and dated; the cheap end is ``view.cheapest``."""
-    on_demand = sorted(
-        (
-            p
-            for p in view.prices
-            if not p.stale
-            and excluded_because(
-                p.pricing, p.currency, p.per_accelerator_hour, p.variant, view.variant, p.collected, view.as_of, view.freshness_days
-            )
-            is None
-        ),
-        key=lambda p: (p.per_accelerator_hour or 0.0, -p.collected.timestamp(), p.provider),
-    )
+    on_demand = [
+        p
+        for p in view.prices
+        if not p.stale
+        and excluded_because(
+            p.pricing, p.currency, p.per_accelerator_hour, p.variant, view.variant, p.collected, view.as_of, view.freshness_days
+        )
+        is None
+    ]
+    ends = price_ends(on_demand, lambda p: p.per_accelerator_hour or 0.0, lambda p: p.collected, _offer_of)
 
     def end(p: ObservedPrice) -> SpreadEnd:
         return SpreadEnd(
@@ -109,8 +113,8 @@ def observed_range(view: CurrentView) -> ObservedRange:
         offers=len(on_demand),
         last_seen=stale,
         providers=sorted({p.provider for p in on_demand}),
-        cheapest=end(on_demand[0]) if on_demand else None,
-        dearest=end(on_demand[-1]) if on_demand else None,
+        cheapest=end(ends[0]) if ends else None,
+        dearest=end(ends[1]) if ends else None,
         newest=max(p.collected for p in on_demand).date() if on_demand else None,
     )
 
