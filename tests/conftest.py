@@ -185,7 +185,7 @@ def fresh_client(app: FastAPI, **options: Any) -> TestClient:
     """A new test client over a shared ``app``, its page cache emptied first."""
     from fastapi.testclient import TestClient
 
-    app.state.cache.clear()
+    app.state.pages.clear()
     return TestClient(app, **options)
 
 

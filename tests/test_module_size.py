@@ -16,9 +16,7 @@ MAX_LINES = 400
 
 STILL_OVER = {
     "web/cloud.py": 545,
-    "cloud/dataset.py": 490,
     "cloud/rules.py": 484,
-    "cloud/store.py": 452,
     "cloud/runs.py": 436,
     "charts/chart.py": 402,
 }
