@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-from pydantic import BaseModel
+from pydantic import BaseModel, SerializeAsAny, TypeAdapter
 
 from computeatlas.cloud import current_table
 from computeatlas.cloud.engine import RESULTS, connection
@@ -52,6 +52,24 @@ def _mtime(path: Path) -> int:
         return os.stat(path).st_mtime_ns
     except FileNotFoundError:
         return 0
+
+
+JSON_CHUNK_ROWS = 50_000
+"""How many rows :func:`_json_chunks` serialises in one call (one file each)."""
+
+
+def _json_chunks(rows: Sequence[BaseModel], folder: Path) -> list[str]:
+    """``rows`` written as JSON arrays of :data:`JSON_CHUNK_ROWS` rows each in ``folder``
+    (one serialiser call per chunk, not per row); the files' paths."""
+    kind = type(rows[0])
+    same = all(type(r) is kind for r in rows)
+    adapter: TypeAdapter[list[Any]] = TypeAdapter(list[kind] if same else list[SerializeAsAny[BaseModel]])  # type: ignore[valid-type]
+    paths = []
+    for i in range(0, len(rows), JSON_CHUNK_ROWS):
+        path = folder / f"rows-{i // JSON_CHUNK_ROWS:05d}.json"
+        path.write_bytes(adapter.dump_json(list(rows[i : i + JSON_CHUNK_ROWS])))
+        paths.append(str(path))
+    return paths
 
 
 class StoreDamaged(Unavailable):
@@ -215,17 +233,14 @@ class Dataset:
         try:
             staging.mkdir(parents=True)
             if rows:
-                source = staging / "rows.ndjson"
-                with source.open("w", encoding="utf-8") as handle:
-                    for obs in rows:
-                        handle.write(obs.model_dump_json() + "\n")
+                sources = _json_chunks(rows, staging)
                 columns = "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in self.columns.items()) + "}"
                 out = staging / "out"
                 with duckdb.connect() as con:
                     con.execute("SET TimeZone = 'UTC'")
                     con.execute(
-                        f"COPY (SELECT *, CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date FROM read_json({literal(str(source))}, "
-                        f"format = 'newline_delimited', columns = {columns})) TO {literal(str(out))} "
+                        f"COPY (SELECT *, CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date FROM read_json([{', '.join(map(literal, sources))}], "
+                        f"format = 'array', columns = {columns})) TO {literal(str(out))} "
                         f"(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN {literal('part-' + run + '-{i}')})"
                     )
                 for part in sorted(out.glob("date=*/*.parquet")):

@@ -187,29 +187,36 @@ class Limits:
         )
 
 
-def place(obs: Observation, table: InstanceTable, fresh: bool = False, memo: dict[int, Any] | None = None) -> Observation:
+def place(obs: Observation, table: InstanceTable, fresh: bool = False, memo: dict[Any, Any] | None = None) -> Observation:
     """The row placed through ``table`` (accelerator, variant, count, billing), or held as
     ``unplaced``; the variant is the row's own, or the part's only one
     (:meth:`~computeatlas.cloud.instances.InstanceTable.variant`); held as ``count_mismatch`` when the source states another accelerator
     count than the table's. A row that already carries an accelerator (a hand-checked
     offer) keeps it. ``fresh``: ``obs`` was made for this call alone and no one else holds
     it, so it is placed in place instead of copied. ``memo`` (a dict kept by the caller for
-    the rows of one call, with ``table`` unchanged) keeps each instance row's placement."""
+    the rows of one call, with ``table`` unchanged) keeps each instance name's row and placement."""
     if obs.accelerator:
         return obs
-    row = table.find(obs.provider, obs.base_instance)
-    if row is None:
-        return obs.held("unplaced", f"unknown instance type {obs.base_instance!r} at provider {obs.provider!r}")
-    decided = memo.get(id(row)) if memo is not None else None
-    if decided is None:
-        decided = {
-            "accelerator": row.accelerator,
-            "variant": table.variant(row),
-            "accelerators": row.accelerators,
-            "billing": row.billing.value,
-        }
+    name = (obs.provider, obs.instance_type)
+    found = memo.get(name) if memo is not None else None
+    if found is None:
+        row = table.find(obs.provider, obs.base_instance)
+        found = (
+            row,
+            None
+            if row is None
+            else {
+                "accelerator": row.accelerator,
+                "variant": table.variant(row),
+                "accelerators": row.accelerators,
+                "billing": row.billing.value,
+            },
+        )
         if memo is not None:
-            memo[id(row)] = decided  # the table holds the row for the whole call: its id names no other
+            memo[name] = found  # the table never changes during the call: a name's row and placement stay
+    row, decided = found
+    if row is None or decided is None:
+        return obs.held("unplaced", f"unknown instance type {obs.base_instance!r} at provider {obs.provider!r}")
     if fresh:
         placed = _complete(obs, decided, memo)
     else:
@@ -223,7 +230,7 @@ def place(obs: Observation, table: InstanceTable, fresh: bool = False, memo: dic
     return placed
 
 
-def _complete(obs: Observation, changes: dict[str, object], memo: dict[int, Any] | None) -> Observation:
+def _complete(obs: Observation, changes: dict[str, object], memo: dict[Any, Any] | None) -> Observation:
     """``obs`` (a row no one else holds) with ``changes`` set in place; its set of fields given
     joined with the changes' names, each distinct set joined once per ``memo`` (the rows of one
     import share one set: :meth:`~computeatlas.cloud.observations.Observation.trusted`), which
@@ -349,21 +356,26 @@ PLACEHOLDER_SIZES = 3
 def _term_totals(rows: list[Observation], hours_per_month: float) -> list[Observation]:
     """Hold prices of one key that are at least ``hours_per_month`` × its lowest price."""
     lowest: dict[tuple[str, ...], float] = {}
+    keys: list[tuple[str, ...] | None] = []  # each accepted row's key (None for a held row), made once
     repeated = False
     for o in rows:
-        if o.status is Status.ACCEPTED and o.amount > 0:
+        if o.status is Status.ACCEPTED:
             key = o.key()
-            low = lowest.get(key)
-            if low is None:
-                lowest[key] = o.amount
-            else:
-                repeated = True
-                lowest[key] = min(o.amount, low)
+            keys.append(key)
+            if o.amount > 0:
+                low = lowest.get(key)
+                if low is None:
+                    lowest[key] = o.amount
+                else:
+                    repeated = True
+                    lowest[key] = min(o.amount, low)
+        else:
+            keys.append(None)
     if not repeated and hours_per_month > 1:  # each price alone under its key: none is a month's worth of its own
         return rows
     out = []
-    for o in rows:
-        low = lowest.get(o.key()) if o.status is Status.ACCEPTED else None
+    for o, own in zip(rows, keys, strict=True):
+        low = lowest.get(own) if own is not None else None
         if low and o.amount >= hours_per_month * low:
             o = o.held(
                 "term_total",
@@ -410,16 +422,6 @@ def _placeholders(rows: list[Observation]) -> list[Observation]:
     return out
 
 
-def _dates(rows: list[Observation], first_date: dt.date, now: dt.datetime) -> list[Observation]:
-    """Hold every row whose collection time is implausible (:func:`bounds.date_problem`)."""
-    start, late = dt.datetime.combine(first_date, dt.time(), dt.UTC), now + bounds.CLOCK_SKEW
-    out = []
-    for o in rows:
-        problem = bounds.date_problem(o.collected, first_date, now) if not start <= o.collected <= late else None
-        out.append(o.held("implausible_date", problem) if problem else o)
-    return out
-
-
 def apply(
     rows: list[Observation],
     table: InstanceTable,
@@ -448,16 +450,39 @@ def apply(
     None leaves that check out.
     """
     now = now or dt.datetime.now(dt.UTC)
-    memo: dict[int, Any] = {}  # each instance row's placement and each set of fields placed (live objects' ids)
-    completed: dict[int, Any] = {}  # each set of fields completed below
-    decided = _dates([place(o, table, fresh, memo) for o in rows], first_date or limits.first_date, now)
-    decided = [_per_accelerator(_memory(o, table)) if o.status is Status.ACCEPTED else o for o in decided]
-    decided = _combine(decided, limits.hours_per_month)
-    decided = _spot_copies(decided)
+    start = first_date or limits.first_date
+    earliest, latest = dt.datetime.combine(start, dt.time(), dt.UTC), now + bounds.CLOCK_SKEW
+    memo: dict[Any, Any] = {}  # each instance name's placement (by name) and each set of fields placed (by id)
+    decided: list[Observation] = []
+    components, split, spot = (Billing.HOST_COMPONENT.value, Billing.ACCELERATOR_COMPONENT.value), False, False
+    for o in rows:  # the rules of each row's own cells, in their order: placement, date, memory, per-accelerator figure
+        o = place(o, table, fresh, memo)
+        if not earliest <= o.collected <= latest:
+            problem = bounds.date_problem(o.collected, start, now)
+            if problem:
+                o = o.held("implausible_date", problem)
+        if o.status is Status.ACCEPTED and (o.stated_memory_gb is not None or o.stated_per_accelerator is not None):
+            o = _per_accelerator(_memory(o, table))
+        split = split or o.billing in components
+        spot = spot or o.pricing is PricingKind.SPOT
+        decided.append(o)
+    if split:
+        decided = _combine(decided, limits.hours_per_month)
+    if spot:
+        decided = _spot_copies(decided)
     decided = _placeholders(_term_totals(decided, limits.hours_per_month))
     decided = band.check(decided, rates, limits, pool, known, siblings)
+    return _qualified(rows, decided, limits.hours_per_month, run, fresh)
+
+
+def _qualified(rows: list[Observation], decided: list[Observation], hours: float, run: str | None, fresh: bool) -> list[Observation]:
+    """``decided`` (the rows of ``rows`` decided, in order, then the combined split bills) held
+    when licence-included, with their qualifiers, per-accelerator price and ``run`` set: the
+    caller's own rows copied unless ``fresh``, every other row completed in place."""
+    completed: dict[int, Any] = {}  # each set of fields completed below
     final = []
-    hours, unstated, derived = limits.hours_per_month, OfferQualifier.VARIANT_NOT_STATED.value, OfferQualifier.DERIVED_FROM_TERM.value
+    unstated, derived = OfferQualifier.VARIANT_NOT_STATED.value, OfferQualifier.DERIVED_FROM_TERM.value
+    hour, second, instance = PriceUnit.HOUR, PriceUnit.SECOND, PriceBasis.INSTANCE
     given = len(rows)
     for i, o in enumerate(decided):
         if o.instance_type.endswith(LICENSED_SUFFIX):
@@ -465,9 +490,14 @@ def apply(
         qualifiers = o.qualifiers
         if o.accelerator and not o.variant and unstated not in qualifiers:
             qualifiers = (*qualifiers, unstated)
-        if o.unit is not PriceUnit.HOUR and o.unit is not PriceUnit.SECOND and derived not in qualifiers:  # hourly(o)[1]: a longer term
+        unit = o.unit
+        if unit is not hour and unit is not second and derived not in qualifiers:  # hourly(o)[1]: a longer term
             qualifiers = (*qualifiers, derived)
-        per_acc = per_accelerator_hour(o, hours)
+        if unit is hour and o.price_basis is instance:  # per_accelerator_hour(o, hours), its commonest case inline
+            count = o.accelerators
+            per_acc: float | None = o.amount / count if count else None
+        else:
+            per_acc = per_accelerator_hour(o, hours)
         changes: dict[str, object] = {
             "qualifiers": qualifiers,
             "per_accelerator_hour": per_acc if per_acc is None or math.isfinite(per_acc) else None,
