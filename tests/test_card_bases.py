@@ -12,7 +12,12 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from computeatlas.catalog import Catalog
-from computeatlas.core.claims import Basis, NumberFormat, SourceKind, State
+from computeatlas.core.claims import (
+    Basis,
+    NumberFormat,
+    SourceKind,
+)
+from computeatlas.core.states import State
 
 
 def test_wormhole_n300_is_one_card_of_two_chips_on_the_package_basis(real_catalog: Catalog) -> None:

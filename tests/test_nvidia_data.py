@@ -13,7 +13,12 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from computeatlas.catalog import Catalog
-from computeatlas.core.claims import Basis, NumberFormat, SourceKind, State
+from computeatlas.core.claims import (
+    Basis,
+    NumberFormat,
+    SourceKind,
+)
+from computeatlas.core.states import State
 
 FP4, FP8, BF16 = NumberFormat.FP4, NumberFormat.FP8, NumberFormat.BF16
 

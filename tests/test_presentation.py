@@ -22,9 +22,11 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from computeatlas.catalog import Catalog, load
-from computeatlas.core.claims import LinkDirection, NumberFormat, State
+from computeatlas.core.claims import (
+    LinkDirection,
+    NumberFormat,
+)
 from computeatlas.core.presentation import (
-    Shown,
     compute_unit,
     plain,
     plain_text,
@@ -35,6 +37,7 @@ from computeatlas.core.presentation import (
     tera_unit,
     weakest,
 )
+from computeatlas.core.states import State
 from computeatlas.publish.exports import build
 from computeatlas.publish.exports import csv as csv_export
 from computeatlas.publish.exports import json as json_export
@@ -362,21 +365,21 @@ def test_rounding_is_decided_once() -> None:
 
 
 def test_weakest_input_decides_a_derived_state() -> None:
-    assert weakest([Shown.NOT_COLLECTED, Shown.NOT_PUBLISHED]) is Shown.NOT_PUBLISHED
-    assert weakest([Shown.NOT_PUBLISHED, Shown.NOT_APPLICABLE]) is Shown.NOT_APPLICABLE
-    assert weakest([Shown.NOT_SOURCED, Shown.PUBLISHED_AS_TEXT]) is Shown.PUBLISHED_AS_TEXT
+    assert weakest([State.NOT_COLLECTED, State.NOT_PUBLISHED]) is State.NOT_PUBLISHED
+    assert weakest([State.NOT_PUBLISHED, State.NOT_APPLICABLE]) is State.NOT_APPLICABLE
+    assert weakest([State.NOT_SOURCED, State.PUBLISHED_AS_TEXT]) is State.PUBLISHED_AS_TEXT
     text = present(None, what="power")
     derived = present_derived([text], None, "FLOP/s per W")
-    assert (derived.state, derived.label, derived.derived) == (Shown.NOT_COLLECTED, "not yet collected", True)
+    assert (derived.state, derived.label, derived.derived) == (State.NOT_COLLECTED, "not yet collected", True)
     assert present_derived([], 2.5, "1/s").label == "derived from published figures"
 
 
 def test_every_record_state_keeps_its_words(outputs: Outputs) -> None:
     acc = outputs.catalog.accelerators["acme-b1"]
-    assert present(acc.specs.software).state is Shown.PUBLISHED  # the words are the spec
+    assert present(acc.specs.software).state is State.PUBLISHED  # the words are the spec
     assert present(acc.specs.interconnect, figure=True).display == "900 GB/s (bidirectional)"
-    assert present_sparse(acc.compute(NumberFormat.FP4)).state is Shown.NOT_COLLECTED
-    assert all(Shown(s.value).label == s.label for s in State)  # the five record states keep their words
+    assert present_sparse(acc.compute(NumberFormat.FP4)).state is State.NOT_COLLECTED
+    assert all(State(s.value).label == s.label for s in State)  # the five record states keep their words
 
 
 def test_derived_columns_of_the_exports_carry_the_weakest_input_state(outputs: Outputs) -> None:
@@ -394,8 +397,8 @@ def test_derived_columns_of_the_exports_carry_the_weakest_input_state(outputs: O
 def test_a_link_bandwidth_sits_only_in_the_column_of_its_counting_convention(outputs: Outputs) -> None:
     link = outputs.catalog.accelerators["acme-b1"].specs.interconnect  # 900 GB/s, bidirectional
     both = present_link(link, LinkDirection.BIDIRECTIONAL)
-    assert (both.state, both.amount, both.stated) == (Shown.PUBLISHED, 900e9, "900 GB/s")
+    assert (both.state, both.amount, both.stated) == (State.PUBLISHED, 900e9, "900 GB/s")
     one_way = present_link(link, LinkDirection.PER_DIRECTION)
-    assert (one_way.state, one_way.amount) == (Shown.NOT_COMPARABLE, None)
+    assert (one_way.state, one_way.amount) == (State.NOT_COMPARABLE, None)
     assert one_way.reason == "interconnect bandwidth: not comparable (the source counts it bidirectional, not per direction)"
-    assert present_link(None, LinkDirection.NOT_STATED).state is Shown.NOT_COLLECTED
+    assert present_link(None, LinkDirection.NOT_STATED).state is State.NOT_COLLECTED

@@ -16,7 +16,12 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from computeatlas.catalog import Catalog
-from computeatlas.core.claims import Basis, NumberFormat, SourceKind, State
+from computeatlas.core.claims import (
+    Basis,
+    NumberFormat,
+    SourceKind,
+)
+from computeatlas.core.states import State
 
 REQUIRED_PARTS = {
     "nvidia-a100-sxm-80gb", "nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h200-sxm", "nvidia-b200",

@@ -220,3 +220,13 @@ def test_devices_need_a_defined_source_and_at_least_two(tmp_path: Path) -> None:
     assert found == ["data/accelerators/acme-x.toml: (record): source id(s) 'keynote' not defined in [sources]"]
     found = problems_for(tmp_path / "one", make_record("acme-y", devices={"count": 1, "name": "die", "source": "sheet"}))
     assert found == ["data/accelerators/acme-y.toml: devices.count: Input should be greater than or equal to 2 (found '1')"]
+
+
+@pytest.mark.parametrize("state", ["derived", "published_as_text", "not yet sourced", "bogus"])
+def test_a_state_a_record_may_not_hold_names_the_allowed_ones(tmp_path: Path, state: str) -> None:
+    """A data file holds one of the five record states; a shown-only state ("derived") is refused by name."""
+    bad = {"state": state, "note": "looked in the datasheet"}
+    found = problems_for(tmp_path, make_record("acme-x", specs__power=bad))
+    assert len(found) == 1
+    assert found[0].startswith(f"data/accelerators/acme-x.toml: specs.power.state: state {state!r} is not one a record may hold")
+    assert "'published', 'not_published', 'not_applicable', 'not_comparable', 'not_sourced'" in found[0]

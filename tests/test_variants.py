@@ -12,7 +12,7 @@ from computeatlas.cloud.instances import InstanceTable, InstanceType, instance_t
 from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.variants import siblings, sole_variants
-from computeatlas.core.presentation import OfferQualifier
+from computeatlas.core.states import State
 
 
 def _row(provider: str, instance_type: str) -> Observation:
@@ -52,7 +52,7 @@ def test_placement_states_the_only_variant_and_keeps_not_stated_for_a_family(rea
     l4 = rules.place(_row("google-cloud", "g2-standard-4"), table)
     assert (l4.accelerator, l4.variant) == ("nvidia-l4", "pcie-24gb")
     decided = rules.apply([_row("google-cloud", "g2-standard-4")], table, RateTable([]), rules.Limits())
-    assert OfferQualifier.VARIANT_NOT_STATED.value not in decided[0].qualifiers
+    assert State.VARIANT_NOT_STATED.value not in decided[0].qualifiers
     # A plain "H100" whose provider does not say SXM, PCIe or NVL: placed, variant not stated.
     plain = InstanceType(
         file="neocloud.csv",
@@ -69,4 +69,4 @@ def test_placement_states_the_only_variant_and_keeps_not_stated_for_a_family(rea
     family = InstanceTable([plain], table.sole_variants)
     placed = rules.apply([_row("neocloud", "1x H100")], family, RateTable([]), rules.Limits())[0]
     assert placed.accelerator == "nvidia-h100-sxm" and placed.variant == ""
-    assert OfferQualifier.VARIANT_NOT_STATED.value in placed.qualifiers
+    assert State.VARIANT_NOT_STATED.value in placed.qualifiers

@@ -23,8 +23,15 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, Field
 
 from computeatlas.catalog import Catalog
-from computeatlas.core.claims import Claim, NumberFormat
-from computeatlas.core.presentation import Shown, present, tera_unit
+from computeatlas.core.claims import (
+    Claim,
+    NumberFormat,
+)
+from computeatlas.core.presentation import (
+    present,
+    tera_unit,
+)
+from computeatlas.core.states import State
 from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
@@ -351,7 +358,7 @@ def rack_power(catalog: Catalog) -> ChartView:
         view = energy.system_view(catalog, system)
         url = site_path("system_page", ident=system.id)
         power = view.power
-        if power.state is Shown.PUBLISHED and power.amount is not None:
+        if power.state is State.PUBLISHED and power.amount is not None:
             points.append(ChartPoint(
                 id=system.id, name=system.name, label=f"{power.value} per {power.basis} ({view.vendor}, vendor)",
                 x=power.amount / 1e3, x_text=power.display, category=system.name, marker="published by the vendor", url=url,

@@ -29,7 +29,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from computeatlas.core.presentation import OfferQualifier
+from computeatlas.core.states import State
 
 
 class PricingKind(StrEnum):
@@ -133,7 +133,7 @@ class Observation(BaseModel):
     Decided: ``accelerator``, ``variant`` ('' = not stated) and ``accelerators`` (count
     per instance) from our instance table; ``billing`` of the instance; ``status``,
     ``rules`` (names of the integrity rules that held it) and ``reasons`` (their words);
-    ``qualifiers`` (:class:`~computeatlas.core.presentation.OfferQualifier` values);
+    ``qualifiers`` (:data:`~computeatlas.core.states.PRICE_MARKS` values);
     ``per_accelerator_hour`` (in ``currency``, derived) and ``run`` (the import run id).
     """
 
@@ -238,7 +238,7 @@ class Observation(BaseModel):
         """A copy held by ``rule`` with ``reason`` added (rules accumulate; none is lost)."""
         return self.replaced(status=Status.HELD, rules=(*self.rules, rule), reasons=(*self.reasons, reason))
 
-    def qualified(self, qualifier: OfferQualifier) -> Observation:
+    def qualified(self, qualifier: State) -> Observation:
         """A copy carrying ``qualifier`` (once)."""
         if qualifier.value in self.qualifiers:
             return self

@@ -122,8 +122,8 @@ from computeatlas.cloud.observations import (
     per_accelerator_hour,
 )
 from computeatlas.cloud.rates import RateTable
-from computeatlas.core.presentation import OfferQualifier
 from computeatlas.core.settings import Settings
+from computeatlas.core.states import State
 
 RULES = {
     "unplaced": "the instance table has no row for this instance type at this provider",
@@ -245,7 +245,7 @@ def _qualified(rows: list[Observation], decided: list[Observation], hours: float
     caller's own rows copied unless ``fresh``, every other row completed in place."""
     completed: dict[int, Any] = {}  # each set of fields completed below
     final = []
-    unstated, derived = OfferQualifier.VARIANT_NOT_STATED.value, OfferQualifier.DERIVED_FROM_TERM.value
+    unstated, derived = State.VARIANT_NOT_STATED.value, State.DERIVED_FROM_TERM.value
     hour, second, instance = PriceUnit.HOUR, PriceUnit.SECOND, PriceBasis.INSTANCE
     given = len(rows)
     for i, o in enumerate(decided):

@@ -1,6 +1,7 @@
 """Claims: the value model shared by every record.
 
-Every specification is a *claim* in exactly one :class:`State`. Figures are written as
+Every specification is a *claim* in exactly one :class:`~computeatlas.core.states.State`
+(one of :data:`~computeatlas.core.states.RECORD_STATES`). Figures are written as
 text with their unit (``"144 GB"``) and parsed into canonical units at load
 (:mod:`computeatlas.core.units`); the text is kept for display and provenance.
 """
@@ -21,30 +22,11 @@ from pydantic import (
     model_validator,
 )
 
+from computeatlas.core.states import RecordState, State
 from computeatlas.core.units import Dimension, Figure, UnitError, parse
 
 ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 Id = Annotated[str, Field(pattern=ID_PATTERN, description="lower-case words joined by hyphens")]
-
-
-class State(StrEnum):
-    """The research state of a spec; shown everywhere, never as a blank or a zero.
-
-    ``not_published`` says something about the vendor (it withholds the figure);
-    ``not_sourced`` says something about us: the spec was researched (the note says
-    where we looked) but no source we could read states it, although the vendor may.
-    """
-
-    PUBLISHED = "published"
-    NOT_PUBLISHED = "not_published"
-    NOT_APPLICABLE = "not_applicable"
-    NOT_COMPARABLE = "not_comparable"
-    NOT_SOURCED = "not_sourced"
-
-    @property
-    def label(self) -> str:
-        """Words for the state as pages and CSV cells show it."""
-        return "not yet sourced" if self is State.NOT_SOURCED else self.value.replace("_", " ")
 
 
 class Basis(StrEnum):
@@ -148,7 +130,7 @@ class Claim(Record):
     needs_value: ClassVar[bool] = True
     per_accelerator_only: ClassVar[bool] = True
 
-    state: State
+    state: RecordState
     value: str | None = Field(None, description="figure with unit, e.g. '4.9 TB/s'")
     text: str | None = Field(None, description="descriptive value, e.g. 'NVLink 4'")
     basis: Basis | None = None
@@ -335,7 +317,7 @@ class TextSpec(Claim):
 class Detail(Claim):
     """An optional detail: published unless it says otherwise; text, or a figure."""
 
-    state: State = State.PUBLISHED
+    state: RecordState = State.PUBLISHED
 
 
 class TextDetail(Detail):
@@ -379,7 +361,6 @@ __all__ = [
     "Record",
     "Source",
     "SourceKind",
-    "State",
     "TextDetail",
     "TextSpec",
     "today_from",

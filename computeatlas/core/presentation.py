@@ -3,13 +3,11 @@
 Every output (page, API, table, CSV and the other exports, charts, comparisons, derived
 figures) asks this module how to show a figure; none decides it itself.
 
-Two vocabularies:
-
-- :class:`Shown` — the state of one figure as shown: published, published as text, not
-  published, not applicable, not comparable, not yet sourced, not yet collected. Two marks
-  may sit on any of them: *derived* (with the state of its weakest input) and *disputed*.
-- :class:`OfferQualifier` — what qualifies a price: stale, held, variant not stated, not
-  separable, derived from a monthly or weekly term.
+A figure's state is one :class:`~computeatlas.core.states.State` (code and label); as shown,
+a spec takes one of :data:`~computeatlas.core.states.SPEC_STATES`. Two marks may sit on any
+of them: *derived* (with the state of its weakest input) and *disputed*. A price observation
+carries marks from :data:`~computeatlas.core.states.PRICE_MARKS` (stale, held, variant not
+stated, not separable, derived from a monthly or weekly term).
 
 The rule, in one place (:func:`present`):
 
@@ -34,8 +32,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
-from enum import StrEnum
-from typing import Final
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
@@ -46,71 +42,27 @@ from computeatlas.core.claims import (
     LinkDirection,
     LinkSpec,
     NumberFormat,
-    State,
     TextDetail,
     TextSpec,
 )
+from computeatlas.core.states import DERIVED_LABEL, SPEC_STATES, State
+
+STATE_WORDS: tuple[str, ...] = tuple(s.label for s in SPEC_STATES)
+"""Every word a spec's state cell may hold, in :data:`~computeatlas.core.states.SPEC_STATES` order."""
 
 
-class Shown(StrEnum):
-    """The state of a figure as every output shows it (the value is the CSV/API word)."""
-
-    PUBLISHED = "published"
-    PUBLISHED_AS_TEXT = "published_as_text"
-    NOT_PUBLISHED = "not_published"
-    NOT_APPLICABLE = "not_applicable"
-    NOT_COMPARABLE = "not_comparable"
-    NOT_SOURCED = "not_sourced"
-    NOT_COLLECTED = "not_collected"
-
-    @property
-    def label(self) -> str:
-        """The words pages, tables and CSV state cells show for the state."""
-        return _SHOWN_LABELS[self]
-
-
-_SHOWN_LABELS = {
-    Shown.PUBLISHED: "published",
-    Shown.PUBLISHED_AS_TEXT: "published as text",
-    Shown.NOT_PUBLISHED: "not published",
-    Shown.NOT_APPLICABLE: "not applicable",
-    Shown.NOT_COMPARABLE: "not comparable",
-    Shown.NOT_SOURCED: "not yet sourced",
-    Shown.NOT_COLLECTED: "not yet collected",
-}
-
-STATE_WORDS: tuple[str, ...] = tuple(s.label for s in Shown)
-"""Every word a state cell may hold, in :class:`Shown` order."""
-
-DERIVED_LABEL: Final = "derived from published figures"
-"""How a derived figure computed from published inputs is labelled wherever it is shown."""
-
-WEAKEST_FIRST: tuple[Shown, ...] = (
-    Shown.NOT_APPLICABLE,
-    Shown.NOT_PUBLISHED,
-    Shown.NOT_COMPARABLE,
-    Shown.PUBLISHED_AS_TEXT,
-    Shown.NOT_SOURCED,
-    Shown.NOT_COLLECTED,
-    Shown.PUBLISHED,
+WEAKEST_FIRST: tuple[State, ...] = (
+    State.NOT_APPLICABLE,
+    State.NOT_PUBLISHED,
+    State.NOT_COMPARABLE,
+    State.PUBLISHED_AS_TEXT,
+    State.NOT_SOURCED,
+    State.NOT_COLLECTED,
+    State.PUBLISHED,
 )
 """Which input decides a derived figure's state: the first of these among its inputs
 without a number (the hardware has no such thing, before the vendor withholds it, before
 another basis, before words only, before our own gaps)."""
-
-_STATE_OF = {
-    State.PUBLISHED: Shown.PUBLISHED,
-    State.NOT_PUBLISHED: Shown.NOT_PUBLISHED,
-    State.NOT_APPLICABLE: Shown.NOT_APPLICABLE,
-    State.NOT_COMPARABLE: Shown.NOT_COMPARABLE,
-    State.NOT_SOURCED: Shown.NOT_SOURCED,
-}
-
-
-def shown_of(state: State) -> Shown:
-    """The shown state of a record state (the five record states keep their words)."""
-    return _STATE_OF[state]
-
 
 # --- units and numbers ----------------------------------------------------------------
 
@@ -316,7 +268,7 @@ class Presented(BaseModel):
     ``stated`` is what the source wrote (figure with its unit, or its words).
     """
 
-    state: Shown
+    state: State
     display: str
     amount: float | None = Field(None, description="the figure in the canonical unit; only for per-accelerator figures")
     unit: str | None = Field(None, description="canonical unit of amount: B, B/s, FLOP/s, OP/s, W")
@@ -329,7 +281,7 @@ class Presented(BaseModel):
     @property
     def label(self) -> str:
         """The state in words; a derived figure from published inputs reads "derived from published figures"."""
-        if self.derived and self.state is Shown.PUBLISHED:
+        if self.derived and self.state is State.PUBLISHED:
             return DERIVED_LABEL
         return self.state.label
 
@@ -348,11 +300,11 @@ def _words_are_the_spec(claim: Claim) -> bool:
     return isinstance(claim, (TextSpec, TextDetail)) or claim.dimension is None
 
 
-def why(state: Shown, claim: Claim | None) -> str:
+def why(state: State, claim: Claim | None) -> str:
     """Why a figure has no number to compare, in words (the part after "power: ")."""
-    if state is Shown.PUBLISHED_AS_TEXT and claim is not None:
+    if state is State.PUBLISHED_AS_TEXT and claim is not None:
         return f"published as text (“{claim.text}”)"
-    if state is Shown.NOT_COMPARABLE and claim is not None:
+    if state is State.NOT_COMPARABLE and claim is not None:
         if claim.basis is not None and not claim.basis.per_accelerator:
             return f"not comparable (stated per {claim.basis.value})"
         if isinstance(claim, ComputeSpec):  # stated per accelerator, but not as a dense rate
@@ -364,12 +316,12 @@ def why(state: Shown, claim: Claim | None) -> str:
                 else "not comparable (no dense figure stated)"
             )
         return "not comparable (not stated as a per-accelerator figure we can compare)"
-    if state is Shown.PUBLISHED and claim is not None and claim.basis is not None and not claim.basis.per_accelerator:
+    if state is State.PUBLISHED and claim is not None and claim.basis is not None and not claim.basis.per_accelerator:
         return f"published per {claim.basis.value}, not per accelerator"
     return state.label
 
 
-def _reason(state: Shown, claim: Claim | None, what: str) -> str:
+def _reason(state: State, claim: Claim | None, what: str) -> str:
     return f"{what}: {why(state, claim)}"
 
 
@@ -382,7 +334,7 @@ def present(claim: Claim | None, *, unit: str | None = None, what: str = "the fi
     *not yet collected* rather than published.
     """
     if claim is None:
-        return Presented(state=Shown.NOT_COLLECTED, display=Shown.NOT_COLLECTED.label, reason=f"{what}: not yet collected")
+        return Presented(state=State.NOT_COLLECTED, display=State.NOT_COLLECTED.label, reason=f"{what}: not yet collected")
     disputed = claim.disputed
     basis = claim.basis.value if claim.basis else None
     if claim.state is State.PUBLISHED:
@@ -395,26 +347,26 @@ def present(claim: Claim | None, *, unit: str | None = None, what: str = "the fi
             if claim.text and not figure:
                 parts.insert(0, claim.text)
             return Presented(
-                state=Shown.PUBLISHED,
+                state=State.PUBLISHED,
                 display=" · ".join(parts),
                 amount=fig.amount if per_accelerator else None,
                 unit=unit if per_accelerator else None,
                 stated=claim.value,
                 basis=basis,
-                reason=None if per_accelerator else _reason(Shown.PUBLISHED, claim, what),
+                reason=None if per_accelerator else _reason(State.PUBLISHED, claim, what),
                 disputed=disputed,
             )
         if isinstance(claim, LinkSpec) and figure:
             return Presented(
-                state=Shown.NOT_COLLECTED,
-                display=Shown.NOT_COLLECTED.label,
+                state=State.NOT_COLLECTED,
+                display=State.NOT_COLLECTED.label,
                 basis=basis,
                 reason=f"{what}: not yet collected (the record names the link, “{claim.text}”, without a figure)",
                 disputed=disputed,
             )
         if claim.text and (_words_are_the_spec(claim) or isinstance(claim, LinkSpec)):
-            return Presented(state=Shown.PUBLISHED, display=claim.text, stated=claim.text, basis=basis, disputed=disputed)
-        state = Shown.PUBLISHED_AS_TEXT
+            return Presented(state=State.PUBLISHED, display=claim.text, stated=claim.text, basis=basis, disputed=disputed)
+        state = State.PUBLISHED_AS_TEXT
         return Presented(
             state=state,
             display=claim.text or state.label,
@@ -423,11 +375,11 @@ def present(claim: Claim | None, *, unit: str | None = None, what: str = "the fi
             reason=_reason(state, claim, what),
             disputed=disputed,
         )
-    state = shown_of(claim.state)
+    state = claim.state
     return Presented(
         state=state,
         display=state.label,
-        stated=claim.published_text if state is Shown.NOT_COMPARABLE else None,
+        stated=claim.published_text if state is State.NOT_COMPARABLE else None,
         basis=basis,
         reason=_reason(state, claim, what),
         disputed=disputed,
@@ -445,12 +397,12 @@ def present_sparse(claim: ComputeSpec | None, *, unit: str | None = None, what: 
     """
     if claim is None or claim.sparse_figure is None:
         dense = present(claim, unit=unit, what=what, figure=True)
-        if claim is None or dense.state in (Shown.PUBLISHED, Shown.PUBLISHED_AS_TEXT):
-            return Presented(state=Shown.NOT_COLLECTED, display=Shown.NOT_COLLECTED.label, reason=f"{what}: not yet collected")
+        if claim is None or dense.state in (State.PUBLISHED, State.PUBLISHED_AS_TEXT):
+            return Presented(state=State.NOT_COLLECTED, display=State.NOT_COLLECTED.label, reason=f"{what}: not yet collected")
         return dense.model_copy(update={"stated": None})
     per_accelerator = bool(claim.basis and claim.basis.per_accelerator)
     return Presented(
-        state=Shown.PUBLISHED,
+        state=State.PUBLISHED,
         display=f"{figure_text(claim.sparse or '')} with {claim.sparse_pattern} sparsity",
         amount=claim.sparse_figure.amount if per_accelerator else None,
         unit=unit if per_accelerator else None,
@@ -465,21 +417,21 @@ def present_link(claim: LinkSpec | None, direction: LinkDirection, *, what: str 
     (``direction``): a figure counted another way is *not comparable* there, with a reason
     naming how it is counted; a state (not published, not yet collected …) is the claim's."""
     shown = present(claim, unit="B/s", what=what, figure=True)
-    if claim is None or claim.direction is None or claim.direction is direction or shown.state is not Shown.PUBLISHED:
+    if claim is None or claim.direction is None or claim.direction is direction or shown.state is not State.PUBLISHED:
         return shown
     return Presented(
-        state=Shown.NOT_COMPARABLE,
-        display=Shown.NOT_COMPARABLE.label,
+        state=State.NOT_COMPARABLE,
+        display=State.NOT_COMPARABLE.label,
         basis=shown.basis,
         disputed=shown.disputed,
         reason=f"{what}: not comparable (the source counts it {claim.direction.label}, not {direction.label})",
     )
 
 
-def weakest(states: Iterable[Shown]) -> Shown:
+def weakest(states: Iterable[State]) -> State:
     """The state a derived figure takes from its inputs' states (see :data:`WEAKEST_FIRST`)."""
     given = set(states)
-    return next((s for s in WEAKEST_FIRST if s in given), Shown.PUBLISHED)
+    return next((s for s in WEAKEST_FIRST if s in given), State.PUBLISHED)
 
 
 def present_derived(inputs: Iterable[Presented], value: float | None, unit: str, display: str | None = None) -> Presented:
@@ -488,42 +440,18 @@ def present_derived(inputs: Iterable[Presented], value: float | None, unit: str,
     given = list(inputs)
     missing = [i for i in given if i.amount is None]
     if not missing and value is not None:
-        return Presented(state=Shown.PUBLISHED, display=display or f"{plain(value)} {unit}", amount=value, unit=unit,
+        return Presented(state=State.PUBLISHED, display=display or f"{plain(value)} {unit}", amount=value, unit=unit,
                          derived=True, disputed=any(i.disputed for i in given))  # fmt: skip
 
-    def effective(i: Presented) -> Shown:
-        return Shown.NOT_COMPARABLE if i.state is Shown.PUBLISHED else i.state  # published, but not per accelerator
+    def effective(i: Presented) -> State:
+        return State.NOT_COMPARABLE if i.state is State.PUBLISHED else i.state  # published, but not per accelerator
 
-    state = weakest(effective(i) for i in missing) if missing else Shown.NOT_COLLECTED
+    state = weakest(effective(i) for i in missing) if missing else State.NOT_COLLECTED
     reasons = [i.reason for i in missing if i.reason and effective(i) is state]
     return Presented(state=state, display=state.label, reason="; ".join(reasons) or None, derived=True)
 
 
 # --- offers ---------------------------------------------------------------------------
-
-
-class OfferQualifier(StrEnum):
-    """What qualifies one price observation as shown (the value is the CSV/API word)."""
-
-    STALE = "stale"
-    HELD = "held"
-    VARIANT_NOT_STATED = "variant_not_stated"
-    NOT_SEPARABLE = "not_separable"
-    DERIVED_FROM_TERM = "derived_from_term"
-
-    @property
-    def label(self) -> str:
-        """The words pages and tables show for the qualifier."""
-        return _QUALIFIER_LABELS[self]
-
-
-_QUALIFIER_LABELS = {
-    OfferQualifier.STALE: "stale",
-    OfferQualifier.HELD: "held for review",
-    OfferQualifier.VARIANT_NOT_STATED: "variant not stated",
-    OfferQualifier.NOT_SEPARABLE: "not separable",
-    OfferQualifier.DERIVED_FROM_TERM: "hourly equivalent derived from a monthly or weekly term",
-}
 
 
 _PRICING_WORDS = {
@@ -583,9 +511,8 @@ __all__ = [
     "DERIVED_LABEL",
     "STATE_WORDS",
     "WEAKEST_FIRST",
-    "OfferQualifier",
     "Presented",
-    "Shown",
+    "State",
     "canonical_unit",
     "compute_unit",
     "dispute_to_weigh",
@@ -605,7 +532,6 @@ __all__ = [
     "ratio_text",
     "ratio_words",
     "same_figure_other_unit",
-    "shown_of",
     "sig3",
     "source_words",
     "stated_in_other_unit",

@@ -39,9 +39,16 @@ from computeatlas.cloud.offers import (
     amount_text,
     unit_word,
 )
-from computeatlas.core.claims import Claim, NumberFormat
+from computeatlas.core.claims import (
+    Claim,
+    NumberFormat,
+)
 from computeatlas.core.errors import closest
-from computeatlas.core.presentation import Shown, compute_unit, present
+from computeatlas.core.presentation import (
+    compute_unit,
+    present,
+)
+from computeatlas.core.states import State
 from computeatlas.core.units import humanize
 from computeatlas.core.urls import site_path
 from computeatlas.economics.catalog import EconomicsCatalog
@@ -89,7 +96,7 @@ class InputFigure(BaseModel):
 
     key: str
     label: str
-    state: Shown = Field(description="the state as shown (computeatlas.core.presentation); not_collected where nobody collected it")
+    state: State = Field(description="the state as shown (computeatlas.core.presentation); not_collected where nobody collected it")
     state_label: str
     usable: bool = Field(description="True when this is a published per-accelerator number the estimate can use")
     value: str | None = Field(None, description="the figure as the source wrote it")
@@ -199,9 +206,9 @@ def _input(acc: Accelerator, key: str, label: str, claim: Claim | None, unit: st
 
 def _missing(fig: InputFigure, name: str) -> tuple[Outcome, str]:
     """Why ``fig`` cannot be used: the outcome and a sentence naming the input's state."""
-    if fig.state is Shown.NOT_APPLICABLE:
+    if fig.state is State.NOT_APPLICABLE:
         return Outcome.NOT_APPLICABLE, f"{fig.label} is not applicable to {name} (the hardware has no such thing)"
-    if fig.state is Shown.NOT_COMPARABLE:
+    if fig.state is State.NOT_COMPARABLE:
         return Outcome.NOT_COMPARABLE, (
             f"{fig.label} is published only on another basis or with sparsity ({fig.value!r}), "
             "not as a dense per-accelerator figure, so it is not used"

@@ -17,8 +17,15 @@ from pydantic import BaseModel, Field
 
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.claimants import Interest
-from computeatlas.core.claims import Claim, Source, State
-from computeatlas.core.presentation import Shown, canonical_unit, present
+from computeatlas.core.claims import (
+    Claim,
+    Source,
+)
+from computeatlas.core.presentation import (
+    canonical_unit,
+    present,
+)
+from computeatlas.core.states import State
 from computeatlas.core.units import humanize
 from computeatlas.core.urls import site_path
 from computeatlas.economics.claims import EconomicsClaim, Metric
@@ -75,7 +82,7 @@ class SystemClaimView(BaseModel):
 
     key: str
     label: str
-    state: Shown = Field(
+    state: State = Field(
         description="the state as shown (computeatlas.core.presentation): published_as_text for words where a figure belongs"
     )
     state_label: str

@@ -24,7 +24,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from computeatlas.core.catalog import Problem
-from computeatlas.core.claims import Claim, ComputeSpec, NumberFormat, State
+from computeatlas.core.claims import (
+    Claim,
+    ComputeSpec,
+    NumberFormat,
+)
+from computeatlas.core.states import State
 from computeatlas.silicon.resolve import normal
 
 if TYPE_CHECKING:

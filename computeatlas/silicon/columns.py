@@ -21,12 +21,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from computeatlas.core.claims import Claim, LinkDirection, MemorySpec, NumberFormat, State
+from computeatlas.core.claims import (
+    Claim,
+    LinkDirection,
+    MemorySpec,
+    NumberFormat,
+)
 from computeatlas.core.presentation import (
     DERIVED_LABEL,
     STATE_WORDS,
     Presented,
-    Shown,
     compute_unit,
     operations,
     present,
@@ -34,6 +38,7 @@ from computeatlas.core.presentation import (
     present_sparse,
     tera_unit,
 )
+from computeatlas.core.states import State
 from computeatlas.core.units import Dimension
 from computeatlas.silicon import derive
 from computeatlas.silicon.catalog import SiliconCatalog
@@ -254,7 +259,7 @@ DERIVED: tuple[Figure, ...] = tuple(_derived_figures())
 def _text(claim: Claim) -> str:
     """A descriptive claim (interconnect, software) as its words, or its state in words."""
     shown = present(claim)
-    return claim.text if claim.text and shown.state in (Shown.PUBLISHED, Shown.PUBLISHED_AS_TEXT) else shown.display
+    return claim.text if claim.text and shown.state in (State.PUBLISHED, State.PUBLISHED_AS_TEXT) else shown.display
 
 
 def _memory_type(acc: Accelerator) -> str:

@@ -35,15 +35,18 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from computeatlas.core.citation import SourceView, source_view
-from computeatlas.core.claims import Claim, NumberFormat
+from computeatlas.core.claims import (
+    Claim,
+    NumberFormat,
+)
 from computeatlas.core.presentation import (
-    Shown,
     canonical_unit,
     dispute_to_weigh,
     in_row_unit,
     present,
     ratio_text,
 )
+from computeatlas.core.states import State
 from computeatlas.core.urls import site_path
 from computeatlas.silicon import derive, resolve
 from computeatlas.silicon.catalog import SiliconCatalog
@@ -302,7 +305,7 @@ def _new_spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> Cell
     spec = spec_view(acc, key, claim)
     shown = present(claim, unit=canonical_unit(key))
     src = spec.primary.source
-    display = spec.primary.display if shown.state in (Shown.PUBLISHED, Shown.PUBLISHED_AS_TEXT) else shown.label
+    display = spec.primary.display if shown.state in (State.PUBLISHED, State.PUBLISHED_AS_TEXT) else shown.label
     secondary = None
     if (row_unit := _row_unit(key)) is not None and shown.amount is not None:
         display, secondary = in_row_unit(shown.amount, *row_unit, claim.value)

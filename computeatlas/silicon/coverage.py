@@ -18,8 +18,13 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.claims import Claim, NumberFormat, SourceKind
-from computeatlas.core.presentation import Shown, present
+from computeatlas.core.claims import (
+    Claim,
+    NumberFormat,
+    SourceKind,
+)
+from computeatlas.core.presentation import present
+from computeatlas.core.states import State
 from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.records import Accelerator
 
@@ -34,7 +39,7 @@ CORE_FIELDS: tuple[tuple[str, str], ...] = (
 )
 """The core fields coverage is counted over, with their headings."""
 
-PUBLISHED = (Shown.PUBLISHED, Shown.PUBLISHED_AS_TEXT)
+PUBLISHED = (State.PUBLISHED, State.PUBLISHED_AS_TEXT)
 """States counted as published: the record states the spec, as a figure or in words."""
 
 
@@ -51,7 +56,7 @@ class Cell(BaseModel):
     """One core field of one accelerator."""
 
     key: str = Field(description="field path, e.g. 'compute.FP8'")
-    state: Shown = Field(description="the state every output shows")
+    state: State = Field(description="the state every output shows")
     label: str = Field(description="the state in words")
     by_maker: bool = Field(description="published, citing a source of kind 'vendor'")
     disputed: bool = Field(description="another source makes a different claim")
@@ -134,9 +139,9 @@ def tally(cells: Iterable[Cell]) -> Tally:
         by_maker=by_maker,
         by_maker_share=_share(by_maker, published),
         disputed=sum(c.disputed for c in given),
-        not_sourced=sum(c.state is Shown.NOT_SOURCED for c in given),
-        not_collected=sum(c.state is Shown.NOT_COLLECTED for c in given),
-        states={s.value: sum(c.state is s for c in given) for s in Shown},
+        not_sourced=sum(c.state is State.NOT_SOURCED for c in given),
+        not_collected=sum(c.state is State.NOT_COLLECTED for c in given),
+        states={s.value: sum(c.state is s for c in given) for s in State},
     )
 
 

@@ -30,11 +30,13 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.claims import Claim, NumberFormat, State
+from computeatlas.core.claims import (
+    Claim,
+    NumberFormat,
+)
 from computeatlas.core.presentation import (
     DERIVED_LABEL,
     Presented,
-    Shown,
     compute_unit,
     figure_text,
     operations,
@@ -43,6 +45,7 @@ from computeatlas.core.presentation import (
     present_derived,
     sig3,
 )
+from computeatlas.core.states import State
 from computeatlas.silicon.records import Accelerator
 
 LABEL: Final = DERIVED_LABEL
@@ -65,7 +68,7 @@ PER_DEVICE_KEYS: tuple[tuple[str, str, str], ...] = (
 
 class DerivedState(StrEnum):
     """The state of a derived figure: ``derived`` when computed, else its weakest input's
-    shown state (:class:`computeatlas.core.presentation.Shown`); shown as words, never blank."""
+    shown state (:class:`computeatlas.core.presentation.State`); shown as words, never blank."""
 
     DERIVED = "derived"
     NOT_APPLICABLE = "not_applicable"
@@ -78,7 +81,7 @@ class DerivedState(StrEnum):
     @property
     def label(self) -> str:
         """Words for the state as pages show it."""
-        return LABEL if self is DerivedState.DERIVED else Shown(self.value).label
+        return LABEL if self is DerivedState.DERIVED else State(self.value).label
 
 
 class DerivedInput(BaseModel):
@@ -125,7 +128,7 @@ class DerivedFigure(BaseModel):
 
     def presented(self) -> Presented:
         """The figure as :class:`~computeatlas.core.presentation.Presented` (marked derived)."""
-        state = Shown.PUBLISHED if self.state is DerivedState.DERIVED else Shown(self.state.value)
+        state = State.PUBLISHED if self.state is DerivedState.DERIVED else State(self.state.value)
         return Presented(
             state=state,
             display=self.display,
@@ -192,7 +195,7 @@ def _figure(
         value = compute(*(p.amount for p in shown))
         worked = expression.format(*(figure_text(i.value or "") for i in inputs)) + f" = {show(value)}"
     result = present_derived(shown, value, unit, show(value) if value is not None else None)
-    state = DerivedState.DERIVED if result.state is Shown.PUBLISHED else DerivedState(result.state.value)
+    state = DerivedState.DERIVED if result.state is State.PUBLISHED else DerivedState(result.state.value)
     return DerivedFigure(
         key=key,
         label=label,

@@ -18,12 +18,12 @@ from computeatlas.core.claims import (
     Source,
 )
 from computeatlas.core.presentation import (
-    Shown,
     canonical_unit,
     figure_text,
     present,
     present_sparse,
 )
+from computeatlas.core.states import State
 from computeatlas.core.units import humanize
 from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
@@ -57,7 +57,7 @@ class SpecView(BaseModel):
 
     key: str = Field(description="field path, e.g. 'memory' or 'compute.FP8'")
     label: str
-    state: Shown = Field(description="the state as shown: the record's state, or published_as_text for words where a figure belongs")
+    state: State = Field(description="the state as shown: the record's state, or published_as_text for words where a figure belongs")
     state_label: str
     number_format: NumberFormat | None = None
     primary: ClaimView
@@ -81,7 +81,7 @@ class CoreFigure(BaseModel):
 
     key: str = Field(description="field path, e.g. 'memory' or 'compute.FP8'")
     label: str
-    state: Shown
+    state: State
     state_label: str
     display: str = Field(description="the figure or the state, as every page shows it")
     amount: float | None = Field(None, description="the dense figure in the canonical unit, when published as a number")
@@ -131,8 +131,8 @@ def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
     fig = claim.figure
     primary = ClaimView(
         value=claim.value,
-        amount=fig.amount if fig and shown.state is Shown.PUBLISHED else None,
-        unit=unit if fig and shown.state is Shown.PUBLISHED else None,
+        amount=fig.amount if fig and shown.state is State.PUBLISHED else None,
+        unit=unit if fig and shown.state is State.PUBLISHED else None,
         display=_display(claim, shown.display),
         basis=claim.basis.value if claim.basis else None,
         source=_source(acc, claim.source),

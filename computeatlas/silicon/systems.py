@@ -25,9 +25,9 @@ from computeatlas.core.claims import (
     PowerSpec,
     Record,
     Source,
-    State,
     today_from,
 )
+from computeatlas.core.states import State
 
 SYSTEM_BASES = (Basis.SUPERCHIP, Basis.NODE, Basis.RACK, Basis.POD)
 

@@ -34,15 +34,18 @@ from pydantic import (
 
 from computeatlas.core.amounts import MAX_LENGTH as AMOUNT_MAX_LENGTH
 from computeatlas.core.amounts import UNITS, AmountError, parse_amount
-from computeatlas.core.claims import Claim, NumberFormat
+from computeatlas.core.claims import (
+    Claim,
+    NumberFormat,
+)
 from computeatlas.core.errors import InputError
 from computeatlas.core.presentation import (
-    Shown,
     dispute_to_weigh,
     figure_text,
     page_text,
     stated_in_other_unit,
 )
+from computeatlas.core.states import State
 from computeatlas.core.units import Dimension
 from computeatlas.silicon import columns as model
 from computeatlas.silicon.catalog import SiliconCatalog
@@ -68,7 +71,7 @@ class Cell:
 
     text: str
     number: float | None = None
-    state: Shown | None = None
+    state: State | None = None
     basis: str | None = None
     disputed: bool = False
     stated: str | None = None
