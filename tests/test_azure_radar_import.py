@@ -15,10 +15,11 @@ from computeatlas.cloud import rules
 from computeatlas.cloud.azure_meters import licensed, meter_pricing, sku_key
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.instances import load_instances
-from computeatlas.cloud.observations import InputError, InputFailed, Observation, Status
+from computeatlas.cloud.observations import InputFailed, Observation, Status
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store, observation_of
+from computeatlas.core.tabular import TableError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "prices" / "azure-pricing-radar-excerpt.csv"
 TABLE = load_instances(Path(__file__).parent.parent / "data" / "instances")
@@ -102,7 +103,7 @@ def test_a_unit_other_than_one_hour_or_a_missing_column_is_refused(tmp_path: Pat
     bad = tmp_path / "bad.csv"
     bad.write_text("\n".join([lines[0], lines[1].replace(",1 Hour,", ",1/Month,"), lines[2]]) + "\n", encoding="utf-8")
     first, *rest = [r.result for r in formats()["azure-pricing-radar"](bad, now=NOW)]
-    assert isinstance(first, InputError) and (first.file, first.line, first.column, first.text) == (str(bad), 2, "unitOfMeasure", "1/Month")
+    assert isinstance(first, TableError) and (first.file, first.line, first.column, first.text) == (str(bad), 2, "unitOfMeasure", "1/Month")
     assert all(isinstance(o, Observation) for o in rest)
     missing = tmp_path / "missing.csv"
     missing.write_text(
@@ -114,7 +115,7 @@ def test_a_unit_other_than_one_hour_or_a_missing_column_is_refused(tmp_path: Pat
     late = tmp_path / "late.csv"
     shutil.copy(FIXTURE, late)
     late.write_text(late.read_text(encoding="utf-8").replace("2026-07-15T17:41:15Z", "2027-07-15T17:41:15Z"), encoding="utf-8")
-    errors = [r.result for r in formats()["azure-pricing-radar"](late, now=NOW) if isinstance(r.result, InputError)]
+    errors = [r.result for r in formats()["azure-pricing-radar"](late, now=NOW) if isinstance(r.result, TableError)]
     assert errors and {(e.column, e.message.split(" (")[0]) for e in errors} == {("commit_date_utc", "collection time is in the future")}
 
 

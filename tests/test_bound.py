@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from computeatlas.core.claims import NumberFormat
+from computeatlas.core.states import State
 from computeatlas.economics.bound import (
     BOUND_LABEL,
     ESTIMATE_LABEL,
@@ -12,12 +13,10 @@ from computeatlas.economics.bound import (
     BoundInputError,
     BoundRequest,
     DoesNotFitModel,
-    blended,
     bound,
     check_request,
-    cost,
 )
-from computeatlas.economics.models import FigureState
+from computeatlas.economics.costs import blended, cost
 
 FP8, BF16 = NumberFormat.FP8, NumberFormat.BF16
 
@@ -80,7 +79,7 @@ def test_costs_and_blend(real_catalog) -> None:
     assert inp.amount == pytest.approx(2.0 / (14_135.714 * 3600) * 1e6, rel=1e-6)  # 0.0393 USD per million input tokens
     mix = blended(inp, out, 3, 1)
     assert mix.amount == pytest.approx((3 * inp.amount + out.amount) / 4)
-    assert cost(b.decode, 1, None, "c", "C").state == "no price"
+    assert cost(b.decode, 1, None, "c", "C").state is State.NO_PRICE
 
 
 def test_utilisation_below_one_is_an_estimate(real_catalog) -> None:
@@ -91,7 +90,7 @@ def test_utilisation_below_one_is_an_estimate(real_catalog) -> None:
 def test_missing_compute_leaves_the_memory_bound(real_catalog) -> None:
     # The atlas holds no dense FP8 figure for the H200 (NVIDIA's headline is not stated dense): prefill keeps that state
     b = _bound(real_catalog, "llama-3-3-70b", "nvidia-h200-sxm", number_format=FP8)
-    assert b.prefill.amount is None and b.prefill.state == "not comparable"
+    assert b.prefill.amount is None and b.prefill.state is State.NOT_COMPARABLE
     assert b.decode.amount == b.decode_memory.amount and b.decode.amount is not None
 
 
@@ -184,7 +183,7 @@ def test_what_a_kv_cache_needs_is_named_when_missing(real_catalog) -> None:
 def test_a_given_batch_reads_the_weights_even_when_the_cache_size_is_unknown(real_catalog) -> None:
     # Every record now gives its KV figures; blank Llama 3.3 70B's head size as an unsourced record would have it.
     record = real_catalog.models["llama-3-3-70b"]
-    blank = record.head_size.model_copy(update={"state": FigureState.NOT_SOURCED, "value": None})
+    blank = record.head_size.model_copy(update={"state": State.NOT_SOURCED, "value": None})
     unsourced = record.model_copy(update={"head_size": blank})
     acc = real_catalog.accelerators["nvidia-h100-sxm"]
     b = bound(unsourced, acc, check_request(BoundRequest(number_format=FP8, batch=16, accelerators=2), unsourced))

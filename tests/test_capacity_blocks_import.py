@@ -15,10 +15,11 @@ import pytest
 from computeatlas.cloud import rules
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.instances import load_instances
-from computeatlas.cloud.observations import InputError, InputFailed, Observation, Status
+from computeatlas.cloud.observations import InputFailed, Observation, Status
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store, observation_of
+from computeatlas.core.tabular import TableError
 
 FOLDER = Path(__file__).parent / "fixtures" / "prices" / "capacity-blocks"
 MARCH, JULY = FOLDER / "pricing-2026-03-01.json", FOLDER / "pricing-2026-07-22.json"
@@ -27,7 +28,7 @@ TABLE = load_instances(DATA)
 NOW = dt.datetime(2026, 12, 3, 12, tzinfo=dt.UTC)
 
 
-def readings(path: Path) -> list[Observation | InputError]:
+def readings(path: Path) -> list[Observation | TableError]:
     return [r.result for r in formats()["aws-capacity-blocks"](path, now=NOW)]  # type: ignore[misc]
 
 
@@ -120,5 +121,5 @@ def test_bad_json_or_a_changed_structure_is_refused_with_the_file_line_and_json_
     data["instance_types"]["p4d.24xlarge"]["pricing"][0]["hourly_rate_usd"] = "11.8 USD"
     priced = tmp_path / "priced.json"
     priced.write_text(json.dumps(data, indent=2), encoding="utf-8")
-    bad = [r for r in readings(priced) if isinstance(r, InputError)]
+    bad = [r for r in readings(priced) if isinstance(r, TableError)]
     assert [(e.line, e.column, e.text) for e in bad] == [(45, "$.instance_types['p4d.24xlarge'].pricing[0].hourly_rate_usd", "11.8 USD")]

@@ -151,7 +151,7 @@ def test_a_part_with_only_old_prices_shows_them_as_old_and_ranks_nowhere(real_cl
         assert api["last_seen"] and all(p["stale"] for p in api["last_seen"])  # the newest observations, marked not current
         compared = real_client.get("/api/compare", params={"ids": f"{acc},nvidia-h100-sxm"}).json()
         cell = next(c for r in compared["prices"] if r["key"] == "price.on_demand" for c in r["cells"] if c["id"] == acc)
-        assert cell["state"] == "not_current" and cell["amount"] is None and seen in cell["display"]
+        assert cell["state"] == "stale" and cell["amount"] is None and seen in cell["display"]
         used = real_client.get("/api/estimate", params={"accelerator": acc, "params": "1B", "format": "BF16", "utilisation": "0.5"})
         assert used.json()["price"]["per_accelerator_hour"] is None and seen in used.json()["price"]["working"]
 

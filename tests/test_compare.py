@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from computeatlas.catalog import Catalog, load
 from computeatlas.cli import app
 from computeatlas.core.claims import NumberFormat
+from computeatlas.pages.comparison import comparison_view
 from computeatlas.silicon import comparison as compare
 from computeatlas.web import compare as web_compare
 from tests.comparedata import compare_app, compare_catalog, compare_client, compare_data  # noqa: F401  (fixtures)
@@ -28,11 +29,11 @@ def soup(response) -> BeautifulSoup:
     return BeautifulSoup(response.text, "lxml")
 
 
-def row(view: compare.ComparisonView, key: str) -> compare.RowView:
+def row(view: compare.ComparisonTable, key: str) -> compare.RowView:
     return next(r for r in [*view.rows, *view.derived] if r.key == key)
 
 
-def cells(view: compare.ComparisonView, key: str) -> dict[str, compare.CellView]:
+def cells(view: compare.ComparisonTable, key: str) -> dict[str, compare.CellView]:
     return {c.id: c for c in row(view, key).cells}
 
 
@@ -83,7 +84,7 @@ def test_headline_uses_the_lowest_format_all_publish(compare_catalog: Catalog) -
 
 
 def test_three_parts_list_pairs_without_a_shared_format(compare_catalog: Catalog) -> None:
-    view = compare.build(compare_catalog, ["globex-g1", "acme-a1", "initech-i1"])
+    view = comparison_view(compare_catalog, ["globex-g1", "acme-a1", "initech-i1"])
     assert view.ids == ["globex-g1", "acme-a1", "initech-i1"]  # order kept for 3+
     assert view.headline.number_format is None
     assert {(g.a, g.b) for g in view.gaps} == {("globex-g1", "initech-i1"), ("acme-a1", "initech-i1")}

@@ -11,7 +11,8 @@ from bs4 import BeautifulSoup
 from computeatlas.cli import app as cli
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
-from computeatlas.economics.model_view import BELOW_FLAG, model_view, request_from
+from computeatlas.economics.bound_settings import request_from
+from computeatlas.economics.model_view import BELOW_FLAG, model_view
 from computeatlas.economics.token_prices import TokenObservation, token_store
 from tests.conftest import CliRunner
 

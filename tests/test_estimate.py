@@ -28,7 +28,8 @@ from computeatlas.cloud.offers import current_offers, offer_id
 from computeatlas.cloud.store import Store
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings
-from computeatlas.economics.estimate import Outcome, estimate
+from computeatlas.core.states import State
+from computeatlas.economics.estimate import estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
 from computeatlas.economics.prices import PriceSource
 from computeatlas.web.app import create_app
@@ -92,7 +93,7 @@ def run(
 
 def test_bounds_worked_by_hand(cat: Catalog) -> None:
     e = run(cat, "acme-a1", "70e9", "FP8", "0.5", "2")
-    assert e.weight_bytes == 70e9 and e.weight_display == "70 GB" and e.fits is Outcome.COMPUTED
+    assert e.weight_bytes == 70e9 and e.weight_display == "70 GB" and e.fits is State.DERIVED
     assert e.decode_batch1.amount == pytest.approx(47.857142857)
     assert e.decode_compute_bound.amount == pytest.approx(7067.857142857)
     assert e.cost_batch1.amount == pytest.approx(11.6086, rel=1e-4)
@@ -110,7 +111,7 @@ def test_format_sets_the_weight_bytes(cat: Catalog) -> None:
 
 
 def test_exact_fit_and_the_minimum_chip_count(cat: Catalog) -> None:
-    assert run(cat, "acme-a1", "80e9", "FP8").fits is Outcome.COMPUTED  # 80 GB in 80 GB: fits
+    assert run(cat, "acme-a1", "80e9", "FP8").fits is State.DERIVED  # 80 GB in 80 GB: fits
     with pytest.raises(DoesNotFit) as one_more:
         run(cat, "acme-a1", "81e9", "FP8")
     assert one_more.value.min_accelerators == 2
@@ -124,15 +125,15 @@ def test_exact_fit_and_the_minimum_chip_count(cat: Catalog) -> None:
 
 def test_a_missing_input_passes_its_state_on(cat: Catalog) -> None:
     e = run(cat, "acme-a1", "7e9", "INT8", price="2")  # no INT8 figure collected: never blamed on the vendor
-    assert e.decode_compute_bound.outcome is Outcome.NOT_COLLECTED and e.decode_compute_bound.amount is None
-    assert e.cost_compute_bound.outcome is Outcome.NOT_COLLECTED and e.cost_compute_bound.display == "not yet collected"
-    assert e.decode_batch1.outcome is Outcome.COMPUTED  # 3.35e12 ÷ 7e9 = 478.57
+    assert e.decode_compute_bound.outcome is State.NOT_COLLECTED and e.decode_compute_bound.amount is None
+    assert e.cost_compute_bound.outcome is State.NOT_COLLECTED and e.cost_compute_bound.display == "not yet collected"
+    assert e.decode_batch1.outcome is State.DERIVED  # 3.35e12 ÷ 7e9 = 478.57
     assert e.decode_batch1.amount == pytest.approx(478.5714286)
 
 
 def test_not_applicable_format(cat: Catalog) -> None:
     e = run(cat, "globex-g1", "7e9", "FP8", price="1")
-    assert e.decode_compute_bound.outcome is Outcome.NOT_APPLICABLE
+    assert e.decode_compute_bound.outcome is State.NOT_APPLICABLE
     assert "not applicable" in (e.decode_compute_bound.reason or "")
     assert e.decode_batch1.amount == pytest.approx(300e9 / 7e9)
 
@@ -157,12 +158,12 @@ def test_offer_price_per_accelerator_hour(cat: Catalog) -> None:
 def test_real_h200_70b_fp8(real_catalog: Catalog) -> None:
     e = run(real_catalog, "nvidia-h200-sxm", "70e9", "FP8", price="3")
     assert e.memory.amount == 141e9 and e.memory_bandwidth.amount == 4.8e12
-    assert e.fits is Outcome.COMPUTED
+    assert e.fits is State.DERIVED
     assert e.decode_batch1.amount == pytest.approx(68.5714, rel=1e-5)  # 4.8e12 ÷ 70e9
     assert e.cost_batch1.amount == pytest.approx(3 / (68.5714 * 3600) * 1e6, rel=1e-5)  # 12.15
     # the record's FP8 figure is "not comparable" (press wording, sparsity unstated): no compute ceiling
-    assert e.compute.state.value == "not_comparable" and e.decode_compute_bound.outcome is Outcome.NOT_COMPARABLE
-    assert e.cost_compute_bound.outcome is Outcome.NOT_COMPARABLE
+    assert e.compute.state.value == "not_comparable" and e.decode_compute_bound.outcome is State.NOT_COMPARABLE
+    assert e.cost_compute_bound.outcome is State.NOT_COMPARABLE
 
 
 def test_an_alias_names_the_part_as_show_reads_it(real_catalog: Catalog, real_client: TestClient) -> None:

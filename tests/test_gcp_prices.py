@@ -20,10 +20,11 @@ from computeatlas.cloud import rules
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.importers.cells import Skip
 from computeatlas.cloud.instances import load_instances
-from computeatlas.cloud.observations import InputError, InputFailed, Observation, Status
+from computeatlas.cloud.observations import InputFailed, Observation, Status
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
+from computeatlas.core.tabular import TableError
 from tests.conftest import CliRunner, make_record, write_data
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
@@ -179,7 +180,7 @@ def _bad(tmp_path: Path, column: str, text: str) -> list[object]:
 )
 def test_a_bad_cyclenerd_cell_rejects_its_row_naming_file_line_and_column(tmp_path: Path, column: str, text: str, words: str) -> None:
     found = _bad(tmp_path, column, text)
-    errors = [r for r in found if isinstance(r, InputError)]
+    errors = [r for r in found if isinstance(r, TableError)]
     assert len(errors) == 1 and (errors[0].line, errors[0].column) == (3, column) and words in errors[0].message
     assert str(errors[0]).startswith(f"{tmp_path / 'bad.csv'}: line 3: column {column}: ")
     assert any(isinstance(r, Observation) for r in found)  # line 2 still reads
@@ -239,7 +240,7 @@ def test_gpuhunt_tpu_needs_its_date_and_refuses_bad_files_and_cells(tmp_path: Pa
         json.dumps({"TPU v6e": {"us-east1": {"On Demand (USD)": 2.7}, "us-east5": {"Per Slice (USD)": 9}}}, indent=4), encoding="utf-8"
     )
     found = results("gpuhunt-tpu", odd, collected=NOW)
-    error = next(r for r in found if isinstance(r, InputError))
+    error = next(r for r in found if isinstance(r, TableError))
     assert (error.line, error.column) == (6, "TPU v6e/us-east5/Per Slice (USD)") and "unknown price key" in error.message
 
 

@@ -14,10 +14,11 @@ from computeatlas.cloud import rules
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.importers.cells import CellError, count, timestamp
 from computeatlas.cloud.instances import load_instances
-from computeatlas.cloud.observations import InputError, Observation
+from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
+from computeatlas.core.tabular import TableError
 from tests.conftest import CliRunner
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
@@ -185,12 +186,12 @@ def test_the_opencomputeprices_importer_rejects_hostile_cells_row_by_row(tmp_pat
     path.write_text(out.getvalue(), encoding="utf-8")
     results = [r.result for r in formats()["opencomputeprices"](path, now=NOW)]
     assert len(results) == 1 + len(hostile)
-    assert all(isinstance(r, Observation | InputError) for r in results)
+    assert all(isinstance(r, Observation | TableError) for r in results)
     store = Store(tmp_path / "prices")
     summary = import_readings(
         "opencomputeprices", [path], store, load_instances(FIXTURES / "instances"), RateTable([]), rules.Limits(), now=NOW
     )
-    assert summary.read == 13 and summary.rejected == sum(isinstance(r, InputError) for r in results) >= 3
+    assert summary.read == 13 and summary.rejected == sum(isinstance(r, TableError) for r in results) >= 3
     stored = {r["region"]: (r["status"], tuple(r["rules"])) for r in store.query("SELECT region, status, rules FROM latest")}
     assert stored["eastus"] == ("accepted", ())  # the valid row: 98.32 an hour on 2026-03-21
     assert stored == {

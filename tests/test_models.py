@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from computeatlas.catalog import check
-from computeatlas.economics.models import FigureState
+from computeatlas.core.states import State
 
 from .conftest import SMALL_CATALOG, TODAY, write_data
 
@@ -31,7 +31,7 @@ def test_llama_3_3_70b_as_read(real_catalog) -> None:
 def test_mixture_of_experts_records_keep_total_and_active_apart(real_catalog) -> None:
     v3 = real_catalog.models["deepseek-v3"]
     assert (v3.total_params.value, v3.active_params.value) == (671e9, 37e9)
-    assert v3.kv_heads.state is FigureState.NOT_APPLICABLE  # multi-head latent attention: no per-head cache
+    assert v3.kv_heads.state is State.NOT_APPLICABLE  # multi-head latent attention: no per-head cache
     oss = real_catalog.models["gpt-oss-120b"]
     assert (oss.total_params.value, oss.active_params.value, oss.layers.value) == (116.8e9, 5.1e9, 36)
     q = real_catalog.models["qwen3-235b-a22b"]
@@ -40,7 +40,7 @@ def test_mixture_of_experts_records_keep_total_and_active_apart(real_catalog) ->
 
 def test_attention_sizes_as_read(real_catalog) -> None:
     v3 = real_catalog.models["deepseek-v3"]  # DeepSeek's config_671B.json: "kv_lora_rank": 512, "qk_rope_head_dim": 64
-    assert (v3.kv_lora_rank.value, v3.qk_rope_head_dim.value, v3.head_size.state) == (512, 64, FigureState.NOT_APPLICABLE)
+    assert (v3.kv_lora_rank.value, v3.qk_rope_head_dim.value, v3.head_size.state) == (512, 64, State.NOT_APPLICABLE)
     assert v3.sources["deepseek-v3-model-code"].kind == "vendor"
     oss = real_catalog.models["gpt-oss-120b"]  # OpenAI's model.py: head_dim 64, sliding_window 128 on layer_idx % 2 == 0
     assert (oss.hidden_size.value, oss.head_size.value, oss.sliding_window.value, oss.sliding_window_layers.value) == (2880, 64, 128, 18)
@@ -111,3 +111,15 @@ def test_one_provider_name_placed_on_two_models_is_a_problem(tmp_path: Path) -> 
     (folder / "models" / "llama-copy.toml").write_text(text, encoding="utf-8")
     _, problems = check(folder, today=TODAY.replace(year=2027))
     assert any(p.field == "aliases.openrouter" and "alias also placed on" in p.message for p in problems), [str(p) for p in problems]
+
+
+def test_a_model_figure_state_is_read_as_the_one_state_type_and_a_bad_one_is_named(tmp_path: Path, real_catalog) -> None:
+    assert real_catalog.models["llama-3-3-70b"].layers.state is State.PUBLISHED  # state = "published" (or none) still loads
+    bad = '[head_size]\nstate = "derived"\nnote = "worked out"\n'
+    found = _problems(tmp_path, "llama-z", lambda t: t.replace('[head_size]\nvalue = 128\nsource = "llama-models-ref"\n', bad, 1))
+    assert any(
+        "llama-z.toml" in p
+        and "head_size" in p
+        and "state 'derived' is not one a model figure may hold: use one of 'published', 'not_sourced', 'not_applicable'" in p
+        for p in found
+    ), found

@@ -11,10 +11,11 @@ import pytest
 from computeatlas.cloud import rules
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.instances import load_instances
-from computeatlas.cloud.observations import InputError, Observation, PricingKind
+from computeatlas.cloud.observations import Observation, PricingKind
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
+from computeatlas.core.tabular import TableError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
 NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
@@ -38,7 +39,7 @@ def _read(tmp_path: Path, *lines: str) -> list[object]:
 @pytest.mark.parametrize("amount", ["9,8", "1,2,3", "１２.５", "２.６", "12,34.5", "1,2345", ",123", "1.", "3.12.1", "0x10", "1_000"])
 def test_a_price_cell_with_a_decimal_comma_or_non_ascii_digits_is_rejected_naming_file_line_and_column(tmp_path: Path, amount: str) -> None:
     (result,) = _read(tmp_path, _row(amount))
-    assert isinstance(result, InputError), (amount, result)
+    assert isinstance(result, TableError), (amount, result)
     assert (result.file, result.line, result.column) == (str(tmp_path / "prices.csv"), 2, "amount") and "not a number" in result.message
 
 
@@ -290,4 +291,4 @@ def test_an_import_with_rejected_rows_exits_1_and_one_with_held_rows_exits_0(tmp
 @pytest.mark.parametrize("accelerators", ["８", "1_0", "8e0", "+8", "2.5", "0"])
 def test_a_count_cell_is_ascii_digits_and_whole(tmp_path: Path, accelerators: str) -> None:
     (result,) = _read(tmp_path, _row(accelerators=accelerators))
-    assert isinstance(result, InputError) and result.column == "accelerators" and result.line == 2, (accelerators, result)
+    assert isinstance(result, TableError) and result.column == "accelerators" and result.line == 2, (accelerators, result)

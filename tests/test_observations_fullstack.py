@@ -14,10 +14,11 @@ from computeatlas.cloud import rules
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.importers.cells import Skip, provider_id
 from computeatlas.cloud.instances import load_instances
-from computeatlas.cloud.observations import InputError, InputFailed, Observation
+from computeatlas.cloud.observations import InputFailed, Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
+from computeatlas.core.tabular import TableError
 from tests.conftest import CliRunner
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
@@ -70,7 +71,7 @@ def test_the_history_gives_one_observation_per_version_named_and_dated_by_its_co
     assert (dataoorts.stated_accelerators, dataoorts.stated_memory_gb) == (8, 80.0)
     assert json.loads(dataoorts.raw_extra)["vCPUs"] == "188-208"  # free text is kept as text, never read as a number
     assert (3, Skip("a copy of the header row inside the data")) in got
-    rejected = [(line, o.column) for line, o in got if isinstance(o, InputError)]
+    rejected = [(line, o.column) for line, o in got if isinstance(o, TableError)]
     assert rejected == [(4, "On-demand")]  # Exoscale GPU3080Ti SMALL: no On-demand and no Spot price
 
 
@@ -187,7 +188,7 @@ def test_a_bad_cell_names_the_file_line_and_column(tmp_path: Path, old: str, new
     path = tmp_path / "history.csv"
     path.write_text("\n".join([lines[0], lines[1], lines[10].replace(old, new)]) + "\n", encoding="utf-8")
     (_, first), (line, second) = readings(path)
-    assert isinstance(first, Observation) and isinstance(second, InputError)
+    assert isinstance(first, Observation) and isinstance(second, TableError)
     assert (second.file, line, second.line, second.column) == (str(path), 3, 3, column) and words in second.message
 
 

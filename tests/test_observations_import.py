@@ -16,10 +16,11 @@ from computeatlas.cloud import rules
 from computeatlas.cloud.collectors import azure
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.instances import load_instances
-from computeatlas.cloud.observations import InputError, InputFailed, Observation
+from computeatlas.cloud.observations import InputFailed, Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
+from computeatlas.core.tabular import TableError
 from tests.conftest import CliRunner
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
@@ -53,7 +54,7 @@ def test_a_bad_cell_names_the_file_line_and_column(tmp_path: Path, cell: dict[st
     path = tmp_path / "bad.csv"
     path.write_text(HEADER + GOOD + ",".join(values[n] for n in names) + "\n", encoding="utf-8")
     first, second = readings("atlas", path)
-    assert isinstance(first, Observation) and isinstance(second, InputError)
+    assert isinstance(first, Observation) and isinstance(second, TableError)
     assert (second.file, second.line, second.column) == (str(path), 3, column) and words in second.message
     assert str(second).startswith(f"{path}: line 3: column {column}: ")
 

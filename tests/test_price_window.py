@@ -15,7 +15,7 @@ from computeatlas.cloud import history, trends
 from computeatlas.cloud.history import page_window, year_before
 from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.store import Store
-from computeatlas.core.errors import InputError
+from computeatlas.core.errors import ParamError
 from computeatlas.core.settings import Settings
 
 NOW = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
@@ -139,7 +139,7 @@ def test_the_window_defaults_to_a_year_and_is_checked() -> None:
     assert page_window(today, window="all") == (None, None, "all")
     assert page_window(today, since=dt.date(2026, 1, 1)) == (dt.date(2026, 1, 1), None, "dates")
     assert year_before(dt.date(2028, 2, 29)) == dt.date(2027, 2, 28) and year_before(today, 4) == dt.date(2022, 12, 3)
-    with pytest.raises(InputError, match="window"):
+    with pytest.raises(ParamError, match="window"):
         page_window(today, dt.date(2026, 1, 1), window="all")
 
 

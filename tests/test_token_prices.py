@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from computeatlas.cloud.importers.cells import CellError
-from computeatlas.cloud.observations import InputError, Status
+from computeatlas.cloud.observations import Status
+from computeatlas.core.tabular import TableError
 from computeatlas.economics.token_import import import_token_files
 from computeatlas.economics.token_prices import (
     alias_table,
@@ -192,4 +193,4 @@ def test_a_row_in_another_currency_is_refused_naming_the_column(tmp_path: Path, 
     )
     path.write_text(SNAPSHOT_HEADER + "\n" + row + "\n", encoding="utf-8")
     [(line, result)] = list(read(path))
-    assert line == 2 and isinstance(result, InputError) and "column currency" in str(result) and "USD only" in str(result)
+    assert line == 2 and isinstance(result, TableError) and "column currency" in str(result) and "USD only" in str(result)

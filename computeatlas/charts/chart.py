@@ -355,7 +355,7 @@ def rack_power(catalog: Catalog) -> ChartView:
 
     points, excluded = [], []
     for system in catalog.systems.values():
-        view = energy.system_view(catalog, system)
+        view = energy.system_figures(catalog, system)
         url = site_path("system_page", ident=system.id)
         power = view.power
         if power.state is State.PUBLISHED and power.amount is not None:

@@ -13,7 +13,9 @@ from computeatlas.cli.base import DataOption, WideOption, app, fail, load_catalo
 from computeatlas.cli.tables import print_table
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
+from computeatlas.core.states import State
 from computeatlas.pages.compare_prices import with_prices
+from computeatlas.pages.comparison import ComparisonView, comparison_view
 from computeatlas.silicon import comparison as compare_mod
 from computeatlas.silicon import resolve
 
@@ -27,28 +29,28 @@ def accelerator_id(catalog: Catalog, name: str) -> str:
         raise fail(exc.message) from None
 
 
-def _cell_text(cell: compare_mod.CellView) -> str:
-    text = cell.display if cell.state in ("published", "derived", "observed") else cell.state_label
-    if cell.state == "published_as_text":
+def _cell_text(cell: compare_mod.CellView, price: bool) -> str:
+    text = cell.display  # the figure, or the state in words
+    if cell.state is State.PUBLISHED_AS_TEXT:
         text = f"{cell.state_label}: {cell.display}"
-    if cell.state == "published" and cell.basis:
+    if cell.state is State.PUBLISHED and cell.basis:
         text += f" /{cell.basis}"
     if cell.ratio_display:
         text += f" ({cell.ratio_display})"
     if cell.dispute_to_weigh:
         text += " (disputed)"
-    if cell.state == "observed" and cell.note:
+    if price and cell.state is State.PUBLISHED and cell.note:
         text += f" ({cell.note})"
     return escape(text)
 
 
-def _grid(view: compare_mod.ComparisonView, rows: list[compare_mod.RowView], title: str) -> Table:
+def _grid(view: ComparisonView, rows: list[compare_mod.RowView], title: str) -> Table:
     grid = Table(title=title, show_lines=False)
     grid.add_column("spec", no_wrap=True)
     for part in view.parts:
         grid.add_column(escape(part.name))
     for row in rows:
-        grid.add_row(escape(row.label), *(_cell_text(c) for c in row.cells))
+        grid.add_row(escape(row.label), *(_cell_text(c, row.group == "price") for c in row.cells))
     return grid
 
 
@@ -65,7 +67,7 @@ def compare_cmd(
     settings = settings_for(data=data)
     catalog = load_catalog(settings)
     try:
-        view = compare_mod.build(catalog, compare_mod.split_ids(names))
+        view = comparison_view(catalog, compare_mod.split_ids(names))
     except compare_mod.CompareError as exc:
         raise fail(exc.message) from None
     view = with_prices(catalog, view, Store(settings.prices_dir), history.utcnow(), settings.freshness_days)

@@ -21,13 +21,16 @@ from computeatlas.cli.tables import print_table
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import BadRequest, NotFound
+from computeatlas.economics.bound_settings import request_from
+from computeatlas.economics.errors import UnknownId
 from computeatlas.economics.estimate import estimate as run_estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
-from computeatlas.economics.model_view import find_model, model_view, request_from
+from computeatlas.economics.model_view import find_model, model_view
 from computeatlas.economics.prices import PriceSource
 from computeatlas.economics.rental_price import chosen_price
 from computeatlas.economics.token_prices import token_store
-from computeatlas.energy.views import economics_view
+from computeatlas.pages.economics import linked_estimate, linked_view
+from computeatlas.pages.energy import economics_view
 
 
 @app.command()
@@ -86,11 +89,11 @@ def estimate(
         near = f" {label}: {', '.join(i for _, i in exc.suggestions)}{more}." if exc.suggestions else ""
         raise fail(f"--{exc.param}: {exc.reason}.{near}") from None
     if as_json:
-        out.print_json(result.model_dump_json())
+        out.print_json(linked_estimate(result).model_dump_json())
         return
     out.print(f"[bold]{result.params_display} parameters in {result.number_format.value} on {result.accelerator_name}[/bold]")
     out.print(f"{result.label.capitalize()}.", highlight=False)
-    fit = "fits in one accelerator" if result.fits.value == "computed" else f"fit on one accelerator {result.fits.value}"
+    fit = "fits in one accelerator" if result.fits.value == "derived" else f"fit on one accelerator {result.fits.label}"
     out.print(f"Weights: {result.weight_display} (weights only); {fit}.", highlight=False)
     inputs = Table(title="Published figures used", show_lines=False)
     for heading in ("input", "as published", "basis", "source"):
@@ -100,7 +103,7 @@ def estimate(
         inputs.add_row(f.label, shown or "", f.basis or "", f.source_url or "")
     p = result.price
     inputs.add_row(
-        "Price per accelerator-hour", p.working or p.outcome.value, "", p.source_url or ("given by you" if p.origin == "user" else "")
+        "Price per accelerator-hour", p.working or p.outcome.label, "", p.source_url or ("given by you" if p.origin == "user" else "")
     )
     inputs.add_row("Utilisation", f"{result.utilisation:g}", "", "given by you")
     print_table(out, inputs)
@@ -174,12 +177,13 @@ def tokens(
         view = model_view(catalog, find_model(catalog, model), request_from(number_format, context, mix, utilisation, kv_bits, batch, accelerators),
                           Store(settings.prices_dir), token_store(settings.data / "tokens"), now, settings.freshness_days, chosen)  # fmt: skip
     except NotFound as exc:
-        near = f" Closest: {', '.join(url.rsplit('/', 1)[-1] for _, url in exc.suggestions)}." if exc.suggestions else ""
+        ids = [i for _, i in exc.near] if isinstance(exc, UnknownId) else [url.rsplit("/", 1)[-1] for _, url in exc.suggestions]
+        near = f" Closest: {', '.join(ids)}." if ids else ""
         raise fail(f"{exc.detail}.{near}") from None
     except BadRequest as exc:
         raise fail(exc.detail if exc.detail.startswith("query parameter") else f"--{exc.detail}") from None
     if as_json:
-        out.print_json(view.model_dump_json())
+        out.print_json(linked_view(view).model_dump_json())
         return
     out.print(f"[bold]{view.name}[/bold] ({view.developer}, {'mixture of experts' if view.architecture == 'moe' else 'dense'})")
     market = Table(title="Market prices, USD per million tokens (the newest of each provider's product)")
@@ -220,9 +224,9 @@ def tokens(
         grid.add_column(heading)
     for b in view.bounds:
         if b.bound is None:
-            grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", "", b.reason or b.state, "", "", "")
+            grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", "", b.reason or b.state.label, "", "", "")
             continue
-        cell = lambda f: f"{f.amount:.4g}" if f is not None and f.amount is not None else (f.state if f is not None else "")
+        cell = lambda f: f"{f.amount:.4g}" if f is not None and f.amount is not None else (f.state.label if f is not None else "")
         grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", f"{b.bound.accelerators} × {b.bound.batch or '—'}",
                      cell(b.bound.decode), cell(b.cost_input), cell(b.cost_output), cell(b.cost_blended))  # fmt: skip
     print_table(out, grid)

@@ -46,7 +46,7 @@ from computeatlas.cloud.spreads import (
     spread,
 )
 from computeatlas.cloud.store import Store, observation_of
-from computeatlas.core.errors import InputError
+from computeatlas.core.errors import ParamError
 
 HISTORY_FILTERS = ("provider", "pricing", "variant", "region")
 """Columns :func:`history_view` filters on (exact match)."""
@@ -79,13 +79,13 @@ def page_window(
 ) -> tuple[dt.date | None, dt.date | None, WindowKind]:
     """The collection dates (inclusive; None = unbounded) a price page reads and how they were
     chosen: the dates given; else all of the history for ``window="all"``; else one year
-    ending ``today`` (``year_before(today)`` to ``today``). Raises :class:`InputError` (a 400
+    ending ``today`` (``year_before(today)`` to ``today``). Raises :class:`ParamError` (a 400
     naming ``window``) when ``window`` is given with ``since`` or ``until``, or is neither
     ``year`` nor ``all``."""
     if window not in (None, "year", "all"):
-        raise InputError("window", f"{window!r} is not a window; give window=all for all of the history, or since/until dates")
+        raise ParamError("window", f"{window!r} is not a window; give window=all for all of the history, or since/until dates")
     if window is not None and (since or until):
-        raise InputError("window", f"window={window} is given with since/until; give one or the other")
+        raise ParamError("window", f"window={window} is given with since/until; give one or the other")
     if since or until:
         return since, until, "dates"
     if window == "all":

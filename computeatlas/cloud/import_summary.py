@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from computeatlas.cloud.observations import InputError
+from computeatlas.core.tabular import TableError
 
 
 @dataclass
@@ -26,7 +26,7 @@ class ImportCounts:
     skipped: int = 0
     already_stored: int = 0
     held_by_rule: Counter[str] = field(default_factory=Counter)
-    errors: list[InputError] = field(default_factory=list)
+    errors: list[TableError] = field(default_factory=list)
 
     def counts(self) -> dict[str, object]:
         """The counts as plain data (for the run's manifest and JSON output)."""

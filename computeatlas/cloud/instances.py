@@ -28,7 +28,6 @@ row and field of a bad cell); :func:`load_instances` reads a folder on its own a
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
@@ -43,9 +42,10 @@ from pydantic import (
 )
 
 from computeatlas.cloud.azure_meters import sku_key
-from computeatlas.cloud.observations import InputError, InputFailed
+from computeatlas.cloud.observations import InputFailed
 from computeatlas.cloud.variants import sole_variants
 from computeatlas.core.claims import Claim, Id, Record, today_from
+from computeatlas.core.tabular import TableError, read_table
 from computeatlas.silicon.catalog import SiliconCatalog
 
 COLUMNS = (
@@ -219,32 +219,32 @@ def load_instances(folder: Path, today: dt.date | None = None) -> InstanceTable:
     Raises :class:`InputFailed` listing each bad cell (file, line, column), an unknown or
     missing column, and a duplicate ``provider/instance_type``.
     """
-    errors: list[InputError] = []
+    errors: list[TableError] = []
     rows: list[InstanceType] = []
     seen: dict[str, str] = {}
     for path in sorted(folder.glob("*.csv")) if folder.is_dir() else []:
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            reader = csv.DictReader(handle)
-            header = reader.fieldnames or []
-            if tuple(header) != COLUMNS:
-                errors.append(InputError(str(path), 1, "(header)", f"the columns must be exactly {','.join(COLUMNS)}", ",".join(header)))
-                continue
-            for raw in reader:
-                line = reader.line_num
+        try:
+            table = read_table(path, COLUMNS, exact=True)
+            for line, raw in table:
+                if isinstance(raw, TableError):
+                    errors.append(raw)
+                    continue
                 try:
                     row = InstanceType.model_validate({**raw, "file": str(path), "row": line}, context={"today": today})
                 except ValidationError as exc:
                     for err in exc.errors(include_url=False):
                         column = str(err["loc"][0]) if err["loc"] else "(row)"
-                        errors.append(InputError(str(path), line, column, err["msg"].removeprefix("Value error, "), raw.get(column)))
+                        errors.append(TableError(str(path), line, column, err["msg"].removeprefix("Value error, "), raw.get(column)))
                     continue
                 if row.id in seen:
                     errors.append(
-                        InputError(str(path), line, "instance_type", f"duplicate instance type, also in {seen[row.id]}", row.instance_type)
+                        TableError(str(path), line, "instance_type", f"duplicate instance type, also in {seen[row.id]}", row.instance_type)
                     )
                     continue
                 seen[row.id] = f"{path}:{line}"
                 rows.append(row)
+        except TableError as exc:
+            errors.extend(exc.errors)
     if errors:
         raise InputFailed(errors)
     return InstanceTable(rows)

@@ -16,20 +16,21 @@ derived.
 Two rows are the same observation when :meth:`Observation.key` agrees: provider,
 instance type, region, pricing kind, term and collection time.
 
-Errors: :class:`InputError` names the file, the line and the column of a bad input cell;
-:class:`InputFailed` carries every such error of one file (nothing is stored).
+Errors: a :class:`~computeatlas.core.tabular.TableError` names the file, the line and the
+column of a bad input cell; :class:`InputFailed` carries every such error of one file
+(nothing is stored).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import dataclass
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from computeatlas.core.states import State
+from computeatlas.core.tabular import TableError
 
 
 class PricingKind(StrEnum):
@@ -90,28 +91,14 @@ ISO_4217 = frozenset(
 """Active ISO 4217 currency codes (2026). A price in any other code is rejected."""
 
 
-@dataclass(frozen=True, slots=True)
-class InputError:
-    """One bad cell or row of an input file: ``file``, 1-based ``line``, ``column`` and why."""
-
-    file: str
-    line: int
-    column: str
-    message: str
-    text: str | None = None
-
-    def __str__(self) -> str:
-        found = f" (found {self.text!r})" if self.text is not None else ""
-        return f"{self.file}: line {self.line}: column {self.column}: {self.message}{found}"
-
-
 class InputFailed(Exception):
     """A file could not be imported at all (bad format, missing columns, bad cells).
 
-    ``errors`` lists every :class:`InputError`; nothing from the file is stored.
+    ``errors`` lists every :class:`~computeatlas.core.tabular.TableError`; nothing from the
+    file is stored.
     """
 
-    def __init__(self, errors: list[InputError]) -> None:
+    def __init__(self, errors: list[TableError]) -> None:
         self.errors = errors
         shown = "\n".join(f"  - {e}" for e in errors[:50])
         more = f"\n  … and {len(errors) - 50} more" if len(errors) > 50 else ""
@@ -288,7 +275,6 @@ def per_accelerator_hour(obs: Observation, hours_per_month: float = 730.0) -> fl
 __all__ = [
     "ISO_4217",
     "LICENSED_SUFFIX",
-    "InputError",
     "InputFailed",
     "Observation",
     "PriceBasis",

@@ -16,12 +16,12 @@ naming the file, line and column of a bad cell.
 from __future__ import annotations
 
 import bisect
-import csv
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from computeatlas.cloud.observations import ISO_4217, InputError, InputFailed
+from computeatlas.cloud.observations import ISO_4217, InputFailed
+from computeatlas.core.tabular import TableError, read_table
 
 COLUMNS = ("date", "currency", "usd_per_unit", "source_url", "source_title")
 
@@ -64,33 +64,35 @@ def load_rates(path: Path) -> RateTable:
     """Read the rate table at ``path`` (a missing file is an empty table)."""
     if not path.is_file():
         return RateTable([])
-    errors: list[InputError] = []
+    errors: list[TableError] = []
     rates: list[Rate] = []
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        if tuple(reader.fieldnames or ()) != COLUMNS:
-            raise InputFailed([InputError(str(path), 1, "(header)", f"the columns must be exactly {','.join(COLUMNS)}")])
-        for raw in reader:
-            line = reader.line_num
+    try:
+        table = read_table(path, COLUMNS, exact=True)
+        for line, raw in table:
+            if isinstance(raw, TableError):
+                errors.append(raw)
+                continue
             try:
                 date = dt.date.fromisoformat(raw["date"])
             except ValueError:
-                errors.append(InputError(str(path), line, "date", "not a date (write YYYY-MM-DD)", raw["date"]))
+                errors.append(TableError(str(path), line, "date", "not a date (write YYYY-MM-DD)", raw["date"]))
                 continue
             if raw["currency"] not in ISO_4217:
-                errors.append(InputError(str(path), line, "currency", "not an ISO 4217 currency code", raw["currency"]))
+                errors.append(TableError(str(path), line, "currency", "not an ISO 4217 currency code", raw["currency"]))
                 continue
             try:
                 value = float(raw["usd_per_unit"])
             except ValueError:
                 value = -1.0
             if not value > 0 or value == float("inf"):
-                errors.append(InputError(str(path), line, "usd_per_unit", "not a positive number", raw["usd_per_unit"]))
+                errors.append(TableError(str(path), line, "usd_per_unit", "not a positive number", raw["usd_per_unit"]))
                 continue
             if not raw["source_url"].startswith(("http://", "https://")):
-                errors.append(InputError(str(path), line, "source_url", "every rate needs the URL of its source", raw["source_url"]))
+                errors.append(TableError(str(path), line, "source_url", "every rate needs the URL of its source", raw["source_url"]))
                 continue
             rates.append(Rate(date, raw["currency"], value, raw["source_url"], raw["source_title"]))
+    except TableError as exc:
+        errors.extend(exc.errors)
     if errors:
         raise InputFailed(errors)
     return RateTable(rates)

@@ -39,7 +39,6 @@ from computeatlas.cloud.importers.cells import Reading, Skip
 from computeatlas.cloud.instances import InstanceTable, instance_table
 from computeatlas.cloud.observations import (
     LICENSED_SUFFIX,
-    InputError,
     InputFailed,
     Observation,
     Status,
@@ -48,6 +47,7 @@ from computeatlas.cloud.rates import RateTable, load_rates
 from computeatlas.cloud.store import Store
 from computeatlas.cloud.writers import LOCK_TIMEOUT_SECONDS
 from computeatlas.core.settings import Settings
+from computeatlas.core.tabular import TableError
 
 
 def run_id(now: dt.datetime, paths: Sequence[Path], observations: Sequence[Observation] = ()) -> str:
@@ -101,8 +101,8 @@ def import_readings(
     readers = formats()
     if fmt not in readers and not (fmt.startswith("collector:") and not paths):
         raise InputFailed(
-            [InputError(str(p), 1, "(file)", f"unknown format {fmt!r}; known: {', '.join(readers)}") for p in paths]
-            or [InputError("(none)", 0, "(format)", f"unknown format {fmt!r}; known: {', '.join(readers)}")]
+            [TableError(str(p), 1, "(file)", f"unknown format {fmt!r}; known: {', '.join(readers)}") for p in paths]
+            or [TableError("(none)", 0, "(format)", f"unknown format {fmt!r}; known: {', '.join(readers)}")]
         )
     run = run_id(now, paths, observations)
     with _bulk():
@@ -168,7 +168,7 @@ def _import(
                 summary.read += 1
                 if progress:
                     progress(1)
-            if isinstance(reading.result, InputError):
+            if isinstance(reading.result, TableError):
                 summary.rejected += 1
                 summary.rejected_by_reason[f"{reading.result.column}: {reading.result.message}"] += 1
                 summary.errors.append(reading.result)

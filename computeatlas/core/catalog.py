@@ -12,7 +12,6 @@ collected as a :class:`Problem` naming the file, the field and the offending tex
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -26,6 +25,7 @@ import tomli as toml  # tomllib's own parser compiled with mypyc (a dependency):
 from pydantic import BaseModel, ValidationError
 
 from computeatlas.core.settings import BUNDLED_DATA, Settings
+from computeatlas.core.tabular import TableError, read_table
 
 DEFAULT_DATA = BUNDLED_DATA
 """The bundled data folder of a source checkout (``<repo>/data``)."""
@@ -283,17 +283,14 @@ def _refers_to_failed(problem: Problem, failed: set[str]) -> bool:
 
 
 def _read_table(path: Path, rel: str, model: type[R], today: dt.date) -> tuple[list[R], list[Problem]]:
-    """Read a CSV of records, one per row; every bad row and field is a problem."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        return [], [Problem(rel, "(file)", f"not UTF-8 text: {exc}")]
-    reader = csv.DictReader(text.splitlines(keepends=True), strict=True)
+    """Read a CSV of records, one per row (:func:`~computeatlas.core.tabular.read_table`);
+    every bad row and field is a problem."""
     expected = [name for name in model.model_fields if name not in ("file", "row")]
     try:
-        header = reader.fieldnames or []
-    except csv.Error as exc:
-        return [], [Problem(rel, "(header)", f"broken CSV: {exc}")]
+        table = read_table(path, name=rel)
+    except TableError as exc:
+        return [], [_table_problem(exc)]
+    header = table.header
     unknown = [h for h in header if h not in expected]
     absent = [h for h in expected if h not in header and model.model_fields[h].is_required()]
     if unknown or absent:
@@ -304,16 +301,26 @@ def _read_table(path: Path, rel: str, model: type[R], today: dt.date) -> tuple[l
     rows: list[R] = []
     problems: list[Problem] = []
     try:
-        for raw in reader:
-            line = reader.line_num
-            if None in raw or any(v is None for v in raw.values()):
-                problems.append(Problem(rel, f"row {line}", f"expected {len(header)} cells"))
+        for line, raw in table:
+            if isinstance(raw, TableError):
+                problems.append(_table_problem(raw))
                 continue
             try:
                 rows.append(model.model_validate({**raw, "file": rel, "row": line}, context={"today": today}))
             except ValidationError as exc:
                 for p in _problems_from(exc, rel, raw):
                     problems.append(Problem(rel, f"row {line}: {p.field}", p.message, p.text))
-    except csv.Error as exc:
-        problems.append(Problem(rel, f"row {reader.line_num}", f"broken CSV: {exc}"))
+    except TableError as exc:
+        problems.append(_table_problem(exc))
     return rows, problems
+
+
+def _table_problem(error: TableError) -> Problem:
+    """A reading error of a CSV data file as a problem: the file's (with its line) or the
+    header's as ``(file)`` or ``(header)``, a row's as ``row N`` (``row N: column``)."""
+    if error.column == "(file)":
+        return Problem(error.file, error.column, f"{error.message} (line {error.line})", error.text)
+    if error.column == "(header)":
+        return Problem(error.file, error.column, error.message, error.text)
+    where = f"row {error.line}" + ("" if error.column == "(row)" else f": {error.column}")
+    return Problem(error.file, where, error.message, error.text)

@@ -37,11 +37,13 @@ class BadRequest(PageError):
     status = 400
 
 
-class InputError(BadRequest):
-    """400: one input parameter is wrong. ``param`` names it, ``reason`` says why; the detail
-    reads ``query parameter 'memory_min': <reason>`` (``where`` is ``query``, ``form`` or ``path``).
+class ParamError(BadRequest):
+    """400: one request parameter of a page or API call is wrong. ``param`` names it,
+    ``reason`` says why; the detail reads ``query parameter 'memory_min': <reason>``
+    (``where`` is ``query``, ``form`` or ``path``). A bad cell of an input file is a
+    :class:`~computeatlas.core.tabular.TableError` instead.
 
-    The app maps every input error, its own and FastAPI's request validation, to this one
+    The app maps every parameter error, its own and FastAPI's request validation, to this one
     400 body in one place (:func:`computeatlas.web.app.create_app`).
     """
 

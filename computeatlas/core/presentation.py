@@ -23,16 +23,14 @@ The rule, in one place (:func:`present`):
   the record says nothing about whether the vendor publishes one);
 - every other state shows its own words; a *not comparable* claim keeps the vendor's words.
 
-Numbers are rounded once (:func:`plain`: 12 significant digits, an integer when whole);
-FLOP/s against OP/s is decided once (:func:`compute_unit`: integer formats count OP/s).
+Numbers and units are decided in :mod:`computeatlas.core.numbers` (rounded once, FLOP/s
+against OP/s once) and offers in words in :mod:`computeatlas.core.offer_words`; both are
+re-exported here, so ``from computeatlas.core.presentation import sig3`` keeps working.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
-from decimal import Decimal
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
 
@@ -41,10 +39,30 @@ from computeatlas.core.claims import (
     ComputeSpec,
     LinkDirection,
     LinkSpec,
-    NumberFormat,
     TextDetail,
     TextSpec,
 )
+from computeatlas.core.numbers import (
+    CANONICAL_UNITS,
+    canonical_unit,
+    compute_unit,
+    data_number,
+    figure_text,
+    grouped,
+    in_row_unit,
+    operations,
+    page_text,
+    plain,
+    plain_text,
+    prefixed,
+    ratio_text,
+    ratio_words,
+    same_figure_other_unit,
+    sig3,
+    stated_in_other_unit,
+    tera_unit,
+)
+from computeatlas.core.offer_words import pricing_words, source_words
 from computeatlas.core.states import DERIVED_LABEL, SPEC_STATES, State
 
 STATE_WORDS: tuple[str, ...] = tuple(s.label for s in SPEC_STATES)
@@ -63,180 +81,6 @@ WEAKEST_FIRST: tuple[State, ...] = (
 """Which input decides a derived figure's state: the first of these among its inputs
 without a number (the hardware has no such thing, before the vendor withholds it, before
 another basis, before words only, before our own gaps)."""
-
-# --- units and numbers ----------------------------------------------------------------
-
-
-def compute_unit(fmt: NumberFormat) -> str:
-    """Canonical unit of compute at ``fmt``: ``"OP/s"`` for integer formats (INT8, INT4), else ``"FLOP/s"``."""
-    return "OP/s" if fmt.is_integer else "FLOP/s"
-
-
-def operations(fmt: NumberFormat) -> str:
-    """What compute at ``fmt`` counts: ``"OP"`` for integer formats, else ``"FLOP"``."""
-    return "OP" if fmt.is_integer else "FLOP"
-
-
-def tera_unit(fmt: NumberFormat) -> str:
-    """Display unit of compute at ``fmt`` in tables and charts: ``"TOPS"`` or ``"TFLOPS"``."""
-    return "TOPS" if fmt.is_integer else "TFLOPS"
-
-
-CANONICAL_UNITS = {"memory": "B", "memory_bandwidth": "B/s", "power": "W", "interconnect": "B/s"}
-"""Canonical unit of each spec's amount (compute: :func:`compute_unit`)."""
-
-
-def canonical_unit(key: str) -> str | None:
-    """Canonical unit of the spec at field path ``key`` (``"memory"``, ``"compute.INT8"``)."""
-    if key.startswith("compute."):
-        return compute_unit(NumberFormat(key.split(".", 1)[1]))
-    return CANONICAL_UNITS.get(key)
-
-
-def plain(number: float) -> int | float:
-    """A figure rounded once for every output: 12 significant digits (no float noise), an int when whole."""
-    rounded = float(f"{number:.12g}")
-    return int(rounded) if rounded.is_integer() and abs(rounded) < 1e15 else rounded
-
-
-def plain_text(number: int | float) -> str:
-    """A number as text without exponent or thousands separator: ``1e-05`` → ``"0.00001"``."""
-    if isinstance(number, int):
-        return str(number)
-    text = format(Decimal(repr(number)), "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def page_text(number: float, stated: str | None = None, unit: str | None = None) -> str:
-    """A number as a table cell on a page shows it (the exports keep :func:`plain`).
-
-    ``number`` is the figure in the column's display ``unit``. Where the source ``stated``
-    it in that unit or another decimal prefix of it (``7380 GB/s`` in a TB/s column), the
-    number is exact and shown whole with thousands separators (``"7.38"``, ``"3,958"``);
-    otherwise it is a conversion (``144 GiB`` in GB) and has three significant figures
-    (``"155"``; the cell shows the stated figure first, see :func:`stated_in_other_unit`).
-    """
-    if stated is not None and unit is not None and stated_in_other_unit(stated, unit):
-        return sig3(float(number))
-    return grouped(number)
-
-
-def in_row_unit(amount: float, scale: float, unit: str, stated: str | None) -> tuple[str, str | None]:
-    """A figure in a comparison row whose one unit is ``unit`` (``scale`` canonical units
-    each): ``(display, secondary)``. A figure stated in ``unit`` or another decimal prefix
-    of it is shown exactly in ``unit`` (``7380 GB/s`` → ``"7.38 TB/s"``, ``4.5 PFLOPS`` →
-    ``"4,500 TFLOPS"``); one stated otherwise keeps its words first (``"144 GiB"``) with the
-    conversion second (``"= 155 GB"``)."""
-    number = amount / scale
-    if stated and stated_in_other_unit(stated, unit):
-        return figure_text(stated), f"= {sig3(number)} {unit}"
-    return f"{grouped(number)} {unit}", None
-
-
-_DECIMAL = ("", "k", "M", "G", "T", "P", "E")
-
-
-def stated_in_other_unit(stated: str, unit: str) -> bool:
-    """True when ``stated`` (``"144 GiB"``) is not in ``unit`` or a decimal prefix of it
-    (``"GB"``): converting it to ``unit`` changes its digits (a binary prefix, another unit)."""
-    _, _, written = stated.strip().partition(" ")
-    written = written.strip()
-    if not written or written == unit:
-        return False
-    bases = {unit[len(p) :] for p in _DECIMAL if p and unit.startswith(p)} | {unit}
-    if unit.endswith(("FLOPS", "OPS")):
-        bases |= {"FLOPS" if unit.endswith("FLOPS") else "OPS"}
-    return not any(written == p + b for p in _DECIMAL for b in bases)
-
-
-# --- numbers as people read them on pages ----------------------------------------------
-#
-# One rule for every page (never for CSV or the other exports, which keep :func:`plain`):
-# a published figure is shown exactly as its source states it, in its unit and prefix, with
-# thousands separators (:func:`figure_text`: "3958 TFLOPS" → "3,958 TFLOPS", "144 GiB" stays
-# "144 GiB"); a conversion or a derived figure has three significant figures
-# (:func:`sig3`); a ratio names the larger side ("1.83× higher", :func:`ratio_words`).
-
-_NUMBER = re.compile(r"(?<![\w.,])(\d+)(\.\d+)?(?:e(\d+))?(?![\w.,])")
-_POWERS = {9: "billion", 12: "trillion", 6: "million"}
-
-
-def grouped(number: float) -> str:
-    """``number`` (rounded once by :func:`plain`) with thousands separators: ``20000`` → ``"20,000"``, ``2614.9`` → ``"2,614.9"``."""
-    text = plain_text(plain(number) if isinstance(number, float) else number)
-    sign, text = ("-", text[1:]) if text.startswith("-") else ("", text)
-    whole, dot, fraction = text.partition(".")
-    return f"{sign}{int(whole):,}{dot}{fraction}"
-
-
-def sig3(number: float) -> str:
-    """A converted or derived figure: three significant figures, thousands separators, no
-    exponent (``154.618822656`` → ``"155"``, ``34.3597`` → ``"34.4"``, ``0.54612`` → ``"0.546"``,
-    ``12345.6`` → ``"12,300"``)."""
-    if number == 0:
-        return "0"
-    return grouped(float(f"{number:.3g}"))
-
-
-_PREFIXES = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
-
-
-def prefixed(amount: float, unit: str) -> str:
-    """A derived amount of a base ``unit`` with a decimal prefix, three significant figures:
-    ``prefixed(2.827e12, "FLOP/s per W")`` → ``"2.83 TFLOP/s per W"``."""
-    for scale, prefix in _PREFIXES:
-        if abs(amount) >= scale:
-            return f"{sig3(amount / scale)} {prefix}{unit}"
-    return f"{sig3(amount)} {unit}"
-
-
-def figure_text(stated: str) -> str:
-    """A figure as its source wrote it, made readable and nothing else: thousands separators
-    in its numbers and a power of ten in words (``"3958 TFLOPS"`` → ``"3,958 TFLOPS"``,
-    ``"80e9"`` → ``"80 billion"``); the unit and prefix stay as written (``"144 GiB"``)."""
-
-    def one(match: re.Match[str]) -> str:
-        whole, fraction, exponent = match.group(1), match.group(2) or "", match.group(3)
-        if exponent is not None:
-            words = _POWERS.get(int(exponent))
-            if words is None:
-                return match.group(0)
-            return f"{grouped(float(whole + fraction))} {words}"
-        return f"{int(whole):,}{fraction}"
-
-    return _NUMBER.sub(one, stated)
-
-
-def ratio_words(first: str, a: float, second: str, b: float) -> str:
-    """How two positive figures compare, the larger side named: ``"B200: 2.27× higher than H100"``
-    (three significant figures; ``"the same"`` when equal at that precision)."""
-    if a <= 0 or b <= 0:
-        raise ValueError("a ratio needs two positive figures")
-    big, small, ratio = (first, second, a / b) if a >= b else (second, first, b / a)
-    if f"{ratio:.3g}" == "1":
-        return f"{first} and {second}: the same"
-    return f"{big}: {sig3(ratio)}× higher than {small}"
-
-
-def ratio_text(ratio: float) -> str:
-    """A ratio of one cell to a reference as "N× higher" or "N× lower" (never a fraction
-    below one): ``1.83`` → ``"1.83× higher"``, ``0.546`` → ``"1.83× lower"``, ``1`` → ``"same"``."""
-    if ratio <= 0:
-        raise ValueError("a ratio needs two positive figures")
-    if f"{ratio:.3g}" == "1" or f"{1 / ratio:.3g}" == "1":
-        return "same"
-    return f"{sig3(ratio)}× higher" if ratio > 1 else f"{sig3(1 / ratio)}× lower"
-
-
-def same_figure_other_unit(a: str | None, b: str | None) -> bool:
-    """True when two stated figures are one number whose units differ only by a binary
-    prefix's "i" (``"144 GiB"`` and ``"144 GB"``): one figure written in two units, not a
-    disagreement a buyer has to weigh."""
-    if not a or not b:
-        return False
-    na, _, ua = a.strip().partition(" ")
-    nb, _, ub = b.strip().partition(" ")
-    return na == nb and ua != ub and ua.replace("i", "") == ub.replace("i", "")
 
 
 def dispute_to_weigh(claim: Claim | None, source_kinds: Mapping[str, str]) -> bool:
@@ -273,6 +117,9 @@ class Presented(BaseModel):
     amount: float | None = Field(None, description="the figure in the canonical unit; only for per-accelerator figures")
     unit: str | None = Field(None, description="canonical unit of amount: B, B/s, FLOP/s, OP/s, W")
     stated: str | None = Field(None, description="the figure or words as the source wrote them")
+    stated_amount: float | None = Field(
+        None, description="a published number in the canonical unit on the basis it is stated on (per rack too), for the record's own page"
+    )
     basis: str | None = None
     reason: str | None = Field(None, description="why there is no number, in words")
     derived: bool = Field(False, description="computed from other figures; the state is that of its weakest input")
@@ -284,6 +131,25 @@ class Presented(BaseModel):
         if self.derived and self.state is State.PUBLISHED:
             return DERIVED_LABEL
         return self.state.label
+
+    @property
+    def record_display(self) -> str:
+        """What the record's own page, API and CLI show: :attr:`display`, except that a *not
+        comparable* figure names the basis it is stated on (``"not comparable per accelerator (pod)"``)."""
+        if self.state is State.NOT_COMPARABLE and not self.derived:
+            return f"not comparable per accelerator ({self.basis or 'other basis'})"
+        return self.display
+
+    @property
+    def total_display(self) -> str:
+        """A figure as a total on its own basis, as a system page shows it: the stated figure
+        and its basis (``"132 kW per rack"``); a *not comparable* one with its basis and the
+        vendor's words; otherwise :attr:`display` (words, or the state in words)."""
+        if self.stated_amount is not None:
+            return f"{self.stated} per {self.basis}" if self.basis else str(self.stated)
+        if self.state is State.NOT_COMPARABLE and not self.derived:
+            return f"not comparable ({self.basis or 'other basis'}): {self.stated}"
+        return self.display
 
     @property
     def comparable(self) -> bool:
@@ -352,6 +218,7 @@ def present(claim: Claim | None, *, unit: str | None = None, what: str = "the fi
                 amount=fig.amount if per_accelerator else None,
                 unit=unit if per_accelerator else None,
                 stated=claim.value,
+                stated_amount=fig.amount,
                 basis=basis,
                 reason=None if per_accelerator else _reason(State.PUBLISHED, claim, what),
                 disputed=disputed,
@@ -407,6 +274,7 @@ def present_sparse(claim: ComputeSpec | None, *, unit: str | None = None, what: 
         amount=claim.sparse_figure.amount if per_accelerator else None,
         unit=unit if per_accelerator else None,
         stated=claim.sparse,
+        stated_amount=claim.sparse_figure.amount,
         basis=claim.basis.value if claim.basis else None,
         disputed=claim.disputed,
     )
@@ -451,61 +319,6 @@ def present_derived(inputs: Iterable[Presented], value: float | None, unit: str,
     return Presented(state=state, display=state.label, reason="; ".join(reasons) or None, derived=True)
 
 
-# --- offers ---------------------------------------------------------------------------
-
-
-_PRICING_WORDS = {
-    "on_demand": "on-demand",
-    "spot": "spot",
-    "committed": "committed",
-    "reserved": "reserved",
-    "capacity_block": "capacity block",
-    "marketplace": "marketplace",
-    "monthly": "monthly",
-    "weekly": "weekly",
-}
-_TERM = re.compile(r"(\d+)\s*-?\s*(year|yr|month|week|day)s?", re.I)
-
-
-def pricing_words(kind: str, term: str | None = None) -> str:
-    """How capacity is bought, in words, the one wording every price table uses: ``on-demand``,
-    ``spot``, ``1-year committed``, ``3-year committed``, ``capacity block``, ``reserved, 1
-    year``. ``kind`` may be spelled ``on_demand`` or ``on-demand`` (or an enum of either);
-    ``term`` as the source wrote it ("1 year", "3 years", "Low Priority"). A term that only
-    repeats the kind ("Capacity Block") or says nothing ("not stated") is left out."""
-    key = str(getattr(kind, "value", kind)).strip().lower().replace("-", "_")
-    word = _PRICING_WORDS.get(key, key.replace("_", " "))
-    text = (term or "").strip()
-    if not text or text.lower() in ("not stated", word, key.replace("_", " ")):
-        return word
-    found = _TERM.fullmatch(text)
-    if found and key == "committed":
-        unit = {"yr": "year"}.get(found.group(2).lower(), found.group(2).lower())
-        return f"{found.group(1)}-{unit} committed"
-    if found:
-        n, unit = int(found.group(1)), {"yr": "year"}.get(found.group(2).lower(), found.group(2).lower())
-        return f"{word}, {n} {unit}{'s' if n != 1 else ''}"
-    return f"{word} ({text})"
-
-
-def source_words(url: str | None) -> str:
-    """Where a price was read, in words for a link: the upstream file and its repository for a
-    file on GitHub (``pricing.yml in Cyclenerd/google-cloud-pricing-cost-calculator``), else the
-    page's host and path (``aws.amazon.com/ec2/capacityblocks/pricing``); "source not recorded"
-    for none. Never our own data file."""
-    text = (url or "").strip()
-    if not text:
-        return "source not recorded"
-    parsed = urlsplit(text)
-    parts = [p for p in parsed.path.split("/") if p]
-    host = parsed.netloc.removeprefix("www.")
-    if host == "github.com" and len(parts) >= 5 and parts[2] in ("blob", "raw"):
-        return f"{parts[-1]} in {parts[0]}/{parts[1]}"
-    if host == "raw.githubusercontent.com" and len(parts) >= 4:
-        return f"{parts[-1]} in {parts[0]}/{parts[1]}"
-    return (host + parsed.path.rstrip("/")) or text
-
-
 __all__ = [
     "CANONICAL_UNITS",
     "DERIVED_LABEL",
@@ -515,6 +328,7 @@ __all__ = [
     "State",
     "canonical_unit",
     "compute_unit",
+    "data_number",
     "dispute_to_weigh",
     "figure_text",
     "grouped",

@@ -52,6 +52,7 @@ class State(StrEnum):
     SINGLE_OFFER = "single_offer"
     NO_OFFERS = "no_offers"
     NO_PRICE = "no_price"
+    DOES_NOT_FIT = "does_not_fit"
 
     @property
     def label(self) -> str:
@@ -76,6 +77,7 @@ _LABELS = {
     State.SINGLE_OFFER: "not computed: one offer",
     State.NO_OFFERS: "not computed: no offers",
     State.NO_PRICE: "no price given",
+    State.DOES_NOT_FIT: "does not fit",
 }
 
 RECORD_STATES: tuple[State, ...] = (

@@ -49,14 +49,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import BadRequest
 from computeatlas.core.presentation import compute_unit, present
+from computeatlas.core.states import State
 from computeatlas.economics.models import ModelRecord
+from computeatlas.economics.needs import ModelNeeds, needs_of
 from computeatlas.silicon.records import Accelerator
 
 BOUND_LABEL = "upper bound on throughput (lower bound on cost) from published peaks, not a measurement"
@@ -99,7 +100,7 @@ class Figure(BaseModel):
     unit: str
     formula: str
     working: str | None = None
-    state: str = Field("computed", description="'computed', or the words of the input's state that stops it")
+    state: State = Field(State.DERIVED, description="derived when computed, else the state of the input that stops it")
     reason: str | None = None
 
     @property
@@ -111,13 +112,14 @@ class Figure(BaseModel):
 @dataclass(frozen=True)
 class Hardware:
     """The per-accelerator peaks a bound uses, each None when not a published per-accelerator
-    number (``why`` then says which state stops it, in words)."""
+    number (``states`` then holds the state that stops it, ``why`` says so in words)."""
 
     memory: float | None
     bandwidth: float | None
     flops: float | None
     power: float | None
     why: dict[str, str]
+    states: dict[str, State]
 
 
 def hardware_of(acc: Accelerator, fmt: NumberFormat) -> Hardware:
@@ -129,10 +131,11 @@ def hardware_of(acc: Accelerator, fmt: NumberFormat) -> Hardware:
         "flops": present(acc.compute(fmt), unit=compute_unit(fmt), what=f"dense {fmt.value} compute", figure=True),
         "power": present(acc.specs.power, unit="W", what="power", figure=True),
     }
-    why = {
-        k: f"{k}: {p.label}" + (f" ({p.reason})" if p.reason else "") for k, p in figures.items() if not p.comparable or p.amount is None
-    }
-    return Hardware(**{k: p.amount if p.comparable else None for k, p in figures.items()}, why=why)
+    missing = {k: p for k, p in figures.items() if not p.comparable or p.amount is None}
+    why = {k: f"{k}: {p.label}" + (f" ({p.reason})" if p.reason else "") for k, p in missing.items()}
+    # published, but not per accelerator: not comparable as a per-accelerator peak
+    states: dict[str, State] = {k: State.NOT_COMPARABLE if p.state is State.PUBLISHED else p.state for k, p in missing.items()}
+    return Hardware(**{k: p.amount if p.comparable else None for k, p in figures.items()}, why=why, states=states)
 
 
 class BoundRequest(BaseModel):
@@ -172,92 +175,6 @@ def check_request(request: BoundRequest, model: ModelRecord) -> BoundRequest:
     return request
 
 
-class ModelNeeds(BaseModel):
-    """What a model needs, from its record: weight bytes and KV-cache bytes.
-
-    ``kv_bytes_per_token`` [B] is held for every token of the context (all layers, or the
-    layers without a sliding window); ``kv_window_bytes_per_token`` [B] for at most
-    ``kv_window`` tokens per sequence (the sliding-window layers; 0 without a window)."""
-
-    weight_bytes: float | None
-    active_params: float | None
-    kv_bytes_per_token: float | None
-    kv_window_bytes_per_token: float = 0.0
-    kv_window: int | None = None
-    kv_formula: str
-    kv_working: str | None
-    why: list[str]
-
-    def per_sequence(self, context: int) -> float | None:
-        """Cache bytes one sequence of ``context`` tokens holds:
-        ``context × kv_bytes_per_token + min(context, kv_window) × kv_window_bytes_per_token``
-        [B]; None when the cache is not known."""
-        if self.kv_bytes_per_token is None:
-            return None
-        return context * self.kv_bytes_per_token + min(context, self.kv_window or 0) * self.kv_window_bytes_per_token
-
-
-def _state(fig) -> str:
-    return fig.state.value.replace("_", " ")
-
-
-def needs_of(model: ModelRecord, fmt: NumberFormat, kv_bits: int) -> ModelNeeds:
-    """``W = P_t × b`` and the KV cache of ``model`` (plain, multi-head latent or sliding-window
-    attention, whichever the record states; see the module docstring); None (with the reason)
-    where a figure it needs is not a published number."""
-    why = []
-    weight = model.total_params.value * fmt.bits / 8 if model.total_params.known and model.total_params.value is not None else None
-    if weight is None:
-        why.append(f"total parameters: {_state(model.total_params)}")
-    active = model.active_params.value if model.active_params.known else None
-    if active is None:
-        why.append(f"active parameters: {_state(model.active_params)}")
-    b = kv_bits / 8
-    b_text = f"{kv_bits // 8 if kv_bits >= 8 else b:g} B"
-    out: dict[str, Any] = {"weight_bytes": weight, "active_params": active, "kv_bytes_per_token": None, "kv_working": None}
-    if model.kv_lora_rank is not None and model.qk_rope_head_dim is not None:
-        formula = f"layers × (latent kv_lora_rank + positional key qk_rope_head_dim) × {b_text}"
-        parts = {"layers": model.layers, "latent size": model.kv_lora_rank, "positional key size": model.qk_rope_head_dim}
-    elif model.sliding_window is not None and model.sliding_window_layers is not None:
-        formula = (
-            f"2 × KV heads × head size × {b_text} × ((layers − window layers) × C + window layers × min(C, window))"
-            " ÷ C, per token at context C"
-        )
-        parts = {
-            "layers": model.layers,
-            "KV heads": model.kv_heads,
-            "head size": model.head_size,
-            "sliding window": model.sliding_window,
-            "sliding-window layers": model.sliding_window_layers,
-        }
-    else:
-        formula = f"2 × layers × KV heads × head size × {b_text}"
-        parts = {"layers": model.layers, "KV heads": model.kv_heads, "head size": model.head_size}
-    missing = [f"{name}: {_state(fig)}" for name, fig in parts.items() if not fig.known]
-    if missing:
-        return ModelNeeds(**out, kv_formula=formula, why=why + missing)
-    n = {name: int(fig.value or 0) for name, fig in parts.items()}
-    if "latent size" in n:
-        L, r, p = n["layers"], n["latent size"], n["positional key size"]
-        k = L * (r + p) * b
-        out |= {"kv_bytes_per_token": k, "kv_working": f"{L} × ({r} + {p}) × {b:g} B = {k:,.0f} B per token"}
-    elif "sliding window" in n:
-        L, H, d, w, Lw = n["layers"], n["KV heads"], n["head size"], n["sliding window"], n["sliding-window layers"]
-        per_layer = 2 * H * d * b
-        out |= {
-            "kv_bytes_per_token": (L - Lw) * per_layer,
-            "kv_window_bytes_per_token": Lw * per_layer,
-            "kv_window": w,
-            "kv_working": f"2 × {H} × {d} × {b:g} B = {per_layer:,.0f} B per token and layer; {L - Lw} layers hold every token, "
-            f"{Lw} hold at most {w:,}",
-        }
-    else:
-        L, H, d = n["layers"], n["KV heads"], n["head size"]
-        k = 2 * L * H * d * b
-        out |= {"kv_bytes_per_token": k, "kv_working": f"2 × {L} × {H} × {d} × {b:g} B = {k:,.0f} B per token"}
-    return ModelNeeds(**out, kv_formula=formula, why=why)
-
-
 def minimum_accelerators(need: float, memory: float) -> int:
     """The least N with ``N × memory ≥ need`` (at least 1)."""
     n = max(math.ceil(need / memory), 1)
@@ -287,8 +204,8 @@ class Bound(BaseModel):
     assumptions: list[str]
 
 
-def _missing(key: str, label: str, unit: str, formula: str, reason: str) -> Figure:
-    state = "not yet sourced" if "not sourced" in reason or "not yet sourced" in reason else reason.split(": ", 1)[-1].split(" (")[0]
+def _missing(key: str, label: str, unit: str, formula: str, state: State, reason: str) -> Figure:
+    """A figure that is not computed: the state of the input that stops it, and why in words."""
     return Figure(key=key, label=label, unit=unit, formula=formula, state=state, reason=reason)
 
 
@@ -301,7 +218,7 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
     """
     fmt, u, C = request.number_format, request.utilisation, request.context
     hw = hardware_of(acc, fmt)
-    if acc.compute(fmt) is not None and "not applicable" in hw.why.get("flops", ""):
+    if acc.compute(fmt) is not None and hw.states.get("flops") is State.NOT_APPLICABLE:
         raise BoundInputError("format", f"{acc.name} has no {fmt.value} (not applicable): choose another number format")
     needs = needs_of(model, fmt, request.kv_bits)
     label = BOUND_LABEL if u == 1 else ESTIMATE_LABEL
@@ -310,7 +227,7 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
     k = seq / C if seq is not None else None  # bytes per token of context, averaged over the sequence
     weights = (Figure(key="weights", label="Weights", amount=W, unit="B", formula=f"total parameters × {fmt.bits} bits ÷ 8",
                       working=f"{model.total_params.value:,.0f} × {fmt.bits / 8:g} B = {W / 1e9:,.1f} GB") if W is not None
-               else _missing("weights", "Weights", "B", "total parameters × bits ÷ 8", "; ".join(needs.why)))  # fmt: skip
+               else _missing("weights", "Weights", "B", "total parameters × bits ÷ 8", needs.stop, "; ".join(needs.why)))  # fmt: skip
     kv_working = (
         needs.kv_working
         if not needs.kv_window_bytes_per_token or k is None
@@ -319,7 +236,7 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
     kv = (
         Figure(key="kv_per_token", label="KV cache per token", amount=k, unit="B", formula=needs.kv_formula, working=kv_working)
         if k is not None
-        else _missing("kv_per_token", "KV cache per token", "B", needs.kv_formula, "; ".join(needs.why))
+        else _missing("kv_per_token", "KV cache per token", "B", needs.kv_formula, needs.stop, "; ".join(needs.why))
     )
     N, B = request.accelerators, request.batch
     if W is not None and hw.memory is not None:
@@ -350,7 +267,7 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
             else None,
         )
         if need_amount is not None
-        else _missing("memory_need", "Memory needed", "B", "W + B × C × k ≤ N × M", "; ".join(needs.why))
+        else _missing("memory_need", "Memory needed", "B", "W + B × C × k ≤ N × M", needs.stop, "; ".join(needs.why))
     )
     flops_formula = "N × F × u ÷ (2 × P_a)"
     op = compute_unit(fmt)
@@ -365,8 +282,9 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
         )
     else:
         reason = hw.why.get("flops") or "; ".join(needs.why)
-        prefill = _missing("prefill", "Prefill (compute-bound)", "tokens/s", flops_formula, reason)
-        compute = _missing("decode_compute", "Decode, compute-bound", "tokens/s", flops_formula, reason)
+        state = hw.states.get("flops") or needs.stop
+        prefill = _missing("prefill", "Prefill (compute-bound)", "tokens/s", flops_formula, state, reason)
+        compute = _missing("decode_compute", "Decode, compute-bound", "tokens/s", flops_formula, state, reason)
     mem_formula = "B × N × BW × u ÷ (P_a × b + B × C × k)"
     if hw.bandwidth is not None and Pa is not None and B and (k is not None or request.batch is not None):
         # Without the KV-cache figures a given batch still reads its active weights every step:
@@ -388,17 +306,23 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
             "Decode, memory-bound",
             "tokens/s",
             mem_formula,
-            hw.why.get("bandwidth") or "; ".join(needs.why) or "no batch fits",
+            hw.states.get("bandwidth") or (needs.stop if needs.why else hw.states.get("memory", State.NOT_COLLECTED)),
+            hw.why.get("bandwidth") or "; ".join(needs.why) or hw.why.get("memory") or "no batch fits",
         )
     shown = [f for f in (memory, compute) if f.computed]
     if shown:
         best = min(shown, key=lambda f: f.amount or 0)
         decode = Figure(key="decode", label="Decode (output tokens)", amount=best.amount, unit="tokens/s",
-                        formula="the lower of memory-bound and compute-bound decode" if len(shown) == 2 else f"{best.label.lower()} only (the other is {(compute if best is memory else memory).state})",
+                        formula="the lower of memory-bound and compute-bound decode" if len(shown) == 2 else f"{best.label.lower()} only (the other is {(compute if best is memory else memory).state.label})",
                         working=best.working)  # fmt: skip
     else:
         decode = _missing(
-            "decode", "Decode (output tokens)", "tokens/s", "the lower of memory-bound and compute-bound decode", memory.reason or ""
+            "decode",
+            "Decode (output tokens)",
+            "tokens/s",
+            "the lower of memory-bound and compute-bound decode",
+            memory.state,
+            memory.reason or "",
         )
     if decode.computed and hw.power is not None:
         tpj = (decode.amount or 0) / (N * hw.power)
@@ -416,47 +340,13 @@ def bound(model: ModelRecord, acc: Accelerator, request: BoundRequest) -> Bound:
             "Output tokens per joule",
             "tokens/J",
             "decode tokens/s ÷ (N × power)",
+            hw.states.get("power") or decode.state,
             hw.why.get("power") or decode.reason or "",
         )
     return Bound(model=model.id, accelerator=acc.id, accelerator_name=acc.name, number_format=fmt, accelerators=N, batch=B, context=C,
                  utilisation=u, label=label, weights=weights, kv_per_token=kv, memory_need=memory_need, prefill=prefill,
                  decode_memory=memory, decode_compute=compute, decode=decode, tokens_per_joule=joule,
                  assumptions=assumptions(model, fmt, request))  # fmt: skip
-
-
-def cost(speed: Figure, accelerators: int, price_per_hour: float | None, key: str, label: str) -> Figure:
-    """Cost per million tokens ``N × price ÷ (tokens/s × 3600) × 10⁶`` [USD], or the state of
-    whatever stops it (the speed's state, or 'no price')."""
-    formula = "N × price per accelerator-hour ÷ (tokens/s × 3600) × 1,000,000"
-    if not speed.computed:
-        return Figure(key=key, label=label, unit="USD per million tokens", formula=formula, state=speed.state, reason=speed.reason)
-    if price_per_hour is None:
-        return Figure(
-            key=key, label=label, unit="USD per million tokens", formula=formula, state="no price", reason="no fresh on-demand price"
-        )
-    value = accelerators * price_per_hour / ((speed.amount or 1) * 3600) * 1e6
-    return Figure(
-        key=key,
-        label=label,
-        amount=value,
-        unit="USD per million tokens",
-        formula=formula,
-        working=f"{accelerators} × {price_per_hour:.4g} ÷ ({speed.amount:,.0f} × 3600) × 1,000,000 = {value:.4g} USD",
-    )
-
-
-def blended(cost_in: Figure, cost_out: Figure, input_tokens: float, output_tokens: float) -> Figure:
-    """``(i × cost_in + o × cost_out) ÷ (i + o)`` [USD per million tokens of the stated mix]."""
-    formula = f"({input_tokens:g} × input cost + {output_tokens:g} × output cost) ÷ {input_tokens + output_tokens:g}"
-    label = f"Blended cost ({input_tokens:g} input : {output_tokens:g} output tokens)"
-    needed = ([cost_in] if input_tokens else []) + ([cost_out] if output_tokens else [])
-    stop = next((f for f in needed if not f.computed), None)
-    if stop is not None:
-        return Figure(key="cost_blended", label=label, unit="USD per million tokens", formula=formula, state=stop.state, reason=stop.reason)
-    value = (input_tokens * (cost_in.amount or 0) + output_tokens * (cost_out.amount or 0)) / (input_tokens + output_tokens)
-    return Figure(key="cost_blended", label=label, amount=value, unit="USD per million tokens", formula=formula,
-                  working=f"({input_tokens:g} × {cost_in.amount or 0:.4g} + {output_tokens:g} × {cost_out.amount or 0:.4g}) ÷ "
-                          f"{input_tokens + output_tokens:g} = {value:.4g} USD")  # fmt: skip
 
 
 def assumptions(model: ModelRecord, fmt: NumberFormat, request: BoundRequest) -> list[str]:
@@ -482,5 +372,5 @@ def assumptions(model: ModelRecord, fmt: NumberFormat, request: BoundRequest) ->
 
 __all__ = [
     "BOUND_LABEL", "ESTIMATE_LABEL", "Bound", "BoundInputError", "BoundRequest", "DoesNotFitModel", "Figure", "Hardware",
-    "ModelNeeds", "blended", "bound", "check_request", "cost", "hardware_of", "minimum_accelerators", "needs_of",
+    "ModelNeeds", "bound", "check_request", "hardware_of", "minimum_accelerators", "needs_of",
 ]  # fmt: skip

@@ -31,14 +31,9 @@ or borrowed.
 from __future__ import annotations
 
 import math
-from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from computeatlas.cloud.offers import (
-    amount_text,
-    unit_word,
-)
 from computeatlas.core.claims import (
     Claim,
     NumberFormat,
@@ -50,7 +45,6 @@ from computeatlas.core.presentation import (
 )
 from computeatlas.core.states import State
 from computeatlas.core.units import humanize
-from computeatlas.core.urls import site_path
 from computeatlas.economics.catalog import EconomicsCatalog
 from computeatlas.economics.inputs import (
     DoesNotFit,
@@ -58,11 +52,8 @@ from computeatlas.economics.inputs import (
     EstimateRequest,
     params_text,
 )
-from computeatlas.economics.prices import (
-    PriceSource,
-    cheapest_offer,
-    chosen_offer,
-)
+from computeatlas.economics.price_input import PriceInput, cheapest_price, offer_price
+from computeatlas.economics.prices import PriceSource
 from computeatlas.silicon.records import Accelerator
 from computeatlas.silicon.resolve import ResolveError, resolve_id
 
@@ -71,24 +62,6 @@ LABEL = "upper bound from published figures, not a measurement"
 
 COST_LABEL = "lower bound on cost from published figures, not a measurement"
 """How every estimated cost is labelled: it is the floor implied by the speed upper bound."""
-
-
-class Outcome(StrEnum):
-    """The state of an estimated figure, shown as words, never as a blank or a zero.
-
-    A bound that cannot be computed takes the shown state of the input that stops it
-    (:mod:`computeatlas.core.presentation`), in that state's words.
-    """
-
-    COMPUTED = "computed"
-    NOT_PUBLISHED = "not published"
-    NOT_APPLICABLE = "not applicable"
-    NOT_COMPARABLE = "not comparable"
-    PUBLISHED_AS_TEXT = "published as text"
-    NOT_SOURCED = "not yet sourced"
-    NOT_COLLECTED = "not yet collected"
-    NOT_SEPARABLE = "not separable"
-    NO_PRICE = "no price given"
 
 
 class InputFigure(BaseModel):
@@ -110,39 +83,12 @@ class InputFigure(BaseModel):
     note: str | None = None
 
 
-class PriceInput(BaseModel):
-    """The price per accelerator-hour the cost uses, and where it came from.
-
-    Read through :class:`~computeatlas.economics.prices.PriceSource`. From an offer it is
-    derived by :func:`computeatlas.cloud.offers.offer_price` from the offer's stored observation: ``instance`` prices ÷ ``accelerators_per_instance``;
-    ``accelerator`` prices as published. It stays in the offer's currency. With neither an
-    offer nor a price given it is the cheapest fresh on-demand USD observation of the part
-    (origin ``cheapest``), named and dated like an offer.
-    """
-
-    outcome: Outcome
-    per_accelerator_hour: float | None = None
-    currency: str = "USD"
-    origin: str = Field(description="'user', 'offer', 'cheapest' (the cheapest fresh on-demand observation) or 'none'")
-    working: str | None = None
-    offer_id: str | None = None
-    provider: str | None = None
-    instance_type: str | None = None
-    pricing: str | None = None
-    term: str | None = None
-    region: str | None = None
-    seen: str | None = None
-    stale: bool = Field(False, description="the offer was seen long enough ago to be stale (cloud layer's rule)")
-    source_url: str | None = None
-    offer_url: str | None = Field(None, description="the offer on its accelerator's price page")
-
-
 class Bound(BaseModel):
     """One estimated figure: its outcome, amount (``unit``), the formula and the working."""
 
     key: str
     label: str
-    outcome: Outcome
+    outcome: State
     amount: float | None = None
     unit: str
     display: str = Field(description="the figure with its unit, or the outcome in words")
@@ -157,7 +103,7 @@ class Estimate(BaseModel):
 
     accelerator: str
     accelerator_name: str
-    accelerator_url: str
+    accelerator_url: str = Field("", description="the accelerator's page (set by computeatlas.pages.economics)")
     params: float
     params_display: str = Field(description="the parameter count in words, e.g. '70e9 (70,000,000,000)'")
     number_format: NumberFormat
@@ -165,7 +111,7 @@ class Estimate(BaseModel):
     utilisation: float
     weight_bytes: float = Field(description="parameters × bits ÷ 8, in bytes (weights only)")
     weight_display: str
-    fits: Outcome = Field(description="computed (fits on one accelerator), or the state of the memory figure that stops it")
+    fits: State = Field(description="derived (fits on one accelerator), or the state of the memory figure that stops it")
     memory: InputFigure
     memory_bandwidth: InputFigure
     compute: InputFigure
@@ -204,16 +150,16 @@ def _input(acc: Accelerator, key: str, label: str, claim: Claim | None, unit: st
     )
 
 
-def _missing(fig: InputFigure, name: str) -> tuple[Outcome, str]:
+def _missing(fig: InputFigure, name: str) -> tuple[State, str]:
     """Why ``fig`` cannot be used: the outcome and a sentence naming the input's state."""
     if fig.state is State.NOT_APPLICABLE:
-        return Outcome.NOT_APPLICABLE, f"{fig.label} is not applicable to {name} (the hardware has no such thing)"
-    if fig.state is State.NOT_COMPARABLE:
-        return Outcome.NOT_COMPARABLE, (
+        return State.NOT_APPLICABLE, f"{fig.label} is not applicable to {name} (the hardware has no such thing)"
+    if fig.state in (State.NOT_COMPARABLE, State.PUBLISHED):  # published, but not per accelerator: not comparable
+        return State.NOT_COMPARABLE, (
             f"{fig.label} is published only on another basis or with sparsity ({fig.value!r}), "
             "not as a dense per-accelerator figure, so it is not used"
         )
-    return Outcome(fig.state_label), f"{fig.label} is {fig.state_label} for {name}"
+    return fig.state, f"{fig.label} is {fig.state_label} for {name}"
 
 
 def min_accelerators(weight_bytes: float, memory_bytes: float) -> int:
@@ -236,50 +182,6 @@ def fewest_accelerators(catalog: EconomicsCatalog, weight_bytes: float, ident: s
     return [(i, name, count) for count, _, name, i in sorted(found)[:n]]
 
 
-def _offer_price(catalog: EconomicsCatalog, acc: Accelerator, ident: str, prices: PriceSource | None) -> PriceInput:
-    offer = chosen_offer(catalog, acc, ident, prices)
-    return PriceInput(
-        outcome=Outcome.COMPUTED, per_accelerator_hour=offer.per_accelerator_hour, currency=offer.currency, origin="offer",
-        working=offer.arithmetic, offer_id=offer.id, provider=offer.provider_name, instance_type=offer.instance_type,
-        pricing=offer.pricing.value, term=offer.term, region=offer.region, seen=offer.seen.isoformat(),
-        stale=offer.stale, source_url=offer.source_url, offer_url=offer.url,
-    )  # fmt: skip
-
-
-def _cheapest_price(catalog: EconomicsCatalog, acc: Accelerator, prices: PriceSource | None) -> PriceInput:
-    """The cheapest fresh on-demand USD observation of ``acc``, or "no price" when none qualifies."""
-    found, shown = cheapest_offer(catalog, acc, prices)
-    if found is None:
-        return PriceInput(outcome=Outcome.NO_PRICE, origin="none")
-    unit = unit_word(acc)
-    if not found.current:
-        return PriceInput(
-            outcome=Outcome.NO_PRICE,
-            origin="none",
-            stale=True,
-            seen=found.collected.date().isoformat(),
-            source_url=found.source_url,
-            provider=shown.provider_name if shown else found.provider,
-            instance_type=found.instance_type,
-            offer_id=found.offer_id,
-            working=(
-                f"no current price: {found.seen}, {amount_text(found.per_accelerator_hour)} USD per {unit}-hour "
-                f"on demand (variant {found.variant}); costs use current prices only"
-            ),
-        )
-    working = (
-        f"cheapest of {found.counted} fresh on-demand USD observation(s) of variant {found.variant} in the "
-        f"{found.freshness_days} days to {found.as_of.date()}: {amount_text(found.per_accelerator_hour)} USD per {unit}-hour"
-    )
-    return PriceInput(
-        outcome=Outcome.COMPUTED, per_accelerator_hour=found.per_accelerator_hour, currency="USD", origin="cheapest",
-        working=working + (f" ({shown.arithmetic})" if shown else ""), offer_id=found.offer_id,
-        provider=shown.provider_name if shown else found.provider, instance_type=found.instance_type,
-        pricing="on-demand", term=shown.term if shown else None, region=found.region or None, seen=found.collected.date().isoformat(),
-        source_url=found.source_url, offer_url=shown.url if shown else None,
-    )  # fmt: skip
-
-
 def _finite(value: float, param: str, what: str) -> float:
     """``value`` when it is a finite number; else :class:`EstimateError` (400) naming ``param``."""
     if not math.isfinite(value):
@@ -290,17 +192,17 @@ def _finite(value: float, param: str, what: str) -> float:
 def _cost(key: str, label: str, speed: Bound, price: PriceInput) -> Bound:
     unit = f"{price.currency} per million tokens"
     formula = "price per accelerator-hour ÷ (tokens/s × 3600) × 1,000,000"
-    if speed.outcome is not Outcome.COMPUTED or speed.amount is None:
-        return Bound(key=key, label=label, outcome=speed.outcome, unit=unit, display=speed.outcome.value, formula=formula,
-                     label_note=COST_LABEL, reason=f"{speed.label} is {speed.outcome.value}: {speed.reason}")  # fmt: skip
-    if price.outcome is not Outcome.COMPUTED or price.per_accelerator_hour is None:
-        why = price.working if price.outcome is Outcome.NOT_SEPARABLE else "give a price per accelerator-hour or choose an offer"
+    if speed.outcome is not State.DERIVED or speed.amount is None:
+        return Bound(key=key, label=label, outcome=speed.outcome, unit=unit, display=speed.outcome.label, formula=formula,
+                     label_note=COST_LABEL, reason=f"{speed.label} is {speed.outcome.label}: {speed.reason}")  # fmt: skip
+    if price.outcome is not State.DERIVED or price.per_accelerator_hour is None:
+        why = price.working if price.outcome is State.NOT_SEPARABLE else "give a price per accelerator-hour or choose an offer"
         return Bound(
             key=key,
             label=label,
             outcome=price.outcome,
             unit=unit,
-            display=price.outcome.value,
+            display=price.outcome.label,
             formula=formula,
             label_note=COST_LABEL,
             reason=why,
@@ -308,7 +210,7 @@ def _cost(key: str, label: str, speed: Bound, price: PriceInput) -> Bound:
     cost = _finite(price.per_accelerator_hour / (speed.amount * 3600) * 1e6, "offer" if price.origin == "offer" else "price",
                    f"the {label.lower()}")  # fmt: skip
     return Bound(
-        key=key, label=label, outcome=Outcome.COMPUTED, amount=cost, unit=unit,
+        key=key, label=label, outcome=State.DERIVED, amount=cost, unit=unit,
         display=f"{cost:.4g} {unit}", formula=formula, label_note=COST_LABEL,
         working=f"{price.per_accelerator_hour:.4g} ÷ ({speed.amount:.4g} × 3600) × 1,000,000 = {cost:.4g} {unit}",
     )  # fmt: skip
@@ -347,52 +249,51 @@ def estimate(catalog: EconomicsCatalog, request: EstimateRequest, prices: PriceS
             raise DoesNotFit(
                 acc, weight, memory.amount, min_accelerators(weight, memory.amount), fewest_accelerators(catalog, weight, acc.id)
             )
-        fits, fit_reason = Outcome.COMPUTED, None
+        fits, fit_reason = State.DERIVED, None
     else:
         fits, fit_reason = _missing(memory, acc.name)
         fit_reason += ", so we cannot say the weights fit on one accelerator"
 
     speed_unit = "tokens/s"
     formula1 = "memory bandwidth (B/s) ÷ weight bytes"
-    if fits is not Outcome.COMPUTED:
+    if fits is not State.DERIVED:
         batch1 = Bound(key="decode_batch1", label="Decode at batch 1 (memory-bound)", outcome=fits, unit=speed_unit,
-                       display=fits.value, formula=formula1, reason=fit_reason)  # fmt: skip
+                       display=fits.label, formula=formula1, reason=fit_reason)  # fmt: skip
     elif not bandwidth.usable or bandwidth.amount is None:
         outcome, why = _missing(bandwidth, acc.name)
         batch1 = Bound(key="decode_batch1", label="Decode at batch 1 (memory-bound)", outcome=outcome, unit=speed_unit,
-                       display=outcome.value, formula=formula1, reason=why)  # fmt: skip
+                       display=outcome.label, formula=formula1, reason=why)  # fmt: skip
     else:
         tps = _finite(bandwidth.amount / weight, "params", "decode at batch 1")
-        batch1 = Bound(key="decode_batch1", label="Decode at batch 1 (memory-bound)", outcome=Outcome.COMPUTED,
+        batch1 = Bound(key="decode_batch1", label="Decode at batch 1 (memory-bound)", outcome=State.DERIVED,
                        amount=tps, unit=speed_unit, display=f"{tps:.4g} tokens/s", formula=formula1,
                        working=f"{humanize(bandwidth.amount, 'B/s')} ÷ {weight_text} = {tps:.4g} tokens/s")  # fmt: skip
 
     formula2 = f"dense {fmt.value} {op} × utilisation ÷ (2 × parameters)"
-    if fits is not Outcome.COMPUTED:
+    if fits is not State.DERIVED:
         big = Bound(key="decode_compute_bound", label="Decode at large batch (compute-bound)", outcome=fits,
-                    unit=speed_unit, display=fits.value, formula=formula2, reason=fit_reason)  # fmt: skip
+                    unit=speed_unit, display=fits.label, formula=formula2, reason=fit_reason)  # fmt: skip
     elif not compute.usable or compute.amount is None:
         outcome, why = _missing(compute, acc.name)
         big = Bound(key="decode_compute_bound", label="Decode at large batch (compute-bound)", outcome=outcome,
-                    unit=speed_unit, display=outcome.value, formula=formula2, reason=why)  # fmt: skip
+                    unit=speed_unit, display=outcome.label, formula=formula2, reason=why)  # fmt: skip
     else:
         tps = _finite(compute.amount * request.utilisation / (2 * params), "utilisation", "decode at large batch")
-        big = Bound(key="decode_compute_bound", label="Decode at large batch (compute-bound)", outcome=Outcome.COMPUTED,
+        big = Bound(key="decode_compute_bound", label="Decode at large batch (compute-bound)", outcome=State.DERIVED,
                     amount=tps, unit=speed_unit, display=f"{tps:.4g} tokens/s", formula=formula2,
                     working=f"{humanize(compute.amount, op)} × {request.utilisation:g} ÷ (2 × {params_text(params)}) = {tps:.4g} tokens/s")  # fmt: skip
 
     if request.offer is not None:
-        price = _offer_price(catalog, acc, request.offer, prices)
+        price = offer_price(catalog, acc, request.offer, prices)
     elif request.price_per_hour is not None:
-        price = PriceInput(outcome=Outcome.COMPUTED, per_accelerator_hour=request.price_per_hour, origin="user",
+        price = PriceInput(outcome=State.DERIVED, per_accelerator_hour=request.price_per_hour, origin="user",
                            working=f"{request.price_per_hour:g} USD per accelerator-hour, as given")  # fmt: skip
     else:
-        price = _cheapest_price(catalog, acc, prices)
+        price = cheapest_price(catalog, acc, prices)
 
     return Estimate(
         accelerator=acc.id,
         accelerator_name=acc.name,
-        accelerator_url=site_path("silicon_page", ident=acc.id),
         params=params,
         params_display=f"{params_text(params)} ({params:,.0f})",
         number_format=fmt,

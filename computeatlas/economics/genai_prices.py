@@ -38,7 +38,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from computeatlas.cloud.importers.cells import Skip
-from computeatlas.cloud.observations import InputError, InputFailed
+from computeatlas.cloud.observations import InputFailed
+from computeatlas.core.tabular import TableError
 from computeatlas.economics.token_files import GENAI_REPO, GENAI_V1, GENAI_V2, JsonInputError, Provenance, load, provenance_of
 from computeatlas.economics.token_prices import TokenObservation
 
@@ -161,7 +162,7 @@ def _model(provider: dict, model: dict, where: str, prov: Provenance, file: str)
 
 def read(
     path: Path, now: dt.datetime | None = None, commit: str | None = None, published: dt.datetime | None = None
-) -> Iterator[tuple[int, TokenObservation | InputError | Skip]]:
+) -> Iterator[tuple[int, TokenObservation | TableError | Skip]]:
     """Every model entry of a genai-prices ``data.json`` (not yet placed or checked), as
     ``(0, result)``: a :class:`TokenObservation` (USD per million tokens, possibly held by
     ``future_dated`` or ``conditional_price``), a :class:`Skip`, or a :class:`JsonInputError`
@@ -173,7 +174,7 @@ def read(
     data = load(path)
     if not isinstance(data, list):
         raise InputFailed([JsonInputError(str(path), "$", "expected a list of providers (the genai-prices data.json schema)")])
-    problems: list[InputError] = [
+    problems: list[TableError] = [
         JsonInputError(str(path), f"$[{i}]", "a provider needs an id and a list of models")
         for i, p in enumerate(data)
         if not isinstance(p, dict) or not isinstance(p.get("id"), str) or not isinstance(p.get("models"), list)

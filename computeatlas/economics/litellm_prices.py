@@ -29,7 +29,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from computeatlas.cloud.importers.cells import Skip
-from computeatlas.cloud.observations import InputError, InputFailed
+from computeatlas.cloud.observations import InputFailed
+from computeatlas.core.tabular import TableError
 from computeatlas.economics.token_files import TOKENCOST_PATH, TOKENCOST_REPO, JsonInputError, load, provenance_of
 from computeatlas.economics.token_prices import TokenObservation
 
@@ -67,7 +68,7 @@ def _tiers(entry: dict, side: str) -> list[str]:
 
 def read(
     path: Path, now: dt.datetime | None = None, commit: str | None = None, published: dt.datetime | None = None
-) -> Iterator[tuple[int, TokenObservation | InputError | Skip]]:
+) -> Iterator[tuple[int, TokenObservation | TableError | Skip]]:
     """Every entry of a tokencost ``model_prices.json`` (not yet placed or checked), as ``(0, result)``:
     a :class:`TokenObservation` (converted to USD per million tokens), a :class:`Skip` with its
     reason, or a :class:`JsonInputError` naming the file and JSON path of a bad value. Raises

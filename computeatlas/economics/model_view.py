@@ -26,9 +26,8 @@ import unicodedata
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.store import Store
-from computeatlas.core.claims import NumberFormat
-from computeatlas.core.errors import NotFound, closest
-from computeatlas.core.urls import site_path
+from computeatlas.core.errors import closest
+from computeatlas.core.states import State
 from computeatlas.economics.bound import (
     BOUND_LABEL,
     ESTIMATE_LABEL,
@@ -37,13 +36,14 @@ from computeatlas.economics.bound import (
     BoundRequest,
     DoesNotFitModel,
     Figure,
-    blended,
     bound,
     check_request,
-    cost,
 )
+from computeatlas.economics.bound_settings import settings_of
 from computeatlas.economics.catalog import EconomicsCatalog
 from computeatlas.economics.claims import EconomicsClaim, HardwareBasis
+from computeatlas.economics.costs import blended, cost
+from computeatlas.economics.errors import UnknownId
 from computeatlas.economics.models import FIGURE_LABELS, ModelRecord
 from computeatlas.economics.rental_price import LeftOut, RentalPrice, current_rental_prices, left_out
 from computeatlas.economics.token_market import MarketPrice, MarketSpread, SpreadEnd, market
@@ -62,7 +62,7 @@ class FigureRow(BaseModel):
     key: str
     label: str
     display: str
-    state: str
+    state: State
     text: str | None = None
     source_title: str | None = None
     source_url: str | None = None
@@ -74,9 +74,11 @@ class AcceleratorBound(BaseModel):
 
     accelerator: str
     accelerator_name: str
-    accelerator_url: str
+    accelerator_url: str = Field("", description="the accelerator's page (set by computeatlas.pages.economics)")
     price: RentalPrice | None
-    state: str = "computed"
+    state: State = Field(
+        State.DERIVED, description="derived when the bound is computed; does_not_fit, or not_applicable (no such number format)"
+    )
     reason: str | None = None
     bound: Bound | None = None
     cost_input: Figure | None = None
@@ -139,7 +141,7 @@ def find_model(catalog: EconomicsCatalog, ident: str) -> ModelRecord:
     provider's exact name for it (our alias table), compared as :func:`_key`; never a
     look-alike (``llama-3.1-70b`` is not ``llama-3.1-405b``). The caller may redirect to the id.
 
-    Raises :class:`NotFound` (404) naming the closest models, the nearest spelling first.
+    Raises :class:`~computeatlas.economics.errors.UnknownId` (404) naming the closest models by id, the nearest spelling first.
     """
     model = catalog.models.get(ident)
     if model is not None:
@@ -154,8 +156,8 @@ def find_model(catalog: EconomicsCatalog, ident: str) -> ModelRecord:
         return catalog.models[spelled.pop()]
     keys = {_key(m.id): m.id for m in catalog.models.values()} | {_key(m.name): m.id for m in catalog.models.values()}
     near = [keys[k] for k in closest(key, list(keys))] or sorted(spelled)
-    raise NotFound("No such model", f"no model with id {ident!r} in the atlas",
-                   [(catalog.models[i].name, site_path("economics_model", ident=i)) for i in dict.fromkeys(near)])  # fmt: skip
+    raise UnknownId("model", "No such model", f"no model with id {ident!r} in the atlas",
+                    [(catalog.models[i].name, i) for i in dict.fromkeys(near)])  # fmt: skip
 
 
 def figure_rows(model: ModelRecord) -> list[FigureRow]:
@@ -163,13 +165,13 @@ def figure_rows(model: ModelRecord) -> list[FigureRow]:
     out = []
     for key, fig in model.stated_figures():
         src = model.sources.get(fig.source) if fig.source else None
-        display = f"{fig.value:,.0f}" if fig.known else fig.state.value.replace("_", " ").replace("not sourced", "not yet sourced")
+        display = f"{fig.value:,.0f}" if fig.known else fig.state.label
         out.append(
             FigureRow(
                 key=key,
                 label=FIGURE_LABELS[key],
                 display=display,
-                state=fig.state.value,
+                state=fig.state,
                 text=fig.text,
                 source_title=src.title if src else None,
                 source_url=src.url if src else None,
@@ -184,13 +186,13 @@ def accelerator_bound(
 ) -> AcceleratorBound:
     """The bound of ``model`` on ``acc_id`` and its costs at ``price`` (a state, in words, where it cannot be computed)."""
     acc = catalog.accelerators[acc_id]
-    row = AcceleratorBound(
-        accelerator=acc.id, accelerator_name=acc.name, accelerator_url=site_path("silicon_page", ident=acc.id), price=price
-    )
+    row = AcceleratorBound(accelerator=acc.id, accelerator_name=acc.name, price=price)
     try:
         b = bound(model, acc, request)
-    except (DoesNotFitModel, BoundInputError) as exc:
-        return row.model_copy(update={"state": "not computed", "reason": exc.detail})
+    except DoesNotFitModel as exc:
+        return row.model_copy(update={"state": State.DOES_NOT_FIT, "reason": exc.detail})
+    except BoundInputError as exc:  # the part has no such number format
+        return row.model_copy(update={"state": State.NOT_APPLICABLE, "reason": exc.detail})
     hourly = price.per_accelerator_hour if price else None
     c_in = cost(b.prefill, b.accelerators, hourly, "cost_input", "Cost per million input tokens (prefill)")
     c_out = cost(b.decode, b.accelerators, hourly, "cost_output", "Cost per million output tokens (decode)")
@@ -243,7 +245,7 @@ def compare_claim(
         row = rows[0]
         return (
             False,
-            f"not compared: the bound on {row.accelerator_name} is {row.reason or (row.cost_output.state if row.cost_output else 'not computed')}",
+            f"not compared: the bound on {row.accelerator_name} is {row.reason or (row.cost_output.state.label if row.cost_output else 'not computed')}",
         )
     row = min(computed, key=lambda r: r.cost_output.amount or 0)  # type: ignore[union-attr]  # the part most favourable to the claim
     floor = row.cost_output.amount or 0  # type: ignore[union-attr]
@@ -310,20 +312,12 @@ def model_view(
         as_of=now, data_version=catalog.version)  # fmt: skip
 
 
-def settings_of(request: BoundRequest) -> dict[str, str]:
-    """The bound's settings as URL parameters of the model page."""
-    return {"format": request.number_format.value, "context": str(request.context),
-            "mix": f"{request.input_tokens:g}:{request.output_tokens:g}", "utilisation": f"{request.utilisation:g}",
-            "kv_bits": str(request.kv_bits), "batch": "" if request.batch is None else str(request.batch),
-            "accelerators": "" if request.accelerators is None else str(request.accelerators)}  # fmt: skip
-
-
 class ModelSummary(BaseModel):
     """One row of the models table on ``/economics/``: the cheapest market output price and the cheapest output-cost bound."""
 
     id: str
     name: str
-    url: str
+    url: str = Field("", description="the model's page (set by computeatlas.pages.economics)")
     architecture: str
     total_params: float | None
     active_params: float | None
@@ -346,59 +340,14 @@ def model_summaries(
         _, current, _ = market(observations_of(tokens_store, model.id), now, freshness_days)
         fresh = [r for r in current if not r.stale]
         out.append(ModelSummary(
-            id=model.id, name=model.name, url=site_path("economics_model", ident=model.id), architecture=model.architecture.value,
+            id=model.id, name=model.name, architecture=model.architecture.value,
             total_params=model.total_params.value, active_params=model.active_params.value, market_observations=len(current),
             cheapest_output=min(fresh or current, key=lambda r: r.output_per_million, default=None),
             cheapest_bound=min(computed, key=lambda r: r.cost_output.amount or 0, default=None)))  # type: ignore[union-attr]  # fmt: skip
     return out
 
 
-def parse_mix(text: str) -> tuple[float, float]:
-    """``"3:1"`` → (3.0, 1.0); :class:`BoundInputError` (param ``mix``) for anything else."""
-    parts = text.split(":")
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        return float(parts[0]), float(parts[1])
-    except ValueError:
-        raise BoundInputError("mix", f"{text!r} is not input:output tokens, e.g. 3:1") from None
-
-
-def request_from(
-    fmt: str | None = None,
-    context: str | None = None,
-    mix: str | None = None,
-    utilisation: str | None = None,
-    kv_bits: str | None = None,
-    batch: str | None = None,
-    accelerators: str | None = None,
-) -> BoundRequest:
-    """A :class:`BoundRequest` from text parameters (page query or CLI), each checked; :class:`BoundInputError` names a bad one."""
-    values: dict[str, object] = {}
-    if fmt:
-        try:
-            values["number_format"] = NumberFormat(fmt.strip().upper())
-        except ValueError:
-            raise BoundInputError("format", f"{fmt!r} is not a number format ({', '.join(f.value for f in NumberFormat)})") from None
-    for name, text, kind in (
-        ("context", context, int),
-        ("kv_bits", kv_bits, int),
-        ("utilisation", utilisation, float),
-        ("batch", batch, int),
-        ("accelerators", accelerators, int),
-    ):
-        if text:
-            try:
-                values[name] = kind(text)
-            except ValueError:
-                raise BoundInputError(name, f"{text!r} is not a {'whole ' if kind is int else ''}number") from None
-    if mix:
-        values["input_tokens"], values["output_tokens"] = parse_mix(mix)
-    return BoundRequest(**values)
-
-
 __all__ = [
     "BELOW_FLAG", "AcceleratorBound", "ClaimRow", "FigureRow", "MarketPrice", "MarketSpread", "ModelSummary", "ModelView", "SpreadEnd",
-    "accelerator_bound", "compare_claim", "figure_rows", "find_model", "model_summaries", "model_view", "parse_mix", "request_from",
-    "settings_of",
+    "accelerator_bound", "compare_claim", "figure_rows", "find_model", "model_summaries", "model_view",
 ]  # fmt: skip

@@ -23,12 +23,13 @@ import datetime as dt
 import math
 from collections.abc import Iterator, Mapping
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, WithJsonSchema, field_validator, model_validator
 
 from computeatlas.core.catalog import Problem, RecordKind
 from computeatlas.core.claims import Id, Record, Source, today_from
+from computeatlas.core.states import State
 
 MIN_PARAMS = 1e6
 """Fewest parameters a model record may state (a million)."""
@@ -37,19 +38,33 @@ MAX_PARAMS = 1e14
 """Most parameters a model record may state (a hundred trillion): beyond it, surely a typo."""
 
 
-class FigureState(StrEnum):
-    """The research state of a model figure, shown in words, never as a blank or a zero."""
+FIGURE_STATES: tuple[State, ...] = (State.PUBLISHED, State.NOT_SOURCED, State.NOT_APPLICABLE)
+"""The states a model figure may hold in a data file (shown in words, never as a blank or a zero)."""
 
-    PUBLISHED = "published"
-    NOT_SOURCED = "not_sourced"
-    NOT_APPLICABLE = "not_applicable"
+
+def _figure_state(value: Any) -> Any:
+    """Reject, before enum validation, a state a model figure may not hold, naming the allowed ones."""
+    if isinstance(value, State):
+        value = value.value
+    if isinstance(value, str) and value not in {s.value for s in FIGURE_STATES}:
+        allowed = ", ".join(repr(s.value) for s in FIGURE_STATES)
+        raise ValueError(f"state {value!r} is not one a model figure may hold: use one of {allowed}")
+    return value
+
+
+ModelFigureState = Annotated[
+    State,
+    BeforeValidator(_figure_state),
+    WithJsonSchema({"type": "string", "enum": [s.value for s in FIGURE_STATES], "title": "State"}),
+]
+"""The :class:`~computeatlas.core.states.State` field type of a model figure: one of :data:`FIGURE_STATES`."""
 
 
 class ModelFigure(Record):
     """One figure of a model: ``value`` (a count) read from ``source`` (a key of the record's
     ``sources``), or a state with a ``note`` saying where we looked or why it does not apply."""
 
-    state: FigureState = FigureState.PUBLISHED
+    state: ModelFigureState = State.PUBLISHED
     value: float | None = None
     source: str | None = None
     text: str | None = Field(None, description="the words the source used, when they help (e.g. '70B')")
@@ -57,7 +72,7 @@ class ModelFigure(Record):
 
     @model_validator(mode="after")
     def _consistent(self) -> ModelFigure:
-        if self.state is FigureState.PUBLISHED:
+        if self.state is State.PUBLISHED:
             if self.value is None or self.source is None:
                 raise ValueError("a published figure needs a value and a source")
             if not math.isfinite(self.value) or self.value <= 0:
@@ -71,7 +86,7 @@ class ModelFigure(Record):
     @property
     def known(self) -> bool:
         """True when the figure is a published number."""
-        return self.state is FigureState.PUBLISHED and self.value is not None
+        return self.state is State.PUBLISHED and self.value is not None
 
 
 class Architecture(StrEnum):
@@ -241,9 +256,9 @@ __all__ = [
     "ATTENTION_FIGURES",
     "FIGURES",
     "FIGURE_LABELS",
+    "FIGURE_STATES",
     "MARKET_ONLY_PROVIDERS",
     "Architecture",
-    "FigureState",
     "ModelFigure",
     "ModelRecord",
 ]

@@ -10,16 +10,16 @@ from __future__ import annotations
 import datetime as dt
 import math
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from computeatlas.cloud import cheapest_price
 from computeatlas.cloud.cheapest_price import CheapestPrice
 from computeatlas.cloud.offers import find_offer
 from computeatlas.cloud.spreads import SpreadEnd
 from computeatlas.cloud.store import Store
-from computeatlas.core.errors import InputError, NotFound, closest
-from computeatlas.core.urls import site_path
+from computeatlas.core.errors import NotFound, ParamError, closest
 from computeatlas.economics.catalog import EconomicsCatalog
+from computeatlas.economics.errors import UnknownId
 
 
 class RentalPrice(SpreadEnd):
@@ -60,7 +60,7 @@ class LeftOut(BaseModel):
     accelerator: str
     accelerator_name: str
     reason: str
-    url: str
+    url: str = Field("", description="the accelerator's page (set by computeatlas.pages.economics)")
 
 
 def left_out(catalog: EconomicsCatalog, store: Store, now: dt.datetime, freshness_days: int, ranked: set[str]) -> list[LeftOut]:
@@ -68,7 +68,7 @@ def left_out(catalog: EconomicsCatalog, store: Store, now: dt.datetime, freshnes
     (:func:`computeatlas.cloud.cheapest_price.left_out`)."""
     prices = cheapest_price.cheapest_prices(store, now, freshness_days, catalog)
     return [
-        LeftOut(accelerator=a, accelerator_name=catalog.accelerators[a].name, reason=why, url=site_path("silicon_page", ident=a))
+        LeftOut(accelerator=a, accelerator_name=catalog.accelerators[a].name, reason=why)
         for a, why in cheapest_price.left_out(catalog, prices, ranked, store)
     ]
 
@@ -89,14 +89,15 @@ def chosen_price(
     (``offer``, its derived price per accelerator-hour), or ``price`` USD per accelerator-hour for
     ``accelerator``. None when neither is given.
 
-    Raises :class:`~computeatlas.core.errors.NotFound` (404) for an unknown offer or accelerator
-    (naming the closest), :class:`~computeatlas.core.errors.InputError` (400) for a price that is
+    Raises :class:`~computeatlas.core.errors.NotFound` (404) for an unknown offer, and
+    :class:`~computeatlas.economics.errors.UnknownId` for an unknown accelerator (naming the closest),
+    :class:`~computeatlas.core.errors.ParamError` (400) for a price that is
     not a finite number above zero and at most :data:`MAX_PRICE`, a price without an accelerator,
     an offer in another currency, one whose price per accelerator is not separable, or an offer
     and a price given together (one of them would be ignored without a word).
     """
     if offer and price is not None and price.strip():
-        raise InputError("price", "give an offer or a price, not both: the offer's price would replace yours")
+        raise ParamError("price", "give an offer or a price, not both: the offer's price would replace yours")
     if offer:
         found = find_offer(catalog, store, offer, now)
         if found is None:
@@ -104,28 +105,28 @@ def chosen_price(
                 "No such offer", f"no offer with id {offer!r} (ids end in the date the price was read; the cloud pages list them)", []
             )
         if found.per_accelerator_hour is None:
-            raise InputError("offer", f"{offer!r} is a bundle whose price per accelerator is not separable ({found.arithmetic})")
+            raise ParamError("offer", f"{offer!r} is a bundle whose price per accelerator is not separable ({found.arithmetic})")
         if found.currency != "USD":
-            raise InputError("offer", f"{offer!r} is priced in {found.currency}; the bound compares USD prices only")
+            raise ParamError("offer", f"{offer!r} is priced in {found.currency}; the bound compares USD prices only")
         return found.accelerator, RentalPrice(per_accelerator_hour=found.per_accelerator_hour, provider=found.provider,
                                               instance_type=found.instance_type, region=found.region or "", collected=found.collected,
                                               source_url=found.source_url, freshness_days=0, origin=f"chosen offer {offer}")  # fmt: skip
     if price is None or not price.strip():
         if accelerator:
-            raise InputError("price", "give a price in USD per accelerator-hour with the accelerator")
+            raise ParamError("price", "give a price in USD per accelerator-hour with the accelerator")
         return None
     try:
         value = float(price)
     except ValueError:
-        raise InputError("price", f"{price!r} is not a number (USD per accelerator-hour)") from None
+        raise ParamError("price", f"{price!r} is not a number (USD per accelerator-hour)") from None
     if not (math.isfinite(value) and 0 < value <= MAX_PRICE):
-        raise InputError("price", f"{price!r} must be a finite number above 0 and at most {MAX_PRICE:,.0f} USD per accelerator-hour")
+        raise ParamError("price", f"{price!r} must be a finite number above 0 and at most {MAX_PRICE:,.0f} USD per accelerator-hour")
     if not accelerator:
-        raise InputError("accelerator", "name the accelerator the price is for")
+        raise ParamError("accelerator", "name the accelerator the price is for")
     if accelerator not in catalog.accelerators:
         near = closest(accelerator, list(catalog.accelerators))
-        raise NotFound("No such accelerator", f"no accelerator with id {accelerator!r}",
-                       [(catalog.accelerators[i].name, site_path("silicon_page", ident=i)) for i in near])  # fmt: skip
+        raise UnknownId("accelerator", "No such accelerator", f"no accelerator with id {accelerator!r}",
+                        [(catalog.accelerators[i].name, i) for i in near])  # fmt: skip
     return accelerator, RentalPrice(per_accelerator_hour=value, provider="", instance_type="", region="", collected=now, source_url="",
                                     freshness_days=0, origin="given by you")  # fmt: skip
 

@@ -14,7 +14,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from computeatlas.cloud.observations import InputError, InputFailed
+from computeatlas.cloud.observations import InputFailed
+from computeatlas.core.tabular import TableError
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def provenance_of(
     return known
 
 
-class JsonInputError(InputError):
+class JsonInputError(TableError):
     """A bad value of a JSON file: ``file`` and the JSON ``path`` (``$[3].models[12].prices.input_mtok``); ``line`` is 0."""
 
     def __init__(self, file: str, path: str, message: str, text: str | None = None) -> None:
@@ -134,7 +135,7 @@ def load(path: Path) -> object:
     except UnicodeDecodeError:
         raise InputFailed([JsonInputError(str(path), "$", "not UTF-8 text")]) from None
     except json.JSONDecodeError as exc:
-        raise InputFailed([InputError(str(path), exc.lineno, f"char {exc.colno}", f"not JSON: {exc.msg}")]) from None
+        raise InputFailed([TableError(str(path), exc.lineno, f"char {exc.colno}", f"not JSON: {exc.msg}")]) from None
 
 
 __all__ = ["KNOWN", "JsonInputError", "Provenance", "load", "provenance_of"]

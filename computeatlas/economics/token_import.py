@@ -17,9 +17,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from computeatlas.cloud.importers.cells import Skip
-from computeatlas.cloud.observations import InputError, Status
+from computeatlas.cloud.observations import Status
 from computeatlas.cloud.runs import run_id
 from computeatlas.cloud.store import Store
+from computeatlas.core.tabular import TableError
 from computeatlas.economics import genai_prices, litellm_prices, token_band
 from computeatlas.economics.models import ModelRecord
 from computeatlas.economics.token_prices import TokenObservation, TokenSummary, alias_table, decide, read
@@ -72,7 +73,7 @@ def import_token_files(
     for path in paths:
         for _line, result in reader(path, now, **options):
             summary.read += 1
-            if isinstance(result, InputError):
+            if isinstance(result, TableError):
                 summary.rejected += 1
                 summary.errors.append(result)
             elif isinstance(result, Skip):

@@ -49,9 +49,10 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from computeatlas.cloud.importers.cells import CellError, Skip, rows, timestamp
-from computeatlas.cloud.observations import InputError, Status
+from computeatlas.cloud.observations import Status
 from computeatlas.cloud.runs import ImportCounts
 from computeatlas.cloud.store import Store
+from computeatlas.core.tabular import TableError
 from computeatlas.economics.models import MARKET_ONLY_PROVIDERS, ModelRecord
 
 COLUMNS = {
@@ -189,10 +190,10 @@ def per_million(source: str, extra: Mapping[str, object]) -> tuple[float, float,
             SOURCES[source][2])  # fmt: skip
 
 
-def read(path: Path, now: dt.datetime | None = None) -> Iterator[tuple[int, TokenObservation | InputError | Skip]]:
+def read(path: Path, now: dt.datetime | None = None) -> Iterator[tuple[int, TokenObservation | TableError | Skip]]:
     """The per-token observations of an OpenComputePrices CSV file, line by line (not yet placed
     or checked). A row that is not a per-token price is a :class:`Skip`; a bad cell an
-    :class:`InputError` naming file, line and column. Raises
+    :class:`TableError` naming file, line and column. Raises
     :class:`~computeatlas.cloud.observations.InputFailed` for an unreadable file or a missing column."""
     now = now or dt.datetime.now(dt.UTC)
 

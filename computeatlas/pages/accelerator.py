@@ -17,16 +17,11 @@ from computeatlas.cloud.rental import RentSummary, rent_summary
 from computeatlas.cloud.store import Store
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.urls import site_path
-from computeatlas.energy.views import PowerQuestion, power_question
+from computeatlas.pages.energy import PowerQuestion, power_question
 from computeatlas.pages.glance import Glance, glance
+from computeatlas.pages.related import CuratedLink, RelatedPart, compared_against, related
 from computeatlas.silicon.derive import DerivedFigure, derived_figures
 from computeatlas.silicon.records import Accelerator
-from computeatlas.silicon.related import (
-    CuratedLink,
-    RelatedPart,
-    compared_against,
-    related,
-)
 from computeatlas.silicon.specs import SPEC_LABELS, SpecView, spec_view
 
 

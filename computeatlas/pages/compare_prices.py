@@ -22,20 +22,22 @@ import datetime as dt
 from computeatlas.catalog import Catalog
 from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
 from computeatlas.cloud.store import Store
-from computeatlas.core.presentation import DERIVED_LABEL, grouped, sig3, tera_unit
+from computeatlas.core.presentation import grouped, sig3, tera_unit
+from computeatlas.core.states import State
 from computeatlas.pages.cheapest import price_text, provider_name
+from computeatlas.pages.comparison import ComparisonView
 from computeatlas.silicon.comparison import (
     CellView,
-    ComparisonView,
     RowView,
     with_ratios,
 )
 
-NONE_OBSERVED_STATE = "none_observed"
-"""The state word of a price cell with no fresh on-demand USD observation."""
+NONE_OBSERVED_STATE = State.NO_PRICE
+"""The state of a price cell with no on-demand USD observation at all."""
 NONE_OBSERVED_LABEL = "no current on-demand price observed"
-NOT_CURRENT_STATE = "not_current"
-"""The state word of a price cell whose newest observation is older than the freshness window."""
+"""What such a cell shows (and a price-performance cell beside it)."""
+NOT_CURRENT_STATE = State.STALE
+"""The state of a price cell whose newest observation is older than the freshness window."""
 
 
 def _price_cell(catalog: Catalog, base: CellView, end: CheapestPrice | None) -> CellView:
@@ -43,28 +45,27 @@ def _price_cell(catalog: Catalog, base: CellView, end: CheapestPrice | None) -> 
         return CellView(
             id=base.id,
             state=NONE_OBSERVED_STATE,
-            state_label=NONE_OBSERVED_LABEL,
+            state_label=NONE_OBSERVED_STATE.label,
             display=NONE_OBSERVED_LABEL,
             comparable=False,
             verified=base.verified,
         )
     provider = provider_name(catalog, end.provider)
     if not end.current:
-        words = f"not current: {end.seen}"
         return CellView(
             id=base.id,
             state=NOT_CURRENT_STATE,
-            state_label=words,
-            display=f"{words} ({price_text(end.per_accelerator_hour)} USD per hour)",
+            state_label=NOT_CURRENT_STATE.label,
+            display=f"not current: {end.seen}",
             comparable=False,
             verified=end.collected.date(),
-            note=f"{provider}, {end.instance_type}",
+            note=f"{provider}, {end.instance_type}, {price_text(end.per_accelerator_hour)} USD per hour",
             url=end.source_url,
         )
     return CellView(
         id=base.id,
-        state="observed",
-        state_label="observed price",
+        state=State.PUBLISHED,
+        state_label=State.PUBLISHED.label,
         display=f"{price_text(end.per_accelerator_hour)} USD per hour",
         comparable=True,
         amount=end.per_accelerator_hour,
@@ -88,18 +89,21 @@ def _per_dollar(figure: CellView, price: CellView, scale: float, unit: str, what
         )
     if price.amount is None:
         words = (
-            f"no current price: {price.state_label.removeprefix('not current: ')}"
-            if price.state == NOT_CURRENT_STATE
-            else NONE_OBSERVED_LABEL
+            f"no current price: {price.display.removeprefix('not current: ')}" if price.state is NOT_CURRENT_STATE else NONE_OBSERVED_LABEL
         )
         return CellView(
-            id=figure.id, state=NONE_OBSERVED_STATE, state_label=words, display=words, comparable=False, verified=figure.verified
+            id=figure.id,
+            state=NONE_OBSERVED_STATE,
+            state_label=NONE_OBSERVED_STATE.label,
+            display=words,
+            comparable=False,
+            verified=figure.verified,
         )
     value = figure.amount / scale / price.amount
     return CellView(
         id=figure.id,
-        state="derived",
-        state_label=DERIVED_LABEL,
+        state=State.DERIVED,
+        state_label=State.DERIVED.label,
         display=f"{sig3(value)} {unit}",
         comparable=True,
         amount=value,
@@ -147,7 +151,14 @@ def price_rows(catalog: Catalog, view: ComparisonView, cheapest: dict[str, Cheap
                 group="price",
                 note="These parts share no number format all publish as a dense per-accelerator figure (see Headline compute), so compute per dollar is not set side by side.",
                 cells=[
-                    CellView(id=p.id, state="not_comparable", state_label=words, display=words, comparable=False, verified=p.verified)
+                    CellView(
+                        id=p.id,
+                        state=State.NOT_COMPARABLE,
+                        state_label=State.NOT_COMPARABLE.label,
+                        display=words,
+                        comparable=False,
+                        verified=p.verified,
+                    )
                     for p in prices
                 ],
             )

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from computeatlas.cloud.rental import RentSummary
 from computeatlas.core.claims import NumberFormat
+from computeatlas.core.states import State
 from computeatlas.pages.cheapest import price_text
 from computeatlas.silicon.specs import SpecView
 
@@ -29,7 +30,7 @@ class GlanceFigure(BaseModel):
     key: str
     label: str
     display: str = Field(description="the figure as stated (thousands separators), or the state in words")
-    state: str
+    state: State
     state_label: str
     basis: str | None = None
     dense: bool = Field(False, description="a compute figure: the dense rate")
@@ -66,12 +67,12 @@ def first_sentence(text: str) -> str:
 def _figure(spec: SpecView) -> GlanceFigure:
     fmt = spec.number_format
     label = f"{fmt.value} dense" if isinstance(fmt, NumberFormat) else _CARD_LABELS.get(spec.key, spec.label)
-    shown = spec.state.value in ("published", "published_as_text")
+    shown = spec.state in (State.PUBLISHED, State.PUBLISHED_AS_TEXT)
     return GlanceFigure(
         key=spec.key,
         label=label,
         display=spec.primary.display if shown else spec.state_label,
-        state=spec.state.value,
+        state=spec.state,
         state_label=spec.state_label,
         basis=spec.primary.basis if shown else None,
         dense=fmt is not None,
@@ -130,7 +131,9 @@ def glance(
     """The card of one accelerator from its spec views, rental summary and catch (``prices_read``:
     whether the observation store was read, see :func:`glance_price`)."""
     by_key = {s.key: s for s in specs}
-    figures = [_figure(by_key[k]) for k in CARD_SPECS if k in by_key and not (k == "compute.FP4" and by_key[k].state.value != "published")]
+    figures = [
+        _figure(by_key[k]) for k in CARD_SPECS if k in by_key and not (k == "compute.FP4" and by_key[k].state is not State.PUBLISHED)
+    ]
     return Glance(
         figures=figures,
         availability=availability,

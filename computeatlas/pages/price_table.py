@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 from pydantic import BaseModel
 
 from computeatlas.cloud.regions import region_label
-from computeatlas.core.errors import InputError
+from computeatlas.core.errors import ParamError
 from computeatlas.core.presentation import pricing_words
 
 Row = TypeVar("Row")
@@ -55,13 +55,13 @@ class SortState(BaseModel):
 
 def parse_sort(text: str | None, columns: Sequence[str] = tuple(OBSERVED_SORTS)) -> SortState:
     """``price`` → ascending, ``-price`` → descending; empty is the table as listed. Raises
-    :class:`~computeatlas.core.errors.InputError` (400) naming ``sort`` for any other key."""
+    :class:`~computeatlas.core.errors.ParamError` (400) naming ``sort`` for any other key."""
     raw = (text or "").strip()
     key = raw.removeprefix("-")
     if not key:
         return SortState()
     if key not in columns:
-        raise InputError("sort", f"{raw!r} is not a column; sort by one of {', '.join(columns)} (a leading '-' sorts the other way)")
+        raise ParamError("sort", f"{raw!r} is not a column; sort by one of {', '.join(columns)} (a leading '-' sorts the other way)")
     return SortState(key=key, descending=raw.startswith("-"))
 
 

@@ -26,15 +26,11 @@ unknown name) and the closest ids or candidates in ``options``.
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import itertools
-from collections.abc import Callable, Iterable, Sequence
-from typing import Literal
+from collections.abc import Callable, Sequence
 
-from pydantic import BaseModel, Field
-
-from computeatlas.core.citation import SourceView, source_view
+from computeatlas.core.citation import source_view
 from computeatlas.core.claims import (
     Claim,
     NumberFormat,
@@ -46,190 +42,25 @@ from computeatlas.core.presentation import (
     present,
     ratio_text,
 )
-from computeatlas.core.states import State
-from computeatlas.core.urls import site_path
-from computeatlas.silicon import derive, resolve
+from computeatlas.silicon import derive
 from computeatlas.silicon.catalog import SiliconCatalog
+from computeatlas.silicon.comparison_parts import MAX_PARTS, MIN_PARTS, CompareError, display_order, resolve_parts, split_ids
+from computeatlas.silicon.comparison_views import (
+    CellView,
+    ComparisonTable,
+    CuratedView,
+    HeadlineView,
+    PairGap,
+    Part,
+    RowView,
+)
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.records import Accelerator
 from computeatlas.silicon.related import title_of
 from computeatlas.silicon.specs import SPEC_LABELS, spec_view
 
-MIN_PARTS = 2
-MAX_PARTS = 6
 NO_RATIO_ROWS = ("interconnect", "software")
 """Rows that never carry a ratio (see the module docstring)."""
-
-
-class CompareError(ValueError):
-    """Bad input for a comparison. ``status`` is 400 or 404; ``options`` lists candidates or
-    the closest ids; ``message`` is one sentence naming what was wrong."""
-
-    def __init__(self, message: str, status: int = 400, options: list[resolve.Candidate] | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.options = options or []
-
-
-def split_ids(values: str | Iterable[str] | None) -> list[str]:
-    """Names from ``"a,b,c"`` or repeated values (``ids=a&ids=b``): split on commas, trimmed, blanks dropped."""
-    if values is None:
-        return []
-    items = [values] if isinstance(values, str) else list(values)
-    return [part.strip() for item in items for part in item.split(",") if part.strip()]
-
-
-def resolve_parts(catalog: SiliconCatalog, names: Sequence[str]) -> list[str]:
-    """Resolve 2–6 names (ids, aliases, names) to distinct ids, keeping their order.
-
-    Raises :class:`CompareError`: none given (400), more than :data:`MAX_PARTS` (400), an
-    unknown name (404, closest ids), an ambiguous one (400, candidates), the same part
-    twice (400), or only one part (400).
-    """
-    if not names:
-        raise CompareError("No accelerators given: name 2 to 6, e.g. ids=nvidia-h100-sxm,nvidia-h200-sxm.")
-    if len(names) > MAX_PARTS:
-        raise CompareError(f"{len(names)} accelerators given: a comparison takes at most {MAX_PARTS}.")
-    ids: list[str] = []
-    given: dict[str, str] = {}
-    for name in names:
-        try:
-            ident = resolve.resolve_id(catalog, name)
-        except resolve.UnknownName as exc:
-            raise CompareError(exc.message, 404, exc.options) from None
-        except resolve.ResolveError as exc:
-            raise CompareError(exc.message, 400, exc.options) from None
-        if ident in ids:
-            first = given[ident]
-            which = f"'{ident}' is named twice" if first == name == ident else f"'{first}' and '{name}' are both {ident}"
-            raise CompareError(f"The same accelerator twice: {which}. Compare different parts.")
-        ids.append(ident)
-        given[ident] = name
-    if len(ids) < MIN_PARTS:
-        raise CompareError(f"Only one accelerator given ({ids[0]}): name at least {MIN_PARTS}.")
-    return ids
-
-
-def display_order(catalog: SiliconCatalog, ids: Sequence[str]) -> list[str]:
-    """The order parts are shown in: a pair follows its curated record's ``parts`` if there
-    is one, else the canonical (sorted) order; three or more keep the order given."""
-    if len(ids) != 2:
-        return list(ids)
-    curated = catalog.comparisons.get(pair_id(*ids))
-    return list(curated.parts) if curated is not None else sorted(ids)
-
-
-class PartView(BaseModel):
-    """One accelerator in a comparison (a column)."""
-
-    id: str
-    name: str
-    vendor: str
-    availability: str
-    verified: dt.date
-    url: str
-    api_url: str
-    data_file: str
-
-
-class CellView(BaseModel):
-    """One part's value in a row, with its state, basis, source and date.
-
-    ``ratio`` is this cell ÷ the reference part's cell, set only when both are comparable
-    figures in the same unit, format and sparsity; ``state`` is a spec state
-    (``published`` …), ``not_collected``, or a derived state (``derived`` …).
-    """
-
-    id: str
-    state: str
-    state_label: str
-    display: str
-    comparable: bool
-    amount: float | None = Field(None, description="canonical unit of the row")
-    basis: str | None = None
-    basis_label: str | None = Field(None, description="the basis in words: 'chip', 'package', 'package of 2 GCDs'")
-    per_device: str | None = Field(None, description="derived per-device figure of a multi-device package, e.g. '64 GB per GCD'")
-    source: SourceView | None = None
-    vendor_source: bool = Field(False, description="the source is the vendor, who sells this part")
-    verified: dt.date
-    note: str | None = None
-    published_text: str | None = None
-    memory_type: str | None = None
-    sparse: str | None = Field(None, description="the sparsity figure, shown, never compared")
-    disputed: bool = False
-    dispute_to_weigh: bool = Field(
-        False, description="the disagreement is maker against maker, or the figure has no maker source: shown as a badge"
-    )
-    secondary: str | None = Field(None, description="the figure converted to the row's unit where the source stated it in another")
-    other_claims: list[str] = Field(default_factory=list)
-    worked: str | None = Field(None, description="derived rows: the formula with this part's figures")
-    reason: str | None = Field(None, description="derived rows: why there is no value")
-    url: str | None = Field(None, description="price rows: the page the observed price was read from")
-    is_reference: bool = False
-    ratio: float | None = None
-    ratio_display: str | None = None
-
-
-class RowView(BaseModel):
-    """One spec (or derived figure) across every part."""
-
-    key: str
-    label: str
-    group: Literal["memory", "compute", "power", "interconnect", "software", "derived", "price"]
-    number_format: NumberFormat | None = None
-    unit: str | None = None
-    formula: str | None = None
-    note: str | None = None
-    cells: list[CellView]
-
-
-class HeadlineView(BaseModel):
-    """The headline compute comparison: a shared dense format, or why there is none."""
-
-    number_format: NumberFormat | None
-    text: str
-    row: RowView | None = None
-
-
-class PairGap(BaseModel):
-    """Two parts with no number format both publish as a dense per-accelerator figure."""
-
-    a: str
-    b: str
-    text: str
-
-
-class CuratedView(BaseModel):
-    """The words a curated comparison adds above the generated rows."""
-
-    id: str
-    title: str
-    framing: str
-    verdict: str
-    verified: dt.date
-    sources: list[SourceView]
-
-
-class ComparisonView(BaseModel):
-    """A whole comparison: the page data and the body of ``/api/compare``."""
-
-    ids: list[str]
-    title: str
-    url: str = Field(description="the page: /compare/{a}-vs-{b} for a pair, /compare/?ids=… for more")
-    api_url: str = Field(description="this document: /api/compare/{a}-vs-{b} for a pair, /api/compare?ids=… for more")
-    parts: list[PartView]
-    reference: str = Field(description="the part ratios are taken against (the first)")
-    curated: CuratedView | None = None
-    headline: HeadlineView
-    gaps: list[PairGap] = Field(description="pairs with no shared dense per-accelerator number format")
-    rows: list[RowView]
-    derived: list[RowView] = Field(description="derived from published figures, each with its formula")
-    prices: list[RowView] = Field(
-        default_factory=list, description="the cheapest current on-demand price and price-performance; empty where prices were not read"
-    )
-    data_version: str
-    kind: Literal["comparison"] = "comparison"
 
 
 ROW_UNITS = {"memory": (1e9, "GB"), "memory_bandwidth": (1e12, "TB/s"), "power": (1.0, "W")}
@@ -300,18 +131,18 @@ def _new_spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> Cell
     if claim is None:
         shown = present(None)
         return CellView(
-            id=acc.id, state=shown.state.value, state_label=shown.label, display=shown.display, comparable=False, verified=acc.verified
+            id=acc.id, state=shown.state, state_label=shown.label, display=shown.display, comparable=False, verified=acc.verified
         )
     spec = spec_view(acc, key, claim)
     shown = present(claim, unit=canonical_unit(key))
     src = spec.primary.source
-    display = spec.primary.display if shown.state in (State.PUBLISHED, State.PUBLISHED_AS_TEXT) else shown.label
+    display = shown.display
     secondary = None
     if (row_unit := _row_unit(key)) is not None and shown.amount is not None:
         display, secondary = in_row_unit(shown.amount, *row_unit, claim.value)
     return CellView(
         id=acc.id,
-        state=shown.state.value,
+        state=shown.state,
         state_label=shown.label,
         display=display,
         secondary=secondary,
@@ -362,7 +193,7 @@ def _derived_row(accs: list[Accelerator], figures: list[derive.DerivedFigure]) -
     cells = [
         CellView(
             id=acc.id,
-            state=fig.state.value,
+            state=fig.state,
             state_label=fig.state_label,
             display=fig.display,
             comparable=fig.value is not None,
@@ -407,7 +238,7 @@ def _published_formats(acc: Accelerator) -> str:
     return ", ".join(fmts) if fmts else "none"
 
 
-def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonView:
+def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonTable:
     """Build the comparison of ``names`` (2–6 ids, aliases or names) from the records.
 
     Work is proportional to the number of parts, not to the catalog. Raises
@@ -466,23 +297,11 @@ def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonView:
             verified=record.verified,
             sources=[source_view(k, s) for k, s in record.sources.items()],
         )
-    url = site_path("compare_pair", pair=pair_id(*ids)) if len(ids) == 2 else site_path("compare_index") + "?ids=" + ",".join(ids)
-    return ComparisonView(
+    return ComparisonTable(
         ids=ids,
         title=" vs ".join(names_of[i] for i in ids),
-        url=url,
-        api_url=site_path("api_compare_pair", pair=pair_id(*ids)) if len(ids) == 2 else site_path("api_compare") + "?ids=" + ",".join(ids),
         parts=[
-            PartView(
-                id=a.id,
-                name=a.name,
-                vendor=catalog.vendor_of(a).name,
-                availability=a.availability.value,
-                verified=a.verified,
-                url=site_path("silicon_page", ident=a.id),
-                api_url=site_path("api_accelerator", ident=a.id),
-                data_file=catalog.files[f"accelerators/{a.id}"],
-            )
+            Part(id=a.id, name=a.name, vendor=catalog.vendor_of(a).name, availability=a.availability.value, verified=a.verified)
             for a in accs
         ],
         reference=ids[0],
@@ -500,11 +319,11 @@ __all__ = [
     "MIN_PARTS",
     "CellView",
     "CompareError",
-    "ComparisonView",
+    "ComparisonTable",
     "CuratedView",
     "HeadlineView",
     "PairGap",
-    "PartView",
+    "Part",
     "RowView",
     "build",
     "display_order",

@@ -25,7 +25,6 @@ The figures (canonical units in, canonical units out):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from enum import StrEnum
 from typing import Final, Literal
 
 from pydantic import BaseModel, Field
@@ -45,7 +44,7 @@ from computeatlas.core.presentation import (
     present_derived,
     sig3,
 )
-from computeatlas.core.states import State
+from computeatlas.core.states import SPEC_STATES, State
 from computeatlas.silicon.records import Accelerator
 
 LABEL: Final = DERIVED_LABEL
@@ -66,22 +65,15 @@ PER_DEVICE_KEYS: tuple[tuple[str, str, str], ...] = (
 """Specs given per device for multi-device packages: (spec path, label, canonical unit)."""
 
 
-class DerivedState(StrEnum):
-    """The state of a derived figure: ``derived`` when computed, else its weakest input's
-    shown state (:class:`computeatlas.core.presentation.State`); shown as words, never blank."""
+DERIVED_STATES: tuple[State, ...] = (State.DERIVED, *(s for s in SPEC_STATES if s is not State.PUBLISHED))
+"""The states a derived figure can be in: :attr:`State.DERIVED` when computed, else the
+shown state of its weakest input (a spec state other than published)."""
 
-    DERIVED = "derived"
-    NOT_APPLICABLE = "not_applicable"
-    NOT_PUBLISHED = "not_published"
-    NOT_COMPARABLE = "not_comparable"
-    PUBLISHED_AS_TEXT = "published_as_text"
-    NOT_SOURCED = "not_sourced"
-    NOT_COLLECTED = "not_collected"
 
-    @property
-    def label(self) -> str:
-        """Words for the state as pages show it."""
-        return LABEL if self is DerivedState.DERIVED else State(self.value).label
+def derived_state(shown: Presented) -> State:
+    """The state of a derived figure as :func:`~computeatlas.core.presentation.present_derived` presents it:
+    :attr:`State.DERIVED` for a computed value (presented as published and derived), else the presented state."""
+    return State.DERIVED if shown.state is State.PUBLISHED else shown.state
 
 
 class DerivedInput(BaseModel):
@@ -89,7 +81,7 @@ class DerivedInput(BaseModel):
 
     key: str = Field(description="spec path in the record, e.g. 'compute.FP8'")
     label: str
-    state: str = Field(
+    state: State = Field(
         description="the input's shown state: published, published_as_text, not_published, not_applicable, not_comparable, not_sourced or not_collected"
     )
     state_label: str
@@ -114,7 +106,7 @@ class DerivedFigure(BaseModel):
     key: str = Field(description="e.g. 'ridge_point.FP8', 'bandwidth_per_capacity', 'compute_per_watt.FP8', 'largest_model.FP8'")
     label: str
     number_format: NumberFormat | None = None
-    state: DerivedState
+    state: State = Field(description="derived when computed, else the shown state of its weakest input (one of DERIVED_STATES)")
     state_label: str
     value: float | None = None
     unit: str
@@ -128,7 +120,7 @@ class DerivedFigure(BaseModel):
 
     def presented(self) -> Presented:
         """The figure as :class:`~computeatlas.core.presentation.Presented` (marked derived)."""
-        state = State.PUBLISHED if self.state is DerivedState.DERIVED else State(self.state.value)
+        state = State.PUBLISHED if self.state is State.DERIVED else self.state
         return Presented(
             state=state,
             display=self.display,
@@ -143,12 +135,12 @@ class DerivedFigure(BaseModel):
 def _input(acc: Accelerator, key: str, label: str, claim: Claim | None, unit: str) -> tuple[DerivedInput, Presented]:
     shown = present(claim, unit=unit, what=label, figure=True)
     if claim is None:
-        return DerivedInput(key=key, label=label, state=shown.state.value, state_label=shown.label), shown
+        return DerivedInput(key=key, label=label, state=shown.state, state_label=shown.label), shown
     src = acc.sources.get(claim.source) if claim.source else None
     inp = DerivedInput(
         key=key,
         label=label,
-        state=shown.state.value,
+        state=shown.state,
         state_label=shown.label,
         value=claim.value if claim.state is State.PUBLISHED else None,
         amount=shown.amount,
@@ -195,7 +187,7 @@ def _figure(
         value = compute(*(p.amount for p in shown))
         worked = expression.format(*(figure_text(i.value or "") for i in inputs)) + f" = {show(value)}"
     result = present_derived(shown, value, unit, show(value) if value is not None else None)
-    state = DerivedState.DERIVED if result.state is State.PUBLISHED else DerivedState(result.state.value)
+    state = derived_state(result)
     return DerivedFigure(
         key=key,
         label=label,
@@ -350,9 +342,9 @@ def per_device(acc: Accelerator, key: str) -> DerivedFigure | None:
             update={
                 "value": None,
                 "worked": None,
-                "state": DerivedState.NOT_COMPARABLE,
-                "state_label": DerivedState.NOT_COMPARABLE.label,
-                "display": DerivedState.NOT_COMPARABLE.label,
+                "state": State.NOT_COMPARABLE,
+                "state_label": State.NOT_COMPARABLE.label,
+                "display": State.NOT_COMPARABLE.label,
                 "reason": f"{label} is stated per {claim.basis.value}, not per package",
             }
         )
@@ -374,16 +366,17 @@ def derived_figures(acc: Accelerator, formats: Iterable[NumberFormat] | None = N
 
 
 __all__ = [
+    "DERIVED_STATES",
     "LABEL",
     "PER_DEVICE_KEYS",
     "RIDGE_FORMATS",
     "WEIGHT_FORMATS",
     "DerivedFigure",
     "DerivedInput",
-    "DerivedState",
     "bandwidth_per_capacity",
     "compute_per_watt",
     "derived_figures",
+    "derived_state",
     "largest_model",
     "per_device",
     "ridge_point",

@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import math
 
-from pydantic import BaseModel, Field
-
 from computeatlas.core.presentation import present
-from computeatlas.core.urls import site_path
 from computeatlas.silicon.catalog import SiliconCatalog
-from computeatlas.silicon.curated import Comparison, pair_id
+from computeatlas.silicon.curated import Comparison
 from computeatlas.silicon.records import Accelerator, Workload
 
 SAME_FAMILY = 3
@@ -27,51 +24,15 @@ CLOSEST = 3
 """Parts listed as closest by workload and memory."""
 
 
-class CuratedLink(BaseModel):
-    """A curated comparison that includes the part, as its page lists it."""
-
-    id: str = Field(description="canonical pair id")
-    title: str = Field(description="'<name> vs <name>' in the order the comparison reads")
-    url: str
-    framing: str
-    other_id: str
-    other_name: str
-
-
-class RelatedPart(BaseModel):
-    """A related accelerator: why it is related and a one-line summary."""
-
-    id: str
-    name: str
-    url: str
-    relation: str = Field(description="predecessor, successor, same family, or close in workload and memory")
-    summary: str = Field(description="'<memory> per <chip|package>, <availability>' or 'memory: <state>, <availability>'")
-    pair: str = Field(description="the id of this part's comparison with the page's part, as in /compare/{pair}")
-
-
 def title_of(catalog: SiliconCatalog, comparison: Comparison) -> str:
     """``"<name> vs <name>"`` in the order the curated comparison lists its parts."""
     return " vs ".join(catalog.accelerators[p].name for p in comparison.parts)
 
 
-def compared_against(catalog: SiliconCatalog, acc: Accelerator) -> list[CuratedLink]:
-    """The curated comparisons that include ``acc``, by the other part's name."""
-    out = []
-    for comparison in catalog.comparisons.values():
-        if acc.id not in comparison.parts:
-            continue
-        other = next(p for p in comparison.parts if p != acc.id)
-        out.append(
-            CuratedLink(
-                id=comparison.id,
-                title=title_of(catalog, comparison),
-                url=site_path("compare_pair", pair=comparison.id),
-                framing=comparison.framing,
-                other_id=other,
-                other_name=catalog.accelerators[other].name,
-            )
-        )
-    return sorted(out, key=lambda link: link.other_name.lower())
+def curated_with(catalog: SiliconCatalog, acc: Accelerator) -> list[tuple[Comparison, str]]:
+    """The curated comparisons that include ``acc``, each with the other part's id, by the other part's name."""
+    found = [(c, next(p for p in c.parts if p != acc.id)) for c in catalog.comparisons.values() if acc.id in c.parts]
+    return sorted(found, key=lambda pair: catalog.accelerators[pair[1]].name.lower())
 
 
 def availability_words(acc: Accelerator) -> str:
@@ -96,11 +57,13 @@ def _workload_gap(a: Workload, b: Workload) -> int:
     return 1 if Workload.BOTH in (a, b) else 2
 
 
-def related(catalog: SiliconCatalog, acc: Accelerator) -> list[RelatedPart]:
+def related_ids(catalog: SiliconCatalog, acc: Accelerator) -> dict[str, str]:
     """Related parts of ``acc`` in this order: predecessor, successors, same family (up to
     :data:`SAME_FAMILY`, nearest generation first), closest by workload then memory
     capacity (up to :data:`CLOSEST`, by the log of the capacity ratio; only when ``acc``'s
-    memory is comparable). Scans the catalog once (O(number of accelerators))."""
+    memory is comparable). Returns each related part's id with its relation ("predecessor",
+    "successor", "same family", "close in workload and memory"). Scans the catalog once
+    (O(number of accelerators))."""
     picked: dict[str, str] = {}
     if acc.predecessor and acc.predecessor in catalog.accelerators:
         picked[acc.predecessor] = "predecessor"
@@ -125,27 +88,15 @@ def related(catalog: SiliconCatalog, acc: Accelerator) -> list[RelatedPart]:
         )
         for other in near[:CLOSEST]:
             picked[other.id] = "close in workload and memory"
-    return [
-        RelatedPart(
-            id=ident,
-            name=catalog.accelerators[ident].name,
-            url=site_path("silicon_page", ident=ident),
-            relation=relation,
-            summary=summary_line(catalog.accelerators[ident]),
-            pair=pair_id(acc.id, ident),
-        )
-        for ident, relation in picked.items()
-    ]
+    return picked
 
 
 __all__ = [
     "CLOSEST",
     "SAME_FAMILY",
-    "CuratedLink",
-    "RelatedPart",
     "availability_words",
-    "compared_against",
-    "related",
+    "curated_with",
+    "related_ids",
     "summary_line",
     "title_of",
 ]

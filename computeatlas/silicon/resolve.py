@@ -31,7 +31,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.urls import site_path
 from computeatlas.silicon.catalog import SiliconCatalog
 
 MAX_NAME = 200
@@ -50,11 +49,10 @@ def normal(text: str) -> str:
 
 
 class Candidate(BaseModel):
-    """A part a name may mean: id, display name and page URL."""
+    """A part a name may mean: its id and display name (:mod:`computeatlas.pages.search` adds its page path)."""
 
     id: str
     name: str
-    url: str
 
 
 class Resolution(BaseModel):
@@ -145,7 +143,7 @@ def _index(catalog: SiliconCatalog) -> _Index:
 
 def candidate(catalog: SiliconCatalog, ident: str) -> Candidate:
     """The :class:`Candidate` for accelerator ``ident`` (which must exist)."""
-    return Candidate(id=ident, name=catalog.accelerators[ident].name, url=site_path("silicon_page", ident=ident))
+    return Candidate(id=ident, name=catalog.accelerators[ident].name)
 
 
 def closest_ids(catalog: SiliconCatalog, text: str, n: int = 5) -> list[str]:

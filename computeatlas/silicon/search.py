@@ -29,7 +29,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.urls import site_path
 from computeatlas.silicon import resolve
 from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.resolve import Candidate, Resolution
@@ -46,11 +45,10 @@ def words(text: str) -> list[str]:
 
 
 class IndexPart(BaseModel):
-    """One part in the search index: id, display name, page URL and its searchable words."""
+    """One part in the search index: id, display name and its searchable words."""
 
     id: str
     name: str
-    url: str
     words: list[str] = Field(
         description="every word of the part's id, name, aliases, family aliases, part numbers, family and vendor id, once"
     )
@@ -111,8 +109,7 @@ def build_index(catalog: SiliconCatalog) -> SearchIndex:
     exact: dict[str, list[tuple[int, int]]] = {}
     for position, acc in enumerate(order):
         texts = [acc.id, acc.name, *acc.aliases, *acc.family_aliases, *acc.part_numbers, acc.family, acc.vendor]
-        parts.append(IndexPart(id=acc.id, name=acc.name, url=site_path("silicon_page", ident=acc.id),
-                               words=list(dict.fromkeys(w for t in texts for w in words(t)))))  # fmt: skip
+        parts.append(IndexPart(id=acc.id, name=acc.name, words=list(dict.fromkeys(w for t in texts for w in words(t)))))
         for tier, names in enumerate(([acc.id], [*acc.aliases, *acc.family_aliases, *acc.part_numbers], [acc.name])):
             for text in names:
                 entry = exact.setdefault(resolve.normal(text), [])
@@ -154,7 +151,7 @@ def search(catalog: SiliconCatalog, text: str) -> SearchResult:
     """
     exact = resolve.resolve(catalog, text)  # validates the text and gives the resolver's own answer
     index = build_index(catalog)
-    matches = [Match(id=index.parts[pos].id, name=index.parts[pos].name, url=index.parts[pos].url, matched_by=kind)
+    matches = [Match(id=index.parts[pos].id, name=index.parts[pos].name, matched_by=kind)
                for pos, kind in rank(index, text)]  # fmt: skip
     if exact.status == "unknown" and matches:
         return SearchResult(query=text, status="partial", matches=matches)

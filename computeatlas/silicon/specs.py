@@ -25,7 +25,6 @@ from computeatlas.core.presentation import (
 )
 from computeatlas.core.states import State
 from computeatlas.core.units import humanize
-from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
 SPEC_LABELS = {
@@ -91,32 +90,11 @@ class CoreFigure(BaseModel):
     disputed: bool = False
 
 
-class AcceleratorSummary(BaseModel):
-    """A row of the accelerator list in the API: who and what, and the core figures with their states."""
-
-    id: str
-    name: str
-    vendor: str
-    family: str
-    availability: str
-    workload: str
-    verified: str = Field(description="the date the record was last checked against its sources (ISO 8601)")
-    url: str
-    api_url: str
-    specs: list[CoreFigure] = Field(description="memory, memory bandwidth, dense compute per number format, power, interconnect, software")
-
-
 def _source(acc: Accelerator, key: str | None) -> SourceView | None:
     if key is None:
         return None
     src: Source = acc.sources[key]
     return source_view(key, src)
-
-
-def _display(claim: Claim, shown: str) -> str:
-    if claim.state.value == "not_comparable":
-        return f"not comparable per accelerator ({claim.basis.value if claim.basis else 'other basis'})"
-    return shown
 
 
 def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
@@ -128,13 +106,12 @@ def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
     unit = canonical_unit(key)
     label = f"Compute, {fmt.value}" if fmt else SPEC_LABELS.get(key, key)
     shown = present(claim, unit=unit, what=label)
-    fig = claim.figure
     primary = ClaimView(
         value=claim.value,
-        amount=fig.amount if fig and shown.state is State.PUBLISHED else None,
-        unit=unit if fig and shown.state is State.PUBLISHED else None,
-        display=_display(claim, shown.display),
-        basis=claim.basis.value if claim.basis else None,
+        amount=shown.stated_amount,
+        unit=unit if shown.stated_amount is not None else None,
+        display=shown.record_display,
+        basis=shown.basis,
         source=_source(acc, claim.source),
         note=claim.note,
     )
@@ -142,11 +119,11 @@ def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
     if isinstance(claim, ComputeSpec) and claim.sparse_figure is not None:
         shown_sparse = present_sparse(claim, unit=unit)
         sparse = ClaimView(
-            value=claim.sparse,
-            amount=claim.sparse_figure.amount,
+            value=shown_sparse.stated,
+            amount=shown_sparse.stated_amount,
             unit=unit,
             display=shown_sparse.display,
-            basis=claim.basis.value if claim.basis else None,
+            basis=shown_sparse.basis,
             source=_source(acc, claim.source),
         )
     others = [
@@ -185,22 +162,6 @@ def core_figure(view: SpecView) -> CoreFigure:
         amount=view.primary.amount, unit=view.primary.unit, basis=view.primary.basis, number_format=view.number_format,
         disputed=view.disputed,
     )  # fmt: skip
-
-
-def summary_view(acc: Accelerator) -> AcceleratorSummary:
-    """The short form of ``acc`` used in API lists, with its core figures (details left out)."""
-    return AcceleratorSummary(
-        id=acc.id,
-        name=acc.name,
-        vendor=acc.vendor,
-        family=acc.family,
-        availability=acc.availability.value,
-        workload=acc.workload.value,
-        verified=acc.verified.isoformat(),
-        url=site_path("silicon_page", ident=acc.id),
-        api_url=site_path("api_accelerator", ident=acc.id),
-        specs=[core_figure(spec_view(acc, key, claim)) for key, claim in acc.claims() if not key.startswith("details.")],
-    )
 
 
 def short_figure(amount: float | None, unit: str) -> str:

@@ -38,7 +38,7 @@ from computeatlas.core.claims import (
     Claim,
     NumberFormat,
 )
-from computeatlas.core.errors import InputError
+from computeatlas.core.errors import ParamError
 from computeatlas.core.presentation import (
     dispute_to_weigh,
     figure_text,
@@ -52,7 +52,7 @@ from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.records import Accelerator
 
 
-class QueryError(InputError):
+class QueryError(ParamError):
     """A bad table query (a 400): ``param`` is the parameter, ``reason`` says why."""
 
 

@@ -33,8 +33,8 @@ from computeatlas.catalog import Catalog, load
 from computeatlas.cloud import history
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
-from computeatlas.core.errors import InputError, NotFound, PageError
-from computeatlas.core.presentation import figure_text, pricing_words, source_words
+from computeatlas.core.errors import NotFound, PageError, ParamError
+from computeatlas.core.presentation import data_number, figure_text, pricing_words, source_words
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
 from computeatlas.economics.token_prices import token_store
@@ -96,6 +96,7 @@ def templates(urls: Urls | None = None) -> Jinja2Templates:
     env.globals["absolute_url"] = urls.absolute
     env.filters["link"] = urls.link
     env.filters["pricing_words"] = pricing_words
+    env.filters["data_number"] = data_number
     env.filters["source_words"] = source_words
     env.filters["provider_name"] = lambda ident, catalog: catalog.providers[ident].name if ident in catalog.providers else ident
     env.globals["region_label"] = region_label
@@ -245,7 +246,7 @@ def _other_slash(app: FastAPI, request: Request) -> str | None:
     return other + (f"?{query}" if query else "")
 
 
-def input_error(exc: RequestValidationError) -> InputError:
+def input_error(exc: RequestValidationError) -> ParamError:
     """FastAPI's validation error as our one input error: the first problem, naming its parameter."""
     errors = exc.errors()
     first = errors[0] if errors else {"loc": ("query", "request"), "msg": "invalid"}
@@ -253,7 +254,7 @@ def input_error(exc: RequestValidationError) -> InputError:
     where = loc[0] if loc and loc[0] in ("query", "path", "body", "header", "cookie") else "query"
     name = ".".join(p for p in loc[1:] if p) if len(loc) > 1 else (loc[0] if loc else "request")
     reason = str(first.get("msg", "invalid")).removeprefix("Value error, ")
-    return InputError(name or "request", reason, "form" if where == "body" else where)
+    return ParamError(name or "request", reason, "form" if where == "body" else where)
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

@@ -46,7 +46,7 @@ from computeatlas.cloud.queries import PriceQuery, matches, parse_query
 from computeatlas.cloud.records import Provider
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
-from computeatlas.core.errors import InputError
+from computeatlas.core.errors import ParamError
 from computeatlas.core.urls import site_path
 from computeatlas.pages.price_table import parse_sort, sort_rows
 from computeatlas.publish.exports import prices as prices_export
@@ -150,11 +150,11 @@ def not_current_parts(request: Request) -> list[CheapestPrice]:
 
 
 def _check_variant(store: Store, accelerator: str, variant: str | None) -> None:
-    """Raise :class:`InputError` (400) when ``variant`` is given and no accepted observation of
+    """Raise :class:`ParamError` (400) when ``variant`` is given and no accepted observation of
     ``accelerator`` states it, naming those that do (as ``computeatlas prices`` does)."""
     if variant and variant != "all" and variant not in (known := store.variants_of(accelerator) - {""}):
         choices = ", ".join(sorted(known)) or "none: no observation of it states a variant"
-        raise InputError("variant", f"{accelerator} has no observed variant {variant!r}; choose one of {choices}")
+        raise ParamError("variant", f"{accelerator} has no observed variant {variant!r}; choose one of {choices}")
 
 
 def _prices(request: Request, ident: str, params: ObservedParams) -> tuple[Any, PricesView]:

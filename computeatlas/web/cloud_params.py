@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from computeatlas.cloud.history import HISTORY_FILTERS, HISTORY_LIMIT, HISTORY_MAX, WindowKind, page_window
 from computeatlas.cloud.observations import PricingKind
-from computeatlas.core.errors import InputError
+from computeatlas.core.errors import ParamError
 
 INDEX_PARAMS = ("accelerator", "provider", "pricing", "region", "sort")
 """Filters of the ``/cloud/`` price table."""
@@ -87,7 +87,7 @@ class ObservedParams(BaseModel):
         (a window that cannot hold anything is a mistake, not an empty history), and one
         naming ``window`` when it is given with since/until."""
         if self.since and self.until and self.since > self.until:
-            raise InputError("since", f"since ({self.since}) is after until ({self.until}): the window is empty")
+            raise ParamError("since", f"since ({self.since}) is after until ({self.until}): the window is empty")
         return page_window(today, self.since, self.until, self.window)
 
     def filters(self) -> dict[str, str | None]:

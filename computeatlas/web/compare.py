@@ -25,12 +25,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
-from computeatlas.core.errors import BadRequest, InputError, NotFound, PageError
+from computeatlas.core.errors import BadRequest, NotFound, PageError, ParamError
 from computeatlas.core.urls import site_path
+from computeatlas.pages import search as search_pages
 from computeatlas.pages.compare_prices import with_prices
+from computeatlas.pages.comparison import ComparisonView, comparison_view
 from computeatlas.silicon import comparison as compare
 from computeatlas.silicon import resolve
-from computeatlas.silicon import search as searching
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.related import title_of
 from computeatlas.web.page import Moved, Route, catalog_of, render, settings_of, urls_of
@@ -69,16 +70,16 @@ class SearchParams(BaseModel):
 
 
 def _page_error(exc: compare.CompareError) -> PageError:
-    suggestions = [(f"{c.name} ({c.id})", c.url) for c in exc.options]
+    suggestions = [(f"{c.name} ({c.id})", search_pages.page_of(c.id)) for c in exc.options]
     if exc.status == 404:
         return NotFound("No such accelerator", exc.message, suggestions)
     return BadRequest("Cannot compare these", exc.message, suggestions)
 
 
-def _build(request: Request, catalog: Catalog, names: list[str]) -> compare.ComparisonView:
+def _build(request: Request, catalog: Catalog, names: list[str]) -> ComparisonView:
     """The comparison of ``names`` with its price rows read from the observation store now."""
     try:
-        view = compare.build(catalog, names)
+        view = comparison_view(catalog, names)
     except compare.CompareError as exc:
         raise _page_error(exc) from None
     settings = settings_of(request)
@@ -90,7 +91,7 @@ def _ids_param(params: CompareParams | ApiCompareParams) -> list[str] | None:
     if params.ids is None:
         return None
     if sum(len(v) for v in params.ids) > MAX_QUERY:
-        raise InputError("ids", f"longer than {MAX_QUERY} characters")
+        raise ParamError("ids", f"longer than {MAX_QUERY} characters")
     return compare.split_ids(params.ids)
 
 
@@ -170,7 +171,7 @@ def search(request: Request, params: Annotated[SearchParams, Query()]) -> Respon
     if q is None or not q.strip():
         return render(request, "search.html", page_title="Find an accelerator", result=None, q="")
     try:
-        result = searching.search(catalog, q)
+        result = search_pages.search_result(catalog, q)
     except resolve.ResolveError as exc:
         raise BadRequest("Bad search", f"query parameter 'q': {exc.message}") from None
     if result.match is not None and len(result.matches) == 1:
@@ -182,13 +183,13 @@ def search(request: Request, params: Annotated[SearchParams, Query()]) -> Respon
 # --- API -----------------------------------------------------------------------------
 
 
-def api_compare(request: Request, params: Annotated[ApiCompareParams, Query()]) -> compare.ComparisonView:
+def api_compare(request: Request, params: Annotated[ApiCompareParams, Query()]) -> ComparisonView:
     """2 to 6 accelerators aligned by spec: states, bases, sources, ratios where comparable,
     the headline compute format and derived figures. A pair comes in its page's order."""
     return _build(request, catalog_of(request), _ids_param(params) or [])
 
 
-def api_compare_pair(request: Request, pair: str = PAIR_PATH) -> compare.ComparisonView:
+def api_compare_pair(request: Request, pair: str = PAIR_PATH) -> ComparisonView:
     """One pair as ``/compare/{a}-vs-{b}`` shows it (ids sorted in the URL); another order or
     spelling redirects (301) to the canonical URL."""
     catalog = catalog_of(request)
@@ -199,20 +200,20 @@ def api_compare_pair(request: Request, pair: str = PAIR_PATH) -> compare.Compari
     return _build(request, catalog, ids)
 
 
-def api_search(request: Request, q: str = Query(..., max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)) -> searching.SearchResult:
+def api_search(request: Request, q: str = Query(..., max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)) -> search_pages.SearchResult:
     """Every part a name or words may mean, ranked: exact id, alias and name matches first,
     then parts whose words begin with the query's words (``TPU``, ``Blackwell``, ``MI300``).
     ``match`` is set only for one exact match; an ambiguous name lists its candidates; an
     unknown one the closest ids."""
     try:
-        return searching.search(catalog_of(request), q)
+        return search_pages.search_result(catalog_of(request), q)
     except resolve.ResolveError as exc:
         raise BadRequest("Bad search", f"query parameter 'q': {exc.message}") from None
 
 
-def api_search_index(request: Request) -> searching.SearchIndex:
+def api_search_index(request: Request) -> search_pages.SearchIndex:
     """The search index the static site's script searches (the same ranking as ``/api/search``)."""
-    return searching.build_index(catalog_of(request))
+    return search_pages.search_index(catalog_of(request))
 
 
 def static_paths(catalog: Catalog) -> Iterable[str]:
@@ -232,23 +233,28 @@ ROUTES: tuple[Route, ...] = (
     Route(compare_index, "compare_index", HTMLResponse),
     Route(compare_pair, "compare_pair", HTMLResponse),
     Route(search, "search", HTMLResponse),
-    Route(api_compare, "api_compare", JSONResponse, compare.ComparisonView, in_schema=True, summary="Compare 2 to 6 accelerators"),
+    Route(api_compare, "api_compare", JSONResponse, ComparisonView, in_schema=True, summary="Compare 2 to 6 accelerators"),
     Route(
         api_compare_pair,
         "api_compare_pair",
         JSONResponse,
-        compare.ComparisonView,
+        ComparisonView,
         in_schema=True,
         summary="Compare one pair of accelerators",
     ),
     Route(
-        api_search, "api_search", JSONResponse, searching.SearchResult, in_schema=True, summary="Find accelerators by name, alias or words"
+        api_search,
+        "api_search",
+        JSONResponse,
+        search_pages.SearchResult,
+        in_schema=True,
+        summary="Find accelerators by name, alias or words",
     ),
     Route(
         api_search_index,
         "api_search_index",
         JSONResponse,
-        searching.SearchIndex,
+        search_pages.SearchIndex,
         in_schema=True,
         summary="The search index of the static site",
     ),

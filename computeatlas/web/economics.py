@@ -20,17 +20,19 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
+from computeatlas.economics.bound_settings import request_from
+from computeatlas.economics.errors import UnknownId
 from computeatlas.economics.model_view import (
     ModelSummary,
     ModelView,
     model_summaries,
     model_view,
-    request_from,
 )
 from computeatlas.economics.model_view import find_model as find_model_record
 from computeatlas.economics.models import ModelRecord
 from computeatlas.economics.rental_price import LeftOut, chosen_price, current_rental_prices, left_out
 from computeatlas.economics.token_prices import observations_of, token_store
+from computeatlas.pages.economics import linked_error, linked_left_out, linked_summaries, linked_view
 from computeatlas.web.page import (
     Moved,
     Route,
@@ -61,7 +63,10 @@ def find_model(request: Request, ident: str) -> ModelRecord:
     """The model ``ident`` names (:func:`computeatlas.economics.model_view.find_model`): another
     spelling of one model raises :class:`Moved` to the same route at its id, the query kept;
     an unknown name ``NotFound`` (404) naming the closest models."""
-    model = find_model_record(catalog_of(request), ident)
+    try:
+        model = find_model_record(catalog_of(request), ident)
+    except UnknownId as exc:
+        raise linked_error(exc) from None
     if model.id != ident:
         route = request.scope.get("route")
         name = getattr(route, "name", "economics_model").removesuffix("_head")
@@ -87,16 +92,19 @@ def _view(
     model = find_model(request, ident)
     settings = settings_of(request)
     now = history.utcnow()
-    chosen = chosen_price(catalog_of(request), Store(settings.prices_dir), now, offer, price, accelerator)
-    return model_view(catalog_of(request), model, request_from(fmt, context, mix, utilisation, kv_bits, batch, accelerators), Store(settings.prices_dir),
-                      token_store(settings.data / "tokens"), now, settings.freshness_days, chosen)  # fmt: skip
+    try:
+        chosen = chosen_price(catalog_of(request), Store(settings.prices_dir), now, offer, price, accelerator)
+    except UnknownId as exc:
+        raise linked_error(exc) from None
+    return linked_view(model_view(catalog_of(request), model, request_from(fmt, context, mix, utilisation, kv_bits, batch, accelerators),
+                                  Store(settings.prices_dir), token_store(settings.data / "tokens"), now, settings.freshness_days, chosen))  # fmt: skip
 
 
 def summaries(request: Request) -> list[ModelSummary]:
     """Every model's cheapest market output price and lowest output-cost bound (the table on ``/economics/``)."""
     settings = settings_of(request)
-    return model_summaries(catalog_of(request), Store(settings.prices_dir), token_store(settings.data / "tokens"), history.utcnow(),
-                           settings.freshness_days)  # fmt: skip
+    return linked_summaries(model_summaries(catalog_of(request), Store(settings.prices_dir), token_store(settings.data / "tokens"),
+                                            history.utcnow(), settings.freshness_days))  # fmt: skip
 
 
 def token_chart(request: Request, view: ModelView) -> token_history.TokenHistoryView | None:
@@ -114,7 +122,7 @@ def left_out_of_bounds(request: Request) -> list[LeftOut]:
     settings = settings_of(request)
     store, now = Store(settings.prices_dir), history.utcnow()
     ranked = set(current_rental_prices(catalog_of(request), store, now, settings.freshness_days))
-    return left_out(catalog_of(request), store, now, settings.freshness_days, ranked)
+    return linked_left_out(left_out(catalog_of(request), store, now, settings.freshness_days, ranked))
 
 
 def model_page(

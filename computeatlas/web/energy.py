@@ -1,7 +1,7 @@
 """Layer 1 (energy) and economics pages and API: energy topics, rack-scale systems, the
 economics claims and our own estimate.
 
-Pages and API endpoints build the same view objects (:mod:`computeatlas.energy.views`,
+Pages and API endpoints build the same view objects (:mod:`computeatlas.pages.energy`,
 :mod:`computeatlas.economics.estimate`); pages render them with Jinja2, the API returns them as JSON.
 """
 
@@ -26,9 +26,11 @@ from computeatlas.core.urls import Urls, site_path
 from computeatlas.economics.estimate import Estimate, estimate
 from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
 from computeatlas.economics.prices import PriceSource, offer_label
-from computeatlas.energy import views as energy_views
+from computeatlas.energy import views as energy_figures
 from computeatlas.energy.records import EnergyTopic
-from computeatlas.energy.views import EconomicsView, SystemView, TopicView
+from computeatlas.pages import energy as energy_views
+from computeatlas.pages.economics import linked_estimate
+from computeatlas.pages.energy import EconomicsView, SystemView, TopicView
 from computeatlas.silicon.related import title_of
 from computeatlas.silicon.systems import System
 from computeatlas.web import economics
@@ -143,7 +145,7 @@ def energy_index(request: Request) -> HTMLResponse:
     topics = [energy_views.topic_view(catalog, t) for t in catalog.energy.values()]
     systems = [energy_views.system_view(catalog, s) for s in catalog.systems.values()]
     return render(request, "energy_index.html", page_title="Energy", topics=topics, systems=systems,
-                  power_text=energy_views.system_power_text)  # fmt: skip
+                  power_text=energy_figures.system_power_text)  # fmt: skip
 
 
 def energy_topic(request: Request, ident: str = TOPIC_PATH) -> HTMLResponse:
@@ -158,7 +160,7 @@ def systems_index(request: Request) -> HTMLResponse:
     catalog = catalog_of(request)
     systems = [energy_views.system_view(catalog, s) for s in catalog.systems.values()]
     return render(request, "systems_index.html", page_title="Rack-scale systems", systems=systems,
-                  power_text=energy_views.system_power_text)  # fmt: skip
+                  power_text=energy_figures.system_power_text)  # fmt: skip
 
 
 def system_page(request: Request, ident: str = SYSTEM_PATH) -> HTMLResponse:
@@ -203,8 +205,8 @@ def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) 
     try:
         _check_names(request)
         if any(v for v in raw.values()):
-            result = estimate(
-                catalog, parse_request(**{("number_format" if k == "format" else k): v for k, v in raw.items()}), _prices(request)
+            result = linked_estimate(
+                estimate(catalog, parse_request(**{("number_format" if k == "format" else k): v for k, v in raw.items()}), _prices(request))
             )
     except EstimateError as exc:
         error = _page_error(exc, urls_of(request).path("estimate_page"), raw, urls_of(request))
@@ -290,7 +292,9 @@ def api_estimate(
            "price": price, "offer": offer}  # fmt: skip
     try:
         _check_names(request)
-        return estimate(catalog_of(request), parse_request(accelerator, params, number_format, utilisation, price, offer), _prices(request))
+        return linked_estimate(
+            estimate(catalog_of(request), parse_request(accelerator, params, number_format, utilisation, price, offer), _prices(request))
+        )
     except EstimateError as exc:
         raise _page_error(exc, urls_of(request).path("api_estimate"), raw, urls_of(request)) from None
 

@@ -14,9 +14,9 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from computeatlas.catalog import Catalog
-from computeatlas.core.errors import InputError, NotFound, closest
+from computeatlas.core.errors import NotFound, ParamError, closest
 from computeatlas.core.settings import Settings
-from computeatlas.core.urls import Urls, pattern
+from computeatlas.core.urls import Urls, pattern, site_path
 from computeatlas.silicon.records import Accelerator
 from computeatlas.silicon.resolve import AmbiguousName, ResolveError, resolve_id
 from computeatlas.web.cache import PageCache
@@ -102,13 +102,13 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
 
 
 def refuse_repeats(request: Request, declared: Iterable[str]) -> None:
-    """Raise :class:`InputError` (400) naming a ``declared`` query parameter given more than
+    """Raise :class:`ParamError` (400) naming a ``declared`` query parameter given more than
     once (several values go in one parameter, separated by commas). Other parameters are ignored."""
     names = set(declared)
     seen: set[str] = set()
     for key, _ in request.query_params.multi_items():
         if key in names and key in seen:
-            raise InputError(key, "given more than once; separate several values with commas")
+            raise ParamError(key, "given more than once; separate several values with commas")
         seen.add(key)
 
 
@@ -157,7 +157,9 @@ def find_accelerator(request: Request, ident: str) -> Accelerator:
         target = resolve_id(catalog, ident)
     except AmbiguousName as exc:
         urls = urls_of(request)
-        suggestions = [(f"{c.name} ({c.id})", urls.path(name, ident=c.id) if name else c.url) for c in exc.options]
+        suggestions = [
+            (f"{c.name} ({c.id})", urls.path(name, ident=c.id) if name else site_path("silicon_page", ident=c.id)) for c in exc.options
+        ]
         raise NotFound("No such accelerator", exc.message, suggestions) from None
     except ResolveError:
         return find_record(catalog.accelerators, ident, "accelerator", urls_of(request).template("silicon_page"), lambda a: a.name)

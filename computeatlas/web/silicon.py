@@ -18,9 +18,9 @@ from computeatlas.core.citation import citation
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
+from computeatlas.pages.accelerator_list import AcceleratorSummary, summary_view
 from computeatlas.pages.cheapest import price_cells
 from computeatlas.silicon import table
-from computeatlas.silicon.specs import AcceleratorSummary, summary_view
 from computeatlas.web.charts import silicon_charts
 from computeatlas.web.page import (
     Route,

@@ -3,13 +3,13 @@
 An importer is a function ``read(path, **options) -> Iterator[Reading]``. Each
 :class:`Reading` is the file's line number and either an
 :class:`~computeatlas.cloud.observations.Observation` (not yet placed or checked), an
-:class:`~computeatlas.cloud.observations.InputError` (the row is rejected: it names the
+:class:`~computeatlas.core.tabular.TableError` (the row is rejected: it names the
 file, the line and the column) or a :class:`Skip` (a row that is not a rental price, with
 the reason). A file that cannot be read at all (not CSV, a missing column) raises
 :class:`~computeatlas.cloud.observations.InputFailed` before any row is used. No value of a
 row can raise out of an importer that parses through
 :func:`~computeatlas.cloud.importers.cells.rows`: any exception of one row's parse becomes
-that row's InputError.
+that row's TableError.
 
 An importer's module may set ``FIRST_DATE`` (a :class:`datetime.date`): the first date its
 source can have published a price. Rows collected before it are held as ``implausible_date``

@@ -37,7 +37,8 @@ from pathlib import Path
 
 from computeatlas.cloud.azure_meters import base_sku, licensed_name, meter_pricing
 from computeatlas.cloud.importers.cells import CellError, Reading, open_csv, price, rows, timestamp
-from computeatlas.cloud.observations import Observation, PricingKind
+from computeatlas.cloud.observations import InputFailed, Observation, PricingKind
+from computeatlas.core.tabular import TableError
 
 COLUMNS = (
     "snapshot_commit",
@@ -64,12 +65,16 @@ _COMMIT = re.compile(r"[0-9a-f]{7,40}")
 
 def _on_demand_prices(path: Path) -> dict[tuple[str, str, str, str], str]:
     """The on-demand ``retailPrice`` text of each (commit, region, product, size) in the file."""
-    reader, _ = open_csv(path, COLUMNS)
     found: dict[tuple[str, str, str, str], str] = {}
-    for raw in reader:
-        sku = (raw.get("skuName") or "").strip()
-        if sku and meter_pricing(sku)[0] is PricingKind.ON_DEMAND:
-            found[(raw["snapshot_commit"], raw["armRegionName"], raw["productName"], sku)] = (raw.get("retailPrice") or "").strip()
+    try:
+        for _, raw in open_csv(path, COLUMNS):
+            if isinstance(raw, TableError):
+                continue  # the row pass reports it
+            sku = (raw.get("skuName") or "").strip()
+            if sku and meter_pricing(sku)[0] is PricingKind.ON_DEMAND:
+                found[(raw["snapshot_commit"], raw["armRegionName"], raw["productName"], sku)] = (raw.get("retailPrice") or "").strip()
+    except TableError as exc:
+        raise InputFailed([exc]) from None
     return found
 
 

@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from computeatlas.cloud.importers.cells import CLOCK_SKEW, Reading
-from computeatlas.cloud.observations import InputError, InputFailed, Observation, PricingKind
+from computeatlas.cloud.observations import InputFailed, Observation, PricingKind
+from computeatlas.core.tabular import TableError
 
 UNKNOWN = "unknown"
 TITLE = "Amazon EC2 Capacity Blocks for ML pricing (as scraped by koyakimu/ec2-capacity-blocks-for-ml-pricing-json)"
@@ -53,7 +54,7 @@ def _load(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputFailed([InputError(str(path), 1, "(file)", f"not UTF-8 text: {exc.reason}")]) from None
+        raise InputFailed([TableError(str(path), 1, "(file)", f"not UTF-8 text: {exc.reason}")]) from None
     decoder = json.JSONDecoder()
 
     def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[_Located, int]:
@@ -68,15 +69,15 @@ def _load(path: Path) -> Any:
     try:
         return decoder.decode(text)
     except json.JSONDecodeError as exc:
-        raise InputFailed([InputError(str(path), exc.lineno, "(json)", f"not JSON: {exc.msg} (column {exc.colno})")]) from None
+        raise InputFailed([TableError(str(path), exc.lineno, "(json)", f"not JSON: {exc.msg} (column {exc.colno})")]) from None
 
 
 class _Shape:
-    """Checks of the file's structure, each failure an InputError naming the JSON path."""
+    """Checks of the file's structure, each failure an TableError naming the JSON path."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.errors: list[InputError] = []
+        self.errors: list[TableError] = []
 
     def get(self, parent: _Located, where: str, key: str, kind: type | tuple[type, ...]) -> Any:
         """``parent[key]`` when it is a ``kind``; otherwise None, with an error naming ``where.key``."""
@@ -85,7 +86,7 @@ class _Shape:
             names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
             found = "missing" if value is None else f"a {type(value).__name__}"
             self.errors.append(
-                InputError(
+                TableError(
                     str(self.path),
                     getattr(parent, "line", 1),
                     f"{where}.{key}",
@@ -107,7 +108,7 @@ def _time(shape: _Shape, metadata: _Located, now: dt.datetime) -> dt.datetime | 
         when = None
     if when is None or when.tzinfo is None or when > now + CLOCK_SKEW:
         shape.errors.append(
-            InputError(
+            TableError(
                 str(shape.path),
                 metadata.line,
                 "$.metadata.last_updated",
@@ -125,25 +126,25 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
     data = _load(path)
     shape = _Shape(path)
     if not isinstance(data, _Located):  # every JSON object is read as one
-        raise InputFailed([InputError(str(path), 1, "$", "expected an object with metadata and instance_types")])
+        raise InputFailed([TableError(str(path), 1, "$", "expected an object with metadata and instance_types")])
     metadata = shape.get(data, "$", "metadata", dict)
     types = shape.get(data, "$", "instance_types", dict)
     collected = _time(shape, metadata, now) if metadata is not None else None
     url = shape.get(metadata, "$.metadata", "source_url", str) if metadata is not None else None
     if url is not None and not url.startswith(("https://", "http://")):
-        shape.errors.append(InputError(str(path), metadata.line, "$.metadata.source_url", "not an http(s) URL", url))
+        shape.errors.append(TableError(str(path), metadata.line, "$.metadata.source_url", "not an http(s) URL", url))
     offers: list[tuple[str, _Located, _Located, str]] = []
     for name, info in (types or {}).items():
         where = f"$.instance_types[{name!r}]"
         if not isinstance(info, _Located):
-            shape.errors.append(InputError(str(path), types.line, where, "expected an object", str(info)))
+            shape.errors.append(TableError(str(path), types.line, where, "expected an object", str(info)))
             continue
         count = shape.get(info, where, "accelerator_count", int)
         if count is not None and count < 1:
-            shape.errors.append(InputError(str(path), info.line, f"{where}.accelerator_count", "not a positive whole number", str(count)))
+            shape.errors.append(TableError(str(path), info.line, f"{where}.accelerator_count", "not a positive whole number", str(count)))
         for i, offer in enumerate(shape.get(info, where, "pricing", list) or []):
             if not isinstance(offer, _Located):
-                shape.errors.append(InputError(str(path), info.line, f"{where}.pricing[{i}]", "expected an object", str(offer)))
+                shape.errors.append(TableError(str(path), info.line, f"{where}.pricing[{i}]", "expected an object", str(offer)))
                 continue
             for key in ("region", "region_code"):
                 shape.get(offer, f"{where}.pricing[{i}]", key, str)
@@ -157,12 +158,12 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
 
 def _observation(
     path: Path, name: str, info: _Located, offer: _Located, where: str, collected: dt.datetime, url: str
-) -> Observation | InputError:
+) -> Observation | TableError:
     amounts = []
     for key in ("hourly_rate_usd", "accelerator_hourly_rate_usd"):
         value = offer.get(key)
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-            return InputError(str(path), offer.line, f"{where}.{key}", "not a non-negative number (USD per hour)", str(value))
+            return TableError(str(path), offer.line, f"{where}.{key}", "not a non-negative number (USD per hour)", str(value))
         amounts.append(float(value))
     code, text = offer["region_code"].strip(), offer["region"].strip()
     region = code if code and code != UNKNOWN else f"{UNKNOWN} ({text})"

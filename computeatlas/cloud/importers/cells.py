@@ -1,10 +1,10 @@
-"""What every importer shares: reading CSV rows with their line numbers, and parsing cells
-into prices, counts, currencies and times with errors naming the column (see
+"""What every importer shares: reading CSV rows with their line numbers (through the one
+reader, :mod:`computeatlas.core.tabular`), and parsing cells into prices, counts, currencies
+and times with errors naming the column (see
 :mod:`computeatlas.cloud.importers` for the importer contract)."""
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import math
 import re
@@ -15,12 +15,8 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from computeatlas.cloud import bounds
-from computeatlas.cloud.observations import (
-    ISO_4217,
-    InputError,
-    InputFailed,
-    Observation,
-)
+from computeatlas.cloud.observations import ISO_4217, InputFailed, Observation
+from computeatlas.core.tabular import CellError, Table, TableError, read_table
 
 CLOCK_SKEW = bounds.CLOCK_SKEW
 """How far in the future a collection time may be before it is an error (clock skew)."""
@@ -42,66 +38,41 @@ class Reading:
     """One row read: its line number and what it gave."""
 
     line: int
-    result: Observation | InputError | Skip
+    result: Observation | TableError | Skip
 
 
-class CellError(ValueError):
-    """A bad cell: raised by the cell parsers, turned into an InputError by :class:`Rows`."""
-
-    def __init__(self, column: str, message: str, text: str | None) -> None:
-        super().__init__(message)
-        self.column, self.message, self.text = column, message, text
-
-
-def open_csv(path: Path, required: tuple[str, ...]) -> tuple[csv.DictReader[str], list[str]]:
-    """A dict reader over ``path`` after checking the header has every ``required`` column.
+def open_csv(path: Path, required: tuple[str, ...]) -> Table:
+    """The :class:`~computeatlas.core.tabular.Table` of ``path``, whose header names every
+    ``required`` column (:func:`~computeatlas.core.tabular.read_table`).
 
     Raises :class:`InputFailed` (line 1) for a file that is not UTF-8 CSV text or lacks a column.
     """
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputFailed([InputError(str(path), 1, "(file)", f"not UTF-8 text: {exc.reason}")]) from None
-    if "\0" in text:
-        raise InputFailed([InputError(str(path), 1, "(file)", "not a CSV file (binary content)")])
-    reader = csv.DictReader(text.splitlines(keepends=True), strict=True)
-    try:
-        header = list(reader.fieldnames or [])
-    except csv.Error as exc:
-        raise InputFailed([InputError(str(path), 1, "(header)", f"broken CSV: {exc}")]) from None
-    missing = [c for c in required if c not in header]
-    if missing:
-        raise InputFailed([InputError(str(path), 1, column, "missing column (the header must name it)") for column in missing])
-    return reader, header
+        return read_table(path, required)
+    except TableError as exc:
+        raise InputFailed(exc.errors) from None
 
 
 def rows(
     path: Path, required: tuple[str, ...], parse: Callable[[dict[str, str]], Observation | Skip | list[Observation | Skip]]
 ) -> Iterator[Reading]:
-    """Read ``path`` row by row through ``parse``; a :class:`CellError` becomes an
-    :class:`InputError` naming file, line and column; a broken row raises :class:`InputFailed`.
+    """Read ``path`` row by row through ``parse``; a :class:`CellError` becomes a
+    :class:`TableError` naming file, line and column; a broken row raises :class:`InputFailed`.
 
-    Each row is a dict of the header's names, as :class:`csv.DictReader` gives it (the same
-    line numbers: blank lines are skipped, a row's line is where it starts), built from the
-    plain reader's cells, which is about twice as fast."""
-    reader, header = open_csv(path, required)
-    cells, names, width, name = reader.reader, list(header), len(header), str(path)
-    line = reader.line_num
+    Each row is a dict of the header's names with the line it starts on (blank lines are
+    skipped), as :func:`~computeatlas.core.tabular.read_table` gives it; a row with another
+    number of cells than the header is a :class:`TableError` and the next row is read."""
+    table = open_csv(path, required)
+    name = table.file
     try:
-        for row in cells:
-            line = cells.line_num
-            if not row:
-                found = next((r for r in cells if r), None)
-                if found is None:
-                    break
-                row = found
-            if len(row) != width:
-                yield Reading(line, InputError(name, line, "(row)", f"expected {width} cells"))
+        for line, cells in table:
+            if isinstance(cells, TableError):
+                yield Reading(line, cells)
                 continue
             try:
-                result = parse(dict(zip(names, row, strict=True)))
+                result = parse(cells)
             except CellError as exc:
-                yield Reading(line, InputError(name, line, exc.column, exc.message, exc.text))
+                yield Reading(line, exc.at(name, line))
                 continue
             except Exception as exc:
                 yield Reading(line, _row_error(path, line, exc))
@@ -111,25 +82,25 @@ def rows(
                     yield Reading(line, item)
             else:
                 yield Reading(line, result)
-    except csv.Error as exc:
-        raise InputFailed([InputError(name, line, "(row)", f"broken CSV: {exc}")]) from None
+    except TableError as exc:
+        raise InputFailed([exc]) from None
 
 
-def _row_error(path: Path, line: int, exc: Exception) -> InputError:
+def _row_error(path: Path, line: int, exc: Exception) -> TableError:
     """A row whose values could not become an observation (a field out of range, a number
-    too large for its type) as one :class:`InputError`, naming the field where known."""
+    too large for its type) as one :class:`TableError`, naming the field where known."""
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first.get("loc", ())) or "(row)"
         value = first.get("input")
-        return InputError(
+        return TableError(
             str(path),
             line,
             field,
             f"not a valid {field}: {first.get('msg', 'invalid')}",
             None if isinstance(value, dict) else str(value)[:200],
         )
-    return InputError(str(path), line, "(row)", f"a value of this row cannot be read: {type(exc).__name__}: {str(exc)[:200]}")
+    return TableError(str(path), line, "(row)", f"a value of this row cannot be read: {type(exc).__name__}: {str(exc)[:200]}")
 
 
 _PRICE = re.compile(

@@ -54,7 +54,8 @@ from computeatlas.cloud.importers.cells import (
     rows,
     timestamp,
 )
-from computeatlas.cloud.observations import InputError, InputFailed, Observation
+from computeatlas.cloud.observations import InputFailed, Observation
+from computeatlas.core.tabular import TableError, read_table
 
 COLUMNS = ("Cloud", "GPU Type", "GPU Arch", "GPUs", "GPU RAM", "vCPUs", "RAM", "On-demand", "Per-GPU", "Spot", "Name")
 """The upstream table's columns (every version since 2023-09-27)."""
@@ -67,11 +68,13 @@ _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 
 def _header(path: Path) -> list[str]:
-    """The first line's column names (an unreadable file is left for :func:`rows` to refuse)."""
+    """The first line's column names, read by :func:`~computeatlas.core.tabular.read_table`
+    (an unreadable file is left for :func:`rows` to refuse)."""
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
-            return [c.strip() for c in handle.readline().rstrip("\r\n").split(",")]
-    except (OSError, UnicodeDecodeError):
+            first = handle.readline()
+        return [c.strip() for c in read_table(path, text=first).header]
+    except (OSError, UnicodeDecodeError, TableError):
         return []
 
 
@@ -102,7 +105,7 @@ def read(
         if collected is None:
             raise InputFailed(
                 [
-                    InputError(
+                    TableError(
                         str(path),
                         1,
                         "(file)",
@@ -111,9 +114,9 @@ def read(
                 ]
             )
         if collected.tzinfo is None or collected > now + CLOCK_SKEW:
-            raise InputFailed([InputError(str(path), 1, "(file)", "the collection time must be UTC and not in the future", str(collected))])
+            raise InputFailed([TableError(str(path), 1, "(file)", "the collection time must be UTC and not in the future", str(collected))])
         if commit is not None and not _SHA.fullmatch(commit):
-            raise InputFailed([InputError(str(path), 1, "(file)", "a commit is 40 hex digits", commit)])
+            raise InputFailed([TableError(str(path), 1, "(file)", "a commit is 40 hex digits", commit)])
 
     def parse(raw: dict[str, str]) -> list[Observation | Skip]:
         if all(raw[c].strip().replace("-", " ") == c.replace("-", " ") for c in COLUMNS):

@@ -35,7 +35,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from computeatlas.cloud.importers.cells import CLOCK_SKEW, Reading
-from computeatlas.cloud.observations import InputError, InputFailed, Observation
+from computeatlas.cloud.observations import InputFailed, Observation
+from computeatlas.core.tabular import TableError
 
 PRICING_URL = "https://cloud.google.com/tpu/pricing"
 SPOT_URL = "https://cloud.google.com/spot-vms/pricing"
@@ -78,11 +79,11 @@ def _load(path: Path) -> tuple[str, dict[str, dict[str, dict[str, object]]]]:
         text = path.read_text(encoding="utf-8-sig")
         data = json.loads(text)
     except UnicodeDecodeError as exc:
-        raise InputFailed([InputError(str(path), 1, "(file)", f"not UTF-8 text: {exc.reason}")]) from None
+        raise InputFailed([TableError(str(path), 1, "(file)", f"not UTF-8 text: {exc.reason}")]) from None
     except json.JSONDecodeError as exc:
-        raise InputFailed([InputError(str(path), exc.lineno, f"(character {exc.colno})", f"not JSON: {exc.msg}")]) from None
+        raise InputFailed([TableError(str(path), exc.lineno, f"(character {exc.colno})", f"not JSON: {exc.msg}")]) from None
     if not isinstance(data, dict) or not all(isinstance(v, dict) and all(isinstance(e, dict) for e in v.values()) for v in data.values()):
-        raise InputFailed([InputError(str(path), 1, "(file)", "not a gpuhunt TPU table: expected {TPU type: {region: {price key: USD}}}")])
+        raise InputFailed([TableError(str(path), 1, "(file)", "not a gpuhunt TPU table: expected {TPU type: {region: {price key: USD}}}")])
     return text, data
 
 
@@ -93,7 +94,7 @@ def read(path: Path, collected: dt.datetime | None = None, now: dt.datetime | No
     if collected is None:
         raise InputFailed(
             [
-                InputError(
+                TableError(
                     str(path),
                     1,
                     "(file)",
@@ -103,7 +104,7 @@ def read(path: Path, collected: dt.datetime | None = None, now: dt.datetime | No
             ]
         )
     if collected.tzinfo is None or collected > now + CLOCK_SKEW:
-        raise InputFailed([InputError(str(path), 1, "(file)", "the collection time must be UTC and not in the future", str(collected))])
+        raise InputFailed([TableError(str(path), 1, "(file)", "the collection time must be UTC and not in the future", str(collected))])
     text, data = _load(path)
     via = f"{UPSTREAM} ({path.name}, MPL-2.0), published by {collected:%Y-%m-%d}"
     cursor = 0
@@ -117,7 +118,7 @@ def read(path: Path, collected: dt.datetime | None = None, now: dt.datetime | No
                 column, why = (
                     (unknown[0], "unknown price key (known: " + ", ".join(KEYS) + ")") if unknown else (bad[0], "not a non-negative number")
                 )
-                yield Reading(line, InputError(str(path), line, f"{tpu}/{region}/{column}", why, str(entry[column])))
+                yield Reading(line, TableError(str(path), line, f"{tpu}/{region}/{column}", why, str(entry[column])))
                 continue
             location = str(entry.get("Location", "")).strip()
             observations = []

@@ -30,7 +30,8 @@ from computeatlas.cloud.importers.cells import (
     price,
     rows,
 )
-from computeatlas.cloud.observations import InputError, InputFailed, Observation
+from computeatlas.cloud.observations import InputFailed, Observation
+from computeatlas.core.tabular import TableError
 
 COLUMNS = ("InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "Price", "Region", "GpuInfo", "SpotPrice")
 CATALOG_URL = "https://github.com/skypilot-org/skypilot-catalog"
@@ -61,7 +62,7 @@ def read(
     if not provider or collected is None:
         raise InputFailed(
             [
-                InputError(
+                TableError(
                     str(path),
                     1,
                     "(file)",
@@ -70,7 +71,7 @@ def read(
             ]
         )
     if collected.tzinfo is None or collected > now + dt.timedelta(minutes=5):
-        raise InputFailed([InputError(str(path), 1, "(file)", "the collection time must be UTC and not in the future", str(collected))])
+        raise InputFailed([TableError(str(path), 1, "(file)", "the collection time must be UTC and not in the future", str(collected))])
     cloud = path.parent.name if path.parent.name else provider
 
     def parse(raw: dict[str, str]) -> list[Observation | Skip]:

@@ -1,0 +1,93 @@
+"""Every ``state`` field of the silicon, energy and page view models is the one State type, and
+the views show what the presentation rule decided (no second decision after ``present()``)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import typing
+
+from pydantic import BaseModel
+
+import computeatlas.energy
+import computeatlas.pages
+import computeatlas.silicon
+from computeatlas.catalog import Catalog
+from computeatlas.core.claims import NumberFormat
+from computeatlas.core.presentation import present
+from computeatlas.core.states import State
+from computeatlas.energy.views import claim_view
+from computeatlas.pages.energy import system_view
+from computeatlas.silicon import derive
+from computeatlas.silicon.specs import spec_view
+
+PACKAGES = (computeatlas.silicon, computeatlas.energy, computeatlas.pages)
+
+
+def view_models() -> list[type[BaseModel]]:
+    """Every pydantic model defined in the silicon, energy and pages packages."""
+    found: dict[str, type[BaseModel]] = {}
+    for package in PACKAGES:
+        for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+            module = importlib.import_module(info.name)
+            for _, obj in inspect.getmembers(module, inspect.isclass):
+                if issubclass(obj, BaseModel) and obj.__module__ == module.__name__:
+                    found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return list(found.values())
+
+
+def test_every_state_field_is_a_state() -> None:
+    models = view_models()
+    assert len(models) > 30  # the walk finds the views (CellView, SpecView, DerivedFigure, GlanceFigure …)
+    wrong = [
+        f"{m.__module__}.{m.__qualname__}.{name}: {field.annotation}"
+        for m in models
+        for name, field in m.model_fields.items()
+        if name == "state" and field.annotation is not State and State not in typing.get_args(field.annotation)
+    ]
+    assert wrong == []
+
+
+def test_a_derived_figure_s_state_is_derived_or_its_weakest_input_s(real_catalog: Catalog) -> None:
+    h100 = real_catalog.accelerators["nvidia-h100-sxm"]
+    ridge = derive.ridge_point(h100, NumberFormat.FP8)
+    assert ridge.state is State.DERIVED and ridge.state_label == "derived from published figures" == State.DERIVED.label
+    assert [i.state for i in ridge.inputs] == [State.PUBLISHED, State.PUBLISHED]
+    fp4 = derive.ridge_point(h100, NumberFormat.FP4)  # Hopper has no FP4
+    assert fp4.state is State.NOT_APPLICABLE and fp4.state_label == "not applicable" and fp4.display == "not applicable"
+    assert set(derive.DERIVED_STATES) == {State.DERIVED, *(s for s in derive.SPEC_STATES if s is not State.PUBLISHED)}
+
+
+def test_a_spec_row_shows_the_presented_figure_and_words(real_catalog: Catalog) -> None:
+    h100 = real_catalog.accelerators["nvidia-h100-sxm"]
+    claim = h100.specs.memory
+    view = spec_view(h100, "memory", claim)
+    shown = present(claim, unit="B", what="Memory")
+    assert view.primary.display == shown.record_display == shown.display == "80 GB"
+    assert view.primary.amount == shown.stated_amount == 80e9 and view.primary.unit == "B"
+
+
+def test_a_not_comparable_claim_names_its_basis_on_the_record_page(real_catalog: Catalog) -> None:
+    found = [
+        (a, key, c)
+        for a in real_catalog.accelerators.values()
+        for key, c in a.claims()
+        if c.state is State.NOT_COMPARABLE and c.basis is not None
+    ]
+    assert found  # the bundled data holds figures published only on another basis
+    acc, key, claim = found[0]
+    shown = present(claim)
+    assert shown.display == "not comparable"
+    assert spec_view(acc, key, claim).primary.display == shown.record_display == f"not comparable per accelerator ({claim.basis.value})"
+
+
+def test_a_system_total_keeps_its_basis(real_catalog: Catalog) -> None:
+    system = real_catalog.systems["nvidia-gb200-nvl72"]
+    view = system_view(real_catalog, system)
+    memory = next(s for s in view.specs if s.key == "memory")
+    claim = system.specs.memory
+    shown = present(claim, unit="B")
+    assert memory.display == shown.total_display == f"{claim.value} per {claim.basis.value}"
+    assert memory.amount == shown.stated_amount and memory.amount is not None and memory.unit == "B"
+    assert claim_view(system.sources, "memory", "Accelerator memory", claim) == memory
