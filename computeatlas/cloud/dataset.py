@@ -25,13 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-from pydantic import BaseModel, SerializeAsAny, TypeAdapter
+from pydantic import BaseModel
 
 from computeatlas.cloud import current_table
 from computeatlas.cloud.engine import RESULTS, connection
 from computeatlas.cloud.layout import CURRENT, Files, active, compactions
 from computeatlas.cloud.views import define, literal
-from computeatlas.cloud.writers import LOCK_TIMEOUT_SECONDS, STAGING, Leftovers, leftovers, remove_leftovers, write_lock
+from computeatlas.cloud.writers import LOCK_TIMEOUT_SECONDS, STAGING, Leftovers, json_chunks, leftovers, remove_leftovers, write_lock
 from computeatlas.core.errors import Unavailable
 
 VERSION_RECHECK_SECONDS = 1.0
@@ -52,24 +52,6 @@ def _mtime(path: Path) -> int:
         return os.stat(path).st_mtime_ns
     except FileNotFoundError:
         return 0
-
-
-JSON_CHUNK_ROWS = 50_000
-"""How many rows :func:`_json_chunks` serialises in one call (one file each)."""
-
-
-def _json_chunks(rows: Sequence[BaseModel], folder: Path) -> list[str]:
-    """``rows`` written as JSON arrays of :data:`JSON_CHUNK_ROWS` rows each in ``folder``
-    (one serialiser call per chunk, not per row); the files' paths."""
-    kind = type(rows[0])
-    same = all(type(r) is kind for r in rows)
-    adapter: TypeAdapter[list[Any]] = TypeAdapter(list[kind] if same else list[SerializeAsAny[BaseModel]])  # type: ignore[valid-type]
-    paths = []
-    for i in range(0, len(rows), JSON_CHUNK_ROWS):
-        path = folder / f"rows-{i // JSON_CHUNK_ROWS:05d}.json"
-        path.write_bytes(adapter.dump_json(list(rows[i : i + JSON_CHUNK_ROWS])))
-        paths.append(str(path))
-    return paths
 
 
 class StoreDamaged(Unavailable):
@@ -233,7 +215,7 @@ class Dataset:
         try:
             staging.mkdir(parents=True)
             if rows:
-                sources = _json_chunks(rows, staging)
+                sources = json_chunks(rows, staging)
                 columns = "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in self.columns.items()) + "}"
                 out = staging / "out"
                 with duckdb.connect() as con:
