@@ -163,3 +163,63 @@ def test_a_second_import_is_judged_against_the_stored_rows_counted_once_each(tmp
         ],  # the stored 100 (one price) and the 4 here, judged before deduplication
         ("8x L4", "r0"): [f"the store holds this observation at 3.12 USD (run {first.run})"],
     }
+
+
+def test_the_rules_of_an_imports_groups_decide_a_mixed_file_as_worked_out_by_hand(tmp_path: Path) -> None:
+    """Split bills (a pair combined, a lone part), a spot column that copies the on-demand one, a
+    placeholder amount for three sizes, a price without a rate and a repeated row, in one file."""
+
+    def row(provider: str, instance: str, region: str, amount: str, pricing: str = "on_demand", currency: str = "USD") -> list[str]:
+        return [provider, *_row(instance, region, amount, pricing=pricing, currency=currency)[1:]]
+
+    path = tmp_path / "groups.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows(
+            [
+                HEADER,
+                row("google-cloud", "g4-standard-48", "us-a", "1.00"),  # the host part: 1 GPU per instance
+                row("google-cloud", "1x RTX PRO 6000", "us-a", "2.00"),  # its accelerator part: combined, 1 + 1 × 2 = 3
+                row("google-cloud", "1x L4", "us-b", "0.70"),  # an accelerator part without its host
+                row("examplecloud", "8x L4", "s0", "3.12"),
+                row("examplecloud", "8x L4", "s0", "3.12", pricing="spot"),  # spot = on-demand …
+                row("examplecloud", "8x L4", "s1", "3.12"),
+                row("examplecloud", "8x L4", "s1", "3.12", pricing="spot"),  # … in both pairs: copies
+                *(row("google-cloud", f"tpu-v6e-{n}", "asia", "700") for n in (1, 4, 8)),  # one amount, three sizes
+                row("examplecloud", "1x L4", "eu", "1.00", currency="EUR"),  # no EUR rate in the table
+                row("examplecloud", "8x L4", "s0", "3.12"),  # the first on-demand row again
+            ]
+        )
+    store = Store(tmp_path / "store")
+    done = import_readings("atlas", [path], store, TABLE, RateTable([]), rules.Limits(), now=NOW)
+    assert (done.read, done.accepted, done.held, done.already_stored, done.combined) == (12, 3, 9, 1, 1)
+    assert dict(done.held_by_rule) == {"split_bill": 3, "placeholder": 3, "spot_equals_on_demand": 2, "no_rate": 1}
+    stored = {(r["instance_type"], r["region"], r["pricing"]): r for r in store.query("SELECT * FROM obs")}
+    assert len(stored) == 12
+    reasons = {key: list(r["reasons"]) for key, r in stored.items() if r["status"] == "held"}
+    assert reasons == {
+        ("g4-standard-48", "us-a", "on_demand"): ["host part, combined into the all-in price of g4-standard-48 + 1x RTX PRO 6000"],
+        ("1x RTX PRO 6000", "us-a", "on_demand"): ["accelerator part, combined into the all-in price with its host"],
+        ("1x L4", "us-b", "on_demand"): ["accelerator part (1x L4) without its host line at google-cloud us-b: not an all-in price"],
+        ("8x L4", "s0", "spot"): ["every spot price of examplecloud in this import equals its on-demand price"],
+        ("8x L4", "s1", "spot"): ["every spot price of examplecloud in this import equals its on-demand price"],
+        **{
+            (f"tpu-v6e-{n}", "asia", "on_demand"): [
+                "google-cloud prices 3 sizes of google-tpu-v6e (1, 4, 8 per instance) at the same 700 USD here: a placeholder, not a price"
+            ]
+            for n in (1, 4, 8)
+        },
+        ("1x L4", "eu", "on_demand"): [
+            "no dated EUR rate on or before 2026-11-20 in data/prices/rates.csv: the price cannot be checked against the bounds "
+            "in USD; add a sourced rate and import the file again"
+        ],
+    }
+    combined = stored[("g4-standard-48 + 1 × 1x RTX PRO 6000", "us-a", "on_demand")]
+    assert (combined["status"], combined["amount"], combined["billing"], combined["accelerator"], combined["per_accelerator_hour"]) == (
+        "accepted",
+        3.0,
+        "all_in",
+        "nvidia-rtx-pro-6000",
+        3.0,
+    )
+    assert combined["note"] == "all-in price combined from the host part 1 and 1 × accelerator part 2 per hour"
+    assert [stored[("8x L4", r, "on_demand")]["per_accelerator_hour"] for r in ("s0", "s1")] == [0.39, 0.39]

@@ -15,9 +15,6 @@ MAX_LINES = 400
 """The most lines a module may have."""
 
 STILL_OVER = {
-    "web/cloud.py": 545,
-    "cloud/rules.py": 484,
-    "cloud/runs.py": 436,
     "charts/chart.py": 402,
 }
 """Modules (paths under ``computeatlas/``) over :data:`MAX_LINES` today, with their line counts: the most each may have until it is split."""

@@ -5,7 +5,8 @@ placed on an accelerator through the instance table, and either ``accepted`` or 
 with the name of every rule that held it and the reason in words. Held rows are kept for
 the operator (``computeatlas prices held``) and never shown to visitors as prices.
 The bounds, ``no_rate``, the band and the sibling check are :func:`computeatlas.cloud.band.check`;
-the rules of the rows' own cells and of one import's groups are here.
+the rules of the rows' own cells are :mod:`computeatlas.cloud.cell_rules`', those of one import's
+groups :mod:`computeatlas.cloud.group_rules`'; :func:`apply` applies them all in order.
 
 Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
 
@@ -102,13 +103,14 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from computeatlas.cloud import band, bounds
 from computeatlas.cloud.band import PoolPrice, usd_per_accelerator_hour
+from computeatlas.cloud.cell_rules import check_memory, check_per_accelerator, complete, place
+from computeatlas.cloud.group_rules import PLACEHOLDER_SIZES, combine, placeholders, spot_copies, term_totals
 from computeatlas.cloud.instances import Billing, InstanceTable
 from computeatlas.cloud.observations import (
     LICENSED_SUFFIX,
@@ -117,14 +119,11 @@ from computeatlas.cloud.observations import (
     PriceUnit,
     PricingKind,
     Status,
-    hourly,
     per_accelerator_hour,
 )
 from computeatlas.cloud.rates import RateTable
 from computeatlas.core.settings import Settings
 from computeatlas.core.states import State
-
-_set = object.__setattr__  # completes a row no one else holds (a frozen model refuses setattr)
 
 RULES = {
     "unplaced": "the instance table has no row for this instance type at this provider",
@@ -187,239 +186,6 @@ class Limits:
         )
 
 
-def place(obs: Observation, table: InstanceTable, fresh: bool = False, memo: dict[int, Any] | None = None) -> Observation:
-    """The row placed through ``table`` (accelerator, variant, count, billing), or held as
-    ``unplaced``; the variant is the row's own, or the part's only one
-    (:meth:`~computeatlas.cloud.instances.InstanceTable.variant`); held as ``count_mismatch`` when the source states another accelerator
-    count than the table's. A row that already carries an accelerator (a hand-checked
-    offer) keeps it. ``fresh``: ``obs`` was made for this call alone and no one else holds
-    it, so it is placed in place instead of copied. ``memo`` (a dict kept by the caller for
-    the rows of one call, with ``table`` unchanged) keeps each instance row's placement."""
-    if obs.accelerator:
-        return obs
-    row = table.find(obs.provider, obs.base_instance)
-    if row is None:
-        return obs.held("unplaced", f"unknown instance type {obs.base_instance!r} at provider {obs.provider!r}")
-    decided = memo.get(id(row)) if memo is not None else None
-    if decided is None:
-        decided = {
-            "accelerator": row.accelerator,
-            "variant": table.variant(row),
-            "accelerators": row.accelerators,
-            "billing": row.billing.value,
-        }
-        if memo is not None:
-            memo[id(row)] = decided  # the table holds the row for the whole call: its id names no other
-    if fresh:
-        placed = _complete(obs, decided, memo)
-    else:
-        placed = obs.replaced(**decided)
-    if obs.stated_accelerators is not None and obs.stated_accelerators != row.accelerators:
-        return placed.held(
-            "count_mismatch",
-            f"the source states {obs.stated_accelerators} accelerator(s) per instance; our instance "
-            f"table has {row.accelerators} for {obs.base_instance!r} at {obs.provider!r}",
-        )
-    return placed
-
-
-def _complete(obs: Observation, changes: dict[str, object], memo: dict[int, Any] | None) -> Observation:
-    """``obs`` (a row no one else holds) with ``changes`` set in place; its set of fields given
-    joined with the changes' names, each distinct set joined once per ``memo`` (the rows of one
-    import share one set: :meth:`~computeatlas.cloud.observations.Observation.trusted`), which
-    is kept for changes of the same names (and may hold other live objects' ids)."""
-    obs.__dict__.update(changes)
-    have = obs.__pydantic_fields_set__
-    found = memo.get(id(have)) if memo is not None else None
-    if found is None:
-        found = (have, have | changes.keys())
-        if memo is not None:
-            memo[id(have)] = found  # keeps ``have``, so its id names no other object while the memo lives
-    _set(obs, "__pydantic_fields_set__", found[1])
-    return obs
-
-
-def _memory(obs: Observation, table: InstanceTable) -> Observation:
-    if obs.stated_memory_gb is None:
-        return obs
-    row = table.find(obs.provider, obs.base_instance)
-    if row is None or row.accelerator_memory_gb is None or not obs.accelerators:
-        return obs
-    expected = obs.accelerators * row.accelerator_memory_gb
-    if abs(obs.stated_memory_gb - expected) > 0.10 * expected:
-        return obs.held(
-            "memory_mismatch",
-            f"the source states {obs.stated_memory_gb:g} GB per instance; {obs.accelerators} × "
-            f"{row.accelerator_memory_gb:g} GB = {expected:g} GB",
-        )
-    return obs
-
-
-def _per_accelerator(obs: Observation) -> Observation:
-    count = obs.stated_accelerators or obs.accelerators
-    if obs.stated_per_accelerator is None or obs.price_basis is not PriceBasis.INSTANCE or not count:
-        return obs
-    derived = obs.amount / count
-    if abs(derived - obs.stated_per_accelerator) > max(0.01, 0.005 * derived):
-        return obs.held(
-            "per_accelerator_mismatch",
-            f"{obs.amount:g} ÷ {count} = {derived:.4g} per accelerator-hour, but the source states {obs.stated_per_accelerator:g}",
-        )
-    return obs
-
-
-def _combine(rows: list[Observation], hours_per_month: float) -> list[Observation]:
-    """Pair host and accelerator parts of split bills; combine pairs, hold lone parts."""
-    parts: dict[tuple[str, ...], dict[str, list[int]]] = defaultdict(lambda: {"host": [], "acc": []})
-    for i, obs in enumerate(rows):
-        if obs.billing in (Billing.HOST_COMPONENT, Billing.ACCELERATOR_COMPONENT) and obs.status is Status.ACCEPTED:
-            group = (obs.provider, obs.region, obs.pricing.value, obs.term, obs.collected.isoformat(), obs.accelerator, obs.currency)
-            parts[group]["host" if obs.billing == Billing.HOST_COMPONENT else "acc"].append(i)
-    out = list(rows)
-    extra: list[Observation] = []
-    for (provider, region, *_), found in parts.items():
-        for i in found["host"]:
-            host = rows[i]
-            count = host.accelerators or 1
-            same = [rows[j] for j in found["acc"] if (rows[j].stated_accelerators or rows[j].accelerators) == count]
-            candidates = same or [rows[j] for j in found["acc"] if rows[j].price_basis is PriceBasis.ACCELERATOR]
-            acc = candidates[0] if candidates else None
-            if acc is None:
-                out[i] = host.held(
-                    "split_bill",
-                    f"host part of {host.instance_type!r} without its accelerator part: the host price alone is never an accelerator price",
-                )
-                continue
-            per_acc = (
-                (per_accelerator_hour(acc, hours_per_month) or 0.0)
-                if acc.price_basis is PriceBasis.ACCELERATOR
-                else hourly(acc, hours_per_month)[0] / (acc.stated_accelerators or acc.accelerators or 1)
-            )
-            total = hourly(host, hours_per_month)[0] + count * per_acc
-            note = f"all-in price combined from the host part {host.amount:g} and {count} × accelerator part {per_acc:g} per hour"
-            extra.append(
-                host.model_copy(
-                    update={
-                        "instance_type": f"{host.instance_type} + {count} × {acc.instance_type}",
-                        "amount": round(total, 10),
-                        "unit": PriceUnit.HOUR,
-                        "price_basis": PriceBasis.INSTANCE,
-                        "billing": Billing.ALL_IN.value,
-                        "note": note,
-                        "stated_per_accelerator": None,
-                        "stated_memory_gb": None,
-                    }
-                )
-            )
-            out[i] = host.held("split_bill", f"host part, combined into the all-in price of {host.instance_type} + {acc.instance_type}")
-        for j in found["acc"]:
-            if found["host"]:
-                out[j] = rows[j].held("split_bill", "accelerator part, combined into the all-in price with its host")
-            else:
-                out[j] = rows[j].held(
-                    "split_bill",
-                    f"accelerator part ({rows[j].instance_type}) without its host line at {provider} "
-                    f"{region or 'region not stated'}: not an all-in price",
-                )
-    return out + extra
-
-
-def _spot_copies(rows: list[Observation]) -> list[Observation]:
-    """Hold every spot row of a provider whose spot column equals its on-demand column."""
-    if not any(o.pricing is PricingKind.SPOT for o in rows):
-        return rows
-    on_demand = {(o.provider, o.instance_type, o.region, o.collected): o.amount for o in rows if o.pricing is PricingKind.ON_DEMAND}
-    pairs: dict[str, list[bool]] = defaultdict(list)
-    for o in rows:
-        if o.pricing is PricingKind.SPOT and (o.provider, o.instance_type, o.region, o.collected) in on_demand:
-            pairs[o.provider].append(on_demand[(o.provider, o.instance_type, o.region, o.collected)] == o.amount)
-    copied = {p for p, equal in pairs.items() if len(equal) >= 2 and all(equal)}
-    return [
-        o.held("spot_equals_on_demand", f"every spot price of {o.provider} in this import equals its on-demand price")
-        if o.pricing is PricingKind.SPOT and o.provider in copied
-        else o
-        for o in rows
-    ]
-
-
-PLACEHOLDER_SIZES = 3
-"""How many sizes of one accelerator at exactly the same instance amount make a placeholder."""
-
-
-def _term_totals(rows: list[Observation], hours_per_month: float) -> list[Observation]:
-    """Hold prices of one key that are at least ``hours_per_month`` × its lowest price."""
-    lowest: dict[tuple[str, ...], float] = {}
-    repeated = False
-    for o in rows:
-        if o.status is Status.ACCEPTED and o.amount > 0:
-            key = o.key()
-            low = lowest.get(key)
-            if low is None:
-                lowest[key] = o.amount
-            else:
-                repeated = True
-                lowest[key] = min(o.amount, low)
-    if not repeated and hours_per_month > 1:  # each price alone under its key: none is a month's worth of its own
-        return rows
-    out = []
-    for o in rows:
-        low = lowest.get(o.key()) if o.status is Status.ACCEPTED else None
-        if low and o.amount >= hours_per_month * low:
-            o = o.held(
-                "term_total",
-                f"{o.amount:g} is {o.amount / low:,.0f} × the price {low:g} of the same instance, region, "
-                f"pricing and time in this import: the total of a term of a month or more, not an hourly price",
-            )
-        out.append(o)
-    return out
-
-
-def _placeholders(rows: list[Observation]) -> list[Observation]:
-    """Hold instance prices that are the same amount for :data:`PLACEHOLDER_SIZES` or more
-    accelerator counts of one accelerator at one provider, region, pricing, term and time."""
-    sizes: dict[tuple[object, ...], set[int]] = defaultdict(set)
-
-    def group(o: Observation) -> tuple[object, ...]:
-        return (
-            o.provider,
-            o.accelerator,
-            o.region,
-            o.pricing,
-            o.term,
-            o.collected,
-            o.currency,
-            o.unit,
-            o.amount,
-        )  # members hash as their words
-
-    for o in rows:
-        if o.status is Status.ACCEPTED and o.price_basis is PriceBasis.INSTANCE and o.accelerators:
-            sizes[group(o)].add(o.accelerators)
-    if not any(len(counts) >= PLACEHOLDER_SIZES for counts in sizes.values()):
-        return rows
-    out = []
-    for o in rows:
-        counts = sizes.get(group(o), set()) if o.status is Status.ACCEPTED and o.price_basis is PriceBasis.INSTANCE else set()
-        if len(counts) >= PLACEHOLDER_SIZES:
-            o = o.held(
-                "placeholder",
-                f"{o.provider} prices {len(counts)} sizes of {o.accelerator} ({', '.join(map(str, sorted(counts)))} "
-                f"per instance) at the same {o.amount:g} {o.currency} here: a placeholder, not a price",
-            )
-        out.append(o)
-    return out
-
-
-def _dates(rows: list[Observation], first_date: dt.date, now: dt.datetime) -> list[Observation]:
-    """Hold every row whose collection time is implausible (:func:`bounds.date_problem`)."""
-    start, late = dt.datetime.combine(first_date, dt.time(), dt.UTC), now + bounds.CLOCK_SKEW
-    out = []
-    for o in rows:
-        problem = bounds.date_problem(o.collected, first_date, now) if not start <= o.collected <= late else None
-        out.append(o.held("implausible_date", problem) if problem else o)
-    return out
-
-
 def apply(
     rows: list[Observation],
     table: InstanceTable,
@@ -448,16 +214,39 @@ def apply(
     None leaves that check out.
     """
     now = now or dt.datetime.now(dt.UTC)
-    memo: dict[int, Any] = {}  # each instance row's placement and each set of fields placed (live objects' ids)
-    completed: dict[int, Any] = {}  # each set of fields completed below
-    decided = _dates([place(o, table, fresh, memo) for o in rows], first_date or limits.first_date, now)
-    decided = [_per_accelerator(_memory(o, table)) if o.status is Status.ACCEPTED else o for o in decided]
-    decided = _combine(decided, limits.hours_per_month)
-    decided = _spot_copies(decided)
-    decided = _placeholders(_term_totals(decided, limits.hours_per_month))
+    start = first_date or limits.first_date
+    earliest, latest = dt.datetime.combine(start, dt.time(), dt.UTC), now + bounds.CLOCK_SKEW
+    memo: dict[Any, Any] = {}  # each instance name's placement (by name) and each set of fields placed (by id)
+    decided: list[Observation] = []
+    components, split, spot = (Billing.HOST_COMPONENT.value, Billing.ACCELERATOR_COMPONENT.value), False, False
+    for o in rows:  # the rules of each row's own cells, in their order: placement, date, memory, per-accelerator figure
+        o = place(o, table, fresh, memo)
+        if not earliest <= o.collected <= latest:
+            problem = bounds.date_problem(o.collected, start, now)
+            if problem:
+                o = o.held("implausible_date", problem)
+        if o.status is Status.ACCEPTED and (o.stated_memory_gb is not None or o.stated_per_accelerator is not None):
+            o = check_per_accelerator(check_memory(o, table))
+        split = split or o.billing in components
+        spot = spot or o.pricing is PricingKind.SPOT
+        decided.append(o)
+    if split:
+        decided = combine(decided, limits.hours_per_month)
+    if spot:
+        decided = spot_copies(decided)
+    decided = placeholders(term_totals(decided, limits.hours_per_month))
     decided = band.check(decided, rates, limits, pool, known, siblings)
+    return _qualified(rows, decided, limits.hours_per_month, run, fresh)
+
+
+def _qualified(rows: list[Observation], decided: list[Observation], hours: float, run: str | None, fresh: bool) -> list[Observation]:
+    """``decided`` (the rows of ``rows`` decided, in order, then the combined split bills) held
+    when licence-included, with their qualifiers, per-accelerator price and ``run`` set: the
+    caller's own rows copied unless ``fresh``, every other row completed in place."""
+    completed: dict[int, Any] = {}  # each set of fields completed below
     final = []
-    hours, unstated, derived = limits.hours_per_month, State.VARIANT_NOT_STATED.value, State.DERIVED_FROM_TERM.value
+    unstated, derived = State.VARIANT_NOT_STATED.value, State.DERIVED_FROM_TERM.value
+    hour, second, instance = PriceUnit.HOUR, PriceUnit.SECOND, PriceBasis.INSTANCE
     given = len(rows)
     for i, o in enumerate(decided):
         if o.instance_type.endswith(LICENSED_SUFFIX):
@@ -465,9 +254,14 @@ def apply(
         qualifiers = o.qualifiers
         if o.accelerator and not o.variant and unstated not in qualifiers:
             qualifiers = (*qualifiers, unstated)
-        if o.unit is not PriceUnit.HOUR and o.unit is not PriceUnit.SECOND and derived not in qualifiers:  # hourly(o)[1]: a longer term
+        unit = o.unit
+        if unit is not hour and unit is not second and derived not in qualifiers:  # hourly(o)[1]: a longer term
             qualifiers = (*qualifiers, derived)
-        per_acc = per_accelerator_hour(o, hours)
+        if unit is hour and o.price_basis is instance:  # per_accelerator_hour(o, hours), its commonest case inline
+            count = o.accelerators
+            per_acc: float | None = o.amount / count if count else None
+        else:
+            per_acc = per_accelerator_hour(o, hours)
         changes: dict[str, object] = {
             "qualifiers": qualifiers,
             "per_accelerator_hour": per_acc if per_acc is None or math.isfinite(per_acc) else None,
@@ -477,7 +271,7 @@ def apply(
         if not fresh and i < given and o is rows[i]:  # the caller's own row, unchanged so far: copied
             final.append(o.replaced(**changes))
         else:  # a copy made above (placed, held or combined), or a fresh row: no one else holds it, completed in place
-            final.append(_complete(o, changes, completed))
+            final.append(complete(o, changes, completed))
     return final
 
 

@@ -21,7 +21,7 @@ from computeatlas.cloud.engine import connection
 from computeatlas.cloud.layout import CURRENT, Files
 from computeatlas.cloud.run_folder import RunFolder, version_of
 from computeatlas.cloud.views import define, literal
-from computeatlas.cloud.writers import STAGING, remove_leftovers
+from computeatlas.cloud.writers import STAGING, json_chunks, remove_leftovers
 
 
 class RunWriter(RunFolder):
@@ -49,17 +49,14 @@ class RunWriter(RunFolder):
         try:
             staging.mkdir(parents=True)
             if rows:
-                source = staging / "rows.ndjson"
-                with source.open("w", encoding="utf-8") as handle:
-                    for obs in rows:
-                        handle.write(obs.model_dump_json() + "\n")
+                sources = json_chunks(rows, staging)
                 columns = "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in self.columns.items()) + "}"
                 out = staging / "out"
                 with duckdb.connect() as con:
                     con.execute("SET TimeZone = 'UTC'")
                     con.execute(
-                        f"COPY (SELECT *, CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date FROM read_json({literal(str(source))}, "
-                        f"format = 'newline_delimited', columns = {columns})) TO {literal(str(out))} "
+                        f"COPY (SELECT *, CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date FROM read_json([{', '.join(map(literal, sources))}], "
+                        f"format = 'array', columns = {columns})) TO {literal(str(out))} "
                         f"(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN {literal('part-' + run + '-{i}')})"
                     )
                 for part in sorted(out.glob("date=*/*.parquet")):

@@ -4,8 +4,10 @@
 column raises :class:`~computeatlas.cloud.observations.InputFailed` before anything is
 stored), places and checks the rows (:func:`computeatlas.cloud.rules.apply`), drops what
 the store already holds, and appends the rest as one atomic run
-(:meth:`computeatlas.cloud.store.Store.append`). The returned :class:`Summary` counts rows
-read, accepted, held, rejected and skipped, by reason and by provider.
+(:meth:`computeatlas.cloud.store.Store.append`). The returned :class:`Summary`
+(:mod:`computeatlas.cloud.import_summary`) counts rows read, accepted, held, rejected and
+skipped, by reason and by provider; what deduplication reads is
+:mod:`computeatlas.cloud.deduplication`'.
 
 Deduplication: a row whose key (provider, instance, region, pricing, term, collection
 time) is already stored with the same price and the same decision adds nothing, so
@@ -24,76 +26,28 @@ import datetime as dt
 import gc
 import hashlib
 import sys
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from computeatlas.cloud import bounds, rules
 from computeatlas.cloud.catalog import CloudCatalog as Catalog
+from computeatlas.cloud.deduplication import SEP, WORD, conflicts_within, words
+from computeatlas.cloud.deduplication import stored as stored_rows
+from computeatlas.cloud.import_summary import ImportCounts, Summary
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.importers.cells import Reading, Skip
 from computeatlas.cloud.instances import InstanceTable, instance_table
-from computeatlas.cloud.observations import LICENSED_SUFFIX, InputFailed, Observation, PriceBasis, PriceUnit, Status
+from computeatlas.cloud.observations import (
+    LICENSED_SUFFIX,
+    InputFailed,
+    Observation,
+    Status,
+)
 from computeatlas.cloud.rates import RateTable, load_rates
 from computeatlas.cloud.store import Store
 from computeatlas.cloud.writers import LOCK_TIMEOUT_SECONDS
 from computeatlas.core.settings import Settings
 from computeatlas.core.tabular import TableError
-
-
-@dataclass
-class ImportCounts:
-    """What one import run did, for any kind of price: ``read`` input rows, ``accepted`` and
-    ``held`` observations added (held ones by their first rule), ``already_stored`` those the
-    store had, ``rejected`` rows with a bad cell (``errors``), ``skipped`` rows of another kind."""
-
-    run: str
-    files: list[str]
-    read: int = 0
-    accepted: int = 0
-    held: int = 0
-    rejected: int = 0
-    skipped: int = 0
-    already_stored: int = 0
-    held_by_rule: Counter[str] = field(default_factory=Counter)
-    errors: list[TableError] = field(default_factory=list)
-
-    def counts(self) -> dict[str, object]:
-        """The counts as plain data (for the run's manifest and JSON output)."""
-        return {
-            "read": self.read,
-            "accepted": self.accepted,
-            "held": self.held,
-            "rejected": self.rejected,
-            "skipped": self.skipped,
-            "already_stored": self.already_stored,
-            "held_by_rule": dict(self.held_by_rule.most_common()),
-        }
-
-
-@dataclass
-class Summary(ImportCounts):
-    """What one rental-price import did (:class:`ImportCounts`; a SkyPilot row may give two
-    prices), with split bills ``combined`` and the counts by provider and reason."""
-
-    format: str = ""
-    combined: int = 0
-    held_by_provider: Counter[str] = field(default_factory=Counter)
-    accepted_by_provider: Counter[str] = field(default_factory=Counter)
-    rejected_by_reason: Counter[str] = field(default_factory=Counter)
-    skipped_by_reason: Counter[str] = field(default_factory=Counter)
-
-    def counts(self) -> dict[str, object]:
-        """The counts as plain data (for the run's manifest and JSON output)."""
-        return {
-            **super().counts(),
-            "combined": self.combined,
-            "held_by_provider": dict(self.held_by_provider.most_common()),
-            "accepted_by_provider": dict(self.accepted_by_provider.most_common()),
-            "rejected_by_reason": dict(self.rejected_by_reason.most_common()),
-            "skipped_by_reason": dict(self.skipped_by_reason.most_common()),
-        }
 
 
 def run_id(now: dt.datetime, paths: Sequence[Path], observations: Sequence[Observation] = ()) -> str:
@@ -105,25 +59,6 @@ def run_id(now: dt.datetime, paths: Sequence[Path], observations: Sequence[Obser
     for obs in observations:
         digest.update(obs.model_dump_json().encode())
     return f"{now:%Y%m%dT%H%M%S%f}Z-{digest.hexdigest()[:8]}"
-
-
-def _conflicts_within(decided: list[Observation], keys: Sequence[tuple[str, ...]] | None = None) -> list[Observation]:
-    """Rows of one import that share a key but not a price: the first accepted one stands;
-    every other is held as a ``conflict`` against it. Where none is accepted, none is a
-    conflict (a held row never blocks another price of the same observation). ``keys`` are
-    the rows' keys when already known."""
-    keys = keys if keys is not None else [obs.key() for obs in decided]
-    standing: dict[tuple[str, ...], Observation] = {}
-    for obs, key in zip(decided, keys, strict=True):
-        if obs.status is Status.ACCEPTED:
-            standing.setdefault(key, obs)
-    out = []
-    for obs, key in zip(decided, keys, strict=True):
-        first = standing.get(key)
-        if first is not None and obs is not first:
-            obs = obs.held("conflict", f"the same observation is priced {first.amount:g} {first.currency} elsewhere in this import")
-        out.append(obs)
-    return out
 
 
 def first_date(fmt: str, limits: rules.Limits) -> dt.date:
@@ -308,11 +243,11 @@ def _decide_and_append(
         batch, table, rates, limits, pool, now=now, first_date=start, known=known, siblings=siblings, run=run, fresh=True
     )  # every row of batch is this import's own: read here, or a copy of a collector's
     keys += [o.key() for o in decided[len(batch) :]]  # the combined split bills, after the rows in their order
-    decided = _conflicts_within(decided, keys)
+    decided = conflicts_within(decided, keys)
     summary.combined = len(decided) - len(batch)
     first_day = min((o.collected.date() for o in decided), default=now.date())
     last_day = max((o.collected.date() for o in decided), default=now.date())
-    stored = _stored(store, {o.provider for o in decided}, first_day, last_day) if decided else {}
+    stored = stored_rows(store, {o.provider for o in decided}, first_day, last_day) if decided else {}
     conflicts = store.stored_conflicts({o.provider for o in decided}, first_day, last_day) if decided else set()
     added: list[Observation] = []
     for obs, key in zip(decided, keys, strict=True):
@@ -320,14 +255,14 @@ def _decide_and_append(
         if prior is None and not conflicts:
             added.append(obs)
             continue
-        price = (float(obs.amount), obs.currency, _WORD[obs.unit], _WORD[obs.price_basis])
-        same = prior is not None and prior[0] == price[0] and prior[1] == _words(*price[1:])
+        price = (float(obs.amount), obs.currency, WORD[obs.unit], WORD[obs.price_basis])
+        same = prior is not None and prior[0] == price[0] and prior[1] == words(*price[1:])
         if prior is not None and not same and prior[2] == Status.ACCEPTED and "conflict" not in obs.rules:
-            obs = obs.held("conflict", f"the store holds this observation at {prior[0]:g} {prior[1].split(_SEP)[0]} (run {prior[4]})")
+            obs = obs.held("conflict", f"the store holds this observation at {prior[0]:g} {prior[1].split(SEP)[0]} (run {prior[4]})")
         if "conflict" in obs.rules and (key, price) in conflicts:
             summary.already_stored += 1
             continue
-        if same and prior is not None and prior[3] == _words(_WORD[obs.status], obs.accelerator, obs.variant, _words(*obs.rules)):
+        if same and prior is not None and prior[3] == words(WORD[obs.status], obs.accelerator, obs.variant, words(*obs.rules)):
             summary.already_stored += 1
             continue
         added.append(obs)
@@ -350,51 +285,6 @@ def _decide_and_append(
                 "inputs": [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in paths],
             },
         )
-
-
-_WORD: dict[object, str] = {member: member.value for kind in (Status, PriceUnit, PriceBasis) for member in kind}
-"""Each member's word (a dict read: an enum's ``value`` is a property call)."""
-
-_SEP = "\x1f"
-"""What joins the words of a stored row's price and decision (:data:`_PRIOR_SQL`, where a NULL
-word is a NUL, ``chr(0)``: no cell of an import holds either, a NUL byte refuses the file and a
-unit separator is no word of ours)."""
-
-
-def _words(*words: str) -> str:
-    return _SEP.join(words)
-
-
-_PRIOR_SQL = (
-    "SELECT provider, instance_type, region, pricing, term, "
-    "CASE WHEN epoch_us(collected) % 1000000 = 0 THEN strftime(collected, '%Y-%m-%dT%H:%M:%S+00:00') "
-    "ELSE strftime(collected, '%Y-%m-%dT%H:%M:%S.%f+00:00') END, amount, "
-    "concat_ws(chr(31), coalesce(currency, chr(0)), coalesce(unit, chr(0)), coalesce(price_basis, chr(0))), status, "
-    "concat_ws(chr(31), coalesce(status, chr(0)), coalesce(accelerator, chr(0)), coalesce(variant, chr(0)), "
-    "array_to_string(coalesce(rules, []), chr(31))), run FROM latest WHERE provider IN ({marks})"
-)
-"""A stored row as deduplication compares it: its key (the time written as
-:meth:`~computeatlas.cloud.observations.Observation.key` writes it), amount, the words of its
-price (currency, unit, basis), status, the words of its decision (status, accelerator, variant,
-rules) and run."""
-
-_Prior = tuple[float, str, str, str, str]
-"""(amount, price words, status, decision words, run) of a stored row (:data:`_PRIOR_SQL`)."""
-
-
-def _stored(store: Store, providers: Iterable[str], first: dt.date, last: dt.date) -> dict[tuple[str, ...], _Prior]:
-    """The newest stored row per key of ``providers`` collected between ``first`` and
-    ``last`` (dates, inclusive; :meth:`Store.stored_keys`), as :data:`_Prior`: only what
-    deduplication compares, the words joined by the engine (a re-import reads every stored
-    row of its days, and a column costs more to hand over than to join)."""
-    names = sorted(set(providers))
-    if not names:
-        return {}
-    rows = store.fetch(_PRIOR_SQL.format(marks=", ".join("?" for _ in names)), names, first, last)
-    return {
-        (provider, instance, region, pricing, term, when): (float(amount), price, status, decision, run)
-        for provider, instance, region, pricing, term, when, amount, price, status, decision, run in rows
-    }
 
 
 def _placed(batch: Sequence[Observation], table: InstanceTable) -> set[str]:
@@ -426,4 +316,4 @@ def import_files(fmt: str, paths: Sequence[Path], settings: Settings, catalog: C
     )
 
 
-__all__ = ["Summary", "first_date", "import_files", "import_readings", "rates_of", "run_id"]
+__all__ = ["ImportCounts", "Summary", "first_date", "import_files", "import_readings", "rates_of", "run_id"]

@@ -19,11 +19,13 @@ import contextlib
 import json
 import shutil
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from filelock import FileLock, Timeout
+from pydantic import BaseModel, SerializeAsAny, TypeAdapter
 
 from computeatlas.cloud.current_table import unused
 from computeatlas.cloud.layout import COMPACTED, compactions, replaced, run_of
@@ -36,6 +38,24 @@ STAGING = ".staging"
 
 LOCK_TIMEOUT_SECONDS = 600.0
 """How long a writer waits for another to finish before it is refused (:class:`StoreBusy`)."""
+
+JSON_CHUNK_ROWS = 50_000
+"""How many rows :func:`json_chunks` serialises in one call (one file each)."""
+
+
+def json_chunks(rows: Sequence[BaseModel], folder: Path) -> list[str]:
+    """``rows`` written as JSON arrays of :data:`JSON_CHUNK_ROWS` rows each in ``folder``
+    (one serialiser call per chunk, not per row); the files' paths."""
+    kind = type(rows[0])
+    same = all(type(r) is kind for r in rows)
+    adapter: TypeAdapter[list[Any]] = TypeAdapter(list[kind] if same else list[SerializeAsAny[BaseModel]])  # type: ignore[valid-type]
+    paths = []
+    for i in range(0, len(rows), JSON_CHUNK_ROWS):
+        path = folder / f"rows-{i // JSON_CHUNK_ROWS:05d}.json"
+        path.write_bytes(adapter.dump_json(list(rows[i : i + JSON_CHUNK_ROWS])))
+        paths.append(str(path))
+    return paths
+
 
 _LOCKS: dict[str, FileLock] = {}
 _GUARD = threading.Lock()
@@ -173,11 +193,13 @@ def remove_leftovers(root: Path, committed: Iterable[str]) -> list[Path]:
 
 
 __all__ = [
+    "JSON_CHUNK_ROWS",
     "LOCK_NAME",
     "LOCK_TIMEOUT_SECONDS",
     "STAGING",
     "Leftovers",
     "StoreBusy",
+    "json_chunks",
     "leftovers",
     "remove_leftovers",
     "run_of",

@@ -12,12 +12,12 @@ its API is one year ending today unless ``since``/``until`` or ``window=all`` (a
 history) is given; the page says its window and links to all of the history, the JSON gives
 it as fields (``since``, ``until``, ``window``, ``first``). The pages are cached on the date
 and the store's version (a new import changes the key); the ``/api/prices/`` documents,
-histories and feeds query the store on every request. Pages and API build the same view objects (:mod:`computeatlas.cloud.history`,
+histories and feeds (:mod:`computeatlas.web.price_feed`) query the store on every request. Pages and API build the same view objects (:mod:`computeatlas.cloud.history`,
 :mod:`computeatlas.cloud.pricing`, :mod:`computeatlas.cloud.providers`). The filters
 ``accelerator``, ``provider``, ``pricing`` and ``region`` take comma-separated lists
 (``provider=aws,lambda``); a parameter given twice is a 400 that says to use commas.
-Each page and endpoint declares its parameters as a pydantic model (:data:`IndexParams`,
-:class:`ObservedParams`, :data:`OfferParams`); any other parameter is ignored. The
+Each page and endpoint declares its parameters as a pydantic model
+(:mod:`computeatlas.web.cloud_params`); any other parameter is ignored. The
 pricing kind is spelled ``on-demand`` by ``/api/offers`` and ``/cloud/`` and ``on_demand``
 by the observation store; the observed-price parameters (``/cloud/prices/{id}``,
 ``/api/prices/{id}`` and their history) accept both (``-`` is read as ``_``). A history
@@ -28,41 +28,20 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal, cast
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
+from pydantic import BaseModel
 
 from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
-from computeatlas.cloud.history import (
-    HISTORY_FILTERS,
-    HISTORY_LIMIT,
-    HISTORY_MAX,
-    PAGE_OBSERVATIONS,
-    CurrentView,
-    HistoryView,
-    PricesView,
-    WindowKind,
-    current_view,
-    history_view,
-    page_window,
-    price_changes,
-)
-from computeatlas.cloud.observations import PricingKind
+from computeatlas.cloud.history import PAGE_OBSERVATIONS, CurrentView, HistoryView, PricesView, current_view, history_view
 from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
-from computeatlas.cloud.providers import (
-    ProviderSummary,
-    ProviderView,
-    cloud_index,
-    provider_summaries,
-    provider_view,
-)
+from computeatlas.cloud.providers import ProviderSummary, ProviderView, cloud_index, provider_summaries, provider_view
 from computeatlas.cloud.queries import PriceQuery, matches, parse_query
 from computeatlas.cloud.records import Provider
 from computeatlas.cloud.runs import rates_of
@@ -74,6 +53,16 @@ from computeatlas.pages.price_table import parse_sort, sort_rows
 from computeatlas.publish.exports import prices as prices_export
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
 from computeatlas.publish.exports.csv import write_rows
+from computeatlas.web.cloud_params import (
+    ACCELERATOR_PATH,
+    DESCRIPTIONS,
+    PROVIDER_PATH,
+    HistoryParams,
+    IndexParams,
+    ObservedParams,
+    OfferParams,
+    PricePageParams,
+)
 from computeatlas.web.page import (
     Route,
     catalog_of,
@@ -84,109 +73,7 @@ from computeatlas.web.page import (
     settings_of,
     urls_of,
 )
-from computeatlas.web.site import ATOM
-
-INDEX_PARAMS = ("accelerator", "provider", "pricing", "region", "sort")
-"""Filters of the ``/cloud/`` price table."""
-
-OFFER_PARAMS = ("accelerator", "provider", "pricing", "region", "variant", "since", "until", "include_stale")
-"""Filters of ``/api/offers``."""
-
-PROVIDER_PATH = Path(description="provider id, e.g. 'coreweave'", max_length=100)
-ACCELERATOR_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", max_length=100)
-
-_DESCRIPTIONS = {
-    "accelerator": "accelerator id, e.g. nvidia-h100-sxm; several comma-separated",
-    "provider": "provider id, e.g. lambda; several comma-separated (aws,lambda)",
-    "pricing": "on-demand, spot, reserved, capacity-block, marketplace, monthly or weekly; several comma-separated",
-    "region": "a region as an offer names it, e.g. us-east-1; several comma-separated",
-    "variant": "variant key such as 'sxm-80gb' (see /api/prices/{accelerator}), or 'all' to mix every variant",
-    "since": "first collection date of the window, YYYY-MM-DD (default: the freshness window, 90 days)",
-    "until": "last collection date of the window, YYYY-MM-DD",
-    "include_stale": "true to list offers whose newest observation is older than the freshness window (marked stale)",
-    "sort": "sort the price table by price, provider, instance, region, pricing or collected ('-price': dearest first); default: as listed",
-}
-
-
-def _params(name: str, names: tuple[str, ...], doc: str) -> type[BaseModel]:
-    """A model declaring the query parameters ``names`` (text, at most 200 characters each); others are ignored."""
-    fields: dict[str, Any] = {n: (str | None, Field(None, max_length=200, description=_DESCRIPTIONS[n])) for n in names}
-    return create_model(name, __config__=ConfigDict(extra="ignore", frozen=True), __doc__=doc, **fields)
-
-
-IndexParams = _params("CloudIndexParams", INDEX_PARAMS, "Filters of the /cloud/ price table.")
-OfferParams = _params("OfferParams", OFFER_PARAMS, "Filters of /api/offers.")
-
-
-class ObservedParams(BaseModel):
-    """Parameters of the observed prices of one accelerator (``/cloud/prices/{id}``,
-    ``/api/prices/{id}``): the variant of the spread, and the window and filters of the
-    history; any other parameter is ignored."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-    since: dt.date | None = Field(None, description="first collection date of the history, YYYY-MM-DD (default: one year before today)")
-    until: dt.date | None = Field(None, description="last collection date of the history, YYYY-MM-DD (default: today)")
-    window: Literal["year", "all"] | None = Field(
-        None,
-        description="the history's window when no since/until is given: 'year' "
-        "(the default, one year ending today) or 'all' (all of the history)",
-    )
-    provider: str | None = Field(None, max_length=100, description="a provider id, e.g. lambda")
-    pricing: PricingKind | None = Field(
-        None,
-        description="on_demand, spot, committed, reserved, capacity_block, marketplace, monthly or weekly; "
-        "'-' may be written for '_' (on-demand, as /api/offers and /cloud/ spell it)",
-    )
-    variant: str | None = Field(None, max_length=100, description="a variant key, e.g. sxm-80gb")
-    region: str | None = Field(None, max_length=200, description="a region as the provider names it, e.g. us-east-1")
-
-    @field_validator("pricing", mode="before")
-    @classmethod
-    def _one_spelling(cls, value: object) -> object:
-        """``on-demand`` (the spelling of /api/offers and /cloud/) is ``on_demand``."""
-        return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
-
-    def dates(self, today: dt.date) -> tuple[dt.date | None, dt.date | None, WindowKind]:
-        """The history's window (:func:`~computeatlas.cloud.history.page_window`): ``since`` and
-        ``until`` as given, else all of the history for ``window=all``, else one year ending
-        ``today``; and how it was chosen. A 400 naming both when ``since`` is after ``until``
-        (a window that cannot hold anything is a mistake, not an empty history), and one
-        naming ``window`` when it is given with since/until."""
-        if self.since and self.until and self.since > self.until:
-            raise ParamError("since", f"since ({self.since}) is after until ({self.until}): the window is empty")
-        return page_window(today, self.since, self.until, self.window)
-
-    def filters(self) -> dict[str, str | None]:
-        """The exact-match filters of :func:`~computeatlas.cloud.history.history_view`."""
-        values = {k: getattr(self, k) for k in HISTORY_FILTERS}
-        return {k: (v.value if isinstance(v, PricingKind) else v) or None for k, v in values.items()}
-
-
-SORT_DESCRIPTION = (
-    "sort the table by provider, instance, region, pricing, price, collected or variant "
-    "(a leading '-' sorts the other way: -price is dearest first); default: as listed"
-)
-
-
-class PricePageParams(ObservedParams):
-    """Parameters of the price page ``/cloud/prices/{id}``: those of the observed prices, and
-    the column its current-price table is sorted by."""
-
-    sort: str | None = Field(None, max_length=20, description=SORT_DESCRIPTION)
-
-
-class HistoryParams(ObservedParams):
-    """Parameters of a price history (``/cloud/prices/{id}/history``, ``/api/prices/{id}/history``);
-    any other parameter is ignored."""
-
-    format: Literal["json", "csv"] = Field("json", description="json (default) or csv (the API only)")
-    limit: int = Field(
-        HISTORY_LIMIT,
-        ge=1,
-        le=HISTORY_MAX,
-        description=f"how many observations to list, the newest (default {HISTORY_LIMIT}, at most {HISTORY_MAX}; the series covers all)",
-    )
+from computeatlas.web.price_feed import price_feed
 
 
 def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQuery, list[OfferPrice]]:
@@ -245,7 +132,7 @@ def cloud_page(request: Request, params: Annotated[IndexParams, Query()]) -> HTM
 
 
 def provider_page(
-    request: Request, ident: str = PROVIDER_PATH, sort: str | None = Query(None, max_length=20, description=_DESCRIPTIONS["sort"])
+    request: Request, ident: str = PROVIDER_PATH, sort: str | None = Query(None, max_length=20, description=DESCRIPTIONS["sort"])
 ) -> HTMLResponse:
     """One provider: what it rents at what price now (sortable by ``sort``), and what makes leaving hard."""
     catalog = catalog_of(request)
@@ -418,45 +305,6 @@ def api_price_current(
     return current_view(
         _store(request), acc.id, history.utcnow(), settings.freshness_days, variant or None, rates_of(settings), catalog_of(request)
     )
-
-
-def price_feed(request: Request, ident: str = ACCELERATOR_PATH) -> Response:
-    """The Atom feed of one accelerator's price changes: each offer's first observation and
-    each change of its price per accelerator-hour, newest first (read from the store)."""
-    acc = find_accelerator(request, ident)
-    urls = urls_of(request)
-    changes = price_changes(_store(request), acc.id)
-    page = urls.absolute(site_path("cloud_prices", ident=acc.id))
-    feed = ET.Element("feed", xmlns=ATOM)
-    ET.SubElement(feed, "title").text = f"Compute Atlas: {acc.name} price changes"
-    ET.SubElement(feed, "subtitle").text = (
-        "Each entry is an offer first observed, or observed at another price per "
-        "accelerator-hour than before; accepted observations only, each with its source."
-    )
-    ET.SubElement(feed, "id").text = urls.absolute(site_path("cloud_price_feed", ident=acc.id))
-    ET.SubElement(feed, "updated").text = (changes[0].collected if changes else dt.datetime(2000, 1, 1, tzinfo=dt.UTC)).isoformat()
-    ET.SubElement(feed, "link", rel="self", type="application/atom+xml", href=urls.absolute(site_path("cloud_price_feed", ident=acc.id)))
-    ET.SubElement(feed, "link", rel="alternate", type="text/html", href=page)
-    ET.SubElement(ET.SubElement(feed, "author"), "name").text = "Compute Atlas"
-    for c in changes:
-        entry = ET.SubElement(feed, "entry")
-        offer = (
-            f"{c.provider} {c.instance_type}" + (f" ({c.region})" if c.region else "") + f", {c.pricing}" + (f" {c.term}" if c.term else "")
-        )
-        price = f"{c.per_accelerator_hour:.4g} {c.currency} per accelerator-hour"
-        if c.previous is None:
-            title, summary = f"{offer}: {price} (first observed)", f"First observed on {c.collected.date()}: {price}."
-        else:
-            title = f"{offer}: {c.previous:.4g} → {price}"
-            summary = f"{price} on {c.collected.date()}, was {c.previous:.4g} {c.currency} on {c.previous_collected.date() if c.previous_collected else '?'}."
-        ET.SubElement(entry, "title").text = title
-        ET.SubElement(entry, "id").text = f"{page}#{quote(c.key, safe='')}"
-        ET.SubElement(entry, "updated").text = c.collected.isoformat()
-        ET.SubElement(entry, "link", rel="alternate", href=page)
-        ET.SubElement(entry, "link", rel="via", href=c.source_url)
-        ET.SubElement(entry, "category", term=c.pricing)
-        ET.SubElement(entry, "summary", type="text").text = f"{summary} Source: {c.source_url} (via {c.via})."
-    return Response(ET.tostring(feed, encoding="utf-8", xml_declaration=True), media_type="application/atom+xml")
 
 
 def prices_dataset(request: Request, fmt: Literal["csv", "parquet"] = Path(description="csv or parquet")) -> Response:

@@ -1,0 +1,165 @@
+"""The rules of one import's groups of rows: split bills combined or held (``split_bill``),
+a provider's spot column that copies its on-demand one (``spot_equals_on_demand``), term
+totals given as hourly prices (``term_total``) and one amount for many sizes
+(``placeholder``); what each rule means is :data:`computeatlas.cloud.rules.RULES`, the order
+they are applied in :func:`computeatlas.cloud.rules.apply`. Each takes the import's rows in
+order and returns them in order (a held row is a copy, every other the same object).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from computeatlas.cloud.instances import Billing
+from computeatlas.cloud.observations import Observation, PriceBasis, PriceUnit, PricingKind, Status, hourly, per_accelerator_hour
+
+
+def combine(rows: list[Observation], hours_per_month: float) -> list[Observation]:
+    """Pair host and accelerator parts of split bills; combine pairs (the combined rows after
+    the others, USD or not, per hour: ``hours_per_month`` converts a monthly part), hold lone parts."""
+    parts: dict[tuple[str, ...], dict[str, list[int]]] = defaultdict(lambda: {"host": [], "acc": []})
+    for i, obs in enumerate(rows):
+        if obs.billing in (Billing.HOST_COMPONENT, Billing.ACCELERATOR_COMPONENT) and obs.status is Status.ACCEPTED:
+            group = (obs.provider, obs.region, obs.pricing.value, obs.term, obs.collected.isoformat(), obs.accelerator, obs.currency)
+            parts[group]["host" if obs.billing == Billing.HOST_COMPONENT else "acc"].append(i)
+    out = list(rows)
+    extra: list[Observation] = []
+    for (provider, region, *_), found in parts.items():
+        for i in found["host"]:
+            host = rows[i]
+            count = host.accelerators or 1
+            same = [rows[j] for j in found["acc"] if (rows[j].stated_accelerators or rows[j].accelerators) == count]
+            candidates = same or [rows[j] for j in found["acc"] if rows[j].price_basis is PriceBasis.ACCELERATOR]
+            acc = candidates[0] if candidates else None
+            if acc is None:
+                out[i] = host.held(
+                    "split_bill",
+                    f"host part of {host.instance_type!r} without its accelerator part: the host price alone is never an accelerator price",
+                )
+                continue
+            per_acc = (
+                (per_accelerator_hour(acc, hours_per_month) or 0.0)
+                if acc.price_basis is PriceBasis.ACCELERATOR
+                else hourly(acc, hours_per_month)[0] / (acc.stated_accelerators or acc.accelerators or 1)
+            )
+            total = hourly(host, hours_per_month)[0] + count * per_acc
+            note = f"all-in price combined from the host part {host.amount:g} and {count} × accelerator part {per_acc:g} per hour"
+            extra.append(
+                host.model_copy(
+                    update={
+                        "instance_type": f"{host.instance_type} + {count} × {acc.instance_type}",
+                        "amount": round(total, 10),
+                        "unit": PriceUnit.HOUR,
+                        "price_basis": PriceBasis.INSTANCE,
+                        "billing": Billing.ALL_IN.value,
+                        "note": note,
+                        "stated_per_accelerator": None,
+                        "stated_memory_gb": None,
+                    }
+                )
+            )
+            out[i] = host.held("split_bill", f"host part, combined into the all-in price of {host.instance_type} + {acc.instance_type}")
+        for j in found["acc"]:
+            if found["host"]:
+                out[j] = rows[j].held("split_bill", "accelerator part, combined into the all-in price with its host")
+            else:
+                out[j] = rows[j].held(
+                    "split_bill",
+                    f"accelerator part ({rows[j].instance_type}) without its host line at {provider} "
+                    f"{region or 'region not stated'}: not an all-in price",
+                )
+    return out + extra
+
+
+def spot_copies(rows: list[Observation]) -> list[Observation]:
+    """Hold every spot row of a provider whose spot column equals its on-demand column."""
+    if not any(o.pricing is PricingKind.SPOT for o in rows):
+        return rows
+    on_demand = {(o.provider, o.instance_type, o.region, o.collected): o.amount for o in rows if o.pricing is PricingKind.ON_DEMAND}
+    pairs: dict[str, list[bool]] = defaultdict(list)
+    for o in rows:
+        if o.pricing is PricingKind.SPOT and (o.provider, o.instance_type, o.region, o.collected) in on_demand:
+            pairs[o.provider].append(on_demand[(o.provider, o.instance_type, o.region, o.collected)] == o.amount)
+    copied = {p for p, equal in pairs.items() if len(equal) >= 2 and all(equal)}
+    return [
+        o.held("spot_equals_on_demand", f"every spot price of {o.provider} in this import equals its on-demand price")
+        if o.pricing is PricingKind.SPOT and o.provider in copied
+        else o
+        for o in rows
+    ]
+
+
+PLACEHOLDER_SIZES = 3
+"""How many sizes of one accelerator at exactly the same instance amount make a placeholder."""
+
+
+def term_totals(rows: list[Observation], hours_per_month: float) -> list[Observation]:
+    """Hold prices of one key that are at least ``hours_per_month`` × its lowest price."""
+    lowest: dict[tuple[str, ...], float] = {}
+    keys: list[tuple[str, ...] | None] = []  # each accepted row's key (None for a held row), made once
+    repeated = False
+    for o in rows:
+        if o.status is Status.ACCEPTED:
+            key = o.key()
+            keys.append(key)
+            if o.amount > 0:
+                low = lowest.get(key)
+                if low is None:
+                    lowest[key] = o.amount
+                else:
+                    repeated = True
+                    lowest[key] = min(o.amount, low)
+        else:
+            keys.append(None)
+    if not repeated and hours_per_month > 1:  # each price alone under its key: none is a month's worth of its own
+        return rows
+    out = []
+    for o, own in zip(rows, keys, strict=True):
+        low = lowest.get(own) if own is not None else None
+        if low and o.amount >= hours_per_month * low:
+            o = o.held(
+                "term_total",
+                f"{o.amount:g} is {o.amount / low:,.0f} × the price {low:g} of the same instance, region, "
+                f"pricing and time in this import: the total of a term of a month or more, not an hourly price",
+            )
+        out.append(o)
+    return out
+
+
+def placeholders(rows: list[Observation]) -> list[Observation]:
+    """Hold instance prices that are the same amount for :data:`PLACEHOLDER_SIZES` or more
+    accelerator counts of one accelerator at one provider, region, pricing, term and time."""
+    sizes: dict[tuple[object, ...], set[int]] = defaultdict(set)
+
+    def group(o: Observation) -> tuple[object, ...]:
+        return (
+            o.provider,
+            o.accelerator,
+            o.region,
+            o.pricing,
+            o.term,
+            o.collected,
+            o.currency,
+            o.unit,
+            o.amount,
+        )  # members hash as their words
+
+    for o in rows:
+        if o.status is Status.ACCEPTED and o.price_basis is PriceBasis.INSTANCE and o.accelerators:
+            sizes[group(o)].add(o.accelerators)
+    if not any(len(counts) >= PLACEHOLDER_SIZES for counts in sizes.values()):
+        return rows
+    out = []
+    for o in rows:
+        counts = sizes.get(group(o), set()) if o.status is Status.ACCEPTED and o.price_basis is PriceBasis.INSTANCE else set()
+        if len(counts) >= PLACEHOLDER_SIZES:
+            o = o.held(
+                "placeholder",
+                f"{o.provider} prices {len(counts)} sizes of {o.accelerator} ({', '.join(map(str, sorted(counts)))} "
+                f"per instance) at the same {o.amount:g} {o.currency} here: a placeholder, not a price",
+            )
+        out.append(o)
+    return out
+
+
+__all__ = ["PLACEHOLDER_SIZES", "combine", "placeholders", "spot_copies", "term_totals"]
