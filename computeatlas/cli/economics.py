@@ -40,7 +40,7 @@ def estimate(
     utilisation: Annotated[
         str, typer.Option("--utilisation", help="Share of dense peak compute and bandwidth, from 0.001 to 1, e.g. 0.5 or 50%.")
     ],
-    model: Annotated[str | None, typer.Option("--model", help="Model id, e.g. llama-3.3-70b (or give --params).")] = None,
+    model: Annotated[str | None, typer.Option("--model", help="Model id, e.g. llama-3-3-70b (or give --params).")] = None,
     params: Annotated[
         str | None,
         typer.Option("--params", help="Parameters of a dense model, a whole number from 1e6 to 1e15: 70e9 or 70B (or give --model)."),

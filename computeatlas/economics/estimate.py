@@ -22,6 +22,7 @@ figure that is not a published per-accelerator number leaves what needs it in th
 from __future__ import annotations
 
 import datetime as dt
+import math
 
 from pydantic import BaseModel, Field
 
@@ -165,7 +166,8 @@ def estimate(catalog: EconomicsCatalog, request: EstimateRequest, prices: PriceS
     no offer resolves and no price is read.
 
     Raises :class:`EstimateError` (status 404) for an unknown accelerator, model or offer, and
-    (400) for an offer for another part or in a currency other than USD, or a setting out of
+    (400) for an offer for another part or in a currency other than USD, a cost that is not a
+    finite number (naming ``price`` or ``offer``), or a setting out of
     range for the model (``context``, ``batch``, ``accelerators``, ``kv_bits``, ``mix``), naming
     the input. A result the part cannot give (too few accelerators: "does not fit"; no such
     number format: "not applicable") is returned with that state in ``result.state``.
@@ -200,6 +202,10 @@ def estimate(catalog: EconomicsCatalog, request: EstimateRequest, prices: PriceS
         price = cheapest_price(catalog, acc, prices)
     now = prices.now if prices is not None else dt.datetime.now(dt.UTC)
     row = accelerator_bound(model, acc.id, catalog, settings, _rental(price, now))
+    for fig in (row.cost_input, row.cost_output, row.cost_blended):
+        if fig is not None and fig.amount is not None and not math.isfinite(fig.amount):
+            raise EstimateError("offer" if price.origin == "offer" else "price",
+                                f"the {fig.label.lower()} comes out as {fig.amount!r}, not a finite number: this input is out of range")  # fmt: skip
     total = model.total_params.value if model.total_params.known else None
     op = compute_unit(fmt)
     query = request.model_copy(update={"model": model.id, "accelerator": acc.id} if request.model is not None else {"accelerator": acc.id})

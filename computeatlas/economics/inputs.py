@@ -1,6 +1,6 @@
 """The estimate's input: what a visitor or the CLI asks for, read strictly.
 
-:func:`parse_request` turns text (``model=llama-3.3-70b`` or ``params=70B``, ``format=FP8``,
+:func:`parse_request` turns text (``model=llama-3-3-70b`` or ``params=70B``, ``format=FP8``,
 ``utilisation=50%``, ``price=3`` or an offer id, and the model page's ``context``, ``batch``,
 ``accelerators``, ``kv_bits`` and ``mix``) into an :class:`EstimateRequest`, or raises
 :class:`EstimateError` naming the input: a whole parameter count from 1e6 to 1e15,

@@ -47,10 +47,10 @@ SYSTEM_PATH = Path(description="system id, e.g. 'nvidia-gb200-nvl72'", max_lengt
 ESTIMATE_FIELDS = (
     "accelerator", "model", "params", "format", "utilisation", "price", "offer", "context", "batch", "accelerators", "kv_bits", "mix",
 )  # fmt: skip
-FORM_DEFAULTS = {"model": "llama-3.3-70b", "format": "FP8", "utilisation": "0.5", "context": "1024", "kv_bits": "16", "mix": "3:1"}
+FORM_DEFAULTS = {"model": "llama-3-3-70b", "format": "FP8", "utilisation": "0.5", "context": "1024", "kv_bits": "16", "mix": "3:1"}
 FORMAT_NAMES = ", ".join(f.value for f in NumberFormat)
 """Every number format's name, for the estimate API's documentation."""
-EXAMPLE = {"accelerator": "nvidia-h200-sxm", "model": "llama-3.3-70b", "format": "FP8", "utilisation": "0.5", "price": "3"}
+EXAMPLE = {"accelerator": "nvidia-h200-sxm", "model": "llama-3-3-70b", "format": "FP8", "utilisation": "0.5", "price": "3"}
 """The estimate the form offers as an example (used when its accelerator is in the catalog)."""
 
 
@@ -70,7 +70,7 @@ class EstimateParams(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
 
     accelerator: str | None = Field(None, description="accelerator id, e.g. 'nvidia-h200-sxm'")
-    model: str | None = Field(None, description="model id, e.g. 'llama-3.3-70b' (or give params)")
+    model: str | None = Field(None, description="model id, e.g. 'llama-3-3-70b' (or give params)")
     params: str | None = Field(None, description="parameter count of a dense model: 70e9, 70000000000 or 70B (or give a model)")
     number_format: str | None = Field(None, alias="format", description="number format, e.g. FP8")
     utilisation: str | None = Field(None, description="share of dense peak compute used, 0.001 to 1 (or 0.1% to 100%)")
@@ -252,7 +252,7 @@ def api_economics(request: Request) -> EconomicsView:
 def api_estimate(
     request: Request,
     accelerator: str = Query(..., max_length=100, description="accelerator id, e.g. 'nvidia-h200-sxm'"),
-    model: str | None = Query(None, max_length=100, description="model id, e.g. 'llama-3.3-70b' (or give params)"),
+    model: str | None = Query(None, max_length=100, description="model id, e.g. 'llama-3-3-70b' (or give params)"),
     params: str | None = Query(
         None, max_length=100, description="parameter count of a dense model, a whole number from 1e6 to 1e15: 70e9 or 70B (or give a model)"
     ),
