@@ -208,6 +208,7 @@ def test_the_estimate_and_the_model_page_give_the_same_bound(
     page = real_client.get("/api/economics/models/llama-3-3-70b", params={"utilisation": "0.5"}).json()
     api = real_client.get("/api/estimate", params={"accelerator": "nvidia-h100-sxm", "model": "llama-3-3-70b", "format": "FP8",
                                                    "utilisation": "0.5"}).json()  # fmt: skip
+    assert api["model_url"] == "/economics/models/llama-3-3-70b" and api["result"]["accelerator_url"] == "/silicon/nvidia-h100-sxm"
     row = next(r for r in page["bounds"] if r["accelerator"] == "nvidia-h100-sxm")
     assert row["cost_output"]["amount"] == api["result"]["cost_output"]["amount"] == pytest.approx(1.2265, abs=5e-5)
     assert row["bound"]["decode"] == api["result"]["bound"]["decode"]

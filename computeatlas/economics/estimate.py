@@ -77,6 +77,7 @@ class Estimate(BaseModel):
     accelerator_url: str = Field("", description="the accelerator's page (set by computeatlas.pages.economics)")
     model: str | None = Field(None, description="the model id, or None for a parameter count alone")
     model_name: str
+    model_url: str = Field("", description="the model's page (set by computeatlas.pages.economics); empty for a parameter count")
     params: float | None = Field(description="total parameters, None when the model record does not state them")
     params_display: str = Field(description="the parameter count in words, e.g. '70e9 (70,000,000,000)'")
     number_format: NumberFormat
