@@ -63,7 +63,7 @@ def p90(values: list[float]) -> float:
 
 def measure(label: str, catalog: Catalog, load_s: float) -> list[str]:
     app = create_app(catalog)
-    app.state.cache = PageCache(catalog.version, catalog.last_verified, skip=("/",))  # render every time
+    app.state.pages = PageCache(catalog.version, catalog.last_verified, app.state.cache, skip=("/",))  # render every time
     client = TestClient(app)
     six_url = "/compare/?ids=" + ",".join(SIX)
     for url in (PAIR, six_url):

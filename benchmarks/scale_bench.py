@@ -116,7 +116,7 @@ def page_ms(catalog: Catalog) -> dict[str, list[float]]:
     from computeatlas.web.cache import PageCache
 
     app = create_app(catalog)
-    app.state.cache = PageCache(catalog.version, catalog.last_verified, skip=("/",))  # render every time
+    app.state.pages = PageCache(catalog.version, catalog.last_verified, app.state.cache, skip=("/",))  # render every time
     out: dict[str, list[float]] = {}
     with TestClient(app) as client:
         for name, url in (("pair", PAIR), ("six", "/compare/?ids=" + ",".join(SIX))):

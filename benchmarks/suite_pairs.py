@@ -12,12 +12,18 @@ compare: this machine's speed drifts by a fifth within a day.
 
     .venv/bin/python benchmarks/suite_pairs.py --before 3c54700 --pairs 4
 
+``--like-now`` runs the earlier commit the way this checkout runs (``-n 2 --dist loadgroup``,
+bytecode written, both trees' packages compiled first), for an earlier commit whose
+``make test`` already ran so; with the same commit on both sides it measures the pairs' own
+noise. The two runs of a pair take turns going first (before, now; now, before; …), so a
+drift in the machine's speed during a session touches both sides alike.
+
 The earlier commit is checked out once into a git worktree beside this checkout (removed
 at the end): its tests read reference data beside the checkout (``../shared/``) and
 skip without it. This checkout's axe-core (``.cache/axe``, gitignored) is copied in, so the
-earlier commit does not fetch it again. Prints
-each pair (pytest's own "passed in" times) and the ratio of the totals; a run that fails or
-skips a test stops it (exit 1): its time would not be the same test set's.
+earlier commit does not fetch it again. Prints each pair (pytest's own "passed in" times,
+and the load average after it) and the ratio of the totals; a run that fails or skips a
+test stops it (exit 1): its time would not be the same test set's.
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", required=True, help="the earlier commit (any git revision)")
     parser.add_argument("--pairs", type=int, default=4, help="back-to-back pairs to run (default 4)")
+    parser.add_argument("--like-now", action="store_true", help="run the earlier commit as this checkout runs (-n 2 --dist loadgroup)")
     args = parser.parse_args()
     base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     base["BROWSER_TESTS"] = "required"
@@ -69,15 +76,27 @@ def main() -> None:
             shutil.copytree(ROOT / ".cache" / "axe", before / ".cache" / "axe")
         files = same_files(before)
         print(f"{len(files)} test files of {args.before} that this checkout still has")
-        old = [str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-        new = [*old, "-n", "2", "--dist", "loadgroup", *files]
+        serial = [str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        new = [*serial, "-n", "2", "--dist", "loadgroup", *files]
+        old = new if args.like_now else [*serial, *files]
+        old_env = {**base, "PYTHONPATH": str(before), "PYTHONDONTWRITEBYTECODE": "" if args.like_now else "1"}
+        if args.like_now:
+            for tree in (before, ROOT):
+                subprocess.run([str(PYTHON), "-m", "compileall", "-q", "computeatlas"], cwd=tree, check=True, capture_output=True)
         totals = [0.0, 0.0]
         for pair in range(1, args.pairs + 1):
-            n_old, t_old = timed([*old, *files], before, {**base, "PYTHONPATH": str(before), "PYTHONDONTWRITEBYTECODE": "1"})
-            n_new, t_new = timed(new, ROOT, {**base, "PYTHONDONTWRITEBYTECODE": ""})
+            if pair % 2:
+                n_old, t_old = timed(old, before, old_env)
+                n_new, t_new = timed(new, ROOT, {**base, "PYTHONDONTWRITEBYTECODE": ""})
+            else:
+                n_new, t_new = timed(new, ROOT, {**base, "PYTHONDONTWRITEBYTECODE": ""})
+                n_old, t_old = timed(old, before, old_env)
             totals[0] += t_old
             totals[1] += t_new
-            print(f"pair {pair}: before {t_old:.2f} s ({n_old}), now {t_new:.2f} s ({n_new}): {t_new / t_old:.3f}×", flush=True)
+            load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+            print(
+                f"pair {pair}: before {t_old:.2f} s ({n_old}), now {t_new:.2f} s ({n_new}): {t_new / t_old:.3f}× (load {load})", flush=True
+            )
         print(f"in all: {totals[0]:.1f} s → {totals[1]:.1f} s = {totals[1] / totals[0]:.3f}×")
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=ROOT, capture_output=True)

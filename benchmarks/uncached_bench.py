@@ -64,7 +64,7 @@ def serve_uncached(port: int) -> None:
 
     app = create_app()
     catalog = app.state.catalog
-    app.state.cache = PageCache(catalog.version, catalog.last_verified, skip=("/",))
+    app.state.pages = PageCache(catalog.version, catalog.last_verified, app.state.cache, skip=("/",))
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 

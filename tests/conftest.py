@@ -21,7 +21,9 @@ import datetime as dt
 import functools
 import gc
 import os
-from collections.abc import Callable, Iterable, Iterator
+import shlex
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +31,8 @@ import pytest
 import tomli_w
 import typer.main
 import typer.testing
+
+from tests.scheduler import GroupScheduler
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -181,7 +185,7 @@ def fresh_client(app: FastAPI, **options: Any) -> TestClient:
     """A new test client over a shared ``app``, its page cache emptied first."""
     from fastapi.testclient import TestClient
 
-    app.state.cache.clear()
+    app.state.pages.clear()
     return TestClient(app, **options)
 
 
@@ -230,27 +234,6 @@ def real_client(real_catalog: Catalog) -> Iterator[TestClient]:
         yield opened
 
 
-def xdist_group(nodeid: str) -> str | None:
-    """The pytest-xdist work unit a test belongs to (``None``: a unit of its own). The browser
-    tests share one worker, so the server and chromium start once; so do the tests of the
-    small static build, so it is built once. The test of the real build (the longest single
-    fixture) is a unit of its own, free to run beside the browser tests. The PostgreSQL
-    tests run one after another on one worker: they share one cluster, and a transaction of
-    another worker's test can hold back ``VACUUM FULL``, so the erase tests would see old
-    rows. The SQLite burst tests of test_durability.py share one worker, as they share one
-    server. Every other test goes wherever a worker is free."""
-    path, _, name = nodeid.partition("::")
-    if path.startswith("tests/browser/"):
-        return "browser"
-    if path == "tests/test_site.py":
-        return "real-build" if "real_build" in name else "site"
-    if "postgresql" in name:
-        return "postgresql"
-    if path == "tests/test_durability.py" and name.endswith("[sqlite]"):
-        return "durability-sqlite"
-    return None
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """Fewer full garbage collections in the test process. A test session keeps a large heap
     alive (the bundled catalog, the real build's answers, apps and their caches), and with
@@ -261,45 +244,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``make test`` runs ``-n 2 --dist loadgroup``: the groups are :func:`xdist_group`'s.
-
-    They are computed here, on the controller, from the test ids: pytest-xdist 3.8's own
-    ``xdist_group`` marker sets ``item._nodeid``, which pytest 9 no longer reads, so with
-    pytest 9 the marker groups nothing. Serially (no ``-n``) this is not called."""
-    if config.getvalue("dist") != "loadgroup":
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> GroupScheduler | None:
+    """``make test`` runs ``-n 2 --dist loadgroup``: the work units are
+    :func:`tests.scheduler.xdist_group`'s, longest first (pytest-xdist's ``xdist_group``
+    marker groups nothing under pytest 9; see :mod:`tests.scheduler`). Serially (no ``-n``)
+    this is not called; another ``--dist`` keeps pytest-xdist's own scheduler."""
+    if config.getoption("dist") != "loadgroup":
         return None
-    from xdist.scheduler import LoadGroupScheduling
+    from xdist.workermanage import parse_tx_spec_config
 
-    class AtlasGroups(LoadGroupScheduling):
-        ordered = False
-
-        def _split_scope(self, nodeid: str) -> str:
-            return xdist_group(nodeid) or super()._split_scope(nodeid)
-
-        def _assign_work_unit(self, node: Any) -> None:
-            # The queue is complete by the first assignment: the longest units go first, so
-            # no worker is left with one long unit while the other has finished.
-            if not self.ordered:
-                self.ordered = True
-                units = sorted(self.workqueue.items(), key=lambda unit: first_by_length(unit[0]))
-                self.workqueue.clear()
-                self.workqueue.update(units)
-            super()._assign_work_unit(node)
-
-    return AtlasGroups(config, log)
-
-
-LONGEST_FIRST = ("real-build", "browser", "postgresql", "durability", "tests/test_durability.py", "site")
-"""The work units that take longest (seconds each), in the order they are handed out."""
-
-
-def first_by_length(scope: str) -> int:
-    """A unit's place in :data:`LONGEST_FIRST` (every other unit after them, in xdist's order)."""
-    for place, prefix in enumerate(LONGEST_FIRST):
-        if scope.startswith(prefix):
-            return place
-    return len(LONGEST_FIRST)
+    return GroupScheduler(config, len(parse_tx_spec_config(config)))
 
 
 class CliRunner(typer.testing.CliRunner):
@@ -307,15 +261,51 @@ class CliRunner(typer.testing.CliRunner):
 
     typer builds the command tree from every command's signature on each ``invoke`` (about
     an eighth of the CPU of the tests that are not browser, build or server tests); the tree
-    depends only on the app's code, so one per app serves every invocation."""
+    depends only on the app's code, so one per app (``typer.main.get_command``) serves every
+    invocation. Only typer's public testing API is used: the runner's ``isolation`` (its
+    streams, environment and input, as ``invoke`` sets them up) and :class:`typer.testing.Result`."""
 
-    def invoke(self, app: typer.Typer, *args: Any, **kwargs: Any) -> typer.testing.Result:
-        """As :meth:`typer.testing.CliRunner.invoke`, over the app's one command tree."""
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(typer.testing, "_get_command", _command_of)
-            return super().invoke(app, *args, **kwargs)
+    def invoke(
+        self,
+        app: typer.Typer,
+        args: str | Sequence[str] | None = None,
+        input: bytes | str | None = None,
+        env: Mapping[str, str | None] | None = None,
+        catch_exceptions: bool = True,
+        color: bool = False,
+        **extra: Any,
+    ) -> typer.testing.Result:
+        """As :meth:`typer.testing.CliRunner.invoke` (the same exit codes, output and
+        exception), over the app's one command tree."""
+        command = command_of(app)
+        prog_name = extra.pop("prog_name") if "prog_name" in extra else self.get_default_prog_name(command)
+        return_value: Any = None
+        exception: BaseException | None = None
+        exit_code, exc_info = 0, None
+        with self.isolation(input=input, env=env, color=color) as (stdout, stderr, output):
+            try:
+                return_value = command.main(args=shlex.split(args) if isinstance(args, str) else args or (), prog_name=prog_name, **extra)
+            except SystemExit as exc:
+                exc_info = sys.exc_info()
+                code = 0 if exc.code is None else exc.code
+                if code != 0:
+                    exception = exc
+                if not isinstance(code, int):
+                    sys.stdout.write(f"{code}\n")
+                    code = 1
+                exit_code = code
+            except Exception as exc:
+                if not catch_exceptions:
+                    raise
+                exception, exit_code, exc_info = exc, 1, sys.exc_info()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                written = stdout.getvalue(), stderr.getvalue(), output.getvalue()
+        return typer.testing.Result(self, *written, return_value, exit_code, exception, exc_info)  # type: ignore[arg-type]
 
 
 @functools.cache
-def _command_of(app: typer.Typer) -> Any:
+def command_of(app: typer.Typer) -> Any:
+    """``app``'s click command (``typer.main.get_command``), built once per session."""
     return typer.main.get_command(app)

@@ -11,8 +11,10 @@ from fastapi.testclient import TestClient
 
 from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
+from computeatlas.core.cache import Stats
 from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app
+from computeatlas.web.cache import PAGES
 from tests.test_pricing import NOW, priced_cloud
 
 
@@ -48,24 +50,24 @@ def test_the_cache_is_bounded_in_bytes(catalog: Catalog) -> None:
     for path in ("/", "/silicon/", "/silicon/acme-a1", "/silicon/acme-a2", "/silicon/globex-g1", "/api/accelerators"):
         assert client.get(path).status_code == 200
         assert 0 < cache.size <= 30_000
-    assert cache.size == sum(len(e.body) for e in cache._entries.values())
-    assert len(cache) < 6  # the oldest went to make room
+    assert cache.size == sum(s.bytes for s in cache.namespaces().values())
+    assert cache.stats(PAGES).misses == 6 and cache.stats(PAGES).entries < 6  # the oldest went to make room
     off = TestClient(create_app(catalog, Settings(page_cache=False)))
     off.get("/silicon/")
-    assert len(off.app.state.cache) == 0
+    assert off.app.state.cache.stats(PAGES) == Stats()  # not even looked up
 
 
 def test_unknown_query_parameters_are_served_but_not_kept(catalog: Catalog) -> None:
     client = TestClient(create_app(catalog))
     cache = client.app.state.cache
     plain = client.get("/silicon/")
-    kept = len(cache)
+    kept = cache.stats(PAGES).entries
     for n in range(20):
         response = client.get(f"/silicon/?utm_source=mail{n}")
         assert response.status_code == 200 and response.content == plain.content
-    assert len(cache) == kept
+    assert cache.stats(PAGES).entries == kept == 1
     client.get("/silicon/?sort=-memory")  # a declared parameter is a page of its own
-    assert len(cache) == kept + 1
+    assert cache.stats(PAGES).entries == kept + 1
 
 
 HOST_PATHS = (

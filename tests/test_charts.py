@@ -15,6 +15,7 @@ from computeatlas.catalog import Catalog, load
 from computeatlas.charts import chart as charts
 from computeatlas.charts import labels
 from computeatlas.charts import svg as svg_mod
+from computeatlas.core.cache import Cache, Stats, use
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app
@@ -106,10 +107,13 @@ def test_svg_is_rendered_once_per_data_version(catalog: Catalog, monkeypatch: py
 
     monkeypatch.setattr(svg_mod, "_render", counting)
     view = charts.compute_power(catalog, NumberFormat.BF16).model_copy(update={"data_version": "test-v1"})
-    first = svg_mod.svg(view)
-    assert svg_mod.svg(view) is first
-    svg_mod.svg(view.model_copy(update={"data_version": "test-v2"}))
-    assert calls == ["test-v1", "test-v2"]
+    with use(Cache(64 * 1024 * 1024)) as cache:
+        first = svg_mod.svg(view)
+        assert svg_mod.svg(view) is first
+        second = svg_mod.svg(view.model_copy(update={"data_version": "test-v2"}))
+        assert calls == ["test-v1", "test-v2"]
+        assert cache.stats(svg_mod.CHARTS) == Stats(entries=2, bytes=len(first) + len(second), hits=1, misses=2)
+    assert svg_mod.svg(view) == first and calls == ["test-v1", "test-v2", "test-v1"]  # no cache active: rendered again
 
 
 def test_label_text_drops_parentheticals() -> None:

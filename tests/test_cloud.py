@@ -29,6 +29,7 @@ from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app
+from computeatlas.web.cache import PAGES
 from computeatlas.web.cloud import static_paths
 from tests.conftest import CliRunner, fresh_client
 
@@ -396,7 +397,8 @@ def test_price_pages_are_cached_until_an_import_changes_the_store(
     for path in paths:
         again = client.get(path)
         assert again.status_code == 200 and again.content == before[path].content and again.headers["etag"] == before[path].headers["etag"]
-    assert app.state.cache.hits == 3 and app.state.cache.misses == 3
+    pages = app.state.cache.stats(PAGES)
+    assert pages.hits == 3 and pages.misses == 3 and pages.hit_rate == 0.5
     gamma = BeautifulSoup(before["/cloud/gamma"].text, "lxml")
     assert {tr["data-offer"] for tr in gamma.select("tr[data-offer]")} == {O[4]}  # 4.00 USD, 2026-11-20
 
@@ -408,7 +410,7 @@ def test_price_pages_are_cached_until_an_import_changes_the_store(
     )
     assert summary.accepted == 1
     after = {p: client.get(p) for p in paths}
-    assert app.state.cache.misses == 6  # a new run is a new key: every page is rendered again
+    assert app.state.cache.stats(PAGES).misses == 6  # a new run is a new key: every page is rendered again
     gamma = BeautifulSoup(after["/cloud/gamma"].text, "lxml")
     (row,) = gamma.select("tr[data-offer]")  # the offer's newest observation replaces the older one
     assert row["data-offer"] == "gamma-1x-a1-on-demand-2026-11-29" and text(row.select_one('[data-key="per-accelerator"]')).startswith(

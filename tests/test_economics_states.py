@@ -1,37 +1,12 @@
-"""Every state an economics view or record carries is the one state type, and the API carries its code."""
+"""The economics API carries the one state type's codes, and the pages layer links its ids
+(tests/test_states.py checks every economics ``state`` field is a State)."""
 
 from __future__ import annotations
 
-import inspect
-import typing
-
-import pydantic
 import pytest
 
 from computeatlas.core.states import State
-from computeatlas.economics import bound, costs, estimate, model_view, models, price_input, rental_price
-
-STATE_FIELDS = ("state", "outcome", "fits")
-"""The field names that hold a figure's state in the economics views."""
-
-
-def _state_fields() -> list[tuple[str, str, object]]:
-    found = []
-    for module in (bound, costs, estimate, model_view, models, price_input, rental_price):
-        for name, cls in inspect.getmembers(module, inspect.isclass):
-            if issubclass(cls, pydantic.BaseModel) and cls.__module__ == module.__name__:
-                found += [(f"{name}.{f}", f, info.annotation) for f, info in cls.model_fields.items() if f in STATE_FIELDS]
-    return found
-
-
-def test_every_state_field_of_an_economics_view_is_the_one_state_type() -> None:
-    fields = _state_fields()
-    names = {where for where, _, _ in fields}
-    assert {"Figure.state", "AcceleratorBound.state", "FigureRow.state", "InputFigure.state", "PriceInput.outcome",
-            "ModelFigure.state"} <= names, fields  # fmt: skip
-    for where, _, annotation in fields:
-        args = [a for a in typing.get_args(annotation) if a is not type(None)] or [annotation]
-        assert all(a is State for a in args), f"{where} is {annotation!r}, not State"
+from computeatlas.economics import bound
 
 
 @pytest.mark.parametrize("path", ["/api/economics/models/llama-3-3-70b"])

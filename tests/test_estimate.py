@@ -567,7 +567,7 @@ def test_unknown_parameters_are_ignored(web: TestClient) -> None:
 
 def test_offer_labels_tell_offers_apart(real_catalog: Catalog, real_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(history, "utcnow", lambda: REAL_NOW)
-    real_client.app.state.cache.clear()
+    real_client.app.state.pages.clear()
     page = BeautifulSoup(real_client.get("/economics/estimate").text, "lxml")
     labels = [o.get_text(strip=True) for o in page.select('select[name="offer"] option') if o["value"]]
     assert len(labels) == 48 and len(set(labels)) == len(

@@ -7,14 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from computeatlas.cloud import rules
-from computeatlas.cloud.engine import RESULT_MAX_ROWS, RESULTS, Results
+from computeatlas.cloud import engine, rules
+from computeatlas.cloud.engine import ANSWERS, RESULT_MAX_ROWS
 from computeatlas.cloud.instances import load_instances
 from computeatlas.cloud.observations import Observation, Status
 from computeatlas.cloud.rates import Rate, RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.spreads import spread
 from computeatlas.cloud.store import Store, observation_of
+from computeatlas.core.cache import Cache, Stats, size_of, use
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
 NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
@@ -192,7 +193,7 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytes
             raise OSError(28, "No space left on device", str(dst))
         real(src, dst)
 
-    monkeypatch.setattr("computeatlas.cloud.dataset.os.replace", fail_on_manifest)
+    monkeypatch.setattr("computeatlas.cloud.run_writer.os.replace", fail_on_manifest)
     with pytest.raises(OSError):
         run(store, "atlas", "atlas-cases.csv")
     assert store.runs() == [] and list((tmp_path / "prices").rglob("*.parquet")) == [] and store.query("SELECT 1") == []
@@ -256,19 +257,24 @@ def test_the_whole_market_of_one_minute_is_read_once(counted: tuple[Store, list[
     store, reads = counted
     fresh = dt.timedelta(days=90)
     first, later = NOW + dt.timedelta(seconds=5), NOW + dt.timedelta(seconds=25)  # two pages of one minute
-    one, two = store.newest(first - fresh, first), store.newest(later - fresh, later)
-    assert [r["instance_type"] for r in one] == [r["instance_type"] for r in two] == ["8x L4"]
-    assert len(reads) == 1
-    following = NOW + dt.timedelta(minutes=1, seconds=5)
-    assert [r["instance_type"] for r in store.newest(following - fresh, following)] == ["8x L4"]
-    assert len(reads) == 1  # the market is the current table, read once until an import writes the next one
-    assert store.newest(NOW + dt.timedelta(days=91), NOW + dt.timedelta(days=91)) == []  # its window still applies
+    with use(Cache(64 * 1024 * 1024)) as cache:
+        one, two = store.newest(first - fresh, first), store.newest(later - fresh, later)
+        assert [r["instance_type"] for r in one] == [r["instance_type"] for r in two] == ["8x L4"]
+        assert len(reads) == 1
+        following = NOW + dt.timedelta(minutes=1, seconds=5)
+        assert [r["instance_type"] for r in store.newest(following - fresh, following)] == ["8x L4"]
+        assert len(reads) == 1  # the market is the current table, read once until an import writes the next one
+        assert store.newest(NOW + dt.timedelta(days=91), NOW + dt.timedelta(days=91)) == []  # its window still applies
+        assert cache.stats(ANSWERS).entries == 1 and cache.stats(ANSWERS).hits == 3
+    assert [r["instance_type"] for r in store.newest(first - fresh, first)] == ["8x L4"]  # no cache active: asked again
+    assert len(reads) == 2
 
 
 def test_every_offer_ever_of_one_part_is_read_once_a_minute(counted: tuple[Store, list[str]]) -> None:
     store, reads = counted
-    for seconds in (5, 25, 55):  # a page with no current offer lists the stale ones: three pages of one minute
-        assert [r["instance_type"] for r in store.newest(None, NOW + dt.timedelta(seconds=seconds), "nvidia-l4")] == ["8x L4"]
+    with use(Cache(64 * 1024 * 1024)):
+        for seconds in (5, 25, 55):  # a page with no current offer lists the stale ones: three pages of one minute
+            assert [r["instance_type"] for r in store.newest(None, NOW + dt.timedelta(seconds=seconds), "nvidia-l4")] == ["8x L4"]
     assert len(reads) == 1
 
 
@@ -301,23 +307,32 @@ def test_a_narrowed_market_reads_only_the_columns_and_parts_asked_and_counts_in_
         store.newest(None, later, columns=("price",))
 
 
+def _four() -> list[dict[str, int]]:
+    return [{"n": n} for n in range(4)]
+
+
 def test_kept_answers_are_bounded_in_all_and_each() -> None:
-    kept = Results(budget=20, largest=5)
-    kept.put(("big",), [{"n": n} for n in range(6)])
-    assert kept.get(("big",)) is None  # larger than the largest answer kept
-    for name in "abcde":
-        kept.put((name,), [{"n": n} for n in range(4)])  # 5 rows held each (4 rows and the key)
-    assert kept.get(("a",)) is None and kept.get(("b",)) is not None  # the least recently used went first
-    assert Results(20_000).largest == 5_000 and RESULTS.largest == RESULT_MAX_ROWS == 12_000
+    rows = _four()
+    each = size_of(rows)
+    with use(Cache(5 * each)) as cache:
+        assert not engine.keep(("big",), [{"n": 0}] * (RESULT_MAX_ROWS + 1))  # larger than the largest answer kept
+        assert engine.kept(("big",)) is None
+        for name in "abcdef":
+            assert engine.keep((name,), _four())  # five fit in the bound
+        assert engine.kept(("a",)) is None and engine.kept(("b",)) == rows  # the least recently used went first
+        assert cache.stats(ANSWERS) == Stats(entries=5, bytes=5 * each, hits=1, misses=2)
+    assert RESULT_MAX_ROWS == 12_000
+    assert not engine.keep(("a",), rows) and engine.kept(("a",)) is None  # no cache active: nothing is kept
 
 
 def test_clearing_kept_answers_forgets_them_and_frees_the_budget() -> None:
-    kept = Results(budget=20, largest=5)
-    for name in "abcd":
-        kept.put((name,), [{"n": n} for n in range(4)])  # 20 rows held: the budget is full
-    kept.clear()
-    assert [kept.get((name,)) for name in "abcd"] == [None, None, None, None]
-    for name in "efgh":
-        kept.put((name,), [{"n": n} for n in range(4)])  # the whole budget is free again: nothing is dropped
-    assert [len(kept.get((name,)) or []) for name in "efgh"] == [4, 4, 4, 4]
-    assert (kept.budget, kept.largest) == (20, 5)
+    rows = _four()
+    with use(Cache(4 * size_of(rows))) as cache:
+        for name in "abcd":
+            engine.keep((name,), _four())  # the bound is full
+        cache.clear(ANSWERS)
+        assert [engine.kept((name,)) for name in "abcd"] == [None, None, None, None]
+        for name in "efgh":
+            engine.keep((name,), _four())  # the whole bound is free again: nothing is dropped
+        assert [len(engine.kept((name,)) or []) for name in "efgh"] == [4, 4, 4, 4]
+        assert cache.stats(ANSWERS).entries == 4 and cache.size == 4 * size_of(rows)

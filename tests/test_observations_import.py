@@ -215,7 +215,7 @@ def test_cli_collect_azure_imports_what_the_collector_returns_and_reports_failur
         with httpx.Client(transport=_transport(pages, seen)) as mocked:
             return real(mocked, skus, now=lambda: NOW)
 
-    monkeypatch.setattr("computeatlas.cli.observations.azure.collect", fake_collect)
+    monkeypatch.setattr("computeatlas.cli.intake.azure.collect", fake_collect)
     store = tmp_path / "prices"
     result = CliRunner().invoke(
         cli, ["prices", "collect", "azure", "--instance-type", "Standard_ND96isr_H100_v5", "--prices", str(store)], env={"COLUMNS": "200"}
@@ -227,7 +227,7 @@ def test_cli_collect_azure_imports_what_the_collector_returns_and_reports_failur
     def failing(client: httpx.Client, skus: list[str], **_: object) -> azure.Collected:
         raise azure.CollectorError("https://prices.azure.com/api/retail/prices?x: HTTP 503 Service Unavailable")
 
-    monkeypatch.setattr("computeatlas.cli.observations.azure.collect", failing)
+    monkeypatch.setattr("computeatlas.cli.intake.azure.collect", failing)
     failed = CliRunner().invoke(cli, ["prices", "collect", "azure", "--instance-type", "X", "--prices", str(store)])
     assert failed.exit_code == 1 and "nothing stored" in failed.stderr and "HTTP 503" in failed.stderr
     assert len(Store(store).runs()) == 1

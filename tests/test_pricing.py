@@ -28,6 +28,7 @@ from computeatlas.cloud.rates import Rate, RateTable
 from computeatlas.cloud.records import Offer
 from computeatlas.cloud.runs import Summary, import_readings
 from computeatlas.cloud.store import Store
+from computeatlas.core.states import State
 from computeatlas.web.app import create_app
 from tests.conftest import CliRunner
 
@@ -281,7 +282,7 @@ def test_one_published_price_on_several_offers_is_worked_out_for_each(tmp_path: 
 
 def test_per_accelerator_prices_are_kept_as_published(offers: dict[str, OfferPrice]) -> None:
     p = offers[O[3]]
-    assert (p.state, p.per_accelerator_hour) == ("as published", 9.5)
+    assert (p.state, p.per_accelerator_hour) == (State.PUBLISHED, 9.5)
     assert "as published" in p.arithmetic and "÷" not in p.arithmetic
 
 
@@ -344,7 +345,7 @@ def test_memory_per_instance_is_divided_per_accelerator(cloud_catalog: Catalog) 
 
 def test_spread_names_both_ends_and_their_ratio(cloud_catalog: Catalog, cloud_store: Store) -> None:
     s = view_of(cloud_catalog, cloud_store).spread
-    assert s.state == "computed" and s.variant and s.variant.key == "pcie-80gb"
+    assert s.state is State.DERIVED and s.variant and s.variant.key == "pcie-80gb"
     assert (s.cheapest.offer_id, s.cheapest.provider_name, s.cheapest.per_accelerator_hour, s.cheapest.seen) == (
         O[4],
         "Gamma Market",
@@ -380,14 +381,14 @@ def test_variants_are_not_mixed_unless_asked(cloud_catalog: Catalog, cloud_store
     assert mixed.all_variants and mixed.variant is None
     assert mixed.cheapest.offer_id == O[6] and mixed.ratio == pytest.approx(12.29 / 2.0)
     nvl = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(variant="nvl-94gb")).spread
-    assert nvl.state == "single offer" and nvl.cheapest.offer_id == O[6] and nvl.ratio is None
+    assert nvl.state is State.SINGLE_OFFER and nvl.cheapest.offer_id == O[6] and nvl.ratio is None
 
 
 def test_window_and_region_narrow_the_spread(cloud_catalog: Catalog, cloud_store: Store) -> None:
     window = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(since=dt.date(2026, 10, 1), until=dt.date(2026, 11, 10))).spread
-    assert window.state == "single offer" and window.cheapest.offer_id == O[2]  # offer 4 (2026-11-20) is after the window
+    assert window.state is State.SINGLE_OFFER and window.cheapest.offer_id == O[2]  # offer 4 (2026-11-20) is after the window
     region = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(region="us-east")).spread
-    assert region.state == "single offer" and region.cheapest.offer_id == O[2]
+    assert region.state is State.SINGLE_OFFER and region.cheapest.offer_id == O[2]
 
 
 def test_unknown_variant_and_bad_parameters_are_named(cloud_catalog: Catalog, cloud_store: Store, offers: dict[str, OfferPrice]) -> None:
@@ -484,7 +485,7 @@ def test_non_usd_is_valid_kept_and_left_out_of_usd_comparisons(tmp_path: Path) -
     catalog, store = priced_cloud(tmp_path / "data", [{**OFFERS[0], "currency": "EUR"}, OFFERS[2]])  # a non-USD price is data
     assert listed(catalog, store)[O[2]].currency == "EUR"
     spread = view_of(catalog, store).spread
-    assert spread.state == "single offer" and spread.cheapest.offer_id == O[4]
+    assert spread.state is State.SINGLE_OFFER and spread.cheapest.offer_id == O[4]
 
 
 def test_bad_offers_stop_load_the_app_and_validate(tmp_path: Path) -> None:

@@ -17,11 +17,10 @@ ALLOWED_PACKAGES = ("computeatlas.pages", "computeatlas.web", "computeatlas.buil
 NOT_YET_MOVED: frozenset[str] = frozenset(
     {
         "computeatlas.charts.chart",
+        "computeatlas.charts.price_performance",
         "computeatlas.charts.price_trends",
         "computeatlas.charts.token_history",
         "computeatlas.cloud.offers",
-        "computeatlas.cloud.providers",
-        "computeatlas.cloud.rental",
     }
 )
 """Modules outside pages/, web/ and build/ that still build URLs; each helper moving one removes it."""

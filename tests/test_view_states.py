@@ -1,18 +1,8 @@
-"""Every ``state`` field of the silicon, energy and page view models is the one State type, and
-the views show what the presentation rule decided (no second decision after ``present()``)."""
+"""The silicon, energy and page views show what the presentation rule decided (no second decision
+after ``present()``); tests/test_states.py checks every ``state`` field is the one State type."""
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
-import typing
-
-from pydantic import BaseModel
-
-import computeatlas.energy
-import computeatlas.pages
-import computeatlas.silicon
 from computeatlas.catalog import Catalog
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.presentation import present
@@ -21,32 +11,6 @@ from computeatlas.energy.views import claim_view
 from computeatlas.pages.energy import system_view
 from computeatlas.silicon import derive
 from computeatlas.silicon.specs import spec_view
-
-PACKAGES = (computeatlas.silicon, computeatlas.energy, computeatlas.pages)
-
-
-def view_models() -> list[type[BaseModel]]:
-    """Every pydantic model defined in the silicon, energy and pages packages."""
-    found: dict[str, type[BaseModel]] = {}
-    for package in PACKAGES:
-        for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
-            module = importlib.import_module(info.name)
-            for _, obj in inspect.getmembers(module, inspect.isclass):
-                if issubclass(obj, BaseModel) and obj.__module__ == module.__name__:
-                    found[f"{obj.__module__}.{obj.__qualname__}"] = obj
-    return list(found.values())
-
-
-def test_every_state_field_is_a_state() -> None:
-    models = view_models()
-    assert len(models) > 30  # the walk finds the views (CellView, SpecView, DerivedFigure, GlanceFigure …)
-    wrong = [
-        f"{m.__module__}.{m.__qualname__}.{name}: {field.annotation}"
-        for m in models
-        for name, field in m.model_fields.items()
-        if name == "state" and field.annotation is not State and State not in typing.get_args(field.annotation)
-    ]
-    assert wrong == []
 
 
 def test_a_derived_figure_s_state_is_derived_or_its_weakest_input_s(real_catalog: Catalog) -> None:

@@ -302,7 +302,7 @@ def prices(catalog: Catalog, acc: Accelerator, offers: list[OfferPrice], on: dt.
     view = pricing.price_view(acc, offers, pricing.PriceQuery(), on, freshness_days)
     spread = view.spread
     ends = {spread.cheapest.offer_id: "cheapest end of the spread"} if spread.cheapest else {}
-    if spread.dearest and spread.state == "computed":
+    if spread.dearest and spread.state is State.DERIVED:
         ends[spread.dearest.offer_id] = "dearest end of the spread"
     points, excluded = [], []
     for row in view.rows:
@@ -321,9 +321,9 @@ def prices(catalog: Catalog, acc: Accelerator, offers: list[OfferPrice], on: dt.
     used = {p.marker for p in points}
     markers = [m for m in ("cheapest end of the spread", "dearest end of the spread", "in the spread", "not in the spread") if m in used]
     summary = (
-        f"the spread ({spread.state_label}) runs from {spread.cheapest.display} at {spread.cheapest.provider_name} "
+        f"the spread ({spread.counted_text}) runs from {spread.cheapest.display} at {spread.cheapest.provider_name} "
         f"to {spread.dearest.display} at {spread.dearest.provider_name}, {spread.ratio_text}"
-        if spread.state == "computed" and spread.cheapest and spread.dearest
+        if spread.state is State.DERIVED and spread.cheapest and spread.dearest
         else f"spread: {spread.state_label}"
     )
     return ChartView(

@@ -17,13 +17,12 @@ import datetime as dt
 import hashlib
 import math
 import textwrap
-import threading
-from collections import OrderedDict
 from typing import Any, Literal
 
 from computeatlas.charts.chart import FONT
 from computeatlas.charts.svg import BACKGROUND, INK, LINE, MUTED
 from computeatlas.charts.timeline import TimeChart
+from computeatlas.core.cache import active
 
 Width = Literal["wide", "narrow"]
 SIZES = {"wide": (600, 320), "narrow": (300, 230)}
@@ -249,30 +248,19 @@ def spec(chart: TimeChart, width: Width = "wide") -> dict[str, Any]:
     return layered.to_dict(validate=False)
 
 
-_cache: OrderedDict[tuple[str, str, Width], str] = OrderedDict()
-_lock = threading.Lock()
-CACHE_SIZE = 64
-
-
 def svg(chart: TimeChart, width: Width = "wide") -> str:
     """``chart`` as standalone SVG text at ``width``, with ``role="img"``, ``<title>`` and
-    ``<desc>`` (the text alternative); cached by the chart's key, a hash of its data and the width."""
-    from computeatlas.charts.svg import _accessible  # reads only the key, the title and the description
+    ``<desc>`` (the text alternative); cached (namespace ``charts`` of the active cache) by the
+    chart's key, a hash of its data and the width."""
+    from computeatlas.charts.svg import CHARTS, _accessible  # reads only the key, the title and the description
 
-    key = (chart.key, hashlib.sha256(chart.model_dump_json().encode()).hexdigest(), width)
-    with _lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-            return hit
-    import vl_convert
+    def render() -> str:
+        import vl_convert
 
-    text = _accessible(vl_convert.vegalite_to_svg(spec(chart, width)), chart)  # type: ignore[arg-type]
-    with _lock:
-        _cache[key] = text
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return text
+        return _accessible(vl_convert.vegalite_to_svg(spec(chart, width)), chart)  # type: ignore[arg-type]
+
+    key = ("time chart", chart.key, hashlib.sha256(chart.model_dump_json().encode()).hexdigest(), width)
+    return active().get_or_build(CHARTS, key, render, size=len)
 
 
 __all__ = ["GLYPHS", "SHAPES", "SIZES", "Width", "legend_words", "spec", "svg"]

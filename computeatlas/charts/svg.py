@@ -6,13 +6,12 @@ Vega-Lite spec (Altair) and rendered by vl-convert (no browser, no network), wit
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from typing import Literal
 from xml.sax.saxutils import escape
 
 from computeatlas.charts import labels as labels_mod
 from computeatlas.charts.chart import FONT, ChartView
+from computeatlas.core.cache import active
 
 # The site's palette (computeatlas/web/static/site.css :root).
 INK, MUTED, LINE, ACCENT, BACKGROUND = "#1d2228", "#5b6570", "#d9dee3", "#0b5cad", "#ffffff"
@@ -161,29 +160,20 @@ def _strip_spec(view: ChartView) -> dict:
     return chart.to_dict(validate=False)
 
 
-_cache: OrderedDict[tuple[str, str, str], str] = OrderedDict()
-_lock = threading.Lock()
-CACHE_SIZE = 64
+CHARTS = "charts"
+"""The namespace of rendered charts (SVG text) in the active cache (:func:`computeatlas.core.cache.active`)."""
 
 
 def svg(view: ChartView) -> str:
     """The chart as standalone SVG text with ``<title>`` and ``<desc>``; cached per data version.
 
-    The cache key is the data version, the chart's key and a hash of the view (a price
-    chart also depends on the date, through stale offers): a chart is rendered once per
-    data version (the first call pays vl-convert's start-up, about half a second).
+    The cache key (namespace :data:`CHARTS` of the active cache) is the data version, the
+    chart's key and a hash of the view (a price chart also depends on the date, through stale
+    offers): a chart is rendered once per data version (the first call pays vl-convert's
+    start-up, about half a second).
     """
-    key = (view.data_version, view.key, hashlib.sha256(view.model_dump_json().encode()).hexdigest())
-    with _lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-            return hit
-        text = _accessible(_render(view), view)
-        _cache[key] = text
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-        return text
+    key = ("chart", view.data_version, view.key, hashlib.sha256(view.model_dump_json().encode()).hexdigest())
+    return active().get_or_build(CHARTS, key, lambda: _accessible(_render(view), view), size=len)
 
 
 def _render(view: ChartView) -> str:

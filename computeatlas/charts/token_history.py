@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
@@ -23,6 +21,7 @@ from pydantic import BaseModel, Field
 from computeatlas.charts import labels as labels_mod
 from computeatlas.charts import svg as svg_mod
 from computeatlas.charts.chart import FONT
+from computeatlas.core.cache import active
 from computeatlas.core.urls import site_path
 
 if TYPE_CHECKING:
@@ -180,28 +179,18 @@ def spec(view: TokenHistoryView) -> dict:
     return chart.to_dict(validate=False)
 
 
-_cache: OrderedDict[str, str] = OrderedDict()
-_lock = threading.Lock()
-CACHE_SIZE = 32
-
-
 def svg(view: TokenHistoryView) -> str:
     """The chart as standalone SVG text with ``<title>`` and ``<desc>``, cached by the view's content
-    (it depends on the date, through the stale marks, as well as the data version)."""
-    key = hashlib.sha256(view.model_dump_json().encode()).hexdigest()
-    with _lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-            return hit
-    import vl_convert
+    (it depends on the date, through the stale marks, as well as the data version); kept in
+    namespace ``charts`` of the active cache."""
 
-    text = svg_mod._accessible(vl_convert.vegalite_to_svg(spec(view)), view)  # type: ignore[arg-type]  # key, title, description
-    with _lock:
-        _cache[key] = text
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return text
+    def render() -> str:
+        import vl_convert
+
+        return svg_mod._accessible(vl_convert.vegalite_to_svg(spec(view)), view)  # type: ignore[arg-type]  # key, title, description
+
+    key = ("token history", hashlib.sha256(view.model_dump_json().encode()).hexdigest())
+    return active().get_or_build(svg_mod.CHARTS, key, render, size=len)
 
 
 __all__ = ["TokenHistoryView", "TokenPoint", "history_view", "spec", "svg"]

@@ -17,13 +17,21 @@ from computeatlas.cli import (
     coverage,  # noqa: F401  (registers commands)
     dataset,  # noqa: F401  (registers commands)
     economics,  # noqa: F401  (registers commands)
-    observations,  # noqa: F401  (registers the price-store commands under 'prices')
-    price_store,  # noqa: F401  (registers prices runs, status, repair, compact)
     silicon,  # noqa: F401  (registers commands)
     site,  # noqa: F401  (registers commands)
 )
 from computeatlas.cli.base import app, os_error_message, settings_error_message
 from computeatlas.core.settings import UnknownSetting
+
+# The price store's commands under 'prices', imported in the order `prices --help` lists them.
+# isort: split
+from computeatlas.cli import price_store  # noqa: F401  (registers prices runs, status, repair, compact)
+
+# isort: split
+from computeatlas.cli import intake  # noqa: F401  (registers prices import, collect)
+
+# isort: split
+from computeatlas.cli import observations  # noqa: F401  (registers prices held, history)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -24,6 +24,7 @@ from typer.core import TyperGroup
 
 from computeatlas import catalog as catalog_mod
 from computeatlas.catalog import Catalog, CatalogError
+from computeatlas.core.cache import Cache, use
 from computeatlas.core.errors import Unavailable
 from computeatlas.core.settings import Settings, UnknownSetting
 from computeatlas.silicon.resolve import ResolveError, resolve_id
@@ -40,14 +41,21 @@ def os_error_message(exc: OSError) -> str:
     return f"cannot use {' → '.join(paths)}: {reason}" if paths else reason
 
 
+CLI_CACHE_BYTES = Settings.model_fields["page_cache_bytes"].default
+"""The bound of a command run's cache (B): the app's default."""
+
+
 class AtlasGroup(TyperGroup):
     """The app's command group: an :class:`OSError` or an :class:`~computeatlas.core.errors.Unavailable`
-    (a damaged store) from any command is one line on stderr, exit 1."""
+    (a damaged store) from any command is one line on stderr, exit 1. Each run has its own
+    cache (:class:`~computeatlas.core.cache.Cache` of :data:`CLI_CACHE_BYTES`), active while
+    the command runs."""
 
     def invoke(self, ctx: Any) -> Any:
         """Run the command; turn an escaping :class:`OSError` into :func:`os_error_message` and exit 1."""
         try:
-            return super().invoke(ctx)
+            with use(Cache(CLI_CACHE_BYTES)):
+                return super().invoke(ctx)
         except OSError as exc:
             if exc.errno == errno.EPIPE:  # the reader went away (``| head``): let click handle it quietly
                 raise

@@ -26,6 +26,7 @@ from computeatlas.cloud.cheapest_price import cheapest_price
 from computeatlas.cloud.offers import OfferPrice, amount_text, current_offers, regions_of
 from computeatlas.cloud.store import Store
 from computeatlas.core.presentation import pricing_words
+from computeatlas.core.states import State
 
 
 class PricesGroup(AtlasGroup):
@@ -154,7 +155,7 @@ def prices(
     print_table(out, grid, markup=False)
     s = view.spread
     scope = f"on-demand USD, variant {s.variant.label if s.variant else 'all (mixed as asked)'}"
-    if s.state == "computed" and s.cheapest and s.dearest:
+    if s.state is State.DERIVED and s.cheapest and s.dearest:
         out.print(f"Spread ({scope}): {s.ratio_text} over {s.counted} offers", markup=False, highlight=False)
         for label, end in (("cheapest", s.cheapest), ("dearest", s.dearest)):
             out.print(

@@ -1,8 +1,9 @@
-"""CLI commands over the price-observation store: ``prices import``, ``collect``, ``held``,
-``history``, ``runs``, ``status`` and ``repair``. Each is thin over :mod:`computeatlas.cloud.runs` and
-:mod:`computeatlas.cloud.store`; errors are one line each (file, line, column), never a
-traceback; exit 2 for bad input, 1 for a failed collection or an import that rejected
-rows (held rows are not errors)."""
+"""CLI commands that list what the price-observation store holds: ``prices held`` (the held
+observations, or how much of the store the instance table places) and ``prices history``
+(one accelerator's accepted observations as CSV). Each is thin over
+:mod:`computeatlas.cloud.store`; errors are one line each, never a traceback; exit 2 for bad
+input. The commands that fill the store are in :mod:`computeatlas.cli.intake`; ``prices
+runs``, ``status``, ``repair`` and ``compact`` in :mod:`computeatlas.cli.price_store`."""
 
 from __future__ import annotations
 
@@ -10,24 +11,14 @@ import csv
 import datetime as dt
 import json
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
-from computeatlas.catalog import Catalog
 from computeatlas.cli.base import (
     DataOption,
     PricesOption,
-    err,
     fail,
     find_accelerator_id,
     load_catalog,
@@ -37,273 +28,11 @@ from computeatlas.cli.base import (
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cli.price_store import existing_store
 from computeatlas.cli.tables import print_table
-from computeatlas.cloud import runs
-from computeatlas.cloud.bounds import sibling_map
-from computeatlas.cloud.collectors import azure
-from computeatlas.cloud.importers import formats
-from computeatlas.cloud.instances import instance_table
-from computeatlas.cloud.observations import InputFailed, PricingKind
+from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.placement import PlacementReport, placement
-from computeatlas.cloud.rules import RULES, Limits
-from computeatlas.cloud.runs import ImportCounts
-from computeatlas.cloud.store import Store, StoreBusy
-from computeatlas.core.settings import Settings
-from computeatlas.economics.token_import import FORMATS as TOKEN_FORMATS
-from computeatlas.economics.token_import import import_token_files
-from computeatlas.economics.token_prices import token_store
+from computeatlas.cloud.rules import RULES
+from computeatlas.cloud.store import Store
 from computeatlas.publish.exports.csv import cell_text
-
-
-def _unreadable(exc: InputFailed) -> typer.Exit:
-    """Print every problem of a file that could not be read (file, line, column) and give the exit (2)."""
-    for error in exc.errors:
-        typer.echo(f"Error: {error}", err=True)
-    return typer.Exit(2)
-
-
-def _print_json(summary: ImportCounts) -> None:
-    """An import run's counts and errors as JSON."""
-    out.print_json(json.dumps({"run": summary.run, **summary.counts(), "errors": [str(e) for e in summary.errors]}))
-
-
-def _settings(data: Path | None, prices: Path | None) -> Settings:
-    return settings_for(data=data, prices=prices)
-
-
-def _waiting(lock: str) -> None:
-    """Say why an import waits: another writer holds the store's lock."""
-    err.print(
-        f"another import or collection is writing to this store (lock {lock}): waiting for it to finish …", markup=False, highlight=False
-    )
-
-
-def _progress() -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=False)
-
-
-def _print_summary(summary: runs.Summary) -> None:
-    grid = Table(title=f"Import run {summary.run} ({summary.format})")
-    grid.add_column("rows")
-    grid.add_column("count", justify="right")
-    for label, value in (
-        ("read", summary.read),
-        ("accepted (added)", summary.accepted),
-        ("held (added)", summary.held),
-        ("rejected", summary.rejected),
-        ("skipped (not rental prices)", summary.skipped),
-        ("already stored (nothing added)", summary.already_stored),
-        ("combined split bills", summary.combined),
-    ):
-        grid.add_row(label, str(value))
-    print_table(out, grid)
-    for title, counts in (
-        ("held by rule", summary.held_by_rule),
-        ("held by provider", summary.held_by_provider),
-        ("accepted by provider", summary.accepted_by_provider),
-        ("rejected by reason", summary.rejected_by_reason),
-        ("skipped by reason", summary.skipped_by_reason),
-    ):
-        if counts:
-            out.print(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()), markup=False, highlight=False)
-    for error in summary.errors[:50]:
-        err.print(f"rejected: {error}", markup=False, highlight=False)
-    if len(summary.errors) > 50:
-        err.print(f"… and {len(summary.errors) - 50} more rejected rows", markup=False, highlight=False)
-
-
-def _import_tokens(
-    files: list[Path],
-    store: Store,
-    catalog: Catalog,
-    as_json: bool,
-    fmt: str = "tokens",
-    commit: str | None = None,
-    published: dt.datetime | None = None,
-) -> None:
-    """A token-price format of ``prices import`` (:data:`TOKEN_FORMATS`): per-token prices into the
-    token store; exits 1 when a row was rejected, 2 when a file could not be read."""
-    try:
-        summary = import_token_files(files, store, catalog.models.values(), fmt=fmt, commit=commit, published=published)
-    except InputFailed as exc:
-        raise _unreadable(exc) from None
-    if as_json:
-        _print_json(summary)
-    else:
-        out.print(
-            f"Token-price run {summary.run}: read {summary.read}, accepted {summary.accepted}, held {summary.held}, "
-            f"rejected {summary.rejected}, skipped {summary.skipped}, already stored {summary.already_stored}",
-            highlight=False,
-        )
-        for title, counts in (
-            ("held by rule", summary.held_by_rule),
-            ("accepted by provider", summary.accepted_by_provider),
-            ("held by provider", summary.held_by_provider),
-            ("skipped by reason", summary.skipped_by_reason),
-        ):
-            if counts:
-                out.print(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()), markup=False, highlight=False)
-    for error in summary.errors[:50]:
-        err.print(f"rejected: {error}", markup=False, highlight=False)
-    if summary.rejected:
-        err.print(f"{summary.rejected} row(s) rejected (named above); the rest were imported", markup=False, highlight=False)
-        raise typer.Exit(1)
-
-
-@prices_app.command("import")
-def import_(
-    fmt: Annotated[
-        str,
-        typer.Argument(
-            metavar="FORMAT",
-            help=" | ".join(formats()) + " | " + " | ".join(f"{k} ({v}, into the token store)" for k, v in TOKEN_FORMATS.items()) + ".",
-        ),
-    ],
-    files: Annotated[list[Path], typer.Argument(help="The files to import (CSV, or JSON for genai-prices and litellm).")],
-    provider: Annotated[
-        str | None, typer.Option(help="For a format that names no cloud (skypilot): our provider id, e.g. google-cloud.")
-    ] = None,
-    collected: Annotated[
-        str | None,
-        typer.Option(
-            help="For a format that carries no date (skypilot, gpuhunt-tpu; one version of fullstack-cloud-gpus; genai-prices or litellm under another file name): when it was fetched or published, ISO 8601 UTC."
-        ),
-    ] = None,
-    commit: Annotated[
-        str | None,
-        typer.Option(help="genai-prices or litellm under another file name: the upstream commit (7+ hex digits), with --collected."),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    prices: PricesOption = None,
-    tokens: Annotated[
-        Path | None,
-        typer.Option("--tokens", help="token formats only (tokens, genai-prices, litellm): the token-price store (default: DATA/tokens)."),
-    ] = None,
-    data: DataOption = None,
-) -> None:
-    """Import price observations from FILES of FORMAT into the store: each row is placed
-    through the instance table, checked by the integrity rules, and appended (accepted or
-    held) as one atomic run. Importing the same file twice adds nothing.
-
-    Exit status: 0 when every row was imported (held rows are not errors: list them with
-    `prices held`); 1 when any row was rejected (a bad cell; the other rows are still
-    imported and each rejected row is named by file, line and column); 2 when nothing
-    could be imported (a missing or unreadable file, an unknown format, a missing column).
-
-    FORMAT ``tokens`` (OpenComputePrices CSV), ``genai-prices`` (pydantic/genai-prices
-    data.json) and ``litellm`` (LiteLLM's table via tokencost) read per-token prices (per
-    million input and output tokens) into the token-price store instead, placing product
-    names through the model records' alias table (computeatlas.economics.token_prices); a
-    JSON file's commit date is its collection time (known by its upstream file name, or give
-    --commit and --collected)."""
-    if fmt not in TOKEN_FORMATS and fmt not in formats():
-        raise fail(f"unknown format {fmt!r}; choose one of {', '.join([*formats(), *TOKEN_FORMATS])}")
-    for path in files:
-        if path.is_dir():
-            raise fail(f"{path}: is a directory, not a file (name the CSV files in it)")
-        if path.exists() and not path.is_file():
-            raise fail(f"{path}: is not a regular file (a device, pipe or socket): give a CSV file")
-        if not path.exists():
-            raise fail(f"{path}: no such file")
-    options: dict[str, object] = {}
-    if fmt in ("skypilot", "gpuhunt-tpu"):
-        try:
-            when = dt.datetime.fromisoformat((collected or "").replace("Z", "+00:00"))
-        except ValueError:
-            raise fail("option '--collected': give the catalog's fetch or publication time, ISO 8601 UTC (2026-03-21T06:19:35Z)") from None
-        if when.tzinfo is None or (fmt == "skypilot" and not provider):
-            raise fail(
-                "a SkyPilot catalog needs --provider and --collected (UTC, ending in Z)"
-                if fmt == "skypilot"
-                else "a gpuhunt TPU table needs --collected: its upstream commit date, UTC (2024-12-23T00:00:00Z)"
-            )
-        options = {"provider": provider, "collected": when} if fmt == "skypilot" else {"collected": when}
-    elif fmt == "fullstack-cloud-gpus" and collected is not None:  # one version of the table: its commit date
-        try:
-            when = dt.datetime.fromisoformat(collected.replace("Z", "+00:00"))
-        except ValueError:
-            raise fail("option '--collected': give the version's commit date, ISO 8601 UTC (2025-03-07T19:25:40Z)") from None
-        if when.tzinfo is None:
-            raise fail("option '--collected': the time must be UTC (end it with Z)")
-        options = {"collected": when}
-    settings = _settings(data, prices)
-    catalog = load_catalog(data)
-    if fmt in TOKEN_FORMATS:
-        published = None
-        if collected or commit:
-            if not (collected and commit):
-                raise fail("give --commit and --collected together (the upstream commit and its date, UTC, ending in Z)")
-            try:
-                published = dt.datetime.fromisoformat((collected or "").replace("Z", "+00:00"))
-            except ValueError:
-                raise fail("option '--collected': give the commit's date, ISO 8601 UTC (2026-08-21T00:00:00Z)") from None
-            if published.tzinfo is None:
-                raise fail("option '--collected': give the commit's date in UTC, ending in Z")
-        _import_tokens(files, token_store(tokens or settings.data / "tokens"), catalog, as_json, fmt, commit, published)
-        return
-    total = sum(p.read_bytes().count(b"\n") for p in files)
-    try:
-        with _progress() as bar:
-            task = bar.add_task(f"importing {len(files)} file(s)", total=total)
-            summary = runs.import_files(fmt, files, settings, catalog, progress=lambda n: bar.advance(task, n), on_wait=_waiting, **options)
-    except InputFailed as exc:
-        raise _unreadable(exc) from None
-    except StoreBusy as exc:
-        raise fail(str(exc), 1) from None
-    if as_json:
-        _print_json(summary)
-    else:
-        _print_summary(summary)
-    if summary.rejected:
-        err.print(f"{summary.rejected} row(s) rejected (named above); the rest were imported", markup=False, highlight=False)
-        raise typer.Exit(1)
-
-
-@prices_app.command("collect")
-def collect(
-    source: Annotated[str, typer.Argument(help="The collector: azure (Azure Retail Prices API).")],
-    instance_type: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--instance-type", help="An ARM SKU name to collect (repeatable); default: every Azure instance in the instance table."
-        ),
-    ] = None,
-    prices: PricesOption = None,
-    data: DataOption = None,
-) -> None:
-    """Collect current prices from a provider's public API and import them as one run."""
-    import httpx  # here, not at the top: every command (serve too) loads this module
-
-    if source != "azure":
-        raise fail(f"unknown collector {source!r}; available: azure")
-    settings = _settings(data, prices)
-    catalog = load_catalog(data)
-    table = instance_table(catalog)
-    skus = instance_type or sorted({r.instance_type for r in table.rows if r.provider == "azure"})
-    if not skus:
-        raise fail("no Azure instance types in the instance table (data/instances/) and none given with --instance-type")
-    try:
-        with _progress() as bar, httpx.Client(timeout=60, headers={"User-Agent": "computeatlas-prices"}) as client:
-            task = bar.add_task(f"collecting {len(skus)} Azure instance types", total=None)
-            got = azure.collect(client, skus, progress=lambda n: bar.advance(task, n))
-    except azure.CollectorError as exc:
-        raise fail(f"collect azure failed, nothing stored: {exc}", 1) from None
-    try:
-        summary = runs.import_readings(
-            "collector:azure",
-            [],
-            Store(settings.prices_dir),
-            table,
-            runs.rates_of(settings),
-            Limits.of(settings),
-            observations=got.observations,
-            on_wait=_waiting,
-            siblings=sibling_map(catalog.accelerators.values()),
-        )
-    except StoreBusy as exc:
-        raise fail(f"collect azure: {exc}", 1) from None
-    summary.skipped += sum(got.skipped.values())
-    summary.skipped_by_reason.update(got.skipped)
-    _print_summary(summary)
 
 
 @prices_app.command("held")
@@ -325,7 +54,11 @@ def held(
     """List held observations for the operator, newest first, with the rules that held them.
     Held rows are never shown to visitors as prices. With --summary, how much of the store
     the instance table places, per provider (goal: 95% of the hyperscalers', 90% of all)."""
-    store = existing_store(_settings(data, prices).prices_dir) if summary else Store(_settings(data, prices).prices_dir)
+    store = (
+        existing_store(settings_for(data=data, prices=prices).prices_dir)
+        if summary
+        else Store(settings_for(data=data, prices=prices).prices_dir)
+    )
     if summary:
         _print_placement(placement(store, {p.id: p.kind.value for p in load_catalog(data).providers.values()}), as_json)
         return
@@ -395,7 +128,7 @@ def history(
 ) -> None:
     """Print every accepted observation of one accelerator as CSV (oldest first): the
     price as published and per accelerator-hour, with where and when it was read."""
-    settings = _settings(data, prices)
+    settings = settings_for(data=data, prices=prices)
     catalog = load_catalog(data)
     acc = find_accelerator_id(catalog, ident)
     bounds = {}

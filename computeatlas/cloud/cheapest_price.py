@@ -25,10 +25,9 @@ age ("last seen 2026-08-20, 104 days ago"): shown as old, never used in a rankin
 from __future__ import annotations
 
 import datetime as dt
-import threading
-from collections import Counter, OrderedDict
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -36,6 +35,7 @@ from computeatlas.cloud.catalog import CloudCatalog
 from computeatlas.cloud.offers import row_id
 from computeatlas.cloud.store import OFFER, Store
 from computeatlas.cloud.variants import rule_variant, sole_keys
+from computeatlas.core.cache import active
 
 CURRENCY = "USD"
 """The one currency prices are compared in."""
@@ -83,6 +83,26 @@ def excluded_because(
     if not include_stale and not is_fresh(collected, now, freshness_days):
         return f"not current: seen {(now - collected).days} days ago (more than {freshness_days})"
     return None
+
+
+_T = TypeVar("_T")
+
+
+def price_ends(
+    items: Sequence[_T], price: Callable[[_T], float], collected: Callable[[_T], dt.datetime], ident: Callable[[_T], str]
+) -> tuple[_T, _T] | None:
+    """The cheapest and the dearest of ``items`` (offers or observations the rule counts), by
+    ``price`` (per accelerator-hour): the one ranking of the cheapest price and of both ends
+    of every spread. Ties go to the most recently ``collected``, then the lowest ``ident``
+    (the offer id, worked out only for the ties). None when ``items`` is empty."""
+    if not items:
+        return None
+
+    def end(sign: int) -> _T:
+        best = min((sign * price(i), -collected(i).timestamp()) for i in items)
+        return min((i for i in items if (sign * price(i), -collected(i).timestamp()) == best), key=ident)
+
+    return end(1), end(-1)
 
 
 def fresh_window(now: dt.datetime, freshness_days: int) -> tuple[dt.datetime, dt.datetime]:
@@ -175,11 +195,10 @@ def _pick(
         current_flag, pool = False, [r for r in ok if r["collected"].astimezone(dt.UTC).date() == newest]
     else:
         current_flag, pool = True, current
-    if not pool:
+    ends = price_ends(pool, lambda r: r["per_accelerator_hour"], lambda r: r["collected"], row_id)
+    if ends is None:
         return None
-    # the lowest price, then the newest, then the offer id: the id worked out only for the ties
-    lowest = min((r["per_accelerator_hour"], -r["collected"].timestamp()) for r in pool)
-    best = min((r for r in pool if (r["per_accelerator_hour"], -r["collected"].timestamp()) == lowest), key=row_id)
+    best = ends[0]
     collected = best["collected"].astimezone(dt.UTC)
     return CheapestPrice(
         accelerator=accelerator,
@@ -257,11 +276,8 @@ def _minute_up(moment: dt.datetime) -> dt.datetime:
     return whole if whole == moment else whole + dt.timedelta(minutes=1)
 
 
-KEPT = 8
-"""How many answers of :func:`cheapest_prices` are kept (least recently used out first)."""
-
-_kept: OrderedDict[tuple[str, str, dt.datetime, int, str], dict[str, CheapestPrice]] = OrderedDict()
-_lock = threading.Lock()
+CHEAPEST = "cheapest prices"
+"""The namespace of :func:`cheapest_prices`' answers in the active cache (:func:`computeatlas.core.cache.active`)."""
 
 
 def cheapest_prices(
@@ -272,14 +288,14 @@ def cheapest_prices(
     (``current=False``). A part with nothing the rule takes is absent (never a zero).
 
     Worked out once per store, store version (an import changes it), minute of ``now``,
-    window and catalog, and kept: the silicon table, every comparison, the estimate and the
-    bound of that minute ask the same question. The answer is shared: read it, do not change it."""
+    window and catalog (its data version), and kept in the active cache (namespace
+    :data:`CHEAPEST`): the silicon table, every comparison, the estimate and the bound of that
+    minute ask the same question. The answer is shared: read it, do not change it."""
     key = (str(store.root), store.version(), now.replace(second=0, microsecond=0), freshness_days, catalog.version if catalog else "")
-    with _lock:
-        found = _kept.get(key)
-        if found is not None:
-            _kept.move_to_end(key)
-            return found
+    cache = active()
+    found: dict[str, CheapestPrice] | None = cache.get(CHEAPEST, key)
+    if found is not None:
+        return found
     groups: dict[str, list[dict[str, Any]]] = {}
     parts = frozenset(catalog.accelerators) if catalog is not None else None  # no page shows a part the catalog lacks
     for row in store.newest(None, now, columns=PICKED, parts=parts):
@@ -288,10 +304,7 @@ def cheapest_prices(
     sole = sole_keys(catalog)
     picked = {acc: _pick(rows, acc, now, freshness_days, None, sole) for acc, rows in groups.items()}
     found = {acc: price for acc, price in picked.items() if price is not None}
-    with _lock:
-        _kept[key] = found
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
+    cache.put(CHEAPEST, key, found)
     return found
 
 
@@ -324,8 +337,8 @@ def left_out(catalog: CloudCatalog, prices: Mapping[str, CheapestPrice], ranked:
 
 
 __all__ = [
+    "CHEAPEST",
     "CURRENCY",
-    "KEPT",
     "ON_DEMAND",
     "PICKED",
     "CheapestPrice",
@@ -338,6 +351,7 @@ __all__ = [
     "is_fresh",
     "left_out",
     "newest_of",
+    "price_ends",
     "rule_variant",
     "sole_keys",
 ]

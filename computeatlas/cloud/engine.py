@@ -1,5 +1,5 @@
 """The in-process DuckDB engine the observation stores query: one database per process, a
-cursor per query, and the answers of recent queries kept.
+cursor per query, and the answers of recent queries kept in the active cache.
 
 - **One database, a cursor per query.** Opening a DuckDB database costs ~30 ms, a cursor on it
   under 1 ms; each query gets its own cursor (connections are not shared between threads).
@@ -7,28 +7,28 @@ cursor per query, and the answers of recent queries kept.
   memory does not grow with history.
 - **Kept answers.** A query's rows are kept by the files it read (never rewritten; a new run
   adds files), its SQL and its parameters: the pages of one minute ask the same questions.
-  At most :data:`RESULT_CACHE_ROWS` rows are kept in all (least recently used first out) and
-  no answer larger than :data:`RESULT_MAX_ROWS`, so a long history is never held in memory.
+  They live in the app's one cache (:func:`computeatlas.core.cache.active`, namespace
+  :data:`ANSWERS`), bounded in bytes with everything else it keeps, and no answer larger
+  than :data:`RESULT_MAX_ROWS` is kept, so a long history is never held in memory.
 """
 
 from __future__ import annotations
 
 import atexit
 import threading
-from collections import OrderedDict
 from typing import Any
 
 import duckdb
 
-RESULT_CACHE_ROWS = 48_000
-"""How many result rows :meth:`computeatlas.cloud.store.Store.query` keeps in memory in all (least recently used
-first out); a result larger than :data:`RESULT_MAX_ROWS` is never kept, so a long history is
-never held in memory."""
+from computeatlas.core.cache import active
 
-RESULT_MAX_ROWS = RESULT_CACHE_ROWS // 4
-"""The largest answer kept (rows): a quarter of the budget. The whole current table of the
-bundled data (9,053 offers; a row is about 2 KB in Python, so the budget is about 100 MB at
-most) fits, so the pages of the market read it once."""
+ANSWERS = "store answers"
+"""The namespace of the store's kept answers in the active cache."""
+
+RESULT_MAX_ROWS = 12_000
+"""The largest answer kept (rows). The whole current table of the bundled data (9,053
+offers; a row is about 2 KB in Python) fits, so the pages of the market read it once; a
+longer answer (a long history) is asked of DuckDB each time rather than held."""
 
 
 LATE_MATERIALIZATION_ROWS = 5001
@@ -58,46 +58,16 @@ def connection() -> duckdb.DuckDBPyConnection:
         return _database.cursor()
 
 
-class Results:
-    """Query results by key, least recently used out first, at most ``budget`` rows in all and
-    none of more than ``largest`` rows (a quarter of the budget unless given)."""
-
-    def __init__(self, budget: int, largest: int | None = None) -> None:
-        self.budget = budget
-        self.largest = budget // 4 if largest is None else largest
-        self._rows: OrderedDict[tuple[object, ...], list[dict[str, Any]]] = OrderedDict()
-        self._held = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[object, ...]) -> list[dict[str, Any]] | None:
-        with self._lock:
-            rows = self._rows.get(key)
-            if rows is not None:
-                self._rows.move_to_end(key)
-            return rows
-
-    def put(self, key: tuple[object, ...], rows: list[dict[str, Any]]) -> None:
-        if len(rows) > self.largest:
-            return
-        with self._lock:
-            if key in self._rows:
-                return
-            self._rows[key] = rows
-            self._held += len(rows) + 1
-            while self._held > self.budget:
-                _, dropped = self._rows.popitem(last=False)
-                self._held -= len(dropped) + 1
-
-    def clear(self) -> None:
-        """Forget every kept answer (the next query of each key asks DuckDB again); for benchmarks
-        that time uncached answers. Thread-safe; the budget and the largest answer are kept."""
-        with self._lock:
-            self._rows.clear()
-            self._held = 0
+def kept(key: tuple[object, ...]) -> list[dict[str, Any]] | None:
+    """The rows kept for the query ``key`` (files read, SQL, parameters…) in the active cache, or None."""
+    rows: list[dict[str, Any]] | None = active().get(ANSWERS, key)
+    return rows
 
 
-RESULTS = Results(RESULT_CACHE_ROWS, RESULT_MAX_ROWS)
-"""One per process, shared by every :class:`Store` (a key holds the files' full paths)."""
+def keep(key: tuple[object, ...], rows: list[dict[str, Any]]) -> bool:
+    """Keep ``rows`` as the answer of ``key`` in the active cache unless it has more than
+    :data:`RESULT_MAX_ROWS` rows; returns whether it was kept."""
+    return len(rows) <= RESULT_MAX_ROWS and active().put(ANSWERS, key, rows)
 
 
-__all__ = ["LATE_MATERIALIZATION_ROWS", "RESULTS", "RESULT_CACHE_ROWS", "RESULT_MAX_ROWS", "Results", "connection"]
+__all__ = ["ANSWERS", "LATE_MATERIALIZATION_ROWS", "RESULT_MAX_ROWS", "connection", "keep", "kept"]

@@ -1,21 +1,21 @@
-"""Current prices and price history of one accelerator, queried from the observation store
-at request time (nothing is loaded at start; staleness is measured from ``now``).
+"""Price history of one accelerator, queried from the observation store at request time
+(nothing is loaded at start; staleness is measured from ``now``), and the names every face
+reads prices through (``history.current_view``, ``history.utcnow`` …).
 
-- :func:`current_view`: the newest accepted observation of each offer (provider, instance,
-  region, pricing, term) within the freshness window, each with its age, the like-for-like
-  spread of the chosen variant (on-demand, USD, fresh; variant-not-stated rows left out),
-  and spot, reserved and term prices beside the same instance's on-demand price with the
-  discount.
 - :func:`history_view`: every accepted observation in a date window (filters: provider,
   pricing, variant, region), and the series pages tabulate: per collection date and
   provider, the median on-demand USD price per accelerator-hour with its number of
   observations (never a median over all providers: the set seen changes from date to date).
-- :func:`page_window`: the window a price page reads: one year ending today unless it is
-  given (``since``/``until``) or all of the history is asked (``window=all``), so a page
-  does not grow with the history; every per-part query passes it to the store, which
-  reads only those date partitions.
 - :func:`price_changes`: the price-change feed, worked out by DuckDB over the last year
   (a longer span only when the year cannot tell what the newest entries are).
+- :func:`utcnow`: the time "current" is measured at (tests replace it here).
+- From :mod:`computeatlas.cloud.current_prices`: :func:`current_view` (the newest accepted
+  observation of each offer within the freshness window, the spread and the discounts) and
+  :func:`observed_range`; from :mod:`computeatlas.cloud.price_window`: :func:`page_window`
+  (one year ending today unless dates are given or all of the history is asked, so a page
+  does not grow with the history; every per-part query passes it to the store, which reads
+  only those date partitions) and :func:`year_before`; from
+  :mod:`computeatlas.cloud.observed_price`: :class:`ObservedPrice`.
 
 Units: prices per accelerator-hour in the observation's currency; medians in USD (only
 USD observations enter them).
@@ -24,29 +24,15 @@ USD observations enter them).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
-from computeatlas.cloud.catalog import CloudCatalog as Catalog
-from computeatlas.cloud.cheapest_price import (
-    CheapestPrice,
-    cheapest_price,
-    default_variant,
-    excluded_because,
-    newest_of,
-    rule_variant,
-    sole_keys,
-)
-from computeatlas.cloud.observations import PricingKind
+from computeatlas.cloud.current_prices import CurrentView, ObservedRange, current_view, observed_range
+from computeatlas.cloud.observed_price import SHOWN_COLUMNS, ObservedOffer, ObservedPrice, shown_price
+from computeatlas.cloud.price_window import WindowKind, page_window, year_before
 from computeatlas.cloud.rates import RateTable
-from computeatlas.cloud.spreads import (
-    ObservedSpread,
-    SpreadEnd,
-    spread,
-)
-from computeatlas.cloud.store import Store, observation_of
-from computeatlas.core.errors import ParamError
+from computeatlas.cloud.store import Store
 
 HISTORY_FILTERS = ("provider", "pricing", "variant", "region")
 """Columns :func:`history_view` filters on (exact match)."""
@@ -61,70 +47,6 @@ PAGE_OBSERVATIONS = 100
 """How many observations the price page's data (``/api/prices/{id}``) lists: the newest; the
 history API lists more (``limit``), and the series covers all."""
 
-WindowKind = Literal["year", "all", "dates"]
-"""How a price page's window was chosen: the default year ending today, all of the history
-(``window=all``), or the dates given (``since``/``until``)."""
-
-
-def year_before(day: dt.date, years: int = 1) -> dt.date:
-    """The same calendar date ``years`` years before ``day`` (28 February for 29 February)."""
-    try:
-        return day.replace(year=day.year - years)
-    except ValueError:
-        return day.replace(year=day.year - years, day=28)
-
-
-def page_window(
-    today: dt.date, since: dt.date | None = None, until: dt.date | None = None, window: WindowKind | None = None
-) -> tuple[dt.date | None, dt.date | None, WindowKind]:
-    """The collection dates (inclusive; None = unbounded) a price page reads and how they were
-    chosen: the dates given; else all of the history for ``window="all"``; else one year
-    ending ``today`` (``year_before(today)`` to ``today``). Raises :class:`ParamError` (a 400
-    naming ``window``) when ``window`` is given with ``since`` or ``until``, or is neither
-    ``year`` nor ``all``."""
-    if window not in (None, "year", "all"):
-        raise ParamError("window", f"{window!r} is not a window; give window=all for all of the history, or since/until dates")
-    if window is not None and (since or until):
-        raise ParamError("window", f"window={window} is given with since/until; give one or the other")
-    if since or until:
-        return since, until, "dates"
-    if window == "all":
-        return None, None, "all"
-    return year_before(today), today, "year"
-
-
-class ObservedOffer(BaseModel):
-    """Which offer (provider, instance, region, pricing, term) was observed, and when (UTC)."""
-
-    collected: dt.datetime
-    provider: str
-    instance_type: str
-    region: str
-    pricing: str
-    term: str
-
-
-class ObservedPrice(ObservedOffer):
-    """One observation as outputs show it."""
-
-    amount: float = Field(description="as published, in currency per unit")
-    currency: str
-    unit: str
-    accelerators: int | None
-    per_accelerator_hour: float | None = Field(description="in currency; derived")
-    variant: str = Field(description="variant key; '' = variant not stated")
-    qualifiers: list[str]
-    source_url: str
-    via: str
-    age_days: int | None = None
-    stale: bool | None = None
-    discount: float | None = Field(None, description="1 - this price ÷ the same instance's on-demand price (spot, reserved, terms)")
-    usd_per_accelerator_hour: float | None = Field(
-        None, description="in USD: the price itself for USD, else through the dated rate in 'rate'; None without a rate"
-    )
-    rate: str | None = Field(None, description="the dated exchange rate used, with its source (non-USD prices only)")
-    provider_name: str = Field("", description="the provider's name as the catalog records it (its id when it has no record)")
-
 
 class SeriesPoint(BaseModel):
     """The median on-demand USD price per accelerator-hour on one date, and how many observations made it."""
@@ -133,26 +55,6 @@ class SeriesPoint(BaseModel):
     provider: str = Field(description="a provider id")
     median: float
     observations: int
-
-
-class CurrentView(BaseModel):
-    """Current prices of one accelerator as of ``as_of``."""
-
-    accelerator: str
-    as_of: dt.datetime
-    freshness_days: int
-    prices: list[ObservedPrice]
-    variant: str
-    spread: ObservedSpread
-    cheapest: CheapestPrice | None = Field(
-        None,
-        description="the cheapest price by the one rule (computeatlas.cloud.cheapest_price); "
-        "when no observation is current, the newest one with current=false and its age",
-    )
-    last_seen: list[ObservedPrice] = Field(
-        default_factory=list,
-        description="when no observation is current: the newest observation of each offer on the newest date any was seen, not current",
-    )
 
 
 class HistoryView(BaseModel):
@@ -176,42 +78,6 @@ class HistoryView(BaseModel):
     limit: int | None = Field(None, description="the most observations listed (None: all)")
     truncated: bool = Field(description="True when the window holds more observations than are listed (narrow it with since/until)")
     series: list[SeriesPoint]
-
-
-_STORED = frozenset(ObservedPrice.model_fields) - {"age_days", "stale", "rate", "provider_name", "discount", "usd_per_accelerator_hour"}
-"""The fields of :class:`ObservedPrice` read from a stored row (the others are worked out)."""
-
-_SHOWN_COLUMNS = (*sorted(_STORED), "date")
-"""The stored columns a history lists (:data:`_STORED` as stored, and the collection date)."""
-
-
-def _shown(row: dict[str, Any], rates: RateTable, now: dt.datetime | None = None) -> ObservedPrice:
-    keep = {k: v for k, v in row.items() if k in _STORED}
-    shown = ObservedPrice.model_validate(keep | {"qualifiers": list(row.get("qualifiers") or [])})
-    if now is not None:
-        shown.age_days = (now - row["collected"]).days
-    if shown.per_accelerator_hour is not None:
-        usd, rate = rates.to_usd(shown.per_accelerator_hour, shown.currency, shown.collected.date())
-        shown.usd_per_accelerator_hour = usd
-        if rate is not None:
-            shown.rate = f"1 {rate.currency} = {rate.usd_per_unit:g} USD on {rate.date} ({rate.source_title}, {rate.source_url})"
-    return shown
-
-
-class ObservedRange(BaseModel):
-    """The current on-demand USD range of one accelerator over the fresh offers the one rule
-    counts (:mod:`computeatlas.cloud.cheapest_price`: its default variant), for the accelerator
-    page's card and "Where you rent this"; ``last_seen`` when none is current."""
-
-    as_of: dt.datetime
-    freshness_days: int
-    variant: str = Field("", description="the variant key the range is for")
-    offers: int = Field(description="fresh on-demand USD offers of the variant with a price per accelerator-hour")
-    providers: list[str]
-    cheapest: SpreadEnd | None
-    dearest: SpreadEnd | None
-    newest: dt.date | None = Field(description="collection date of the newest of these observations")
-    last_seen: CheapestPrice | None = Field(None, description="no offer current: the newest price the rule would take, not current")
 
 
 class PricesView(BaseModel):
@@ -312,104 +178,6 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def observed_range(view: CurrentView) -> ObservedRange:
-    """The on-demand USD range of ``view``'s fresh prices that the one rule counts (its
-    variant), both ends named and dated; the cheap end is ``view.cheapest``."""
-    on_demand = sorted(
-        (
-            p
-            for p in view.prices
-            if not p.stale
-            and excluded_because(
-                p.pricing, p.currency, p.per_accelerator_hour, p.variant, view.variant, p.collected, view.as_of, view.freshness_days
-            )
-            is None
-        ),
-        key=lambda p: (p.per_accelerator_hour or 0.0, -p.collected.timestamp(), p.provider),
-    )
-
-    def end(p: ObservedPrice) -> SpreadEnd:
-        return SpreadEnd(
-            per_accelerator_hour=p.per_accelerator_hour or 0.0,
-            provider=p.provider,
-            instance_type=p.instance_type,
-            region=p.region,
-            collected=p.collected,
-            source_url=p.source_url,
-        )
-
-    stale = view.cheapest if view.cheapest is not None and not view.cheapest.current else None
-    return ObservedRange(
-        as_of=view.as_of,
-        freshness_days=view.freshness_days,
-        variant=view.variant,
-        offers=len(on_demand),
-        last_seen=stale,
-        providers=sorted({p.provider for p in on_demand}),
-        cheapest=end(on_demand[0]) if on_demand else None,
-        dearest=end(on_demand[-1]) if on_demand else None,
-        newest=max(p.collected for p in on_demand).date() if on_demand else None,
-    )
-
-
-def current_view(
-    store: Store,
-    accelerator: str,
-    now: dt.datetime,
-    freshness_days: int = 90,
-    variant: str | None = None,
-    rates: RateTable | None = None,
-    catalog: Catalog | None = None,
-    since: dt.date | None = None,
-) -> CurrentView:
-    """Current prices of ``accelerator``; ``variant`` chooses the spread (default: the variant
-    most on-demand offers state, by the one rule); ``rates`` gives non-USD prices a USD figure
-    with the rate beside it; ``catalog`` names the single-variant parts (their offers are their
-    one variant). When no observation is current, ``last_seen`` lists the newest ones, not current.
-    ``since`` (a price page's window, :func:`page_window`) bounds what is read for the cheapest
-    price and ``last_seen`` first; older observations are read only when none since then counts
-    (the answer is the same either way)."""
-    sole = sole_keys(catalog)
-    rows = store.current(accelerator, now, freshness_days)
-    shown = [_shown(r, rates or RateTable([]), now) for r in rows]
-    names = {ident: p.name for ident, p in catalog.providers.items()} if catalog is not None else {}
-    for price in shown:
-        price.stale = (price.age_days or 0) > freshness_days
-        price.variant = rule_variant(price.variant, accelerator, sole)
-        price.provider_name = names.get(price.provider, price.provider)
-    on_demand = {(p.provider, p.instance_type, p.region): p.per_accelerator_hour for p in shown if p.pricing == PricingKind.ON_DEMAND}
-    for price in shown:
-        base = on_demand.get((price.provider, price.instance_type, price.region))
-        if price.pricing != PricingKind.ON_DEMAND and base and price.per_accelerator_hour is not None:
-            price.discount = 1 - price.per_accelerator_hour / base
-    if variant is None:
-        variant = default_variant((p.variant, p.pricing) for p in shown)
-    observed = spread([observation_of(r) for r in rows], accelerator, variant, now, freshness_days, sole)
-    # Every fresh observation is after ``start``: a window shorter than the freshness window reads the freshness window.
-    start = min(dt.datetime.combine(since, dt.time(), dt.UTC), now - dt.timedelta(days=freshness_days)) if since else None
-    cheapest = cheapest_price(
-        store, accelerator, now, freshness_days, variant if variant and variant != "all" else None, catalog, current_only=False, since=start
-    )
-    last: list[ObservedPrice] = []
-    if not rows:
-        old = (newest_of(store, accelerator, start, now) if start else []) or store.newest(None, now, accelerator)
-        newest = max((r["collected"].astimezone(dt.UTC).date() for r in old), default=None)
-        last = [_shown(r, rates or RateTable([]), now) for r in old if r["collected"].astimezone(dt.UTC).date() == newest]
-        for price in last:
-            price.stale, price.variant = True, rule_variant(price.variant, accelerator, sole)
-            price.provider_name = names.get(price.provider, price.provider)
-    return CurrentView(
-        accelerator=accelerator,
-        as_of=now,
-        freshness_days=freshness_days,
-        prices=shown,
-        variant=variant,
-        spread=observed,
-        cheapest=cheapest,
-        last_seen=last,
-    )
-
-
 def history_view(
     store: Store,
     accelerator: str,
@@ -424,7 +192,7 @@ def history_view(
     ``truncated`` says when there were more) and the median series over all of them; only
     those date partitions are read. ``window`` says how the dates were chosen
     (:func:`page_window`); ``first`` is ``since``, or without it the first observation's date."""
-    rows = store.history(accelerator, since, until, limit=limit + 1 if limit else None, columns=_SHOWN_COLUMNS, **filters)
+    rows = store.history(accelerator, since, until, limit=limit + 1 if limit else None, columns=SHOWN_COLUMNS, **filters)
     truncated = bool(limit) and len(rows) > (limit or 0)
     if truncated:
         rows = rows[1:]
@@ -439,7 +207,7 @@ def history_view(
         window=window,
         first=first,
         filters={k: v for k, v in filters.items() if v},
-        observations=[_shown(r, rates or RateTable([])) for r in rows],
+        observations=[shown_price(r, rates or RateTable([])) for r in rows],
         truncated=truncated,
         series=series,
         limit=limit,

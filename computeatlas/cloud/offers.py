@@ -29,17 +29,19 @@ import datetime as dt
 import json
 import re
 from collections.abc import Iterable, Mapping
-from decimal import ROUND_HALF_UP, Context, Decimal
+from decimal import Context, Decimal
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.catalog import CloudCatalog as Catalog
+from computeatlas.cloud.offer_words import NOT_STATED, amount_text, four_places, offer_id, row_id, unit_word, variant_of_key
 from computeatlas.cloud.records import PriceBasis
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
 from computeatlas.cloud.variants import Variant, rule_variant, sole_keys
+from computeatlas.core.states import State
 from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
@@ -48,9 +50,6 @@ STALE_AFTER_DAYS = 90
 
 COMPARISON_CURRENCY = "USD"
 """The only currency prices are compared in; others are shown but never converted."""
-
-NOT_STATED = "not-stated"
-"""The variant key of an observation whose provider states neither form nor memory."""
 
 
 class OfferPricing(StrEnum):
@@ -65,84 +64,6 @@ class OfferPricing(StrEnum):
     MARKETPLACE = "marketplace"
     MONTHLY = "monthly"
     WEEKLY = "weekly"
-
-
-# --- numbers and words ---------------------------------------------------------------
-
-_FOUR_PLACES = Decimal("0.0001")
-
-
-def _four(value: float | Decimal) -> Decimal:
-    """``value`` rounded half up to four decimal places, exactly, whatever its size (the
-    precision is set from the value, so a large price never overflows the default 28
-    digits). A non-finite value is returned unchanged."""
-    number = Decimal(repr(value) if isinstance(value, float) else value)
-    if not number.is_finite():
-        return number
-    digits = max(number.adjusted(), 0) + 1 + 4 + 2
-    return number.quantize(_FOUR_PLACES, ROUND_HALF_UP, context=Context(prec=max(28, digits)))
-
-
-def amount_text(value: float | Decimal) -> str:
-    """A price as text, rounded half up as by hand: at least two decimals, at most four,
-    trailing zeros dropped beyond two (``12.29``, ``6.155``, ``1.0818``). Any finite size
-    works (``1e300`` is written out in full); a non-finite value reads ``not a finite number``."""
-    amount = _four(value)
-    if not amount.is_finite():
-        return "not a finite number"
-    text = f"{amount:f}".rstrip("0")
-    whole, _, frac = text.partition(".")
-    return f"{whole}.{frac.ljust(2, '0')}"
-
-
-def unit_word(acc: Accelerator) -> str:
-    """What one accelerator is called in prices: ``GPU`` for NVIDIA and AMD parts, else
-    ``accelerator`` (a Trainium or a TPU is not a GPU)."""
-    return "GPU" if acc.vendor in ("nvidia", "amd") else "accelerator"
-
-
-def offer_id(provider: str, instance_type: str, pricing: str, term: str, region: str, day: dt.date) -> str:
-    """The stable id of an offer's observations on ``day``: provider, instance, pricing, term,
-    region and date as a slug. The hand-typed offers wrote a Capacity Block as ``reserved``
-    with the term "Capacity Block" (the importer reads it as ``capacity_block``): such a row
-    keeps the word it was published under, so ids given out before the store still resolve."""
-    word = "reserved" if pricing == "capacity_block" and "capacity block" in term.lower() else pricing.replace("_", "-")
-    parts = (provider, instance_type, word, term, region, day.isoformat())
-    return re.sub(r"[^a-z0-9]+", "-", " ".join(parts).lower()).strip("-")
-
-
-def row_id(row: Mapping[str, Any]) -> str:
-    """:func:`offer_id` of a stored row."""
-    return offer_id(
-        row["provider"],
-        row["instance_type"],
-        row["pricing"],
-        row["term"] or "",
-        row["region"] or "",
-        row["collected"].astimezone(dt.UTC).date(),
-    )
-
-
-_FORM_WORDS = {"nvl": "NVL", "sxm": "SXM", "pcie": "PCIe", "oam": "OAM"}
-
-
-def variant_of_key(key: str) -> Variant:
-    """The :class:`Variant` a stored variant key names (``sxm-80gb`` → "SXM 80 GB", 80 GB);
-    '' is "variant not stated" (key :data:`NOT_STATED`). Nothing is taken from the record."""
-    if not key:
-        return Variant(key=NOT_STATED, label="variant not stated")
-    form, memory, words = None, None, []
-    for part in key.split("-"):
-        found = re.fullmatch(r"(\d+(?:\.\d+)?)gb", part)
-        if part in _FORM_WORDS:
-            form = _FORM_WORDS[part]
-            words.append(form)
-        elif found:
-            memory = float(found.group(1))
-            words.append(f"{memory:g} GB")
-        else:
-            words.append(part)
-    return Variant(key=key, label=" ".join(words), form=form, memory_gb=memory)
 
 
 # --- one offer -----------------------------------------------------------------------
@@ -184,7 +105,9 @@ class OfferPrice(BaseModel):
     seen: dt.date = Field(description="the collection date")
     age_days: int = Field(description="whole days between 'collected' and the request")
     stale: bool = Field(description="collected more than the freshness window (settings, 90 days by default) before the request")
-    state: Literal["derived", "as published", "not separable"]
+    state: State = Field(
+        description="derived (an instance price ÷ its accelerators), published (a price per accelerator as published) or not_separable"
+    )
     per_accelerator_hour: float | None = Field(description="price per accelerator-hour in 'currency'")
     unit: str = Field(description="what one accelerator is called: GPU or accelerator")
     display: str = Field(description="e.g. '12.29 USD per GPU-hour'")
@@ -236,19 +159,19 @@ OFFER_COLUMNS = (
 
 def _arithmetic(
     amount: float, unit: str, count: int, basis: PriceBasis, cur: str, word: str, hours_per_month: float
-) -> tuple[float, str, str, float, str, str]:
+) -> tuple[float, str, State, float, str, str]:
     """(price per hour, its text, state, per accelerator-hour, display, arithmetic) of a price
     of ``amount`` ``cur`` per ``unit`` for ``basis``, ``count`` accelerators per instance,
     ``word`` naming one accelerator (see :func:`offer_price`)."""
     price, step = _hourly(amount, unit, hours_per_month)
     if basis is PriceBasis.ACCELERATOR:
-        state, quotient = "as published", price
+        state, quotient = State.PUBLISHED, price
         display = f"{amount_text(price)} {cur} per {word}-hour"
         arithmetic = f"{step}{display}" + (", as published (no division)" if not step else "")
     else:
         quotient = Context(prec=max(28, max(price.adjusted(), 0) + 29)).divide(price, count)
-        state, display = "derived", f"{amount_text(quotient)} {cur} per {word}-hour"
-        sign = "=" if _four(quotient) == quotient else "≈"
+        state, display = State.DERIVED, f"{amount_text(quotient)} {cur} per {word}-hour"
+        sign = "=" if four_places(quotient) == quotient else "≈"
         arithmetic = f"{step}{amount_text(price)} {cur} ÷ {count} {sign} {display}"
     return float(price), amount_text(price), state, float(quotient), display, arithmetic
 
@@ -266,7 +189,7 @@ class _Pricer:
         self._providers: dict[str, tuple[str, str, str]] = {}
         self._regions: dict[tuple[str, str | None], str] = {}
         self._variants: dict[tuple[str, str], Variant] = {}
-        self._prices: dict[tuple[object, ...], tuple[float, str, str, float, str, str]] = {}
+        self._prices: dict[tuple[object, ...], tuple[float, str, State, float, str, str]] = {}
         self._published: dict[str, object] = {}
         self._kinds: dict[str, OfferPricing] = {}
 

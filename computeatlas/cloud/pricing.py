@@ -24,7 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from computeatlas.cloud.cheapest_price import CheapestPrice, default_variant, excluded_because
+from computeatlas.cloud.cheapest_price import CheapestPrice, default_variant, excluded_because, price_ends
 from computeatlas.cloud.offers import (
     COMPARISON_CURRENCY,
     NOT_STATED,
@@ -47,6 +47,7 @@ from computeatlas.cloud.queries import (
     parse_query,
 )
 from computeatlas.cloud.variants import Variant, record_variant
+from computeatlas.core.states import State
 from computeatlas.silicon.records import Accelerator
 
 # --- the spread ----------------------------------------------------------------------
@@ -77,8 +78,10 @@ class SpreadEnd(BaseModel):
 class Spread(BaseModel):
     """The price spread of one accelerator: derived from the offers, never written.
 
-    ``state`` is "computed" (two or more offers: both ends and ``ratio`` = dearest ÷
-    cheapest), "single offer" (one offer, no spread) or "no offers" (nothing qualifies).
+    ``state`` is :attr:`State.DERIVED` (two or more offers: both ends and ``ratio`` =
+    dearest ÷ cheapest), :attr:`State.SINGLE_OFFER` (one offer, no spread) or
+    :attr:`State.NO_OFFERS` (nothing qualifies); ``state_label`` is its label, and
+    ``counted_text`` says what it was computed from in words ("computed from 10 offers").
     """
 
     accelerator: str
@@ -91,8 +94,9 @@ class Spread(BaseModel):
     region: str | tuple[str, ...] | None = Field(description="the region, or the regions, the spread is narrowed to")
     include_stale: bool
     as_of: dt.date
-    state: Literal["computed", "single offer", "no offers"]
-    state_label: str
+    state: State
+    state_label: str = Field(description="the state's words (State.label)")
+    counted_text: str = Field(description="'computed from 10 offers', or the state's words when not computed")
     cheapest: SpreadEnd | None
     dearest: SpreadEnd | None
     ratio: float | None = Field(description="dearest ÷ cheapest, when two or more offers count")
@@ -203,25 +207,21 @@ def spread_of(
     """Compute the spread of ``acc`` over ``prices`` (its offers) and mark every offer.
 
     Raises :class:`PricingQueryError` when ``query.variant`` names a variant the part
-    is not offered in. Ties at either end go to the most recently seen offer.
+    is not offered in. Both ends are chosen by
+    :func:`~computeatlas.cloud.cheapest_price.price_ends`, as the cheapest price and the
+    observed spread are: ties go to the most recently collected offer, then the offer id.
     """
     key, variant = _choose_variant(acc, prices, query.variant)
     reasons = {p.id: _exclusion(p, key, query, freshness_days) for p in prices}
     inside = [p for p in prices if reasons[p.id] is None]
-    ranked = sorted(inside, key=lambda p: (p.per_accelerator_hour or 0.0, -p.seen.toordinal(), p.id))
-    cheapest = _end(ranked[0]) if ranked else None
-    dearest = _end(max(ranked, key=lambda p: (p.per_accelerator_hour or 0.0, p.seen))) if ranked else None
-    ratio, state, ratio_text = None, "no offers", "no spread: no on-demand USD offer qualifies"
-    if len(ranked) == 1:
-        state, ratio_text = "single offer", "no spread: only one offer qualifies"
-    elif len(ranked) > 1 and cheapest and dearest:
-        ratio, state = dearest.per_accelerator_hour / cheapest.per_accelerator_hour, "computed"
+    ends = price_ends(inside, lambda p: p.per_accelerator_hour or 0.0, lambda p: p.collected, lambda p: p.id)
+    cheapest, dearest = (_end(ends[0]), _end(ends[1])) if ends else (None, None)
+    ratio, state, ratio_text = None, State.NO_OFFERS, "no spread: no on-demand USD offer qualifies"
+    if len(inside) == 1:
+        state, ratio_text = State.SINGLE_OFFER, "no spread: only one offer qualifies"
+    elif len(inside) > 1 and cheapest and dearest:
+        ratio, state = dearest.per_accelerator_hour / cheapest.per_accelerator_hour, State.DERIVED
         ratio_text = f"{amount_text(dearest.per_accelerator_hour)} ÷ {amount_text(cheapest.per_accelerator_hour)} ≈ {ratio:.2f}×"
-    labels = {
-        "computed": f"computed from {len(ranked)} offers",
-        "single offer": "not computed: one offer",
-        "no offers": "not computed: no offers",
-    }
     spread = Spread(
         accelerator=acc.id,
         variant=variant,
@@ -232,12 +232,13 @@ def spread_of(
         include_stale=query.include_stale,
         as_of=on,
         state=state,
-        state_label=labels[state],
+        state_label=state.label,
+        counted_text=f"computed from {len(inside)} offers" if state is State.DERIVED else state.label,
         cheapest=cheapest,
         dearest=dearest,
         ratio=ratio,
         ratio_text=ratio_text,
-        counted=len(ranked),
+        counted=len(inside),
     )
     plotted = [p.per_accelerator_hour for p in prices if p.usd_comparable and p.per_accelerator_hour]
     top = scale_top(max(plotted)) if plotted else None

@@ -24,7 +24,6 @@ from computeatlas.cloud.queries import PriceQuery, matches
 from computeatlas.cloud.records import LockInTopic, Provider
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.presentation import pricing_words
-from computeatlas.core.urls import site_path
 
 
 class ProviderSummary(BaseModel):
@@ -99,7 +98,7 @@ def _summary(catalog: CloudCatalog, provider: Provider, count: int, rented: set[
         regions=list(provider.regions),
         offers=count,
         accelerators=parts,
-        page_url=site_path("cloud_provider", ident=provider.id),
+        page_url="",  # the page layer links it (computeatlas.pages.cloud_links.link_providers)
     )
 
 

@@ -21,7 +21,6 @@ from computeatlas.cloud.pricing import PriceQuery, Spread, price_view
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.records import LockInTopic
 from computeatlas.cloud.store import Store
-from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator, Availability
 
 
@@ -80,7 +79,7 @@ def rent_summary(
         return None
     counts = Counter(r.offer.provider for r in view.rows)
     providers = [
-        RentProvider(id=p.id, name=p.name, kind=p.kind.value, offers=counts[p.id], url=site_path("cloud_provider", ident=p.id))
+        RentProvider(id=p.id, name=p.name, kind=p.kind.value, offers=counts[p.id], url="")
         for p in catalog.providers.values()
         if p.id in counts
     ]
@@ -111,7 +110,6 @@ def rent_summary(
         cloud_only=cloud_only,
         cloud_note=note,
         exclusive_facts=facts,
-        prices_url=site_path("cloud_prices", ident=acc.id),
+        prices_url="",  # the page layer links the section (computeatlas.pages.cloud_links.link_rent)
         observed=observed,
-        history_url=site_path("cloud_prices", ident=acc.id) + "#history",
     )

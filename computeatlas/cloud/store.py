@@ -55,9 +55,10 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from computeatlas.cloud.dataset import Dataset, StoreDamaged
+from computeatlas.cloud.dataset import StoreDamaged
 from computeatlas.cloud.engine import RESULT_MAX_ROWS
 from computeatlas.cloud.observations import Observation
+from computeatlas.cloud.part_history import RECENT_DAYS, PartHistory
 from computeatlas.cloud.writers import LOCK_NAME, LOCK_TIMEOUT_SECONDS, Leftovers, StoreBusy
 
 _LISTS = ("rules", "reasons", "qualifiers")
@@ -99,11 +100,7 @@ run an accepted row before a held one."""
 OFFER = ("provider", "instance_type", "region", "pricing", "term")
 
 
-RECENT_DAYS = 7
-"""How many days back :meth:`Store.history` looks first for the newest ``limit`` observations."""
-
-
-class Store(Dataset):
+class Store(PartHistory):
     """The rental-price observations under ``root``. Every query takes its own cursor on one in-process DuckDB database.
 
     ``columns`` (name → DuckDB type) and ``key`` (the columns that identify one observation)
@@ -111,7 +108,8 @@ class Store(Dataset):
     whose store keeps the current table; a sibling dataset in the same format passes its own
     (the per-token market prices of :mod:`computeatlas.economics.token_prices` do), and its
     rows must carry ``rules`` and ``run``. The rental-specific queries (:meth:`current`,
-    :meth:`history`, :meth:`pool` …) read the rental columns; :meth:`query`, :meth:`append`,
+    :meth:`history` and the other reads of one part's history in
+    :class:`~computeatlas.cloud.part_history.PartHistory`, :meth:`pool` …) read the rental columns; :meth:`query`, :meth:`append`,
     :meth:`runs`, :meth:`compact` and :meth:`version` work for any.
     """
 
@@ -276,130 +274,6 @@ class Store(Dataset):
             raise ValueError(f"the store has no column {', '.join(map(repr, unknown))}")
         return ", ".join(dict.fromkeys(("accelerator", "collected", *columns)))
 
-    def variants_of(self, accelerator: str) -> frozenset[str]:
-        """The variant keys stated by ``accelerator``'s accepted observations, ever ('' for not stated)."""
-        if accelerator not in self.observed_accelerators():
-            return frozenset()
-        rows = self.query(
-            "SELECT DISTINCT variant FROM latest WHERE status = 'accepted' AND accelerator = ?", [accelerator], accelerator=accelerator
-        )
-        return frozenset(r["variant"] or "" for r in rows)
-
-    def observed_accelerators(self) -> frozenset[str]:
-        """Every part with at least one accepted observation, ever: from the fresh current
-        table's pointer (which may keep a part whose accepted rows were all held again later,
-        until the table is written from the whole history), else one small query, kept."""
-        table = self.current_pointer()
-        if table is not None and "accelerators" in table:
-            return frozenset(table["accelerators"])
-        return frozenset(
-            r["accelerator"]
-            for r in self.query("SELECT DISTINCT accelerator FROM latest WHERE status = 'accepted' AND accelerator IS NOT NULL")
-        )
-
-    def _filters(self, accelerator: str, equal: dict[str, str | None]) -> tuple[list[str], list[object]]:
-        clauses: list[str] = ["status = 'accepted'", "accelerator = ?"]
-        params: list[object] = [accelerator]
-        for column, value in equal.items():
-            if value is not None:
-                if column not in ("provider", "pricing", "variant", "region"):
-                    raise ValueError(f"history cannot filter on {column!r}")
-                clauses.append(f"{column} = ?")
-                params.append(value)
-        return clauses, params
-
-    def history(
-        self,
-        accelerator: str,
-        since: dt.date | None = None,
-        until: dt.date | None = None,
-        limit: int | None = None,
-        columns: Sequence[str] | None = None,
-        **equal: str | None,
-    ) -> list[dict[str, Any]]:
-        """Accepted observations of ``accelerator`` collected between ``since`` and ``until``
-        (dates, inclusive), oldest first (the newest ``limit`` when given); ``equal``
-        filters on columns (provider, pricing, variant, region) when a value is given.
-        ``columns`` names the columns of each row (default: every column; a page that shows a
-        few reads only those). Raises ``ValueError`` for a column the store does not have."""
-        unknown = sorted(set(columns or ()) - {*self.columns, "date"})
-        if unknown:
-            raise ValueError(f"the store has no column {', '.join(unknown)}")
-        chosen = ", ".join(columns) if columns else "*"
-        clauses, params = self._filters(accelerator, equal)
-        if accelerator not in self.observed_accelerators():  # never observed: nothing to read (most parts of the catalog)
-            return []
-        if limit:
-            # The last week first: when it holds ``limit`` observations, they are the newest (every other is older).
-            end = until or dt.datetime.now(dt.UTC).date()
-            start = max(since, end - dt.timedelta(days=RECENT_DAYS)) if since else end - dt.timedelta(days=RECENT_DAYS)
-            if since is None or start > since:
-                recent = self.query(
-                    f"SELECT {chosen} FROM (SELECT * FROM latest WHERE {' AND '.join(clauses)} ORDER BY collected DESC, provider, "
-                    f"instance_type, region, pricing, term LIMIT {int(limit)}) ORDER BY collected, provider, instance_type, "
-                    "region, pricing, term",
-                    params,
-                    start,
-                    until,
-                    accelerator,
-                )
-                if len(recent) >= limit:
-                    return recent
-            # Else the observations per date (a small aggregate): then only the dates the newest ``limit`` are on are read.
-            days = self.query(
-                f"SELECT date, count(*) AS n FROM latest WHERE {' AND '.join(clauses)} GROUP BY date ORDER BY date DESC",
-                params,
-                since,
-                until,
-                accelerator,
-            )
-            total = 0
-            for day in days:
-                total += day["n"]
-                if total >= limit:
-                    since = day["date"]
-                    break
-        sql = f"SELECT * FROM latest WHERE {' AND '.join(clauses)}"
-        if limit:
-            sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider, instance_type, region, pricing, term LIMIT {int(limit)})"
-        # Ordered by the whole key (one row per key), so the same rows always come in the same order.
-        return self.query(
-            f"SELECT {chosen} FROM ({sql}) ORDER BY collected, provider, instance_type, region, pricing, term",
-            params,
-            since,
-            until,
-            accelerator,
-        )
-
-    def series(
-        self, accelerator: str, since: dt.date | None = None, until: dt.date | None = None, **equal: str | None
-    ) -> list[dict[str, Any]]:
-        """Per collection date and provider, the median on-demand USD price per accelerator-hour
-        of ``accelerator`` and the number of observations behind it; computed by DuckDB, not in
-        Python. There is no median over all providers: the providers seen differ from one date
-        to the next, so such a line would move with the set, not with prices."""
-        clauses, params = self._filters(accelerator, {**equal, "pricing": "on_demand"})
-        if accelerator not in self.observed_accelerators():
-            return []
-        if not (equal.get("variant") or equal.get("region")):  # the daily roll-up holds these medians
-            where = "accelerator = ?" + (" AND provider = ?" if equal.get("provider") else "")
-            return self.query(
-                f"SELECT date, provider, median, observations FROM daily WHERE {where} ORDER BY date, provider",
-                [accelerator, *([equal["provider"]] if equal.get("provider") else [])],
-                since,
-                until,
-                accelerator,
-            )
-        clauses += ["currency = 'USD'", "per_accelerator_hour IS NOT NULL"]
-        return self.query(
-            f"SELECT date, provider, median(per_accelerator_hour) AS median, count(*) AS observations "
-            f"FROM latest WHERE {' AND '.join(clauses)} GROUP BY date, provider ORDER BY date, provider",
-            params,
-            since,
-            until,
-            accelerator,
-        )
-
     def held(self, run: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
         """Held rows for the operator (every stored held row, conflicts included), newest first."""
         where, params = ("AND run = ?", [run]) if run else ("", [])
@@ -444,6 +318,7 @@ __all__ = [
     "LOCK_NAME",
     "LOCK_TIMEOUT_SECONDS",
     "OFFER",
+    "RECENT_DAYS",
     "Leftovers",
     "Store",
     "StoreBusy",

@@ -64,7 +64,12 @@ class Settings(BaseSettings):
     )
     base_path: str = Field("", description="the path the site is served under, e.g. '/atlas' ('' for the root)")
     page_cache: bool = Field(True, description="cache rendered pages in memory")
-    page_cache_bytes: int = Field(64 * 1024 * 1024, ge=0, description="the page cache's bound in bytes of bodies")
+    page_cache_bytes: int = Field(
+        256 * 1024 * 1024,
+        ge=0,
+        description="the bound in bytes (estimated) of the app's one in-memory cache: rendered pages, page data, "
+        "price-store answers and charts (0 keeps nothing)",
+    )
     rate_limit: str = Field("10/minute;100/day", description="form posts allowed per client (the limits library's syntax)")
     rate_limit_storage: str = Field(
         "",

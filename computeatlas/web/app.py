@@ -33,6 +33,7 @@ from computeatlas.catalog import Catalog, load
 from computeatlas.cloud import history
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
+from computeatlas.core.cache import Cache, use
 from computeatlas.core.errors import NotFound, PageError, ParamError
 from computeatlas.core.presentation import data_number, figure_text, pricing_words, source_words
 from computeatlas.core.settings import Settings
@@ -165,6 +166,9 @@ def _stores_version(*stores: Store) -> Callable[[], str]:
 def create_app(catalog: Catalog | None = None, settings: Settings | None = None, urls: Urls | None = None) -> FastAPI:
     """Build the app over ``catalog`` (default: :func:`computeatlas.load` of the data folder)
     with ``settings`` (default: :meth:`Settings.from_env`), kept as ``app.state.settings``,
+    the app's one cache (:class:`~computeatlas.core.cache.Cache` of ``settings.page_cache_bytes``,
+    active during each request) as ``app.state.cache`` and its page view
+    (:class:`~computeatlas.web.cache.PageCache`) as ``app.state.pages``,
     and ``urls`` (default: the registry for the settings' base path and public origin; the
     static build passes one that links to its files), kept as ``app.state.urls``.
 
@@ -178,16 +182,18 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
     app.state.settings = settings
     app.state.urls = urls = urls if urls is not None else Urls(settings.base_path, settings.public_origin)
     app.state.all_paths = routes.all_paths
-    app.state.cache = PageCache(
+    app.state.cache = cache = Cache(settings.page_cache_bytes)  # the one cache: pages, page data, store answers, charts
+    app.state.pages = PageCache(
         catalog.version,
         catalog.last_verified,
-        max_bytes=settings.page_cache_bytes if settings.page_cache else 0,
+        cache,
         skip=tuple(
             urls.prefixed(site_path(name, **params)) for name, params in (("health", {}), ("static", {"file": ""}), ("data_page", {}))
         ),
         today=lambda: history.utcnow().date(),  # price pages age with the date; tests replace history.utcnow
         live=(urls.prefixed(site_path("api_prices", ident="")),),
         store_version=_stores_version(Store(settings.prices_dir), token_store(settings.data / "tokens")),
+        enabled=settings.page_cache,
     )
     app.state.templates = templates(urls)
     app.mount(urls.prefixed("/static"), StaticFiles(directory=str(HERE / "static")), name="static")
@@ -264,7 +270,8 @@ class SiteMiddleware:
     """Plain ASGI middleware around the whole site: serves cached pages
     (:class:`~computeatlas.web.cache.PageCache`) without entering the app, keeps rendered
     200s, adds :data:`SECURITY_HEADERS` to every response, and turns an unhandled error
-    into a plain 500 page (logged), never a traceback. Plain ASGI rather than Starlette's
+    into a plain 500 page (logged), never a traceback. The app's cache is the
+    :func:`~computeatlas.core.cache.active` one while a request runs. Plain ASGI rather than Starlette's
     ``BaseHTTPMiddleware``, which costs a task group and a body stream per request."""
 
     def __init__(self, app: ASGIApp) -> None:
@@ -274,8 +281,12 @@ class SiteMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        with use(scope["app"].state.cache):
+            await self._serve(scope, receive, send)
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
-        cache: PageCache = scope["app"].state.cache
+        cache: PageCache = scope["app"].state.pages
 
         async def send_secured(message: Message) -> None:
             if message["type"] == "http.response.start":

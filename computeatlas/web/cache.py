@@ -1,4 +1,6 @@
-"""In-memory response cache for rendered pages: keyed by date and URL, bounded in bytes.
+"""The page cache: rendered pages and shared page data, kept in the app's one cache
+(:class:`computeatlas.core.cache.Cache`, namespaces ``page`` and ``page data``), keyed by
+data version, date and URL, bounded in bytes with everything else the app keeps.
 
 The catalog is immutable for the life of an app, but some pages also depend on the date
 (a cloud offer's age, its stale flag, the price spread over fresh offers) and on the
@@ -6,13 +8,13 @@ price-observation store, which a new import changes without a restart. So the ke
 cached response is today's date, the store's version
 (:meth:`~computeatlas.cloud.store.Store.version`) and its path and query string: a page is
 rendered at most once per URL per day and per import, and older entries are never served
-(they age out of the LRU). Every cached response carries an ``ETag`` (data version + key hash) and
-``Last-Modified`` (the catalog's newest verified date); a conditional request that
-matches gets ``304 Not Modified``.
+(they age out of the LRU). The catalog's data version is part of every key as well. Every
+cached response carries an ``ETag`` (data version + key hash) and ``Last-Modified`` (the
+catalog's newest verified date); a conditional request that matches gets ``304 Not Modified``.
 
 Only a request whose query parameters the route declares is cached: unknown parameters are
 ignored by every page, so caching each variant (``?utm_source=…``) would let visitors fill
-memory with copies of one page. The cache holds at most ``max_bytes`` of bodies.
+memory with copies of one page. The app's cache bounds what is kept, in bytes.
 """
 
 from __future__ import annotations
@@ -21,9 +23,7 @@ import datetime as dt
 import functools
 import hashlib
 import inspect
-import threading
 import typing
-from collections import OrderedDict
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from email.utils import format_datetime
@@ -34,6 +34,8 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
+from computeatlas.core.cache import Cache
+
 LIVE_SUFFIXES = ("/history", "/current", "/feed.xml")
 """Paths ending so (a history window, the current prices document, a feed) query the
 price-observation store on every request and are never cached; so does ``/api/prices/``,
@@ -42,8 +44,11 @@ which the app adds as a ``live`` prefix. Pages that show prices from the store (
 estimate) are cached, keyed on the store's version besides the date."""
 
 
-SHARED_ENTRIES = 256
-"""How many page data objects :meth:`PageCache.shared` keeps (one per part: a page and its JSON twin)."""
+PAGES = "page"
+"""The namespace of rendered responses in the app's cache."""
+
+PAGE_DATA = "page data"
+"""The namespace of page data shared by a page and its JSON twin."""
 
 T = TypeVar("T")
 
@@ -81,56 +86,47 @@ def declared_query(endpoint: Callable[..., Any]) -> frozenset[str]:
 
 
 class PageCache:
-    """A byte-bounded LRU of rendered GET responses for one data ``version``.
+    """Rendered GET responses and shared page data for one data ``version``, kept in ``cache``
+    (the app's one cache: namespaces :data:`PAGES` and :data:`PAGE_DATA`).
 
-    ``max_bytes`` bounds the bodies kept (a body larger than it is never kept; 0 turns the
-    cache off); ``skip`` lists path prefixes never cached (forms with per-visitor tokens,
-    health checks) and ``live`` those answered from the observation store; ``today`` and
-    ``store_version`` give the date and the store's version that are part of every key.
+    ``enabled`` False (or a cache of 0 bytes) keeps nothing; ``skip`` lists path prefixes
+    never cached (forms with per-visitor tokens, health checks) and ``live`` those answered
+    from the observation store; ``today`` and ``store_version`` give the date and the store's
+    version that are part of every key, with ``version``.
     """
 
     def __init__(
         self,
         version: str,
         last_modified: dt.date | None,
-        max_bytes: int = 64 * 1024 * 1024,
+        cache: Cache,
         skip: tuple[str, ...] = (),
         today: Callable[[], dt.date] = dt.date.today,
         live: tuple[str, ...] = (),
         store_version: Callable[[], str] = lambda: "",
+        enabled: bool = True,
     ) -> None:
         self.version = version
         self.last_modified = (
             format_datetime(dt.datetime.combine(last_modified, dt.time(), tzinfo=dt.UTC), usegmt=True) if last_modified else None
         )
-        self.max_bytes = max_bytes
+        self.cache = cache
+        self.enabled = enabled and cache.max_bytes > 0
         self.skip = skip
         self.today = today
         self.live = live
         self.store_version = store_version
-        self._entries: OrderedDict[str, Entry] = OrderedDict()
-        self._shared: OrderedDict[str, Any] = OrderedDict()  # page data, see shared()
-        self._lock = threading.Lock()  # handlers run in a thread pool
-        self.size = 0
-        """Bytes of bodies held."""
-        self.hits = 0
-        self.misses = 0
-
-    def __len__(self) -> int:
-        return len(self._entries)
 
     def clear(self) -> None:
-        """Forget every entry (and the shared page data) and reset the hit and miss counts."""
-        self._entries.clear()
-        with self._lock:
-            self._shared.clear()
-        self.hits = self.misses = 0
+        """Forget every rendered page and the shared page data, and reset their hit and miss counts."""
+        self.cache.clear(PAGES)
+        self.cache.clear(PAGE_DATA)
 
     def cacheable(self, request: Request) -> bool:
         """GET and HEAD requests outside the skipped prefixes and the live price paths, when the cache is on."""
         path = request.url.path
         return (
-            self.max_bytes > 0
+            self.enabled
             and request.method in ("GET", "HEAD")
             and not path.startswith(self.skip)
             and not path.endswith(LIVE_SUFFIXES)
@@ -144,15 +140,9 @@ class PageCache:
         )
 
     def lookup(self, request: Request) -> Entry | None:
-        """The cached response for ``request``, counting a hit or a miss."""
-        key = self.key(request)
-        entry = self._entries.get(key)
-        if entry is None:
-            self.misses += 1
-            return None
-        self.hits += 1
-        self._entries.move_to_end(key)
-        return entry
+        """The cached response for ``request``, counting a hit or a miss (namespace :data:`PAGES`)."""
+        found: Entry | None = self.cache.get(PAGES, (self.version, self.key(request)))
+        return found
 
     def entry(self, request: Request, status: int, body: bytes, headers: list[tuple[bytes, bytes]]) -> Entry:
         """The entry for a rendered response to ``request`` (``headers`` as ASGI sends them;
@@ -162,40 +152,21 @@ class PageCache:
         return Entry(status, body, keep, etag)
 
     def store(self, request: Request, entry: Entry) -> bool:
-        """Keep ``entry`` for ``request`` unless its body exceeds :attr:`max_bytes`; the least
-        recently used entries go until the bodies fit. Returns whether it was kept."""
-        if len(entry.body) > self.max_bytes:
-            return False
-        key = self.key(request)
-        old = self._entries.pop(key, None)
-        if old is not None:
-            self.size -= len(old.body)
-        self._entries[key] = entry
-        self.size += len(entry.body)
-        while self.size > self.max_bytes:
-            _, dropped = self._entries.popitem(last=False)
-            self.size -= len(dropped.body)
-        return True
+        """Keep ``entry`` for ``request`` (its size: the body's length and its headers' lengths,
+        B) unless it alone exceeds the cache's bound; the least recently used entries go until
+        it fits. Returns whether it was kept."""
+        size = len(entry.body) + len(entry.etag) + sum(len(k) + len(v) for k, v in entry.headers)
+        return self.cache.put(PAGES, (self.version, self.key(request)), entry, size=size)
 
     def shared(self, name: str, build: Callable[[], T]) -> T:
         """The page data ``name`` (e.g. ``"accelerator aws-trainium-3"``), built by ``build``
-        once per date and store version, as a page is: a page and its JSON twin (``/silicon/x``
-        and ``/api/accelerators/x``) serve the same object instead of building it twice. At most
-        :data:`SHARED_ENTRIES` are kept (least recently used out first); with the cache off
-        nothing is. The object is shared: read it, do not change it."""
-        if self.max_bytes <= 0:
+        once per data version, date and store version, as a page is: a page and its JSON twin
+        (``/silicon/x`` and ``/api/accelerators/x``) serve the same object instead of building it
+        twice. Kept in namespace :data:`PAGE_DATA`; with the cache off nothing is. The object is
+        shared: read it, do not change it."""
+        if not self.enabled:
             return build()
-        key = f"{self.today().isoformat()} {self.store_version()} {name}"
-        with self._lock:
-            if key in self._shared:
-                self._shared.move_to_end(key)
-                return self._shared[key]
-        value = build()
-        with self._lock:
-            self._shared[key] = value
-            while len(self._shared) > SHARED_ENTRIES:
-                self._shared.popitem(last=False)
-        return value
+        return self.cache.get_or_build(PAGE_DATA, (self.version, self.today().isoformat(), self.store_version(), name), build)
 
     def replay(self, entry: Entry, request: Request) -> Response:
         """The response for a cached ``entry``: 304 when the request's ``If-None-Match``

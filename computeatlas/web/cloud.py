@@ -69,6 +69,7 @@ from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import ParamError
 from computeatlas.core.urls import site_path
+from computeatlas.pages.cloud_links import link_providers
 from computeatlas.pages.price_table import parse_sort, sort_rows
 from computeatlas.publish.exports import prices as prices_export
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
@@ -234,6 +235,7 @@ def cloud_page(request: Request, params: Annotated[IndexParams, Query()]) -> HTM
     view = cloud_index(
         catalog_of(request), offers, query, history.utcnow().date(), settings_of(request).freshness_days, _store(request).version()
     )
+    view.providers = link_providers(view.providers)
     order = parse_sort(getattr(params, "sort", None))
     view.offers = sort_rows(view.offers, order)
     keep = {k: v for k, v in cast(BaseModel, params).model_dump(exclude_none=True).items() if k != "sort"}
@@ -479,7 +481,7 @@ def prices_notice(request: Request) -> Response:
 
 def api_providers(request: Request) -> list[ProviderSummary]:
     """Every cloud provider with its kind, regions and what its current offers rent."""
-    return provider_summaries(catalog_of(request), _offers(request)[1])
+    return link_providers(provider_summaries(catalog_of(request), _offers(request)[1]))
 
 
 def api_provider(request: Request, ident: str = PROVIDER_PATH) -> ProviderView:

@@ -56,7 +56,7 @@ def urls_of(request: Request) -> Urls:
 
 def page_cache_of(request: Request) -> PageCache:
     """The page cache of the app serving ``request`` (its :meth:`~PageCache.shared` page data too)."""
-    return request.app.state.cache
+    return request.app.state.pages
 
 
 def catalog_of(request: Request) -> Catalog:

@@ -26,6 +26,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from computeatlas.catalog import Catalog
 from computeatlas.charts import lines, price_trends
+from computeatlas.charts.price_performance import price_performance
 from computeatlas.charts.timeline import CSV_COLUMNS, TimeChart, csv_rows
 from computeatlas.cloud import history, trends
 from computeatlas.cloud.store import Store
@@ -63,7 +64,7 @@ def _format(text: str) -> NumberFormat:
 
 
 def _performance(request: Request, fmt: str | None = None) -> TimeChart:
-    return price_trends.price_performance(
+    return price_performance(
         catalog_of(request), _store(request), history.utcnow(), settings_of(request).freshness_days, _format(fmt) if fmt else None
     )
 
@@ -210,7 +211,7 @@ def static_paths(catalog: Catalog, settings: Settings) -> Iterable[str]:
                 yield from (site_path(f"chart_{prefix}{s}", ident=ident) for s in ("_svg", "_narrow_svg"))
     names = ("chart_price_performance", "api_chart_price_performance", "api_chart_price_performance_csv")
     yield from (site_path(n) for n in names)
-    if price_trends.price_performance(catalog, store, now, settings.freshness_days).series:
+    if price_performance(catalog, store, now, settings.freshness_days).series:
         yield from (site_path(n) for n in ("chart_price_performance_svg", "chart_price_performance_narrow_svg"))
 
 

@@ -133,9 +133,17 @@ def api_accelerator(request: Request, ident: str = ID_PATH) -> AcceleratorView:
 
 
 def health(request: Request) -> JSONResponse:
-    """Liveness, with the data version served."""
+    """Liveness, with the data version served and the app's cache in figures (this process's:
+    :meth:`~computeatlas.core.cache.Cache.report`, bytes estimated)."""
     catalog = catalog_of(request)
-    return JSONResponse({"status": "ok", "data_version": catalog.version, "accelerators": len(catalog.accelerators)})
+    return JSONResponse(
+        {
+            "status": "ok",
+            "data_version": catalog.version,
+            "accelerators": len(catalog.accelerators),
+            "cache": request.app.state.cache.report(),
+        }
+    )
 
 
 def static_paths(catalog: Catalog) -> Iterable[str]:

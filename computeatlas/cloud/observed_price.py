@@ -1,0 +1,80 @@
+"""One price observation as outputs show it (:class:`ObservedPrice`): the stored fields, its age,
+and its USD figure with the dated exchange rate (:func:`shown_price`).
+
+Units: prices per accelerator-hour in the observation's currency, and in USD where a rate is known.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from computeatlas.cloud.rates import RateTable
+
+
+class ObservedOffer(BaseModel):
+    """Which offer (provider, instance, region, pricing, term) was observed, and when (UTC)."""
+
+    collected: dt.datetime
+    provider: str
+    instance_type: str
+    region: str
+    pricing: str
+    term: str
+
+
+class ObservedPrice(ObservedOffer):
+    """One observation as outputs show it."""
+
+    amount: float = Field(description="as published, in currency per unit")
+    currency: str
+    unit: str
+    accelerators: int | None
+    per_accelerator_hour: float | None = Field(description="in currency; derived")
+    variant: str = Field(description="variant key; '' = variant not stated")
+    qualifiers: list[str]
+    source_url: str
+    via: str
+    age_days: int | None = None
+    stale: bool | None = None
+    discount: float | None = Field(None, description="1 - this price ÷ the same instance's on-demand price (spot, reserved, terms)")
+    usd_per_accelerator_hour: float | None = Field(
+        None, description="in USD: the price itself for USD, else through the dated rate in 'rate'; None without a rate"
+    )
+    rate: str | None = Field(None, description="the dated exchange rate used, with its source (non-USD prices only)")
+    provider_name: str = Field("", description="the provider's name as the catalog records it (its id when it has no record)")
+
+
+STORED_FIELDS = frozenset(ObservedPrice.model_fields) - {
+    "age_days",
+    "stale",
+    "rate",
+    "provider_name",
+    "discount",
+    "usd_per_accelerator_hour",
+}
+"""The fields of :class:`ObservedPrice` read from a stored row (the others are worked out)."""
+
+SHOWN_COLUMNS = (*sorted(STORED_FIELDS), "date")
+"""The stored columns a history lists (:data:`STORED_FIELDS` as stored, and the collection date)."""
+
+
+def shown_price(row: dict[str, Any], rates: RateTable, now: dt.datetime | None = None) -> ObservedPrice:
+    """A stored row (:data:`SHOWN_COLUMNS` or more) as outputs show it: its age at ``now``
+    (days; None without ``now``) and, for a price per accelerator-hour, its USD figure through
+    ``rates`` with the dated rate named beside it (None without a rate)."""
+    keep = {k: v for k, v in row.items() if k in STORED_FIELDS}
+    shown = ObservedPrice.model_validate(keep | {"qualifiers": list(row.get("qualifiers") or [])})
+    if now is not None:
+        shown.age_days = (now - row["collected"]).days
+    if shown.per_accelerator_hour is not None:
+        usd, rate = rates.to_usd(shown.per_accelerator_hour, shown.currency, shown.collected.date())
+        shown.usd_per_accelerator_hour = usd
+        if rate is not None:
+            shown.rate = f"1 {rate.currency} = {rate.usd_per_unit:g} USD on {rate.date} ({rate.source_title}, {rate.source_url})"
+    return shown
+
+
+__all__ = ["SHOWN_COLUMNS", "STORED_FIELDS", "ObservedOffer", "ObservedPrice", "shown_price"]
