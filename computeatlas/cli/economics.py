@@ -24,7 +24,7 @@ from computeatlas.core.errors import BadRequest, NotFound
 from computeatlas.economics.bound_settings import request_from
 from computeatlas.economics.errors import UnknownId
 from computeatlas.economics.estimate import estimate as run_estimate
-from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
+from computeatlas.economics.inputs import EstimateError, parse_request
 from computeatlas.economics.model_view import find_model, model_view
 from computeatlas.economics.prices import PriceSource
 from computeatlas.economics.rental_price import chosen_price
@@ -36,11 +36,15 @@ from computeatlas.pages.energy import economics_view
 @app.command()
 def estimate(
     accelerator: Annotated[str, typer.Argument(help="Accelerator id, e.g. nvidia-h200-sxm.")],
-    params: Annotated[str, typer.Option("--params", help="Model parameters, a whole number from 1e6 to 1e15: 70e9, 70000000000 or 70B.")],
     number_format: Annotated[str, typer.Option("--format", help="Number format of the weights and compute: FP8, BF16, FP4 ...")],
     utilisation: Annotated[
-        str, typer.Option("--utilisation", help="Share of dense peak compute reached at large batch, from 0.001 to 1, e.g. 0.5 or 50%.")
+        str, typer.Option("--utilisation", help="Share of dense peak compute and bandwidth, from 0.001 to 1, e.g. 0.5 or 50%.")
     ],
+    model: Annotated[str | None, typer.Option("--model", help="Model id, e.g. llama-3-3-70b (or give --params).")] = None,
+    params: Annotated[
+        str | None,
+        typer.Option("--params", help="Parameters of a dense model, a whole number from 1e6 to 1e15: 70e9 or 70B (or give --model)."),
+    ] = None,
     price: Annotated[
         str | None, typer.Option("--price", help="Price in USD per accelerator-hour, from 0.0001 to 1e6 (or use --offer).")
     ] = None,
@@ -51,50 +55,47 @@ def estimate(
             help="An offer id from the price store (e.g. lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20; see computeatlas prices) to take the price from; with neither --price nor --offer, the cheapest current on-demand USD price is used.",
         ),
     ] = None,
+    context: Annotated[str | None, typer.Option("--context", help="Tokens per sequence (default 1024).")] = None,
+    batch: Annotated[str | None, typer.Option("--batch", help="Sequences decoded together (default: the largest that fits).")] = None,
+    accelerators: Annotated[
+        str | None, typer.Option("--accelerators", help="N accelerators (default: the fewest that hold the model).")
+    ] = None,
+    kv_bits: Annotated[str | None, typer.Option("--kv-bits", help="Bits per cached element: 4, 8, 16 (default) or 32.")] = None,
+    mix: Annotated[str | None, typer.Option("--mix", help="Input:output tokens of the blended cost (default 3:1).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of tables.")] = False,
     prices: PricesOption = None,
     data: DataOption = None,
 ) -> None:
-    """Upper bound on decode tokens/s and lower bound on cost per million tokens, from published figures.
+    """The model pages' bound for one model on one accelerator: prefill and decode tokens/s and cost per million tokens.
 
-    Batch 1 is memory-bound (bandwidth ÷ weight bytes); large batch is compute-bound
-    (dense FLOP/s × utilisation ÷ 2 × parameters). Inputs: a whole parameter count from 1e6
-    to 1e15, utilisation from 0.001 to 1, a price from 0.0001 to 1e6 USD per
-    accelerator-hour. Exits 2 on bad input, including a model that does not fit in one
-    accelerator's memory (with the minimum number needed) and an unknown offer (listing
-    some of the part's offers and how many more there are).
+    Weights and KV cache on N accelerators (the fewest that hold them unless --accelerators is
+    given); decode is the lower of memory-bound and compute-bound. Inputs: a model id or a
+    whole parameter count from 1e6 to 1e15 (a dense model whose KV cache is not yet collected),
+    utilisation from 0.001 to 1, a price from 0.0001 to 1e6 USD per accelerator-hour. Exits 2
+    on bad input, including an unknown model or offer (listing some of the part's offers and
+    how many more there are).
     """
     settings = settings_for(data=data, prices=prices)
     catalog = load_catalog(settings)
     source = PriceSource(Store(settings.prices_dir), history.utcnow(), settings.freshness_days, settings.hours_per_month)
     try:
-        request = parse_request(accelerator, params, number_format, utilisation, price, offer)
+        request = parse_request(accelerator, params, number_format, utilisation, price, offer, model, context, batch, accelerators,
+                                kv_bits, mix)  # fmt: skip
         find_accelerator_id(catalog, request.accelerator)
         result = run_estimate(catalog, request, source)
-    except DoesNotFit as exc:
-        fewest = "; ".join(f"{name}: {count}" for _, name, count in exc.alternatives)
-        step = (
-            (
-                f" Parts that need the fewest: {fewest}. Compare them: computeatlas compare {exc.accelerator_id} "
-                + " ".join(i for i, _, _ in exc.alternatives)
-                + "."
-            )
-            if exc.alternatives
-            else ""
-        )
-        raise fail(f"Does not fit: {exc.reason}.{step}") from None
     except EstimateError as exc:
         label = "Offers for this accelerator" if exc.param == "offer" else "Closest"
         more = f" (and {exc.more} more; see computeatlas prices {exc.accelerator})" if exc.more and exc.accelerator else ""
         near = f" {label}: {', '.join(i for _, i in exc.suggestions)}{more}." if exc.suggestions else ""
-        raise fail(f"--{exc.param}: {exc.reason}.{near}") from None
+        raise fail(f"--{exc.param.replace('_', '-')}: {exc.reason}.{near}") from None
     if as_json:
         out.print_json(linked_estimate(result).model_dump_json())
         return
-    out.print(f"[bold]{result.params_display} parameters in {result.number_format.value} on {result.accelerator_name}[/bold]")
+    row = result.result
+    out.print(
+        f"[bold]{result.model_name} ({result.params_display} parameters) in {result.number_format.value} on {result.accelerator_name}[/bold]"
+    )
     out.print(f"{result.label.capitalize()}.", highlight=False)
-    fit = "fits in one accelerator" if result.fits.value == "derived" else f"fit on one accelerator {result.fits.label}"
-    out.print(f"Weights: {result.weight_display} (weights only); {fit}.", highlight=False)
     inputs = Table(title="Published figures used", show_lines=False)
     for heading in ("input", "as published", "basis", "source"):
         inputs.add_column(heading)
@@ -107,11 +108,18 @@ def estimate(
     )
     inputs.add_row("Utilisation", f"{result.utilisation:g}", "", "given by you")
     print_table(out, inputs)
+    if row.bound is None:
+        raise fail(f"{row.state.label}: {row.reason}.")
+    b = row.bound
+    out.print(f"{b.accelerators} × {result.accelerator_name}, batch {b.batch if b.batch is not None else '—'}, context {b.context} tokens.")
     bounds = Table(title="Results", show_lines=False)
-    for heading in ("bound", "value", "formula", "working or reason"):
+    for heading in ("figure", "value", "formula", "working or reason"):
         bounds.add_column(heading)
-    for b in (result.decode_batch1, result.decode_compute_bound, result.cost_batch1, result.cost_compute_bound):
-        bounds.add_row(b.label, b.display, b.formula, b.working or b.reason or "")
+    figures = (b.weights, b.kv_per_token, b.memory_need, b.prefill, b.decode_memory, b.decode_compute, b.decode)
+    for fig in (*figures, row.cost_input, row.cost_output, row.cost_blended, b.tokens_per_joule):
+        if fig is not None:
+            value = f"{fig.amount:.4g} {fig.unit}" if fig.amount is not None else fig.state.label
+            bounds.add_row(fig.label, value, fig.formula, fig.working or fig.reason or "")
     print_table(out, bounds)
     out.print("Assumptions:")
     for n, text in enumerate(result.assumptions, 1):

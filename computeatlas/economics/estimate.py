@@ -1,67 +1,52 @@
-"""Our own estimate: a roofline upper bound on decode tokens/s and the lower bound on cost
-per million tokens it implies, for one model on one accelerator, from published figures.
+"""Our own estimate: the model page's bound (:func:`computeatlas.economics.model_view.accelerator_bound`)
+for one model on one accelerator, as a form.
 
-Every assumption is explicit and travels with the result (:attr:`Estimate.assumptions`):
+The model is a model record of the catalog (its weights, KV cache, mixture of experts) or a
+parameter count alone: a dense model whose KV-cache figures are not yet collected
+(:func:`params_model`), so its memory need is the weights only and its decode is compute-bound
+only unless a batch is given. Every formula is :mod:`computeatlas.economics.bound`'s, with the
+model page's settings: number format, utilisation, context, batch, accelerators (N, by default the
+fewest that hold the weights and the KV cache of one sequence; a given N too small leaves the
+result "does not fit"), bits per cached element and the input:output mix of the blended cost.
 
-- memory needed = parameters × bits ÷ 8 bytes, **weights only** (no KV cache, activations
-  or runtime overhead, which all add to it);
-- if that exceeds the accelerator's published memory the model does not fit: we say so and
-  give the minimum number of accelerators, ``ceil(need ÷ memory)`` (:class:`DoesNotFit`);
-- decode at batch 1 reads every weight once per token, so it is memory-bound:
-  tokens/s ≤ memory bandwidth (B/s) ÷ weight bytes;
-- at large batch decode is compute-bound at 2 FLOP per parameter per token:
-  tokens/s ≤ dense FLOP/s at the number format × utilisation ÷ (2 × parameters);
-- cost per million tokens ≥ price per accelerator-hour ÷ (tokens/s × 3600) × 10⁶, with the
-  price given by the visitor, read from a chosen offer's observation in the store, or else
-  the part's cheapest current price by the one rule
-  (:func:`computeatlas.cloud.cheapest_price.cheapest_price`), named and dated; with none
-  current, no cost is computed and the newest price is named, not current.
+The price is given by the visitor, read from a chosen offer's observation in the store, or
+else the part's cheapest current price by the one rule
+(:func:`computeatlas.cloud.cheapest_price.cheapest_price`), named and dated; with none
+current, no cost is computed and the newest price is named, not current.
 
-Inputs must be finite and plausible (:func:`computeatlas.economics.inputs.parse_request`): a whole parameter count from
-1e6 to 1e15, utilisation from 0.001 to 1, a price from 0.0001 to 1e6 USD per
-accelerator-hour; a result that is still not a finite number is an error naming the input.
-
-The figures are upper bounds on speed (lower bounds on cost) built from the vendor's
-published peaks, never measurements. A result built on a figure that is not a published
-per-accelerator number takes that input's state ("not published", "not comparable", "not
-yet collected" …, as :mod:`computeatlas.core.presentation` shows it): nothing is estimated
-or borrowed.
+Inputs must be finite and plausible (:func:`computeatlas.economics.inputs.parse_request`).
+The published figures used are listed with their state and source (:class:`InputFigure`): a
+figure that is not a published per-accelerator number leaves what needs it in that state, in words.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.claims import (
-    Claim,
-    NumberFormat,
-)
+from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.errors import closest
-from computeatlas.core.presentation import (
-    compute_unit,
-    present,
-)
+from computeatlas.core.presentation import compute_unit, present
 from computeatlas.core.states import State
-from computeatlas.core.units import humanize
+from computeatlas.economics.bound import BOUND_LABEL, ESTIMATE_LABEL, BoundInputError, BoundRequest, check_request
 from computeatlas.economics.catalog import EconomicsCatalog
-from computeatlas.economics.inputs import (
-    DoesNotFit,
-    EstimateError,
-    EstimateRequest,
-    params_text,
-)
+from computeatlas.economics.errors import UnknownId
+from computeatlas.economics.inputs import EstimateError, EstimateRequest, params_text
+from computeatlas.economics.model_view import AcceleratorBound, accelerator_bound, find_model
+from computeatlas.economics.models import Architecture, ModelFigure, ModelRecord
 from computeatlas.economics.price_input import PriceInput, cheapest_price, offer_price
 from computeatlas.economics.prices import PriceSource
+from computeatlas.economics.rental_price import RentalPrice
 from computeatlas.silicon.records import Accelerator
 from computeatlas.silicon.resolve import ResolveError, resolve_id
 
-LABEL = "upper bound from published figures, not a measurement"
-"""How every estimated figure is labelled, on the page, in the API and in the CLI."""
+LABEL = BOUND_LABEL
+"""How a figure at utilisation 1 is labelled (the model page's :data:`~computeatlas.economics.bound.BOUND_LABEL`)."""
 
-COST_LABEL = "lower bound on cost from published figures, not a measurement"
-"""How every estimated cost is labelled: it is the floor implied by the speed upper bound."""
+NOT_GIVEN = "not given: the estimate was asked for a parameter count only"
+"""The note on every figure of a model given by its parameter count alone."""
 
 
 class InputFigure(BaseModel):
@@ -83,45 +68,29 @@ class InputFigure(BaseModel):
     note: str | None = None
 
 
-class Bound(BaseModel):
-    """One estimated figure: its outcome, amount (``unit``), the formula and the working."""
-
-    key: str
-    label: str
-    outcome: State
-    amount: float | None = None
-    unit: str
-    display: str = Field(description="the figure with its unit, or the outcome in words")
-    formula: str
-    working: str | None = Field(None, description="the formula with the record's numbers put in")
-    reason: str | None = Field(None, description="why the figure is not computed")
-    label_note: str = LABEL
-
-
 class Estimate(BaseModel):
-    """The estimate as shown on ``/economics/estimate``, by ``/api/estimate`` and the CLI."""
+    """The estimate as shown on ``/economics/estimate``, by ``/api/estimate`` and the CLI:
+    the inputs, the published figures used, and the model page's bound for this one part."""
 
     accelerator: str
     accelerator_name: str
     accelerator_url: str = Field("", description="the accelerator's page (set by computeatlas.pages.economics)")
-    params: float
+    model: str | None = Field(None, description="the model id, or None for a parameter count alone")
+    model_name: str
+    model_url: str = Field("", description="the model's page (set by computeatlas.pages.economics); empty for a parameter count")
+    params: float | None = Field(description="total parameters, None when the model record does not state them")
     params_display: str = Field(description="the parameter count in words, e.g. '70e9 (70,000,000,000)'")
     number_format: NumberFormat
     bits: int
     utilisation: float
-    weight_bytes: float = Field(description="parameters × bits ÷ 8, in bytes (weights only)")
-    weight_display: str
-    fits: State = Field(description="derived (fits on one accelerator), or the state of the memory figure that stops it")
+    settings: dict[str, str] = Field(description="context, batch, accelerators, kv_bits and mix as URL parameters")
     memory: InputFigure
     memory_bandwidth: InputFigure
     compute: InputFigure
     price: PriceInput
-    decode_batch1: Bound
-    decode_compute_bound: Bound
-    cost_batch1: Bound
-    cost_compute_bound: Bound
+    result: AcceleratorBound = Field(description="the model page's bound on this accelerator at this price")
     assumptions: list[str]
-    label: str = LABEL
+    label: str
     query: dict[str, str] = Field(description="the inputs as URL parameters of /economics/estimate")
     data_version: str
 
@@ -150,184 +119,108 @@ def _input(acc: Accelerator, key: str, label: str, claim: Claim | None, unit: st
     )
 
 
-def _missing(fig: InputFigure, name: str) -> tuple[State, str]:
-    """Why ``fig`` cannot be used: the outcome and a sentence naming the input's state."""
-    if fig.state is State.NOT_APPLICABLE:
-        return State.NOT_APPLICABLE, f"{fig.label} is not applicable to {name} (the hardware has no such thing)"
-    if fig.state in (State.NOT_COMPARABLE, State.PUBLISHED):  # published, but not per accelerator: not comparable
-        return State.NOT_COMPARABLE, (
-            f"{fig.label} is published only on another basis or with sparsity ({fig.value!r}), "
-            "not as a dense per-accelerator figure, so it is not used"
-        )
-    return fig.state, f"{fig.label} is {fig.state_label} for {name}"
+def params_model(params: float) -> ModelRecord:
+    """A dense model of ``params`` parameters (total = active) whose other figures (layers,
+    KV heads, head size, context length …) are not yet collected: the KV cache is then unknown."""
+    shown = ModelFigure.model_construct(state=State.PUBLISHED, value=params, source="given", note=None)
+    missing = ModelFigure.model_construct(state=State.NOT_COLLECTED, value=None, source=None, note=NOT_GIVEN)
+    return ModelRecord.model_construct(
+        id="params", name=f"{params_text(params)} parameters", developer="", architecture=Architecture.DENSE, card_url="",
+        total_params=shown, active_params=shown, layers=missing, hidden_size=missing, attention_heads=missing,
+        kv_heads=missing, head_size=missing, context_length=missing, kv_lora_rank=None, qk_rope_head_dim=None,
+        sliding_window=None, sliding_window_layers=None, weights_note=None, aliases={}, note=None,
+        verified=dt.date(1970, 1, 1), sources={},
+    )  # fmt: skip
 
 
-def min_accelerators(weight_bytes: float, memory_bytes: float) -> int:
-    """The fewest accelerators of ``memory_bytes`` each whose memory holds ``weight_bytes``
-    (weights only: no KV cache, no overhead of splitting a model): ceil(weight ÷ memory)."""
-    chips = math.ceil(weight_bytes / memory_bytes)
-    return chips - 1 if (chips - 1) * memory_bytes >= weight_bytes else chips
+def _accelerator(catalog: EconomicsCatalog, ident: str) -> Accelerator:
+    acc = catalog.accelerators.get(ident)
+    if acc is None:  # an alias or a name, read as `computeatlas show` reads it
+        try:
+            acc = catalog.accelerators[resolve_id(catalog, ident)]
+        except ResolveError:
+            acc = None
+    if acc is None:
+        near = closest(ident, catalog.accelerators)
+        raise EstimateError("accelerator", f"no accelerator with id {ident!r}", 404, [(catalog.accelerators[i].name, i) for i in near])
+    return acc
 
 
-def fewest_accelerators(catalog: EconomicsCatalog, weight_bytes: float, ident: str, n: int = 4) -> list[tuple[str, str, int]]:
-    """Up to ``n`` parts other than ``ident`` that hold ``weight_bytes`` of weights in the fewest
-    of them, as ``(id, name, count)``, fewest first (then most memory, then name). Only parts
-    whose memory is published per accelerator are counted; nothing is estimated for the rest."""
-    found: list[tuple[int, float, str, str]] = []
-    for other in catalog.accelerators.values():
-        shown = present(other.specs.memory, unit="B", what="memory", figure=True)
-        if other.id == ident or not shown.comparable or not shown.amount:
-            continue
-        found.append((min_accelerators(weight_bytes, shown.amount), -shown.amount, other.name, other.id))
-    return [(i, name, count) for count, _, name, i in sorted(found)[:n]]
-
-
-def _finite(value: float, param: str, what: str) -> float:
-    """``value`` when it is a finite number; else :class:`EstimateError` (400) naming ``param``."""
-    if not math.isfinite(value):
-        raise EstimateError(param, f"{what} comes out as {value!r}, not a finite number: this input is out of range")
-    return value
-
-
-def _cost(key: str, label: str, speed: Bound, price: PriceInput) -> Bound:
-    unit = f"{price.currency} per million tokens"
-    formula = "price per accelerator-hour ÷ (tokens/s × 3600) × 1,000,000"
-    if speed.outcome is not State.DERIVED or speed.amount is None:
-        return Bound(key=key, label=label, outcome=speed.outcome, unit=unit, display=speed.outcome.label, formula=formula,
-                     label_note=COST_LABEL, reason=f"{speed.label} is {speed.outcome.label}: {speed.reason}")  # fmt: skip
+def _rental(price: PriceInput, now: dt.datetime) -> RentalPrice | None:
+    """``price`` as the bound's :class:`~computeatlas.economics.rental_price.RentalPrice`, None without one."""
     if price.outcome is not State.DERIVED or price.per_accelerator_hour is None:
-        why = price.working if price.outcome is State.NOT_SEPARABLE else "give a price per accelerator-hour or choose an offer"
-        return Bound(
-            key=key,
-            label=label,
-            outcome=price.outcome,
-            unit=unit,
-            display=price.outcome.label,
-            formula=formula,
-            label_note=COST_LABEL,
-            reason=why,
-        )
-    cost = _finite(price.per_accelerator_hour / (speed.amount * 3600) * 1e6, "offer" if price.origin == "offer" else "price",
-                   f"the {label.lower()}")  # fmt: skip
-    return Bound(
-        key=key, label=label, outcome=State.DERIVED, amount=cost, unit=unit,
-        display=f"{cost:.4g} {unit}", formula=formula, label_note=COST_LABEL,
-        working=f"{price.per_accelerator_hour:.4g} ÷ ({speed.amount:.4g} × 3600) × 1,000,000 = {cost:.4g} {unit}",
+        return None
+    origin = {"user": "given by you", "offer": f"chosen offer {price.offer_id}"}.get(
+        price.origin, "the cheapest fresh on-demand observation"
+    )
+    seen = dt.datetime.fromisoformat(price.seen) if price.seen else now
+    return RentalPrice(
+        per_accelerator_hour=price.per_accelerator_hour, provider=price.provider or "", instance_type=price.instance_type or "",
+        region=price.region or "", collected=seen if seen.tzinfo else seen.replace(tzinfo=dt.UTC), source_url=price.source_url or "",
+        freshness_days=0, origin=origin,
     )  # fmt: skip
 
 
 def estimate(catalog: EconomicsCatalog, request: EstimateRequest, prices: PriceSource | None = None) -> Estimate:
-    """Estimate ``request`` against the catalog's records and the prices of ``prices`` (see
-    the module docstring for the formulas); without ``prices`` no offer resolves and no
-    price is read.
+    """Estimate ``request``: the model page's bound (:func:`~computeatlas.economics.model_view.accelerator_bound`)
+    of its model on its accelerator at its price (see the module docstring); without ``prices``
+    no offer resolves and no price is read.
 
-    Raises :class:`EstimateError` (status 404) for an unknown accelerator or offer, or an
-    offer for another part (400), or a result that is not a finite number (400, naming the
-    input that drove it: ``params``, ``utilisation``, ``price`` or ``offer``), and
-    :class:`DoesNotFit` when the weights exceed one accelerator's published memory. Results built on a figure that is not published per
-    accelerator are returned with that input's state as their outcome ("not published", "not applicable", ...).
+    Raises :class:`EstimateError` (status 404) for an unknown accelerator, model or offer, and
+    (400) for an offer for another part or in a currency other than USD, a cost that is not a
+    finite number (naming ``price`` or ``offer``), or a setting out of
+    range for the model (``context``, ``batch``, ``accelerators``, ``kv_bits``, ``mix``), naming
+    the input. A result the part cannot give (too few accelerators: "does not fit"; no such
+    number format: "not applicable") is returned with that state in ``result.state``.
     """
-    acc = catalog.accelerators.get(request.accelerator)
-    if acc is None:  # an alias or a name, read as `computeatlas show` reads it
+    acc = _accelerator(catalog, request.accelerator)
+    if request.model is not None:
         try:
-            acc = catalog.accelerators[resolve_id(catalog, request.accelerator)]
-        except ResolveError:
-            acc = None
-    if acc is None:
-        near = closest(request.accelerator, catalog.accelerators)
-        raise EstimateError("accelerator", f"no accelerator with id {request.accelerator!r}", 404,
-                            [(catalog.accelerators[i].name, i) for i in near])  # fmt: skip
-    fmt, params = request.number_format, request.params
-    weight = params * fmt.bits / 8
-    weight_text = humanize(weight, "B")
-    op = compute_unit(fmt)
-    memory = _input(acc, "memory", "Memory", acc.specs.memory, "B")
-    bandwidth = _input(acc, "memory_bandwidth", "Memory bandwidth", acc.specs.memory_bandwidth, "B/s")
-    compute = _input(acc, f"compute.{fmt.value}", f"Dense {fmt.value} compute", acc.compute(fmt), op)
-    if memory.usable and memory.amount is not None:
-        if weight > memory.amount:
-            raise DoesNotFit(
-                acc, weight, memory.amount, min_accelerators(weight, memory.amount), fewest_accelerators(catalog, weight, acc.id)
-            )
-        fits, fit_reason = State.DERIVED, None
+            model = find_model(catalog, request.model)
+        except UnknownId as exc:
+            raise EstimateError("model", f"no model with id {request.model!r}", 404, exc.near) from None
     else:
-        fits, fit_reason = _missing(memory, acc.name)
-        fit_reason += ", so we cannot say the weights fit on one accelerator"
-
-    speed_unit = "tokens/s"
-    formula1 = "memory bandwidth (B/s) ÷ weight bytes"
-    if fits is not State.DERIVED:
-        batch1 = Bound(key="decode_batch1", label="Decode at batch 1 (memory-bound)", outcome=fits, unit=speed_unit,
-                       display=fits.label, formula=formula1, reason=fit_reason)  # fmt: skip
-    elif not bandwidth.usable or bandwidth.amount is None:
-        outcome, why = _missing(bandwidth, acc.name)
-        batch1 = Bound(key="decode_batch1", label="Decode at batch 1 (memory-bound)", outcome=outcome, unit=speed_unit,
-                       display=outcome.label, formula=formula1, reason=why)  # fmt: skip
-    else:
-        tps = _finite(bandwidth.amount / weight, "params", "decode at batch 1")
-        batch1 = Bound(key="decode_batch1", label="Decode at batch 1 (memory-bound)", outcome=State.DERIVED,
-                       amount=tps, unit=speed_unit, display=f"{tps:.4g} tokens/s", formula=formula1,
-                       working=f"{humanize(bandwidth.amount, 'B/s')} ÷ {weight_text} = {tps:.4g} tokens/s")  # fmt: skip
-
-    formula2 = f"dense {fmt.value} {op} × utilisation ÷ (2 × parameters)"
-    if fits is not State.DERIVED:
-        big = Bound(key="decode_compute_bound", label="Decode at large batch (compute-bound)", outcome=fits,
-                    unit=speed_unit, display=fits.label, formula=formula2, reason=fit_reason)  # fmt: skip
-    elif not compute.usable or compute.amount is None:
-        outcome, why = _missing(compute, acc.name)
-        big = Bound(key="decode_compute_bound", label="Decode at large batch (compute-bound)", outcome=outcome,
-                    unit=speed_unit, display=outcome.label, formula=formula2, reason=why)  # fmt: skip
-    else:
-        tps = _finite(compute.amount * request.utilisation / (2 * params), "utilisation", "decode at large batch")
-        big = Bound(key="decode_compute_bound", label="Decode at large batch (compute-bound)", outcome=State.DERIVED,
-                    amount=tps, unit=speed_unit, display=f"{tps:.4g} tokens/s", formula=formula2,
-                    working=f"{humanize(compute.amount, op)} × {request.utilisation:g} ÷ (2 × {params_text(params)}) = {tps:.4g} tokens/s")  # fmt: skip
-
+        assert request.params is not None
+        model = params_model(request.params)
+    fmt = request.number_format
+    settings = BoundRequest(
+        number_format=fmt, kv_bits=request.kv_bits, context=request.context, batch=request.batch,
+        accelerators=request.accelerators, input_tokens=request.input_tokens, output_tokens=request.output_tokens,
+        utilisation=request.utilisation,
+    )  # fmt: skip
+    try:
+        settings = check_request(settings, model)
+    except BoundInputError as exc:
+        raise EstimateError(exc.param, exc.detail.removeprefix(f"{exc.param}: ")) from None
     if request.offer is not None:
         price = offer_price(catalog, acc, request.offer, prices)
+        if price.currency != "USD":
+            raise EstimateError("offer", f"{request.offer!r} is priced in {price.currency}; the bound's costs are in USD")
     elif request.price_per_hour is not None:
         price = PriceInput(outcome=State.DERIVED, per_accelerator_hour=request.price_per_hour, origin="user",
                            working=f"{request.price_per_hour:g} USD per accelerator-hour, as given")  # fmt: skip
     else:
         price = cheapest_price(catalog, acc, prices)
-
+    now = prices.now if prices is not None else dt.datetime.now(dt.UTC)
+    row = accelerator_bound(model, acc.id, catalog, settings, _rental(price, now))
+    for fig in (row.cost_input, row.cost_output, row.cost_blended):
+        if fig is not None and fig.amount is not None and not math.isfinite(fig.amount):
+            raise EstimateError("offer" if price.origin == "offer" else "price",
+                                f"the {fig.label.lower()} comes out as {fig.amount!r}, not a finite number: this input is out of range")  # fmt: skip
+    total = model.total_params.value if model.total_params.known else None
+    op = compute_unit(fmt)
+    query = request.model_copy(update={"model": model.id, "accelerator": acc.id} if request.model is not None else {"accelerator": acc.id})
     return Estimate(
-        accelerator=acc.id,
-        accelerator_name=acc.name,
-        params=params,
-        params_display=f"{params_text(params)} ({params:,.0f})",
-        number_format=fmt,
-        bits=fmt.bits,
-        utilisation=request.utilisation,
-        weight_bytes=weight,
-        weight_display=weight_text,
-        fits=fits,
-        memory=memory,
-        memory_bandwidth=bandwidth,
-        compute=compute,
-        price=price,
-        decode_batch1=batch1,
-        decode_compute_bound=big,
-        cost_batch1=_cost("cost_batch1", "Cost per million tokens at batch 1", batch1, price),
-        cost_compute_bound=_cost("cost_compute_bound", "Cost per million tokens at large batch", big, price),
-        assumptions=assumptions(fmt, params, request.utilisation, weight_text),
-        query=request.query(),
-        data_version=catalog.version,
-    )
+        accelerator=acc.id, accelerator_name=acc.name, model=model.id if request.model is not None else None, model_name=model.name,
+        params=total, params_display=f"{params_text(total)} ({total:,.0f})" if total is not None else model.total_params.state.label,
+        number_format=fmt, bits=fmt.bits, utilisation=request.utilisation,
+        settings={k: v for k, v in query.query().items() if k in ("context", "batch", "accelerators", "kv_bits", "mix")},
+        memory=_input(acc, "memory", "Memory", acc.specs.memory, "B"),
+        memory_bandwidth=_input(acc, "memory_bandwidth", "Memory bandwidth", acc.specs.memory_bandwidth, "B/s"),
+        compute=_input(acc, f"compute.{fmt.value}", f"Dense {fmt.value} compute", acc.compute(fmt), op),
+        price=price, result=row, assumptions=row.bound.assumptions if row.bound else [],
+        label=LABEL if request.utilisation == 1 else ESTIMATE_LABEL, query=query.query(), data_version=catalog.version,
+    )  # fmt: skip
 
 
-def assumptions(fmt: NumberFormat, params: float, utilisation: float, weight_text: str) -> list[str]:
-    """The assumptions behind an estimate, in words, with this request's numbers."""
-    return [
-        f"Memory needed is the weights only: {params_text(params)} parameters × {fmt.bits} bits ÷ 8 = {weight_text}. "
-        "The KV cache, activations and runtime overhead are not counted, so the real need is higher.",
-        f"Every weight is stored in {fmt.value}; no mixed precision, no compression beyond the format itself.",
-        "One accelerator serves the model: no splitting across parts and none of its overheads.",
-        "Decode at batch 1 reads every weight once per token, so it can go no faster than the published peak "
-        "memory bandwidth divided by the weight bytes. Real sustained bandwidth is lower.",
-        f"At large batch each token costs 2 FLOP per parameter (one multiply, one add), run at {utilisation:g} "
-        "of the vendor's dense peak. Attention, KV-cache reads and sampling are ignored; each only lowers the rate.",
-        "Dense compute only: structured sparsity is never assumed.",
-        "The price is paid for every hour and every hour is spent producing tokens, so the cost is a floor.",
-        "These are upper bounds on speed and lower bounds on cost built from published peaks, not measurements.",
-    ]
+__all__ = ["LABEL", "Estimate", "InputFigure", "estimate", "params_model"]

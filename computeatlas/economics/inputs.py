@@ -1,10 +1,11 @@
 """The estimate's input: what a visitor or the CLI asks for, read strictly.
 
-:func:`parse_request` turns text (``params=70B``, ``format=FP8``, ``utilisation=50%``,
-``price=3`` or an offer id) into an :class:`EstimateRequest`, or raises
+:func:`parse_request` turns text (``model=llama-3-3-70b`` or ``params=70B``, ``format=FP8``,
+``utilisation=50%``, ``price=3`` or an offer id, and the model page's ``context``, ``batch``,
+``accelerators``, ``kv_bits`` and ``mix``) into an :class:`EstimateRequest`, or raises
 :class:`EstimateError` naming the input: a whole parameter count from 1e6 to 1e15,
 utilisation from 0.001 to 1, a price from 0.0001 to 1e6 USD per accelerator-hour, nothing
-non-finite. :class:`DoesNotFit` is the error of a model too big for one accelerator.
+non-finite.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from decimal import Decimal, DecimalException
 from pydantic import BaseModel, Field
 
 from computeatlas.core.claims import NumberFormat
-from computeatlas.core.units import humanize
-from computeatlas.silicon.records import Accelerator
+from computeatlas.economics.bound import BoundInputError
+from computeatlas.economics.bound_settings import request_from
 
 MIN_PARAMS = 1e6
 """Smallest parameter count accepted (a million): below it a decode estimate means nothing."""
@@ -61,32 +62,6 @@ class EstimateError(ValueError):
         super().__init__(f"{param}: {reason}")
 
 
-class DoesNotFit(EstimateError):
-    """The weights need more than one accelerator's published memory.
-
-    ``need_bytes`` = parameters × bits ÷ 8; ``memory_bytes`` is the published per-accelerator
-    memory; ``min_accelerators`` = ceil(need_bytes ÷ memory_bytes), a floor that ignores the
-    KV cache and every overhead of splitting a model. ``alternatives`` lists other parts that
-    need the fewest of them, as ``(id, name, count)`` (see
-    :func:`computeatlas.economics.estimate.fewest_accelerators`).
-    """
-
-    def __init__(self, accelerator: Accelerator, need_bytes: float, memory_bytes: float, min_accelerators: int,
-                 alternatives: Sequence[tuple[str, str, int]] = ()) -> None:  # fmt: skip
-        self.accelerator_id = accelerator.id
-        self.accelerator_name = accelerator.name
-        self.alternatives = list(alternatives)
-        self.need_bytes = need_bytes
-        self.memory_bytes = memory_bytes
-        self.min_accelerators = min_accelerators
-        super().__init__(
-            "params",
-            f"the weights need {humanize(need_bytes, 'B')} but one {accelerator.name} has "
-            f"{humanize(memory_bytes, 'B')} of published memory: the model does not fit on one accelerator "
-            f"and needs at least {min_accelerators} of them (weights only)",
-        )
-
-
 def params_text(params: float) -> str:
     """A parameter count as short text that :func:`parse_request` reads back exactly:
     ``70e9``, ``1.5e12``, ``350e6``, ``1.234567e6`` (a whole count keeps every digit)."""
@@ -101,27 +76,52 @@ def params_text(params: float) -> str:
 
 
 class EstimateRequest(BaseModel):
-    """Parsed inputs, each finite and in a plausible range. ``params`` is a whole parameter
-    count from :data:`MIN_PARAMS` (1e6) to :data:`MAX_PARAMS` (1e15); ``utilisation`` is a
-    share of dense peak from :data:`MIN_UTILISATION` (0.001) to 1; ``price_per_hour`` is USD
-    per accelerator-hour given by the user, from :data:`MIN_PRICE` (0.0001) to
-    :data:`MAX_PRICE` (1e6); ``offer`` an offer id."""
+    """Parsed inputs, each finite and in a plausible range. The model is ``model`` (a model id of
+    the catalog) or ``params`` (a whole parameter count from :data:`MIN_PARAMS` (1e6) to
+    :data:`MAX_PARAMS` (1e15): a dense model whose KV-cache figures are not yet collected), one of
+    them; ``utilisation`` is a share of dense peak from :data:`MIN_UTILISATION` (0.001) to 1;
+    ``price_per_hour`` is USD per accelerator-hour given by the user, from :data:`MIN_PRICE`
+    (0.0001) to :data:`MAX_PRICE` (1e6); ``offer`` an offer id. ``context`` [tokens], ``batch``
+    (None: the largest that fits), ``accelerators`` (None: the fewest that hold the model),
+    ``kv_bits`` and the input:output mix are the model page's settings
+    (:class:`~computeatlas.economics.bound.BoundRequest`), checked against the model when estimated."""
 
     accelerator: str = Field(max_length=100)
-    params: float = Field(ge=MIN_PARAMS, le=MAX_PARAMS, allow_inf_nan=False)
+    model: str | None = Field(None, max_length=100)
+    params: float | None = Field(None, ge=MIN_PARAMS, le=MAX_PARAMS, allow_inf_nan=False)
     number_format: NumberFormat
     utilisation: float = Field(ge=MIN_UTILISATION, le=1, allow_inf_nan=False)
     price_per_hour: float | None = Field(None, ge=MIN_PRICE, le=MAX_PRICE, allow_inf_nan=False)
     offer: str | None = Field(None, max_length=100)
+    context: int = 1024
+    batch: int | None = None
+    accelerators: int | None = None
+    kv_bits: int = 16
+    input_tokens: float = 3.0
+    output_tokens: float = 1.0
 
     def query(self) -> dict[str, str]:
-        """The request as URL parameters of ``/economics/estimate`` (shareable)."""
-        out = {"accelerator": self.accelerator, "params": params_text(self.params), "format": self.number_format.value,
-               "utilisation": f"{self.utilisation:g}"}  # fmt: skip
+        """The request as URL parameters of ``/economics/estimate`` (shareable); settings left at their default are left out."""
+        out = {"accelerator": self.accelerator}
+        if self.model is not None:
+            out["model"] = self.model
+        if self.params is not None:
+            out["params"] = params_text(self.params)
+        out |= {"format": self.number_format.value, "utilisation": f"{self.utilisation:g}"}
         if self.price_per_hour is not None:
             out["price"] = f"{self.price_per_hour:g}"
         if self.offer is not None:
             out["offer"] = self.offer
+        if self.context != 1024:
+            out["context"] = str(self.context)
+        if self.batch is not None:
+            out["batch"] = str(self.batch)
+        if self.accelerators is not None:
+            out["accelerators"] = str(self.accelerators)
+        if self.kv_bits != 16:
+            out["kv_bits"] = str(self.kv_bits)
+        if (self.input_tokens, self.output_tokens) != (3.0, 1.0):
+            out["mix"] = f"{self.input_tokens:g}:{self.output_tokens:g}"
         return out
 
 
@@ -155,6 +155,12 @@ def parse_request(
     utilisation: str | None,
     price: str | None = None,
     offer: str | None = None,
+    model: str | None = None,
+    context: str | None = None,
+    batch: str | None = None,
+    accelerators: str | None = None,
+    kv_bits: str | None = None,
+    mix: str | None = None,
 ) -> EstimateRequest:
     """Parse the inputs as typed in a form, a URL or the CLI; raise :class:`EstimateError`.
 
@@ -163,30 +169,39 @@ def parse_request(
     ``utilisation`` is a number in (0, 1] and at least 0.001 (``0.5``) or a percentage
     (``50%``); ``price`` is USD per accelerator-hour, from 0.0001 to 1e6 (``$`` allowed).
     A price and an offer together are an error: the estimate uses one price. Every number
-    must be finite (no ``nan``, ``inf`` or ``1e400``).
+    must be finite (no ``nan``, ``inf`` or ``1e400``). ``model`` (an id) or ``params`` is
+    required, not both; ``context``, ``batch``, ``accelerators`` and ``kv_bits`` are whole
+    numbers and ``mix`` reads ``3:1`` (:func:`computeatlas.economics.bound_settings.request_from`).
     """
-    for name, value in (("accelerator", accelerator), ("params", params), ("format", number_format), ("utilisation", utilisation)):
+    given = {
+        "accelerator": accelerator, "model": model, "params": params, "format": number_format, "utilisation": utilisation,
+        "price": price, "offer": offer, "context": context, "batch": batch, "accelerators": accelerators, "kv_bits": kv_bits,
+        "mix": mix,
+    }  # fmt: skip
+    for name in ("accelerator", "format", "utilisation"):
+        value = given[name]
         if value is None or not value.strip():
             raise EstimateError(name, "required")
-    for name, value in (
-        ("accelerator", accelerator),
-        ("params", params),
-        ("format", number_format),
-        ("utilisation", utilisation),
-        ("price", price),
-        ("offer", offer),
-    ):
+    for name, value in given.items():
         if value is not None and len(value) > 100:
             raise EstimateError(name, "value is too long")
-    assert accelerator is not None and params is not None and number_format is not None and utilisation is not None
-    exact = _positive("params", params, "a parameter count", suffixes=True)
-    count = float(exact)
-    if count < MIN_PARAMS:
-        raise EstimateError("params", f"{params_text(count)} parameters is fewer than the {_sci(MIN_PARAMS)} (a million) we accept")
-    if count > MAX_PARAMS:
-        raise EstimateError("params", f"{params_text(count)} parameters is more than the {_sci(MAX_PARAMS)} we accept")
-    if exact != exact.to_integral_value():
-        raise EstimateError("params", f"a parameter count is a whole number, got {params.strip()[:40]!r}")
+    model = model.strip() if model and model.strip() else None
+    params = params if params and params.strip() else None
+    if model is None and params is None:
+        raise EstimateError("params", "required: give a model id or a parameter count")
+    if model is not None and params is not None:
+        raise EstimateError("params", "give a model or a parameter count, not both")
+    assert accelerator is not None and number_format is not None and utilisation is not None
+    count = None
+    if params is not None:
+        exact = _positive("params", params, "a parameter count", suffixes=True)
+        count = float(exact)
+        if count < MIN_PARAMS:
+            raise EstimateError("params", f"{params_text(count)} parameters is fewer than the {_sci(MIN_PARAMS)} (a million) we accept")
+        if count > MAX_PARAMS:
+            raise EstimateError("params", f"{params_text(count)} parameters is more than the {_sci(MAX_PARAMS)} we accept")
+        if exact != exact.to_integral_value():
+            raise EstimateError("params", f"a parameter count is a whole number, got {params.strip()[:40]!r}")
     try:
         fmt = NumberFormat(number_format.strip().upper())
     except ValueError:
@@ -209,9 +224,20 @@ def parse_request(
         if not MIN_PRICE <= per_hour <= MAX_PRICE:
             raise EstimateError("price", f"a price per accelerator-hour must be from {_sci(MIN_PRICE)} to {_sci(MAX_PRICE)} USD, "
                                          f"got {price.strip()[:40]!r}")  # fmt: skip
+    try:
+        settings = request_from(None, context, mix, None, kv_bits, batch, accelerators)
+    except BoundInputError as exc:
+        raise EstimateError(exc.param, exc.detail.removeprefix(f"{exc.param}: ")) from None
     return EstimateRequest(
         accelerator=accelerator.strip(),
+        model=model,
         params=count,
+        context=settings.context,
+        batch=settings.batch,
+        accelerators=settings.accelerators,
+        kv_bits=settings.kv_bits,
+        input_tokens=settings.input_tokens,
+        output_tokens=settings.output_tokens,
         number_format=fmt,
         utilisation=share,
         price_per_hour=per_hour,

@@ -57,8 +57,14 @@ def linked_summaries(rows: list[ModelSummary]) -> list[ModelSummary]:
 
 
 def linked_estimate(result: Estimate) -> Estimate:
-    """The estimate with its accelerator's page."""
-    return result.model_copy(update={"accelerator_url": site_path("silicon_page", ident=result.accelerator)})
+    """The estimate with its accelerator's page and its model's (none for a parameter count alone)."""
+    return result.model_copy(
+        update={
+            "accelerator_url": site_path("silicon_page", ident=result.accelerator),
+            "model_url": site_path("economics_model", ident=result.model) if result.model else "",
+            "result": linked_bound(result.result),
+        }
+    )
 
 
 __all__ = ["ROUTES", "linked_bound", "linked_error", "linked_estimate", "linked_left_out", "linked_summaries", "linked_view"]

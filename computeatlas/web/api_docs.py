@@ -104,7 +104,9 @@ def example(catalog: Catalog, endpoint: Endpoint, built: list[str]) -> str:
         stand_in = {"pair": "-vs-".join(sorted(ids)), "fmt": "FP8"}
         path = re.sub(r"\{([a-z_]+)\}", lambda m: stand_in.get(m.group(1), ids[0] if ids else "x"), endpoint.path)
     query = {"ids": ",".join(ids), "q": "TPU", "accelerator": ids[0] if ids else "", "params": "7e9", "format": "FP8", "utilisation": "0.5"}
-    wanted = {p.name: query[p.name] for p in endpoint.parameters if p.where == "query" and p.required and p.name in query}
+    wanted = {
+        p.name: query[p.name] for p in endpoint.parameters if p.where == "query" and (p.required or p.name == "params") and p.name in query
+    }
     return path + ("?" + urlencode(wanted, safe=",") if wanted else "")
 
 

@@ -8,9 +8,8 @@ Pages and API endpoints build the same view objects (:mod:`computeatlas.pages.en
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Annotated
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -24,7 +23,7 @@ from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import BadRequest, NotFound, PageError
 from computeatlas.core.urls import Urls, site_path
 from computeatlas.economics.estimate import Estimate, estimate
-from computeatlas.economics.inputs import DoesNotFit, EstimateError, parse_request
+from computeatlas.economics.inputs import EstimateError, parse_request
 from computeatlas.economics.prices import PriceSource, offer_label
 from computeatlas.energy import views as energy_figures
 from computeatlas.energy.records import EnergyTopic
@@ -45,34 +44,14 @@ from computeatlas.web.page import (
 
 TOPIC_PATH = Path(description="energy topic id, e.g. 'rack-power-density'", max_length=100)
 SYSTEM_PATH = Path(description="system id, e.g. 'nvidia-gb200-nvl72'", max_length=100)
-ESTIMATE_FIELDS = ("accelerator", "params", "format", "utilisation", "price", "offer")
-FORM_DEFAULTS = {"params": "70e9", "format": "FP8", "utilisation": "0.5"}
+ESTIMATE_FIELDS = (
+    "accelerator", "model", "params", "format", "utilisation", "price", "offer", "context", "batch", "accelerators", "kv_bits", "mix",
+)  # fmt: skip
+FORM_DEFAULTS = {"model": "llama-3-3-70b", "format": "FP8", "utilisation": "0.5", "context": "1024", "kv_bits": "16", "mix": "3:1"}
 FORMAT_NAMES = ", ".join(f.value for f in NumberFormat)
 """Every number format's name, for the estimate API's documentation."""
-EXAMPLE = {"accelerator": "nvidia-h200-sxm", "params": "70e9", "format": "FP8", "utilisation": "0.5", "price": "3"}
+EXAMPLE = {"accelerator": "nvidia-h200-sxm", "model": "llama-3-3-70b", "format": "FP8", "utilisation": "0.5", "price": "3"}
 """The estimate the form offers as an example (used when its accelerator is in the catalog)."""
-
-
-@dataclass(frozen=True)
-class NextStep:
-    """What to do when a model does not fit one accelerator: the minimum count of the part
-    asked about, other parts that need fewest (``(name, count, page)``), and a comparison of them."""
-
-    name: str
-    count: int
-    others: list[tuple[str, int, str]]
-    compare_url: str | None
-
-
-def _next_step(exc: DoesNotFit, urls: Urls) -> NextStep:
-    ids = [exc.accelerator_id, *(i for i, _, _ in exc.alternatives)]
-    compare_url = urls.form("compare_index")
-    return NextStep(
-        name=exc.accelerator_name,
-        count=exc.min_accelerators,
-        others=[(name, count, urls.path("silicon_page", ident=i)) for i, name, count in exc.alternatives],
-        compare_url=f"{compare_url}?ids={quote(','.join(ids), safe=',')}" if compare_url and len(ids) > 1 else None,
-    )
 
 
 def find_topic(request: Request, ident: str) -> EnergyTopic:
@@ -91,11 +70,17 @@ class EstimateParams(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
 
     accelerator: str | None = Field(None, description="accelerator id, e.g. 'nvidia-h200-sxm'")
-    params: str | None = Field(None, description="parameter count: 70e9, 70000000000 or 70B")
+    model: str | None = Field(None, description="model id, e.g. 'llama-3-3-70b' (or give params)")
+    params: str | None = Field(None, description="parameter count of a dense model: 70e9, 70000000000 or 70B (or give a model)")
     number_format: str | None = Field(None, alias="format", description="number format, e.g. FP8")
     utilisation: str | None = Field(None, description="share of dense peak compute used, 0.001 to 1 (or 0.1% to 100%)")
     price: str | None = Field(None, description="USD per accelerator-hour (or give an offer)")
     offer: str | None = Field(None, description="an offer id from the cloud layer")
+    context: str | None = Field(None, description="tokens per sequence (default 1024)")
+    batch: str | None = Field(None, description="sequences decoded together (default: the largest that fits)")
+    accelerators: str | None = Field(None, description="N accelerators (default: the fewest that hold the model)")
+    kv_bits: str | None = Field(None, description="bits per cached key or value element: 4, 8, 16 (default) or 32")
+    mix: str | None = Field(None, description="input:output tokens of the blended cost (default 3:1)")
 
 
 def _raw_inputs(params: EstimateParams) -> dict[str, str | None]:
@@ -129,8 +114,6 @@ def _page_error(exc: EstimateError, path: str, raw: dict[str, str | None], urls:
         suggestions.append(
             (f"all {len(exc.suggestions) + exc.more} offers for {exc.accelerator}", urls.path("cloud_prices", ident=exc.accelerator))
         )
-    if isinstance(exc, DoesNotFit):
-        return BadRequest("The model does not fit", f"parameter '{exc.param}': {exc.reason}.")
     if exc.status == 404:
         return NotFound("Unknown id", f"parameter '{exc.param}': {exc.reason}.{more}", suggestions)
     return BadRequest("Bad estimate input", f"parameter '{exc.param}': {exc.reason}.")
@@ -194,14 +177,13 @@ def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) 
     """Our estimate as a GET form (shareable URL); with inputs, the result and every assumption.
 
     Bad inputs re-render the form with the error and a 4xx status (400, or 404 for an
-    unknown id); so does a parameter given twice (400). A model that does not fit says so
-    and gives the minimum accelerators.
+    unknown id); so does a parameter given twice (400). Too few accelerators for the model
+    leave the result "does not fit", naming the least number that holds it.
     """
     catalog = catalog_of(request)
     raw = _raw_inputs(params)
     result: Estimate | None = None
     error: PageError | None = None
-    next_step: NextStep | None = None
     try:
         _check_names(request)
         if any(v for v in raw.values()):
@@ -210,8 +192,6 @@ def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) 
             )
     except EstimateError as exc:
         error = _page_error(exc, urls_of(request).path("estimate_page"), raw, urls_of(request))
-        if isinstance(exc, DoesNotFit):
-            next_step = _next_step(exc, urls_of(request))
     submitted = any(raw.values())
     form = {k: (v or "") if submitted else FORM_DEFAULTS.get(k, "") for k, v in raw.items()}
     offers: dict[str, list[OfferPrice]] = {}
@@ -221,7 +201,7 @@ def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) 
     return render(
         request, "estimate.html", status=error.status if error else 200, page_title="Our estimate",
         form=form, result=result, error=error, formats=list(NumberFormat), offers=offers, offer_label=offer_label,
-        next_step=next_step, example=EXAMPLE if EXAMPLE["accelerator"] in catalog.accelerators else None,
+        models=list(catalog.models.values()), example=EXAMPLE if EXAMPLE["accelerator"] in catalog.accelerators else None,
         curated=sorted(((title_of(catalog, c), c.id) for c in catalog.comparisons.values()), key=lambda tc: tc[0].lower()),
         api_url=urls_of(request).path("api_estimate") + "?" + urlencode(result.query) if result else None,
     )  # fmt: skip
@@ -272,7 +252,10 @@ def api_economics(request: Request) -> EconomicsView:
 def api_estimate(
     request: Request,
     accelerator: str = Query(..., max_length=100, description="accelerator id, e.g. 'nvidia-h200-sxm'"),
-    params: str = Query(..., max_length=100, description="parameter count, a whole number from 1e6 to 1e15: 70e9, 70000000000 or 70B"),
+    model: str | None = Query(None, max_length=100, description="model id, e.g. 'llama-3-3-70b' (or give params)"),
+    params: str | None = Query(
+        None, max_length=100, description="parameter count of a dense model, a whole number from 1e6 to 1e15: 70e9 or 70B (or give a model)"
+    ),
     number_format: str = Query(..., alias="format", max_length=100, description="number format: " + FORMAT_NAMES),
     utilisation: str = Query(
         ..., max_length=100, description="share of dense peak compute used at large batch, from 0.001 to 1 (or 0.1% to 100%)"
@@ -281,19 +264,32 @@ def api_estimate(
     offer: str | None = Query(
         None, max_length=100, description="an offer id from the cloud layer, e.g. 'lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20'"
     ),
+    context: str | None = Query(None, max_length=100, description="tokens per sequence (default 1024)"),
+    batch: str | None = Query(None, max_length=100, description="sequences decoded together (default: the largest that fits)"),
+    accelerators: str | None = Query(None, max_length=100, description="N accelerators (default: the fewest that hold the model)"),
+    kv_bits: str | None = Query(None, max_length=100, description="bits per cached element: 4, 8, 16 (default) or 32"),
+    mix: str | None = Query(None, max_length=100, description="input:output tokens of the blended cost (default 3:1)"),
 ) -> Estimate:
-    """Roofline upper bound on decode tokens/s and lower bound on cost per million tokens,
-    with every input, formula and assumption. 400 for bad input or a model that does not
-    fit (with the minimum number of accelerators), a parameter given twice,
-    and a number out of range: params a whole count from 1e6 to 1e15, utilisation from
+    """The model page's bound for one model (by id, or a dense model by its parameter count) on
+    one accelerator: prefill and decode tokens/s, cost per million input, output and blended
+    tokens, with every input, formula and assumption. 400 for bad input, a parameter given
+    twice, and a number out of range: params a whole count from 1e6 to 1e15, utilisation from
     0.001 to 1, price from 0.0001 to 1e6 USD per accelerator-hour, nothing non-finite;
-    404 for an unknown accelerator or offer."""
-    raw = {"accelerator": accelerator, "params": params, "format": number_format, "utilisation": utilisation,
-           "price": price, "offer": offer}  # fmt: skip
+    404 for an unknown accelerator, model or offer. Too few accelerators leave
+    ``result.state`` "does_not_fit"."""
+    raw = {"accelerator": accelerator, "model": model, "params": params, "format": number_format, "utilisation": utilisation,
+           "price": price, "offer": offer, "context": context, "batch": batch, "accelerators": accelerators, "kv_bits": kv_bits,
+           "mix": mix}  # fmt: skip
     try:
         _check_names(request)
         return linked_estimate(
-            estimate(catalog_of(request), parse_request(accelerator, params, number_format, utilisation, price, offer), _prices(request))
+            estimate(
+                catalog_of(request),
+                parse_request(
+                    accelerator, params, number_format, utilisation, price, offer, model, context, batch, accelerators, kv_bits, mix
+                ),
+                _prices(request),
+            )
         )
     except EstimateError as exc:
         raise _page_error(exc, urls_of(request).path("api_estimate"), raw, urls_of(request)) from None
