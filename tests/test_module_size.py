@@ -14,9 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "computeatlas"
 MAX_LINES = 400
 """The most lines a module may have."""
 
-STILL_OVER = {
-    "charts/chart.py": 402,
-}
+STILL_OVER: dict[str, int] = {}
 """Modules (paths under ``computeatlas/``) over :data:`MAX_LINES` today, with their line counts: the most each may have until it is split."""
 
 

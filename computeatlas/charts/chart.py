@@ -233,11 +233,6 @@ def memory_bandwidth(catalog: Catalog) -> ChartView:
     )
 
 
-def compute_unit(fmt: NumberFormat) -> str:
-    """Display unit of compute at ``fmt``: TOPS for integer formats, TFLOPS otherwise (the presentation rule's)."""
-    return tera_unit(fmt)
-
-
 def compute_formats(catalog: Catalog, minimum: int = 2) -> list[NumberFormat]:
     """Number formats at which at least ``minimum`` parts publish both dense compute and power."""
     out = []
@@ -257,7 +252,7 @@ def compute_power(catalog: Catalog, fmt: NumberFormat) -> ChartView:
     ``fmt`` or power is not published per accelerator (including formats nobody
     collected) are listed in ``excluded``; no other number format stands in for ``fmt``.
     """
-    unit = compute_unit(fmt)
+    unit = tera_unit(fmt)
     points, excluded = _scatter(
         catalog,
         x=("power", lambda a: a.specs.power, POWER_SCALE),
