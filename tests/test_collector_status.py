@@ -68,11 +68,11 @@ def store(tmp_path: Path) -> Store:
     summary = import_readings("collector:example", [], found, TABLE, RateTable([]), rules.Limits(), now=_at(1, 30), observations=readings)
     assert summary.accepted == 3
     for attempt in (
-        Attempt(
-            source="example", started=_at(1), finished=_at(1, 30), result="imported", rows_read=3, accepted=3, held=0, run=summary.run
-        ),
+        Attempt(source="example", started=_at(1), finished=_at(1, 30), result="imported", rows_read=3, accepted=3, held=0, run=summary.run),
         Attempt(source="example", started=_at(9), finished=_at(9, 1), result="failed", error="https://examplecloud.example/api: HTTP 503"),
-        Attempt(source="example", started=_at(11), finished=_at(11, 2), result="failed", error="https://examplecloud.example/api: timed out"),
+        Attempt(
+            source="example", started=_at(11), finished=_at(11, 2), result="failed", error="https://examplecloud.example/api: timed out"
+        ),
         Attempt(
             source="azure", started=_at(10), finished=_at(10, 5), result="imported", rows_read=40, accepted=36, held=4, run="R-elsewhere"
         ),
@@ -109,9 +109,15 @@ def test_the_page_shows_each_sources_attempts_newest_price_failures_and_what_is_
         "overdue by 4 hours: the last successful collection finished 2026-11-30 01:30 UTC, 10 hours ago (scheduled every 6 hours)",
         "the last attempt failed (2026-11-30 11:02 UTC): https://examplecloud.example/api: timed out",
     ]
-    assert words(example.select_one(".last-attempt")) == "2026-11-30 11:02 UTC (less than an hour ago): failed, 0 rows read, 0 accepted, 0 held"
+    assert (
+        words(example.select_one(".last-attempt"))
+        == "2026-11-30 11:02 UTC (less than an hour ago): failed, 0 rows read, 0 accepted, 0 held"
+    )
     run = collection_log.attempts(store.root, "example")[0][-1].run
-    assert words(example.select_one(".last-success")) == f"2026-11-30 01:30 UTC (10 hours ago): imported, 3 rows read, 3 accepted, 0 held · run {run}"
+    assert (
+        words(example.select_one(".last-success"))
+        == f"2026-11-30 01:30 UTC (10 hours ago): imported, 3 rows read, 3 accepted, 0 held · run {run}"
+    )
     assert words(example.select_one(".newest-price")) == "2026-11-30 01:00 UTC, 11 hours old"
     assert words(example.select_one(".offers")) == "3"
     failures = [words(li) for li in page.select("#failures-example li")]
@@ -121,7 +127,9 @@ def test_the_page_shows_each_sources_attempts_newest_price_failures_and_what_is_
     ]  # newest first, each with its error
     azure = rows["azure"]
     assert azure["data-state"] == "current" and notes(azure) == []
-    assert words(azure.select_one(".last-success")).startswith("2026-11-30 10:05 UTC (1 hour ago): imported, 40 rows read, 36 accepted, 4 held")
+    assert words(azure.select_one(".last-success")).startswith(
+        "2026-11-30 10:05 UTC (1 hour ago): imported, 40 rows read, 36 accepted, 4 held"
+    )
     assert words(azure.select_one(".newest-price")) == "no current price from this source"  # its run is not in this store
     assert page.select_one("#failures-azure") is None
     assert rows["broken"]["data-state"] == "never"
@@ -137,9 +145,14 @@ def test_the_json_is_the_same_view(client: TestClient) -> None:
     assert body["as_of"] == "2026-11-30T12:00:00Z" and body["schedule_hours"] == 6.0 and body["attention"] is True
     example = next(s for s in body["sources"] if s["source"] == "example")
     assert example["state"] == "overdue" and example["overdue_hours"] == 4.5 and example["attention"] is True
-    assert example["newest_price"] == "2026-11-30T01:00:00Z" and example["newest_price_age_hours"] == 11.0 and example["current_offers"] == 3
+    assert (
+        example["newest_price"] == "2026-11-30T01:00:00Z" and example["newest_price_age_hours"] == 11.0 and example["current_offers"] == 3
+    )
     assert example["last_success"]["finished"] == "2026-11-30T01:30:00Z" and example["last_success"]["seconds"] == 1800.0
-    assert [f["error"] for f in example["failures"]] == ["https://examplecloud.example/api: timed out", "https://examplecloud.example/api: HTTP 503"]
+    assert [f["error"] for f in example["failures"]] == [
+        "https://examplecloud.example/api: timed out",
+        "https://examplecloud.example/api: HTTP 503",
+    ]
     azure = next(s for s in body["sources"] if s["source"] == "azure")
     assert azure["state"] == "current" and azure["overdue_hours"] is None and azure["attention"] is False
     assert azure["last_attempt"]["age_hours"] == round(115 / 60, 3)  # 10:05 to 12:00
@@ -151,7 +164,8 @@ def test_the_json_is_the_same_view(client: TestClient) -> None:
 def test_a_new_attempt_shows_at_once(client: TestClient, store: Store) -> None:
     assert client.get("/api/status/collectors").json()["sources"][2]["state"] == "overdue"
     collection_log.record(
-        store.root, Attempt(source="example", started=_at(11, 50), finished=_at(11, 55), result="imported", rows_read=3, accepted=3, run="R3")
+        store.root,
+        Attempt(source="example", started=_at(11, 50), finished=_at(11, 55), result="imported", rows_read=3, accepted=3, run="R3"),
     )  # no new run in the store: the store's version is unchanged, and the page is not cached on it
     page = BeautifulSoup(client.get("/cloud/status").text, "lxml")
     assert page.select_one('tr[data-source="example"]')["data-state"] == "current"
@@ -228,8 +242,9 @@ def test_a_store_whose_collectors_are_all_current_exits_0(tmp_path: Path) -> Non
     collection_log.record(root, Attempt(source="google-cloud", started=_at(10), finished=_at(10), result="skipped", reason="no API key"))
     result = CliRunner().invoke(cli_app, ["prices", "status", "--prices", str(root)])
     assert result.exit_code == 0, result.output  # a source only ever skipped (no API key) needs no attention
-    assert "  google-cloud: never; never collected successfully: no attempt recorded imported a run; the last attempt was skipped: no API key" in (
-        result.stdout.splitlines()
+    assert (
+        "  google-cloud: never; never collected successfully: no attempt recorded imported a run; the last attempt was skipped: no API key"
+        in (result.stdout.splitlines())
     )
 
 
