@@ -126,7 +126,8 @@ def test_the_page_shows_each_sources_attempts_newest_price_failures_and_what_is_
         "2026-11-30 09:01 UTC: https://examplecloud.example/api: HTTP 503",
     ]  # newest first, each with its error
     azure = rows["azure"]
-    assert azure["data-state"] == "current" and notes(azure) == []
+    assert azure["data-state"] == "current" and notes(azure) == [] and azure.select_one(".attention") is None
+    assert words(example.select_one(".attention")) == "needs attention"
     assert words(azure.select_one(".last-success")).startswith(
         "2026-11-30 10:05 UTC (1 hour ago): imported, 40 rows read, 36 accepted, 4 held"
     )
