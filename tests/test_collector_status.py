@@ -79,6 +79,8 @@ def store(tmp_path: Path) -> Store:
     ):
         collection_log.record(found.root, attempt)
     (found.root / "collections" / "broken").mkdir()
+    zoneless = '{"source": "azure", "started": "2026-11-30T11:00:00", "finished": "2026-11-30T11:01:00", "result": "failed"}'
+    (found.root / "collections" / "broken" / "20261130T070000.000000Z-0000cafe.json").write_text(zoneless)  # valid JSON, no zone
     (found.root / "collections" / "broken" / "20261130T080000.000000Z-0000beef.json").write_text('{"source": "broken", "sta')
     return found
 
@@ -134,8 +136,9 @@ def test_the_page_shows_each_sources_attempts_newest_price_failures_and_what_is_
     assert words(azure.select_one(".newest-price")) == "no current price from this source"  # its run is not in this store
     assert page.select_one("#failures-azure") is None
     assert rows["broken"]["data-state"] == "never"
-    (problem,) = [words(li) for li in page.select("#problems li")]
-    assert problem.startswith("<store>/collections/broken/20261130T080000.000000Z-0000beef.json: not a collection attempt record")
+    problems = [words(li) for li in page.select("#problems li")]
+    assert problems[0].startswith("<store>/collections/broken/20261130T080000.000000Z-0000beef.json: not a collection attempt record")
+    assert problems[1:] == ["<store>/collections/broken: 1 record(s) give a time without a zone (UTC, ending in Z)"]
     assert str(store.root) not in response.text  # a public page names no server path
 
 
@@ -157,7 +160,7 @@ def test_the_json_is_the_same_view(client: TestClient) -> None:
     azure = next(s for s in body["sources"] if s["source"] == "azure")
     assert azure["state"] == "current" and azure["overdue_hours"] is None and azure["attention"] is False
     assert azure["last_attempt"]["age_hours"] == round(115 / 60, 3)  # 10:05 to 12:00
-    assert len(body["problems"]) == 1 and "broken" in body["problems"][0]
+    assert len(body["problems"]) == 2 and all("/collections/broken" in p for p in body["problems"])
     only = client.get("/api/status/collectors", params={"source": "azure,example"}).json()
     assert [s["source"] for s in only["sources"]] == ["azure", "example"]
 
@@ -231,7 +234,7 @@ def test_the_cli_prints_the_same_view_and_exits_1_when_a_source_needs_attention(
         "      2026-11-30 09:01 UTC: https://examplecloud.example/api: HTTP 503",
     ]
     assert "  azure: current; " not in result.stdout and "  azure: current" in lines
-    assert "collection problems (records or prices that cannot be read): 1" in lines
+    assert "collection problems (records or prices that cannot be read): 2" in lines
     as_json = CliRunner().invoke(cli_app, ["prices", "status", "--json", "--prices", str(store.root)])
     assert as_json.exit_code == 1
     assert json.loads(as_json.stdout) == client.get("/api/status/collectors").json()  # the same document as the API
@@ -261,3 +264,12 @@ def test_each_provider_page_says_when_its_prices_were_last_collected(tmp_path: P
     assert words(beta) == "No price of Beta Cloud has been collected yet. Collector status."
     api = client.get("/api/providers/gamma").json()["last_collected"]
     assert api == {"collected": "2026-11-20T00:00:00Z", "via": "data/offers/offers.csv", "offers": 2}
+
+
+def test_a_record_without_a_time_zone_among_others_is_a_problem_not_a_500(store: Store, client: TestClient) -> None:
+    naive = '{"source": "azure", "started": "2026-11-30T11:00:00", "finished": "2026-11-30T11:01:00", "result": "failed"}'
+    (store.root / "collections" / "azure" / "20261130T110000.000000Z-00000bad.json").write_text(naive)  # beside an aware one
+    response = client.get("/api/status/collectors")
+    assert response.status_code == 200
+    assert "<store>/collections/azure: a record gives a time without a zone (UTC, ending in Z)" in response.json()["problems"]
+    assert client.get("/cloud/status").status_code == 200

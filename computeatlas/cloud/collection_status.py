@@ -199,10 +199,19 @@ def collectors_status(
         problems.append(_in_store(f"{root}: the current prices cannot be read, so no source's newest price is shown ({first})", root))
     sources = []
     for name in names:
+        folder = root / collection_log.FOLDER / name
         try:
             found, unreadable = collection_log.attempts(root, name)
         except OSError as exc:
-            found, unreadable = [], [collection_log.UnreadableAttempt(f"{root / collection_log.FOLDER / name}: cannot be read ({exc})")]
+            found, unreadable = [], [collection_log.UnreadableAttempt(f"{folder}: cannot be read ({exc})")]
+        except TypeError:  # records mixing times with and without a zone cannot be ordered
+            found, unreadable = [], [collection_log.UnreadableAttempt(f"{folder}: a record gives a time without a zone (UTC, ending in Z)")]
+        zoneless = [a for a in found if a.started.tzinfo is None or a.finished.tzinfo is None]
+        if zoneless:
+            found = [a for a in found if a not in zoneless]
+            unreadable.append(
+                collection_log.UnreadableAttempt(f"{folder}: {len(zoneless)} record(s) give a time without a zone (UTC, ending in Z)")
+            )
         problems.extend(_in_store(str(p), root) for p in unreadable)
         sources.append(_source(name, found, current, now, schedule_hours, freshness_days))
     return CollectorsStatus(
