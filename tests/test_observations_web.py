@@ -167,6 +167,8 @@ def test_the_price_history_is_a_dataset_with_its_licence_notices(catalog) -> Non
     assert table.num_rows == accepted
     notice = table.schema.metadata[b"notice"].decode()
     assert "MIT License" in notice and "OpenComputePrices Contributors" in notice and "CC-BY-NC-4.0" in notice
+    licence = table.schema.metadata[b"licence"].decode()  # every upstream licence, not only MIT (Cyclenerd's rows are Apache 2.0)
+    assert licence.startswith("CC-BY-NC-4.0 (Compute Atlas data); ") and "Apache-2.0 (Cyclenerd rows)" in licence
     assert client.get(body.headers["link"].split(">")[0].lstrip("<")).text == notice
     assert client.get("/data/prices/observations.json").status_code == 400
 

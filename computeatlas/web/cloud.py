@@ -194,6 +194,7 @@ def prices_page(request: Request, params: Annotated[PricePageParams, Query()], i
         order=order,
         keep=keep,
         window_links=links,
+        price_licences=prices_export.licence_summary(_store(request)),
     )
 
 
