@@ -85,7 +85,7 @@ def test_page_says_what_the_table_holds(web: TestClient, catalog: Catalog) -> No
     memory = page.select_one('#columns tr[data-column="memory_gb"]').get_text(" ", strip=True)
     assert "GB (10^9 bytes)" in memory
     assert page.select_one('a[rel~="license"]')["href"] == "https://creativecommons.org/licenses/by-nc/4.0/"
-    assert page.select_one("#schema-version").get_text() == "3.0.0"
+    assert page.select_one("#schema-version").get_text() == "3.1.0"
     assert page.select_one("#data-version").get_text() == catalog.version
     assert page.select_one("#last-verified").get_text() == "2026-11-01"  # newest verified date in the small catalog
     assert "only to answer this request" in page.select_one("#privacy").get_text()
@@ -122,7 +122,7 @@ def test_data_without_slash_redirects(web: TestClient) -> None:
 
 def test_api_dataset_describes_the_schema(web: TestClient, catalog: Catalog) -> None:
     body = web.get("/api/dataset").json()
-    assert (body["schema_version"], body["licence"], body["rows"]) == ("3.0.0", "CC-BY-NC-4.0", 3)
+    assert (body["schema_version"], body["licence"], body["rows"]) == ("3.1.0", "CC-BY-NC-4.0", 3)
     assert body["data_version"] == catalog.version and body["last_verified"] == "2026-11-01"
     units = {c["name"]: c["unit"] for c in body["columns"]}
     assert units["memory_bandwidth_tbps"] == "TB/s (10^12 bytes/s)" and units["power_w"] == "W"
@@ -151,7 +151,7 @@ def test_a_valid_request_is_recorded_and_answered_with_the_csv(web: TestClient, 
     today = dt.datetime.now(dt.UTC).date().isoformat()
     assert response.headers["content-disposition"] == f'attachment; filename="compute-atlas-silicon-{today}.csv"'
     assert response.headers["cache-control"] == "no-store"
-    assert response.content.decode("utf-8") == EXPECTED_CSV
+    assert response.content.decode("utf-8-sig") == EXPECTED_CSV and response.content.startswith(b"\xef\xbb\xbf")
     [entry] = rows(app)
     assert (entry.name, entry.email, entry.organisation) == (VALID["name"], VALID["email"], VALID["organisation"])
     assert (entry.kind, entry.intended_use, entry.licence_accepted) == ("download", use, True)

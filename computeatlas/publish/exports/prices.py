@@ -24,7 +24,7 @@ import duckdb
 
 from computeatlas.cloud.dataset import StoreDamaged
 from computeatlas.cloud.store import Store
-from computeatlas.publish.exports.csv import sql_neutralise
+from computeatlas.publish.exports.csv import BOM, TIMESTAMP_FORMAT, sql_neutralise
 from computeatlas.publish.exports.silicon_table import (
     LICENCE,
     LICENCE_TITLE,
@@ -59,7 +59,7 @@ COLUMNS = (
 """The dataset's columns, in order (``per_accelerator_hour`` is derived, in ``currency``)."""
 
 NUMBERS = frozenset({"collected", "amount", "accelerators", "per_accelerator_hour"})
-"""The columns that are not text (never neutralised)."""
+"""The columns that are not text (never neutralised; ``collected`` is written as the one CSV time format)."""
 
 MEDIA_TYPES: dict[str, str] = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
 
@@ -137,6 +137,8 @@ def _export(store: Store, fmt: Format) -> bytes:
 
     def column(name: str) -> str:
         text = "array_to_string(qualifiers, ' ')" if name == "qualifiers" else name
+        if name == "collected" and fmt == "csv":  # the one CSV time format, as the JSON API writes it
+            return f"strftime(collected AT TIME ZONE 'UTC', '{TIMESTAMP_FORMAT}') AS collected"
         # no text cell of the CSV starts a spreadsheet formula (the guard of the silicon CSV)
         return f"{sql_neutralise(text)} AS {name}" if fmt == "csv" and name not in NUMBERS else f"{text} AS {name}"
 
@@ -152,7 +154,7 @@ def _export(store: Store, fmt: Format) -> bytes:
             select = "SELECT " + ", ".join(f"NULL::VARCHAR AS {c}" for c in COLUMNS) + " WHERE false"
         path = "'" + str(target).replace("'", "''") + "'"
         if fmt == "csv":
-            con.execute(f"COPY ({select}) TO {path} (FORMAT CSV, HEADER true)")
+            con.execute(f"COPY ({select}) TO {path} (FORMAT CSV, HEADER true, NEW_LINE '\\r\\n')")
         else:
             meta = (
                 "{licence: "
@@ -166,7 +168,8 @@ def _export(store: Store, fmt: Format) -> bytes:
                 + "}"
             )
             con.execute(f"COPY ({select}) TO {path} (FORMAT PARQUET, KV_METADATA {meta})")
-        return target.read_bytes()
+        written = target.read_bytes()
+        return BOM.encode("utf-8") + written if fmt == "csv" else written
 
 
 __all__ = ["COLUMNS", "MEDIA_TYPES", "Format", "export", "notice"]
