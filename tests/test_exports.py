@@ -5,9 +5,9 @@ card, and ``computeatlas export``."""
 from __future__ import annotations
 
 import csv
-import re
 import io
 import json
+import re
 import sqlite3
 from pathlib import Path
 
