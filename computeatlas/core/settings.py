@@ -121,6 +121,19 @@ class Settings(BaseSettings):
             raise ValueError("base_path must start with '/' (e.g. '/atlas') or be empty")
         return value
 
+    @field_validator("rate_limit")
+    @classmethod
+    def _rate_limit(cls, value: str) -> str:
+        from limits import parse_many  # the form guard's own parser: what it accepts, this accepts
+
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError(
+                f"{value!r} is not a rate limit; write one or more of N/second, N/minute, N/hour or N/day joined by ';' (e.g. '10/minute;100/day')"
+            ) from None
+        return value
+
     @field_validator("public_origin")
     @classmethod
     def _origin(cls, value: str) -> str:
