@@ -109,7 +109,7 @@ class Gcp(Collector):
         currency = self.need(price, "currencyCode", str, url, at)
         if currency not in ISO_4217:
             raise self.error(url, f"an unknown currency code {currency!r}", f"{at}.currencyCode")
-        amount = self.price(int(units) + nanos / 1e9, url, at)
+        amount = self.price((int(units) * 1_000_000_000 + nanos) / 1e9, url, at)  # exact to the nano
         regions = self.need(sku, "serviceRegions", list, url, where)
         name = RUNNING_IN.sub("", description).strip()
         extra = json.dumps(

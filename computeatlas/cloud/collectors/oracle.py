@@ -6,7 +6,7 @@ object, ``items`` of products, each with ``partNumber``, ``displayName``, ``metr
 ``value``). Oracle prices its GPU compute per GPU-hour: an item whose ``metricName`` is
 ``GPU Per Hour`` and whose ``serviceCategory`` starts with ``Compute - GPU`` becomes one
 on-demand observation (``PAY_AS_YOU_GO``) per accelerator-hour, named by its
-``displayName`` as Oracle writes it (placed, like every row, only through our instance
+``displayName`` exactly as Oracle writes it (placed, like every row, only through our instance
 table); other items are skipped and counted. Licences that share the metric (``NVIDIA AI
 Enterprise``) and Cloud@Customer appliances fall outside the category and are skipped.
 The ``partNumber`` is kept in ``raw_extra``. The API returns the list in one response.
@@ -59,7 +59,7 @@ class Oracle(Collector):
             if not category.startswith(CATEGORY) or "NVIDIA AI Enterprise" in str(item.get("displayName", "")):
                 out.skip("a GPU-hour item outside Oracle's public GPU compute (a licence or an appliance)")
                 continue
-            name = " ".join(self.need(item, "displayName", str, url, where).split())
+            name = self.need(item, "displayName", str, url, where).strip()
             part = self.need(item, "partNumber", str, url, where)
             local = self.need(item, "currencyCodeLocalizations", list, url, where)
             usd = [c for c in local if isinstance(c, dict) and c.get("currencyCode") == "USD"]
