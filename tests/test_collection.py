@@ -65,7 +65,7 @@ def test_collect_all_runs_every_collector_into_its_own_run_and_records_each_atte
         assert name in result.stdout
     store = tmp_path / "prices"
     found = {name: attempts(store, name)[0] for name in SOURCES}
-    assert {name: [a.result for a in got] for name, got in found.items()} == dict.fromkeys(SOURCES, ["imported"])
+    assert {name: [a.result for a in got] for name, got in found.items()} == {name: ["imported"] for name in SOURCES}
     rows = {name: (got[0].rows_read, got[0].accepted + got[0].held) for name, got in found.items()}
     assert rows == {
         "aws": (6, 0),  # the recorded AWS lines are all skipped (see test_collectors), so AWS adds no run
