@@ -158,6 +158,9 @@ def _one(
         return Outcome(attempt("failed", error=str(exc)), None)
     except OSError as exc:  # a temporary file that could not be written
         return Outcome(attempt("failed", error=f"{name}: {exc}"), None)
+    except Exception as exc:  # a reading the source gave that no check foresaw: this source fails, the others go on
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        return Outcome(attempt("failed", error=f"{name}: an unexpected response ({type(exc).__name__}: {first})"), None)
     hold = context.check(name, got, context.store) if context.check else None
     readings: Sequence[Observation] = got.observations
     if hold:

@@ -3,7 +3,8 @@
 :func:`client` makes an :class:`httpx.Client` whose transport retries, with exponential
 backoff (tenacity), a request that failed in transport (connection refused or reset, a
 timeout) or was answered 429 or 5xx: at most :data:`ATTEMPTS` attempts, waiting
-``backoff × 2^n`` seconds between them (at most :data:`MAX_WAIT`). After the last attempt the
+``backoff × 2^n`` seconds between them, or the answer's ``Retry-After`` seconds when longer
+(at most :data:`MAX_WAIT`). After the last attempt the
 last answer is returned as it is (the collector reports its status) or the transport error
 raised. Every request names the project in its User-Agent
 (``computeatlas/<version> (+<public origin>)``).
@@ -11,6 +12,7 @@ raised. Every request names the project in its User-Agent
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import metadata
 from typing import TYPE_CHECKING
 
@@ -44,6 +46,21 @@ def _retryable(response: httpx.Response) -> bool:
     return response.status_code in RETRY_STATUS
 
 
+def _wait(backoff: float) -> Callable[[RetryCallState], float]:
+    """Exponential backoff, or the answer's ``Retry-After`` seconds when longer (at most :data:`MAX_WAIT`)."""
+    exponential = wait_exponential(multiplier=backoff, max=MAX_WAIT)
+
+    def wait(state: RetryCallState) -> float:
+        seconds = exponential(state)
+        if state.outcome is not None and not state.outcome.failed:
+            after = state.outcome.result().headers.get("Retry-After", "")
+            if after.strip().isdigit():
+                seconds = max(seconds, min(float(after), MAX_WAIT))
+        return seconds
+
+    return wait
+
+
 def _close_before_retry(state: RetryCallState) -> None:
     if state.outcome is not None and not state.outcome.failed:
         state.outcome.result().close()
@@ -67,7 +84,7 @@ def client(origin: str = "", timeout: float = TIMEOUT, attempts: int = ATTEMPTS,
         def handle_request(self, request: httpx.Request) -> httpx.Response:
             retrying = Retrying(
                 stop=stop_after_attempt(max(1, attempts)),
-                wait=wait_exponential(multiplier=backoff, max=MAX_WAIT),
+                wait=_wait(backoff),
                 retry=retry_if_exception_type(httpx.TransportError) | retry_if_result(_retryable),
                 before_sleep=_close_before_retry,
                 retry_error_callback=_last,
