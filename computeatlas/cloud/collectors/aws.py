@@ -88,6 +88,9 @@ class Aws(Collector):
         :class:`~computeatlas.cloud.collectors.base.CollectorError` for a response that is not
         the Price List API's."""
         out = Collected()
+        if not self.instance_types:
+            out.warnings.append(f"{self.name}: no AWS instance types in the instance table: nothing asked")
+            return out
         self.page(out, OFFER_INDEX)
         url, index = self.get_json(client, self.on_base(OFFER_INDEX))
         offers = self.need(index, "offers", dict, url)
