@@ -146,6 +146,7 @@ RULES = {
     "unit_not_stated": "the source does not state what the price is per (chip, device or slice), and the provider's page as read does not establish it",
     "spot_above_on_demand": "a spot price above the on-demand price of the same instance and region",
     "committed_equals_on_demand": "a committed-use price that is exactly the on-demand price over the same month",
+    "collection_held": "its whole collection was held by the pre-publication check (the previous collection stays current)",
 }
 """Every rule name and what it means."""
 

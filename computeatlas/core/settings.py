@@ -112,6 +112,18 @@ class Settings(BaseSettings):
         dt.date(2015, 1, 1), description="a price collected before this date is held (an importer may set its source's own FIRST_DATE)"
     )
     hours_per_month: float = Field(730.0, gt=0, description="hours in a month, for the hourly equivalent of a monthly term")
+    gcp_api_key: str = Field(
+        "",
+        repr=False,
+        description="a Google Cloud API key for the Cloud Billing Catalog collector (gcp); without it that collector is skipped. "
+        "Give it in the environment, never in a file in git",
+    )
+    collector_urls: dict[str, str] = Field(
+        default_factory=dict,
+        description="base URLs that replace collectors' own, by collector name, as JSON "
+        '(\'{"aws": "https://mirror.example.org"}\'): for a mirror of a price source',
+    )
+    collector_timeout: float = Field(60.0, gt=0, description="seconds a collector waits to connect or between two reads of a response")
 
     @field_validator("base_path")
     @classmethod
