@@ -22,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from computeatlas.core.provenance import CopyForm
 from computeatlas.core.states import RecordState, State
 from computeatlas.core.units import Dimension, Figure, UnitError, parse
 
@@ -91,19 +92,30 @@ class Record(BaseModel):
 
 
 class Source(Record):
-    """A document a figure was read from. ``accessed`` is when it was read."""
+    """A document a figure was read from. ``accessed`` is when it was read.
+
+    ``kind`` says who wrote the document; ``url`` is where we read it. When that is not
+    where its author publishes it (a vendor PDF read from someone's repository or a
+    slide-mirror site), ``copy_form`` says so (``verbatim`` or ``conversion``) and
+    ``copy_of`` may give the author's own URL. Whether a vendor source is on the maker's
+    own hosts is derived from ``url`` (:mod:`computeatlas.core.provenance`), never written.
+    """
 
     title: str = Field(min_length=1)
-    url: str = Field(pattern=r"^https?://\S+$")
+    url: str = Field(pattern=r"^https?://\S+$", description="where we read the document")
     publisher: str = Field(min_length=1)
     kind: SourceKind
     accessed: dt.date
+    copy_form: CopyForm | None = Field(None, description="set when url is a third party's copy: 'verbatim' or 'conversion'")
+    copy_of: str | None = Field(None, pattern=r"^https?://\S+$", description="the author's own URL of the document a copy reproduces")
 
     @model_validator(mode="after")
     def _not_future(self, info: ValidationInfo) -> Source:
         today = today_from(info)
         if self.accessed > today:
             raise ValueError(f"accessed date {self.accessed} is in the future (today is {today})")
+        if self.copy_of is not None and self.copy_form is None:
+            raise ValueError("copy_of names the original of a copy: set copy_form = 'verbatim' or 'conversion' too")
         return self
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import Field, ValidationInfo, model_validator
 
 from computeatlas.core.catalog import Problem, RecordKind, missing
+from computeatlas.core.provenance import MakerHosts, ReadAt, owns, read_at, read_from
 from computeatlas.core.claims import (
     AreaDetail,
     BandwidthSpec,
@@ -93,11 +94,24 @@ class Devices(Record):
 
 
 class Vendor(Record):
-    """A company that designs accelerators."""
+    """A company that designs accelerators, with the hosts it publishes on.
+
+    ``hosts`` lists where the maker publishes beyond the domain of ``url`` (which always
+    counts): the one list a source's URL is checked against to call it *maker-hosted*.
+    """
 
     id: Id
     name: str
     url: str = Field(pattern=r"^https?://\S+$")
+    hosts: MakerHosts = Field(default_factory=MakerHosts)
+
+    def owns(self, url: str) -> bool:
+        """True when ``url`` is on this maker's own hosts (:func:`computeatlas.core.provenance.owns`)."""
+        return owns(self.hosts, self.url, url)
+
+    def read_at(self, source: Source) -> ReadAt:
+        """Where ``source`` (cited on one of this maker's parts) was read."""
+        return read_at(source.kind.value, source.url, source.copy_form, self.hosts, self.url)
 
 
 class Accelerator(Record):
@@ -196,3 +210,24 @@ def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, st
         for alias in acc.aliases:
             if ids.get(alias.casefold(), ident) != ident:
                 yield Problem(files[f"accelerators/{ident}"], "aliases", "alias is another accelerator's id", alias)
+        maker = vendors.get(acc.vendor)
+        if maker is not None:
+            yield from _where_read(files[f"accelerators/{ident}"], acc, maker)
+
+
+def _where_read(file: str, acc: Accelerator, maker: Vendor) -> Iterator[Problem]:
+    """A vendor source that claims the maker's host (no ``copy_form``) on a host the maker
+    does not own, and a "copy" that is on the maker's own host."""
+    for key, source in acc.sources.items():
+        on_maker_host = maker.owns(source.url)
+        if source.kind.value == "vendor" and source.copy_form is None and not on_maker_host:
+            yield Problem(
+                file,
+                f"sources.{key}.url",
+                f"a vendor source read at {read_from(source.url)}, which is not one of {maker.name}'s hosts "
+                f"(data/vendors/{maker.id}.toml): mark the copy (copy_form = 'verbatim' or 'conversion', copy_of = the maker's URL), "
+                "or add the host to the maker's hosts if the maker owns it",
+                source.url,
+            )
+        elif source.copy_form is not None and on_maker_host:
+            yield Problem(file, f"sources.{key}.copy_form", f"{read_from(source.url)} is {maker.name}'s own host: this is not a copy", source.url)
