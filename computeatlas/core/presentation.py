@@ -63,6 +63,7 @@ from computeatlas.core.numbers import (
     tera_unit,
 )
 from computeatlas.core.offer_words import pricing_words, source_words
+from computeatlas.core.provenance import CopyForm, read_from
 from computeatlas.core.states import DERIVED_LABEL, SPEC_STATES, State
 
 STATE_WORDS: tuple[str, ...] = tuple(s.label for s in SPEC_STATES)
@@ -98,6 +99,18 @@ def dispute_to_weigh(claim: Claim | None, source_kinds: Mapping[str, str]) -> bo
     if source_kinds.get(claim.source or "") != "vendor":
         return True
     return any(source_kinds.get(o.source) == "vendor" for o in others)
+
+
+def where_read(url: str, copy_form: CopyForm | str | None) -> str | None:
+    """How every output says a source was read from a copy: ``"read from an unofficial
+    conversion at github.com/kuhar"`` (a converted copy, which may carry transcription
+    errors) or ``"read from a copy at sgpjbg.com"`` (verbatim); None for a document read where
+    its author publishes it."""
+    if copy_form is None:
+        return None
+    form = CopyForm(copy_form)
+    where = read_from(url)
+    return f"read from an unofficial conversion at {where}" if form is CopyForm.CONVERSION else f"read from a copy at {where}"
 
 
 # --- what a person sees ---------------------------------------------------------------

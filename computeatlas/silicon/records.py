@@ -10,7 +10,6 @@ from typing import Any
 from pydantic import Field, ValidationInfo, model_validator
 
 from computeatlas.core.catalog import Problem, RecordKind, missing
-from computeatlas.core.provenance import MakerHosts, ReadAt, owns, read_at, read_from
 from computeatlas.core.claims import (
     AreaDetail,
     BandwidthSpec,
@@ -28,6 +27,7 @@ from computeatlas.core.claims import (
     TextSpec,
     today_from,
 )
+from computeatlas.core.provenance import MakerHosts, ReadAt, owns, read_at, read_from
 
 REQUIRED_FORMATS = (NumberFormat.FP8, NumberFormat.BF16)
 """Compute formats every accelerator must give a state for."""
@@ -230,4 +230,6 @@ def _where_read(file: str, acc: Accelerator, maker: Vendor) -> Iterator[Problem]
                 source.url,
             )
         elif source.copy_form is not None and on_maker_host:
-            yield Problem(file, f"sources.{key}.copy_form", f"{read_from(source.url)} is {maker.name}'s own host: this is not a copy", source.url)
+            yield Problem(
+                file, f"sources.{key}.copy_form", f"{read_from(source.url)} is {maker.name}'s own host: this is not a copy", source.url
+            )
