@@ -227,9 +227,26 @@ class BandwidthSpec(Claim):
 
 
 class PowerSpec(Claim):
-    """Power (TDP or maximum board power, as the note says) in watts."""
+    """Power (TDP or maximum board power, as the note says) in watts.
+
+    ``measured = true`` marks a figure the maker measured (Google's TPU v4 page: "measured
+    min/mean/max power 90/170/192 W") rather than a rating: shown as measured, never
+    compared with ratings and never divided as a TDP in per-watt figures.
+    """
 
     dimension: ClassVar[Dimension] = Dimension.POWER
+    measured: bool = Field(False, description="true for a measured power (e.g. a measured maximum), not a rating such as a TDP")
+
+    @property
+    def comparable(self) -> bool:
+        """A measured power is never compared with (or divided as) a rating."""
+        return not self.measured and super().comparable
+
+    @model_validator(mode="after")
+    def _check_measured(self) -> PowerSpec:
+        if self.measured and (self.state is not State.PUBLISHED or self.value is None):
+            raise ValueError("measured = true marks a published power figure: give its value (or drop 'measured')")
+        return self
 
 
 class ComputeSpec(Claim):
@@ -297,6 +314,10 @@ class LinkDirection(StrEnum):
         return "direction not stated" if self is LinkDirection.NOT_STATED else self.value.replace("_", " ")
 
 
+_LINK_BANDWIDTH = re.compile(r"\d[\d,.]*\s*(?:[kMGTP]i?)?(?:B|b|bit)/s|\d[\d,.]*\s*[kMGTP]?bps\b")
+"""A bandwidth written in words ("900 GB/s", "400 Gb/s", "1.6 Tbps"); transfer rates (GT/s) are not bandwidths."""
+
+
 class LinkSpec(Claim):
     """Scale-up interconnect: ``text`` names it; ``value`` is a bandwidth if published, in
     bytes per second once parsed (``"400 Gb/s"`` is bits: 50 GB/s), with the ``direction``
@@ -317,6 +338,13 @@ class LinkSpec(Claim):
             )
         if self.value is None and self.direction is not None:
             raise ValueError(f"direction {self.direction.value!r} without a bandwidth value")
+        stated = _LINK_BANDWIDTH.search(self.text or "") if self.value is None else None
+        if stated is not None:
+            raise ValueError(
+                f"interconnect text states a bandwidth ({stated.group(0)!r}) while the bandwidth cell has none (it would read "
+                "'not yet collected'): put the figure in value with its direction, or, if it is not the scale-up bandwidth "
+                "(a per-link rate, a CPU link, a NIC), say so in the note and keep the text to the link's name"
+            )
         return self
 
 

@@ -39,6 +39,7 @@ from computeatlas.core.claims import (
     ComputeSpec,
     LinkDirection,
     LinkSpec,
+    PowerSpec,
     TextDetail,
     TextSpec,
 )
@@ -219,10 +220,13 @@ def present(claim: Claim | None, *, unit: str | None = None, what: str = "the fi
     if claim.state is State.PUBLISHED:
         fig = claim.figure
         if fig is not None:
-            per_accelerator = bool(claim.basis and claim.basis.per_accelerator)
+            measured = isinstance(claim, PowerSpec) and claim.measured
+            per_accelerator = bool(claim.basis and claim.basis.per_accelerator) and not measured
             parts = [figure_text(claim.value)] if claim.value else []
             if isinstance(claim, LinkSpec) and claim.direction is not None and parts:
                 parts[-1] += f" ({claim.direction.label})"
+            if measured and parts:
+                parts[-1] += " (measured, not a TDP)"
             if claim.text and not figure:
                 parts.insert(0, claim.text)
             return Presented(
@@ -233,7 +237,11 @@ def present(claim: Claim | None, *, unit: str | None = None, what: str = "the fi
                 stated=claim.value,
                 stated_amount=fig.amount,
                 basis=basis,
-                reason=None if per_accelerator else _reason(State.PUBLISHED, claim, what),
+                reason=f"{what}: a measured power, not a rating, so never divided as a TDP"
+                if measured
+                else None
+                if per_accelerator
+                else _reason(State.PUBLISHED, claim, what),
                 disputed=disputed,
             )
         if isinstance(claim, LinkSpec) and figure:
