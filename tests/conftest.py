@@ -137,7 +137,7 @@ SMALL_CATALOG = [
         availability="cloud-only",
         specs__memory=_published("144 GB", memory_type="HBM3e"),
         specs__memory_bandwidth=_published("4.9 TB/s"),
-        specs__power={"state": "not_published", "note": "Acme withholds it."},
+        specs__power={"state": "not_published", "source": "sheet", "note": "Acme withholds it."},
     ),
     make_record(
         "globex-g1",

@@ -126,10 +126,12 @@ def test_real_not_published_cells_all_rest_on_the_makers_document(real_catalog: 
     assert (gc200.specs.power.state, gc200.compute(NumberFormat.FP8).state) == (State.NOT_SOURCED, State.NOT_SOURCED)
 
 
-def test_real_tpu_v4_power_is_measured(real_catalog: Catalog) -> None:
-    v4 = real_catalog.accelerators["google-tpu-v4"]
-    assert (v4.specs.power.value, v4.specs.power.measured, v4.specs.power.comparable) == ("192 W", True, False)
-    assert compute_per_watt(v4, NumberFormat.BF16).state is State.NOT_COMPARABLE
+def test_real_tpu_v3_and_v4_power_is_measured(real_catalog: Catalog) -> None:
+    # Google: "Measured min/mean/max power 123/220/262 W" (v3) and "90/170/192 W" (v4)
+    for ident, watts in (("google-tpu-v3", "262 W"), ("google-tpu-v4", "192 W")):
+        tpu = real_catalog.accelerators[ident]
+        assert (tpu.specs.power.value, tpu.specs.power.measured, tpu.specs.power.comparable) == (watts, True, False)
+        assert compute_per_watt(tpu, NumberFormat.BF16).state is State.NOT_COMPARABLE
 
 
 BEFORE_FP4 = (
