@@ -92,14 +92,9 @@ class Record(BaseModel):
 
 
 class Source(Record):
-    """A document a figure was read from. ``accessed`` is when it was read.
-
-    ``kind`` says who wrote the document; ``url`` is where we read it. When that is not
-    where its author publishes it (a vendor PDF read from someone's repository or a
-    slide-mirror site), ``copy_form`` says so (``verbatim`` or ``conversion``) and
-    ``copy_of`` may give the author's own URL. Whether a vendor source is on the maker's
-    own hosts is derived from ``url`` (:mod:`computeatlas.core.provenance`), never written.
-    """
+    """A document a figure was read from, on ``accessed``: ``kind`` is who wrote it, ``url`` where we
+    read it; a third party's copy says so (``copy_form``, ``copy_of`` the author's URL). Maker-hosted
+    is derived from ``url`` (:mod:`computeatlas.core.provenance`), never written."""
 
     title: str = Field(min_length=1)
     url: str = Field(pattern=r"^https?://\S+$", description="where we read the document")
@@ -227,12 +222,8 @@ class BandwidthSpec(Claim):
 
 
 class PowerSpec(Claim):
-    """Power (TDP or maximum board power, as the note says) in watts.
-
-    ``measured = true`` marks a figure the maker measured (Google's TPU v4 page: "measured
-    min/mean/max power 90/170/192 W") rather than a rating: shown as measured, never
-    compared with ratings and never divided as a TDP in per-watt figures.
-    """
+    """Power (TDP or maximum board power, as the note says) in watts; ``measured = true`` marks a
+    measured figure (TPU v4: "measured min/mean/max power 90/170/192 W"), never divided as a TDP."""
 
     dimension: ClassVar[Dimension] = Dimension.POWER
     measured: bool = Field(False, description="true for a measured power (e.g. a measured maximum), not a rating such as a TDP")
@@ -340,11 +331,9 @@ class LinkSpec(Claim):
             raise ValueError(f"direction {self.direction.value!r} without a bandwidth value")
         stated = _LINK_BANDWIDTH.search(self.text or "") if self.value is None else None
         if stated is not None:
-            raise ValueError(
-                f"interconnect text states a bandwidth ({stated.group(0)!r}) while the bandwidth cell has none (it would read "
-                "'not yet collected'): put the figure in value with its direction, or, if it is not the scale-up bandwidth "
-                "(a per-link rate, a CPU link, a NIC), say so in the note and keep the text to the link's name"
-            )
+            raise ValueError(f"interconnect text states a bandwidth ({stated.group(0)!r}) while the bandwidth cell has none (it would read "
+                             "'not yet collected'): put it in value with its direction, or, if it is not the scale-up bandwidth "
+                             "(a per-link rate, a CPU link, a NIC), in the note")  # fmt: skip
         return self
 
 
