@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from computeatlas.catalog import Catalog, check, load
 from computeatlas.core.presentation import where_read
 from computeatlas.core.provenance import MakerHosts, ReadAt, owns, read_from
+from computeatlas.publish.exports.silicon_table import SOURCE_COLUMNS, build
 from computeatlas.web.app import create_app
 
 from .conftest import TODAY, VENDORS, make_record, write_data
@@ -125,3 +126,15 @@ def test_pages_and_json_say_a_source_is_a_copy(tmp_path: Path) -> None:
     )
     assert (sources["sheet"]["read_at"], sources["sheet"]["copy_form"], sources["sheet"]["where_read"]) == ("maker_hosted", None, None)
     assert ReadAt(sources["wp"]["read_at"]).label == "maker's document via a copy"
+
+
+def test_csv_and_sqlite_carry_where_a_source_was_read(tmp_path: Path) -> None:
+    record = make_record("acme-a1", sources={**make_record("x")["sources"], "wp": CONVERSION}, specs__power={**_power(), "source": "wp"})
+    table = build(load(write_data(tmp_path / "data", [record]), today=TODAY))
+    rows = {r[1]: dict(zip(SOURCE_COLUMNS, r, strict=True)) for r in table.sources}
+    assert (rows["wp"]["read_from"], rows["wp"]["read_at"], rows["wp"]["copy_form"]) == ("github.com/kuhar", "maker_copy", "conversion")
+    assert rows["wp"]["copy_of"] == "https://acme.example/a1-white-paper.pdf"
+    assert (rows["sheet"]["read_from"], rows["sheet"]["read_at"], rows["sheet"]["copy_form"]) == ("acme.example", "maker_hosted", None)
+    (csv_sources,) = [dict(r)["sources"] for r in table.records()]
+    assert "Acme A1 white paper — Acme [vendor] https://github.com/kuhar/" in csv_sources
+    assert csv_sources.endswith("(read from an unofficial conversion at github.com/kuhar)")
