@@ -38,6 +38,7 @@ from computeatlas.core.presentation import (
     present_link,
     present_sparse,
     tera_unit,
+    where_read,
 )
 from computeatlas.core.states import State
 from computeatlas.core.units import Dimension
@@ -271,8 +272,12 @@ def _memory_type(acc: Accelerator) -> str:
 
 
 def _sources(acc: Accelerator) -> str:
-    """Every source as ``title — publisher [kind] url``; ``[vendor]`` marks the party that sells it."""
-    return " | ".join(f"{s.title} — {s.publisher} [{s.kind.value}] {s.url}" for s in acc.sources.values())
+    """Every source as ``title — publisher [kind] url``; ``[vendor]`` marks the party that sells it,
+    and a copy says so (``(read from an unofficial conversion at github.com/kuhar)``)."""
+    return " | ".join(
+        f"{s.title} — {s.publisher} [{s.kind.value}] {s.url}" + (f" ({words})" if (words := where_read(s.url, s.copy_form)) else "")
+        for s in acc.sources.values()
+    )
 
 
 def _disputed(acc: Accelerator) -> str:
@@ -372,7 +377,8 @@ def export_columns() -> tuple[Column, ...]:
         Column(
             "sources",
             "text",
-            "Every source as 'title — publisher [kind] url', separated by ' | '; [vendor] marks the party that sells the part.",
+            "Every source as 'title — publisher [kind] url', separated by ' | '; [vendor] marks the party that sells the part; "
+            "a vendor document read from a third party's copy ends '(read from a copy at …)' or '(read from an unofficial conversion at …)'.",
             lambda _c, a: _sources(a),
         ),
     )
