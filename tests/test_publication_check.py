@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from computeatlas.cli import app as cli_app
 from computeatlas.cloud import collection_log, rules
 from computeatlas.cloud.collection_log import Attempt
+from computeatlas.cloud.collectors.base import Collected
 from computeatlas.cloud.instances import load_instances
 from computeatlas.cloud.observations import Observation, Status
 from computeatlas.cloud.publication_check import RULE, PublicationCheck, hold_reason, hold_whole, previous_offers, previous_run
@@ -76,8 +78,10 @@ def store(tmp_path: Path) -> Store:
     return found
 
 
-def _check(store: Store) -> PublicationCheck:
-    return PublicationCheck(store, TABLE, RateTable([]), rules.Limits(), factor=Settings().collection_median_factor)
+def _check(store: Store) -> Callable[[str, list[Observation]], str | None]:
+    """The hook as ``collect_sources`` calls it: (source, what was collected, the store)."""
+    check = PublicationCheck(TABLE, RateTable([]), rules.Limits(), factor=Settings().collection_median_factor)
+    return lambda source, readings: check(source, Collected(observations=readings), store)
 
 
 def test_ten_offers_then_four_is_held_naming_what_it_would_drop(store: Store) -> None:
@@ -141,3 +145,35 @@ def test_a_held_run_is_stored_and_listed_and_the_previous_prices_stay_current(st
         text = text[end:].strip()
     assert len(rows) == 4 and all(r["rules"][0] == "collection_held" and r["reasons"][0] == reason for r in rows)
     assert "collection_held" in rules.RULES
+
+
+def test_prices_collect_holds_a_run_that_lost_most_of_its_offers_and_keeps_the_previous_current(tmp_path: Path) -> None:
+    """End to end through the command: Azure's recorded pages, then a response that stops after
+    its first item (NextPageLink null, as the API's last page says it)."""
+    from tests.loopback import FIXTURES, Answer, serving
+
+    root = tmp_path / "prices"
+    page = json.loads((FIXTURES / "azure-page1.json").read_text(encoding="utf-8"))
+    short = {**page, "Items": page["Items"][:1], "Count": 1, "NextPageLink": None}
+    with serving() as server:
+        server.route("/api/retail/prices", Answer.file("azure-page1.json"), Answer.file("azure-page2.json"))
+        env = {"COMPUTEATLAS_COLLECTOR_URLS": json.dumps({"azure": server.url}), "COLUMNS": "300"}
+        first = CliRunner().invoke(cli_app, ["prices", "collect", "azure", "--prices", str(root)], env=env)
+        assert first.exit_code == 0, first.output
+        before = sorted(
+            (r["instance_type"], r["region"], r["pricing"], r["amount"]) for r in Store(root).current(None, dt.datetime.now(dt.UTC), 90)
+        )
+        assert len(before) == 6  # H100 eastus on-demand and spot, H200 in four regions (the Windows price is held)
+        server.route("/api/retail/prices", Answer(json.dumps(short).encode()))
+        second = CliRunner().invoke(cli_app, ["prices", "collect", "azure", "--prices", str(root)], env=env)
+    assert second.exit_code == 1
+    run = previous_run(root, "azure")
+    assert f"azure held: azure: it would drop 5 of 6 offers of its previous run ({run}), more than 50%" in second.stderr
+    after = sorted(
+        (r["instance_type"], r["region"], r["pricing"], r["amount"]) for r in Store(root).current(None, dt.datetime.now(dt.UTC), 90)
+    )
+    assert after == before
+    found, _ = collection_log.attempts(root, "azure")
+    # the one item, asked for by each of the collector's two requests (ten instance types each), every row held
+    assert [a.result for a in found] == ["held", "imported"] and found[0].held == found[0].rows_read == 2 and found[0].accepted == 0
+    assert [r["rules"][0] for r in Store(root).held(run=found[0].run)] == [RULE, RULE]

@@ -22,10 +22,11 @@ would hold anyway (unplaced instances, Windows licences) count on neither side;
 :func:`previous_offers` reads the previous run's offers from the store's current table (the
 rows whose ``run`` is the source's newest ``imported`` attempt in the collection log,
 :mod:`computeatlas.cloud.collection_log`); :class:`PublicationCheck` puts them together as the
-hook a collect command calls between "readings collected" and "run committed".
+hook ``computeatlas prices collect`` gives :func:`computeatlas.cloud.collection.collect_sources`
+(its ``check``), called between "readings collected" and "run committed".
 
-A held run is still committed, so it is visible: :func:`hold_whole` holds every reading under
-the rule ``collection_held`` with the reason (``prices held`` lists them), and the attempt is
+A held run is still committed, so it is visible: every reading is held under the rule
+``collection_held`` with the reason (:func:`hold_whole`; ``collect_sources`` does the same) (``prices held`` lists them), and the attempt is
 recorded as ``held``. Held rows are never current, and every reading of a new collection has a
 new collection time (a new observation key), so the current table keeps the previous run's
 rows as each offer's newest accepted row: the previous run stays current. The next collection
@@ -42,6 +43,7 @@ from pathlib import Path
 
 from computeatlas.cloud import collection_log, rules
 from computeatlas.cloud.band import usd_per_accelerator_hour
+from computeatlas.cloud.collectors.base import Collected
 from computeatlas.cloud.instances import InstanceTable
 from computeatlas.cloud.observations import Observation, Status
 from computeatlas.cloud.rates import RateTable
@@ -159,27 +161,28 @@ def previous_offers(store: Store, run: str | None, now: dt.datetime | None = Non
 
 @dataclass(frozen=True)
 class PublicationCheck:
-    """The hook of a collect command: called with a source's name and its readings (as
-    collected, before the import), it returns why the run must be held whole, or None.
+    """The pre-publication hook of :func:`computeatlas.cloud.collection.collect_sources`
+    (its ``check``): called with a source's name, what was collected and the store, before the
+    import, it returns why the run must be held whole, or None.
 
-    It decides copies of the readings (:func:`decided`), reads the source's previous run from
-    ``store`` (:func:`previous_run`, :func:`previous_offers`) and compares (:func:`hold_reason`)
-    with ``factor`` (:attr:`~computeatlas.core.settings.Settings.collection_median_factor`)."""
+    It decides copies of the readings (:func:`decided`, through ``table`` with ``rates`` and
+    ``limits``), reads the source's previous run from the store (:func:`previous_run`,
+    :func:`previous_offers`) and compares (:func:`hold_reason`) with ``factor``
+    (:attr:`~computeatlas.core.settings.Settings.collection_median_factor`)."""
 
-    store: Store
     table: InstanceTable
     rates: RateTable
     limits: rules.Limits
     factor: float = 3.0
     siblings: Mapping[str, tuple[str, ...]] | None = None
 
-    def __call__(self, source: str, readings: Sequence[Observation]) -> str | None:
-        """Why ``source``'s run of ``readings`` must be held whole, or None to publish it."""
+    def __call__(self, source: str, collected: Collected, store: Store) -> str | None:
+        """Why ``source``'s run of ``collected.observations`` must be held whole, or None to publish it."""
         now = dt.datetime.now(dt.UTC)
-        previous = previous_offers(self.store, previous_run(self.store.root, source), now)
+        previous = previous_offers(store, previous_run(store.root, source), now)
         if not previous:
             return None
-        mine = decided(readings, self.table, self.rates, self.limits, now, self.siblings)
+        mine = decided(collected.observations, self.table, self.rates, self.limits, now, self.siblings)
         return hold_reason(source, mine, previous, factor=self.factor, rates=self.rates, hours_per_month=self.limits.hours_per_month)
 
 
