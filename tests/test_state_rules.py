@@ -139,7 +139,15 @@ BEFORE_FP4 = (
     "amd-instinct-mi100", "amd-instinct-mi210", "amd-instinct-mi250", "amd-instinct-mi250x", "amd-instinct-mi300a",
     "amd-instinct-mi300x", "amd-instinct-mi325x", "amd-radeon-pro-w7900", "amd-radeon-rx-7900-xtx", "amd-radeon-ai-pro-r9700",
 )  # fmt: skip
-BLACKWELL = ("nvidia-b200", "nvidia-b300", "nvidia-gb200", "nvidia-gb300", "nvidia-geforce-rtx-5090", "nvidia-rtx-pro-6000-blackwell")
+BLACKWELL = (
+    "nvidia-b100",
+    "nvidia-b200",
+    "nvidia-b300",
+    "nvidia-gb200",
+    "nvidia-gb300",
+    "nvidia-geforce-rtx-5090",
+    "nvidia-rtx-pro-6000-blackwell",
+)
 
 
 def test_real_fp4_is_not_applicable_before_blackwell_and_cdna4(real_catalog: Catalog) -> None:
