@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from computeatlas.catalog import Catalog
 from computeatlas.cli import app as cli_app
 from computeatlas.cloud import collection_log, history, rules
+from computeatlas.cloud.collection import SOURCES
 from computeatlas.cloud.collection_log import Attempt
 from computeatlas.cloud.instances import load_instances
 from computeatlas.cloud.observations import Observation
@@ -104,7 +105,9 @@ def test_the_page_shows_each_sources_attempts_newest_price_failures_and_what_is_
     assert response.status_code == 200
     page = BeautifulSoup(response.text, "lxml")
     rows = {tr["data-source"]: tr for tr in page.select("#sources tbody tr")}
-    assert list(rows) == ["azure", "broken", "example"]  # sorted by name
+    assert list(rows) == sorted({"azure", "broken", "example", *SOURCES})  # recorded and configured, sorted by name
+    assert rows["oracle"]["data-state"] == "never" and notes(rows["oracle"]) == ["no collection attempted yet"]  # configured, never run
+    assert words(rows["oracle"].select_one(".attention")) == "needs attention"
     example = rows["example"]
     assert example["data-state"] == "overdue"
     assert notes(example) == [
@@ -135,7 +138,7 @@ def test_the_page_shows_each_sources_attempts_newest_price_failures_and_what_is_
     )
     assert words(azure.select_one(".newest-price")) == "no current price from this source"  # its run is not in this store
     assert page.select_one("#failures-azure") is None
-    assert rows["broken"]["data-state"] == "never"
+    assert rows["broken"]["data-state"] == "never" and notes(rows["broken"]) == ["no readable collection attempt is recorded"]
     problems = [words(li) for li in page.select("#problems li")]
     assert problems[0].startswith("<store>/collections/broken/20261130T080000.000000Z-0000beef.json: not a collection attempt record")
     assert problems[1:] == ["<store>/collections/broken: 1 record(s) give a time without a zone (UTC, ending in Z)"]
@@ -165,15 +168,19 @@ def test_the_json_is_the_same_view(client: TestClient) -> None:
     assert [s["source"] for s in only["sources"]] == ["azure", "example"]
 
 
+def _state(client: TestClient, source: str) -> str:
+    return next(s["state"] for s in client.get("/api/status/collectors").json()["sources"] if s["source"] == source)
+
+
 def test_a_new_attempt_shows_at_once(client: TestClient, store: Store) -> None:
-    assert client.get("/api/status/collectors").json()["sources"][2]["state"] == "overdue"
+    assert _state(client, "example") == "overdue"
     collection_log.record(
         store.root,
         Attempt(source="example", started=_at(11, 50), finished=_at(11, 55), result="imported", rows_read=3, accepted=3, run="R3"),
     )  # no new run in the store: the store's version is unchanged, and the page is not cached on it
     page = BeautifulSoup(client.get("/cloud/status").text, "lxml")
     assert page.select_one('tr[data-source="example"]')["data-state"] == "current"
-    assert client.get("/api/status/collectors").json()["sources"][2]["state"] == "current"
+    assert _state(client, "example") == "current"
 
 
 @pytest.mark.parametrize(
@@ -181,7 +188,10 @@ def test_a_new_attempt_shows_at_once(client: TestClient, store: Store) -> None:
     [
         ({"source": "<script>alert(1)</script>"}, "a collector name is lower-case letters, digits and hyphens"),
         ({"source": "../../etc/passwd"}, "a collector name is lower-case letters, digits and hyphens"),
-        ({"source": "exampel"}, "no collection of 'exampel' is recorded; did you mean example? (known: azure, broken, example)"),
+        (
+            {"source": "exampel"},
+            f"no source 'exampel'; did you mean example? (known: {', '.join(sorted({'azure', 'broken', 'example', *SOURCES}))})",
+        ),
         ({"source": "x" * 501}, "at most 500 characters"),
         ([("source", "azure"), ("source", "example")], "given more than once; separate several values with commas"),
     ],
@@ -222,7 +232,10 @@ def test_the_cli_prints_the_same_view_and_exits_1_when_a_source_needs_attention(
     result = CliRunner().invoke(cli_app, ["prices", "status", "--prices", str(store.root)])
     assert result.exit_code == 1, result.output
     lines = result.stdout.splitlines()
-    assert "collectors: 3 source(s), scheduled every 6 hours, as of 2026-11-30 12:00 UTC" in lines
+    assert (
+        f"collectors: {len({'azure', 'broken', 'example', *SOURCES})} source(s), scheduled every 6 hours, as of 2026-11-30 12:00 UTC"
+        in lines
+    )
     at = lines.index("  example: overdue (needs attention); overdue by 4 hours: the last successful collection finished 2026-11-30 01:30 UTC, "
                      "10 hours ago (scheduled every 6 hours); the last attempt failed (2026-11-30 11:02 UTC): https://examplecloud.example/api: timed out")  # fmt: skip
     assert lines[at + 1] == "    last attempt: 2026-11-30 11:02 UTC, less than an hour ago: failed, 0 rows read, 0 accepted, 0 held"
@@ -242,13 +255,24 @@ def test_the_cli_prints_the_same_view_and_exits_1_when_a_source_needs_attention(
 
 def test_a_store_whose_collectors_are_all_current_exits_0(tmp_path: Path) -> None:
     root = tmp_path / "prices"
-    collection_log.record(root, Attempt(source="azure", started=_at(10), finished=_at(10, 5), result="imported", rows_read=1, accepted=1))
-    collection_log.record(root, Attempt(source="google-cloud", started=_at(10), finished=_at(10), result="skipped", reason="no API key"))
+    for name in SOURCES:  # every configured collector: imported 1 h 55 min ago, but gcp, skipped without its key
+        skipped = name == "gcp"
+        collection_log.record(
+            root,
+            Attempt(
+                source=name,
+                started=_at(10),
+                finished=_at(10, 5),
+                result="skipped" if skipped else "imported",
+                reason="no API key" if skipped else None,
+                rows_read=0 if skipped else 1,
+                accepted=0 if skipped else 1,
+            ),
+        )
     result = CliRunner().invoke(cli_app, ["prices", "status", "--prices", str(root)])
     assert result.exit_code == 0, result.output  # a source only ever skipped (no API key) needs no attention
-    assert (
-        "  google-cloud: never; never collected successfully: no attempt recorded imported a run; the last attempt was skipped: no API key"
-        in (result.stdout.splitlines())
+    assert "  gcp: never; never collected successfully: no attempt recorded imported a run; the last attempt was skipped: no API key" in (
+        result.stdout.splitlines()
     )
 
 

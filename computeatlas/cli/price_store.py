@@ -13,6 +13,7 @@ import typer
 from computeatlas.cli.base import DataOption, PricesOption, fail, out, settings_for
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cloud import history
+from computeatlas.cloud.collection import SOURCES
 from computeatlas.cloud.collection_status import AttemptView, CollectorsStatus, collectors_status, hours_words
 from computeatlas.cloud.compaction import CompactionRefused
 from computeatlas.cloud.layout import period_of, pointer
@@ -86,7 +87,7 @@ def status(
     collector, or an unreadable attempt record, counts too)."""
     settings = settings_for(data=data, prices=prices)
     store = existing_store(settings.prices_dir)
-    collectors = collectors_status(store, history.utcnow(), settings.collection_schedule_hours, settings.freshness_days)
+    collectors = collectors_status(store, history.utcnow(), settings.collection_schedule_hours, settings.freshness_days, expected=SOURCES)
     troubled = collectors.attention
     if as_json:
         out.print_json(collectors.model_dump_json())

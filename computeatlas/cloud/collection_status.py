@@ -125,9 +125,16 @@ def _current_by_run(store: Store, now: dt.datetime) -> dict[str, tuple[dt.dateti
 
 
 def _source(
-    source: str, found: list[Attempt], current: dict[str, tuple[dt.datetime, int]], now: dt.datetime, schedule: float, freshness: int
+    source: str,
+    found: list[Attempt],
+    current: dict[str, tuple[dt.datetime, int]],
+    now: dt.datetime,
+    schedule: float,
+    freshness: int,
+    unreadable: int = 0,
 ) -> SourceStatus:
-    """The status of one source from its attempts (newest first) and the current table by run."""
+    """The status of one source from its attempts (newest first), how many of its records could
+    not be read, and the current table by run."""
     last, success = collection_log.last(found), collection_log.last(found, succeeded=True)
     mine = [current[a.run] for a in found if a.run and a.run in current]
     newest = max((when for when, _ in mine), default=None)
@@ -145,8 +152,10 @@ def _source(
             )
     elif found:
         notes.append("never collected successfully: no attempt recorded imported a run")
-    else:
+    elif unreadable:
         notes.append("no readable collection attempt is recorded")
+    else:
+        notes.append("no collection attempted yet")
     if last is not None and last.result == "failed":
         notes.append(f"the last attempt failed ({last.finished:%Y-%m-%d %H:%M} UTC): {last.error or 'no error recorded'}")
     elif last is not None and last.result == "held":
@@ -171,6 +180,14 @@ def _source(
     )
 
 
+def source_names(store_root: Path, expected: Iterable[str] = ()) -> list[str]:
+    """The sources the status lists, sorted: those with an attempt recorded and, when there is
+    any (a store that collects; a store only ever imported into lists none), the ``expected``
+    ones too. Raises ``OSError`` when the collection log cannot be read."""
+    recorded = set(collection_log.sources(store_root))
+    return sorted(recorded | set(expected)) if recorded else []
+
+
 def collectors_status(
     store: Store,
     now: dt.datetime,
@@ -179,15 +196,16 @@ def collectors_status(
     expected: Iterable[str] = (),
     only: Collection[str] | None = None,
 ) -> CollectorsStatus:
-    """The status of every source of ``store``'s collection log and of ``expected`` (configured
-    collectors, listed even before their first attempt), sorted by name; ``only`` keeps those
-    named. Unreadable attempt records and a store that cannot be read are ``problems``."""
+    """The status of every source of ``store``'s collection log and, once the store keeps one,
+    of ``expected`` (the configured collectors: a new one is listed before its first attempt),
+    sorted by name (:func:`source_names`); ``only`` keeps those named. Unreadable attempt records
+    and a store that cannot be read are ``problems``."""
     problems: list[str] = []
     root = Path(store.root)
     try:
-        names = sorted(set(collection_log.sources(root)) | set(expected))
+        names = source_names(root, expected)
     except OSError as exc:
-        names = sorted(set(expected))
+        names = []
         problems.append(_in_store(f"{root / collection_log.FOLDER}: the collection log cannot be read ({exc})", root))
     if only is not None:
         names = [n for n in names if n in only]
@@ -213,7 +231,7 @@ def collectors_status(
                 collection_log.UnreadableAttempt(f"{folder}: {len(zoneless)} record(s) give a time without a zone (UTC, ending in Z)")
             )
         problems.extend(_in_store(str(p), root) for p in unreadable)
-        sources.append(_source(name, found, current, now, schedule_hours, freshness_days))
+        sources.append(_source(name, found, current, now, schedule_hours, freshness_days, len(unreadable)))
     return CollectorsStatus(
         as_of=now,
         schedule_hours=schedule_hours,

@@ -2,7 +2,8 @@
 
 Both render one :class:`~computeatlas.cloud.collection_status.CollectorsStatus`, built per
 request by :func:`~computeatlas.cloud.collection_status.collectors_status` from the store's
-collection log and current table (``computeatlas prices status`` prints the same object).
+collection log, the configured collectors (:data:`computeatlas.cloud.collection.SOURCES`) and
+the current table (``computeatlas prices status`` prints the same object).
 Neither is cached: an attempt is recorded without a new run, so the store's version does not
 change with it. ``source=`` (comma-separated collector names) narrows the list; a name that
 is not a collector name, or names no source, is a 400 listing the known ones. This module sits
@@ -18,7 +19,8 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from computeatlas.cloud import collection_log, history
-from computeatlas.cloud.collection_status import CollectorsStatus, collectors_status, hours_words
+from computeatlas.cloud.collection import SOURCES
+from computeatlas.cloud.collection_status import CollectorsStatus, collectors_status, hours_words, source_names
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import ParamError, closest
 from computeatlas.web.page import Route, refuse_repeats, render, settings_of
@@ -37,7 +39,7 @@ def _status(request: Request, source: str | None) -> CollectorsStatus:
     if source is not None:
         only = [s.strip() for s in source.split(",") if s.strip()]
         try:
-            known = collection_log.sources(store.root)
+            known = source_names(store.root, SOURCES)
         except OSError:  # the page lists the log's problem; no name can be checked against it
             known = []
         for name in only:
@@ -46,8 +48,10 @@ def _status(request: Request, source: str | None) -> CollectorsStatus:
             if name not in known:
                 near = closest(name, known)
                 hint = f"; did you mean {', '.join(near)}?" if near else ""
-                raise ParamError("source", f"no collection of {name!r} is recorded{hint} (known: {', '.join(known) or 'none yet'})")
-    return collectors_status(store, history.utcnow(), settings.collection_schedule_hours, settings.freshness_days, expected=(), only=only)
+                raise ParamError("source", f"no source {name!r}{hint} (known: {', '.join(known) or 'none yet'})")
+    return collectors_status(
+        store, history.utcnow(), settings.collection_schedule_hours, settings.freshness_days, expected=SOURCES, only=only
+    )
 
 
 def status_page(request: Request, source: Annotated[str | None, SOURCE_QUERY] = None) -> HTMLResponse:
