@@ -166,7 +166,7 @@ def test_the_catalog_validates_the_instance_table_naming_file_row_and_field(tmp_
         "runpod,2x_L4_SECURE,nvidia-l9,,2,all_in,24,https://www.runpod.io/pricing,RunPod,2026-11-30,\n",
         encoding="utf-8",
     )
-    _, problems = check(data, today=dt.date(2026, 12, 3))
+    _, problems = check(data, today=dt.date(2026, 12, 4))
     text = [str(p) for p in problems]
     assert any("data/instances/extra.csv: row 2: accelerators:" in t for t in text), text
     assert any("instances/extra.csv: row 3: accelerator: no such accelerator" in t for t in text), text
