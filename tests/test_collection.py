@@ -86,7 +86,10 @@ def _decided(store: Path, provider: str) -> list[tuple[str, str, str, float, str
         "ORDER BY instance_type, region, pricing",
         [provider],
     )
-    return [(r["instance_type"], r["region"], r["pricing"], round(r["per_accelerator_hour"] or 0, 6), r["status"], list(r["rules"])) for r in rows]
+    return [
+        (r["instance_type"], r["region"], r["pricing"], round(r["per_accelerator_hour"] or 0, 6), r["status"], list(r["rules"]))
+        for r in rows
+    ]
 
 
 def test_the_recorded_responses_land_as_accepted_prices_where_our_table_places_them(tmp_path: Path) -> None:
@@ -105,7 +108,9 @@ def test_the_recorded_responses_land_as_accepted_prices_where_our_table_places_t
         ("Oracle Cloud Infrastructure - Compute - GPU - H100", "", "on_demand", 10.0, "held", ["unplaced"]),  # SXM or PCIe not written
     ]
     accepted = [r for r in _decided(store, "lambda") if r[4] == "accepted"]
-    assert accepted == [("gpu_8x_h100_sxm5", region, "on_demand", 3.99, "accepted", []) for region in ("us-east-1", "us-south-1", "us-west-2")]
+    assert accepted == [
+        ("gpu_8x_h100_sxm5", region, "on_demand", 3.99, "accepted", []) for region in ("us-east-1", "us-south-1", "us-west-2")
+    ]
     assert [r for r in _decided(store, "runpod") if r[2] == "on_demand"] == [
         ("1x_A100-80GB_SECURE", "CA/CA-MTL-1", "on_demand", 1.39, "accepted", []),
         ("1x_A100-80GB_SECURE", "US/US-TX-1", "on_demand", 1.39, "accepted", []),
@@ -113,7 +118,8 @@ def test_the_recorded_responses_land_as_accepted_prices_where_our_table_places_t
     ]
     assert {tuple(r[5]) for r in _decided(store, "runpod") if r[2] == "spot"} == {("spot_equals_on_demand",)}
     assert _decided(store, "google-cloud") == [
-        ("Nvidia Tesla A100 GPU", region, "on_demand", 2.933908, "held", ["split_bill"]) for region in ("us-central1", "us-east1", "us-west1")
+        ("Nvidia Tesla A100 GPU", region, "on_demand", 2.933908, "held", ["split_bill"])
+        for region in ("us-central1", "us-east1", "us-west1")
     ]
 
 
