@@ -9,7 +9,7 @@ import datetime as dt
 import json
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +37,42 @@ class RunWriter(RunFolder):
         run id already committed and lets an ``OSError`` or ``duckdb.Error`` through after
         removing everything this call wrote."""
         with self.writing():
-            return self._append(rows, run, manifest)
+            return self._append(self._from_rows(rows) if rows else None, run, manifest)
 
-    def _append(self, rows: Sequence[BaseModel], run: str, manifest: dict[str, Any]) -> list[Path]:
+    def append_copy(self, copy: Callable[[str], str], run: str, manifest: dict[str, Any], con: duckdb.DuckDBPyConnection) -> list[Path]:
+        """:meth:`append` of the rows a query on ``con`` selects, written by DuckDB without a
+        Python row: ``copy(columns)`` is that query (SQL), given the select list of the
+        dataset's columns with their types, and ``date``. The same files, manifest and current
+        table as :meth:`append` of the same rows, with the same errors."""
+        select = ", ".join(f"CAST({c} AS {kind}) AS {c}" for c, kind in self.columns.items())
+
+        def write(out: Path, pattern: str) -> None:
+            con.execute("SET TimeZone = 'UTC'")
+            con.execute(
+                f"COPY ({copy(select + ', CAST(collected AT TIME ZONE ' + literal('UTC') + ' AS DATE) AS date')}) TO {literal(str(out))} "
+                f"(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN {literal(pattern)})"
+            )
+
+        with self.writing():
+            return self._append(write, run, manifest)
+
+    def _from_rows(self, rows: Sequence[BaseModel]) -> Callable[[Path, str], None]:
+        """The writer of ``rows`` into a run's folder ``out`` (as JSON chunks, read by DuckDB)."""
+
+        def write(out: Path, pattern: str) -> None:
+            sources = json_chunks(rows, out.parent)
+            columns = "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in self.columns.items()) + "}"
+            with duckdb.connect() as con:
+                con.execute("SET TimeZone = 'UTC'")
+                con.execute(
+                    f"COPY (SELECT *, CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date FROM read_json([{', '.join(map(literal, sources))}], "
+                    f"format = 'array', columns = {columns})) TO {literal(str(out))} "
+                    f"(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN {literal(pattern)})"
+                )
+
+        return write
+
+    def _append(self, write: Callable[[Path, str], None] | None, run: str, manifest: dict[str, Any]) -> list[Path]:
         if (self.runs_dir / f"{run}.json").exists():
             raise FileExistsError(f"run {run} is already in the store at {self.root}")
         remove_leftovers(self.root, self.committed())  # a killed writer's; we hold the lock, so no one else's
@@ -48,17 +81,9 @@ class RunWriter(RunFolder):
         current: Path | None = None
         try:
             staging.mkdir(parents=True)
-            if rows:
-                sources = json_chunks(rows, staging)
-                columns = "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in self.columns.items()) + "}"
+            if write is not None:
                 out = staging / "out"
-                with duckdb.connect() as con:
-                    con.execute("SET TimeZone = 'UTC'")
-                    con.execute(
-                        f"COPY (SELECT *, CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date FROM read_json([{', '.join(map(literal, sources))}], "
-                        f"format = 'array', columns = {columns})) TO {literal(str(out))} "
-                        f"(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN {literal('part-' + run + '-{i}')})"
-                    )
+                write(out, "part-" + run + "-{i}")
                 for part in sorted(out.glob("date=*/*.parquet")):
                     target = self.observations_dir / part.parent.name / part.name
                     target.parent.mkdir(parents=True, exist_ok=True)
