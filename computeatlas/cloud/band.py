@@ -120,7 +120,7 @@ def check(
         found = windows[(obs.accelerator, obs.pricing, obs.collected)]
         banded = found is not None and found[2] >= limits.min_observations
         if found is not None and banded:
-            median, providers, count = found
+            median = found[0]
             if price < low * median or price > high * median:
                 obs = obs.held("outside_band", outside_reason(price, (low, high), found, obs.pricing.value, obs.accelerator))
         if known is not None and obs.accelerator not in known and not banded and obs.status is Status.ACCEPTED:

@@ -119,10 +119,13 @@ def placed(con: duckdb.DuckDBPyConnection, table: InstanceTable) -> bool:
         rows,
     )
     con.execute(
-        f"CREATE OR REPLACE TABLE {BATCH} AS SELECT b.*, m.accelerator, m.variant, m.accelerators, m.billing, m.status, m.rules, m.reasons "
+        "CREATE TABLE placed AS SELECT b.*, m.accelerator, m.variant, m.accelerators, m.billing, m.status, m.rules, m.reasons "
         f"FROM {BATCH} b JOIN placements m ON m.provider = b.provider AND m.instance_type = b.instance_type "
-        "AND m.stated IS NOT DISTINCT FROM b.stated_accelerators ORDER BY b.line"
+        "AND m.stated IS NOT DISTINCT FROM b.stated_accelerators"
     )
+    con.execute(f"DROP VIEW {BATCH}")
+    con.execute("DROP TABLE parsed")
+    con.execute(f"ALTER TABLE placed RENAME TO {BATCH}")
     return True
 
 
@@ -220,10 +223,17 @@ def banded(
     groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]] = {}
     counted = con.execute(
         f"SELECT accelerator, pricing, epoch_us(collected), usd, provider, count(*) FROM {BATCH} "
-        "WHERE status = 'accepted' AND usd IS NOT NULL GROUP BY ALL"
-    ).fetchall()
+        "WHERE status = 'accepted' AND usd IS NOT NULL GROUP BY ALL ORDER BY 1, 2, 3, 4, 5"
+    ).fetchall()  # sorted as the series are: each series' entries in order (strings compare alike in UTF-8 and in Python)
     for acc, pricing, us, usd, provider, n in counted:
-        groups.setdefault((acc, pricing), []).extend([(when(us), usd, provider)] * n)
+        series = groups.get((acc, pricing))
+        if series is None:
+            series = groups[(acc, pricing)] = []
+        entry = (when(us), usd, provider)
+        if n == 1:
+            series.append(entry)
+        else:
+            series.extend([entry] * n)
     wanted = {
         series: {entry[0] for entry in entries} for series, entries in groups.items()
     }  # the batch's own times, before the pool's join them
@@ -292,23 +302,27 @@ def banded(
     _hold(con, "far", same, "far_from_sibling", "status = 'accepted' AND NOT banded")
 
 
-def completed(con: duckdb.DuckDBPyConnection, limits: Limits, run: str) -> None:
-    """Hold licence-included prices (``licence_included``) and set each row's qualifiers, price
-    per accelerator-hour (NULL when not finite) and ``run``, as :func:`computeatlas.cloud.rules.apply` ends."""
+def licensed(con: duckdb.DuckDBPyConnection) -> None:
+    """Hold licence-included prices (``licence_included``), whatever else held them, as
+    :func:`computeatlas.cloud.rules.apply` ends."""
     con.execute(
         f"UPDATE {BATCH} SET status = 'held', rules = list_append(rules, 'licence_included'), reasons = list_append(reasons, ?) "
         "WHERE suffix(instance_type, ?)",
         [LICENCE_REASON, LICENSED_SUFFIX],
     )
+
+
+def completed(source: str, run: str) -> str:
+    """SQL: the rows of ``source`` (decided rows of the batch) with their qualifiers, price per
+    accelerator-hour (NULL when not finite) and ``run``, as
+    :func:`computeatlas.cloud.rules.apply` completes them."""
     unstated, derived = State.VARIANT_NOT_STATED.value, State.DERIVED_FROM_TERM.value
-    con.execute(
-        f"CREATE OR REPLACE TABLE {BATCH} AS SELECT * EXCLUDE (per_acc, usd, banded), "
+    return (
+        "SELECT * EXCLUDE (per_acc, usd, banded), "
         f"list_concat(CASE WHEN accelerator <> '' AND variant = '' THEN ['{unstated}'] ELSE [] END, "
         f"CASE WHEN unit NOT IN ('hour', 'second') THEN ['{derived}'] ELSE [] END)::VARCHAR[] AS qualifiers, "
-        "CASE WHEN isfinite(per_acc) THEN per_acc END AS per_accelerator_hour, $run AS run FROM "
-        f"{BATCH} ORDER BY line",
-        {"run": run},
+        "CASE WHEN isfinite(per_acc) THEN per_acc END AS per_accelerator_hour, '" + run.replace("'", "''") + f"' AS run FROM {source}"
     )
 
 
-__all__ = ["HOURLY", "KEY", "PER_ACCELERATOR_HOUR", "banded", "completed", "dated", "grouped", "placed", "priced", "table_of"]
+__all__ = ["HOURLY", "KEY", "PER_ACCELERATOR_HOUR", "banded", "completed", "dated", "grouped", "licensed", "placed", "priced", "table_of"]

@@ -61,6 +61,7 @@ def imported(
     :class:`InputFailed` for a header that lacks a column."""
     with duckdb.connect() as con:
         con.execute("SET TimeZone = 'UTC'")
+        con.execute("SET enable_progress_bar = false")
         try:
             loaded = load(con, path, now)
         except TableError as exc:
@@ -81,7 +82,7 @@ def imported(
             _counted(con, summary)
             if summary.accepted + summary.held:
                 store.append_copy(
-                    lambda columns: f"SELECT {columns} FROM added ORDER BY line",
+                    lambda columns: f"SELECT {columns} FROM ({batch_rules.completed('added', run)}) ORDER BY line",
                     run,
                     {
                         "format": "atlas",
@@ -137,7 +138,7 @@ def _decided(
                 pool.append(PoolPrice(accelerator, pricing, collected, usd, provider, count))
     batch_rules.priced(con, rates, limits)
     batch_rules.banded(con, limits, pool, known, siblings)
-    batch_rules.completed(con, limits, run)
+    batch_rules.licensed(con)
     return True
 
 
@@ -148,39 +149,37 @@ def _deduplicated(con: duckdb.DuckDBPyConnection, store: Store, now: dt.datetime
     first, last = _one(con, f"SELECT min(CAST(collected AS DATE)), max(CAST(collected AS DATE)) FROM {BATCH}")
     stored = first is not None and store.define_views(con, first, last)  # type: ignore[arg-type]
     if not stored:
-        con.execute(f"CREATE TEMP TABLE added AS SELECT * FROM {BATCH}")
+        con.execute(f"CREATE TEMP VIEW added AS SELECT * FROM {BATCH}")
         return
     keys = KEY.split(", ")
     con.execute(
-        f"CREATE TEMP TABLE prior AS SELECT {KEY}, true AS p_found, amount AS p_amount, {PRICE_WORDS.format('')} AS p_price, "
-        f"status AS p_status, {DECISION_WORDS.format('')} AS p_decision, run AS p_run, coalesce(currency, chr(0)) AS p_currency "
-        f"FROM latest SEMI JOIN {BATCH} USING ({KEY})"
-    )
+        f"CREATE TEMP TABLE compared AS SELECT b.line, l.amount AS p_amount, {PRICE_WORDS.format('l.')} AS p_price, l.status AS p_status, "
+        f"{DECISION_WORDS.format('l.')} AS p_decision, l.run AS p_run, coalesce(l.currency, chr(0)) AS p_currency, "
+        f"(l.amount = b.amount AND {PRICE_WORDS.format('l.')} = {PRICE_WORDS.format('b.')}) AS same "
+        f"FROM latest l JOIN {BATCH} b USING ({KEY})"
+    )  # each key's newest stored row beside the row of the batch with that key (keys are once in a batch)
     con.execute(
-        f"CREATE TEMP TABLE conflicting AS SELECT DISTINCT {KEY}, amount, currency, unit, price_basis, true AS hit FROM obs "
+        f"CREATE TEMP TABLE conflicting AS SELECT DISTINCT {KEY}, amount, currency, unit, price_basis FROM obs "
         f"WHERE list_contains(rules, 'conflict') AND provider IN (SELECT DISTINCT provider FROM {BATCH})"
     )
-    con.execute(
-        "CREATE TEMP TABLE compared AS SELECT b.*, coalesce(p.p_found, false) AS p_found, p.p_amount, p.p_status, p.p_decision, "
-        f"p.p_run, p.p_currency, (p.p_found IS NOT NULL AND p.p_amount = b.amount AND p.p_price = {PRICE_WORDS.format('b.')}) AS same "
-        f"FROM {BATCH} b LEFT JOIN prior p USING ({KEY}) ORDER BY b.line"
-    )
-    against = "p_found AND NOT same AND p_status = 'accepted' AND NOT list_contains(rules, 'conflict')"
-    held = con.execute(f"SELECT DISTINCT p_amount, p_currency, p_run FROM compared WHERE {against}").fetchall()
+    against = f"NOT c.same AND c.p_status = 'accepted' AND NOT list_contains({BATCH}.rules, 'conflict')"
+    held = con.execute(
+        f"SELECT DISTINCT c.p_amount, c.p_currency, c.p_run FROM compared c JOIN {BATCH} USING (line) WHERE {against}"
+    ).fetchall()
     reasons = [(a, c, r, f"the store holds this observation at {a:g} {c} (run {r})") for a, c, r in held]
     batch_rules.table_of(con, "conflicts", {"amount": "DOUBLE", "currency": "VARCHAR", "run": "VARCHAR", "reason": "VARCHAR"}, reasons)
     con.execute(
-        "UPDATE compared SET status = 'held', rules = list_append(rules, 'conflict'), reasons = list_append(reasons, m.reason) "
-        f"FROM conflicts m WHERE {against} AND m.amount = compared.p_amount AND m.currency = compared.p_currency AND m.run = compared.p_run"
+        f"UPDATE {BATCH} SET status = 'held', rules = list_append(rules, 'conflict'), reasons = list_append(reasons, m.reason) "
+        f"FROM compared c, conflicts m WHERE c.line = {BATCH}.line AND {against} AND m.amount = c.p_amount "
+        "AND m.currency = c.p_currency AND m.run = c.p_run"
     )
-    on = " AND ".join(f"k.{c} = c.{c}" for c in (*keys, "amount", "currency", "unit", "price_basis"))
+    on = " AND ".join(f"k.{c} = b.{c}" for c in (*keys, "amount", "currency", "unit", "price_basis"))
     con.execute(
-        "CREATE TEMP TABLE added AS SELECT c.* EXCLUDE (p_found, p_amount, p_status, p_decision, p_run, p_currency, same) "
-        f"FROM compared c LEFT JOIN conflicting k ON {on} WHERE NOT ((list_contains(c.rules, 'conflict') AND k.hit IS NOT NULL) "
-        f"OR (c.same AND c.p_decision = {DECISION_WORDS.format('c.')})) ORDER BY c.line"
-    )
-    total = int(_one(con, "SELECT count(*) FROM compared")[0])  # type: ignore[call-overload]
-    summary.already_stored += total - int(_one(con, "SELECT count(*) FROM added")[0])  # type: ignore[call-overload]
+        f"CREATE TEMP TABLE known AS SELECT b.line FROM {BATCH} b SEMI JOIN conflicting k ON {on} WHERE list_contains(b.rules, 'conflict') "
+        f"UNION ALL SELECT b.line FROM {BATCH} b JOIN compared c USING (line) WHERE c.same AND c.p_decision = {DECISION_WORDS.format('b.')}"
+    )  # what the store already holds: a conflict it holds, or the same price with the same decision
+    con.execute(f"CREATE TEMP VIEW added AS SELECT * FROM {BATCH} ANTI JOIN known USING (line)")
+    summary.already_stored += int(_one(con, "SELECT count(DISTINCT line) FROM known")[0])  # type: ignore[call-overload]
 
 
 def _counted(con: duckdb.DuckDBPyConnection, summary: Summary) -> None:

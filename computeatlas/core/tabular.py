@@ -179,19 +179,16 @@ def read_table(
     return Table(name, header, reader)
 
 
-WHITESPACE = "".join(c for c in map(chr, range(0x110000)) if c.isspace())
-"""Every character :meth:`str.strip` removes (for SQL's ``trim(text, characters)``: the same cut)."""
-
-
 def read_columns(
     con: duckdb.DuckDBPyConnection, table: str, path: Path, required: Sequence[str] = (), *, name: str | None = None
 ) -> tuple[str, ...] | None:
-    """Load the plain CSV file at ``path`` into the new DuckDB table ``table`` on ``con`` and
-    return its header, or None (creating nothing) when the file is not plain: not UTF-8, a
-    quote, a carriage return but at the end of every line, a NUL byte, a blank line, or a row with another number of cells
-    than the header (:func:`read_table` reads such a file and names what is wrong).
+    """Load the plain CSV file at ``path`` into DuckDB on ``con`` as the view ``table`` (over
+    the table ``<table>_cells``) and return its header, or None (creating nothing) when the file
+    is not plain: not UTF-8, a quote, a carriage return but at the end of every line, a NUL
+    byte, a blank line, or a row with another number of cells than the header
+    (:func:`read_table` reads such a file and names what is wrong).
 
-    The table has one VARCHAR column per header name (``''`` for an empty cell, as
+    The view has one VARCHAR column per header name (``''`` for an empty cell, as
     :func:`read_table` gives it) and ``line`` (BIGINT, the row's 1-based line: a plain file's
     row *n* is on line *n* + 1), in the file's order. The header is checked as
     :func:`read_table` checks it (``required``, ``name``), raising the same :class:`TableError`."""
@@ -218,19 +215,17 @@ def read_columns(
     cells = ", ".join(f"coalesce({_name(c)}, '') AS {_name(c)}" for c in header)
     try:
         con.execute(
-            f"CREATE TEMP TABLE {table}_read AS SELECT {cells} FROM read_csv({_quoted(str(path))}, "
+            f"CREATE TABLE {table}_cells AS SELECT {cells} FROM read_csv({_quoted(str(path))}, "
             f"header = true, auto_detect = false, columns = {columns}, delim = ',', quote = '\"', escape = '\"', "
             "strict_mode = true, null_padding = false, ignore_errors = false)"  # a line ends in LF or CR LF (no other CR is there)
-        )  # a table keeps the file's order (DuckDB preserves insertion order): row n is rowid n - 1
-        con.execute(f"CREATE TABLE {table} AS SELECT *, rowid + 2 AS line FROM {table}_read")
+        )  # a table keeps the file's order (DuckDB preserves insertion order): row n is rowid n - 1, on line n + 1
+        con.execute(f"CREATE VIEW {table} AS SELECT *, rowid + 2 AS line FROM {table}_cells")
+        found = con.execute(f"SELECT count(*) FROM {table}_cells").fetchone()
     except duckdb.Error:
-        con.execute(f"DROP TABLE IF EXISTS {table}")
-        return None
-    finally:
-        con.execute(f"DROP TABLE IF EXISTS {table}_read")
-    found = con.execute(f"SELECT count(*) FROM {table}").fetchone()
+        found = None
     if found is None or found[0] != data.count(ending) - (1 if data.endswith(ending) else 0):
-        con.execute(f"DROP TABLE {table}")  # DuckDB read the lines otherwise than one row each: not plain
+        con.execute(f"DROP VIEW IF EXISTS {table}")  # DuckDB read the lines otherwise than one row each: not plain
+        con.execute(f"DROP TABLE IF EXISTS {table}_cells")
         return None
     return header
 
@@ -243,4 +238,4 @@ def _name(column: str) -> str:
     return '"' + column.replace('"', '""') + '"'
 
 
-__all__ = ["MISSING_COLUMN", "WHITESPACE", "CellError", "Table", "TableError", "read_columns", "read_table"]
+__all__ = ["MISSING_COLUMN", "CellError", "Table", "TableError", "read_columns", "read_table"]
