@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from computeatlas.cloud import rules, runs
+from computeatlas.cloud import bounds, rules, runs
 from computeatlas.cloud.import_summary import Summary
 from computeatlas.cloud.importers import atlas
 from computeatlas.cloud.instances import load_instances
@@ -199,3 +201,21 @@ def test_a_file_the_columns_do_not_decide_is_imported_row_by_row(tmp_path: Path)
         assert done.counts() == rows.counts()
     assert [r["note"] for r in Store(tmp_path / "quoted").query("SELECT note FROM obs")] == ["a, b"]
     assert sorted(r["status"] for r in Store(tmp_path / "twice").query("SELECT status FROM obs")) == ["accepted", "held"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 60), st.sampled_from([0.5, 1.0, 1.25, 2.0, 3.5]), st.sampled_from("abc"), st.integers(1, 4)), max_size=40
+    ),
+    st.lists(st.integers(-10, 70), min_size=1, max_size=12),
+)
+def test_counted_window_medians_are_the_window_medians_of_the_prices_written_out(
+    entries: list[tuple[int, float, str, int]], hours: list[int]
+) -> None:
+    start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    counted = sorted((start + dt.timedelta(hours=h), price, provider, n) for h, price, provider, n in entries)
+    written = sorted(entry[:3] for entry in counted for _ in range(entry[3]))
+    times = [start + dt.timedelta(hours=h) for h in hours]
+    window = dt.timedelta(hours=6)
+    assert bounds.counted_window_medians(counted, times, window) == bounds.window_medians(written, times, window)

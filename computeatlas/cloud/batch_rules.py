@@ -210,7 +210,8 @@ def banded(
     """Hold the accepted rows outside the band of their part and pricing kind (``outside_band``)
     and a part's first prices far from their closest sibling's (``far_from_sibling``), as
     :func:`computeatlas.cloud.band.check` does, with the windows' medians of
-    :func:`~computeatlas.cloud.bounds.window_medians` over the same prices."""
+    :func:`~computeatlas.cloud.bounds.window_medians` over the same prices (counted:
+    :func:`~computeatlas.cloud.bounds.counted_window_medians`)."""
     window = dt.timedelta(days=limits.freshness_days)
     times: dict[int, dt.datetime] = {}
 
@@ -220,31 +221,21 @@ def banded(
             found = times[us] = _when(us)
         return found
 
-    groups: dict[tuple[str, str], list[tuple[dt.datetime, float, str]]] = {}
-    counted = con.execute(
+    counted: dict[tuple[str, str], list[tuple[dt.datetime, float, str, int]]] = {}
+    for acc, pricing, us, usd, provider, n in con.execute(
         f"SELECT accelerator, pricing, epoch_us(collected), usd, provider, count(*) FROM {BATCH} "
-        "WHERE status = 'accepted' AND usd IS NOT NULL GROUP BY ALL ORDER BY 1, 2, 3, 4, 5"
-    ).fetchall()  # sorted as the series are: each series' entries in order (strings compare alike in UTF-8 and in Python)
-    for acc, pricing, us, usd, provider, n in counted:
-        series = groups.get((acc, pricing))
-        if series is None:
-            series = groups[(acc, pricing)] = []
-        entry = (when(us), usd, provider)
-        if n == 1:
-            series.append(entry)
-        else:
-            series.extend([entry] * n)
-    wanted = {
-        series: {entry[0] for entry in entries} for series, entries in groups.items()
-    }  # the batch's own times, before the pool's join them
+        "WHERE status = 'accepted' AND usd IS NOT NULL GROUP BY ALL"
+    ).fetchall():
+        counted.setdefault((acc, pricing), []).append((when(us), usd, provider, n))
+    wanted = {series: {entry[0] for entry in entries} for series, entries in counted.items()}  # the batch's own times
     for p in pool:
-        groups.setdefault((p.accelerator, p.pricing), []).extend([(p.collected, p.usd, p.provider)] * p.count)
-    for prices in groups.values():
-        prices.sort()
+        counted.setdefault((p.accelerator, p.pricing), []).append((p.collected, p.usd, p.provider, p.count))
+    for entries in counted.values():
+        entries.sort()
     windows = [
         (acc, pricing, (moment - EPOCH) // dt.timedelta(microseconds=1), *found)
         for (acc, pricing), moments in wanted.items()
-        for moment, found in bounds.window_medians(groups[(acc, pricing)], moments, window).items()
+        for moment, found in bounds.counted_window_medians(counted[(acc, pricing)], moments, window).items()
         if found is not None
     ]
     table_of(
@@ -277,7 +268,7 @@ def banded(
     )
     same = f"m.accelerator = {BATCH}.accelerator AND m.pricing = {BATCH}.pricing AND m.us = epoch_us({BATCH}.collected) AND m.usd = {BATCH}.usd"
     _hold(con, "outside", same, "outside_band", "banded AND status = 'accepted'")
-    priced_parts = {acc for (acc, _), series in groups.items() if series}
+    priced_parts = {acc for (acc, _), series in counted.items() if series}
     firsts = con.execute(
         f"SELECT DISTINCT accelerator, pricing, epoch_us(collected), usd FROM {BATCH} WHERE status = 'accepted' AND usd IS NOT NULL "
         "AND NOT banded AND NOT list_contains(?::VARCHAR[], accelerator)",
@@ -285,6 +276,9 @@ def banded(
     ).fetchall()
     medians: dict[tuple[int, int, int], tuple[float, int, int]] = {}
     far = []
+    groups = {  # every entry as often as it counts (bounds.against_sibling's series), when a first price asks
+        series: [entry[:3] for entry in entries for _ in range(entry[3])] for series, entries in (counted.items() if firsts else ())
+    }
     for acc, pricing, us, usd in firsts:
         o = bounds.against_sibling(
             _stub(accelerator=acc, pricing=PricingKind(pricing), collected=when(us)),

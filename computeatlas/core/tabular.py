@@ -197,17 +197,16 @@ def read_columns(
         data = path.read_bytes()
     except OSError:
         return None
-    crlf = data.count(b"\r\n")
-    if crlf and not data.count(b"\r") == crlf == data.count(b"\n"):
+    lines, returns = data.count(b"\n"), data.count(b"\r")
+    ending = b"\r\n" if returns else b"\n"
+    if returns and not returns == lines == data.count(ending):
         return None  # lines end in CR LF (as Python's csv writes them) or in LF, the same throughout
-    ending = b"\r\n" if crlf else b"\n"
-    if not data or b'"' in data or (not crlf and b"\r" in data) or b"\0" in data or ending * 2 in data or data.startswith(ending):
+    if not data or b'"' in data or b"\0" in data or ending * 2 in data or data.startswith(ending):
         return None
     try:
-        data.decode("utf-8")
+        first = data.split(ending, 1)[0].decode("utf-8")
     except UnicodeDecodeError:
-        return None
-    first = data.split(ending, 1)[0].decode("utf-8")
+        return None  # DuckDB refuses a later line that is not UTF-8
     header = read_table(path, required, text=first, name=name).header
     if not header:
         return None
@@ -223,7 +222,7 @@ def read_columns(
         found = con.execute(f"SELECT count(*) FROM {table}_cells").fetchone()
     except duckdb.Error:
         found = None
-    if found is None or found[0] != data.count(ending) - (1 if data.endswith(ending) else 0):
+    if found is None or found[0] != lines - (1 if data.endswith(b"\n") else 0):
         con.execute(f"DROP VIEW IF EXISTS {table}")  # DuckDB read the lines otherwise than one row each: not plain
         con.execute(f"DROP TABLE IF EXISTS {table}_cells")
         return None
