@@ -213,20 +213,17 @@ def banded(
     :func:`~computeatlas.cloud.bounds.window_medians` over the same prices (counted:
     :func:`~computeatlas.cloud.bounds.counted_window_medians`)."""
     window = dt.timedelta(days=limits.freshness_days)
-    times: dict[int, dt.datetime] = {}
-
-    def when(us: int) -> dt.datetime:
-        found = times.get(us)
-        if found is None:
-            found = times[us] = _when(us)
-        return found
-
+    times = {us: _when(us) for (us,) in con.execute(f"SELECT DISTINCT epoch_us(collected) FROM {BATCH}").fetchall()}
+    when = times.__getitem__
     counted: dict[tuple[str, str], list[tuple[dt.datetime, float, str, int]]] = {}
     for acc, pricing, us, usd, provider, n in con.execute(
         f"SELECT accelerator, pricing, epoch_us(collected), usd, provider, count(*) FROM {BATCH} "
         "WHERE status = 'accepted' AND usd IS NOT NULL GROUP BY ALL"
     ).fetchall():
-        counted.setdefault((acc, pricing), []).append((when(us), usd, provider, n))
+        series = counted.get((acc, pricing))
+        if series is None:
+            series = counted[(acc, pricing)] = []
+        series.append((times[us], usd, provider, n))
     wanted = {series: {entry[0] for entry in entries} for series, entries in counted.items()}  # the batch's own times
     for p in pool:
         counted.setdefault((p.accelerator, p.pricing), []).append((p.collected, p.usd, p.provider, p.count))

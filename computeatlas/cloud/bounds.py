@@ -255,11 +255,15 @@ def counted_window_medians(
     out: dict[dt.datetime, tuple[float, int, int] | None] = {}
     by_provider: dict[str, _Prices] = {}
     lo = hi = 0
+    last: tuple[float, int, int] | None = None
     for when in sorted(set(times)):
         new_lo = bisect.bisect_left(keys, (when - window,))
         new_hi = bisect.bisect_right(keys, (when + window, float("inf"), "\uffff"))
         if new_hi <= new_lo:
             out[when] = None
+            continue
+        if (new_lo, new_hi) == (lo, hi) and last is not None:  # the same prices as the last window: the same answer
+            out[when] = last
             continue
         if new_lo >= hi:  # no overlap with the last window: start again
             by_provider.clear()
@@ -275,7 +279,7 @@ def counted_window_medians(
             if not prices.n:
                 del by_provider[provider]
         lo, hi = new_lo, new_hi
-        out[when] = (_median(sorted(v.median() for v in by_provider.values())), len(by_provider), sums[hi] - sums[lo])
+        out[when] = last = (_median(sorted(v.median() for v in by_provider.values())), len(by_provider), sums[hi] - sums[lo])
     return out
 
 
