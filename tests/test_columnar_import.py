@@ -185,6 +185,23 @@ def test_a_varied_file_imported_in_columns_is_the_run_the_rows_make(tmp_path: Pa
     assert (later_columns.accepted, later_columns.held, later_columns.already_stored) == (2, 5, 63)  # GBP now rated; 5 conflicts
     assert dict(later_columns.held_by_rule) == {"conflict": 5}
 
+    repeat_rows, repeat_columns = _both(tmp_path, monkeypatch, changed, RateTable([EUR, GBP]), NOW + dt.timedelta(seconds=3))
+    _same(tmp_path, repeat_rows, repeat_columns)  # the 5 conflicts are stored conflicts now: nothing is added
+    assert (repeat_columns.accepted, repeat_columns.held, repeat_columns.already_stored) == (0, 0, 70)
+
+
+def test_a_byte_order_mark_and_cr_lf_lines_are_read_in_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "excel.csv"
+    lines = [",".join(atlas.COLUMNS), *(",".join(_row("8x L4", f"a{i}", "3.12", accelerators="8")) for i in range(3))]
+    path.write_bytes(("\ufeff" + "\r\n".join(lines)).encode("utf-8"))  # no line break after the last row
+    rows, columns = _both(tmp_path, monkeypatch, path, RateTable([]), NOW)
+    _same(tmp_path, rows, columns)
+    assert (columns.read, columns.accepted) == (3, 3)
+    header_only = tmp_path / "empty.csv"
+    header_only.write_text(",".join(atlas.COLUMNS) + "\n", encoding="utf-8")
+    done = import_readings("atlas", [header_only], Store(tmp_path / "none"), TABLE, RateTable([]), rules.Limits(), now=NOW)
+    assert (done.read, done.accepted, Store(tmp_path / "none").runs()) == (0, 0, [])
+
 
 def test_a_file_the_columns_do_not_decide_is_imported_row_by_row(tmp_path: Path) -> None:
     """A quoted cell (not a plain file) and a key given twice (a rule of the import's groups):
