@@ -66,6 +66,8 @@ def imported(
             loaded = load(con, path, now)
         except TableError as exc:
             raise InputFailed(exc.errors) from None
+        except duckdb.Error:
+            loaded = None  # nothing the engine can read is lost: the row path reads the file and says what is wrong
         if loaded is None:
             return None
         summary = Summary(run=run, format="atlas", files=[str(path)])
@@ -76,10 +78,13 @@ def imported(
             summary.errors.append(error)
         with store.writing(lock_timeout, on_wait):
             store.remove_leftovers(lock_timeout)
-            if not _decided(con, store, table, rates, limits, now, run, start, siblings or {}):
-                return None
-            _deduplicated(con, store, now, summary)
-            _counted(con, summary)
+            try:
+                if not _decided(con, store, table, rates, limits, now, run, start, siblings or {}):
+                    return None
+                _deduplicated(con, store, now, summary)
+                _counted(con, summary)
+            except duckdb.Error:
+                return None  # nothing is stored yet: the row path decides (a file's values the engine cannot take)
             if summary.accepted + summary.held:
                 store.append_copy(
                     lambda columns: f"SELECT {columns} FROM ({batch_rules.completed('added', run)}) ORDER BY line",
