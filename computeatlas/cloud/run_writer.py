@@ -43,18 +43,22 @@ class RunWriter(RunFolder):
         """:meth:`append` of the rows a query on ``con`` selects, written by DuckDB without a
         Python row: ``copy(columns)`` is that query (SQL), given the select list of the
         dataset's columns with their types, and ``date``. The same files, manifest and current
-        table as :meth:`append` of the same rows, with the same errors."""
+        table as :meth:`append` of the same rows, with the same errors.
+
+        The rows must give each key once and hold no ``conflict`` (so that, in a store without
+        runs, they are the store's newest decisions): then the first run's current table is
+        worked out from them on ``con``, not read back from the files just written."""
         select = ", ".join(f"CAST({c} AS {kind}) AS {c}" for c, kind in self.columns.items())
+        rows = copy(select + ", CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date")
 
         def write(out: Path, pattern: str) -> None:
             con.execute("SET TimeZone = 'UTC'")
             con.execute(
-                f"COPY ({copy(select + ', CAST(collected AT TIME ZONE ' + literal('UTC') + ' AS DATE) AS date')}) TO {literal(str(out))} "
-                f"(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN {literal(pattern)})"
+                f"COPY ({rows}) TO {literal(str(out))} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN {literal(pattern)})"
             )
 
         with self.writing():
-            return self._append(write, run, manifest)
+            return self._append(write, run, manifest, (con, rows))
 
     def _from_rows(self, rows: Sequence[BaseModel]) -> Callable[[Path, str], None]:
         """The writer of ``rows`` into a run's folder ``out`` (as JSON chunks, read by DuckDB)."""
@@ -72,7 +76,13 @@ class RunWriter(RunFolder):
 
         return write
 
-    def _append(self, write: Callable[[Path, str], None] | None, run: str, manifest: dict[str, Any]) -> list[Path]:
+    def _append(
+        self,
+        write: Callable[[Path, str], None] | None,
+        run: str,
+        manifest: dict[str, Any],
+        newest: tuple[duckdb.DuckDBPyConnection, str] | None = None,
+    ) -> list[Path]:
         if (self.runs_dir / f"{run}.json").exists():
             raise FileExistsError(f"run {run} is already in the store at {self.root}")
         remove_leftovers(self.root, self.committed())  # a killed writer's; we hold the lock, so no one else's
@@ -90,7 +100,7 @@ class RunWriter(RunFolder):
                     os.replace(part, target)
                     moved.append(target)
             before = self.committed()
-            facts = self._next_current(before, moved, staging, run) if self.offer else None
+            facts = self._next_current(before, moved, staging, run, newest) if self.offer else None
             if facts is not None:
                 current = self.root / str(facts["file"])
             self.runs_dir.mkdir(parents=True, exist_ok=True)
@@ -112,14 +122,32 @@ class RunWriter(RunFolder):
             current_table.point(self.root, str(facts.pop("file")), version_of((*before, run)), facts)
         return moved
 
-    def _next_current(self, before: tuple[str, ...], moved: list[Path], staging: Path, run: str) -> dict[str, Any]:
+    def _next_current(
+        self,
+        before: tuple[str, ...],
+        moved: list[Path],
+        staging: Path,
+        run: str,
+        newest: tuple[duckdb.DuckDBPyConnection, str] | None = None,
+    ) -> dict[str, Any]:
         """Write the current table that holds once ``moved`` (this run's files) are committed:
-        from the previous one when it is fresh, else from the whole history; return the
-        pointer's facts (with ``file``). Called under the write lock, before the manifest."""
+        from the previous one when it is fresh, else from the whole history (for a store's
+        first run, from ``newest`` when given: a cursor and the SQL of the run's rows, each key
+        once, no conflict); return the pointer's facts (with ``file``). Called under the write
+        lock, before the manifest."""
         assert self.offer is not None
         previous = current_table.fresh(self.root, version_of(before)) if before else None
         if previous is not None and not moved:
             return dict(previous)  # nothing added: the same table, for the next version
+        if not before and newest is not None and moved:
+            target = self.root / CURRENT / f"current-{run}.parquet"
+            con, rows = newest
+            con.execute(f"CREATE OR REPLACE TEMP TABLE next_current AS {current_table.newest_per_offer(f'({rows})', self.offer)}")
+            con.execute(f"CREATE OR REPLACE TEMP TABLE parts AS SELECT DISTINCT accelerator FROM ({rows}) WHERE status = 'accepted'")
+            facts = current_table.write(con, staging / target.name, ())
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staging / target.name, target)
+            return {**facts, "file": f"{CURRENT}/{target.name}"}
         known = self._files(None, None) if before else Files()
         everything = Files((*known.runs, *moved), known.compacted)
         target = self.root / CURRENT / f"current-{run}.parquet"
