@@ -156,6 +156,10 @@ RULES = {
 """Every rule name and what it means."""
 
 
+LICENCE_REASON = "the price includes a Windows licence: not a like-for-like accelerator price"
+"""The reason of a ``licence_included`` row (its instance name ends with :data:`~computeatlas.cloud.observations.LICENSED_SUFFIX`)."""
+
+
 def _setting(name: str) -> Any:
     """The default of one :class:`Settings` field: the one place each number is set."""
     return Settings.model_fields[name].default
@@ -256,7 +260,7 @@ def _qualified(rows: list[Observation], decided: list[Observation], hours: float
     given = len(rows)
     for i, o in enumerate(decided):
         if o.instance_type.endswith(LICENSED_SUFFIX):
-            o = o.held("licence_included", "the price includes a Windows licence: not a like-for-like accelerator price")
+            o = o.held("licence_included", LICENCE_REASON)
         qualifiers = o.qualifiers
         if o.accelerator and not o.variant and unstated not in qualifiers:
             qualifiers = (*qualifiers, unstated)
@@ -281,4 +285,4 @@ def _qualified(rows: list[Observation], decided: list[Observation], hours: float
     return final
 
 
-__all__ = ["PLACEHOLDER_SIZES", "RULES", "Limits", "PoolPrice", "apply", "place", "usd_per_accelerator_hour"]
+__all__ = ["LICENCE_REASON", "PLACEHOLDER_SIZES", "RULES", "Limits", "PoolPrice", "apply", "place", "usd_per_accelerator_hour"]

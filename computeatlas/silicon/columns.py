@@ -285,16 +285,10 @@ def _disputed(acc: Accelerator) -> str:
     return ", ".join(keys) if keys else "none"
 
 
-BARE_PATTERN = re.compile(r"\d+:\d+")
-"""A pattern written as two numbers and a colon only (``2:4``), which a spreadsheet opening the
-CSV turns into a time of day (02:04)."""
-
-
 def pattern_words(pattern: str) -> str:
-    """A sparsity pattern as words no spreadsheet reads as a time: ``2:4`` is ``2:4 structured``
-    (the pattern NVIDIA and AMD call 2:4 structured sparsity); a pattern already in words (the
-    vendor's own, ``M:N structured (AWS: up to 4:16)``) is kept as written."""
-    return f"{pattern} structured" if BARE_PATTERN.fullmatch(pattern) else pattern
+    """A sparsity pattern as words no spreadsheet reads as a time of day: the bare ``2:4`` (02:04
+    to a spreadsheet) is ``2:4 structured``, as NVIDIA and AMD call it; words are kept as written."""
+    return f"{pattern} structured" if re.fullmatch(r"\d+:\d+", pattern) else pattern
 
 
 def _sparse_pattern(fmt: NumberFormat) -> Column:
