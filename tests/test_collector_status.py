@@ -106,10 +106,10 @@ def test_the_page_shows_each_sources_attempts_newest_price_failures_and_what_is_
     page = BeautifulSoup(response.text, "lxml")
     rows = {tr["data-source"]: tr for tr in page.select("#sources tbody tr")}
     assert list(rows) == sorted({"azure", "broken", "example", *SOURCES})  # recorded and configured, sorted by name
-    assert rows["oracle"]["data-state"] == "never" and notes(rows["oracle"]) == ["no collection attempted yet"]  # configured, never run
+    assert rows["oracle"]["data-schedule"] == "never" and notes(rows["oracle"]) == ["no collection attempted yet"]  # configured, never run
     assert words(rows["oracle"].select_one(".attention")) == "needs attention"
     example = rows["example"]
-    assert example["data-state"] == "overdue"
+    assert example["data-schedule"] == "overdue"
     assert notes(example) == [
         "overdue by 4 hours: the last successful collection finished 2026-11-30 01:30 UTC, 10 hours ago (scheduled every 6 hours)",
         "the last attempt failed (2026-11-30 11:02 UTC): https://examplecloud.example/api: timed out",
@@ -131,14 +131,14 @@ def test_the_page_shows_each_sources_attempts_newest_price_failures_and_what_is_
         "2026-11-30 09:01 UTC: https://examplecloud.example/api: HTTP 503",
     ]  # newest first, each with its error
     azure = rows["azure"]
-    assert azure["data-state"] == "current" and notes(azure) == [] and azure.select_one(".attention") is None
+    assert azure["data-schedule"] == "current" and notes(azure) == [] and azure.select_one(".attention") is None
     assert words(example.select_one(".attention")) == "needs attention"
     assert words(azure.select_one(".last-success")).startswith(
         "2026-11-30 10:05 UTC (1 hour ago): imported, 40 rows read, 36 accepted, 4 held"
     )
     assert words(azure.select_one(".newest-price")) == "no current price from this source"  # its run is not in this store
     assert page.select_one("#failures-azure") is None
-    assert rows["broken"]["data-state"] == "never" and notes(rows["broken"]) == ["no readable collection attempt is recorded"]
+    assert rows["broken"]["data-schedule"] == "never" and notes(rows["broken"]) == ["no readable collection attempt is recorded"]
     problems = [words(li) for li in page.select("#problems li")]
     assert problems[0].startswith("<store>/collections/broken/20261130T080000.000000Z-0000beef.json: not a collection attempt record")
     assert problems[1:] == ["<store>/collections/broken: 1 record(s) give a time without a zone (UTC, ending in Z)"]
@@ -151,7 +151,7 @@ def test_the_json_is_the_same_view(client: TestClient) -> None:
     body = response.json()
     assert body["as_of"] == "2026-11-30T12:00:00Z" and body["schedule_hours"] == 6.0 and body["attention"] is True
     example = next(s for s in body["sources"] if s["source"] == "example")
-    assert example["state"] == "overdue" and example["overdue_hours"] == 4.5 and example["attention"] is True
+    assert example["schedule"] == "overdue" and example["overdue_hours"] == 4.5 and example["attention"] is True
     assert (
         example["newest_price"] == "2026-11-30T01:00:00Z" and example["newest_price_age_hours"] == 11.0 and example["current_offers"] == 3
     )
@@ -161,26 +161,26 @@ def test_the_json_is_the_same_view(client: TestClient) -> None:
         "https://examplecloud.example/api: HTTP 503",
     ]
     azure = next(s for s in body["sources"] if s["source"] == "azure")
-    assert azure["state"] == "current" and azure["overdue_hours"] is None and azure["attention"] is False
+    assert azure["schedule"] == "current" and azure["overdue_hours"] is None and azure["attention"] is False
     assert azure["last_attempt"]["age_hours"] == round(115 / 60, 3)  # 10:05 to 12:00
     assert len(body["problems"]) == 2 and all("/collections/broken" in p for p in body["problems"])
     only = client.get("/api/status/collectors", params={"source": "azure,example"}).json()
     assert [s["source"] for s in only["sources"]] == ["azure", "example"]
 
 
-def _state(client: TestClient, source: str) -> str:
-    return next(s["state"] for s in client.get("/api/status/collectors").json()["sources"] if s["source"] == source)
+def _schedule(client: TestClient, source: str) -> str:
+    return next(s["schedule"] for s in client.get("/api/status/collectors").json()["sources"] if s["source"] == source)
 
 
 def test_a_new_attempt_shows_at_once(client: TestClient, store: Store) -> None:
-    assert _state(client, "example") == "overdue"
+    assert _schedule(client, "example") == "overdue"
     collection_log.record(
         store.root,
         Attempt(source="example", started=_at(11, 50), finished=_at(11, 55), result="imported", rows_read=3, accepted=3, run="R3"),
     )  # no new run in the store: the store's version is unchanged, and the page is not cached on it
     page = BeautifulSoup(client.get("/cloud/status").text, "lxml")
-    assert page.select_one('tr[data-source="example"]')["data-state"] == "current"
-    assert _state(client, "example") == "current"
+    assert page.select_one('tr[data-source="example"]')["data-schedule"] == "current"
+    assert _schedule(client, "example") == "current"
 
 
 @pytest.mark.parametrize(
@@ -225,7 +225,7 @@ def test_an_empty_store_and_unreadable_prices_are_said_not_raised(
     problems = [words(li) for li in BeautifulSoup(response.text, "lxml").select("#problems li")]
     assert any(p.startswith("<store>: the current prices cannot be read, so no source's newest price is shown") for p in problems)
     example = next(s for s in client.get("/api/status/collectors").json()["sources"] if s["source"] == "example")
-    assert example["newest_price"] is None and example["state"] == "overdue"  # the attempts are still read
+    assert example["newest_price"] is None and example["schedule"] == "overdue"  # the attempts are still read
 
 
 def test_the_cli_prints_the_same_view_and_exits_1_when_a_source_needs_attention(store: Store, client: TestClient) -> None:

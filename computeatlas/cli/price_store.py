@@ -134,7 +134,7 @@ def _print_collectors(view: CollectorsStatus) -> None:
 
     say(f"collectors: {len(view.sources)} source(s), scheduled every {view.schedule_hours:g} hours, as of {view.as_of:%Y-%m-%d %H:%M} UTC")
     for s in view.sources:
-        say(f"  {s.source}: {s.state}" + (" (needs attention)" if s.attention else "") + "".join(f"; {note}" for note in s.notes))
+        say(f"  {s.source}: {s.schedule}" + (" (needs attention)" if s.attention else "") + "".join(f"; {note}" for note in s.notes))
         say(f"    last attempt: {_attempt_words(s.last_attempt)}")
         say(f"    last success: {_attempt_words(s.last_success)}")
         if s.newest_price is not None and s.newest_price_age_hours is not None:

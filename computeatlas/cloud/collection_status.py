@@ -34,8 +34,8 @@ from computeatlas.cloud.collection_log import Attempt, Result
 from computeatlas.cloud.dataset import StoreDamaged
 from computeatlas.cloud.store import Store
 
-State = Literal["current", "overdue", "never"]
-"""A source's state: ``current`` (its last success is within the schedule), ``overdue`` (older),
+Schedule = Literal["current", "overdue", "never"]
+"""Where a source stands against its schedule (not a figure's state, :class:`~computeatlas.core.states.State`): ``current`` (its last success is within the schedule), ``overdue`` (older),
 ``never`` (no success recorded: every attempt failed, was held or skipped, or none was made)."""
 
 
@@ -59,7 +59,7 @@ class SourceStatus(BaseModel):
     """One source's collections: its last attempt and success, failures and newest current price."""
 
     source: str
-    state: State
+    schedule: Schedule
     notes: list[str] = Field(description="what the operator should know, in words (overdue, failing, held, skipped)")
     attention: bool = Field(
         description="the operator should act: overdue, the last attempt failed or was held, or no attempt yet "
@@ -140,10 +140,10 @@ def _source(
     newest = max((when for when, _ in mine), default=None)
     notes: list[str] = []
     overdue: float | None = None
-    state: State = "never"
+    standing: Schedule = "never"
     if success is not None:
         age = _hours(success.finished, now)
-        state = "overdue" if age > schedule else "current"
+        standing = "overdue" if age > schedule else "current"
         if age > schedule:
             overdue = round(age - schedule, 3)
             notes.append(
@@ -165,9 +165,9 @@ def _source(
     age_newest = round(_hours(newest, now), 3) if newest is not None else None
     return SourceStatus(
         source=source,
-        state=state,
+        schedule=standing,
         notes=notes,
-        attention=state == "overdue" or last is None or last.result in ("failed", "held"),
+        attention=standing == "overdue" or last is None or last.result in ("failed", "held"),
         last_attempt=_view(last, now) if last is not None else None,
         last_success=_view(success, now) if success is not None else None,
         overdue_hours=overdue,
@@ -274,7 +274,7 @@ __all__ = [
     "CollectorsStatus",
     "LastCollected",
     "SourceStatus",
-    "State",
+    "Schedule",
     "collectors_status",
     "hours_words",
     "provider_collected",
