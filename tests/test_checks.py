@@ -290,7 +290,13 @@ def test_validate_review_with_errors_lists_both_and_fails(tmp_path: Path) -> Non
 
 
 def _two_datasheets(keynote_value: str, kind: str = "vendor") -> dict[str, Any]:
-    keynote = {"title": "Acme launch keynote", "url": "https://acme.example/keynote", "publisher": "Acme", "kind": kind, "accessed": "2026-11-01"}
+    keynote = {
+        "title": "Acme launch keynote",
+        "url": "https://acme.example/keynote",
+        "publisher": "Acme",
+        "kind": kind,
+        "accessed": "2026-11-01",
+    }
     bandwidth = _published(
         "7.7 TB/s",
         primary_reason="The datasheet is the formal specification.",

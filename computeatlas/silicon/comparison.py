@@ -110,7 +110,9 @@ def _per_device_ratio(cell: CellView, reference: CellView, reference_name: str |
     theirs = reference.per_device_amount if reference.device else reference.amount
     ours, its = (f"per {c.device}, derived" if c.device else f"per {c.basis_label}" for c in (cell, reference))
     if not mine or not theirs:
-        cell.reason = f"not comparable per device: per {cell.basis_label} against per {reference.basis_label}, and no derived per-device figure"
+        cell.reason = (
+            f"not comparable per device: per {cell.basis_label} against per {reference.basis_label}, and no derived per-device figure"
+        )
         return
     cell.ratio = mine / theirs
     words = ratio_text(cell.ratio)

@@ -167,7 +167,9 @@ class Accelerator(Record):
             if isinstance(claim, ComputeSpec) and claim.independent_dense:
                 cited = self.sources[claim.source or ""]
                 if cited.kind is SourceKind.VENDOR:
-                    raise ValueError(f"specs.{path}: independent_dense marks a figure from an independent source, not the maker's ({cited.title})")
+                    raise ValueError(
+                        f"specs.{path}: independent_dense marks a figure from an independent source, not the maker's ({cited.title})"
+                    )
                 claim.credit(cited.publisher, self.vendor)  # the maker's name replaces its id once the catalog is cross-checked
             if claim.state is State.NOT_PUBLISHED:
                 kind = self.sources[claim.source].kind if claim.source else None
