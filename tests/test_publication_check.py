@@ -177,3 +177,13 @@ def test_prices_collect_holds_a_run_that_lost_most_of_its_offers_and_keeps_the_p
     # the one item, asked for by each of the collector's two requests (ten instance types each), every row held
     assert [a.result for a in found] == ["held", "imported"] and found[0].held == found[0].rows_read == 2 and found[0].accepted == 0
     assert [r["rules"][0] for r in Store(root).held(run=found[0].run)] == [RULE, RULE]
+    # the operator checked that the source really lost those offers: --publish runs it once without the check
+    with serving() as server:
+        server.route("/api/retail/prices", Answer(json.dumps(short).encode()))
+        env = {"COMPUTEATLAS_COLLECTOR_URLS": json.dumps({"azure": server.url}), "COLUMNS": "300"}
+        third = CliRunner().invoke(cli_app, ["prices", "collect", "azure", "--publish", "--prices", str(root)], env=env)
+        refused = CliRunner().invoke(cli_app, ["prices", "collect", "--all", "--publish", "--prices", str(root)], env=env)
+    assert third.exit_code == 0, third.output
+    found, _ = collection_log.attempts(root, "azure")
+    assert [a.result for a in found] == ["imported", "held", "imported"] and found[0].accepted == found[0].rows_read == 2
+    assert refused.exit_code == 2 and "name them, not --all" in refused.output.replace("\n", " ")

@@ -56,6 +56,14 @@ def _print(outcomes: list[Outcome]) -> None:
 def collect(
     names: Annotated[list[str] | None, typer.Argument(metavar="[NAME]...", help="Collectors: " + ", ".join(SOURCES) + ".")] = None,
     every: Annotated[bool, typer.Option("--all", help="Every collector.")] = False,
+    publish: Annotated[
+        bool,
+        typer.Option(
+            "--publish",
+            help="Publish this collection without the checks before publication (after a run was held "
+            "because the source's prices really moved): the integrity rules still decide every row.",
+        ),
+    ] = False,
     prices: PricesOption = None,
     data: DataOption = None,
 ) -> None:
@@ -66,7 +74,8 @@ def collect(
     COMPUTEATLAS_GCP_API_KEY) is skipped, saying so. A run that would drop more than half its
     source's current offers, or move their median price more than
     COMPUTEATLAS_COLLECTION_MEDIAN_FACTOR times, is held whole (`prices held`); the previous
-    run stays current."""
+    run stays current; once the operator has checked that the move is real, `--publish` runs the
+    named collectors without that check, once."""
     if not every and not names:
         raise fail("name the collectors to run, or give --all; available: " + ", ".join(SOURCES))
     unknown = [n for n in names or [] if n not in SOURCES]
@@ -74,12 +83,18 @@ def collect(
         raise fail(f"unknown collector {unknown[0]!r}; available: {', '.join(SOURCES)}")
     settings = settings_for(data=data, prices=prices)
     catalog = load_catalog(data)
-    check = PublicationCheck(
-        instance_table(catalog),
-        rates_of(settings),
-        Limits.of(settings),
-        settings.collection_median_factor,
-        sibling_map(catalog.accelerators.values()),
+    if publish and every:
+        raise fail("--publish skips the checks before publication for the collectors you name: name them, not --all")
+    check = (
+        None
+        if publish
+        else PublicationCheck(
+            instance_table(catalog),
+            rates_of(settings),
+            Limits.of(settings),
+            settings.collection_median_factor,
+            sibling_map(catalog.accelerators.values()),
+        )
     )
     with Progress(
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed} rows"), TimeElapsedColumn(), console=err
