@@ -12,6 +12,7 @@ import typer
 
 from computeatlas.cli.base import DataOption, PricesOption, fail, out, settings_for
 from computeatlas.cli.cloud import prices_app
+from computeatlas.cli.tables import say
 from computeatlas.cloud.compaction import CompactionRefused
 from computeatlas.cloud.layout import period_of, pointer
 from computeatlas.cloud.store import Store, StoreBusy
@@ -53,12 +54,11 @@ def runs_(prices: PricesOption = None, data: DataOption = None) -> None:
     """List the import runs in the store with their counts."""
     for manifest in Store(settings_for(data=data, prices=prices).prices_dir).runs():
         counts = manifest.get("counts", {})
-        out.print(
+        say(
+            out,
             f"{manifest['run']}  {manifest.get('format', '')}  read {counts.get('read', 0)}, accepted {counts.get('accepted', 0)}, "
             f"held {counts.get('held', 0)}, rejected {counts.get('rejected', 0)}  "
             + ", ".join(i["file"] for i in manifest.get("inputs", [])),
-            markup=False,
-            highlight=False,
         )
 
 
@@ -75,7 +75,7 @@ def status(prices: PricesOption = None, data: DataOption = None) -> None:
     store = existing_store(settings_for(data=data, prices=prices).prices_dir)
     found = store.leftovers()
     broken = [p for p in unreadable(store.files()) if p.is_file()]  # the missing ones are listed as missing
-    out.print(f"store {store.root}: {len(store.runs())} committed run(s)", markup=False, highlight=False)
+    say(out, f"store {store.root}: {len(store.runs())} committed run(s)")
     for title, items in (
         ("orphan Parquet files (no manifest names them)", [_shown(store, p) for p in found.orphans]),
         ("runs without a manifest", list(found.runs_without_manifest)),
@@ -85,11 +85,11 @@ def status(prices: PricesOption = None, data: DataOption = None) -> None:
         ("files a compaction replaced, still there", [_shown(store, p) for p in found.replaced]),
         ("unreadable Parquet files a manifest names (pages answer 503 until restored from a backup)", [_shown(store, p) for p in broken]),
     ):
-        out.print(f"{title}: {len(items)}", markup=False, highlight=False)
+        say(out, f"{title}: {len(items)}")
         for item in items:
-            out.print(f"  {item}", markup=False, highlight=False)
+            say(out, f"  {item}")
     stale = current_problem(store)
-    out.print(f"current table: {stale or 'up to date'}", markup=False, highlight=False)
+    say(out, f"current table: {stale or 'up to date'}")
     if found or stale or broken:
         raise typer.Exit(1)
 
@@ -111,15 +111,15 @@ def repair(
     found = store.leftovers().removable
     stale = current_problem(store)
     if not found and not stale:
-        out.print(f"store {store.root}: nothing to remove", markup=False, highlight=False)
+        say(out, f"store {store.root}: nothing to remove")
         _beyond_repair(store)
         return
     if not yes:
         for path in found:
-            out.print(f"would remove {_shown(store, path)}", markup=False, highlight=False)
+            say(out, f"would remove {_shown(store, path)}")
         if stale:
-            out.print(f"would write the current table again from the history (it is {stale})", markup=False, highlight=False)
-        out.print(f"{len(found) + bool(stale)} item(s) to repair; run again with --yes to repair them", markup=False, highlight=False)
+            say(out, f"would write the current table again from the history (it is {stale})")
+        say(out, f"{len(found) + bool(stale)} item(s) to repair; run again with --yes to repair them")
         return
     try:
         removed = store.remove_leftovers()
@@ -127,15 +127,13 @@ def repair(
     except StoreBusy as exc:
         raise fail(str(exc), 1) from None
     for path in removed:
-        out.print(f"removed {_shown(store, path)}", markup=False, highlight=False)
+        say(out, f"removed {_shown(store, path)}")
     if written is not None:
-        out.print(
+        say(
+            out,
             f"current table written from the history: {written['file']} ({written['rows']} offers)",
-            markup=False,
-            highlight=False,
-            soft_wrap=True,
         )
-    out.print(f"{len(removed) + (written is not None)} item(s) repaired", markup=False, highlight=False)
+    say(out, f"{len(removed) + (written is not None)} item(s) repaired")
     _beyond_repair(store)
 
 
@@ -150,8 +148,8 @@ def _beyond_repair(store: Store) -> None:
     ]
     if lost:
         for item in lost:
-            out.print(f"cannot repair: {item}", markup=False, highlight=False, soft_wrap=True)
-        out.print("restore these from a backup of the store; nothing else was changed", markup=False, highlight=False)
+            say(out, f"cannot repair: {item}")
+        say(out, "restore these from a backup of the store; nothing else was changed")
         raise typer.Exit(1)
 
 
@@ -191,13 +189,11 @@ def compact(
     for item in done:
         if item.file is None:
             said = "no observations" if item.files == 0 else "already one compacted file"
-            out.print(f"{item.period}: {said}, nothing to do", markup=False, highlight=False)
+            say(out, f"{item.period}: {said}, nothing to do")
         else:
-            out.print(
+            say(
+                out,
                 f"{item.period}: {item.rows} rows from {item.files} file(s) into {item.file.relative_to(store.root)}",
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
             )
     if not done:
-        out.print(f"store {store.root}: no run files to compact", markup=False, highlight=False)
+        say(out, f"store {store.root}: no run files to compact")
