@@ -54,17 +54,21 @@ class ProviderView(BaseModel):
 
     id: str
     name: str
-    kind: str
-    url: str
-    regions: list[str]
+    kind: str = Field(description="hyperscaler, neocloud or marketplace; 'not yet recorded' without a provider record")
+    url: str | None = Field(description="the provider's own site; None without a provider record")
+    regions: list[str] = Field(description="as its record names them; without a record, the regions its offers state")
     summary: str
-    verified: dt.date
+    verified: dt.date | None = Field(description="the date its record was last checked; None without a record")
     lock_in: list[LockInView]
     lock_in_missing: list[str] = Field(description="lock-in topics with no recorded fact: 'not yet collected'")
     offers: list[OfferPrice]
     sources: list[SourceView]
-    data_file: str
+    data_file: str | None
     data_version: str
+    recorded: bool = Field(True, description="False for a provider whose prices we hold but which has no provider record yet")
+    collected: dt.datetime | None = Field(
+        None, description="collection status: the newest collection time (UTC) of its prices in the store, of any age; None when none"
+    )
 
 
 class Choice(BaseModel):
@@ -112,8 +116,46 @@ def provider_summaries(catalog: CloudCatalog, offers: list[OfferPrice]) -> list[
     return [_summary(catalog, p, counts[p.id], rented.get(p.id, set())) for p in catalog.providers.values()]
 
 
-def provider_view(catalog: CloudCatalog, provider: Provider, offers: list[OfferPrice]) -> ProviderView:
-    """The page data of one provider, with its share of the current ``offers``."""
+NOT_RECORDED = "not yet recorded"
+"""The kind (and every other fact of a record) of a provider we hold prices of but have no record for."""
+
+
+def newest_collection(offers: list[OfferPrice], ident: str) -> dt.datetime | None:
+    """The newest collection time of provider ``ident``'s prices among ``offers`` (UTC), or None."""
+    return max((o.collected for o in offers if o.provider == ident), default=None)
+
+
+def unrecorded_view(catalog: CloudCatalog, ident: str, offers: list[OfferPrice]) -> ProviderView:
+    """The page data of provider ``ident``, whose prices are in ``offers`` (its newest
+    observation of each offer, of any age) but which has no provider record: only what the
+    offers say (what it rents, the regions they state, when they were collected); every
+    fact a record would hold is "not yet recorded", never guessed."""
+    own = [o for o in offers if o.provider == ident]
+    return ProviderView(
+        id=ident,
+        name=own[0].provider_name if own else ident,
+        kind=NOT_RECORDED,
+        url=None,
+        regions=sorted({o.region_label for o in own if o.region}),
+        summary=f"We hold price observations of {ident} but no provider record yet: its kind, site, "
+        "regions and what makes leaving it hard are not yet recorded. What it rents is read from its observations.",
+        verified=None,
+        lock_in=[],
+        lock_in_missing=[t.label for t in LockInTopic],
+        offers=own,
+        sources=[],
+        data_file=None,
+        data_version=catalog.version,
+        recorded=False,
+        collected=newest_collection(offers, ident),
+    )
+
+
+def provider_view(
+    catalog: CloudCatalog, provider: Provider, offers: list[OfferPrice], collected: dt.datetime | None = None
+) -> ProviderView:
+    """The page data of one provider, with its share of the current ``offers`` and its
+    collection status (``collected``: the newest collection time of its prices, of any age)."""
     sources = {k: source_view(k, s) for k, s in provider.sources.items()}
     facts = [
         LockInView(topic=f.topic, topic_label=f.topic.label, text=f.text, source=sources[f.source])
@@ -134,6 +176,7 @@ def provider_view(catalog: CloudCatalog, provider: Provider, offers: list[OfferP
         sources=list(sources.values()),
         data_file=catalog.file_of("providers", provider.id),
         data_version=catalog.version,
+        collected=collected,
     )
 
 
