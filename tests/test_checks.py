@@ -279,7 +279,9 @@ def test_validate_review_lists_flags_and_still_exits_zero(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     assert "Review: 2 flag(s) for a person to read (not errors):" in result.output
     # Each flag is one item, wrapped at 80 columns; its words are the flag's.
-    assert "  - data/accelerators/acme-a2.toml: specs.memory: 8 GB is below its predecessor acme-a1 (80 GB)" in " ".join(result.output.split("\n    "))
+    assert "  - data/accelerators/acme-a2.toml: specs.memory: 8 GB is below its predecessor acme-a1 (80 GB)" in " ".join(
+        result.output.split("\n    ")
+    )
     assert "OK: 2 vendors, 2 accelerators" in result.output
 
 

@@ -172,7 +172,11 @@ def test_held_json_is_json_lines() -> None:
 
 
 def test_machine_outputs_parse(tmp_path: Path) -> None:
-    for args in (["show", "nvidia-h100-sxm", "--json"], ["compare", "nvidia-h100-sxm", "amd-instinct-mi300x", "--json"], ["coverage", "--json"]):
+    for args in (
+        ["show", "nvidia-h100-sxm", "--json"],
+        ["compare", "nvidia-h100-sxm", "amd-instinct-mi300x", "--json"],
+        ["coverage", "--json"],
+    ):
         result = runner.invoke(app, args, env={"COLUMNS": str(WIDTH)})
         assert result.exit_code == 0 and isinstance(json.loads(result.stdout), dict), args
     history = runner.invoke(app, ["prices", "history", "nvidia-h100-sxm", "--provider", "lambda"])

@@ -38,7 +38,10 @@ def test_every_provider_link_on_the_cloud_and_price_pages_answers(real_client: T
 
 def test_a_provider_without_a_record_says_so_and_invents_nothing(real_client: TestClient) -> None:
     page = BeautifulSoup(real_client.get("/cloud/tensordock").text, "lxml")
-    facts = {d.select_one("dt").get_text(strip=True): d.select_one("dd").get_text(" ", strip=True) for d in page.select("dl.provider-facts .spec")}
+    facts = {
+        d.select_one("dt").get_text(strip=True): d.select_one("dd").get_text(" ", strip=True)
+        for d in page.select("dl.provider-facts .spec")
+    }
     assert facts["Kind"] == "not yet recorded" and facts["Site"] == "not yet recorded"
     assert "NVIDIA H100 SXM5 80GB" in facts["Rents"]  # from its observations
     assert facts["Collection status"] == "prices last collected 2026-03-23 07:02 UTC"

@@ -93,10 +93,7 @@ def estimate(
         out.print_json(linked_estimate(result).model_dump_json())
         return
     row = result.result
-    say(
-        out,
-        f"{result.model_name} ({result.params_display} parameters) in {result.number_format.value} on {result.accelerator_name}"
-    )
+    say(out, f"{result.model_name} ({result.params_display} parameters) in {result.number_format.value} on {result.accelerator_name}")
     say(out, f"{result.label.capitalize()}.")
     inputs, notes = Table(title="Published figures used", show_lines=False), Footnotes()
     for heading in ("input", "as published", "basis", "source"):
@@ -106,7 +103,10 @@ def estimate(
         inputs.add_row(f.label, shown or "", f.basis or "", notes.cite(f.source_url))
     p = result.price
     inputs.add_row(
-        "Price per accelerator-hour", p.working or p.outcome.label, "", notes.cite(p.source_url) or ("given by you" if p.origin == "user" else "")
+        "Price per accelerator-hour",
+        p.working or p.outcome.label,
+        "",
+        notes.cite(p.source_url) or ("given by you" if p.origin == "user" else ""),
     )
     inputs.add_row("Utilisation", f"{result.utilisation:g}", "", "given by you")
     print_table(out, inputs)

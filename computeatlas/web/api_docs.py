@@ -138,8 +138,8 @@ def shortened(value: Any) -> tuple[Any, bool]:
         items = [shortened(v) for v in value[:EXAMPLE_ITEMS]]
         return [v for v, _ in items], len(value) > EXAMPLE_ITEMS or any(c for _, c in items)
     if isinstance(value, dict):
-        items = {k: shortened(v) for k, v in value.items()}
-        return {k: v for k, (v, _) in items.items()}, any(c for _, c in items.values())
+        fields = {k: shortened(v) for k, v in value.items()}
+        return {k: v for k, (v, _) in fields.items()}, any(c for _, c in fields.values())
     return value, False
 
 
