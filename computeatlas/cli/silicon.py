@@ -252,23 +252,6 @@ NARROW_LIST = ("memory", "memory_bandwidth", "fp8", "bf16", "price")
 """The columns ``list`` shows below :data:`WIDE_LIST` characters (80 columns, or piped)."""
 WIDE_LIST = 110
 """From this terminal width on, ``list`` shows every column."""
-PRICE_UNIT = "USD per accelerator-hour"
-"""The unit of the price column's numbers (the cheapest current on-demand price)."""
-
-
-def _json_cell(column: table_mod.Column, cell: table_mod.Cell) -> object:
-    """A cell as ``list --json`` writes it: a figure or price as a JSON number (``null`` when
-    the part has none) with its unit, state and the text the table shows; any other cell as its text."""
-    if not column.sortable_by_number:
-        return cell.text
-    return {
-        "number": cell.number,
-        "unit": column.unit or PRICE_UNIT,
-        "state": cell.state.value if cell.state else None,
-        "text": cell.text,
-    }
-
-
 @app.command("list")
 def list_(
     sort: Annotated[
@@ -318,7 +301,7 @@ def list_(
     if as_json:
         typer.echo(
             json.dumps(
-                [{"id": r.accelerator.id} | {c.key: _json_cell(c, r.cells[c.key]) for c in table_mod.COLUMNS} for r in rows],
+                [{"id": r.accelerator.id} | {c.key: table_mod.json_cell(c, r.cells[c.key]) for c in table_mod.COLUMNS} for r in rows],
                 ensure_ascii=False,
                 indent=2,
             )
@@ -327,7 +310,7 @@ def list_(
     shown = [c for c in table_mod.COLUMNS if c.sortable_by_number or c.key == "availability"]
     left_out = [] if wide or out.width >= WIDE_LIST else [c for c in shown if c.key not in NARROW_LIST]
     shown = [c for c in shown if c not in left_out]
-    title = f"{len(rows)} accelerators (per accelerator; compute dense; price: cheapest current on-demand, {PRICE_UNIT})"
+    title = f"{len(rows)} accelerators (per accelerator; compute dense; price: cheapest current on-demand, {table_mod.PRICE_UNIT})"
     if left_out:
         title += f"; {', '.join(c.heading for c in left_out)} left out at this width: --wide shows them"
     grid = Table(title=title, show_lines=False)

@@ -340,11 +340,13 @@ def api_provider(request: Request, ident: str = PROVIDER_PATH) -> ProviderView:
     return find_provider(request, ident)
 
 
-def static_paths(catalog: Catalog, settings: Settings) -> Iterable[str]:
-    """Every cloud page and API document, for the static build (a page per provider shown,
-    recorded or not: :func:`~computeatlas.pages.providers.shown_providers` over ``settings``' store)."""
+def static_paths(catalog: Catalog, settings: Settings | None = None) -> Iterable[str]:
+    """Every cloud page and API document, for the static build: a page per provider shown
+    (:func:`~computeatlas.pages.providers.shown_providers` of ``settings``' store; without
+    settings, the recorded providers)."""
     yield from (site_path(n) for n in ("cloud_index", "api_offers", "api_providers"))
-    every = every_offer(catalog, Store(settings.prices_dir), history.utcnow(), settings.freshness_days, settings.hours_per_month)
+    now, s = history.utcnow(), settings
+    every = [] if s is None else every_offer(catalog, Store(s.prices_dir), now, s.freshness_days, s.hours_per_month)
     for ident in shown_providers(catalog, every):
         yield site_path("cloud_provider", ident=ident)
         yield site_path("api_provider", ident=ident)
