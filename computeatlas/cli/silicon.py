@@ -252,6 +252,8 @@ NARROW_LIST = ("memory", "memory_bandwidth", "fp8", "bf16", "price")
 """The columns ``list`` shows below :data:`WIDE_LIST` characters (80 columns, or piped)."""
 WIDE_LIST = 110
 """From this terminal width on, ``list`` shows every column."""
+
+
 @app.command("list")
 def list_(
     sort: Annotated[
