@@ -21,7 +21,11 @@ def test_a_monthly_price_keeps_its_published_month_and_says_how_it_was_made_hour
     assert mega["arithmetic"].startswith("14241.716 per month ÷ 730.0 h ≈ 19.5092 USD ÷ 16")
     assert all(o["published_unit"] == "hour" and o["hours_per_month"] is None for o in offers if o not in monthly)
     page = BeautifulSoup(real_client.get("/cloud/prices/nvidia-a100-sxm-40gb/history").text, "lxml")
-    row = next(tr for tr in page.select("table.observed tr[data-provider=google-cloud]") if "a2-megagpu-16g" in tr.get_text() and "month" in tr.get_text())
+    row = next(
+        tr
+        for tr in page.select("table.observed tr[data-provider=google-cloud]")
+        if "a2-megagpu-16g" in tr.get_text() and "month" in tr.get_text()
+    )
     text = row.get_text(" ", strip=True)
     assert "14241.716 USD per month" in text and "1.219 USD (hourly equivalent derived from the term: a month counted as 730 hours)" in text
 
