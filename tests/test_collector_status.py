@@ -229,7 +229,7 @@ def test_an_empty_store_and_unreadable_prices_are_said_not_raised(
 
 
 def test_the_cli_prints_the_same_view_and_exits_1_when_a_source_needs_attention(store: Store, client: TestClient) -> None:
-    result = CliRunner().invoke(cli_app, ["prices", "status", "--prices", str(store.root)])
+    result = CliRunner().invoke(cli_app, ["prices", "status", "--prices", str(store.root)], env={"COLUMNS": "400"})  # one line each
     assert result.exit_code == 1, result.output
     lines = result.stdout.splitlines()
     assert (
@@ -269,7 +269,7 @@ def test_a_store_whose_collectors_are_all_current_exits_0(tmp_path: Path) -> Non
                 accepted=0 if skipped else 1,
             ),
         )
-    result = CliRunner().invoke(cli_app, ["prices", "status", "--prices", str(root)])
+    result = CliRunner().invoke(cli_app, ["prices", "status", "--prices", str(root)], env={"COLUMNS": "400"})
     assert result.exit_code == 0, result.output  # a source only ever skipped (no API key) needs no attention
     assert "  gcp: never; never collected successfully: no attempt recorded imported a run; the last attempt was skipped: no API key" in (
         result.stdout.splitlines()
@@ -282,10 +282,10 @@ def test_each_provider_page_says_when_its_prices_were_last_collected(tmp_path: P
     client = make_client(catalog, Settings(data=folder))
     gamma = BeautifulSoup(client.get("/cloud/gamma").text, "lxml").select_one("#last-collected")
     # gamma's newest observation is its 1x A1 listing seen 2026-11-20 (the old listing, 2026-08-01, is older)
-    assert words(gamma) == "Prices last collected 2026-11-20 00:00 UTC (through data/offers/offers.csv). Collector status."
+    assert words(gamma) == "prices last collected 2026-11-20 00:00 UTC (through data/offers/offers.csv); collector status"
     assert gamma.select_one("a")["href"] == "/cloud/status"
     beta = BeautifulSoup(client.get("/cloud/beta").text, "lxml").select_one("#last-collected")
-    assert words(beta) == "No price of Beta Cloud has been collected yet. Collector status."
+    assert words(beta) == "no price of Beta Cloud collected yet; collector status"
     api = client.get("/api/providers/gamma").json()["last_collected"]
     assert api == {"collected": "2026-11-20T00:00:00Z", "via": "data/offers/offers.csv", "offers": 2}
 

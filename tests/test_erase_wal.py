@@ -66,7 +66,9 @@ def test_postgresql_erase_and_purge_wal_leave_the_address_in_no_server_file() ->
             # migration 0003: ANALYZE sampled the other columns but none of those a person typed
             assert ("kind",) in analysed and not {("name",), ("email",), ("email_key",), ("organisation",)} & set(analysed)
 
-            result = CliRunner().invoke(app, ["requests", "erase", "--email", erased, "--yes", "--purge-wal", "--database", url])
+            result = CliRunner().invoke(
+                app, ["requests", "erase", "--email", erased, "--yes", "--purge-wal", "--database", url], env={"COLUMNS": "400"}
+            )
             assert result.exit_code == 0, result.output
             lines = result.stdout.splitlines()
             assert lines[:4] == [
@@ -113,7 +115,9 @@ def test_postgresql_purge_wal_by_a_user_who_may_not_says_what_it_did_not_do() ->
 
 def test_purge_wal_on_sqlite_runs_nothing_and_says_why(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
-    result = CliRunner().invoke(app, ["requests", "erase", "--email", "nobody@example.org", "--purge-wal", "--database", url])
+    result = CliRunner().invoke(
+        app, ["requests", "erase", "--email", "nobody@example.org", "--purge-wal", "--database", url], env={"COLUMNS": "200"}
+    )
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
         "Erased 0 request(s) for nobody@example.org.",

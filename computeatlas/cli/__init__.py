@@ -20,7 +20,7 @@ from computeatlas.cli import (
     silicon,  # noqa: F401  (registers commands)
     site,  # noqa: F401  (registers commands)
 )
-from computeatlas.cli.base import app, os_error_message, settings_error_message
+from computeatlas.cli.base import app, os_error_message, plain_helps, settings_error_message
 from computeatlas.core.settings import UnknownSetting
 
 # The price store's commands under 'prices', imported in the order `prices --help` lists them.
@@ -35,6 +35,8 @@ from computeatlas.cli import collection  # noqa: F401  (registers prices collect
 
 # isort: split
 from computeatlas.cli import observations  # noqa: F401  (registers prices held, history)
+
+plain_helps(app)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -12,6 +12,7 @@ pretty tracebacks are off, so nothing else turns into a screenful of frames.
 from __future__ import annotations
 
 import errno
+import inspect
 import re
 from pathlib import Path
 from typing import Annotated, Any
@@ -112,6 +113,41 @@ DataOption = Annotated[
 PricesOption = Annotated[
     Path | None, typer.Option("--prices", help="The observation store (default: $COMPUTEATLAS_PRICES or data/prices).")
 ]
+
+
+_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
+_LITERAL = re.compile(r"``([^`]+)``")
+
+
+def plain_help(text: str) -> str:
+    """A docstring as a person reads it in ``--help``: Sphinx roles become their target's name
+    (``:meth:`Settings.from_env``` → ``Settings.from_env``; ``~a.b.C`` → ``C``) and literals
+    lose their backquotes (````--data```` → ``--data``), and each paragraph is one line, for
+    the help to wrap at the terminal's width (a line starting with ``-`` or ``*`` starts an item).
+    What follows a form feed (``\\f``, click's mark) is left out."""
+
+    def role(found: re.Match[str]) -> str:
+        target = found.group(1)
+        return target.rsplit(".", 1)[-1] if found.group(0).startswith(":") and "`~" in found.group(0) else target
+
+    shown = text.partition("\f")[0]  # click's mark: what follows is for the code's readers only
+    paragraphs = []
+    for paragraph in re.split(r"\n[ \t]*\n", _LITERAL.sub(r"\1", _ROLE.sub(role, shown)).strip()):
+        items = re.split(r"\n\s*(?=[-*] )", paragraph)
+        paragraphs.append("\n".join(" ".join(line.strip() for line in item.splitlines()) for item in items))
+    return "\n\n".join(paragraphs)
+
+
+def plain_helps(typer_app: typer.Typer) -> None:
+    """Give every command and group of ``typer_app`` (and of its groups) its help as
+    :func:`plain_help` writes it, from its ``help=`` or its docstring."""
+    for command in typer_app.registered_commands:
+        command.help = plain_help(command.help or inspect.getdoc(command.callback) or "")
+    for group in typer_app.registered_groups:
+        if group.help:
+            group.help = plain_help(group.help)
+        if group.typer_instance is not None:
+            plain_helps(group.typer_instance)
 
 
 def settings_for(**options: object) -> Settings:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import typer
-
 from computeatlas.catalog import Catalog
+from computeatlas.cli.base import out
+from computeatlas.cli.tables import say
 from computeatlas.silicon.checks import review
 
 
@@ -12,8 +12,8 @@ def print_review(catalog: Catalog) -> None:
     """Print the review flags of ``catalog`` (file, field, message), or say there are none."""
     flags = review(catalog)
     if not flags:
-        typer.echo("Review: no flags.")
+        say(out, "Review: no flags.")
         return
-    typer.echo(f"Review: {len(flags)} flag(s) for a person to read (not errors):")
+    say(out, f"Review: {len(flags)} flag(s) for a person to read (not errors):")
     for flag in flags:
-        typer.echo(f"  - {flag}")
+        say(out, f"  - {flag}", indent="    ")

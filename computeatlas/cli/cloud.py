@@ -20,7 +20,7 @@ from computeatlas.cli.base import (
     out,
     settings_for,
 )
-from computeatlas.cli.tables import print_table
+from computeatlas.cli.tables import print_table, say
 from computeatlas.cloud import history, pricing
 from computeatlas.cloud.cheapest_price import cheapest_price
 from computeatlas.cloud.offers import OfferPrice, amount_text, current_offers, regions_of
@@ -156,29 +156,26 @@ def prices(
     s = view.spread
     scope = f"on-demand USD, variant {s.variant.label if s.variant else 'all (mixed as asked)'}"
     if s.state is State.DERIVED and s.cheapest and s.dearest:
-        out.print(f"Spread ({scope}): {s.ratio_text} over {s.counted} offers", markup=False, highlight=False)
+        say(out, f"Spread ({scope}): {s.ratio_text} over {s.counted} offers")
         for label, end in (("cheapest", s.cheapest), ("dearest", s.dearest)):
-            out.print(
+            say(
+                out,
                 f"  {label}: {end.display} — {end.provider_name}, {end.instance_type}, seen {end.seen}, {end.source_url}",
-                markup=False,
-                highlight=False,
             )
     else:
-        out.print(f"Spread ({scope}): {s.ratio_text}", markup=False, highlight=False)
+        say(out, f"Spread ({scope}): {s.ratio_text}")
     c = view.cheapest
     if c is None:
-        out.print("Cheapest price: none observed (no on-demand USD price of a stated variant).", markup=False, highlight=False)
+        say(out, "Cheapest price: none observed (no on-demand USD price of a stated variant).")
     else:
         state = c.seen if c.current else f"NOT CURRENT, {c.seen}"
-        out.print(
+        say(
+            out,
             f"Cheapest price: {amount_text(c.per_accelerator_hour)} USD per {view.unit}-hour on demand, variant {c.variant} — "
             f"{c.provider}, {c.instance_type}, {state} ({c.offer_id})",
-            markup=False,
-            highlight=False,
         )
-    out.print(
+    say(
+        out,
         f"Variants: {', '.join(f'{v.key} ({v.offers})' for v in view.variants) or 'none'}; stale = observed more than "
         f"{settings.freshness_days} days before {s.as_of}.",
-        markup=False,
-        highlight=False,
     )

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from computeatlas.catalog import Catalog
 from computeatlas.cli.base import DataOption, WideOption, app, fail, load_catalog, out, settings_for
-from computeatlas.cli.tables import print_table
+from computeatlas.cli.tables import print_table, say
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.states import State
@@ -74,16 +74,16 @@ def compare_cmd(
     if as_json:
         out.print_json(view.model_dump_json())
         return
-    out.print(f"[bold]{escape(view.title)}[/bold]", highlight=False)
+    say(out, view.title)
     if view.curated:
-        out.print(view.curated.framing, markup=False, highlight=False)
-        out.print(view.curated.verdict, markup=False, highlight=False)
-    out.print(view.headline.text, markup=False, highlight=False)
+        say(out, view.curated.framing)
+        say(out, view.curated.verdict)
+    say(out, view.headline.text)
     for gap in view.gaps if len(view.parts) > 2 else []:
-        out.print(f"- {gap.text}", markup=False, highlight=False)
+        say(out, f"- {gap.text}")
     print_table(out, _grid(view, view.rows, f"Per accelerator; compute dense; ratios against {view.parts[0].name}"), wide=wide)
     print_table(out, _grid(view, view.derived, "Derived from published figures"), wide=wide)
     for row in view.derived:
-        out.print(f"{row.label}: {row.formula}", markup=False, highlight=False)
+        say(out, f"{row.label}: {row.formula}")
     print_table(out, _grid(view, view.prices, "Price meets specs: cheapest current on-demand price and what a USD-hour buys"), wide=wide)
-    out.print(f"Data version {view.data_version} · page {view.url}", markup=False, highlight=False)
+    say(out, f"Data version {view.data_version} · page {view.url}")

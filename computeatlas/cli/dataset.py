@@ -40,7 +40,7 @@ from computeatlas.cli.base import (
     out,
     settings_for,
 )
-from computeatlas.cli.tables import print_table
+from computeatlas.cli.tables import print_table, say
 from computeatlas.ledger import (
     DEFAULT_RETENTION_DAYS,
     MAX_RETENTION_DAYS,
@@ -103,7 +103,7 @@ def export(
     except sqlite3.Error as exc:  # SQLite names no path: say which file it could not write
         raise fail(f"Error: cannot write {out_path}: {exc}", 1) from None
     for path in written:
-        out.print(f"wrote {path}", highlight=False)
+        say(out, f"wrote {path}")
 
 
 requests_app = typer.Typer(
@@ -228,12 +228,12 @@ def erase_requests(
         count = ledger.count(email=email)
         what = f"{count} request(s) for {email}"
         if dry_run:
-            typer.echo(f"Would erase {what} (dry run: nothing deleted).")
+            say(out, f"Would erase {what} (dry run: nothing deleted).")
             return
         if count:
             _confirm(what, yes)
         erased = ledger.erase(email) if count else 0
-        typer.echo(f"Erased {erased} request(s) for {email}.")
+        say(out, f"Erased {erased} request(s) for {email}.")
         postgres = ledger.engine.dialect.name == "postgresql"
         if purge_wal:
             _print_purge(ledger.purge_wal())
@@ -251,11 +251,11 @@ def erase_requests(
 def _print_purge(report: WalPurge) -> None:
     """Each step of a WAL purge (done, or why not), then what still holds the erased rows."""
     for step in report.steps:
-        typer.echo(f"{'done' if step.done else 'NOT DONE'}: {step.command}" + (f" ({step.note})" if step.note else ""))
+        say(out, f"{'done' if step.done else 'NOT DONE'}: {step.command}" + (f" ({step.note})" if step.note else ""))
     if report.settings:
-        typer.echo("settings: " + ", ".join(f"{k}={v}" for k, v in report.settings.items()))
+        say(out, "settings: " + ", ".join(f"{k}={v}" for k, v in report.settings.items()))
     for left in report.remaining:
-        typer.echo(f"remaining: {left}")
+        say(out, f"remaining: {left}")
 
 
 @requests_app.command("purge")
@@ -283,14 +283,14 @@ def purge_requests(
         count = ledger.count(older_than_days=older_than, now=now)
         what = f"{count} request(s) older than {older_than} days (recorded before {now - dt.timedelta(days=older_than):%Y-%m-%d %H:%M} UTC)"
         if dry_run:
-            typer.echo(f"Would purge {what} (dry run: nothing deleted).")
+            say(out, f"Would purge {what} (dry run: nothing deleted).")
             return
         if count:
             _confirm(what, yes)
         purged = ledger.purge(older_than, now=now) if count else 0
     finally:
         ledger.close()
-    typer.echo(f"Purged {purged} request(s) older than {older_than} days.")
+    say(out, f"Purged {purged} request(s) older than {older_than} days.")
 
 
 @requests_app.command("purge-expired")
@@ -308,9 +308,9 @@ def purge_expired(
     try:
         if dry_run:
             count = ledger.count(older_than_days=DEFAULT_RETENTION_DAYS, now=now)
-            typer.echo(f"Would purge {count} request(s) older than {DEFAULT_RETENTION_DAYS} days (dry run: nothing deleted).")
+            say(out, f"Would purge {count} request(s) older than {DEFAULT_RETENTION_DAYS} days (dry run: nothing deleted).")
             return
         purged = ledger.purge(DEFAULT_RETENTION_DAYS, now=now)
     finally:
         ledger.close()
-    typer.echo(f"Purged {purged} request(s) older than {DEFAULT_RETENTION_DAYS} days.")
+    say(out, f"Purged {purged} request(s) older than {DEFAULT_RETENTION_DAYS} days.")

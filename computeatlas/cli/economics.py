@@ -17,10 +17,11 @@ from computeatlas.cli.base import (
     out,
     settings_for,
 )
-from computeatlas.cli.tables import print_table
+from computeatlas.cli.tables import Footnotes, print_table, say
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import BadRequest, NotFound
+from computeatlas.core.numbers import significant
 from computeatlas.economics.bound_settings import request_from
 from computeatlas.economics.errors import UnknownId
 from computeatlas.economics.estimate import estimate as run_estimate
@@ -92,38 +93,40 @@ def estimate(
         out.print_json(linked_estimate(result).model_dump_json())
         return
     row = result.result
-    out.print(
-        f"[bold]{result.model_name} ({result.params_display} parameters) in {result.number_format.value} on {result.accelerator_name}[/bold]"
-    )
-    out.print(f"{result.label.capitalize()}.", highlight=False)
-    inputs = Table(title="Published figures used", show_lines=False)
+    say(out, f"{result.model_name} ({result.params_display} parameters) in {result.number_format.value} on {result.accelerator_name}")
+    say(out, f"{result.label.capitalize()}.")
+    inputs, notes = Table(title="Published figures used", show_lines=False), Footnotes()
     for heading in ("input", "as published", "basis", "source"):
         inputs.add_column(heading)
     for f in (result.memory, result.memory_bandwidth, result.compute):
         shown = f.value if f.usable else f"{f.state_label}" + (f": {f.value}" if f.value else "")
-        inputs.add_row(f.label, shown or "", f.basis or "", f.source_url or "")
+        inputs.add_row(f.label, shown or "", f.basis or "", notes.cite(f.source_url))
     p = result.price
     inputs.add_row(
-        "Price per accelerator-hour", p.working or p.outcome.label, "", p.source_url or ("given by you" if p.origin == "user" else "")
+        "Price per accelerator-hour",
+        p.working or p.outcome.label,
+        "",
+        notes.cite(p.source_url) or ("given by you" if p.origin == "user" else ""),
     )
     inputs.add_row("Utilisation", f"{result.utilisation:g}", "", "given by you")
     print_table(out, inputs)
+    notes.print(out)
     if row.bound is None:
         raise fail(f"{row.state.label}: {row.reason}.")
     b = row.bound
-    out.print(f"{b.accelerators} × {result.accelerator_name}, batch {b.batch if b.batch is not None else '—'}, context {b.context} tokens.")
+    say(out, f"{b.accelerators} × {result.accelerator_name}, batch {b.batch if b.batch is not None else '—'}, context {b.context} tokens.")
     bounds = Table(title="Results", show_lines=False)
     for heading in ("figure", "value", "formula", "working or reason"):
         bounds.add_column(heading)
     figures = (b.weights, b.kv_per_token, b.memory_need, b.prefill, b.decode_memory, b.decode_compute, b.decode)
     for fig in (*figures, row.cost_input, row.cost_output, row.cost_blended, b.tokens_per_joule):
         if fig is not None:
-            value = f"{fig.amount:.4g} {fig.unit}" if fig.amount is not None else fig.state.label
+            value = f"{significant(fig.amount)} {fig.unit}" if fig.amount is not None else fig.state.label
             bounds.add_row(fig.label, value, fig.formula, fig.working or fig.reason or "")
     print_table(out, bounds)
-    out.print("Assumptions:")
+    say(out, "Assumptions:")
     for n, text in enumerate(result.assumptions, 1):
-        out.print(f" {n}. {text}", highlight=False)
+        say(out, f" {n}. {text}")
 
 
 @app.command()
@@ -193,12 +196,12 @@ def tokens(
     if as_json:
         out.print_json(linked_view(view).model_dump_json())
         return
-    out.print(f"[bold]{view.name}[/bold] ({view.developer}, {'mixture of experts' if view.architecture == 'moe' else 'dense'})")
+    say(out, f"{view.name} ({view.developer}, {'mixture of experts' if view.architecture == 'moe' else 'dense'})")
     market = Table(title="Market prices, USD per million tokens (the newest of each provider's product)")
     for heading in ("provider", "product", "input", "output", "collected", "flag"):
         market.add_column(heading)
     for m in view.current:
-        market.add_row(m.provider_name, m.product, f"{m.input_per_million:.4g}", f"{m.output_per_million:.4g}",
+        market.add_row(m.provider_name, m.product, significant(m.input_per_million), significant(m.output_per_million),
                        m.collected.date().isoformat() + (f" (stale: {m.age_days} days old)" if m.stale else ""), "; ".join(m.flags))  # fmt: skip
     print_table(out, market)
     if view.spread.ratio and view.spread.cheapest and view.spread.dearest:
@@ -207,15 +210,15 @@ def tokens(
             if view.spread.fresh
             else f" (no current price: the newest are stale, collected by {view.spread.newest}, {view.spread.age_days} days ago)"
         )
-        out.print(
-            f"Output-price spread {view.spread.ratio:.2f}×{which}: {view.spread.cheapest.provider_name} {view.spread.cheapest.output_per_million:.4g} "
-            f"to {view.spread.dearest.provider_name} {view.spread.dearest.output_per_million:.4g} USD.",
-            highlight=False,
+        say(
+            out,
+            f"Output-price spread {view.spread.ratio:.2f}×{which}: {view.spread.cheapest.provider_name} {significant(view.spread.cheapest.output_per_million)} "
+            f"to {view.spread.dearest.provider_name} {significant(view.spread.dearest.output_per_million)} USD.",
         )
     for c in view.claims:
-        out.print(f"Claim {c.id}: {c.claimant} (sells: {c.claimant_sells}) {c.value:g} {c.unit} — {c.comparison}", highlight=False)
+        say(out, f"Claim {c.id}: {c.claimant} (sells: {c.claimant_sells}) {significant(c.value)} {c.unit} — {c.comparison}")
     if not view.claims:
-        out.print("No published claim in the atlas concerns this model.")
+        say(out, "No published claim in the atlas concerns this model.")
     what = "The bound" if view.settings["utilisation"] == "1" else f"The estimate (utilisation {view.settings['utilisation']})"
     grid = Table(
         title=f"{what} at today's cheapest on-demand price ({view.label}; {view.settings['format']}, {view.settings['context']}-token context)"
@@ -234,9 +237,9 @@ def tokens(
         if b.bound is None:
             grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", "", b.reason or b.state.label, "", "", "")
             continue
-        cell = lambda f: f"{f.amount:.4g}" if f is not None and f.amount is not None else (f.state.label if f is not None else "")
+        cell = lambda f: significant(f.amount) if f is not None and f.amount is not None else (f.state.label if f is not None else "")
         grid.add_row(b.accelerator_name, b.price.text if b.price else "no fresh price", f"{b.bound.accelerators} × {b.bound.batch or '—'}",
                      cell(b.bound.decode), cell(b.cost_input), cell(b.cost_output), cell(b.cost_blended))  # fmt: skip
     print_table(out, grid)
     for left in view.left_out:
-        out.print(f"Left out: {left.accelerator_name} — {left.reason}", markup=False, highlight=False)
+        say(out, f"Left out: {left.accelerator_name} — {left.reason}")

@@ -33,7 +33,7 @@ from computeatlas.cli.base import (
     settings_for,
 )
 from computeatlas.cli.cloud import prices_app
-from computeatlas.cli.tables import print_table
+from computeatlas.cli.tables import print_table, say
 from computeatlas.cloud import runs
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.observations import InputFailed
@@ -58,9 +58,7 @@ def _print_json(summary: ImportCounts) -> None:
 
 def _waiting(lock: str) -> None:
     """Say why an import waits: another writer holds the store's lock."""
-    err.print(
-        f"another import or collection is writing to this store (lock {lock}): waiting for it to finish …", markup=False, highlight=False
-    )
+    say(err, f"another import or collection is writing to this store (lock {lock}): waiting for it to finish …")
 
 
 def _progress() -> Progress:
@@ -90,11 +88,11 @@ def _print_summary(summary: runs.Summary) -> None:
         ("skipped by reason", summary.skipped_by_reason),
     ):
         if counts:
-            out.print(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()), markup=False, highlight=False)
+            say(out, f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
     for error in summary.errors[:50]:
-        err.print(f"rejected: {error}", markup=False, highlight=False)
+        say(err, f"rejected: {error}")
     if len(summary.errors) > 50:
-        err.print(f"… and {len(summary.errors) - 50} more rejected rows", markup=False, highlight=False)
+        say(err, f"… and {len(summary.errors) - 50} more rejected rows")
 
 
 def _import_tokens(
@@ -115,10 +113,10 @@ def _import_tokens(
     if as_json:
         _print_json(summary)
     else:
-        out.print(
+        say(
+            out,
             f"Token-price run {summary.run}: read {summary.read}, accepted {summary.accepted}, held {summary.held}, "
             f"rejected {summary.rejected}, skipped {summary.skipped}, already stored {summary.already_stored}",
-            highlight=False,
         )
         for title, counts in (
             ("held by rule", summary.held_by_rule),
@@ -127,11 +125,11 @@ def _import_tokens(
             ("skipped by reason", summary.skipped_by_reason),
         ):
             if counts:
-                out.print(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()), markup=False, highlight=False)
+                say(out, f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
     for error in summary.errors[:50]:
-        err.print(f"rejected: {error}", markup=False, highlight=False)
+        say(err, f"rejected: {error}")
     if summary.rejected:
-        err.print(f"{summary.rejected} row(s) rejected (named above); the rest were imported", markup=False, highlight=False)
+        say(err, f"{summary.rejected} row(s) rejected (named above); the rest were imported")
         raise typer.Exit(1)
 
 
@@ -240,5 +238,5 @@ def import_(
     else:
         _print_summary(summary)
     if summary.rejected:
-        err.print(f"{summary.rejected} row(s) rejected (named above); the rest were imported", markup=False, highlight=False)
+        say(err, f"{summary.rejected} row(s) rejected (named above); the rest were imported")
         raise typer.Exit(1)

@@ -26,11 +26,12 @@ from computeatlas.cli.base import (
 )
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cli.price_store import existing_store
-from computeatlas.cli.tables import print_table
+from computeatlas.cli.tables import print_table, say
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.placement import PlacementReport, placement
 from computeatlas.cloud.rules import RULES
 from computeatlas.cloud.store import Store
+from computeatlas.core.numbers import significant
 from computeatlas.publish.exports.csv import write_rows
 
 
@@ -38,7 +39,7 @@ from computeatlas.publish.exports.csv import write_rows
 def held(
     run: Annotated[str | None, typer.Option(help="Only rows of this import run.")] = None,
     limit: Annotated[int, typer.Option(help="At most this many rows (0: all).")] = 200,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines instead of a table.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines (one object per held row) instead of a table.")] = False,
     summary: Annotated[
         bool,
         typer.Option(
@@ -63,8 +64,8 @@ def held(
         return
     rows = store.held(run=run, limit=limit or None)
     if as_json:
-        for row in rows:
-            out.print_json(json.dumps(row, default=str))
+        for row in rows:  # one JSON document per line (JSON lines): amounts are numbers, times ISO 8601
+            typer.echo(json.dumps(row, default=_json_default, ensure_ascii=False))
         return
     grid = Table(title=f"{len(rows)} held observations" + (f" of run {run}" if run else ""))
     for heading in ("collected", "provider", "instance", "region", "pricing", "price", "rules", "reasons"):
@@ -76,12 +77,17 @@ def held(
             r["instance_type"],
             r["region"],
             r["pricing"] + (f" ({r['term']})" if r["term"] else ""),
-            f"{r['amount']:g} {r['currency']}/{r['unit']}",
+            f"{significant(r['amount'], 6)} {r['currency']}/{r['unit']}",
             ", ".join(r["rules"]),
             "; ".join(r["reasons"]),
         )
     print_table(out, grid, markup=False)
-    out.print("Rules: " + "; ".join(f"{k}: {v}" for k, v in RULES.items()), markup=False, highlight=False)
+    say(out, "Rules: " + "; ".join(f"{k}: {v}" for k, v in RULES.items()))
+
+
+def _json_default(value: object) -> object:
+    """A held row's value that JSON has no type for: a time or date as ISO 8601, else its text."""
+    return value.isoformat() if isinstance(value, dt.date | dt.datetime) else str(value)
 
 
 def _print_placement(report: PlacementReport, as_json: bool) -> None:
@@ -110,7 +116,7 @@ def _print_placement(report: PlacementReport, as_json: bool) -> None:
         )
     print_table(out, grid, markup=False)
     for label, share in (("hyperscalers (goal 95%)", report.hyperscaler_share), ("overall (goal 90%)", report.overall_share)):
-        out.print(f"Placed, {label}: " + (f"{share:.1%}" if share is not None else "no observations"), markup=False, highlight=False)
+        say(out, f"Placed, {label}: " + (f"{share:.1%}" if share is not None else "no observations"))
 
 
 @prices_app.command("history")

@@ -12,6 +12,7 @@ import typer
 
 from computeatlas.cli.base import DataOption, PricesOption, fail, out, settings_for
 from computeatlas.cli.cloud import prices_app
+from computeatlas.cli.tables import say
 from computeatlas.cloud import history
 from computeatlas.cloud.collection import SOURCES
 from computeatlas.cloud.collection_status import AttemptView, CollectorsStatus, collectors_status, hours_words
@@ -56,12 +57,11 @@ def runs_(prices: PricesOption = None, data: DataOption = None) -> None:
     """List the import runs in the store with their counts."""
     for manifest in Store(settings_for(data=data, prices=prices).prices_dir).runs():
         counts = manifest.get("counts", {})
-        out.print(
+        say(
+            out,
             f"{manifest['run']}  {manifest.get('format', '')}  read {counts.get('read', 0)}, accepted {counts.get('accepted', 0)}, "
             f"held {counts.get('held', 0)}, rejected {counts.get('rejected', 0)}  "
             + ", ".join(i["file"] for i in manifest.get("inputs", [])),
-            markup=False,
-            highlight=False,
         )
 
 
@@ -96,7 +96,7 @@ def status(
         return
     found = store.leftovers()
     broken = [p for p in unreadable(store.files()) if p.is_file()]  # the missing ones are listed as missing
-    out.print(f"store {store.root}: {len(store.runs())} committed run(s)", markup=False, highlight=False)
+    say(out, f"store {store.root}: {len(store.runs())} committed run(s)")
     for title, items in (
         ("orphan Parquet files (no manifest names them)", [_shown(store, p) for p in found.orphans]),
         ("runs without a manifest", list(found.runs_without_manifest)),
@@ -106,11 +106,11 @@ def status(
         ("files a compaction replaced, still there", [_shown(store, p) for p in found.replaced]),
         ("unreadable Parquet files a manifest names (pages answer 503 until restored from a backup)", [_shown(store, p) for p in broken]),
     ):
-        out.print(f"{title}: {len(items)}", markup=False, highlight=False)
+        say(out, f"{title}: {len(items)}")
         for item in items:
-            out.print(f"  {item}", markup=False, highlight=False)
+            say(out, f"  {item}")
     stale = current_problem(store)
-    out.print(f"current table: {stale or 'up to date'}", markup=False, highlight=False)
+    say(out, f"current table: {stale or 'up to date'}")
     _print_collectors(collectors)
     if found or stale or broken or troubled:
         raise typer.Exit(1)
@@ -129,28 +129,29 @@ def _attempt_words(attempt: AttemptView | None) -> str:
 def _print_collectors(view: CollectorsStatus) -> None:
     """The collectors' status as lines (the same object /cloud/status renders)."""
 
-    def say(text: str) -> None:
-        out.print(text, markup=False, highlight=False, soft_wrap=True)
-
-    say(f"collectors: {len(view.sources)} source(s), scheduled every {view.schedule_hours:g} hours, as of {view.as_of:%Y-%m-%d %H:%M} UTC")
+    say(
+        out,
+        f"collectors: {len(view.sources)} source(s), scheduled every {view.schedule_hours:g} hours, as of {view.as_of:%Y-%m-%d %H:%M} UTC",
+    )
     for s in view.sources:
-        say(f"  {s.source}: {s.schedule}" + (" (needs attention)" if s.attention else "") + "".join(f"; {note}" for note in s.notes))
-        say(f"    last attempt: {_attempt_words(s.last_attempt)}")
-        say(f"    last success: {_attempt_words(s.last_success)}")
+        say(out, f"  {s.source}: {s.schedule}" + (" (needs attention)" if s.attention else "") + "".join(f"; {note}" for note in s.notes))
+        say(out, f"    last attempt: {_attempt_words(s.last_attempt)}")
+        say(out, f"    last success: {_attempt_words(s.last_success)}")
         if s.newest_price is not None and s.newest_price_age_hours is not None:
             stale = f" (not current: older than {view.freshness_days} days)" if s.newest_price_stale else ""
             say(
+                out,
                 f"    newest current price: {s.newest_price:%Y-%m-%d %H:%M} UTC, {hours_words(s.newest_price_age_hours)} old{stale}; "
-                f"{s.current_offers} current offer(s)"
+                f"{s.current_offers} current offer(s)",
             )
         else:
-            say("    newest current price: none from this source")
-        say(f"    failures: {len(s.failures)}" + (" (newest first)" if s.failures else ""))
+            say(out, "    newest current price: none from this source")
+        say(out, f"    failures: {len(s.failures)}" + (" (newest first)" if s.failures else ""))
         for f in s.failures:
-            say(f"      {f.finished:%Y-%m-%d %H:%M} UTC: {f.error or 'no error recorded'}")
-    say(f"collection problems (records or prices that cannot be read): {len(view.problems)}")
+            say(out, f"      {f.finished:%Y-%m-%d %H:%M} UTC: {f.error or 'no error recorded'}")
+    say(out, f"collection problems (records or prices that cannot be read): {len(view.problems)}")
     for problem in view.problems:
-        say(f"  {problem}")
+        say(out, f"  {problem}")
 
 
 @prices_app.command("repair")
@@ -170,15 +171,15 @@ def repair(
     found = store.leftovers().removable
     stale = current_problem(store)
     if not found and not stale:
-        out.print(f"store {store.root}: nothing to remove", markup=False, highlight=False)
+        say(out, f"store {store.root}: nothing to remove")
         _beyond_repair(store)
         return
     if not yes:
         for path in found:
-            out.print(f"would remove {_shown(store, path)}", markup=False, highlight=False)
+            say(out, f"would remove {_shown(store, path)}")
         if stale:
-            out.print(f"would write the current table again from the history (it is {stale})", markup=False, highlight=False)
-        out.print(f"{len(found) + bool(stale)} item(s) to repair; run again with --yes to repair them", markup=False, highlight=False)
+            say(out, f"would write the current table again from the history (it is {stale})")
+        say(out, f"{len(found) + bool(stale)} item(s) to repair; run again with --yes to repair them")
         return
     try:
         removed = store.remove_leftovers()
@@ -186,15 +187,13 @@ def repair(
     except StoreBusy as exc:
         raise fail(str(exc), 1) from None
     for path in removed:
-        out.print(f"removed {_shown(store, path)}", markup=False, highlight=False)
+        say(out, f"removed {_shown(store, path)}")
     if written is not None:
-        out.print(
+        say(
+            out,
             f"current table written from the history: {written['file']} ({written['rows']} offers)",
-            markup=False,
-            highlight=False,
-            soft_wrap=True,
         )
-    out.print(f"{len(removed) + (written is not None)} item(s) repaired", markup=False, highlight=False)
+    say(out, f"{len(removed) + (written is not None)} item(s) repaired")
     _beyond_repair(store)
 
 
@@ -209,8 +208,8 @@ def _beyond_repair(store: Store) -> None:
     ]
     if lost:
         for item in lost:
-            out.print(f"cannot repair: {item}", markup=False, highlight=False, soft_wrap=True)
-        out.print("restore these from a backup of the store; nothing else was changed", markup=False, highlight=False)
+            say(out, f"cannot repair: {item}")
+        say(out, "restore these from a backup of the store; nothing else was changed")
         raise typer.Exit(1)
 
 
@@ -250,13 +249,11 @@ def compact(
     for item in done:
         if item.file is None:
             said = "no observations" if item.files == 0 else "already one compacted file"
-            out.print(f"{item.period}: {said}, nothing to do", markup=False, highlight=False)
+            say(out, f"{item.period}: {said}, nothing to do")
         else:
-            out.print(
+            say(
+                out,
                 f"{item.period}: {item.rows} rows from {item.files} file(s) into {item.file.relative_to(store.root)}",
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
             )
     if not done:
-        out.print(f"store {store.root}: no run files to compact", markup=False, highlight=False)
+        say(out, f"store {store.root}: no run files to compact")

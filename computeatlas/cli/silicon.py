@@ -29,11 +29,12 @@ from computeatlas.cli.compare import (
     accelerator_id,  # show accepts ids, aliases and names
 )
 from computeatlas.cli.startup import port_problem, trusted_proxies_warning
-from computeatlas.cli.tables import print_table
+from computeatlas.cli.tables import Footnotes, print_table, say
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
 from computeatlas.pages.accelerator import accelerator_view
+from computeatlas.pages.cheapest import price_column
 from computeatlas.silicon import table as table_mod
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def validate(
         typer.echo(str(CatalogError(problems)), err=True)
         raise typer.Exit(1)
     counts = ", ".join(f"{len(records)} {name}" for name, records in catalog.collections.items() if records)
-    typer.echo(f"OK: {counts} (data version {catalog.version}).")
+    say(out, f"OK: {counts} (data version {catalog.version}).")
 
 
 @app.command()
@@ -71,21 +72,19 @@ def serve(
     """Serve the site and API; refuses to start on invalid data, or when the dataset
     request ledger (and the form's secret beside it) cannot be opened or created.
 
-    The settings (:meth:`Settings.from_env`, ``--data`` on top) are built once here and
-    handed to every worker's app factory; nothing is passed through the environment.
-    Idle keep-alive connections close after ``keep_alive_seconds``; a worker holds at most
-    ``max_connections``. Slow clients are a reverse proxy's job (see the README).
-
-    Before listening it deletes requests older than the 365-day retention, and it does so
-    again every hour while it runs (:func:`start_retention`).
-
-    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from the addresses in
-    ``settings.trusted_proxies`` (none by default); rate limits are counted in the ledger's
-    database unless ``settings.rate_limit_storage`` says otherwise, and with several workers
-    and ``memory://`` rate-limit storage it warns that each worker counts separately (:func:`rate_limit_warning`),
-    and trusting every address (``0.0.0.0/0``) is warned about (:func:`trusted_proxies_warning`).
-    A port that cannot be listened on (another server holds it) stops it, exit 1, before it
-    says it is serving (:func:`port_problem`)."""
+    Settings come from COMPUTEATLAS_* variables, with --data on top. Before listening it
+    deletes dataset requests older than the 365-day retention, and again every hour while
+    it runs. X-Forwarded-For and X-Forwarded-Proto are believed only from
+    COMPUTEATLAS_TRUSTED_PROXIES (none by default); it warns when that trusts every
+    address, and when several workers each count rate limits in memory. A port another
+    server holds stops it (exit 1) before it says it is serving. Slow clients are a reverse
+    proxy's job (see the README).
+    \f
+    The settings (:meth:`Settings.from_env`) are built once here and handed to every
+    worker's app factory; nothing is passed through the environment. Idle keep-alive
+    connections close after ``keep_alive_seconds``; a worker holds at most
+    ``max_connections``. See :func:`start_retention`, :func:`rate_limit_warning`,
+    :func:`trusted_proxies_warning` and :func:`port_problem`."""
     from computeatlas.web.guard import trusted_networks
 
     settings = settings_for(data=data)
@@ -102,7 +101,7 @@ def serve(
     for warning in (rate_limit_warning(workers, settings.rate_limit_storage), trusted_proxies_warning(tuple(settings.trusted_proxies))):
         if warning:
             typer.echo(warning, err=True)
-    out.print(f"Serving {len(catalog.accelerators)} accelerators on http://{host}:{port}/")
+    say(out, f"Serving {len(catalog.accelerators)} accelerators on http://{host}:{port}/")
     options: dict[str, Any] = {
         "factory": True,
         "host": host,
@@ -229,7 +228,7 @@ def start_retention(settings: Settings) -> RetentionSweeper:
     sweeper = RetentionSweeper(functools.partial(Ledger.open, database_url(settings)))
     purged = sweeper.sweep()
     if purged:
-        out.print(f"Purged {purged} request(s) older than {DEFAULT_RETENTION_DAYS} days (the retention the form promises).")
+        say(out, f"Purged {purged} request(s) older than {DEFAULT_RETENTION_DAYS} days (the retention the form promises).")
     sweeper.start()
     return sweeper
 
@@ -249,7 +248,7 @@ def _cli_text(reason: str) -> str:
     )
 
 
-NARROW_LIST = ("memory", "memory_bandwidth", "fp8", "bf16", "power")
+NARROW_LIST = ("memory", "memory_bandwidth", "fp8", "bf16", "price")
 """The columns ``list`` shows below :data:`WIDE_LIST` characters (80 columns, or piped)."""
 WIDE_LIST = 110
 """From this terminal width on, ``list`` shows every column."""
@@ -257,23 +256,30 @@ WIDE_LIST = 110
 
 @app.command("list")
 def list_(
-    sort: Annotated[str | None, typer.Option(help="Column key, '-key' for descending: " + ", ".join(table_mod.BY_KEY))] = None,
+    sort: Annotated[
+        str | None,
+        typer.Option(help="Sort by a column, '-key' for descending (numbers first, then the rest): " + ", ".join(table_mod.BY_KEY)),
+    ] = None,
     vendor: Annotated[str | None, typer.Option(help="Vendor id(s), comma-separated.")] = None,
     availability: Annotated[str | None, typer.Option(help="buy, rent, cloud-only (comma-separated).")] = None,
     workload: Annotated[str | None, typer.Option(help="training, inference, both (comma-separated).")] = None,
     form_factor: Annotated[str | None, typer.Option(help="Form factor(s), comma-separated.")] = None,
     min_: Annotated[list[str] | None, typer.Option("--min", help="COLUMN=VALUE lower bound, e.g. memory=80 or 'memory=80 GB'.")] = None,
     max_: Annotated[list[str] | None, typer.Option("--max", help="COLUMN=VALUE upper bound.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON (figures and prices as numbers, with unit, state and text) instead of a table.")
+    ] = False,
     wide: WideOption = False,
     data: DataOption = None,
 ) -> None:
     """List accelerators with the same filters and sorting as the web table.
 
     At 80 columns (and when piped) the table shows memory, bandwidth, dense FP8 and BF16
-    and power; a wider terminal, or ``--wide``, adds every numeric column and availability.
+    and the cheapest current on-demand price; a wider terminal, or --wide, adds every
+    numeric column and availability. An unknown --sort column exits 2, naming the choices.
     """
-    catalog = load_catalog(data)
+    settings = settings_for(data=data)
+    catalog = load_catalog(settings)
     params = {
         k: v
         for k, v in {"sort": sort, "vendor": vendor, "availability": availability, "workload": workload, "form_factor": form_factor}.items()
@@ -289,24 +295,31 @@ def list_(
                 raise fail(f"--{end} {column.strip()}: no numeric column '{column.strip()}'; choose one of {', '.join(numeric)}")
             params[f"{column.strip()}_{end}"] = value
     try:
-        rows = table_mod.rows(catalog, table_mod.parse_query(params, catalog))
+        query = table_mod.parse_query(params, catalog)
     except table_mod.QueryError as exc:
         raise fail(f"{_cli_option(exc.param)}: {_cli_text(exc.reason)}") from None
+    prices = price_column(catalog, Store(settings.prices_dir), history.utcnow(), settings.freshness_days)
+    rows = table_mod.rows(catalog, query, prices)
     if as_json:
-        out.print_json(
-            json.dumps([{c.key: r.cells[c.key].text for c in table_mod.COLUMNS if not c.external} | {"id": r.accelerator.id} for r in rows])
+        typer.echo(
+            json.dumps(
+                [{"id": r.accelerator.id} | {c.key: table_mod.json_cell(c, r.cells[c.key]) for c in table_mod.COLUMNS} for r in rows],
+                ensure_ascii=False,
+                indent=2,
+            )
         )
         return
-    shown = [c for c in table_mod.COLUMNS if c.numeric or c.key == "availability"]
+    shown = [c for c in table_mod.COLUMNS if c.sortable_by_number or c.key == "availability"]
     left_out = [] if wide or out.width >= WIDE_LIST else [c for c in shown if c.key not in NARROW_LIST]
     shown = [c for c in shown if c not in left_out]
-    title = f"{len(rows)} accelerators (per accelerator; compute dense)"
+    title = f"{len(rows)} accelerators (per accelerator; compute dense; price: cheapest current on-demand, {table_mod.PRICE_UNIT})"
     if left_out:
         title += f"; {', '.join(c.heading for c in left_out)} left out at this width: --wide shows them"
     grid = Table(title=title, show_lines=False)
     grid.add_column("id", no_wrap=True)
     for shown_column in shown:
-        grid.add_column(shown_column.heading, justify="right" if shown_column.numeric else "left")
+        heading = "Price (USD/h)" if shown_column.key == "price" else shown_column.heading
+        grid.add_column(heading, justify="right" if shown_column.sortable_by_number else "left")
     for r in rows:
         grid.add_row(r.accelerator.id, *(r.cells[c.key].text for c in shown))
     print_table(out, grid, wide=wide)
@@ -332,12 +345,12 @@ def show(
     if as_json:
         out.print_json(view.model_dump_json())
         return
-    out.print(f"[bold]{view.name}[/bold] — {view.vendor} · {view.family} · {view.availability}")
-    out.print(view.summary, markup=False, highlight=False)
+    say(out, f"{view.name} — {view.vendor} · {view.family} · {view.availability}")
+    say(out, view.summary)
     if view.glance is not None:
-        out.print(f"Price: {view.glance.price.text}", markup=False, highlight=False)
-        out.print(f"The catch: {view.glance.catch}", markup=False, highlight=False)
-    grid = Table(show_lines=False)
+        say(out, f"Price: {view.glance.price.text}")
+        say(out, f"The catch: {view.glance.catch}")
+    grid, notes = Table(show_lines=False), Footnotes()
     for heading in ("spec", "state", "value", "basis", "sparse (2:4 or as noted)", "source"):
         grid.add_column(heading)
     for spec in view.specs:
@@ -353,10 +366,11 @@ def show(
             value,
             spec.primary.basis or "",
             spec.sparse.value if spec.sparse else "",
-            f"{src.publisher}: {src.url}" if src else "",
+            f"{src.publisher} {notes.cite(src.url)}" if src else "",
         )
     print_table(out, grid, wide=wide)
-    out.print(f"Verified {view.verified} · from {view.data_file} · data version {view.data_version}")
+    notes.print(out)
+    say(out, f"Verified {view.verified} · from {view.data_file} · data version {view.data_version}")
 
 
 @app.command()
@@ -370,4 +384,4 @@ def schema(out_dir: Annotated[Path, typer.Option("--out", help="Folder to write 
     check_out_path("--out", out_dir, folder=True)
 
     for path in write_schemas(out_dir):
-        out.print(f"wrote {path}")
+        say(out, f"wrote {path}")

@@ -24,6 +24,7 @@ from computeatlas.cli.base import (
     out,
     settings_for,
 )
+from computeatlas.cli.tables import say
 
 
 @app.command()
@@ -77,7 +78,7 @@ def build(
     catalog = load_catalog(settings)
     try:
         with Progress(
-            TextColumn("[bold]Building[/bold]"),
+            TextColumn("Building"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
@@ -96,9 +97,9 @@ def build(
     except site.BuildError as exc:
         raise fail(str(exc), code=1) from None
     rate = result.pages / result.seconds if result.seconds else 0.0
-    out.print(f"Wrote {result.pages} files to {result.out_dir} in {result.seconds:.1f} s ({rate:.0f} pages/s), for {result.site_url}")
+    say(out, f"Wrote {result.pages} files to {result.out_dir} in {result.seconds:.1f} s ({rate:.0f} pages/s), for {result.site_url}")
     if result.live:
-        out.print(f"{len(result.live)} link(s) and form(s) go to the live server {live_url}.")
+        say(out, f"{len(result.live)} link(s) and form(s) go to the live server {live_url}.")
     if check:
         dead = site.dead_links(result.out_dir, base, site_url) + [
             f"{p} (sent to the live server, which does not serve it)" for p in result.live_dead
@@ -107,4 +108,4 @@ def build(
             for link in dead:
                 typer.echo(f"dead link: {link}", err=True)
             raise fail(f"{len(dead)} dead link(s), unanswerable form(s) or blank page(s) in the build.", code=1)
-        out.print("Every internal link leads to a file, every form to a page that answers it, and no page is blank.")
+        say(out, "Every internal link leads to a file, every form to a page that answers it, and no page is blank.")

@@ -4,13 +4,21 @@ Rich ellipsises a cell that does not fit ("2614…" for 2614.9, "Memo…" for Me
 hides figures. :func:`print_table` never cuts a word: every column wraps at spaces, keeps
 its longest word whole (up to :data:`LONGEST_WORD` characters; a longer one, such as a
 URL, is folded onto the next line), and a table too wide to wrap is printed as wide as it
-needs. A table that does not fit with its rules drops the vertical ones first. ``wide=True`` (the commands' ``--wide``) prints every table at its natural width,
-one line per row, for a wide terminal or a file.
+needs. A table that does not fit with its rules drops the vertical ones first; one that
+still does not fit (its columns' longest words add up to more than the width) is printed as
+records, one block per row, each cell on its own lines under its heading's words
+(:func:`print_records`). ``wide=True`` (the commands' ``--wide``) prints every table at its
+natural width, one line per row, for a wide terminal or a file.
+
+:func:`say` prints prose wrapped at the console's width in the same way: words are never
+cut, and a word longer than the line (a URL) stands alone on its own line, whole.
 
 When output is piped, rich takes the width from ``$COLUMNS`` or assumes 80, as on a terminal.
 """
 
 from __future__ import annotations
+
+import textwrap
 
 from rich import box
 from rich.console import Console
@@ -20,6 +28,10 @@ from rich.text import Text
 
 LONGEST_WORD = 20
 """Words up to this many characters are never broken; longer ones fold."""
+
+
+RECORD_LABEL = 18
+"""In records, the width of the headings' column (characters); a longer heading has a line of its own."""
 
 
 def _lines(cell: object) -> list[str]:
@@ -65,6 +77,66 @@ def fit(console: Console, grid: Table, width: int) -> int:
     return sum(widths) + overhead
 
 
+def wrap(text: str, width: int, indent: str = "") -> list[str]:
+    """``text`` wrapped to ``width`` characters at spaces, paragraphs (lines) kept, every line
+    after a paragraph's first indented by ``indent``; a word never cut (a word longer than the
+    line, a URL, stands alone on its own line)."""
+    lines: list[str] = []
+    for paragraph in text.splitlines() or [""]:
+        wrapped = textwrap.wrap(paragraph, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+        lines += [line.lstrip() if len(line) > width else line for line in wrapped] or [""]  # a long word starts the line
+    return lines
+
+
+def say(console: Console, text: str, indent: str = "") -> None:
+    """Print ``text`` (plain, no markup) on ``console`` wrapped at its width by :func:`wrap`."""
+    for line in wrap(text, console.width, indent):
+        console.print(line, markup=False, highlight=False, overflow="ignore", crop=False, soft_wrap=True)
+
+
+class Footnotes:
+    """URLs cited from a table's cells by number, printed whole under the table (a URL in a
+    cell would be folded across lines): ``cell = notes.cite(url)`` gives ``"[1]"``, the same
+    number for the same URL; :meth:`print` writes ``[1] url`` lines."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+
+    def cite(self, url: str | None) -> str:
+        """``"[n]"`` for ``url`` (numbered from 1 in order of first citation); ``""`` for none."""
+        if not url:
+            return ""
+        if url not in self.urls:
+            self.urls.append(url)
+        return f"[{self.urls.index(url) + 1}]"
+
+    def print(self, console: Console) -> None:
+        """Print each cited URL on its own line after its number (a URL wider than the console
+        stands alone on the next line, whole)."""
+        for n, url in enumerate(self.urls, 1):
+            say(console, f"[{n}] {url}", indent="    ")
+
+
+def print_records(console: Console, grid: Table) -> None:
+    """Print ``grid`` as records: its title, then per row a rule and one ``heading: value``
+    line (wrapped by :func:`wrap`, continued under the value) per non-empty cell; then its caption."""
+    width = console.width
+    headings = [" ".join(_lines(column.header)) for column in grid.columns]
+    label = min(max((len(h) for h in headings), default=0) + 2, RECORD_LABEL, width // 3)
+    if grid.title:
+        say(console, " ".join(_lines(grid.title)))
+    cells = [[" ".join(line.strip() for line in _lines(cell)) for cell in column.cells] for column in grid.columns]
+    for row in zip(*cells, strict=True):
+        console.print("─" * width, markup=False, highlight=False)
+        for heading, value in zip(headings, row, strict=True):
+            if not value:
+                continue
+            head = f"{heading}:".ljust(label) if len(heading) + 2 <= label else f"{heading}:\n" + " " * label
+            say(console, head + value, indent=" " * label)
+    if grid.caption:
+        say(console, " ".join(_lines(grid.caption)))
+
+
 def print_table(console: Console, grid: Table, *, wide: bool = False, **options: object) -> None:
     """Print ``grid`` on ``console`` without cutting a figure or a word (see the module doc).
 
@@ -82,6 +154,9 @@ def print_table(console: Console, grid: Table, *, wide: bool = False, **options:
             for column in grid.columns:
                 column.width = None
             width = fit(console, grid, console.width)
+            if width > console.width:
+                print_records(console, grid)
+                return
     if width > console.width:
         # Console.print caps its width= at the console's width, so this one table is printed
         # by a console of its width on the same file, with the same colours and wrapping.
@@ -99,4 +174,4 @@ def print_table(console: Console, grid: Table, *, wide: bool = False, **options:
         console.print(grid, **options)  # type: ignore[arg-type]
 
 
-__all__ = ["LONGEST_WORD", "fit", "natural_width", "print_table"]
+__all__ = ["LONGEST_WORD", "RECORD_LABEL", "Footnotes", "fit", "natural_width", "print_records", "print_table", "say", "wrap"]

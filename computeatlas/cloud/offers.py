@@ -96,6 +96,11 @@ class OfferPrice(BaseModel):
         description="as published, per instance-hour (or per accelerator-hour, per price_basis); made hourly from a longer or shorter unit"
     )
     price_text: str = Field(description="price_per_hour as text with at least two decimals, e.g. '3.20'")
+    published_amount: float = Field(description="the price exactly as published, per published_unit (e.g. 2474.5845 per month)")
+    published_unit: str = Field(description="what the published price is per: hour, month, week or second")
+    hours_per_month: float | None = Field(
+        None, description="for a price per month: the hours a month is counted as to make it hourly (730 by default; a setting)"
+    )
     currency: str
     region: str | None
     region_label: str = Field(
@@ -253,6 +258,9 @@ class _Pricer:
             term=row["term"] or None,
             price_per_hour=per_hour,
             price_text=price_text,
+            published_amount=row["amount"],
+            published_unit=row["unit"],
+            hours_per_month=self.hours_per_month if row["unit"] == "month" else None,
             currency=cur,
             region=row["region"] or None,
             region_label=label,

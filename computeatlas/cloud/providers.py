@@ -55,11 +55,11 @@ class ProviderView(BaseModel):
 
     id: str
     name: str
-    kind: str
-    url: str
-    regions: list[str]
+    kind: str = Field(description="hyperscaler, neocloud or marketplace; 'not yet recorded' without a provider record")
+    url: str | None = Field(description="the provider's own site; None without a provider record")
+    regions: list[str] = Field(description="as its record names them; without a record, the regions its offers state")
     summary: str
-    verified: dt.date
+    verified: dt.date | None = Field(description="the date its record was last checked; None without a record")
     lock_in: list[LockInView]
     lock_in_missing: list[str] = Field(description="lock-in topics with no recorded fact: 'not yet collected'")
     offers: list[OfferPrice]
@@ -67,8 +67,9 @@ class ProviderView(BaseModel):
         None, description="when its newest price in the store (current or not) was collected, and through what; None when it has none"
     )
     sources: list[SourceView]
-    data_file: str
+    data_file: str | None
     data_version: str
+    recorded: bool = Field(True, description="False for a provider whose prices we hold but which has no provider record yet")
 
 
 class Choice(BaseModel):
@@ -114,6 +115,38 @@ def provider_summaries(catalog: CloudCatalog, offers: list[OfferPrice]) -> list[
         counts[o.provider] += 1
         rented[o.provider].add(o.accelerator)
     return [_summary(catalog, p, counts[p.id], rented.get(p.id, set())) for p in catalog.providers.values()]
+
+
+NOT_RECORDED = "not yet recorded"
+"""The kind (and every other fact of a record) of a provider we hold prices of but have no record for."""
+
+
+def unrecorded_view(
+    catalog: CloudCatalog, ident: str, offers: list[OfferPrice], last_collected: LastCollected | None = None
+) -> ProviderView:
+    """The page data of provider ``ident``, whose prices are in ``offers`` (its newest
+    observation of each offer, of any age) but which has no provider record: only what the
+    offers say (what it rents, the regions they state, when they were collected); every
+    fact a record would hold is "not yet recorded", never guessed."""
+    own = [o for o in offers if o.provider == ident]
+    return ProviderView(
+        id=ident,
+        name=own[0].provider_name if own else ident,
+        kind=NOT_RECORDED,
+        url=None,
+        regions=sorted({o.region_label for o in own if o.region}),
+        summary=f"We hold price observations of {ident} but no provider record yet: its kind, site, "
+        "regions and what makes leaving it hard are not yet recorded. What it rents is read from its observations.",
+        verified=None,
+        lock_in=[],
+        lock_in_missing=[t.label for t in LockInTopic],
+        offers=own,
+        sources=[],
+        data_file=None,
+        data_version=catalog.version,
+        recorded=False,
+        last_collected=last_collected,
+    )
 
 
 def provider_view(

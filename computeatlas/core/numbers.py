@@ -129,6 +129,17 @@ def sig3(number: float) -> str:
     return grouped(float(f"{number:.3g}"))
 
 
+def significant(number: float, digits: int = 4) -> str:
+    """``number`` as a person reads it, never with an exponent: from 1,000 up, whole and with
+    thousands separators (``10034.4`` → ``"10,034"``, ``327680.0`` → ``"327,680"``); below,
+    ``digits`` significant figures (``0.0123456`` → ``"0.01235"``, ``2.5`` → ``"2.5"``)."""
+    if number == 0:
+        return "0"
+    if abs(number) >= 1000:
+        return grouped(round(number))
+    return grouped(float(f"{number:.{digits}g}"))
+
+
 _PREFIXES = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
 
 
@@ -213,6 +224,7 @@ __all__ = [
     "ratio_words",
     "same_figure_other_unit",
     "sig3",
+    "significant",
     "stated_in_other_unit",
     "tera_unit",
 ]

@@ -7,10 +7,12 @@ no number to sort by, so it sorts after every current price).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 
 from computeatlas.catalog import Catalog
-from computeatlas.cloud.cheapest_price import CheapestPrice
+from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
+from computeatlas.cloud.store import Store
 from computeatlas.core.presentation import grouped
 from computeatlas.silicon.table import Cell
 
@@ -55,4 +57,10 @@ def price_cells(catalog: Catalog, cheapest: Mapping[str, CheapestPrice]) -> dict
     return cells
 
 
-__all__ = ["NONE_OBSERVED", "price_cells", "price_text", "provider_name"]
+def price_column(catalog: Catalog, store: Store, now: dt.datetime, freshness_days: int) -> dict[str, dict[str, Cell]]:
+    """The silicon table's columns read from outside the records (``table.rows(given=...)``):
+    the ``price`` cells of :func:`price_cells`, by the one rule, from ``store`` at ``now``."""
+    return {"price": price_cells(catalog, cheapest_prices(store, now, freshness_days, catalog))}
+
+
+__all__ = ["NONE_OBSERVED", "price_cells", "price_column", "price_text", "provider_name"]

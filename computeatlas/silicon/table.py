@@ -346,6 +346,19 @@ def rows(catalog: SiliconCatalog, query: Query | None = None, given: Mapping[str
     return out
 
 
+PRICE_UNIT = "USD per accelerator-hour"
+"""The unit of the ``price`` column's numbers (the cheapest current on-demand price)."""
+
+
+def json_cell(column: Column, cell: Cell) -> object:
+    """A cell as JSON (the CLI's ``list --json``): a figure or price as a number (``None``
+    when the part has none) with its unit, state and the text the table shows; any other
+    cell as its text."""
+    if not column.sortable_by_number:
+        return cell.text
+    return {"number": cell.number, "unit": column.unit or PRICE_UNIT, "state": cell.state.value if cell.state else None, "text": cell.text}
+
+
 def _in_range(number: float | None, low: float | None, high: float | None) -> bool:
     if number is None:
         return False

@@ -3,19 +3,25 @@
 FastAPI's Swagger page loads scripts from a CDN and runs inline script, which our content
 security policy forbids and an offline machine cannot fetch; this page lists the same
 endpoints, parameters and response schemas as plain HTML, generated from ``/openapi.json``,
-with each description's markup rendered (:func:`prose`) and an example request for each
-endpoint made from the catalog's own ids (:func:`example`).
+with each description's markup rendered (:func:`prose`), an index of every endpoint, an
+example request for each endpoint made from the catalog's own ids (:func:`example`) on the
+configured public origin, and the response that request really gets: the app's own route
+called in-process when the page is rendered (:func:`responses`; lists shortened to their
+first :data:`EXAMPLE_ITEMS` items, marked as such).
 """
 
 from __future__ import annotations
 
 import functools
 import html
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlencode
 
+import anyio
+import httpx
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from markupsafe import Markup
@@ -64,6 +70,17 @@ class Endpoint(BaseModel):
     parameters: list[Parameter]
     response: str | None
     example: str = ""
+    status: int | None = None
+    """The status the example request got when the page was rendered."""
+    answer: str = ""
+    """The JSON it got, indented (lists shortened by :func:`shortened`)."""
+    shortened: bool = False
+    """True when a list in :attr:`answer` was cut to its first items."""
+
+    @property
+    def anchor(self) -> str:
+        """The id of the endpoint's section on the page (``get--api-accelerators-ident``)."""
+        return f"{self.method.lower()}-{self.path.replace('/', '-').replace('{', '').replace('}', '')}"
 
 
 def endpoints(openapi: dict[str, Any]) -> list[Endpoint]:
@@ -110,14 +127,68 @@ def example(catalog: Catalog, endpoint: Endpoint, built: list[str]) -> str:
     return path + ("?" + urlencode(wanted, safe=",") if wanted else "")
 
 
+EXAMPLE_ITEMS = 2
+"""An example response's lists keep this many items (the rest are counted, not shown)."""
+
+
+def shortened(value: Any) -> tuple[Any, bool]:
+    """``value`` (a JSON document) with every list cut to its first :data:`EXAMPLE_ITEMS`
+    items, and whether anything was cut. The shape (keys and types) is kept."""
+    if isinstance(value, list):
+        items = [shortened(v) for v in value[:EXAMPLE_ITEMS]]
+        return [v for v, _ in items], len(value) > EXAMPLE_ITEMS or any(c for _, c in items)
+    if isinstance(value, dict):
+        fields = {k: shortened(v) for k, v in value.items()}
+        return {k: v for k, (v, _) in fields.items()}, any(c for _, c in fields.values())
+    return value, False
+
+
+def responses(request: Request, paths: list[str]) -> list[tuple[int, Any]]:
+    """The status and JSON body (``None`` when it is not JSON) of a GET of each of ``paths``
+    (site paths), asked of the app serving ``request`` in-process (no socket: httpx's ASGI
+    transport, on an event loop of this worker thread's own), on its public origin."""
+    urls: Urls = urls_of(request)
+    transport = httpx.ASGITransport(app=request.app)
+
+    async def ask() -> list[tuple[int, Any]]:
+        answers = []
+        async with httpx.AsyncClient(transport=transport, base_url=urls.origin) as client:
+            for path in paths:
+                got = await client.get(urls.prefixed(path), headers={"user-agent": "computeatlas-api-docs"})
+                try:
+                    answers.append((got.status_code, got.json()))
+                except ValueError:
+                    answers.append((got.status_code, None))
+        return answers
+
+    return anyio.run(ask)
+
+
+def with_answers(request: Request, found: list[Endpoint]) -> list[Endpoint]:
+    """``found`` with each GET endpoint's example response (:func:`responses`), indented and shortened."""
+    gets = [e for e in found if e.method == "GET"]
+    answered = dict(zip((e.anchor for e in gets), responses(request, [e.example for e in gets]), strict=True))
+    done = []
+    for e in found:
+        if e.anchor not in answered:
+            done.append(e)
+            continue
+        status, body = answered[e.anchor]
+        short, cut = shortened(body)
+        answer = json.dumps(short, indent=2, ensure_ascii=False) if body is not None else ""
+        done.append(e.model_copy(update={"status": status, "answer": answer, "shortened": cut}))
+    return done
+
+
 def api_docs(request: Request) -> HTMLResponse:
     """Every API endpoint with its parameters and response schema, from the OpenAPI document,
-    each with an example request."""
+    each with an example request and the response it gets (asked of the app itself)."""
     catalog = catalog_of(request)
     built = request.app.state.all_paths(catalog)
     found = [e.model_copy(update={"example": example(catalog, e, built)}) for e in endpoints(request.app.openapi())]
+    found = with_answers(request, found)
     return render(request, "api_docs.html", page_title="API reference", endpoints=found, prose=prose,
-                  example_url=functools.partial(example_address, urls_of(request)))  # fmt: skip
+                  example_url=functools.partial(example_address, urls_of(request)), example_items=EXAMPLE_ITEMS)  # fmt: skip
 
 
 def example_address(urls: Urls, path: str) -> str:

@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import computeatlas
 from computeatlas.catalog import Catalog, load
 from computeatlas.cloud import history
+from computeatlas.cloud.offer_words import amount_text
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
 from computeatlas.core.cache import Cache, use
@@ -97,6 +98,7 @@ def templates(urls: Urls | None = None) -> Jinja2Templates:
     env.globals["absolute_url"] = urls.absolute
     env.filters["link"] = urls.link
     env.filters["pricing_words"] = pricing_words
+    env.filters["amount"] = amount_text  # a price as published: 2474.5845, never float noise
     env.filters["data_number"] = data_number
     env.filters["source_words"] = source_words
     env.filters["provider_name"] = lambda ident, catalog: catalog.providers[ident].name if ident in catalog.providers else ident

@@ -42,15 +42,16 @@ from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
 from computeatlas.cloud.collection_status import provider_collected
 from computeatlas.cloud.history import PAGE_OBSERVATIONS, CurrentView, HistoryView, PricesView, current_view, history_view
 from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
-from computeatlas.cloud.providers import ProviderSummary, ProviderView, cloud_index, provider_summaries, provider_view
+from computeatlas.cloud.providers import ProviderSummary, ProviderView, cloud_index, provider_summaries
 from computeatlas.cloud.queries import PriceQuery, matches, parse_query
-from computeatlas.cloud.records import Provider
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import ParamError
+from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.pages.cloud_links import link_providers
 from computeatlas.pages.price_table import parse_sort, sort_rows
+from computeatlas.pages.providers import every_offer, provider_page_view, shown_providers
 from computeatlas.publish.exports import prices as prices_export
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
 from computeatlas.publish.exports.csv import file_bytes, write_rows
@@ -106,11 +107,15 @@ def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQue
     return query, offers_for(query)
 
 
-def find_provider(request: Request, ident: str) -> Provider:
-    """The provider ``ident`` names; raises :class:`NotFound` listing the closest ids."""
-    return find_record(
-        catalog_of(request).providers, ident, "cloud provider", urls_of(request).template("cloud_provider"), lambda p: p.name
-    )
+def find_provider(request: Request, ident: str) -> ProviderView:
+    """The page data of provider ``ident`` (recorded, or shown by its prices without a record:
+    :func:`~computeatlas.pages.providers.provider_page_view`); a :class:`NotFound` listing the closest ids."""
+    catalog, settings = catalog_of(request), settings_of(request)
+    every = every_offer(catalog, _store(request), history.utcnow(), settings.freshness_days, settings.hours_per_month)
+    view = provider_page_view(catalog, ident, _offers(request)[1], every, provider_collected(_store(request), ident, history.utcnow()))
+    if view is None:
+        find_record(catalog.providers, ident, "cloud provider", urls_of(request).template("cloud_provider"), lambda p: p.name)
+    return cast(ProviderView, view)
 
 
 # --- pages ---------------------------------------------------------------------------
@@ -136,9 +141,7 @@ def provider_page(
     request: Request, ident: str = PROVIDER_PATH, sort: str | None = Query(None, max_length=20, description=DESCRIPTIONS["sort"])
 ) -> HTMLResponse:
     """One provider: what it rents at what price now (sortable by ``sort``), and what makes leaving hard."""
-    catalog = catalog_of(request)
-    provider = find_provider(request, ident)
-    view = provider_view(catalog, provider, _offers(request)[1], provider_collected(_store(request), provider.id, history.utcnow()))
+    view = find_provider(request, ident)
     order = parse_sort(sort)
     view.offers = sort_rows(view.offers, order)
     return render(request, "cloud_provider.html", page_title=view.name, view=view, order=order, keep={})
@@ -328,15 +331,17 @@ def api_providers(request: Request) -> list[ProviderSummary]:
 
 def api_provider(request: Request, ident: str = PROVIDER_PATH) -> ProviderView:
     """One provider with its lock-in facts (each sourced) and its current offers with prices."""
-    catalog = catalog_of(request)
-    provider = find_provider(request, ident)
-    return provider_view(catalog, provider, _offers(request)[1], provider_collected(_store(request), provider.id, history.utcnow()))
+    return find_provider(request, ident)
 
 
-def static_paths(catalog: Catalog) -> Iterable[str]:
-    """Every cloud page and API document, for the static build."""
+def static_paths(catalog: Catalog, settings: Settings | None = None) -> Iterable[str]:
+    """Every cloud page and API document, for the static build: a page per provider shown
+    (:func:`~computeatlas.pages.providers.shown_providers` of ``settings``' store; without
+    settings, the recorded providers)."""
     yield from (site_path(n) for n in ("cloud_index", "api_offers", "api_providers"))
-    for ident in catalog.providers:
+    now, s = history.utcnow(), settings
+    every = [] if s is None else every_offer(catalog, Store(s.prices_dir), now, s.freshness_days, s.hours_per_month)
+    for ident in shown_providers(catalog, every):
         yield site_path("cloud_provider", ident=ident)
         yield site_path("api_provider", ident=ident)
     yield from (site_path("prices_dataset", fmt=fmt) for fmt in ("csv", "parquet"))

@@ -11,7 +11,6 @@ from pydantic import BaseModel
 
 from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
-from computeatlas.cloud.cheapest_price import cheapest_prices
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
 from computeatlas.core.citation import citation
@@ -19,7 +18,7 @@ from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
 from computeatlas.pages.accelerator_list import AcceleratorSummary, summary_view
-from computeatlas.pages.cheapest import price_cells
+from computeatlas.pages.cheapest import price_column as shared_price_column
 from computeatlas.silicon import table
 from computeatlas.web.charts import silicon_charts
 from computeatlas.web.page import (
@@ -60,8 +59,7 @@ def home(request: Request) -> HTMLResponse:
 def price_column(catalog: Catalog, settings: Settings) -> dict[str, dict[str, table.Cell]]:
     """The table's columns read from outside the records: the cheapest price by the one rule
     (:func:`~computeatlas.cloud.cheapest_price.cheapest_prices`), read from the store now."""
-    cheapest = cheapest_prices(Store(settings.prices_dir), history.utcnow(), settings.freshness_days, catalog)
-    return {"price": price_cells(catalog, cheapest)}
+    return shared_price_column(catalog, Store(settings.prices_dir), history.utcnow(), settings.freshness_days)
 
 
 def index_context(catalog: Catalog, settings: Settings, query: table.Query) -> dict[str, Any]:
