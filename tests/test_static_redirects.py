@@ -23,12 +23,12 @@ ORIGIN = "https://atlas.example.org"
 
 
 @pytest.fixture(scope="module")
-def built(compare_catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) -> site.BuildResult:  # noqa: F811
+def built(compare_catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) -> site.BuildResult:
     """The comparison test catalog (aliases, one curated pair) built for /sub/, no live server."""
     return site.build(compare_catalog, tmp_path_factory.mktemp("redirects") / "out", "/sub/", site_url=ORIGIN)
 
 
-def test_the_redirects_are_every_alias_naming_one_part_and_the_other_order_of_each_pair(compare_catalog: Catalog) -> None:  # noqa: F811
+def test_the_redirects_are_every_alias_naming_one_part_and_the_other_order_of_each_pair(compare_catalog: Catalog) -> None:
     paths = redirect_paths(compare_catalog)
     assert paths[: paths.index("/data") + 1] == [
         "/silicon",
@@ -52,7 +52,7 @@ def test_the_redirects_are_every_alias_naming_one_part_and_the_other_order_of_ea
     ]
 
 
-def test_each_one_is_a_redirect_the_live_app_answers(compare_catalog: Catalog) -> None:  # noqa: F811
+def test_each_one_is_a_redirect_the_live_app_answers(compare_catalog: Catalog) -> None:
     with fresh_client(create_app(compare_catalog)) as client:
         for path in redirect_paths(compare_catalog):
             assert client.get(path, follow_redirects=False).status_code == 301, path
@@ -117,7 +117,7 @@ def test_the_script_reads_range_bounds_with_the_servers_units() -> None:
     assert spec["columns"]["memory"]["fold"] is False and spec["columns"]["power"]["fold"] is True
 
 
-def test_the_static_404_page_lists_the_built_comparisons(built: site.BuildResult, compare_catalog: Catalog) -> None:  # noqa: F811
+def test_the_static_404_page_lists_the_built_comparisons(built: site.BuildResult, compare_catalog: Catalog) -> None:
     soup = BeautifulSoup((built.out_dir / "404.html").read_text(encoding="utf-8"), "lxml")
     box = soup.select_one("#not-prebuilt")
     assert box["data-compare"] == "/sub/compare/" and box["data-live"] == ""
@@ -129,7 +129,7 @@ def test_the_static_404_page_lists_the_built_comparisons(built: site.BuildResult
     assert live.status_code == 404 and 'id="not-prebuilt"' not in live.text
 
 
-def test_the_live_table_page_says_it_answered_its_query(compare_catalog: Catalog) -> None:  # noqa: F811
+def test_the_live_table_page_says_it_answered_its_query(compare_catalog: Catalog) -> None:
     with fresh_client(create_app(compare_catalog)) as client:
         page = BeautifulSoup(client.get("/silicon/?sort=-memory&vendor=acme").text, "lxml")
     assert page.select_one("#silicon-table")["data-query"] == "sort=-memory&vendor=acme"

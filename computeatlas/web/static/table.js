@@ -146,7 +146,12 @@
     return order.map(function (o) { return o[3]; });
   }
 
-  /* What was applied, in words: "memory ≥ 80 GB; vendor nvidia; sorted by Memory, highest first". */
+  /* A bound as the server's form shows it ('%g': six significant figures, no trailing zeros). */
+  function g(n) {
+    return String(parseFloat(n.toPrecision(6)));
+  }
+
+  /* What was applied, in words: "vendor nvidia; memory ≥ 80 GB; sorted by memory, highest first". */
   function describe(query) {
     var parts = [];
     spec.choices.forEach(function (key) {
@@ -154,8 +159,8 @@
     });
     Object.keys(query.ranges).forEach(function (key) {
       var col = columns[key], low = query.ranges[key][0], high = query.ranges[key][1];
-      if (low !== null) parts.push(col.label.toLowerCase() + " ≥ " + low + " " + col.unit);
-      if (high !== null) parts.push(col.label.toLowerCase() + " ≤ " + high + " " + col.unit);
+      if (low !== null) parts.push(col.label.toLowerCase() + " ≥ " + g(low) + " " + col.unit);
+      if (high !== null) parts.push(col.label.toLowerCase() + " ≤ " + g(high) + " " + col.unit);
     });
     if (query.sort !== "name" || query.descending) {
       var by = columns[query.sort];
@@ -242,7 +247,7 @@
   var said = describe(query);
   var line = shown.length + " of " + total + " accelerators" + (said ? ": " + said : "") + ".";
   if (count) count.textContent = line;
-  status.textContent = "Filtered and sorted in your browser from this page's table: " + line;
+  status.textContent = "Filtered and sorted in your browser, from the table as built: " + line;
   status.setAttribute("data-shown", String(shown.length));
   status.hidden = false;
   reflect(params, query);
