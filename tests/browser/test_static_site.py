@@ -230,3 +230,12 @@ def test_an_alias_lands_on_the_canonical_page(page, static_site: str, path: str,
     page.goto(static_site + path)
     page.wait_for_url(f"**/atlas{lands}")
     assert page.get_attribute("link[rel=canonical]", "href") == f"https://atlas.example.org/atlas{lands}"
+
+
+def test_on_the_live_site_the_script_leaves_the_servers_answer(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    _, live_html = _live(server, "sort=-memory&vendor=amd")
+    page.goto(f"{server}/silicon/?sort=-memory&vendor=amd")
+    page.wait_for_load_state("load")  # the deferred script has run
+    assert page.locator("#table-status").is_hidden()
+    assert _shown(page) == re.findall(r'<tr data-id="([^"]+)"', live_html)
+    assert page.inner_text("#table-count") == re.search(r'<span id="table-count">([^<]+)</span>', live_html)[1]  # type: ignore[index]
