@@ -21,7 +21,7 @@ from computeatlas.cloud.collectors import http
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
 from tests.conftest import CliRunner
-from tests.loopback import Answer, Server, serving
+from tests.loopback import FIXTURES, Answer, Server, serving
 
 NOW = dt.datetime(2026, 12, 4, 6, 0, tzinfo=dt.UTC)
 ORACLE = "/pls/apex/cetools/api/v1/products/"
@@ -66,18 +66,73 @@ def test_collect_all_runs_every_collector_into_its_own_run_and_records_each_atte
     store = tmp_path / "prices"
     found = {name: attempts(store, name)[0] for name in SOURCES}
     assert {name: [a.result for a in got] for name, got in found.items()} == {name: ["imported"] for name in SOURCES}
-    rows = {name: (got[0].rows_read, got[0].accepted + got[0].held) for name, got in found.items()}
+    rows = {name: (got[0].rows_read, got[0].accepted, got[0].held) for name, got in found.items()}
     assert rows == {
-        "aws": (6, 0),  # the recorded AWS lines are all skipped (see test_collectors), so AWS adds no run
-        "azure": (10, 10),  # two requests of ten instance types each: the second is answered with the last page again
-        "gcp": (3, 3),
-        "oracle": (10, 6),
-        "skypilot-lambda": (5, 4),
-        "skypilot-runpod": (3, 6),  # on-demand and spot per line
+        "aws": (6, 0, 0),  # the recorded AWS lines are all skipped (see test_collectors), so AWS adds no run
+        "azure": (10, 9, 1),  # two requests of ten instance types each: the second is answered with the last page again
+        "gcp": (3, 0, 3),  # one GPU SKU in three regions: an accelerator part without its host (see the next test)
+        "oracle": (10, 4, 2),
+        "skypilot-lambda": (5, 3, 1),
+        "skypilot-runpod": (3, 3, 3),  # on-demand and spot per line; the spot column copies the on-demand one
     }
     runs = Store(store).runs()
     assert len(runs) == 5 and {r["format"] for r in runs} == {f"collector:{n}" for n in SOURCES if n != "aws"}
     assert found["aws"][0].run is None and all(found[n][0].run for n in SOURCES if n != "aws")
+
+
+def _decided(store: Path, provider: str) -> list[tuple[str, str, str, float, str, list[str]]]:
+    rows = Store(store).query(
+        "SELECT instance_type, region, pricing, per_accelerator_hour, status, rules FROM latest WHERE provider = ? "
+        "ORDER BY instance_type, region, pricing",
+        [provider],
+    )
+    return [
+        (r["instance_type"], r["region"], r["pricing"], round(r["per_accelerator_hour"] or 0, 6), r["status"], list(r["rules"]))
+        for r in rows
+    ]
+
+
+def test_the_recorded_responses_land_as_accepted_prices_where_our_table_places_them(tmp_path: Path) -> None:
+    """The values are the fixtures' own: Oracle's items[].currencyCodeLocalizations PAY_AS_YOU_GO values (USD
+    per GPU-hour), SkyPilot's Price ÷ AcceleratorCount, Google's units + nanos."""
+    with _loopback() as server:
+        settings = _settings(tmp_path, server)
+        collect_sources(["gcp", "oracle", "skypilot-lambda", "skypilot-runpod"], settings, load(), client=_fast)
+    store = settings.prices_dir
+    assert _decided(store, "oracle") == [
+        ("Compute  - GPU - A10", "", "on_demand", 2.0, "accepted", []),
+        ("Compute - GPU - L40S", "", "on_demand", 3.5, "accepted", []),
+        ("OCI - Compute - GPU - B200", "", "on_demand", 14.0, "accepted", []),
+        ("OCI - Compute - GPU - H100T", "", "on_demand", 10.75, "held", ["unplaced"]),  # what the T means is not written
+        ("OCI - Compute - GPU - MI300X", "", "on_demand", 6.0, "accepted", []),
+        ("Oracle Cloud Infrastructure - Compute - GPU - H100", "", "on_demand", 10.0, "held", ["unplaced"]),  # SXM or PCIe not written
+    ]
+    accepted = [r for r in _decided(store, "lambda") if r[4] == "accepted"]
+    assert accepted == [
+        ("gpu_8x_h100_sxm5", region, "on_demand", 3.99, "accepted", []) for region in ("us-east-1", "us-south-1", "us-west-2")
+    ]
+    assert [r for r in _decided(store, "runpod") if r[2] == "on_demand"] == [
+        ("1x_A100-80GB_SECURE", "CA/CA-MTL-1", "on_demand", 1.39, "accepted", []),
+        ("1x_A100-80GB_SECURE", "US/US-TX-1", "on_demand", 1.39, "accepted", []),
+        ("2x_A100-80GB_SECURE", "US/US-TX-1", "on_demand", 1.39, "accepted", []),  # 2.78 for two GPUs
+    ]
+    assert {tuple(r[5]) for r in _decided(store, "runpod") if r[2] == "spot"} == {("spot_equals_on_demand",)}
+    assert _decided(store, "google-cloud") == [
+        ("Nvidia Tesla A100 GPU", region, "on_demand", 2.933908, "held", ["split_bill"])
+        for region in ("us-central1", "us-east1", "us-west1")
+    ]
+
+
+def test_a_skypilot_memory_that_genuinely_disagrees_is_still_held(tmp_path: Path) -> None:
+    """The Lambda file with the A10's 24576 MiB written for the H100: 8 × 25.8 GB is not 8 × 80 GB."""
+    text = (FIXTURES / "skypilot-lambda-vms.csv").read_text(encoding="utf-8").replace("'SizeInMiB': 81920", "'SizeInMiB': 24576")
+    with _loopback() as server:
+        server.route("/skypilot-org/skypilot-catalog/master/catalogs/v8/lambda/vms.csv", Answer(text.encode(), content_type="text/csv"))
+        settings = _settings(tmp_path, server)
+        collect_sources(["skypilot-lambda"], settings, load(), client=_fast)
+    rows = Store(settings.prices_dir).query("SELECT rules, reasons FROM latest WHERE instance_type = 'gpu_8x_h100_sxm5'")
+    assert len(rows) == 3 and all(list(r["rules"]) == ["memory_mismatch"] for r in rows)
+    assert rows[0]["reasons"][0] == "the source states 206.158 GB per instance; 8 × 80 GB = 640 GB"
 
 
 def test_a_failing_source_stores_nothing_keeps_earlier_runs_and_never_blocks_the_others(tmp_path: Path) -> None:

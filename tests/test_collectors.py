@@ -4,6 +4,7 @@ a changed schema, the row bound. The fixtures' provenance is tests/fixtures/coll
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import json
 
@@ -17,6 +18,7 @@ from computeatlas.cloud.collectors.base import CollectorError
 from computeatlas.cloud.collectors.gcp import Gcp
 from computeatlas.cloud.collectors.oracle import Oracle
 from computeatlas.cloud.collectors.skypilot import SkyPilot
+from computeatlas.cloud.importers.skypilot import stated_memory_gb
 from tests.loopback import FIXTURES, Answer, serving
 
 NOW = dt.datetime(2026, 12, 4, 6, 0, tzinfo=dt.UTC)
@@ -194,6 +196,26 @@ def test_skypilot_reads_a_clouds_vms_csv_through_the_importer_marked_as_an_aggre
     assert ("lambda", "gpu_8x_h100_sxm5", "us-east-1", "on_demand", 31.92) in rows and len(rows) == 4
     assert {o.via for o in got.observations} == {"aggregator: SkyPilot catalog (skypilot-lambda)"}
     assert got.observations[0].source_url == server.url + LAMBDA
+
+
+def _gpu_info(name: str, line: int) -> str:
+    with (FIXTURES / name).open(encoding="utf-8", newline="") as file:
+        return list(csv.DictReader(file))[line]["GpuInfo"]
+
+
+def test_skypilot_gpu_memory_is_read_as_each_clouds_fetcher_writes_it() -> None:
+    """Lambda's TotalGpuMemoryInMiB is one GPU's 81920 MiB for eight; RunPod's SizeInMiB 80 is its
+    memoryInGb unconverted; RunPod's later files, and every other cloud, mean what the names say."""
+    lambda_h100 = _gpu_info("skypilot-lambda-vms.csv", 2)
+    assert "'TotalGpuMemoryInMiB': 81920" in lambda_h100
+    assert stated_memory_gb(lambda_h100, 8, "lambda") == 687.195  # 8 × 81920 MiB
+    assert stated_memory_gb(lambda_h100, 8, "aws") == 85.899  # elsewhere the total is read as written
+    runpod_2x = _gpu_info("skypilot-runpod-vms.csv", 2)
+    assert "'SizeInMiB': 80}" in runpod_2x and "'TotalGpuMemoryInMiB': 160" in runpod_2x
+    assert stated_memory_gb(runpod_2x, 2, "runpod") == 160.0  # 2 × 80 GB
+    later = runpod_2x.replace("'SizeInMiB': 80}", "'SizeInMiB': 81920}").replace("160}", "163840}")
+    assert stated_memory_gb(later, 2, "runpod") == 171.799  # 2 × 81920 MiB
+    assert stated_memory_gb("", 2, "runpod") is None and stated_memory_gb("{'Gpus': []}", 1, "lambda") is None
 
 
 def test_skypilot_a_price_as_text_names_the_line_and_the_column() -> None:

@@ -188,6 +188,7 @@ EXPECTED_ROWS = [
         memory_bytes="24000000000",
         memory_type="GDDR6",
         **_published("memory_bandwidth_tbps", "0.3", "300 GB/s"),
+        sources="Acme datasheet — Acme [vendor] https://globex.example/sheet.pdf",
         fp8_dense_tflops_state="not applicable",
         fp8_sparse_tflops_state="not applicable",
         **_published("bf16_dense_tflops", "989.5", "989.5 TFLOPS"),

@@ -108,6 +108,27 @@ def test_skypilot_vms_csv_gives_on_demand_and_spot_with_counts_from_our_table(tm
         readings("skypilot", FIXTURES / "skypilot-gcp-vms.csv")
 
 
+LAMBDA_8X_H100 = (  # OpenComputePrices skypilot.csv (2026-03 snapshot, MIT), line 8853, unchanged
+    "2026-03-21,2026-03-21T06:19:35Z,skypilot,lambda,gpu_8x_h100_sxm5,,H100,,\"{'Gpus': [{'Name': 'H100', 'Manufacturer': 'NVIDIA', "
+    "'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 81920}\",8,,208.0,1800.0,,,europe-central-1,,,,on_demand,,"
+    "23.92,2.99,USD,hour,True,,,,,"
+)
+
+
+def test_opencomputeprices_reads_a_skypilot_lambda_gpu_info_as_skypilots_fetcher_writes_it(tmp_path: Path) -> None:
+    """SkyPilot's Lambda fetcher writes one GPU's 81920 MiB as the total of eight: the instance states 8 × 81920 MiB."""
+    header = (FIXTURES / "skypilot-rules-excerpt.csv").read_text(encoding="utf-8").splitlines()[0]
+    path = tmp_path / "skypilot.csv"
+    path.write_text(header + "\n" + LAMBDA_8X_H100 + "\n", encoding="utf-8")
+    [reading] = list(formats()["opencomputeprices"](path, now=NOW))
+    assert isinstance(reading.result, Observation)
+    assert (reading.result.provider, reading.result.instance_type, reading.result.stated_memory_gb) == (
+        "lambda",
+        "gpu_8x_h100_sxm5",
+        687.195,
+    )
+
+
 def test_the_instance_table_loader_names_file_line_and_column(tmp_path: Path) -> None:
     shutil.copy(FIXTURES / "instances" / "test.csv", tmp_path / "a.csv")
     lines = (FIXTURES / "instances" / "test.csv").read_text(encoding="utf-8").splitlines()
@@ -166,7 +187,7 @@ def test_the_catalog_validates_the_instance_table_naming_file_row_and_field(tmp_
         "runpod,2x_L4_SECURE,nvidia-l9,,2,all_in,24,https://www.runpod.io/pricing,RunPod,2026-11-30,\n",
         encoding="utf-8",
     )
-    _, problems = check(data, today=dt.date(2026, 12, 3))
+    _, problems = check(data, today=dt.date(2026, 12, 4))
     text = [str(p) for p in problems]
     assert any("data/instances/extra.csv: row 2: accelerators:" in t for t in text), text
     assert any("instances/extra.csv: row 3: accelerator: no such accelerator" in t for t in text), text

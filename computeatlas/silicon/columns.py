@@ -38,6 +38,7 @@ from computeatlas.core.presentation import (
     present_link,
     present_sparse,
     tera_unit,
+    where_read,
 )
 from computeatlas.core.states import State
 from computeatlas.core.units import Dimension
@@ -271,8 +272,12 @@ def _memory_type(acc: Accelerator) -> str:
 
 
 def _sources(acc: Accelerator) -> str:
-    """Every source as ``title — publisher [kind] url``; ``[vendor]`` marks the party that sells it."""
-    return " | ".join(f"{s.title} — {s.publisher} [{s.kind.value}] {s.url}" for s in acc.sources.values())
+    """Every source as ``title — publisher [kind] url``; ``[vendor]`` marks the party that sells it,
+    and a copy says so (``(read from an unofficial conversion at github.com/kuhar)``)."""
+    return " | ".join(
+        f"{s.title} — {s.publisher} [{s.kind.value}] {s.url}" + (f" ({words})" if (words := where_read(s.url, s.copy_form)) else "")
+        for s in acc.sources.values()
+    )
 
 
 def _disputed(acc: Accelerator) -> str:
@@ -280,16 +285,10 @@ def _disputed(acc: Accelerator) -> str:
     return ", ".join(keys) if keys else "none"
 
 
-BARE_PATTERN = re.compile(r"\d+:\d+")
-"""A pattern written as two numbers and a colon only (``2:4``), which a spreadsheet opening the
-CSV turns into a time of day (02:04)."""
-
-
 def pattern_words(pattern: str) -> str:
-    """A sparsity pattern as words no spreadsheet reads as a time: ``2:4`` is ``2:4 structured``
-    (the pattern NVIDIA and AMD call 2:4 structured sparsity); a pattern already in words (the
-    vendor's own, ``M:N structured (AWS: up to 4:16)``) is kept as written."""
-    return f"{pattern} structured" if BARE_PATTERN.fullmatch(pattern) else pattern
+    """A sparsity pattern as words no spreadsheet reads as a time of day: the bare ``2:4`` (02:04
+    to a spreadsheet) is ``2:4 structured``, as NVIDIA and AMD call it; words are kept as written."""
+    return f"{pattern} structured" if re.fullmatch(r"\d+:\d+", pattern) else pattern
 
 
 def _sparse_pattern(fmt: NumberFormat) -> Column:
@@ -372,7 +371,8 @@ def export_columns() -> tuple[Column, ...]:
         Column(
             "sources",
             "text",
-            "Every source as 'title — publisher [kind] url', separated by ' | '; [vendor] marks the party that sells the part.",
+            "Every source as 'title — publisher [kind] url', separated by ' | '; [vendor] marks the party that sells the part; "
+            "a vendor document read from a third party's copy ends '(read from a copy at …)' or '(read from an unofficial conversion at …)'.",
             lambda _c, a: _sources(a),
         ),
     )

@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 from computeatlas.catalog import Catalog
 from computeatlas.core.presentation import DERIVED_LABEL, plain, plain_text
 from computeatlas.core.presentation import STATE_WORDS as _SHOWN_WORDS
+from computeatlas.core.provenance import read_from
 from computeatlas.silicon.columns import Column, Kind, Value, export_columns
 
 SCHEMA_VERSION = "3.1.0"
@@ -85,7 +86,7 @@ class SiliconTable:
     rows: tuple[tuple[Value, ...], ...]
     data_version: str
     last_verified: dt.date | None
-    sources: tuple[tuple[str, ...], ...] = ()
+    sources: tuple[tuple[str | None, ...], ...] = ()
 
     @property
     def names(self) -> list[str]:
@@ -114,8 +115,10 @@ class SiliconTable:
 COLUMNS: tuple[Column, ...] = export_columns()
 """The columns of schema :data:`SCHEMA_VERSION`, in order."""
 
-SOURCE_COLUMNS = ("accelerator_id", "key", "title", "url", "publisher", "kind", "accessed")
-"""Columns of the long sources table (SQLite): one row per accelerator and source."""
+SOURCE_COLUMNS = ("accelerator_id", "key", "title", "url", "publisher", "kind", "accessed", "read_from", "read_at", "copy_form", "copy_of")
+"""Columns of the long sources table (SQLite): one row per accelerator and source. ``kind`` is
+who wrote the document; ``read_from`` the host we read it on, ``read_at`` maker_hosted,
+maker_copy or elsewhere, ``copy_form`` verbatim or conversion for a copy, ``copy_of`` its original."""
 
 
 def build(catalog: Catalog) -> SiliconTable:
@@ -123,7 +126,19 @@ def build(catalog: Catalog) -> SiliconTable:
     accelerators = list(catalog.accelerators.values())
     rows = tuple(tuple(c.get(catalog, acc) for c in COLUMNS) for acc in accelerators)
     sources = tuple(
-        (acc.id, key, s.title, s.url, s.publisher, s.kind.value, s.accessed.isoformat())
+        (
+            acc.id,
+            key,
+            s.title,
+            s.url,
+            s.publisher,
+            s.kind.value,
+            s.accessed.isoformat(),
+            read_from(s.url),
+            catalog.vendor_of(acc).read_at(s).value,
+            s.copy_form.value if s.copy_form else None,
+            s.copy_of,
+        )
         for acc in accelerators
         for key, s in acc.sources.items()
     )
