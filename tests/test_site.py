@@ -181,7 +181,7 @@ def test_the_link_walker_finds_dead_links(built: site.BuildResult, tmp_path: Pat
             "</main>",
             '<a href="#no-such-anchor">x</a><a href="../globex-g1/">ok</a><a href="/elsewhere/">out</a>'
             '<form method="get" action="/sub/compare/"></form><form method="post" action="/sub/data/"></form>'
-            '<form method="get" action="/sub/silicon/" data-static="script"></form></main>',
+            '<form method="get" action="/sub/records/" data-static="script"></form></main>',
         )
     )
     blank = out / "compare" / "index.html"
@@ -195,7 +195,7 @@ def test_the_link_walker_finds_dead_links(built: site.BuildResult, tmp_path: Pat
     reasons = {(p, link): reason for p, link, reason in dead}
     assert reasons[("silicon/acme-a1/index.html", "/sub/compare/")].startswith("a form to a static page, which ignores what is typed")
     assert reasons[("silicon/acme-a1/index.html", "/sub/data/")] == "a form that posts to a static file, which a static host cannot take"
-    assert reasons[("silicon/acme-a1/index.html", "/sub/silicon/")] == "a form for a page's script, but that page loads no script"
+    assert reasons[("silicon/acme-a1/index.html", "/sub/records/")] == "a form for a page's script, but that page loads no script"
     assert reasons[("compare/index.html", "")] == "a blank page: its <main> holds nothing but its heading"
 
 

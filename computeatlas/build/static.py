@@ -11,7 +11,7 @@ Where a URL goes (relative to the output folder)
     ``/silicon/aws-trainium-3`` (HTML, no ext.)  ``silicon/aws-trainium-3/index.html``
     ``/api/accelerators/aws-trainium-3`` (JSON)  ``api/accelerators/aws-trainium-3.json``
     ``/charts/memory-bandwidth.svg`` (has ext.)  ``charts/memory-bandwidth.svg``
-    a redirect                                   an HTML page with a meta refresh
+    a redirect (``/silicon/Trn3``)               an HTML page with a meta refresh and a canonical link
     ``/static/...``                              copied from ``computeatlas/web/static``
     ==========================================  ====================================
 
@@ -28,22 +28,29 @@ Links and a sub-path
     the ``…url`` fields of JSON documents (:func:`computeatlas.web.page.linked`). So ``--base-path /atlas/`` gives a
     site that works from ``https://host/atlas/``, and a link to a page that was not built
     stays visible to :func:`dead_links`. Query strings are kept (a static host ignores
-    them: ``/silicon/?sort=memory`` shows the unsorted table).
+    them; the page's script reads them: ``/silicon/?sort=memory`` is sorted in the browser).
 
 What a static host cannot do
     A static host serves files: it ignores a query string and cannot take a post. So the
     static site answers what it can from files and says so where it cannot, never showing
     a blank page: search runs in the browser over a prebuilt index (``/api/search-index``,
-    ``static/search.js``), the curated comparisons are prebuilt (pages and JSON), and the
+    ``static/search.js``); the silicon table's filters and sorting run in the browser over
+    the rows the page holds (``static/table.js``, by the rules of
+    :mod:`computeatlas.silicon.table`); the curated comparisons are prebuilt (pages and
+    JSON), and the 404 page says so for any other comparison address, listing the built
+    ones and the pair on ``live_url`` (``static/notfound.js``); every other name the app
+    redirects (a part's aliases, the other order of a curated pair:
+    :func:`computeatlas.web.routes.redirect_paths`) is a redirect page. And the
     forms that need a server (a comparison of any parts, the estimate, the dataset
     request) go to ``live_url`` when one is given (a running ``computeatlas serve``, e.g.
     ``https://live.atlas.example.org``) and otherwise are replaced by what was built and
     a plain note (see :meth:`computeatlas.core.urls.Urls.form`). With ``live_url``, every
     link to a path that was not built goes there too, and the build asks the app for each
-    such path and lists any it does not serve in :attr:`BuildResult.live_dead`. The table
-    filters go to the live server when there is one; without one the static table is
-    shown in full. :func:`computeatlas.build.links.dead_links` fails a build with a link
-    to no file, a form the static page cannot answer, or a blank page.
+    such path and lists any it does not serve in :attr:`BuildResult.live_dead`. The table's
+    filter form goes to the live server when there is one; sorting by a heading, and the
+    form without one, stay on the static page. :func:`computeatlas.build.links.dead_links`
+    fails a build with a link to no file, a form the static page cannot answer, or a blank
+    page.
 
 ``site_url`` is the public origin (``https://atlas.example.org``): canonical URLs, the
 sitemap and the feed need absolute addresses.
@@ -117,12 +124,17 @@ def _prepare(out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
 
 
-def _redirect_page(target: str) -> str:
-    safe = html.escape(target, quote=True)
+def redirect_page(target: str, origin: str) -> str:
+    """The page a static host serves for a redirect to ``target`` (the ``Location`` the app
+    answered: a root-absolute path, or an absolute URL): a meta refresh to it, a
+    ``<link rel="canonical">`` to it on ``origin`` (``https://host``), and a plain link for a
+    browser that does not follow the refresh."""
+    absolute = origin + target if target.startswith("/") and not target.startswith("//") else target
+    safe, canonical = html.escape(target, quote=True), html.escape(absolute, quote=True)
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Moved</title>'
-        f'<meta http-equiv="refresh" content="0; url={safe}"><link rel="canonical" href="{safe}">'
-        f'</head><body><p>This page moved to <a href="{safe}">{safe}</a>.</p></body></html>\n'
+        f'<meta http-equiv="refresh" content="0; url={safe}"><link rel="canonical" href="{canonical}">'
+        f'<meta name="robots" content="noindex"></head><body><p>This page moved to <a href="{safe}">{canonical}</a>.</p></body></html>\n'
     )
 
 
@@ -142,7 +154,9 @@ def build(
     ``live_url`` is a running server for what a static host cannot do (see the module doc).
     ``settings`` (default :meth:`Settings.from_env`) configure the app that renders the
     pages; its public origin is ``site_url``.
-    ``paths`` defaults to every layer's ``static_paths``; ``on_progress(done, total, url)``
+    ``paths`` defaults to every layer's ``static_paths`` and every redirect the app answers
+    for another name of a page (:func:`computeatlas.web.routes.redirect_paths`: a part's
+    aliases, ``/data`` without its slash), each written as a redirect page; ``on_progress(done, total, url)``
     is called after each URL (the CLI draws a rich progress bar with it). ``out_dir`` is
     created, or emptied if an earlier build made it; any other non-empty folder is refused.
 
@@ -151,7 +165,7 @@ def build(
     :func:`normalise_live_url`).
     """
     from computeatlas.web.app import create_app
-    from computeatlas.web.routes import all_paths
+    from computeatlas.web.routes import all_paths, redirect_paths
 
     started = time.perf_counter()
     base = normalise_base_path(base_path)
@@ -159,7 +173,7 @@ def build(
     live_url = normalise_live_url(live_url)
     out = Path(out_dir)
     settings = (settings if settings is not None else Settings.from_env()).model_copy(update={"public_origin": origin, "base_path": base})
-    wanted = list(dict.fromkeys(paths if paths is not None else all_paths(catalog, settings)))
+    wanted = _one_per_file(paths if paths is not None else [*all_paths(catalog, settings), *redirect_paths(catalog)])
     _prepare(out)
 
     # Every page links to the files of this build (or the live server) as it is rendered:
@@ -167,6 +181,7 @@ def build(
     urls = Urls(base, origin, files={p: public_url(file_for(p, expected_type(p))) for p in [*wanted, NOT_FOUND]}, live=live_url)
     client = LocalClient(create_app(catalog, settings, urls), origin)
     responses, redirects, live, live_dead = run(_render, client, base, wanted, urls, out, on_progress)
+    _write(out, responses, redirects, origin)
     shutil.copytree(STATIC_DIR, out / "static", dirs_exist_ok=True)
     (out / MARKER).write_text(f"data version {catalog.version}\n", encoding="utf-8")
     return BuildResult(
@@ -186,7 +201,7 @@ async def _render(
 ) -> tuple[dict[str, tuple[str, bytes]], dict[str, str], list[str], list[str]]:
     """Ask the app for every ``wanted`` path and ``/404.html``, write the answers under ``out``,
     then ask for each path sent to the live server; raises :class:`BuildError` listing every
-    path that did not answer as expected (nothing is written then)."""
+    path that did not answer as expected. The caller writes the answers (:func:`_write`)."""
     responses: dict[str, tuple[str, bytes]] = {}
     redirects: dict[str, str] = {}
     problems: list[str] = []
@@ -208,12 +223,21 @@ async def _render(
                 on_progress(done, total, path)
         if problems:
             raise BuildError(problems)
-        _write(out, responses, redirects)
         # Paths sent to the live server must be ones it serves (a redirect or a 405 for a
         # form's GET counts as served; a 404 does not).
         live = sorted(urls.sent_live)
         live_dead = [p for p in live if (await client.get(base + p)).status_code == 404]
     return responses, redirects, live, live_dead
+
+
+def _one_per_file(paths: Iterable[str]) -> list[str]:
+    """``paths`` once each, and only the first of several written to the same file: ``/data``
+    (a redirect) and ``/data/`` (the page) are both ``data/index.html``, and a static host
+    already sends ``/data`` to the folder ``/data/``."""
+    by_file: dict[str, str] = {}
+    for path in paths:
+        by_file.setdefault(file_for(path, expected_type(path)), path)
+    return list(by_file.values())
 
 
 def expected_type(path: str) -> str:
@@ -222,8 +246,8 @@ def expected_type(path: str) -> str:
     return "application/json" if path.startswith("/api/") and path != site_path("api_docs") else "text/html"
 
 
-def _write(out: Path, responses: dict[str, tuple[str, bytes]], redirects: dict[str, str]) -> None:
-    """Write every response as rendered, and a page for every redirect."""
+def _write(out: Path, responses: dict[str, tuple[str, bytes]], redirects: dict[str, str], origin: str) -> None:
+    """Write every response as rendered, and a page for every redirect (:func:`redirect_page`, on ``origin``)."""
     for path, (content_type, body) in responses.items():
         kind = content_type.split(";", 1)[0].strip().lower()
         target = out / file_for(path, kind)
@@ -232,7 +256,7 @@ def _write(out: Path, responses: dict[str, tuple[str, bytes]], redirects: dict[s
     for path, location in redirects.items():
         target = out / file_for(path, "text/html")
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(_redirect_page(location), encoding="utf-8")
+        target.write_text(redirect_page(location, origin), encoding="utf-8")
 
 
 __all__ = [
@@ -246,5 +270,6 @@ __all__ = [
     "normalise_base_path",
     "normalise_live_url",
     "public_url",
+    "redirect_page",
     "site_origin",
 ]

@@ -42,8 +42,10 @@ UNITS: Mapping[Dimension, Mapping[str, float]] = _table()
 ones (GiB) are binary. Byte units are matched as written (``Gb`` would be gigabits, so it
 is refused, not guessed); compute and power units ignore case (``tflops``, ``kw``)."""
 
+CASE_FREE: tuple[Dimension, ...] = (Dimension.COMPUTE, Dimension.POWER)
+"""The dimensions whose units are matched ignoring case (see :data:`UNITS`)."""
 _FOLDED: Mapping[Dimension, Mapping[str, str]] = {
-    dim: {unit.casefold(): unit for unit in units} for dim, units in UNITS.items() if dim in (Dimension.COMPUTE, Dimension.POWER)
+    dim: {unit.casefold(): unit for unit in units} for dim, units in UNITS.items() if dim in CASE_FREE
 }
 _NUMBER = re.compile(r"([+-]?(?:[0-9]{1,40}(?:\.[0-9]{0,40})?|\.[0-9]{1,40})(?:[eE][+-]?[0-9]{1,3})?) ?([A-Za-z/]{0,12})", re.ASCII)
 """ASCII digits, at most one space, then an ASCII unit: no full-width or Arabic-Indic digits, no

@@ -228,6 +228,14 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
         yield site_path("api_compare_pair", pair=ident)
 
 
+def redirect_paths(catalog: Catalog) -> Iterable[str]:
+    """The other order of every curated pair (``/compare/b-vs-a``), which the app redirects
+    (301) to the pair's one URL: for the static build's redirect pages."""
+    for curated in catalog.comparisons.values():
+        first, second = sorted(curated.parts)  # the pair's id is pair_id(first, second)
+        yield site_path("compare_pair", pair=f"{second}-vs-{first}")
+
+
 ROUTES: tuple[Route, ...] = (
     Route(compare_redirect, "compare_redirect", Response),
     Route(compare_index, "compare_index", HTMLResponse),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from computeatlas.catalog import Catalog
 from computeatlas.core.settings import Settings
+from computeatlas.core.urls import site_path
 from computeatlas.web import (
     api_docs,
     charts,
@@ -50,3 +51,14 @@ def all_paths(catalog: Catalog, settings: Settings | None = None) -> list[str]:
     price charts listed are those of parts with a current price in ``settings``' store
     (default: :meth:`Settings.from_env`)."""
     return site.paths_of(LAYERS, catalog, settings if settings is not None else Settings.from_env())
+
+
+def redirect_paths(catalog: Catalog) -> list[str]:
+    """Every concrete URL the app answers with a redirect that the static build writes as a
+    redirect page: each route without parameters named ``…_redirect`` (``/data``, ``/silicon``),
+    then each layer's ``redirect_paths(catalog)`` (a part's aliases, the other order of a
+    curated pair), in route-table order, once. None of them is in :func:`all_paths` (nor in
+    the sitemap)."""
+    bare = [site_path(r.name) for r in ROUTES if r.name.endswith("_redirect") and "{" not in r.path]
+    named = [path for layer in LAYERS for path in getattr(layer, "redirect_paths", lambda _c: ())(catalog)]
+    return list(dict.fromkeys([*bare, *named]))

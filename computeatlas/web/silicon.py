@@ -13,6 +13,8 @@ from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
+from computeatlas.core.amounts import CASE_FREE, UNITS
+from computeatlas.core.amounts import MAX_LENGTH as AMOUNT_MAX_LENGTH
 from computeatlas.core.citation import citation
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
@@ -20,6 +22,7 @@ from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
 from computeatlas.pages.accelerator_list import AcceleratorSummary, summary_view
 from computeatlas.pages.cheapest import price_column as shared_price_column
 from computeatlas.silicon import table
+from computeatlas.silicon.resolve import ResolveError, resolve_id
 from computeatlas.web.charts import silicon_charts
 from computeatlas.web.page import (
     Route,
@@ -74,7 +77,31 @@ def index_context(catalog: Catalog, settings: Settings, query: table.Query) -> d
         freshness_days=settings.freshness_days,
         choices={key: table.choices(catalog, key) for key in table.CHOICE_FILTERS},
         charts=silicon_charts(catalog),
+        table_spec=table_spec(),
     )
+
+
+def table_spec() -> dict[str, Any]:
+    """What the table's script (``static/table.js``, which filters and sorts the rows of a
+    static copy of ``/silicon/`` in the browser) needs to read the query as
+    :func:`~computeatlas.silicon.table.parse_query` does: each column's label and whether it
+    sorts by number, each range column's display unit, its size in canonical units
+    (``scale``) and the units a visitor may write (each one's size in canonical units; byte
+    units are matched as written, compute and power units ignoring case), the choice
+    filters and the longest value. The script shows no figure of its own: it reorders and
+    hides the rows the server rendered."""
+    columns: dict[str, Any] = {}
+    for col in table.COLUMNS:
+        entry: dict[str, Any] = {"label": col.label, "by_number": col.sortable_by_number}
+        if col.numeric and col.dimension is not None:
+            entry.update(
+                unit=col.unit,
+                scale=col.scale,
+                units=dict(UNITS[col.dimension]),
+                fold=col.dimension in CASE_FREE,
+            )
+        columns[col.key] = entry
+    return {"columns": columns, "choices": list(table.CHOICE_FILTERS), "max_value": table.MAX_VALUE, "max_amount": AMOUNT_MAX_LENGTH}
 
 
 def silicon_index(request: Request, params: TableQuery) -> HTMLResponse:
@@ -150,6 +177,25 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
     for ident in catalog.accelerators:
         yield site_path("silicon_page", ident=ident)
         yield site_path("api_accelerator", ident=ident)
+
+
+def redirect_paths(catalog: Catalog) -> Iterable[str]:
+    """Every other name of a part that its page answers with a redirect (a 301 to the page at
+    its id): each alias, family alias and part number that names exactly one part, for the
+    static build's redirect pages. A name that could mean several parts (``H100``) is not
+    one (its page lists the candidates), and nor is a name with a dot or a slash, which a
+    static host cannot serve as a page folder."""
+    seen: set[str] = set(catalog.accelerators)
+    for acc in catalog.accelerators.values():
+        for name in (*acc.aliases, *acc.family_aliases, *acc.part_numbers):
+            if name in seen or "." in name or "/" in name:
+                continue
+            seen.add(name)
+            try:
+                if resolve_id(catalog, name) == acc.id:
+                    yield site_path("silicon_page", ident=name)
+            except ResolveError:
+                continue
 
 
 ROUTES: tuple[Route, ...] = (

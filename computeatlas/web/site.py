@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from computeatlas.catalog import Catalog
 from computeatlas.core.errors import NotFound
 from computeatlas.core.urls import Urls, site_path
+from computeatlas.silicon.related import title_of
 from computeatlas.web.page import Route, catalog_of, render, urls_of
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -235,8 +236,26 @@ def robots(request: Request) -> PlainTextResponse:
 
 
 def not_found_page(request: Request) -> HTMLResponse:
-    """The page shown for an address that does not exist (status 404); the static build's 404.html."""
-    raise NotFound("No such page", "Nothing lives at this address. The links below lead back into the atlas.")
+    """The page shown for an address that does not exist (status 404); the static build's
+    404.html. In a static build it also lists the curated comparisons (the only ones built,
+    title and link, by title), which its script (``static/notfound.js``) shows when the
+    address asked for is a comparison (``/compare/a-vs-b``), with the live server's page of
+    that pair when the build has one."""
+    catalog = catalog_of(request)
+    curated = sorted(
+        ((title_of(catalog, c), site_path("compare_pair", pair=c.id)) for c in catalog.comparisons.values()), key=lambda tu: tu[0].lower()
+    )
+    html = request.app.state.templates.get_template("error.html").render(
+        request=request,
+        status=404,
+        title="No such page",
+        detail="Nothing lives at this address. The links below lead back into the atlas.",
+        suggestions=[],
+        page_title="No such page",
+        data_version=catalog.version,
+        prebuilt=curated,
+    )
+    return HTMLResponse(html, status_code=404)
 
 
 def _data_files(catalog: Catalog) -> list[str]:

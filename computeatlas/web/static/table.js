@@ -1,0 +1,254 @@
+/* The silicon table on a static copy of the site: a static host ignores the query string, so
+ * this script reads the table's parameters (sort, vendor, availability, workload,
+ * form_factor, {column}_min / _max) from the address and filters and sorts the rows the
+ * page already holds, by the rules of computeatlas/silicon/table.py (parse_query, rows):
+ * - figures sort by number, ties by name; cells without a number sort after every number in
+ *   both directions, by their text then name; text columns sort by text then name, reversed
+ *   when descending;
+ * - a range bound is a number in the column's display unit, or a number and a unit
+ *   (core/amounts.py); a part without a number in that column does not match a range;
+ * - a choice filter matches the cell's text exactly, several values separated by commas.
+ * It shows no figure of its own: it reorders and hides the server's rows and says what it
+ * applied. On the live site the server has already answered the query (the table's
+ * data-query is the page's query string) and this script does nothing. */
+(function () {
+  "use strict";
+  var table = document.getElementById("silicon-table");
+  var specNode = document.getElementById("table-spec");
+  if (!table || !specNode) return;
+  var search = window.location.search.replace(/^\?/, "");
+  if (table.getAttribute("data-query") === search) return;
+  var spec = JSON.parse(specNode.textContent);
+  var columns = spec.columns;
+  var NUMBER = /^([+-]?(?:[0-9]{1,40}(?:\.[0-9]{0,40})?|\.[0-9]{1,40})(?:[eE][+-]?[0-9]{1,3})?) ?([A-Za-z\/]{0,12})$/;
+
+  function QueryError(param, reason) {
+    this.param = param;
+    this.reason = reason;
+  }
+
+  /* A range bound as parse_amount reads it, in the column's display unit; null when blank. */
+  function amount(param, text, col) {
+    if (!text.trim()) return null;
+    var clean = text.replace(/^ +| +$/g, "");
+    if (clean.length > spec.max_amount) throw new QueryError(param, "value is too long (at most " + spec.max_amount + " characters)");
+    var match = NUMBER.exec(clean);
+    var units = Object.keys(col.units);
+    var expected = "write a number in " + col.unit + ", or a number and one of: " + units.join(", ");
+    if (!match) throw new QueryError(param, "cannot read '" + clean + "': " + expected);
+    var word = match[2] || col.unit;
+    var unit = col.units.hasOwnProperty(word) ? word : null;
+    if (unit === null && col.fold) {
+      unit = units.filter(function (u) { return u.toLowerCase() === word.toLowerCase(); })[0] || null;
+    }
+    if (unit === null) throw new QueryError(param, "cannot read '" + clean + "': unknown unit '" + word + "'; " + expected);
+    var canonical = parseFloat(match[1]) * col.units[unit];
+    if (!isFinite(canonical)) throw new QueryError(param, "'" + clean + "' is not a finite number");
+    var number = canonical / col.scale;
+    if (number < 0) throw new QueryError(param, "must not be negative");
+    return number;
+  }
+
+  /* The query as parse_query reads it (unknown parameters ignored). */
+  function parse(params, rows) {
+    var seen = {};
+    var declared = ["sort"].concat(spec.choices);
+    Object.keys(columns).forEach(function (key) {
+      if (columns[key].units) declared.push(key + "_min", key + "_max");
+    });
+    params.forEach(function (value, key) {
+      if (declared.indexOf(key) < 0) return;
+      if (seen[key]) throw new QueryError(key, "given more than once; separate several values with commas");
+      seen[key] = true;
+      if (value.length > spec.max_value && key.slice(-4) !== "_min" && key.slice(-4) !== "_max") {
+        throw new QueryError(key, "at most " + spec.max_value + " characters");
+      }
+    });
+    var query = { sort: "name", descending: false, choices: {}, ranges: {} };
+    var sort = (params.get("sort") || "").trim();
+    if (sort) {
+      query.descending = sort.charAt(0) === "-";
+      query.sort = sort.replace(/^-+/, "");
+      if (!columns.hasOwnProperty(query.sort)) {
+        throw new QueryError("sort", "no column '" + query.sort + "'; choose one of " + Object.keys(columns).join(", "));
+      }
+    }
+    spec.choices.forEach(function (key) {
+      var values = (params.get(key) || "").split(",").map(function (v) { return v.trim(); }).filter(Boolean);
+      if (!values.length) return;
+      var known = {};
+      rows.forEach(function (row) { known[text(row, key)] = true; });
+      var unknown = values.filter(function (v) { return !known.hasOwnProperty(v); }).sort();
+      if (unknown.length) {
+        throw new QueryError(key, "no part has " + key + " " + unknown.map(function (v) { return "'" + v + "'"; }).join(", ") +
+          "; known: " + Object.keys(known).sort().join(", "));
+      }
+      query.choices[key] = values;
+    });
+    Object.keys(columns).forEach(function (key) {
+      var col = columns[key];
+      if (!col.units) return;
+      var low = params.has(key + "_min") ? amount(key + "_min", params.get(key + "_min"), col) : null;
+      var high = params.has(key + "_max") ? amount(key + "_max", params.get(key + "_max"), col) : null;
+      if (low === null && high === null) return;
+      if (low !== null && high !== null && low > high) throw new QueryError(key + "_min", "is above " + key + "_max (" + low + " > " + high + ")");
+      query.ranges[key] = [low, high];
+    });
+    return query;
+  }
+
+  function cell(row, key) {
+    return row.querySelector('td[data-key="' + key + '"]');
+  }
+  function text(row, key) {
+    if (key === "name") return row.getAttribute("data-name");
+    if (key === "vendor") return row.getAttribute("data-vendor");
+    var td = cell(row, key);
+    return td ? td.getAttribute("data-text") : "";
+  }
+  function number(row, key) {
+    var td = cell(row, key);
+    return td && td.hasAttribute("data-number") ? parseFloat(td.getAttribute("data-number")) : null;
+  }
+  /* Python's tuple order on strings: by code point (UTF-16 units agree for every name here). */
+  function compare(a, b) {
+    for (var i = 0; i < a.length; i++) {
+      if (a[i] < b[i]) return -1;
+      if (a[i] > b[i]) return 1;
+    }
+    return 0;
+  }
+
+  /* The rows query selects, in its order: rows() of computeatlas/silicon/table.py. */
+  function select(rows, query) {
+    var kept = rows.filter(function (row) {
+      var choices = Object.keys(query.choices).every(function (k) { return query.choices[k].indexOf(text(row, k)) >= 0; });
+      return choices && Object.keys(query.ranges).every(function (k) {
+        var n = number(row, k), low = query.ranges[k][0], high = query.ranges[k][1];
+        return n !== null && (low === null || n >= low) && (high === null || n <= high);
+      });
+    });
+    var key = query.sort;
+    var name = function (row) { return row.getAttribute("data-name").toLowerCase(); };
+    if (columns[key].by_number) {
+      var sign = query.descending ? -1 : 1;
+      var numbered = kept.filter(function (r) { return number(r, key) !== null; });
+      var rest = kept.filter(function (r) { return number(r, key) === null; });
+      numbered.sort(function (a, b) { return compare([sign * number(a, key), name(a)], [sign * number(b, key), name(b)]); });
+      rest.sort(function (a, b) { return compare([text(a, key), name(a)], [text(b, key), name(b)]); });
+      return numbered.concat(rest);
+    }
+    var order = kept.map(function (row, pos) { return [text(row, key).toLowerCase(), name(row), pos, row]; });
+    order.sort(function (a, b) {
+      var c = compare(a.slice(0, 2), b.slice(0, 2));
+      return (query.descending ? -c : c) || a[2] - b[2]; // Python's reverse=True keeps ties in order
+    });
+    return order.map(function (o) { return o[3]; });
+  }
+
+  /* A bound as the server's form shows it ('%g': six significant figures, no trailing zeros). */
+  function g(n) {
+    return String(parseFloat(n.toPrecision(6)));
+  }
+
+  /* What was applied, in words: "vendor nvidia; memory ≥ 80 GB; sorted by memory, highest first". */
+  function describe(query) {
+    var parts = [];
+    spec.choices.forEach(function (key) {
+      if (query.choices[key]) parts.push(key.replace("_", " ") + " " + query.choices[key].join(" or "));
+    });
+    Object.keys(query.ranges).forEach(function (key) {
+      var col = columns[key], low = query.ranges[key][0], high = query.ranges[key][1];
+      if (low !== null) parts.push(col.label.toLowerCase() + " ≥ " + g(low) + " " + col.unit);
+      if (high !== null) parts.push(col.label.toLowerCase() + " ≤ " + g(high) + " " + col.unit);
+    });
+    if (query.sort !== "name" || query.descending) {
+      var by = columns[query.sort];
+      parts.push("sorted by " + by.label.toLowerCase() + ", " + (by.by_number ? (query.descending ? "highest" : "lowest") : (query.descending ? "Z to A" : "A to Z")) + " first");
+    }
+    return parts.join("; ");
+  }
+
+  function reflect(params, query) {
+    var form = document.querySelector("form.filters");
+    if (form) {
+      spec.choices.forEach(function (key) {
+        var select = form.querySelector('select[name="' + key + '"]');
+        if (select && query.choices[key]) select.value = query.choices[key][0];
+      });
+      Object.keys(query.ranges).forEach(function (key) {
+        ["_min", "_max"].forEach(function (end) {
+          var input = form.querySelector('input[name="' + key + end + '"]');
+          if (input && params.has(key + end)) input.value = params.get(key + end);
+        });
+      });
+      var sort = form.querySelector('input[name="sort"]');
+      if (query.sort !== "name" || query.descending) {
+        if (!sort) {
+          sort = document.createElement("input");
+          sort.type = "hidden";
+          sort.name = "sort";
+          form.querySelector("fieldset").appendChild(sort);
+        }
+        sort.value = (query.descending ? "-" : "") + query.sort;
+      }
+    }
+    table.querySelectorAll("thead th[data-key]").forEach(function (th) {
+      var key = th.getAttribute("data-key"), link = th.querySelector("a");
+      var active = key === query.sort;
+      if (active) th.setAttribute("aria-sort", query.descending ? "descending" : "ascending");
+      else th.removeAttribute("aria-sort");
+      if (!link) return;
+      var label = link.textContent.replace(/ [▲▼]$/, "");
+      link.textContent = active ? label + " " + (query.descending ? "▼" : "▲") : label;
+      var next = new URLSearchParams(params.toString());
+      next.set("sort", active && !query.descending ? "-" + key : key);
+      link.setAttribute("href", link.getAttribute("href").split("?")[0] + "?" + next.toString());
+    });
+  }
+
+  var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.querySelectorAll("tr[data-id]"));
+  var status = document.getElementById("table-status");
+  var count = document.getElementById("table-count");
+  var total = table.getAttribute("data-total");
+  var params = new URLSearchParams(search);
+  var query;
+  try {
+    query = parse(params, rows);
+  } catch (error) {
+    if (!(error instanceof QueryError)) throw error;
+    status.textContent = "Not applied: parameter '" + error.param + "' " + error.reason + ". The whole table is shown.";
+    status.setAttribute("data-error", error.param);
+    status.hidden = false;
+    return;
+  }
+  var shown = select(rows, query);
+  rows.forEach(function (row) { row.hidden = shown.indexOf(row) < 0; });
+  shown.forEach(function (row) { body.appendChild(row); });
+  var empty = body.querySelector("tr.no-rows");
+  if (!shown.length && !empty) {
+    empty = document.createElement("tr");
+    empty.className = "no-rows";
+    var td = document.createElement("td");
+    td.colSpan = table.querySelectorAll("thead th").length;
+    td.textContent = "No accelerator matches these filters. ";
+    var clear = document.querySelector("form.filters a");
+    if (clear) {
+      var again = document.createElement("a");
+      again.href = clear.getAttribute("href");
+      again.textContent = "Clear them";
+      td.appendChild(again);
+      td.appendChild(document.createTextNode("."));
+    }
+    empty.appendChild(td);
+    body.appendChild(empty);
+  }
+  var said = describe(query);
+  var line = shown.length + " of " + total + " accelerators" + (said ? ": " + said : "") + ".";
+  if (count) count.textContent = line;
+  status.textContent = "Filtered and sorted in your browser, from the table as built: " + line;
+  status.setAttribute("data-shown", String(shown.length));
+  status.hidden = false;
+  reflect(params, query);
+})();
