@@ -283,4 +283,16 @@ def stale_repeats(rows: list[Observation], window_days: int) -> list[Observation
     return out
 
 
-__all__ = ["EFFECTIVE_KEYS", "OFFER_SQL", "PLACEHOLDER_SIZES", "PUBLISHED_KEY", "combine", "first_hand", "offer", "placeholders", "spot_copies", "stale_repeats", "term_totals"]
+__all__ = [
+    "EFFECTIVE_KEYS",
+    "OFFER_SQL",
+    "PLACEHOLDER_SIZES",
+    "PUBLISHED_KEY",
+    "combine",
+    "first_hand",
+    "offer",
+    "placeholders",
+    "spot_copies",
+    "stale_repeats",
+    "term_totals",
+]
