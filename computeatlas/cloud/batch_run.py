@@ -164,7 +164,7 @@ def _apart(con: duckdb.DuckDBPyConnection, store: Store, days: int) -> bool:
     vias = {r[0] for r in con.execute(f"SELECT DISTINCT via FROM ({accepted})").fetchall()}
     widen = dt.timedelta(days=days)
     micro = dt.timedelta(microseconds=1)
-    near = [o for o in stored_offers(store, offers, vias, first - widen, last + widen) if first_hand(o)]
+    near = [o for o in stored_offers(store, offers, vias, first - widen, last + widen) if first_hand(o)]  # no raw_extra here: no date
     columns = ("provider", "instance_type", "offer_region", "pricing", "term", "currency", "unit", "price_basis")
     kinds = dict.fromkeys(columns, "VARCHAR") | {"via": "VARCHAR", "amount": "DOUBLE", "us": "BIGINT"}
     batch_rules.table_of(con, "neighbours", kinds, [(*offer(o), o.via, o.amount, (o.collected - EPOCH) // micro) for o in near])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Collection, Iterable, Sequence
 
-from computeatlas.cloud.group_rules import offer
+from computeatlas.cloud.group_rules import could_supersede, offer
 from computeatlas.cloud.observations import Observation, PriceBasis, PriceUnit, PricingKind, Status
 from computeatlas.cloud.store import Store
 
@@ -82,9 +82,12 @@ def stored(store: Store, providers: Iterable[str], first: dt.date, last: dt.date
 
 NEIGHBOURS_SQL = (
     "SELECT provider, instance_type, region, pricing, term, currency, unit, price_basis, amount, collected, via, "
-    "coalesce(raw_extra, '') FROM latest WHERE status = 'accepted' AND provider IN ({marks}) AND collected BETWEEN ? AND ?"
+    "coalesce(raw_extra, '') FROM latest WHERE status = 'accepted' AND provider IN ({marks}) AND collected BETWEEN ? AND ? "
+    "AND ((via LIKE 'collector %' AND via NOT LIKE '%aggregator%') OR raw_extra LIKE '%effective%')"
 )
-"""The stored accepted rows :func:`neighbours` reads: what ``stale_repeat`` compares."""
+"""The stored accepted rows :func:`neighbours` reads: those that can show another row older-sourced
+(:func:`~computeatlas.cloud.group_rules.could_supersede`: the provider's own, or with an effective
+date), which is all a stored row does for ``stale_repeat`` (it never holds a stored row)."""
 
 
 def neighbours(store: Store, rows: Sequence[Observation], window_days: int) -> list[Observation]:
@@ -105,8 +108,8 @@ def stored_offers(
 ) -> list[Observation]:
     """The stored accepted rows of the offers ``wanted`` (:func:`~computeatlas.cloud.group_rules.offer`'s
     words) collected in [``since``, ``until``] (aware UTC), leaving out the one source of ``vias``
-    when it is one, as observations of the fields :func:`~computeatlas.cloud.group_rules.stale_repeats`
-    reads (status accepted)."""
+    when it is one, that can show another row older-sourced, as observations of the fields
+    :func:`~computeatlas.cloud.group_rules.stale_repeats` reads (status accepted)."""
     names = sorted({w[0] for w in wanted})
     if not names:
         return []
@@ -136,7 +139,7 @@ def stored_offers(
                 "status": Status.ACCEPTED,
             }
         )
-        if offer(o) in wanted:
+        if offer(o) in wanted and could_supersede(o):
             found.append(o)
     return found
 

@@ -212,10 +212,17 @@ OFFER_SQL = (
 
 def offer(o: Observation) -> tuple[str, ...]:
     """What makes two rows the same offer, in words: provider, instance, region, pricing, term,
-    currency, unit and basis (:data:`OFFER_SQL` in SQL). An on-demand or committed price is regional, so a zone a source adds
-    (``us-east-1/use1-az1``) is dropped; a spot price is kept per zone."""
+    currency, unit and basis (:data:`OFFER_SQL` in SQL). An on-demand or committed price is
+    regional, so a zone a source adds (``us-east-1/use1-az1``) is dropped; a spot price is
+    kept per zone."""
     region = o.region if o.pricing is PricingKind.SPOT else o.region.split("/", 1)[0]
     return (o.provider, o.instance_type, region, o.pricing.value, o.term, o.currency, o.unit.value, o.price_basis.value)
+
+
+def could_supersede(o: Observation) -> bool:
+    """True for a row that can show another older-sourced (:func:`_older`): the provider's own,
+    or one that gives the date its price took effect."""
+    return first_hand(o) or _extra_date(o, EFFECTIVE_KEYS) is not None
 
 
 def _source(o: Observation) -> str:
@@ -265,9 +272,10 @@ def stale_repeats(rows: list[Observation], window_days: int) -> list[Observation
     for found in offers.values():
         if len({rows[i].via for i in found}) < 2 or len({rows[i].amount for i in found}) < 2:
             continue
-        for i in found:
+        able = [j for j in found if could_supersede(rows[j])]  # the only rows that can show another older-sourced
+        for i in found if able else ():
             a = rows[i]
-            for j in found:
+            for j in able:
                 b = rows[j]
                 if b.via == a.via or b.amount == a.amount or abs(a.collected - b.collected) > window:
                     continue
