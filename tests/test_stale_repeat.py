@@ -26,6 +26,7 @@ from computeatlas.cloud.observations import Observation, Status
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
+from computeatlas.core.settings import Settings
 
 ROOT = Path(__file__).parent.parent
 EXCERPT = ROOT / "tests" / "fixtures" / "prices" / "opencomputeprices-p5-excerpt.csv"
@@ -91,7 +92,8 @@ def test_sources_that_agree_hold_nothing(tmp_path: Path) -> None:
 
 def test_a_price_outside_the_window_is_history_not_a_conflict(tmp_path: Path) -> None:
     own = _own(55.04, dt.date(2026, 2, 15))  # 34 days before the aggregator's 2026-03-21
-    assert rules.Limits().conflict_window_days == 30
+    assert rules.Limits().conflict_window_days == 30 == Settings().price_conflict_window_days
+    assert rules.Limits.of(Settings(price_conflict_window_days=40)).conflict_window_days == 40
     row = _stored_then_imported(tmp_path / "30", own)
     assert (row.status, row.rules) == (Status.ACCEPTED, ())
     wider = rules.Limits(conflict_window_days=40)
