@@ -12,7 +12,8 @@ row: :func:`~computeatlas.cloud.cell_rules.place`, :func:`~computeatlas.cloud.bo
 
 :func:`decide` returns False, having decided nothing, for an import whose rows meet a rule of
 groups that is not done in columns (a split bill, a spot price beside its on-demand one, a key
-given twice, which covers ``term_total`` and ``conflict`` within the import, a placeholder):
+given twice, which covers ``term_total`` and ``conflict`` within the import, a placeholder, a
+price another source's first-hand one may show older-sourced, ``stale_repeat``):
 the row path decides such an import. Units as :mod:`computeatlas.cloud.rules`'.
 """
 
@@ -144,7 +145,8 @@ def dated(con: duckdb.DuckDBPyConnection, start: dt.date, now: dt.datetime) -> N
 def grouped(con: duckdb.DuckDBPyConnection, hours_per_month: float) -> bool:
     """True when no rule of groups could hold a row (so the columns decide): each key once, no
     spot price beside an on-demand one of the same instance, region and time, no amount for
-    :data:`~computeatlas.cloud.group_rules.PLACEHOLDER_SIZES` sizes, and a month of more than an hour."""
+    :data:`~computeatlas.cloud.group_rules.PLACEHOLDER_SIZES` sizes, and a month of more than an hour
+    (``stale_repeat`` is :func:`computeatlas.cloud.batch_run.imported`'s to check, with the store's rows)."""
     if hours_per_month <= 1:
         return False
     if _count(con, f"SELECT count(*) FROM (SELECT {KEY} FROM {BATCH} GROUP BY ALL HAVING count(*) > 1)"):

@@ -23,8 +23,10 @@ import duckdb
 
 from computeatlas.cloud import batch_rules, bounds, rules
 from computeatlas.cloud.band import PoolPrice
+from computeatlas.cloud.deduplication import stored_offers
+from computeatlas.cloud.group_rules import OFFER_SQL, first_hand, offer
 from computeatlas.cloud.import_summary import Summary
-from computeatlas.cloud.importers.atlas_columns import BATCH, load
+from computeatlas.cloud.importers.atlas_columns import BATCH, EPOCH, load
 from computeatlas.cloud.instances import InstanceTable
 from computeatlas.cloud.observations import InputFailed
 from computeatlas.cloud.rates import RateTable
@@ -128,7 +130,7 @@ def _decided(
     if not batch_rules.placed(con, table):
         return False
     batch_rules.dated(con, start, now)
-    if not batch_rules.grouped(con, limits.hours_per_month):
+    if not batch_rules.grouped(con, limits.hours_per_month) or not _apart(con, store, limits.conflict_window_days):
         return False
     known = store.observed_accelerators() if rows else frozenset()
     pool: list[PoolPrice] = []
@@ -145,6 +147,34 @@ def _decided(
     batch_rules.banded(con, limits, pool, known, siblings)
     batch_rules.licensed(con)
     return True
+
+
+def _apart(con: duckdb.DuckDBPyConnection, store: Store, days: int) -> bool:
+    """True when ``stale_repeat`` (:func:`computeatlas.cloud.group_rules.stale_repeats`, of the
+    batch's rows and the stored ones of their offers, :func:`computeatlas.cloud.deduplication.neighbours`)
+    can hold no row of the batch: no accepted row has a first-hand price of its offer from
+    another source (``via``), in the batch or the store, at another amount within ``days`` days.
+    An atlas file's rows carry no ``raw_extra``, so no effective date: the first-hand rows are
+    the only ones that can show a row of the batch older-sourced."""
+    accepted = f"SELECT {OFFER_SQL}, via, amount, epoch_us(collected) AS us FROM {BATCH} WHERE status = 'accepted'"
+    first, last = _one(con, f"SELECT min(collected), max(collected) FROM {BATCH} WHERE status = 'accepted'")
+    if not isinstance(first, dt.datetime) or not isinstance(last, dt.datetime):
+        return True
+    offers = {tuple(r) for r in con.execute(f"SELECT DISTINCT * EXCLUDE (via, amount, us) FROM ({accepted})").fetchall()}
+    vias = {r[0] for r in con.execute(f"SELECT DISTINCT via FROM ({accepted})").fetchall()}
+    widen = dt.timedelta(days=days)
+    micro = dt.timedelta(microseconds=1)
+    near = [o for o in stored_offers(store, offers, vias, first - widen, last + widen) if first_hand(o)]  # no raw_extra here: no date
+    columns = ("provider", "instance_type", "offer_region", "pricing", "term", "currency", "unit", "price_basis")
+    kinds = dict.fromkeys(columns, "VARCHAR") | {"via": "VARCHAR", "amount": "DOUBLE", "us": "BIGINT"}
+    batch_rules.table_of(con, "neighbours", kinds, [(*offer(o), o.via, o.amount, (o.collected - EPOCH) // micro) for o in near])
+    on = " AND ".join(f"b.{c} IS NOT DISTINCT FROM n.{c}" for c in columns)
+    own = f"SELECT * FROM ({accepted}) WHERE via LIKE 'collector %' AND via NOT LIKE '%aggregator%'"  # group_rules.first_hand
+    return not _one(
+        con,
+        f"SELECT count(*) FROM ({accepted}) b JOIN (SELECT * FROM neighbours UNION ALL {own}) n ON {on} "
+        f"AND b.via IS DISTINCT FROM n.via AND b.amount <> n.amount AND abs(b.us - n.us) <= {days} * 86400000000",
+    )[0]
 
 
 def _deduplicated(con: duckdb.DuckDBPyConnection, store: Store, now: dt.datetime, summary: Summary) -> None:

@@ -1,15 +1,17 @@
 """Deduplication of an import's decided rows: against each other (a ``conflict`` is the same
 observation priced twice in one import, :func:`conflicts_within`) and against the store
 (:func:`stored`: the newest stored row per key, only what the comparison reads; the
-comparison itself is :func:`computeatlas.cloud.runs.import_readings`').
+comparison itself is :func:`computeatlas.cloud.runs.import_readings`'), and the stored prices
+other sources gave the same offers near the same time (:func:`neighbours`, for ``stale_repeat``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
-from computeatlas.cloud.observations import Observation, PriceBasis, PriceUnit, Status
+from computeatlas.cloud.group_rules import could_supersede, offer
+from computeatlas.cloud.observations import Observation, PriceBasis, PriceUnit, PricingKind, Status
 from computeatlas.cloud.store import Store
 
 
@@ -78,4 +80,68 @@ def stored(store: Store, providers: Iterable[str], first: dt.date, last: dt.date
     }
 
 
-__all__ = ["SEP", "WORD", "Prior", "conflicts_within", "stored", "words"]
+NEIGHBOURS_SQL = (
+    "SELECT provider, instance_type, region, pricing, term, currency, unit, price_basis, amount, collected, via, "
+    "coalesce(raw_extra, '') FROM latest WHERE status = 'accepted' AND provider IN ({marks}) AND collected BETWEEN ? AND ? "
+    "AND ((via LIKE 'collector %' AND via NOT LIKE '%aggregator%') OR raw_extra LIKE '%effective%')"
+)
+"""The stored accepted rows :func:`neighbours` reads: those that can show another row older-sourced
+(:func:`~computeatlas.cloud.group_rules.could_supersede`: the provider's own, or with an effective
+date), which is all a stored row does for ``stale_repeat`` (it never holds a stored row)."""
+
+
+def neighbours(store: Store, rows: Sequence[Observation], window_days: int) -> list[Observation]:
+    """The stored accepted rows of the offers of ``rows`` (:func:`~computeatlas.cloud.group_rules.offer`)
+    collected within ``window_days`` days of the accepted rows' times, from another source than
+    the rows' own where they have one (``via``): :func:`stored_offers` of the accepted rows.
+    Empty when none is accepted."""
+    rows = [o for o in rows if o.status is Status.ACCEPTED]  # a held row is compared with nothing
+    if not rows:
+        return []
+    widen = dt.timedelta(days=window_days)
+    since, until = min(o.collected for o in rows) - widen, max(o.collected for o in rows) + widen
+    return stored_offers(store, {offer(o) for o in rows}, {o.via for o in rows}, since, until)
+
+
+def stored_offers(
+    store: Store, wanted: Collection[tuple[str, ...]], vias: Collection[str], since: dt.datetime, until: dt.datetime
+) -> list[Observation]:
+    """The stored accepted rows of the offers ``wanted`` (:func:`~computeatlas.cloud.group_rules.offer`'s
+    words) collected in [``since``, ``until``] (aware UTC), leaving out the one source of ``vias``
+    when it is one, that can show another row older-sourced, as observations of the fields
+    :func:`~computeatlas.cloud.group_rules.stale_repeats` reads (status accepted)."""
+    names = sorted({w[0] for w in wanted})
+    if not names:
+        return []
+    sql = NEIGHBOURS_SQL.format(marks=", ".join("?" for _ in names))
+    params: list[object] = [*names, since, until]
+    if len(vias) == 1:
+        sql += " AND via IS DISTINCT FROM ?"  # of one source, only another's stored prices can disagree
+        params += list(vias)
+    found = []
+    for provider, instance, region, pricing, term, currency, unit, basis, amount, collected, via, extra in store.fetch(
+        sql, params, since.date(), until.date()
+    ):
+        o = Observation.trusted(
+            {
+                "provider": provider,
+                "instance_type": instance,
+                "region": region,
+                "pricing": PricingKind(pricing),
+                "term": term or "",
+                "currency": currency,
+                "unit": PriceUnit(unit),
+                "price_basis": PriceBasis(basis),
+                "amount": float(amount),
+                "collected": collected.astimezone(dt.UTC),
+                "via": via or "",
+                "raw_extra": extra,
+                "status": Status.ACCEPTED,
+            }
+        )
+        if offer(o) in wanted and could_supersede(o):
+            found.append(o)
+    return found
+
+
+__all__ = ["NEIGHBOURS_SQL", "SEP", "WORD", "Prior", "conflicts_within", "neighbours", "stored", "stored_offers", "words"]

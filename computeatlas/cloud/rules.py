@@ -80,6 +80,18 @@ Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
   2026, H100 SXM on-demand: 1.73 USD per GPU-hour at a marketplace to 23.33 at Azure
   South Africa West, 7.8× the providers' median of about 3). So the band is one order of
   magnitude either side (``band_low`` 0.1, ``band_high`` 10).
+- ``stale_repeat``: two sources (two ``via``) price the same offer (provider, instance,
+  region, pricing, term, currency, unit, basis; an on-demand price's zone dropped) differently
+  in one import, collected at most ``conflict_window_days`` apart
+  (:attr:`~computeatlas.core.settings.Settings.price_conflict_window_days`, 30), and this row's
+  price is shown the older-sourced (:func:`computeatlas.cloud.group_rules.stale_repeats`): both
+  carry the date their price took effect (Azure's ``effectiveStartDate``) and this one's is
+  earlier; or the other is the provider's own (one of our collectors) and this one a
+  second-hand copy (an aggregator's file: the March 2026 OpenComputePrices snapshot repeats
+  AWS's ``p5.48xlarge`` at 98.32 in ``us-east-1``, AWS's price before its June 2025 cut); or
+  both are the provider's own and this one is from an earlier offer file or collection.
+  Where that cannot be shown (two aggregators, no dates) nothing is held. Unlike
+  ``conflict`` (one key, so one moment, priced twice) the two rows have different times.
 - ``spot_equals_on_demand``: every spot price of a provider in the import equals its
   on-demand price for the same instance, region and time (two or more pairs; one equal
   pair is fine): the spot column is a copy, not a spot price.
@@ -114,7 +126,7 @@ from typing import Any
 from computeatlas.cloud import band, bounds
 from computeatlas.cloud.band import PoolPrice, usd_per_accelerator_hour
 from computeatlas.cloud.cell_rules import check_memory, check_per_accelerator, complete, place
-from computeatlas.cloud.group_rules import PLACEHOLDER_SIZES, combine, placeholders, spot_copies, term_totals
+from computeatlas.cloud.group_rules import PLACEHOLDER_SIZES, combine, placeholders, spot_copies, stale_repeats, term_totals
 from computeatlas.cloud.instances import Billing, InstanceTable
 from computeatlas.cloud.observations import (
     LICENSED_SUFFIX,
@@ -147,6 +159,7 @@ RULES = {
     "licence_included": "the price includes an operating-system licence",
     "spot_at_on_demand": "a spot meter priced at the on-demand price of the same meter and snapshot",
     "conflict": "the same observation is already accepted with another price",
+    "stale_repeat": "another source prices the same offer differently at the same time, and this price is the older-sourced",
     "unit_not_stated": "the source does not state what the price is per (chip, device or slice), and the provider's page as read does not establish it",
     "spot_above_on_demand": "a spot price above the on-demand price of the same instance and region",
     "committed_equals_on_demand": "a committed-use price that is exactly the on-demand price over the same month",
@@ -170,7 +183,8 @@ class Limits:
     """The numbers the rules use, each defaulting to its :class:`~computeatlas.core.settings.Settings`
     field (the one place it is set): the band (``band_low``, ``band_high``,
     ``min_observations``), the bounds in USD per accelerator-hour (``floor``, ``ceiling``),
-    ``hours_per_month``, ``freshness_days`` and the default ``first_date`` of a source."""
+    ``hours_per_month``, ``freshness_days``, the default ``first_date`` of a source and
+    ``conflict_window_days`` (two sources' prices of one offer this close are compared)."""
 
     band_low: float = _setting("price_band_low")
     band_high: float = _setting("price_band_high")
@@ -180,6 +194,7 @@ class Limits:
     freshness_days: int = _setting("freshness_days")
     ceiling: float = _setting("price_ceiling_per_accelerator_hour")
     first_date: dt.date = _setting("price_first_date")  # noqa: RUF009 - a date is immutable: one default for every instance
+    conflict_window_days: int = _setting("price_conflict_window_days")
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
@@ -193,6 +208,7 @@ class Limits:
             settings.freshness_days,
             settings.price_ceiling_per_accelerator_hour,
             settings.price_first_date,
+            settings.price_conflict_window_days,
         )
 
 
@@ -245,6 +261,7 @@ def apply(
     if spot:
         decided = spot_copies(decided)
     decided = placeholders(term_totals(decided, limits.hours_per_month))
+    decided = stale_repeats(decided, limits.conflict_window_days)
     decided = band.check(decided, rates, limits, pool, known, siblings)
     return _qualified(rows, decided, limits.hours_per_month, run, fresh)
 

@@ -31,8 +31,9 @@ from pathlib import Path
 
 from computeatlas.cloud import batch_run, bounds, rules
 from computeatlas.cloud.catalog import CloudCatalog as Catalog
-from computeatlas.cloud.deduplication import SEP, WORD, conflicts_within, words
+from computeatlas.cloud.deduplication import SEP, WORD, conflicts_within, neighbours, words
 from computeatlas.cloud.deduplication import stored as stored_rows
+from computeatlas.cloud.group_rules import stale_repeats
 from computeatlas.cloud.import_summary import ImportCounts, Summary
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.importers.cells import Reading, Skip
@@ -255,6 +256,9 @@ def _decide_and_append(
     )  # every row of batch is this import's own: read here, or a copy of a collector's
     keys += [o.key() for o in decided[len(batch) :]]  # the combined split bills, after the rows in their order
     decided = conflicts_within(decided, keys)
+    others = neighbours(store, decided, limits.conflict_window_days)
+    if others:  # other sources' stored prices of the same offers: this import's older-sourced ones are held
+        decided = stale_repeats([*others, *decided], limits.conflict_window_days)[len(others) :]
     summary.combined = len(decided) - len(batch)
     first_day = min((o.collected.date() for o in decided), default=now.date())
     last_day = max((o.collected.date() for o in decided), default=now.date())

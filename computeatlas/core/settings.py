@@ -125,6 +125,12 @@ class Settings(BaseSettings):
         dt.date(2015, 1, 1), description="a price collected before this date is held (an importer may set its source's own FIRST_DATE)"
     )
     hours_per_month: float = Field(730.0, gt=0, description="hours in a month, for the hourly equivalent of a monthly term")
+    price_conflict_window_days: int = Field(
+        30,
+        ge=0,
+        le=3650,
+        description="two sources' prices of one offer collected this many days apart or fewer are the same moment's: where they disagree, the older-sourced one is held (stale_repeat)",
+    )
     gcp_api_key: str = Field(
         "",
         repr=False,
