@@ -60,6 +60,12 @@ STORED_FIELDS = frozenset(ObservedPrice.model_fields) - {
 SHOWN_COLUMNS = (*sorted(STORED_FIELDS), "date")
 """The stored columns a history lists (:data:`STORED_FIELDS` as stored, and the collection date)."""
 
+CURRENT_COLUMNS = (*sorted(STORED_FIELDS), "accelerator", "status")
+"""The stored columns one part's current offers are read with (``Store.current``): what a price
+page shows of each (:data:`STORED_FIELDS`) and what the spread, the cheapest-price rule
+(``cheapest_price.PICKED``) and the charts' variant read. Every reader of a part's current
+offers on a page asks for these, so the page reads them once (the store keeps the answer)."""
+
 
 def shown_price(row: dict[str, Any], rates: RateTable, now: dt.datetime | None = None) -> ObservedPrice:
     """A stored row (:data:`SHOWN_COLUMNS` or more) as outputs show it: its age at ``now``
@@ -77,4 +83,4 @@ def shown_price(row: dict[str, Any], rates: RateTable, now: dt.datetime | None =
     return shown
 
 
-__all__ = ["SHOWN_COLUMNS", "STORED_FIELDS", "ObservedOffer", "ObservedPrice", "shown_price"]
+__all__ = ["CURRENT_COLUMNS", "SHOWN_COLUMNS", "STORED_FIELDS", "ObservedOffer", "ObservedPrice", "shown_price"]
