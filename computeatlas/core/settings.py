@@ -77,7 +77,12 @@ class Settings(BaseSettings):
         "using it), memory:// (each process counts alone), or another limits storage URI such as redis://host:6379",
     )
     trusted_proxies: tuple[str, ...] = Field((), description="addresses or networks whose X-Forwarded-For is believed; none by default")
-    form_min_seconds: float = Field(3.0, ge=0, description="minimum time between serving the request form and accepting it")
+    form_min_seconds: float = Field(
+        1.0,
+        ge=0,
+        description="minimum time between serving the request form and accepting it: sooner, the post is a bot's "
+        "(no page renders and is filled in that fast; a person using autofill takes about two seconds)",
+    )
     contact: str = Field("", description="an e-mail address for licence enquiries, shown on /data/")
     keep_alive_seconds: float = Field(
         5.0, gt=0, le=300, description="seconds an idle keep-alive connection is held open (uvicorn's timeout_keep_alive)"

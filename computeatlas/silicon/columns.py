@@ -17,6 +17,7 @@ same number. For the exports each figure becomes tidy columns (:class:`Column`):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -279,15 +280,28 @@ def _disputed(acc: Accelerator) -> str:
     return ", ".join(keys) if keys else "none"
 
 
+BARE_PATTERN = re.compile(r"\d+:\d+")
+"""A pattern written as two numbers and a colon only (``2:4``), which a spreadsheet opening the
+CSV turns into a time of day (02:04)."""
+
+
+def pattern_words(pattern: str) -> str:
+    """A sparsity pattern as words no spreadsheet reads as a time: ``2:4`` is ``2:4 structured``
+    (the pattern NVIDIA and AMD call 2:4 structured sparsity); a pattern already in words (the
+    vendor's own, ``M:N structured (AWS: up to 4:16)``) is kept as written."""
+    return f"{pattern} structured" if BARE_PATTERN.fullmatch(pattern) else pattern
+
+
 def _sparse_pattern(fmt: NumberFormat) -> Column:
     def get(_c: SiliconCatalog, a: Accelerator) -> str:
         claim = a.compute(fmt)
-        return (claim.sparse_pattern or "") if claim is not None and claim.sparse_figure is not None else ""
+        return pattern_words(claim.sparse_pattern or "") if claim is not None and claim.sparse_figure is not None else ""
 
     return Column(
         f"{fmt.value.lower()}_sparse_pattern",
         "text",
-        f"The sparsity pattern the {fmt.value} sparse figure assumes (2:4, or as the vendor states it); empty where there is no sparse figure.",
+        f"The sparsity pattern the {fmt.value} sparse figure assumes (2:4 structured, or in the vendor's words); "
+        "empty where there is no sparse figure.",
         get,
     )
 

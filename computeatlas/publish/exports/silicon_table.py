@@ -33,8 +33,9 @@ from computeatlas.core.presentation import DERIVED_LABEL, plain, plain_text
 from computeatlas.core.presentation import STATE_WORDS as _SHOWN_WORDS
 from computeatlas.silicon.columns import Column, Kind, Value, export_columns
 
-SCHEMA_VERSION = "3.0.0"
-"""Version of the column schema; raised whenever a column is added, removed, renamed or re-unit-ed."""
+SCHEMA_VERSION = "3.1.0"
+"""Version of the column schema; raised whenever a column is added, removed, renamed or re-unit-ed
+(the major part), or a column's words change (the minor part)."""
 
 SCHEMA_CHANGES: tuple[tuple[str, dt.date, str], ...] = (
     ("1.0.0", dt.date(2026, 11, 30), "First published schema."),
@@ -51,6 +52,12 @@ SCHEMA_CHANGES: tuple[tuple[str, dt.date, str], ...] = (
         "interconnect_bandwidth_gbps is split by what the source counts: interconnect_bidirectional_gbps, "
         "interconnect_per_direction_gbps and interconnect_direction_not_stated_gbps (each with its _state), and "
         "interconnect_direction says which.",
+    ),
+    (
+        "3.1.0",
+        dt.date(2026, 12, 4),
+        "The {format}_sparse_pattern columns write the bare pattern 2:4 as '2:4 structured' (a spreadsheet read 2:4 "
+        "as a time of day); the CSV opens with a UTF-8 byte-order mark and writes times as 2026-03-21T06:19:35Z.",
     ),
 )
 """``(version, date, what changed)``, newest last."""
