@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.catalog import CloudCatalog
+from computeatlas.cloud.observed_price import CURRENT_COLUMNS
 from computeatlas.cloud.offers import row_id
 from computeatlas.cloud.store import OFFER, Store
 from computeatlas.cloud.variants import rule_variant, sole_keys
@@ -245,7 +246,8 @@ def cheapest_price(
         found = _pick(store.newest(None, now, accelerator), accelerator, now, freshness_days, variant, sole_keys(catalog))
     else:
         sole = sole_keys(catalog)
-        found = _pick(store.current(accelerator, now, freshness_days), accelerator, now, freshness_days, variant, sole)
+        current = store.current(accelerator, now, freshness_days, columns=CURRENT_COLUMNS)  # the price page's read of them
+        found = _pick(current, accelerator, now, freshness_days, variant, sole)
         if found is None or not found.current:
             found = _pick(newest_of(store, accelerator, since, now), accelerator, now, freshness_days, variant, sole)
         if found is None:

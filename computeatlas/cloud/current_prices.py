@@ -30,15 +30,11 @@ from computeatlas.cloud.cheapest_price import (
     sole_keys,
 )
 from computeatlas.cloud.observations import PricingKind
-from computeatlas.cloud.observed_price import ObservedPrice, shown_price
+from computeatlas.cloud.observed_price import CURRENT_COLUMNS, ObservedPrice, shown_price
 from computeatlas.cloud.offer_words import offer_id
 from computeatlas.cloud.rates import RateTable
-from computeatlas.cloud.spreads import (
-    ObservedSpread,
-    SpreadEnd,
-    spread,
-)
-from computeatlas.cloud.store import Store, observation_of
+from computeatlas.cloud.spreads import ObservedSpread, SpreadEnd, spread_of_rows
+from computeatlas.cloud.store import Store
 
 
 class CurrentView(BaseModel):
@@ -137,7 +133,7 @@ def current_view(
     price and ``last_seen`` first; older observations are read only when none since then counts
     (the answer is the same either way)."""
     sole = sole_keys(catalog)
-    rows = store.current(accelerator, now, freshness_days)
+    rows = store.current(accelerator, now, freshness_days, columns=CURRENT_COLUMNS)
     shown = [shown_price(r, rates or RateTable([]), now) for r in rows]
     names = {ident: p.name for ident, p in catalog.providers.items()} if catalog is not None else {}
     for price in shown:
@@ -151,7 +147,7 @@ def current_view(
             price.discount = 1 - price.per_accelerator_hour / base
     if variant is None:
         variant = default_variant((p.variant, p.pricing) for p in shown)
-    observed = spread([observation_of(r) for r in rows], accelerator, variant, now, freshness_days, sole)
+    observed = spread_of_rows(rows, accelerator, variant, now, freshness_days, sole)
     # Every fresh observation is after ``start``: a window shorter than the freshness window reads the freshness window.
     start = min(dt.datetime.combine(since, dt.time(), dt.UTC), now - dt.timedelta(days=freshness_days)) if since else None
     cheapest = cheapest_price(

@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter
 
 from computeatlas.cloud.current_prices import CurrentView, ObservedRange, current_view, observed_range
 from computeatlas.cloud.observed_price import SHOWN_COLUMNS, ObservedOffer, ObservedPrice, shown_price
@@ -55,6 +55,10 @@ class SeriesPoint(BaseModel):
     provider: str = Field(description="a provider id")
     median: float
     observations: int
+
+
+_SERIES: TypeAdapter[list[SeriesPoint]] = TypeAdapter(list[SeriesPoint])
+"""The series' rows made points in one validation (a year of daily medians is a thousand or more)."""
 
 
 class HistoryView(BaseModel):
@@ -196,7 +200,7 @@ def history_view(
     truncated = bool(limit) and len(rows) > (limit or 0)
     if truncated:
         rows = rows[1:]
-    series = [SeriesPoint.model_validate(r) for r in store.series(accelerator, since, until, **filters)]
+    series = _SERIES.validate_python(store.series(accelerator, since, until, **filters))
     first = since
     if first is None and rows:  # from the first observation: its date (the partition's: its UTC collection date)
         first = rows[0]["date"] if not truncated else _first_date(store, accelerator, until, filters)

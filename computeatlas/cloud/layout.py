@@ -25,6 +25,7 @@ import calendar
 import contextlib
 import datetime as dt
 import json
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -138,12 +139,32 @@ def active(root: Path, committed: Iterable[str], done: list[Compaction], first: 
     return Files(tuple(chosen), tuple(compacted))
 
 
+_POINTERS: dict[str, tuple[tuple[int, int, int], dict[str, Any] | None]] = {}  # root -> (stat of current.json, its pointer)
+
+
 def pointer(root: Path) -> dict[str, Any] | None:
     """The current table's pointer (``current.json``): ``file``, ``version`` (the store's
     version it was written for), ``newest`` (ISO time of its newest row), ``rows``. None when
-    there is none or it is not readable."""
+    there is none or it is not readable. Parsed again only when the file changes (its
+    modification time, size or inode: a new pointer is written under another name and renamed
+    into place); a page asks for it about a dozen times."""
+    path = root / POINTER
     try:
-        data = json.loads((root / POINTER).read_text(encoding="utf-8"))
+        stat = os.stat(path)
+    except OSError:
+        return None
+    stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+    known = _POINTERS.get(str(root))
+    if known is not None and known[0] == stamp:
+        return dict(known[1]) if known[1] is not None else None
+    found = _read_pointer(path)
+    _POINTERS[str(root)] = (stamp, found)
+    return dict(found) if found is not None else None
+
+
+def _read_pointer(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or not {"file", "version", "newest"} <= set(data):

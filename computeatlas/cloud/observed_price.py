@@ -60,21 +60,39 @@ STORED_FIELDS = frozenset(ObservedPrice.model_fields) - {
 SHOWN_COLUMNS = (*sorted(STORED_FIELDS), "date")
 """The stored columns a history lists (:data:`STORED_FIELDS` as stored, and the collection date)."""
 
+CURRENT_COLUMNS = (*sorted(STORED_FIELDS), "accelerator", "status")
+"""The stored columns one part's current offers are read with (``Store.current``): what a price
+page shows of each (:data:`STORED_FIELDS`) and what the spread, the cheapest-price rule
+(``cheapest_price.PICKED``) and the charts' variant read. Every reader of a part's current
+offers on a page asks for these, so the page reads them once (the store keeps the answer)."""
+
+
+def _in_usd(per_accelerator_hour: float, currency: str, day: dt.date, rates: RateTable) -> dict[str, Any]:
+    """The USD figure of a price per accelerator-hour collected on ``day`` and the dated rate used, as fields."""
+    usd, rate = rates.to_usd(per_accelerator_hour, currency, day)
+    fields: dict[str, Any] = {"usd_per_accelerator_hour": usd}
+    if rate is not None:
+        fields["rate"] = f"1 {rate.currency} = {rate.usd_per_unit:g} USD on {rate.date} ({rate.source_title}, {rate.source_url})"
+    return fields
+
 
 def shown_price(row: dict[str, Any], rates: RateTable, now: dt.datetime | None = None) -> ObservedPrice:
     """A stored row (:data:`SHOWN_COLUMNS` or more) as outputs show it: its age at ``now``
     (days; None without ``now``) and, for a price per accelerator-hour, its USD figure through
-    ``rates`` with the dated rate named beside it (None without a rate)."""
-    keep = {k: v for k, v in row.items() if k in STORED_FIELDS}
-    shown = ObservedPrice.model_validate(keep | {"qualifiers": list(row.get("qualifiers") or [])})
+    ``rates`` with the dated rate named beside it (None without a rate). Validated once: what is
+    worked out from the row goes in with it."""
+    data = {k: v for k, v in row.items() if k in STORED_FIELDS}
+    data["qualifiers"] = list(row.get("qualifiers") or [])
+    collected, per = row["collected"], row.get("per_accelerator_hour")
     if now is not None:
-        shown.age_days = (now - row["collected"]).days
+        data["age_days"] = (now - collected).days
+    if per is not None and isinstance(collected, dt.datetime):  # a row as the store gives it
+        return ObservedPrice.model_validate(data | _in_usd(float(per), row["currency"], collected.date(), rates))
+    shown = ObservedPrice.model_validate(data)
     if shown.per_accelerator_hour is not None:
-        usd, rate = rates.to_usd(shown.per_accelerator_hour, shown.currency, shown.collected.date())
-        shown.usd_per_accelerator_hour = usd
-        if rate is not None:
-            shown.rate = f"1 {rate.currency} = {rate.usd_per_unit:g} USD on {rate.date} ({rate.source_title}, {rate.source_url})"
+        for name, value in _in_usd(shown.per_accelerator_hour, shown.currency, shown.collected.date(), rates).items():
+            setattr(shown, name, value)
     return shown
 
 
-__all__ = ["SHOWN_COLUMNS", "STORED_FIELDS", "ObservedOffer", "ObservedPrice", "shown_price"]
+__all__ = ["CURRENT_COLUMNS", "SHOWN_COLUMNS", "STORED_FIELDS", "ObservedOffer", "ObservedPrice", "shown_price"]

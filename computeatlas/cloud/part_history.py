@@ -88,23 +88,22 @@ class PartHistory(Dataset):
                 )
                 if len(recent) >= limit:
                     return recent
-            # Else the observations per date (a small aggregate): then only the dates the newest ``limit`` are on are read.
-            days = self.query(
-                f"SELECT date, count(*) AS n FROM latest WHERE {' AND '.join(clauses)} GROUP BY date ORDER BY date DESC",
-                params,
+            # Else one query: the observations per date counted from the newest (a small aggregate) give the first
+            # date the newest ``limit`` are on, and only rows from that date on enter the top ``limit``.
+            where = " AND ".join(clauses)
+            return self.query(
+                f"WITH days AS (SELECT date, count(*) AS n FROM latest WHERE {where} GROUP BY date), "
+                f"cut AS (SELECT max(date) AS since FROM (SELECT date, sum(n) OVER (ORDER BY date DESC) AS total FROM days) "
+                f"WHERE total >= {int(limit)}) "
+                f"SELECT {chosen} FROM (SELECT * FROM latest WHERE {where} AND (date >= (SELECT since FROM cut) OR "
+                f"(SELECT since FROM cut) IS NULL) ORDER BY collected DESC, provider, instance_type, region, pricing, term "
+                f"LIMIT {int(limit)}) ORDER BY collected, provider, instance_type, region, pricing, term",
+                [*params, *params],
                 since,
                 until,
                 accelerator,
             )
-            total = 0
-            for day in days:
-                total += day["n"]
-                if total >= limit:
-                    since = day["date"]
-                    break
         sql = f"SELECT * FROM latest WHERE {' AND '.join(clauses)}"
-        if limit:
-            sql = f"SELECT * FROM ({sql} ORDER BY collected DESC, provider, instance_type, region, pricing, term LIMIT {int(limit)})"
         # Ordered by the whole key (one row per key), so the same rows always come in the same order.
         return self.query(
             f"SELECT {chosen} FROM ({sql}) ORDER BY collected, provider, instance_type, region, pricing, term",

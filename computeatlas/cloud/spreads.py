@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
@@ -46,7 +47,24 @@ class ObservedSpread(BaseModel):
     ratio: float | None
 
 
-def _end(o: Observation) -> SpreadEnd:
+class _Priced(NamedTuple):
+    """What the spread reads of one observation (an :class:`Observation` or a stored row)."""
+
+    accelerator: str
+    accepted: bool
+    pricing: str
+    currency: str
+    per_accelerator_hour: float | None
+    variant: str
+    collected: dt.datetime
+    provider: str
+    instance_type: str
+    region: str
+    term: str
+    source_url: str
+
+
+def _end(o: _Priced) -> SpreadEnd:
     return SpreadEnd(
         per_accelerator_hour=o.per_accelerator_hour or 0.0,
         provider=o.provider,
@@ -57,8 +75,8 @@ def _end(o: Observation) -> SpreadEnd:
     )
 
 
-def _offer_id(o: Observation) -> str:
-    return offer_id(o.provider, o.instance_type, o.pricing.value, o.term, o.region, o.collected.astimezone(dt.UTC).date())
+def _offer_id(o: _Priced) -> str:
+    return offer_id(o.provider, o.instance_type, o.pricing, o.term, o.region, o.collected.astimezone(dt.UTC).date())
 
 
 def spread(
@@ -72,15 +90,76 @@ def spread(
     """The spread of ``accelerator`` in ``variant`` (a key such as ``sxm-80gb``) as of ``now``;
     ``sole`` maps single-variant parts to their one variant key
     (:func:`~computeatlas.cloud.cheapest_price.sole_keys`)."""
+    priced = (
+        _Priced(
+            o.accelerator,
+            o.status is Status.ACCEPTED,
+            o.pricing.value,
+            o.currency,
+            o.per_accelerator_hour,
+            o.variant,
+            o.collected,
+            o.provider,
+            o.instance_type,
+            o.region,
+            o.term,
+            o.source_url,
+        )
+        for o in observations
+    )
+    return _spread(priced, accelerator, variant, now, freshness_days, sole)
+
+
+def spread_of_rows(
+    rows: Iterable[dict[str, Any]],
+    accelerator: str,
+    variant: str,
+    now: dt.datetime,
+    freshness_days: int = 90,
+    sole: Mapping[str, str] | None = None,
+) -> ObservedSpread:
+    """:func:`spread` over stored rows as the store gives them (``accelerator``, ``collected``
+    (aware), ``pricing``, ``currency``, ``per_accelerator_hour``, ``variant``, ``provider``,
+    ``instance_type``, ``region``, ``term``, ``source_url``; ``status``, when absent, is
+    accepted, as every row of :meth:`~computeatlas.cloud.store.Store.current` is): the same
+    answer as over the rows made observations, without validating each row again."""
+    priced = (
+        _Priced(
+            r["accelerator"],
+            r.get("status", Status.ACCEPTED.value) == Status.ACCEPTED.value,
+            r["pricing"],
+            r["currency"],
+            r["per_accelerator_hour"],
+            r["variant"] or "",
+            r["collected"].astimezone(dt.UTC),
+            r["provider"],
+            r["instance_type"],
+            r["region"] or "",
+            r["term"] or "",
+            r["source_url"] or "",
+        )
+        for r in rows
+    )
+    return _spread(priced, accelerator, variant, now, freshness_days, sole)
+
+
+def _spread(
+    observations: Iterable[_Priced],
+    accelerator: str,
+    variant: str,
+    now: dt.datetime,
+    freshness_days: int,
+    sole: Mapping[str, str] | None,
+) -> ObservedSpread:
     inside = [
         o
         for o in observations
         if o.accelerator == accelerator
         and variant
-        and o.status is Status.ACCEPTED
+        and o.accepted
         and o.collected <= now
         and excluded_because(
-            o.pricing.value,
+            o.pricing,
             o.currency,
             o.per_accelerator_hour,
             rule_variant(o.variant, accelerator, sole or {}),
@@ -101,4 +180,4 @@ def spread(
     )
 
 
-__all__ = ["ObservedSpread", "SpreadEnd", "default_variant", "spread"]
+__all__ = ["ObservedSpread", "SpreadEnd", "default_variant", "spread", "spread_of_rows"]

@@ -34,6 +34,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from computeatlas.cloud.observed_price import CURRENT_COLUMNS
 from computeatlas.cloud.spreads import default_variant
 from computeatlas.cloud.store import Store
 
@@ -290,7 +291,8 @@ def chart_variant(
     [since, until] (None = unbounded: ever); '' when none did."""
     if not _part(store, accelerator):
         return ""
-    current = default_variant((r["variant"] or "", r["pricing"]) for r in store.current(accelerator, now, freshness_days))
+    offers = store.current(accelerator, now, freshness_days, columns=CURRENT_COLUMNS)  # as the price page reads them: asked once
+    current = default_variant((r["variant"] or "", r["pricing"]) for r in offers)
     return current or _history_variants(store, accelerator, since, until).get(accelerator, "")
 
 

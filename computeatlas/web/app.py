@@ -75,6 +75,9 @@ class CompiledTemplates(jinja2.BytecodeCache):
 
 COMPILED = CompiledTemplates()
 
+WORDS_KEPT = 4096
+"""How many distinct answers of each word filter (pricing kind, source, region) the templates keep."""
+
 
 def templates(urls: Urls | None = None) -> Jinja2Templates:
     """The Jinja2 environment (autoescaping on, compiled code shared through :data:`COMPILED`)
@@ -97,12 +100,14 @@ def templates(urls: Urls | None = None) -> Jinja2Templates:
     env.globals["static_build"] = urls.static
     env.globals["absolute_url"] = urls.absolute
     env.filters["link"] = urls.link
-    env.filters["pricing_words"] = pricing_words
+    # The words of a pricing kind, a source and a region are pure functions of a few distinct values: a price
+    # table of hundreds of rows asks them the same few questions, so each is worked out once (bounded).
+    env.filters["pricing_words"] = functools.lru_cache(maxsize=WORDS_KEPT)(pricing_words)
     env.filters["amount"] = amount_text  # a price as published: 2474.5845, never float noise
     env.filters["data_number"] = data_number
-    env.filters["source_words"] = source_words
+    env.filters["source_words"] = functools.lru_cache(maxsize=WORDS_KEPT)(source_words)
     env.filters["provider_name"] = lambda ident, catalog: catalog.providers[ident].name if ident in catalog.providers else ident
-    env.globals["region_label"] = region_label
+    env.globals["region_label"] = functools.lru_cache(maxsize=WORDS_KEPT)(region_label)
     env.globals["price_charts"] = price_charts.price_charts  # the charts a price page opens with, read from the store
     env.globals["has_price_charts"] = price_charts.has_price_charts
     env.globals["price_performance_chart"] = price_charts.performance_chart

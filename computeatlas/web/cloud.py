@@ -286,7 +286,8 @@ def api_price_history(request: Request, params: Annotated[HistoryParams, Query()
             media_type=CSV_MEDIA_TYPE,
             headers={"Content-Disposition": f'attachment; filename="{acc.id}-price-history.csv"'},
         )
-    return JSONResponse(view.model_dump(mode="json"))
+    # Serialised by pydantic in one step (the same JSON as JSONResponse of model_dump, without the dict in between).
+    return Response(view.model_dump_json(), media_type=JSONResponse.media_type)
 
 
 def api_price_current(
