@@ -4,6 +4,7 @@ and no body that depends on the request's Host header."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 
 import pytest
@@ -95,7 +96,9 @@ def test_the_host_header_never_changes_a_body(catalog: Catalog) -> None:
         good = honest.get(path)
         bad = forged.get(path, headers={"Host": "evil.example"})
         assert good.status_code == bad.status_code == 200, path
-        assert good.content == bad.content, path
+        # the API reference shows the collectors' status as asked of the app: its as_of is the time of asking
+        same = (lambda body: re.sub(rb"&#34;as_of&#34;: &#34;[^&]+&#34;", b"", body)) if path == "/api/docs" else (lambda body: body)
+        assert same(good.content) == same(bad.content), path
         assert b"evil.example" not in bad.content, path
     page = honest.get("/silicon/acme-a1").text
     assert '<link rel="canonical" href="https://atlas.example.org/silicon/acme-a1">' in page

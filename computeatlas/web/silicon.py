@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -104,9 +105,21 @@ def table_spec() -> dict[str, Any]:
     return {"columns": columns, "choices": list(table.CHOICE_FILTERS), "max_value": table.MAX_VALUE, "max_amount": AMOUNT_MAX_LENGTH}
 
 
+def answered_query(request: Request, declared: Iterable[str]) -> str:
+    """The part of the request's query string the page answered: its declared parameters only
+    (a page cached for ``?sort=-memory`` is served for ``?sort=-memory&utm_source=x`` too, and
+    must say the same), as written when nothing else was given."""
+    names = set(declared)
+    items = request.query_params.multi_items()
+    if all(k in names for k, _ in items):
+        return request.url.query
+    return urlencode([(k, v) for k, v in items if k in names])
+
+
 def silicon_index(request: Request, params: TableQuery) -> HTMLResponse:
     """The table of all accelerators, sortable and filterable by query parameters."""
-    return render(request, "silicon_index.html", **index_context(catalog_of(request), settings_of(request), _table_query(request, params)))
+    context = index_context(catalog_of(request), settings_of(request), _table_query(request, params))
+    return render(request, "silicon_index.html", answered=answered_query(request, type(params).model_fields), **context)
 
 
 def _accelerator_view(request: Request, ident: str) -> AcceleratorView:
