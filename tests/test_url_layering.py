@@ -16,10 +16,6 @@ ALLOWED_PACKAGES = ("computeatlas.pages", "computeatlas.web", "computeatlas.buil
 
 NOT_YET_MOVED: frozenset[str] = frozenset(
     {
-        "computeatlas.charts.chart",
-        "computeatlas.charts.price_performance",
-        "computeatlas.charts.price_trends",
-        "computeatlas.charts.token_history",
         "computeatlas.cloud.offers",
     }
 )
