@@ -28,6 +28,7 @@ from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
+from computeatlas.pages.cloud_links import offer_page
 from computeatlas.web.app import create_app
 from computeatlas.web.cache import PAGES
 from computeatlas.web.cloud import static_paths
@@ -309,7 +310,7 @@ def test_real_offers_meet_the_issue(real_catalog: Catalog) -> None:
 
 
 def _real_view(catalog: Catalog, ident: str, query: pricing.PriceQuery | None = None) -> pricing.PriceView:
-    offers = current_offers(catalog, Store(Path("data/prices")), NOW, accelerator=ident)
+    offers = current_offers(catalog, Store(Path("data/prices")), NOW, accelerator=ident, link=offer_page)
     return pricing.price_view(catalog.accelerators[ident], offers, query, NOW.date())
 
 

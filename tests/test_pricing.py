@@ -23,12 +23,13 @@ from computeatlas.cli import app as cli
 from computeatlas.cloud import history, pricing, rules, variants
 from computeatlas.cloud.cheapest_price import cheapest_price
 from computeatlas.cloud.instances import instance_table
-from computeatlas.cloud.offers import OfferPrice, current_offers, offer_price
+from computeatlas.cloud.offers import OfferPrice, current_offers, offer_price, unlinked
 from computeatlas.cloud.rates import Rate, RateTable
 from computeatlas.cloud.records import Offer
 from computeatlas.cloud.runs import Summary, import_readings
 from computeatlas.cloud.store import Store
 from computeatlas.core.states import State
+from computeatlas.pages.cloud_links import offer_page
 from computeatlas.web.app import create_app
 from tests.conftest import CliRunner
 
@@ -203,7 +204,7 @@ def priced_cloud(folder: Path, rows: list[dict[str, Any]] = OFFERS) -> tuple[Cat
 
 def listed(catalog: Catalog, store: Store, now: dt.datetime = NOW, **options: Any) -> dict[str, OfferPrice]:
     """Every offer's newest observation (stale ones too), priced as of ``now``, by offer id."""
-    return {o.id: o for o in current_offers(catalog, store, now, include_stale=True, **options)}
+    return {o.id: o for o in current_offers(catalog, store, now, include_stale=True, **options, link=offer_page)}
 
 
 def view_of(catalog: Catalog, store: Store, query: pricing.PriceQuery | None = None, ident: str = "acme-a1") -> pricing.PriceView:
@@ -312,7 +313,7 @@ def test_stale_means_more_than_90_days(cloud_catalog: Catalog, cloud_store: Stor
     assert (offers[O[3]].age_days, offers[O[3]].stale) == (46, False)
     exactly_90 = listed(cloud_catalog, cloud_store, dt.datetime(2027, 1, 13, 12, tzinfo=dt.UTC))[O[3]]
     assert (exactly_90.age_days, exactly_90.stale) == (90, False)
-    fresh = {o.id for o in current_offers(cloud_catalog, cloud_store, NOW)}  # the default window: 90 days
+    fresh = {o.id for o in current_offers(cloud_catalog, cloud_store, NOW, link=offer_page)}  # the default window: 90 days
     assert O[5] not in fresh and O[3] in fresh
 
 
@@ -538,7 +539,9 @@ def test_a_large_but_valid_price_is_divided_exactly(tmp_path: Path) -> None:
         "raw_extra": "",
         "run": "r",
     }  # beyond any limit
-    p = offer_price(catalog, huge, NOW)
+    p = offer_price(catalog, huge, NOW, link=unlinked)
+    assert p.url == ""  # the cloud layer links nothing itself: the caller's link gives the page
+    assert offer_price(catalog, huge, NOW, link=lambda provider, offer: f"{provider}|{offer}").url == f"alpha|{p.id}"
     assert p.arithmetic == f"1{'0' * 300}.00 USD ÷ 8 = 125{'0' * 297}.00 USD per accelerator-hour"
     view = pricing.price_view(catalog.accelerators["acme-a1"], [p, *listed(catalog, store).values()], None, NOW.date())
     assert view.spread.dearest and view.spread.dearest.per_accelerator_hour == 1.25e299

@@ -27,6 +27,7 @@ from computeatlas.cloud.offers import OfferPrice, amount_text, current_offers, r
 from computeatlas.cloud.store import Store
 from computeatlas.core.presentation import pricing_words
 from computeatlas.core.states import State
+from computeatlas.pages.cloud_links import offer_page
 
 
 class PricesGroup(AtlasGroup):
@@ -104,7 +105,16 @@ def prices(
         key = (q.since, q.until, q.include_stale)
         if key not in read:
             read[key] = current_offers(
-                catalog, store, now, settings.freshness_days, q.since, q.until, q.include_stale, acc.id, settings.hours_per_month
+                catalog,
+                store,
+                now,
+                settings.freshness_days,
+                q.since,
+                q.until,
+                q.include_stale,
+                acc.id,
+                settings.hours_per_month,
+                link=offer_page,
             )
         return read[key]
 

@@ -31,6 +31,7 @@ from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import NotFound
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
+from computeatlas.pages.cloud_links import offer_page
 from computeatlas.silicon.records import Accelerator
 from computeatlas.web import chart_links
 from computeatlas.web.page import (
@@ -144,6 +145,7 @@ def _current(catalog: Catalog, settings: Settings, accelerator: str | None = Non
         settings.freshness_days,
         accelerator=accelerator,
         hours_per_month=settings.hours_per_month,
+        link=offer_page,
     )
 
 

@@ -48,7 +48,7 @@ from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import ParamError
 from computeatlas.core.urls import site_path
-from computeatlas.pages.cloud_links import link_providers
+from computeatlas.pages.cloud_links import link_providers, offer_page
 from computeatlas.pages.price_table import parse_sort, sort_rows
 from computeatlas.publish.exports import prices as prices_export
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
@@ -96,6 +96,7 @@ def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQue
                 query.until,
                 query.include_stale,
                 hours_per_month=settings.hours_per_month,
+                link=offer_page,
             )
         return read[key]
 
