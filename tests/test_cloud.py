@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from computeatlas.catalog import Catalog
 from computeatlas.cli import app as cli
-from computeatlas.cloud import history, pricing, rules
+from computeatlas.cloud import history, pricing, queries, rules
 from computeatlas.cloud.instances import instance_table
 from computeatlas.cloud.offers import current_offers
 from computeatlas.cloud.rates import RateTable
@@ -309,7 +309,7 @@ def test_real_offers_meet_the_issue(real_catalog: Catalog) -> None:
     assert all(o.seen <= dt.date.today() and o.source_url.startswith(("https://", "http://")) for o in offers)
 
 
-def _real_view(catalog: Catalog, ident: str, query: pricing.PriceQuery | None = None) -> pricing.PriceView:
+def _real_view(catalog: Catalog, ident: str, query: queries.PriceQuery | None = None) -> pricing.PriceView:
     offers = current_offers(catalog, Store(Path("data/prices")), NOW, accelerator=ident, link=offer_page)
     return pricing.price_view(catalog.accelerators[ident], offers, query, NOW.date())
 

@@ -24,7 +24,8 @@ from fastapi.testclient import TestClient
 from computeatlas.catalog import Catalog, load
 from computeatlas.cli import app as cli_app
 from computeatlas.cloud import history
-from computeatlas.cloud.offers import current_offers, offer_id
+from computeatlas.cloud.offer_words import offer_id
+from computeatlas.cloud.offers import current_offers
 from computeatlas.cloud.store import Store
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings

@@ -25,7 +25,8 @@ from pydantic import BaseModel, Field
 from computeatlas.catalog import Catalog
 from computeatlas.charts.links import ChartLinks
 from computeatlas.core.claims import Claim, NumberFormat
-from computeatlas.core.presentation import present, tera_unit
+from computeatlas.core.numbers import tera_unit
+from computeatlas.core.presentation import present
 from computeatlas.core.states import State
 from computeatlas.silicon.records import Accelerator
 
@@ -286,17 +287,16 @@ def prices(
 ) -> ChartView:
     """Every current offer of ``acc`` (``offers``, read from the observation store by
     :func:`computeatlas.cloud.offers.current_offers`) with a USD price per accelerator-hour,
-    by provider, as of ``on``; the spread's ends marked. Served at ``links``; each offer's mark
-    links to the offer's own ``url``.
+    by provider, as of ``on``; the spread's ends marked; served at ``links``, marks link to offers' ``url``.
 
     Built from :func:`computeatlas.cloud.pricing.price_view` with the default query (on-demand,
     the default variant, no stale offers), so the marks agree with the price page's
     spread. Offers with no USD price per accelerator-hour (a bundle that cannot be split,
     another currency) are listed in ``excluded``, never plotted at zero.
     """
-    from computeatlas.cloud import pricing
+    from computeatlas.cloud import pricing, queries
 
-    view = pricing.price_view(acc, offers, pricing.PriceQuery(), on, freshness_days)
+    view = pricing.price_view(acc, offers, queries.PriceQuery(), on, freshness_days)
     spread = view.spread
     ends = {spread.cheapest.offer_id: "cheapest end of the spread"} if spread.cheapest else {}
     if spread.dearest and spread.state is State.DERIVED:

@@ -35,15 +35,16 @@ from computeatlas.cli.base import (
 )
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cli.tables import print_table
-from computeatlas.cloud import runs
+from computeatlas.cloud import import_summary, runs
 from computeatlas.cloud.bounds import sibling_map
 from computeatlas.cloud.collectors import azure
+from computeatlas.cloud.import_summary import ImportCounts
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.instances import instance_table
 from computeatlas.cloud.observations import InputFailed
 from computeatlas.cloud.rules import Limits
-from computeatlas.cloud.runs import ImportCounts
-from computeatlas.cloud.store import Store, StoreBusy
+from computeatlas.cloud.store import Store
+from computeatlas.cloud.writers import StoreBusy
 from computeatlas.economics.token_import import FORMATS as TOKEN_FORMATS
 from computeatlas.economics.token_import import import_token_files
 from computeatlas.economics.token_prices import token_store
@@ -100,7 +101,7 @@ def _progress() -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=False)
 
 
-def _print_summary(summary: runs.Summary) -> None:
+def _print_summary(summary: import_summary.Summary) -> None:
     grid = Table(title=f"Import run {summary.run} ({summary.format})")
     grid.add_column("rows")
     grid.add_column("count", justify="right")

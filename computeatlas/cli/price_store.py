@@ -14,8 +14,8 @@ from computeatlas.cli.base import DataOption, PricesOption, fail, out, settings_
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cloud.compaction import CompactionRefused
 from computeatlas.cloud.layout import period_of, pointer
-from computeatlas.cloud.store import Store, StoreBusy
-from computeatlas.cloud.writers import unreadable
+from computeatlas.cloud.store import Store
+from computeatlas.cloud.writers import StoreBusy, unreadable
 
 
 def existing_store(folder: Path) -> Store:

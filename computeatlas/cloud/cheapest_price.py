@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.catalog import CloudCatalog
-from computeatlas.cloud.offers import row_id
+from computeatlas.cloud.offer_words import row_id
 from computeatlas.cloud.store import OFFER, Store
 from computeatlas.cloud.variants import rule_variant, sole_keys
 from computeatlas.core.cache import active
@@ -352,6 +352,4 @@ __all__ = [
     "left_out",
     "newest_of",
     "price_ends",
-    "rule_variant",
-    "sole_keys",
 ]

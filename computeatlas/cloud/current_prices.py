@@ -19,16 +19,7 @@ import datetime as dt
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.catalog import CloudCatalog as Catalog
-from computeatlas.cloud.cheapest_price import (
-    CheapestPrice,
-    cheapest_price,
-    default_variant,
-    excluded_because,
-    newest_of,
-    price_ends,
-    rule_variant,
-    sole_keys,
-)
+from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_price, default_variant, excluded_because, newest_of, price_ends
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.observed_price import ObservedPrice, shown_price
 from computeatlas.cloud.offer_words import offer_id
@@ -39,6 +30,7 @@ from computeatlas.cloud.spreads import (
     spread,
 )
 from computeatlas.cloud.store import Store, observation_of
+from computeatlas.cloud.variants import rule_variant, sole_keys
 
 
 class CurrentView(BaseModel):

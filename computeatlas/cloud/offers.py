@@ -36,7 +36,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.catalog import CloudCatalog as Catalog
-from computeatlas.cloud.offer_words import NOT_STATED, amount_text, four_places, offer_id, row_id, unit_word, variant_of_key
+from computeatlas.cloud.offer_words import amount_text, four_places, row_id, unit_word, variant_of_key
 from computeatlas.cloud.records import PriceBasis
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
@@ -376,20 +376,14 @@ def regions_of(offers: Iterable[OfferPrice]) -> list[str]:
 
 __all__ = [
     "COMPARISON_CURRENCY",
-    "NOT_STATED",
     "OFFER_COLUMNS",
     "STALE_AFTER_DAYS",
     "OfferLink",
     "OfferPrice",
     "OfferPricing",
-    "amount_text",
     "current_offers",
     "find_offer",
-    "offer_id",
     "offer_price",
     "regions_of",
-    "row_id",
-    "unit_word",
     "unlinked",
-    "variant_of_key",
 ]

@@ -15,9 +15,10 @@ from collections import Counter
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.catalog import CloudCatalog
-from computeatlas.cloud.history import ObservedRange, current_view, observed_range
+from computeatlas.cloud.current_prices import ObservedRange, current_view, observed_range
 from computeatlas.cloud.offers import OfferLink, current_offers
-from computeatlas.cloud.pricing import PriceQuery, Spread, price_view
+from computeatlas.cloud.pricing import Spread, price_view
+from computeatlas.cloud.queries import PriceQuery
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.records import LockInTopic
 from computeatlas.cloud.store import Store

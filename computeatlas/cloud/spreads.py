@@ -19,9 +19,10 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel
 
-from computeatlas.cloud.cheapest_price import default_variant, excluded_because, price_ends, rule_variant
+from computeatlas.cloud.cheapest_price import excluded_because, price_ends
 from computeatlas.cloud.observations import Observation, Status
 from computeatlas.cloud.offer_words import offer_id
+from computeatlas.cloud.variants import rule_variant
 
 
 class SpreadEnd(BaseModel):
@@ -101,4 +102,4 @@ def spread(
     )
 
 
-__all__ = ["ObservedSpread", "SpreadEnd", "default_variant", "spread"]
+__all__ = ["ObservedSpread", "SpreadEnd", "spread"]

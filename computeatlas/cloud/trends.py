@@ -34,7 +34,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from computeatlas.cloud.spreads import default_variant
+from computeatlas.cloud.cheapest_price import default_variant
 from computeatlas.cloud.store import Store
 
 Period = Literal["week", "month"]

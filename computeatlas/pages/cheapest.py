@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from computeatlas.catalog import Catalog
 from computeatlas.cloud.cheapest_price import CheapestPrice
-from computeatlas.core.presentation import grouped
+from computeatlas.core.numbers import grouped
 from computeatlas.silicon.table import Cell
 
 NONE_OBSERVED = "none observed"

@@ -27,18 +27,9 @@ from computeatlas.core.claims import (
     MemorySpec,
     NumberFormat,
 )
-from computeatlas.core.presentation import (
-    DERIVED_LABEL,
-    STATE_WORDS,
-    Presented,
-    compute_unit,
-    operations,
-    present,
-    present_link,
-    present_sparse,
-    tera_unit,
-)
-from computeatlas.core.states import State
+from computeatlas.core.numbers import compute_unit, operations, tera_unit
+from computeatlas.core.presentation import STATE_WORDS, Presented, present, present_link, present_sparse
+from computeatlas.core.states import DERIVED_LABEL, State
 from computeatlas.core.units import Dimension
 from computeatlas.silicon import derive
 from computeatlas.silicon.catalog import SiliconCatalog

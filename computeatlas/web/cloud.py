@@ -39,7 +39,8 @@ from pydantic import BaseModel
 from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
-from computeatlas.cloud.history import PAGE_OBSERVATIONS, CurrentView, HistoryView, PricesView, current_view, history_view
+from computeatlas.cloud.current_prices import CurrentView, current_view
+from computeatlas.cloud.history import PAGE_OBSERVATIONS, HistoryView, PricesView, history_view
 from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
 from computeatlas.cloud.providers import ProviderSummary, ProviderView, cloud_index, provider_summaries, provider_view
 from computeatlas.cloud.queries import PriceQuery, matches, parse_query

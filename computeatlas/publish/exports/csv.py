@@ -21,12 +21,9 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from computeatlas.core.presentation import plain_text
-from computeatlas.publish.exports.silicon_table import (
-    NAME,
-    SiliconTable,
-    Value,
-)
+from computeatlas.core.numbers import plain_text
+from computeatlas.publish.exports.silicon_table import NAME, SiliconTable
+from computeatlas.silicon.columns import Value
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet treat a cell as a formula."""
