@@ -372,16 +372,6 @@ def assumptions(model: ModelRecord, fmt: NumberFormat, request: BoundRequest) ->
 
 
 __all__ = [
-    "BOUND_LABEL",
-    "ESTIMATE_LABEL",
-    "Bound",
-    "BoundInputError",
-    "BoundRequest",
-    "DoesNotFitModel",
-    "Figure",
-    "Hardware",
-    "bound",
-    "check_request",
-    "hardware_of",
-    "minimum_accelerators",
-]
+    "BOUND_LABEL", "ESTIMATE_LABEL", "Bound", "BoundInputError", "BoundRequest", "DoesNotFitModel", "Figure", "Hardware",
+    "bound", "check_request", "hardware_of", "minimum_accelerators",
+]  # fmt: skip

@@ -348,16 +348,6 @@ def model_summaries(
 
 
 __all__ = [
-    "BELOW_FLAG",
-    "AcceleratorBound",
-    "ClaimRow",
-    "FigureRow",
-    "ModelSummary",
-    "ModelView",
-    "accelerator_bound",
-    "compare_claim",
-    "figure_rows",
-    "find_model",
-    "model_summaries",
-    "model_view",
-]
+    "BELOW_FLAG", "AcceleratorBound", "ClaimRow", "FigureRow", "ModelSummary", "ModelView",
+    "accelerator_bound", "compare_claim", "figure_rows", "find_model", "model_summaries", "model_view",
+]  # fmt: skip
