@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 
 def no_page(ident: str) -> str:
@@ -34,6 +35,18 @@ class ChartLinks:
     csv: str = ""
     item: Callable[[str], str] = no_page
     related: tuple[tuple[str, str], ...] = field(default=())
+
+    def time_chart_fields(self) -> dict[str, Any]:
+        """These links as the fields of a :class:`~computeatlas.charts.timeline.TimeChart`
+        (``svg_url``, ``narrow_svg_url``, ``page_url``, ``api_url``, ``csv_url``, ``links``)."""
+        return {
+            "svg_url": self.svg,
+            "narrow_svg_url": self.narrow_svg,
+            "page_url": self.page,
+            "api_url": self.api,
+            "csv_url": self.csv,
+            "links": list(self.related),
+        }
 
 
 __all__ = ["ChartLinks", "no_page"]

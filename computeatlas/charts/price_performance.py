@@ -138,13 +138,8 @@ def price_performance(
         window_start=start,
         window_end=end,
         freshness_days=freshness_days,
-        svg_url=links.svg,
-        narrow_svg_url=links.narrow_svg,
-        page_url=links.page,
-        api_url=links.api,
-        csv_url=links.csv,
+        **links.time_chart_fields(),
         data_version=f"{catalog.version}|{store.version()}",
-        links=list(links.related),
     )
 
 
