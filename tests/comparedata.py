@@ -30,14 +30,14 @@ EXTRA = [
             "source": "sheet",
             "note": "Sparsity not stated.",
         },
-        specs__compute__BF16={"state": "not_published", "note": "Not stated."},
+        specs__compute__BF16={"state": "not_published", "source": "sheet", "note": "Not stated."},
     ),
     make_record(
         "hooli-h1",
         name="Hooli H1",
         family="Test",
         availability="rent",
-        specs__memory={"state": "not_published", "note": "Withheld."},
+        specs__memory={"state": "not_published", "source": "sheet", "note": "Withheld."},
     ),
 ]
 

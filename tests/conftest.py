@@ -120,6 +120,10 @@ def make_record(ident: str, **overrides: Any) -> dict[str, Any]:
                 node[path[-1]] = value
         else:
             record[key] = value
+    sheet = record["sources"].get("sheet")
+    if sheet is not None and sheet["url"] == "https://acme.example/sheet.pdf" and record["vendor"] != "acme":
+        # the maker's datasheet is on the maker's own host
+        record["sources"] = {**record["sources"], "sheet": {**sheet, "url": f"https://{record['vendor']}.example/sheet.pdf"}}
     return copy.deepcopy(record)
 
 
@@ -133,7 +137,7 @@ SMALL_CATALOG = [
         availability="cloud-only",
         specs__memory=_published("144 GB", memory_type="HBM3e"),
         specs__memory_bandwidth=_published("4.9 TB/s"),
-        specs__power={"state": "not_published", "note": "Acme withholds it."},
+        specs__power={"state": "not_published", "source": "sheet", "note": "Acme withholds it."},
     ),
     make_record(
         "globex-g1",

@@ -471,9 +471,9 @@ def test_part_with_nothing_to_relate_says_so(tmp_path: Path, make_client: Callab
 
 
 def test_real_part_related_by_family(real_client: TestClient) -> None:
-    # The Ascend 910C, whose memory is not published, relates to the Ascend 910 by family.
+    # The Ascend 910C, whose memory is not published, relates to the Ascend 910B2 and 910 by family.
     ascend = soup(real_client.get("/silicon/huawei-ascend-910c"))
-    assert [li["data-id"] for li in ascend.select("#related li")] == ["huawei-ascend-910"]
+    assert [li["data-id"] for li in ascend.select("#related li")] == ["huawei-ascend-910b2", "huawei-ascend-910"]
 
 
 def test_real_trainium3_page(real_client: TestClient) -> None:

@@ -38,7 +38,7 @@ from tests.ledger_support import BACKENDS, ledger_url
 from tests.serving import Server, free_port, running
 from tests.test_exports import EXPECTED_CSV
 
-EXPECTED = EXPECTED_CSV.encode("utf-8")
+EXPECTED = ("\ufeff" + EXPECTED_CSV).encode("utf-8")  # a CSV download opens with the byte-order mark
 
 
 @contextmanager

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -120,9 +121,9 @@ def _derived(**numbers: str) -> dict[str, str]:
 
 _ACME_COMPUTE = {
     **_published("fp8_dense_tflops", "1979", "1979 TFLOPS"), **_published("fp8_sparse_tflops", "3958", "3958 TFLOPS"),
-    "fp8_sparse_pattern": "2:4",
+    "fp8_sparse_pattern": "2:4 structured",
     **_published("bf16_dense_tflops", "989.5", "989.5 TFLOPS"), **_published("bf16_sparse_tflops", "1979", "1979 TFLOPS"),
-    "bf16_sparse_pattern": "2:4",
+    "bf16_sparse_pattern": "2:4 structured",
 }  # fmt: skip
 
 # Hand-worked from the records in conftest.SMALL_CATALOG:
@@ -187,11 +188,12 @@ EXPECTED_ROWS = [
         memory_bytes="24000000000",
         memory_type="GDDR6",
         **_published("memory_bandwidth_tbps", "0.3", "300 GB/s"),
+        sources="Acme datasheet — Acme [vendor] https://globex.example/sheet.pdf",
         fp8_dense_tflops_state="not applicable",
         fp8_sparse_tflops_state="not applicable",
         **_published("bf16_dense_tflops", "989.5", "989.5 TFLOPS"),
         **_published("bf16_sparse_tflops", "1979", "1979 TFLOPS"),
-        bf16_sparse_pattern="2:4",
+        bf16_sparse_pattern="2:4 structured",
         **_published("power_w", "72", "72 W"),
         **_derived(
             ridge_point_fp8_flop_per_byte="not applicable",
@@ -219,7 +221,7 @@ EXPECTED_CSV = FROZEN_COLUMNS_3_0_0 + "\r\n" + _csv(EXPECTED_ROWS)
 
 def test_schema_is_frozen_for_its_version() -> None:
     # A change of columns must raise SCHEMA_VERSION and add to SCHEMA_CHANGES (then update this test).
-    assert silicon_table.SCHEMA_VERSION == "3.0.0"
+    assert silicon_table.SCHEMA_VERSION == "3.1.0"
     assert ",".join(c.name for c in silicon_table.COLUMNS) == FROZEN_COLUMNS_3_0_0
     assert silicon_table.SCHEMA_CHANGES[-1][0] == silicon_table.SCHEMA_VERSION
     units = {c.name: c.unit for c in silicon_table.COLUMNS}
@@ -256,6 +258,24 @@ def test_pandas_reads_every_number_column_as_numbers(tmp_path: Path, real_catalo
             assert pandas.api.types.is_numeric_dtype(frame[column.name]), (column.name, frame[column.name].dtype)
     assert frame.loc[frame["id"] == "aws-trainium-3", "memory_stated"].item() == "144 GiB"
     assert frame.loc[frame["id"] == "aws-trainium-3", "memory_bytes"].item() == 144 * 2**30
+
+
+def test_the_csv_opens_right_in_excel_pandas_and_pythons_csv(tmp_path: Path, real_catalog: Catalog) -> None:
+    """Excel on Windows reads a CSV as UTF-8 only with the byte-order mark; pandas drops it;
+    Python's csv reads the first header clean with ``utf-8-sig`` (which reads files without one too)."""
+    pandas = pytest.importorskip("pandas")
+    path = csv_export.write(build(real_catalog), tmp_path / "silicon.csv")[0]
+    raw = path.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbfid,name,")
+    assert list(pandas.read_csv(path).columns)[:2] == ["id", "name"]
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0])[:2] == ["id", "name"]
+    # every line ends CRLF; no cell is a bare pattern a spreadsheet turns into a time (2:4 → 02:04)
+    assert raw.count(b"\r\n") == raw.count(b"\n")
+    h100 = next(r for r in rows if r["id"] == "nvidia-h100-sxm")
+    assert h100["fp8_sparse_pattern"] == "2:4 structured"  # NVIDIA's H100 datasheet: FP8 3,958 TFLOPS with sparsity
+    assert not any(re.fullmatch(r"\d+:\d+", cell) for r in rows for cell in r.values())
 
 
 def test_a_per_superchip_figure_is_not_comparable_and_never_a_number(tmp_path: Path) -> None:
@@ -340,7 +360,7 @@ def test_json_document_has_numbers_and_words(catalog: Catalog) -> None:
     assert rows["acme-a1"]["fp8_sparse_tflops"] == 3958
     assert (rows["acme-a2"]["power_w"], rows["acme-a2"]["power_w_state"]) == (None, "not published")
     assert [c["name"] for c in doc["columns"]] == FROZEN_COLUMNS_3_0_0.split(",")
-    assert doc["schema_version"] == "3.0.0"
+    assert doc["schema_version"] == "3.1.0"
 
 
 def test_parquet_keeps_numbers_typed_and_states_beside_them(catalog: Catalog, tmp_path: Path) -> None:
@@ -353,7 +373,7 @@ def test_parquet_keeps_numbers_typed_and_states_beside_them(catalog: Catalog, tm
     assert rows["acme-a1"]["memory_gb"] == 80.0 and rows["acme-a1"]["memory_gb_state"] == "published"
     assert rows["acme-a2"]["power_w"] is None and rows["acme-a2"]["power_w_state"] == "not published"
     assert str(rows["acme-a1"]["verified"]) == "2026-11-01"
-    assert table.schema.metadata[b"schema_version"] == b"3.0.0"
+    assert table.schema.metadata[b"schema_version"] == b"3.1.0"
     assert str(table.schema.field("power_w").type) == "double" and str(table.schema.field("power_w_state").type) == "string"
 
 
@@ -448,7 +468,7 @@ def test_cli_export_writes_each_format(data_dir: Path, tmp_path: Path, fmt: str,
     assert f"wrote {out}" in result.output.replace("\n", "")
     assert out.is_dir() if fmt in FOLDER_FORMATS else out.is_file()
     if fmt == "csv":
-        assert out.read_bytes().decode("utf-8").split("\r\n")[0] == FROZEN_COLUMNS_3_0_0
+        assert out.read_bytes().decode("utf-8-sig").split("\r\n")[0] == FROZEN_COLUMNS_3_0_0
 
 
 def test_cli_export_rejects_a_bad_format_and_a_file_for_a_folder(data_dir: Path, tmp_path: Path) -> None:

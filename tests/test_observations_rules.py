@@ -22,7 +22,7 @@ from computeatlas.cloud.store import Store, observation_of
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
-TABLE = load_instances(ROOT / "data" / "instances", today=dt.date(2026, 12, 3))
+TABLE = load_instances(ROOT / "data" / "instances", today=dt.date(2026, 12, 4))
 NOW = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
 
 

@@ -75,7 +75,9 @@ def test_history_and_current_come_from_the_store_on_every_request(tmp_path: Path
     )
     assert [o["amount"] for o in window.json()["observations"]] == [1.6]
     csv = client.get("/api/prices/nvidia-l4/history", params={"format": "csv"})
-    assert csv.headers["content-type"].startswith("text/csv") and csv.text.splitlines()[0].startswith("collected,provider,instance_type")
+    assert csv.headers["content-type"].startswith("text/csv") and csv.content.decode("utf-8-sig").splitlines()[0].startswith(
+        "collected,provider,instance_type"
+    )
     assert len(csv.text.splitlines()) == 4
     current = client.get("/api/prices/nvidia-l4/current").json()
     assert sorted((p["pricing"], p["amount"]) for p in current["prices"]) == [
@@ -153,6 +155,7 @@ def test_observed_pages_are_never_frozen_by_the_page_cache(tmp_path: Path, catal
 def test_the_price_history_is_a_dataset_with_its_licence_notices(catalog) -> None:  # type: ignore[no-untyped-def]
     import csv
     import io
+    import re
 
     import pyarrow.parquet as pq
 
@@ -160,13 +163,17 @@ def test_the_price_history_is_a_dataset_with_its_licence_notices(catalog) -> Non
     accepted = Store(Path(__file__).parent.parent / "data" / "prices").count()["accepted"]
     body = client.get("/data/prices/observations.csv")
     assert body.headers["content-type"].startswith("text/csv") and 'rel="license"' in body.headers["link"]
-    rows = list(csv.DictReader(io.StringIO(body.text)))
+    assert body.content.startswith(b"\xef\xbb\xbfcollected,") and body.content.count(b"\r\n") == body.content.count(b"\n")
+    rows = list(csv.DictReader(io.StringIO(body.content.decode("utf-8-sig"), newline="")))
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", r["collected"]) for r in rows)  # as the JSON API writes times
     assert len(rows) == accepted and {r["accelerator"] for r in rows} >= {"nvidia-h100-sxm", "google-tpu-v5p", "aws-trainium"}
     assert any(r["via"].startswith("OpenComputePrices") for r in rows) and all(r["source_url"] or r["via"] for r in rows)
     table = pq.read_table(io.BytesIO(client.get("/data/prices/observations.parquet").content))
     assert table.num_rows == accepted
     notice = table.schema.metadata[b"notice"].decode()
     assert "MIT License" in notice and "OpenComputePrices Contributors" in notice and "CC-BY-NC-4.0" in notice
+    licence = table.schema.metadata[b"licence"].decode()  # every upstream licence, not only MIT (Cyclenerd's rows are Apache 2.0)
+    assert licence.startswith("CC-BY-NC-4.0 (Compute Atlas data); ") and "Apache-2.0 (Cyclenerd rows)" in licence
     assert client.get(body.headers["link"].split(">")[0].lstrip("<")).text == notice
     assert client.get("/data/prices/observations.json").status_code == 400
 

@@ -26,7 +26,7 @@ NOW = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     store = Store(tmp_path_factory.mktemp("placement") / "prices")
-    table = load_instances(ROOT / "data" / "instances", today=dt.date(2026, 12, 3))
+    table = load_instances(ROOT / "data" / "instances", today=dt.date(2026, 12, 4))
     import_readings("opencomputeprices", [FIXTURES / "skypilot-rules-excerpt.csv"], store, table, RateTable([]), rules.Limits(), now=NOW)
     return store
 

@@ -278,3 +278,19 @@ def test_the_sweep_of_windows_gives_each_window_median_exactly() -> None:
     assert swept[times[0]] is None  # 600 hours before the first price, the window of 20 days either side is empty
     assert swept[start + dt.timedelta(hours=-301)] == (2.05, 5, 273)  # the first 179 hours' prices, five providers
     assert swept[start + dt.timedelta(hours=999)] == (2.0, 5, 1441)
+
+
+def test_the_counted_sweep_gives_the_sweep_of_the_same_prices_written_out() -> None:
+    """The same 3,000 prices as above, each distinct (time, price, provider) once with its count."""
+    start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    series = sorted(
+        (start + dt.timedelta(hours=(i * 37) % 2000), [2.0, 2.1, 3.3, 0.5 + (i % 11) / 7][i % 4], f"p{i % 5}") for i in range(3000)
+    )
+    counted = sorted((*entry, series.count(entry)) for entry in set(series))
+    assert len(counted) < len(series) and sum(entry[3] for entry in counted) == 3000
+    times = [start + dt.timedelta(hours=h) for h in range(-600, 2300, 13)]
+    window = dt.timedelta(days=20)
+    swept = bounds.counted_window_medians(counted, times, window)
+    assert swept == bounds.window_medians(series, times, window)
+    assert bounds.counted_window_medians(counted, times[::17], window) == bounds.window_medians(series, times[::17], window)
+    assert swept[start + dt.timedelta(hours=-301)] == (2.05, 5, 273) and swept[start + dt.timedelta(hours=999)] == (2.0, 5, 1441)

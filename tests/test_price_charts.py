@@ -175,7 +175,7 @@ def test_price_performance_divides_by_the_dense_figure_and_lists_parts_without_o
 def test_the_csv_holds_exactly_the_plotted_points(small: TestClient) -> None:
     for path in ("/api/charts/price-history/acme-a1", "/api/charts/price-spread/acme-a1", "/api/charts/price-performance"):
         body = small.get(path).json()
-        rows = list(csv.DictReader(io.StringIO(small.get(path + ".csv").text)))
+        rows = list(csv.DictReader(io.StringIO(small.get(path + ".csv").content.decode("utf-8-sig"), newline="")))
         assert [(r["series"], r["date"], float(r["value"]), int(r["segment"])) for r in rows] == [
             (s["id"], p["date"], p["value"], p["segment"]) for s in body["series"] for p in s["points"]
         ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from bs4 import BeautifulSoup
 
 from computeatlas.catalog import Catalog
 from computeatlas.silicon import resolve
@@ -123,9 +124,52 @@ def test_an_ambiguous_alias_in_a_path_lists_the_candidates(real_catalog: Catalog
     from computeatlas.web.app import create_app
 
     response = TestClient(create_app(real_catalog)).get("/api/prices/H100")
-    assert response.status_code == 404
+    assert response.status_code == 300 and response.json()["error"] == "Which accelerator?"  # a list to choose from, not a 404
     assert {s["url"] for s in response.json()["suggestions"]} == {
         "/api/prices/nvidia-h100-pcie",
         "/api/prices/nvidia-h100-sxm",
         "/api/prices/nvidia-h100-nvl",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        ("A100", {"nvidia-a100-pcie-40gb", "nvidia-a100-sxm-40gb", "nvidia-a100-pcie-80gb", "nvidia-a100-sxm-80gb"}),
+        ("A100 80GB", {"nvidia-a100-pcie-80gb", "nvidia-a100-sxm-80gb"}),  # an SXM and a PCIe card
+        ("A100 40GB", {"nvidia-a100-pcie-40gb", "nvidia-a100-sxm-40gb"}),
+        ("A100 SXM", {"nvidia-a100-sxm-40gb", "nvidia-a100-sxm-80gb"}),  # 40 GB and 80 GB
+        ("A100-SXM4", {"nvidia-a100-sxm-40gb", "nvidia-a100-sxm-80gb"}),
+        ("A100 PCIe", {"nvidia-a100-pcie-40gb", "nvidia-a100-pcie-80gb"}),
+        ("Blackwell Ultra", {"nvidia-b300", "nvidia-gb300"}),
+        ("Grace Blackwell", {"nvidia-gb200", "nvidia-gb300"}),
+    ],
+)
+def test_a_name_several_parts_share_is_never_one_of_them(real_catalog: Catalog, text: str, ids: set[str]) -> None:
+    found = resolve.resolve(real_catalog, text)
+    assert found.status == "ambiguous" and found.match is None
+    assert {c.id for c in found.candidates} == ids
+
+
+def test_each_a100_still_has_its_own_name(real_catalog: Catalog) -> None:
+    for text, ident in (
+        ("A100 80GB SXM", "nvidia-a100-sxm-80gb"),
+        ("A100 80GB PCIe", "nvidia-a100-pcie-80gb"),
+        ("A100-SXM4-40GB", "nvidia-a100-sxm-40gb"),
+    ):
+        assert resolve.resolve_id(real_catalog, text) == ident
+
+
+def test_web_and_api_offer_the_list_to_choose_from(real_client) -> None:
+    page = real_client.get("/silicon/A100%2080GB", follow_redirects=False)
+    assert page.status_code == 300
+    links = [a["href"] for a in BeautifulSoup(page.text, "lxml").select(".suggestions a")]
+    assert links == ["/silicon/nvidia-a100-pcie-80gb", "/silicon/nvidia-a100-sxm-80gb"]
+    api = real_client.get("/api/accelerators/A100", follow_redirects=False)
+    assert api.status_code == 300 and api.json()["error"] == "Which accelerator?"
+    assert [s["url"] for s in api.json()["suggestions"]] == [
+        "/api/accelerators/nvidia-a100-pcie-40gb",
+        "/api/accelerators/nvidia-a100-sxm-40gb",
+        "/api/accelerators/nvidia-a100-pcie-80gb",
+        "/api/accelerators/nvidia-a100-sxm-80gb",
+    ]

@@ -11,6 +11,7 @@ from computeatlas.silicon import resolve
 from computeatlas.silicon.search import build_index, search, words
 
 BLACKWELL = {
+    "nvidia-b100",
     "nvidia-b200",
     "nvidia-b300",
     "nvidia-gb200",
@@ -26,6 +27,7 @@ HOPPER = {
     "nvidia-h200-sxm",
     "nvidia-h200-nvl",
     "nvidia-h20",
+    "nvidia-h800-sxm",
     "nvidia-gh200-96gb",
     "nvidia-gh200-144gb",
 }

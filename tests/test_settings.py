@@ -99,3 +99,19 @@ def test_the_cli_says_so_in_one_line_and_exits_2() -> None:
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr == ("setting COMPUTEATLAS_PRICE_BAND_LOWW names no setting; did you mean COMPUTEATLAS_PRICE_BAND_LOW?\n")
+
+
+def test_a_rate_limit_that_is_not_one_is_refused_naming_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pydantic import ValidationError
+
+    from computeatlas.cli import app
+    from computeatlas.core.settings import Settings
+    from tests.conftest import CliRunner
+
+    monkeypatch.setenv("COMPUTEATLAS_RATE_LIMIT", "ten a minute")
+    with pytest.raises(ValidationError, match=r"'ten a minute' is not a rate limit"):
+        Settings.from_env()
+    result = CliRunner().invoke(app, ["serve", "--port", "1"])
+    assert result.exit_code == 2
+    assert "setting rate_limit (COMPUTEATLAS_RATE_LIMIT): 'ten a minute' is not a rate limit" in result.output.replace("\n", " ")
+    assert Settings(rate_limit="5/minute;50/day").rate_limit == "5/minute;50/day"

@@ -28,7 +28,10 @@ from computeatlas.core.settings import UnknownSetting
 from computeatlas.cli import price_store  # noqa: F401  (registers prices runs, status, repair, compact)
 
 # isort: split
-from computeatlas.cli import intake  # noqa: F401  (registers prices import, collect)
+from computeatlas.cli import intake  # noqa: F401  (registers prices import)
+
+# isort: split
+from computeatlas.cli import collection  # noqa: F401  (registers prices collect)
 
 # isort: split
 from computeatlas.cli import observations  # noqa: F401  (registers prices held, history)

@@ -1,5 +1,6 @@
 """CLI commands that bring price observations into the store: ``prices import`` (files of a
-known format) and ``prices collect`` (a provider's public API). Each is thin over
+known format; ``prices collect``, the providers' own price sources, is
+:mod:`computeatlas.cli.collection`). Each is thin over
 :mod:`computeatlas.cloud.runs`; errors are one line each (file, line, column), never a
 traceback; exit 2 for bad input, 1 for a failed collection or an import that rejected
 rows (held rows are not errors)."""
@@ -36,13 +37,9 @@ from computeatlas.cli.base import (
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cli.tables import print_table
 from computeatlas.cloud import import_summary, runs
-from computeatlas.cloud.bounds import sibling_map
-from computeatlas.cloud.collectors import azure
 from computeatlas.cloud.import_summary import ImportCounts
 from computeatlas.cloud.importers import formats
-from computeatlas.cloud.instances import instance_table
 from computeatlas.cloud.observations import InputFailed
-from computeatlas.cloud.rules import Limits
 from computeatlas.cloud.store import Store
 from computeatlas.cloud.writers import StoreBusy
 from computeatlas.economics.token_import import FORMATS as TOKEN_FORMATS
@@ -263,51 +260,3 @@ def import_(
     else:
         _print_summary(summary)
     _exit_if_rejected(summary)
-
-
-@prices_app.command("collect")
-def collect(
-    source: Annotated[str, typer.Argument(help="The collector: azure (Azure Retail Prices API).")],
-    instance_type: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--instance-type", help="An ARM SKU name to collect (repeatable); default: every Azure instance in the instance table."
-        ),
-    ] = None,
-    prices: PricesOption = None,
-    data: DataOption = None,
-) -> None:
-    """Collect current prices from a provider's public API and import them as one run."""
-    import httpx  # here, not at the top: every command (serve too) loads this module
-
-    if source != "azure":
-        raise fail(f"unknown collector {source!r}; available: azure")
-    settings = settings_for(data=data, prices=prices)
-    catalog = load_catalog(data)
-    table = instance_table(catalog)
-    skus = instance_type or sorted({r.instance_type for r in table.rows if r.provider == "azure"})
-    if not skus:
-        raise fail("no Azure instance types in the instance table (data/instances/) and none given with --instance-type")
-    try:
-        with _progress() as bar, httpx.Client(timeout=60, headers={"User-Agent": "computeatlas-prices"}) as client:
-            task = bar.add_task(f"collecting {len(skus)} Azure instance types", total=None)
-            got = azure.collect(client, skus, progress=lambda n: bar.advance(task, n))
-    except azure.CollectorError as exc:
-        raise fail(f"collect azure failed, nothing stored: {exc}", 1) from None
-    try:
-        summary = runs.import_readings(
-            "collector:azure",
-            [],
-            Store(settings.prices_dir),
-            table,
-            runs.rates_of(settings),
-            Limits.of(settings),
-            observations=got.observations,
-            on_wait=_waiting,
-            siblings=sibling_map(catalog.accelerators.values()),
-        )
-    except StoreBusy as exc:
-        raise fail(f"collect azure: {exc}", 1) from None
-    summary.skipped += sum(got.skipped.values())
-    summary.skipped_by_reason.update(got.skipped)
-    _print_summary(summary)

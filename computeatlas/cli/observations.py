@@ -7,7 +7,6 @@ runs``, ``status``, ``repair`` and ``compact`` in :mod:`computeatlas.cli.price_s
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import json
 import sys
@@ -32,7 +31,7 @@ from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.placement import PlacementReport, placement
 from computeatlas.cloud.rules import RULES
 from computeatlas.cloud.store import Store
-from computeatlas.publish.exports.csv import cell_text
+from computeatlas.publish.exports.csv import write_rows
 
 
 @prices_app.command("held")
@@ -164,7 +163,4 @@ def history(
         "via",
         "run",
     )
-    writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow(columns)
-    for r in rows:
-        writer.writerow([cell_text(" ".join(r[c]) if c == "qualifiers" else r[c]) for c in columns])  # no cell starts a formula
+    write_rows(sys.stdout, columns, ([" ".join(r[c]) if c == "qualifiers" else r[c] for c in columns] for r in rows))

@@ -120,18 +120,24 @@ def check(
         found = windows[(obs.accelerator, obs.pricing, obs.collected)]
         banded = found is not None and found[2] >= limits.min_observations
         if found is not None and banded:
-            median, providers, count = found
+            median = found[0]
             if price < low * median or price > high * median:
-                obs = obs.held(
-                    "outside_band",
-                    f"{price:.4g} USD per accelerator-hour is outside {low:g}–{high:g} × the median "
-                    f"{median:.4g} of {providers} provider(s)' medians ({count} {obs.pricing.value} "
-                    f"observations of {obs.accelerator})",
-                )
+                obs = obs.held("outside_band", outside_reason(price, (low, high), found, obs.pricing.value, obs.accelerator))
         if known is not None and obs.accelerator not in known and not banded and obs.status is Status.ACCEPTED:
             obs = bounds.against_sibling(obs, price, siblings or {}, priced, groups, window, medians, (limits.band_low, limits.band_high))
         out.append(obs)
     return out
 
 
-__all__ = ["PoolPrice", "check", "usd_per_accelerator_hour"]
+def outside_reason(price: float, band: tuple[float, float], found: tuple[float, int, int], pricing: str, accelerator: str) -> str:
+    """Why ``price`` (USD per accelerator-hour) is held as ``outside_band``: ``band`` (the low
+    and high factors), ``found`` (the window's median of the providers' medians, providers and
+    observations; :func:`~computeatlas.cloud.bounds.window_medians`), its pricing kind and part."""
+    median, providers, count = found
+    return (
+        f"{price:.4g} USD per accelerator-hour is outside {band[0]:g}–{band[1]:g} × the median "
+        f"{median:.4g} of {providers} provider(s)' medians ({count} {pricing} observations of {accelerator})"
+    )
+
+
+__all__ = ["PoolPrice", "check", "outside_reason", "usd_per_accelerator_hour"]

@@ -163,6 +163,27 @@ class _Prices:
         else:
             self.ordered = [price for price in self.ordered if price in counts]
 
+    def add(self, price: float, count: int) -> None:
+        """``count`` prices of ``price`` enter (the state :meth:`enter` of them one by one leaves)."""
+        counts = self.counts
+        if price in counts:
+            counts[price] += count
+        else:
+            counts[price] = count
+            bisect.insort(self.ordered, price)
+        self.n += count
+
+    def remove(self, price: float, count: int) -> None:
+        """``count`` prices of ``price`` leave (the state :meth:`leave` of them one by one leaves)."""
+        counts = self.counts
+        left = counts[price] - count
+        if left:
+            counts[price] = left
+        else:
+            del counts[price]
+            del self.ordered[bisect.bisect_left(self.ordered, price)]
+        self.n -= count
+
     def median(self) -> float:
         """:func:`statistics.median` of the prices (the same middle values, the same arithmetic)."""
         n, counts = self.n, self.counts
@@ -219,6 +240,49 @@ def window_medians(
     return out
 
 
+def counted_window_medians(
+    series: list[tuple[dt.datetime, float, str, int]], times: Iterable[dt.datetime], window: dt.timedelta
+) -> dict[dt.datetime, tuple[float, int, int] | None]:
+    """:func:`window_medians` of the series in which each ``(time, price, provider, count)`` of
+    ``series`` (sorted) stands for ``count`` equal entries: the same answers (the same windows,
+    since equal entries share their time; the same counts of each price per provider, so the
+    same medians), each distinct entry entering and leaving once (real prices repeat: a day of
+    hourly collections is a few distinct prices ×24)."""
+    keys = [entry[:3] for entry in series]
+    sums = [0]
+    for entry in series:
+        sums.append(sums[-1] + entry[3])
+    out: dict[dt.datetime, tuple[float, int, int] | None] = {}
+    by_provider: dict[str, _Prices] = {}
+    lo = hi = 0
+    last: tuple[float, int, int] | None = None
+    for when in sorted(set(times)):
+        new_lo = bisect.bisect_left(keys, (when - window,))
+        new_hi = bisect.bisect_right(keys, (when + window, float("inf"), "\uffff"))
+        if new_hi <= new_lo:
+            out[when] = None
+            continue
+        if (new_lo, new_hi) == (lo, hi) and last is not None:  # the same prices as the last window: the same answer
+            out[when] = last
+            continue
+        if new_lo >= hi:  # no overlap with the last window: start again
+            by_provider.clear()
+            lo = hi = new_lo
+        for _, price, provider, count in series[hi:new_hi]:
+            prices = by_provider.get(provider)
+            if prices is None:
+                prices = by_provider[provider] = _Prices()
+            prices.add(price, count)
+        for _, price, provider, count in series[lo:new_lo]:
+            prices = by_provider[provider]
+            prices.remove(price, count)
+            if not prices.n:
+                del by_provider[provider]
+        lo, hi = new_lo, new_hi
+        out[when] = last = (_median(sorted(v.median() for v in by_provider.values())), len(by_provider), sums[hi] - sums[lo])
+    return out
+
+
 def against_sibling(
     obs: Observation,
     price: float,
@@ -257,6 +321,7 @@ __all__ = [
     "CLOCK_SKEW",
     "against_sibling",
     "bound_problem",
+    "counted_window_medians",
     "date_problem",
     "no_rate_reason",
     "provider_median",

@@ -146,8 +146,13 @@ RULES = {
     "unit_not_stated": "the source does not state what the price is per (chip, device or slice), and the provider's page as read does not establish it",
     "spot_above_on_demand": "a spot price above the on-demand price of the same instance and region",
     "committed_equals_on_demand": "a committed-use price that is exactly the on-demand price over the same month",
+    "collection_held": "its whole collection was held by the pre-publication check (the previous collection stays current)",
 }
 """Every rule name and what it means."""
+
+
+LICENCE_REASON = "the price includes a Windows licence: not a like-for-like accelerator price"
+"""The reason of a ``licence_included`` row (its instance name ends with :data:`~computeatlas.cloud.observations.LICENSED_SUFFIX`)."""
 
 
 def _setting(name: str) -> Any:
@@ -250,7 +255,7 @@ def _qualified(rows: list[Observation], decided: list[Observation], hours: float
     given = len(rows)
     for i, o in enumerate(decided):
         if o.instance_type.endswith(LICENSED_SUFFIX):
-            o = o.held("licence_included", "the price includes a Windows licence: not a like-for-like accelerator price")
+            o = o.held("licence_included", LICENCE_REASON)
         qualifiers = o.qualifiers
         if o.accelerator and not o.variant and unstated not in qualifiers:
             qualifiers = (*qualifiers, unstated)
@@ -275,4 +280,4 @@ def _qualified(rows: list[Observation], decided: list[Observation], hours: float
     return final
 
 
-__all__ = ["RULES", "Limits", "apply"]
+__all__ = ["LICENCE_REASON", "RULES", "Limits", "apply"]

@@ -9,7 +9,7 @@ import datetime as dt
 import json
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +37,52 @@ class RunWriter(RunFolder):
         run id already committed and lets an ``OSError`` or ``duckdb.Error`` through after
         removing everything this call wrote."""
         with self.writing():
-            return self._append(rows, run, manifest)
+            return self._append(self._from_rows(rows) if rows else None, run, manifest)
 
-    def _append(self, rows: Sequence[BaseModel], run: str, manifest: dict[str, Any]) -> list[Path]:
+    def append_copy(self, copy: Callable[[str], str], run: str, manifest: dict[str, Any], con: duckdb.DuckDBPyConnection) -> list[Path]:
+        """:meth:`append` of the rows a query on ``con`` selects, written by DuckDB without a
+        Python row: ``copy(columns)`` is that query (SQL), given the select list of the
+        dataset's columns with their types, and ``date``. The same files, manifest and current
+        table as :meth:`append` of the same rows, with the same errors.
+
+        The rows must give each key once and hold no ``conflict`` (so that, in a store without
+        runs, they are the store's newest decisions): then the first run's current table is
+        worked out from them on ``con``, not read back from the files just written."""
+        select = ", ".join(f"CAST({c} AS {kind}) AS {c}" for c, kind in self.columns.items())
+        rows = copy(select + ", CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date")
+
+        def write(out: Path, pattern: str) -> None:
+            con.execute("SET TimeZone = 'UTC'")
+            con.execute(
+                f"COPY ({rows}) TO {literal(str(out))} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN {literal(pattern)})"
+            )
+
+        with self.writing():
+            return self._append(write, run, manifest, (con, rows))
+
+    def _from_rows(self, rows: Sequence[BaseModel]) -> Callable[[Path, str], None]:
+        """The writer of ``rows`` into a run's folder ``out`` (as JSON chunks, read by DuckDB)."""
+
+        def write(out: Path, pattern: str) -> None:
+            sources = json_chunks(rows, out.parent)
+            columns = "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in self.columns.items()) + "}"
+            with duckdb.connect() as con:
+                con.execute("SET TimeZone = 'UTC'")
+                con.execute(
+                    f"COPY (SELECT *, CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date FROM read_json([{', '.join(map(literal, sources))}], "
+                    f"format = 'array', columns = {columns})) TO {literal(str(out))} "
+                    f"(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN {literal(pattern)})"
+                )
+
+        return write
+
+    def _append(
+        self,
+        write: Callable[[Path, str], None] | None,
+        run: str,
+        manifest: dict[str, Any],
+        newest: tuple[duckdb.DuckDBPyConnection, str] | None = None,
+    ) -> list[Path]:
         if (self.runs_dir / f"{run}.json").exists():
             raise FileExistsError(f"run {run} is already in the store at {self.root}")
         remove_leftovers(self.root, self.committed())  # a killed writer's; we hold the lock, so no one else's
@@ -48,24 +91,16 @@ class RunWriter(RunFolder):
         current: Path | None = None
         try:
             staging.mkdir(parents=True)
-            if rows:
-                sources = json_chunks(rows, staging)
-                columns = "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in self.columns.items()) + "}"
+            if write is not None:
                 out = staging / "out"
-                with duckdb.connect() as con:
-                    con.execute("SET TimeZone = 'UTC'")
-                    con.execute(
-                        f"COPY (SELECT *, CAST(collected AT TIME ZONE 'UTC' AS DATE) AS date FROM read_json([{', '.join(map(literal, sources))}], "
-                        f"format = 'array', columns = {columns})) TO {literal(str(out))} "
-                        f"(FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN {literal('part-' + run + '-{i}')})"
-                    )
+                write(out, "part-" + run + "-{i}")
                 for part in sorted(out.glob("date=*/*.parquet")):
                     target = self.observations_dir / part.parent.name / part.name
                     target.parent.mkdir(parents=True, exist_ok=True)
                     os.replace(part, target)
                     moved.append(target)
             before = self.committed()
-            facts = self._next_current(before, moved, staging, run) if self.offer else None
+            facts = self._next_current(before, moved, staging, run, newest) if self.offer else None
             if facts is not None:
                 current = self.root / str(facts["file"])
             self.runs_dir.mkdir(parents=True, exist_ok=True)
@@ -87,14 +122,32 @@ class RunWriter(RunFolder):
             current_table.point(self.root, str(facts.pop("file")), version_of((*before, run)), facts)
         return moved
 
-    def _next_current(self, before: tuple[str, ...], moved: list[Path], staging: Path, run: str) -> dict[str, Any]:
+    def _next_current(
+        self,
+        before: tuple[str, ...],
+        moved: list[Path],
+        staging: Path,
+        run: str,
+        newest: tuple[duckdb.DuckDBPyConnection, str] | None = None,
+    ) -> dict[str, Any]:
         """Write the current table that holds once ``moved`` (this run's files) are committed:
-        from the previous one when it is fresh, else from the whole history; return the
-        pointer's facts (with ``file``). Called under the write lock, before the manifest."""
+        from the previous one when it is fresh, else from the whole history (for a store's
+        first run, from ``newest`` when given: a cursor and the SQL of the run's rows, each key
+        once, no conflict); return the pointer's facts (with ``file``). Called under the write
+        lock, before the manifest."""
         assert self.offer is not None
         previous = current_table.fresh(self.root, version_of(before)) if before else None
         if previous is not None and not moved:
             return dict(previous)  # nothing added: the same table, for the next version
+        if not before and newest is not None and moved:
+            target = self.root / CURRENT / f"current-{run}.parquet"
+            con, rows = newest
+            con.execute(f"CREATE OR REPLACE TEMP TABLE next_current AS {current_table.newest_per_offer(f'({rows})', self.offer)}")
+            con.execute(f"CREATE OR REPLACE TEMP TABLE parts AS SELECT DISTINCT accelerator FROM ({rows}) WHERE status = 'accepted'")
+            facts = current_table.write(con, staging / target.name, ())
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staging / target.name, target)
+            return {**facts, "file": f"{CURRENT}/{target.name}"}
         known = self._files(None, None) if before else Files()
         everything = Files((*known.runs, *moved), known.compacted)
         target = self.root / CURRENT / f"current-{run}.parquet"

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from computeatlas.cloud import band, bounds, rules
+from computeatlas.cloud import band, batch_run, bounds, rules
 from computeatlas.cloud.catalog import CloudCatalog as Catalog
 from computeatlas.cloud.deduplication import SEP, WORD, conflicts_within, words
 from computeatlas.cloud.deduplication import stored as stored_rows
@@ -83,11 +83,16 @@ def import_readings(
     siblings: Mapping[str, tuple[str, ...]] | None = None,
     lock_timeout: float = LOCK_TIMEOUT_SECONDS,
     on_wait: Callable[[str], None] | None = None,
+    columnar: bool = True,
     **options: object,
 ) -> Summary:
     """Import ``paths`` (format ``fmt``) and already-made ``observations`` (from a collector)
     into ``store`` as one run. Raises :class:`InputFailed` for an unknown format or an
     unreadable file; nothing is stored then.
+
+    One plain atlas-format file is imported in columns (:mod:`computeatlas.cloud.batch_run`:
+    the same run, at engine speed) unless ``columnar`` is False; every other import, and one
+    the columns do not decide, row by row.
 
     The files are read first; then the store's write lock is held (waiting up to
     ``lock_timeout`` seconds, telling ``on_wait`` the lock file, else
@@ -105,6 +110,12 @@ def import_readings(
             or [TableError("(none)", 0, "(format)", f"unknown format {fmt!r}; known: {', '.join(readers)}")]
         )
     run = run_id(now, paths, observations)
+    if columnar and fmt == "atlas" and len(paths) == 1 and not observations and not options:
+        found = batch_run.imported(
+            paths[0], store, table, rates, limits, now, run, first_date(fmt, limits), siblings, lock_timeout, on_wait, progress
+        )
+        if found is not None:
+            return found
     with _bulk():
         return _import(
             fmt,

@@ -10,14 +10,18 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+
+from computeatlas.core.presentation import where_read
+from computeatlas.core.provenance import CopyForm, ReadAt, read_from
 
 PUBLISHER = "Compute Atlas"
 
 
 class SourceView(BaseModel):
     """A source as pages and the API show it: its key in the record's ``[sources]`` table
-    and its fields; ``kind == "vendor"`` marks a party that sells one side."""
+    and its fields; ``kind == "vendor"`` marks a party that sells one side. ``kind`` says
+    who wrote the document; ``read_from``, ``copy_form`` and ``read_at`` say where we read it."""
 
     key: str
     title: str
@@ -25,11 +29,24 @@ class SourceView(BaseModel):
     publisher: str
     kind: str
     accessed: dt.date
+    copy_form: CopyForm | None = Field(None, description="'verbatim' or 'conversion' when url is a third party's copy")
+    copy_of: str | None = Field(None, description="the author's own URL of the document a copy reproduces")
+    read_from: str = Field("", description="the host we read it on (github.com/<owner> for GitHub)")
+    read_at: ReadAt | None = Field(None, description="maker_hosted, maker_copy or elsewhere, where the maker is known")
+    where_read: str | None = Field(None, description="words for a copy, e.g. 'read from an unofficial conversion at github.com/kuhar'")
 
 
-def source_view(key: str, source: BaseModel) -> SourceView:
-    """The view of ``source`` (a :class:`computeatlas.model.Source`) under ``key``."""
-    return SourceView(key=key, **source.model_dump())
+def source_view(key: str, source: BaseModel, read_at: ReadAt | None = None) -> SourceView:
+    """The view of ``source`` (a :class:`computeatlas.core.claims.Source`) under ``key``;
+    ``read_at`` is where it was read relative to the part's maker, when the caller knows the maker."""
+    fields = source.model_dump()
+    return SourceView(
+        key=key,
+        **fields,
+        read_from=read_from(fields["url"]),
+        read_at=read_at,
+        where_read=where_read(fields["url"], fields.get("copy_form")),
+    )
 
 
 _BIBTEX_SPECIAL = {

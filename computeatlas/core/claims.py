@@ -22,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from computeatlas.core.provenance import CopyForm
 from computeatlas.core.states import RecordState, State
 from computeatlas.core.units import Dimension, Figure, UnitError, parse
 
@@ -91,19 +92,25 @@ class Record(BaseModel):
 
 
 class Source(Record):
-    """A document a figure was read from. ``accessed`` is when it was read."""
+    """A document a figure was read from, on ``accessed``: ``kind`` is who wrote it, ``url`` where we
+    read it; a third party's copy says so (``copy_form``, ``copy_of`` the author's URL). Maker-hosted
+    is derived from ``url`` (:mod:`computeatlas.core.provenance`), never written."""
 
     title: str = Field(min_length=1)
-    url: str = Field(pattern=r"^https?://\S+$")
+    url: str = Field(pattern=r"^https?://\S+$", description="where we read the document")
     publisher: str = Field(min_length=1)
     kind: SourceKind
     accessed: dt.date
+    copy_form: CopyForm | None = Field(None, description="set when url is a third party's copy: 'verbatim' or 'conversion'")
+    copy_of: str | None = Field(None, pattern=r"^https?://\S+$", description="the author's own URL of the document a copy reproduces")
 
     @model_validator(mode="after")
     def _not_future(self, info: ValidationInfo) -> Source:
         today = today_from(info)
         if self.accessed > today:
             raise ValueError(f"accessed date {self.accessed} is in the future (today is {today})")
+        if self.copy_of is not None and self.copy_form is None:
+            raise ValueError("copy_of names the original of a copy: set copy_form = 'verbatim' or 'conversion' too")
         return self
 
 
@@ -215,9 +222,22 @@ class BandwidthSpec(Claim):
 
 
 class PowerSpec(Claim):
-    """Power (TDP or maximum board power, as the note says) in watts."""
+    """Power (TDP or maximum board power, as the note says) in watts; ``measured = true`` marks a
+    measured figure (TPU v4: "measured min/mean/max power 90/170/192 W"), never divided as a TDP."""
 
     dimension: ClassVar[Dimension] = Dimension.POWER
+    measured: bool = Field(False, description="true for a measured power (e.g. a measured maximum), not a rating such as a TDP")
+
+    @property
+    def comparable(self) -> bool:
+        """A measured power is never compared with (or divided as) a rating."""
+        return not self.measured and super().comparable
+
+    @model_validator(mode="after")
+    def _check_measured(self) -> PowerSpec:
+        if self.measured and (self.state is not State.PUBLISHED or self.value is None):
+            raise ValueError("measured = true marks a published power figure: give its value (or drop 'measured')")
+        return self
 
 
 class ComputeSpec(Claim):
@@ -285,6 +305,10 @@ class LinkDirection(StrEnum):
         return "direction not stated" if self is LinkDirection.NOT_STATED else self.value.replace("_", " ")
 
 
+_LINK_BANDWIDTH = re.compile(r"\d[\d,.]*\s*(?:[kMGTP]i?)?(?:B|b|bit)/s|\d[\d,.]*\s*[kMGTP]?bps\b")
+"""A bandwidth written in words ("900 GB/s", "400 Gb/s", "1.6 Tbps"); transfer rates (GT/s) are not bandwidths."""
+
+
 class LinkSpec(Claim):
     """Scale-up interconnect: ``text`` names it; ``value`` is a bandwidth if published, in
     bytes per second once parsed (``"400 Gb/s"`` is bits: 50 GB/s), with the ``direction``
@@ -305,6 +329,11 @@ class LinkSpec(Claim):
             )
         if self.value is None and self.direction is not None:
             raise ValueError(f"direction {self.direction.value!r} without a bandwidth value")
+        stated = _LINK_BANDWIDTH.search(self.text or "") if self.value is None else None
+        if stated is not None:
+            raise ValueError(f"interconnect text states a bandwidth ({stated.group(0)!r}) while the bandwidth cell has none (it would read "
+                             "'not yet collected'): put it in value with its direction, or, if it is not the scale-up bandwidth "
+                             "(a per-link rate, a CPU link, a NIC), in the note")  # fmt: skip
         return self
 
 

@@ -25,6 +25,12 @@ class NotFound(PageError):
     status = 404
 
 
+class Ambiguous(PageError):
+    """300: a name that several records share (``A100``); ``suggestions`` lists every one to choose from."""
+
+    status = 300
+
+
 class Unavailable(PageError):
     """503: what the page needs cannot be read now (e.g. a damaged data store); ``detail`` says what and what to do."""
 

@@ -39,6 +39,7 @@ from computeatlas.core.claims import (
     ComputeSpec,
     LinkDirection,
     LinkSpec,
+    PowerSpec,
     TextDetail,
     TextSpec,
 )
@@ -47,6 +48,7 @@ from computeatlas.core.numbers import (
     plain,
     same_figure_other_unit,
 )
+from computeatlas.core.provenance import CopyForm, read_from
 from computeatlas.core.states import DERIVED_LABEL, SPEC_STATES, State
 
 STATE_WORDS: tuple[str, ...] = tuple(s.label for s in SPEC_STATES)
@@ -82,6 +84,18 @@ def dispute_to_weigh(claim: Claim | None, source_kinds: Mapping[str, str]) -> bo
     if source_kinds.get(claim.source or "") != "vendor":
         return True
     return any(source_kinds.get(o.source) == "vendor" for o in others)
+
+
+def where_read(url: str, copy_form: CopyForm | str | None) -> str | None:
+    """How every output says a source was read from a copy: ``"read from an unofficial
+    conversion at github.com/kuhar"`` (a converted copy, which may carry transcription
+    errors) or ``"read from a copy at sgpjbg.com"`` (verbatim); None for a document read where
+    its author publishes it."""
+    if copy_form is None:
+        return None
+    form = CopyForm(copy_form)
+    where = read_from(url)
+    return f"read from an unofficial conversion at {where}" if form is CopyForm.CONVERSION else f"read from a copy at {where}"
 
 
 # --- what a person sees ---------------------------------------------------------------
@@ -190,10 +204,13 @@ def present(claim: Claim | None, *, unit: str | None = None, what: str = "the fi
     if claim.state is State.PUBLISHED:
         fig = claim.figure
         if fig is not None:
-            per_accelerator = bool(claim.basis and claim.basis.per_accelerator)
+            measured = isinstance(claim, PowerSpec) and claim.measured
+            per_accelerator = bool(claim.basis and claim.basis.per_accelerator) and not measured
             parts = [figure_text(claim.value)] if claim.value else []
             if isinstance(claim, LinkSpec) and claim.direction is not None and parts:
                 parts[-1] += f" ({claim.direction.label})"
+            if measured and parts:
+                parts[-1] += " (measured, not a TDP)"
             if claim.text and not figure:
                 parts.insert(0, claim.text)
             return Presented(
@@ -204,7 +221,11 @@ def present(claim: Claim | None, *, unit: str | None = None, what: str = "the fi
                 stated=claim.value,
                 stated_amount=fig.amount,
                 basis=basis,
-                reason=None if per_accelerator else _reason(State.PUBLISHED, claim, what),
+                reason=f"{what}: a measured power, not a rating, so never divided as a TDP"
+                if measured
+                else None
+                if per_accelerator
+                else _reason(State.PUBLISHED, claim, what),
                 disputed=disputed,
             )
         if isinstance(claim, LinkSpec) and figure:

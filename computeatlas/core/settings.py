@@ -77,7 +77,12 @@ class Settings(BaseSettings):
         "using it), memory:// (each process counts alone), or another limits storage URI such as redis://host:6379",
     )
     trusted_proxies: tuple[str, ...] = Field((), description="addresses or networks whose X-Forwarded-For is believed; none by default")
-    form_min_seconds: float = Field(3.0, ge=0, description="minimum time between serving the request form and accepting it")
+    form_min_seconds: float = Field(
+        1.0,
+        ge=0,
+        description="minimum time between serving the request form and accepting it: sooner, the post is a bot's "
+        "(no page renders and is filled in that fast; a person using autofill takes about two seconds)",
+    )
     contact: str = Field("", description="an e-mail address for licence enquiries, shown on /data/")
     keep_alive_seconds: float = Field(
         5.0, gt=0, le=300, description="seconds an idle keep-alive connection is held open (uvicorn's timeout_keep_alive)"
@@ -107,6 +112,18 @@ class Settings(BaseSettings):
         dt.date(2015, 1, 1), description="a price collected before this date is held (an importer may set its source's own FIRST_DATE)"
     )
     hours_per_month: float = Field(730.0, gt=0, description="hours in a month, for the hourly equivalent of a monthly term")
+    gcp_api_key: str = Field(
+        "",
+        repr=False,
+        description="a Google Cloud API key for the Cloud Billing Catalog collector (gcp); without it that collector is skipped. "
+        "Give it in the environment, never in a file in git",
+    )
+    collector_urls: dict[str, str] = Field(
+        default_factory=dict,
+        description="base URLs that replace collectors' own, by collector name, as JSON "
+        '(\'{"aws": "https://mirror.example.org"}\'): for a mirror of a price source',
+    )
+    collector_timeout: float = Field(60.0, gt=0, description="seconds a collector waits to connect or between two reads of a response")
 
     @field_validator("base_path")
     @classmethod
@@ -114,6 +131,19 @@ class Settings(BaseSettings):
         value = value.strip().rstrip("/")
         if value and not value.startswith("/"):
             raise ValueError("base_path must start with '/' (e.g. '/atlas') or be empty")
+        return value
+
+    @field_validator("rate_limit")
+    @classmethod
+    def _rate_limit(cls, value: str) -> str:
+        from limits import parse_many  # the form guard's own parser: what it accepts, this accepts
+
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError(
+                f"{value!r} is not a rate limit; write one or more of N/second, N/minute, N/hour or N/day joined by ';' (e.g. '10/minute;100/day')"
+            ) from None
         return value
 
     @field_validator("public_origin")

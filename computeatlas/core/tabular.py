@@ -14,6 +14,12 @@ found, so that a malformed file gives a clear message and never a traceback:
 ``data/x.csv: line 12: column price: not a number (found 'abc')``. A cell parser that
 does not know its file and line raises a :class:`CellError` (a :class:`TableError` placed
 later with :meth:`TableError.at`).
+
+:func:`read_columns` reads a *plain* CSV file (UTF-8 without quotes, NUL bytes or blank lines,
+its lines ending in LF or all in CR LF, so that every line is one row and its cells are the text between its
+commas) into a DuckDB table in one pass, for an import of millions of rows; the header is
+checked as :func:`read_table` checks it, and a file that is not plain is left to
+:func:`read_table` (the same rows, the same errors).
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ import io
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+import duckdb
 
 
 class TableError(ValueError):
@@ -171,4 +179,62 @@ def read_table(
     return Table(name, header, reader)
 
 
-__all__ = ["MISSING_COLUMN", "CellError", "Table", "TableError", "read_table"]
+def read_columns(
+    con: duckdb.DuckDBPyConnection, table: str, path: Path, required: Sequence[str] = (), *, name: str | None = None
+) -> tuple[str, ...] | None:
+    """Load the plain CSV file at ``path`` into DuckDB on ``con`` as the view ``table`` (over
+    the table ``<table>_cells``) and return its header, or None (creating nothing) when the file
+    is not plain: not UTF-8, a quote, a carriage return but at the end of every line, a NUL
+    byte, a blank line, or a row with another number of cells than the header
+    (:func:`read_table` reads such a file and names what is wrong).
+
+    The view has one VARCHAR column per header name (``''`` for an empty cell, as
+    :func:`read_table` gives it) and ``line`` (BIGINT, the row's 1-based line: a plain file's
+    row *n* is on line *n* + 1), in the file's order. The header is checked as
+    :func:`read_table` checks it (``required``, ``name``), raising the same :class:`TableError`."""
+    name = str(path) if name is None else name
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    lines, returns = data.count(b"\n"), data.count(b"\r")
+    ending = b"\r\n" if returns else b"\n"
+    if returns and not returns == lines == data.count(ending):
+        return None  # lines end in CR LF (as Python's csv writes them) or in LF, the same throughout
+    if not data or b'"' in data or b"\0" in data or ending * 2 in data or data.startswith(ending):
+        return None
+    try:
+        first = data.split(ending, 1)[0].decode("utf-8")
+    except UnicodeDecodeError:
+        return None  # DuckDB refuses a later line that is not UTF-8
+    header = read_table(path, required, text=first, name=name).header
+    if not header:
+        return None
+    columns = "{" + ", ".join(f"{_quoted(c)}: 'VARCHAR'" for c in header) + "}"
+    cells = ", ".join(f"coalesce({_name(c)}, '') AS {_name(c)}" for c in header)
+    try:
+        con.execute(
+            f"CREATE TABLE {table}_cells AS SELECT {cells} FROM read_csv({_quoted(str(path))}, "
+            f"header = true, auto_detect = false, columns = {columns}, delim = ',', quote = '\"', escape = '\"', "
+            "strict_mode = true, null_padding = false, ignore_errors = false)"  # a line ends in LF or CR LF (no other CR is there)
+        )  # a table keeps the file's order (DuckDB preserves insertion order): row n is rowid n - 1, on line n + 1
+        con.execute(f"CREATE VIEW {table} AS SELECT *, rowid + 2 AS line FROM {table}_cells")
+        found = con.execute(f"SELECT count(*) FROM {table}_cells").fetchone()
+    except duckdb.Error:
+        found = None
+    if found is None or found[0] != lines - (1 if data.endswith(b"\n") else 0):
+        con.execute(f"DROP VIEW IF EXISTS {table}")  # DuckDB read the lines otherwise than one row each: not plain
+        con.execute(f"DROP TABLE IF EXISTS {table}_cells")
+        return None
+    return header
+
+
+def _quoted(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _name(column: str) -> str:
+    return '"' + column.replace('"', '""') + '"'
+
+
+__all__ = ["MISSING_COLUMN", "CellError", "Table", "TableError", "read_columns", "read_table"]

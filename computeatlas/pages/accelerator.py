@@ -71,12 +71,13 @@ def accelerator_view(
     """Build the full page data for ``acc`` from the catalog; with ``store``, the rental
     section's price range is the current observed range as of ``now``."""
     details = acc.details
-    specs = [spec_view(acc, key, claim) for key, claim in acc.claims()]
+    maker = catalog.vendor_of(acc)
+    specs = [spec_view(acc, key, claim, maker) for key, claim in acc.claims()]
     rent = link_rent(rent_summary(catalog, acc, store=store, now=now, freshness_days=freshness_days, rates=rates, link=offer_page), acc.id)
     return AcceleratorView(
         id=acc.id,
         name=acc.name,
-        vendor=catalog.vendor_of(acc).name,
+        vendor=maker.name,
         vendor_id=acc.vendor,
         family=acc.family,
         aliases=list(acc.aliases),
@@ -93,7 +94,7 @@ def accelerator_view(
         predecessor=acc.predecessor,
         specs=specs,
         details_missing=[SPEC_LABELS[f"details.{n}"] for n in ("process", "transistors", "die_size") if getattr(details, n) is None],
-        sources=[source_view(k, s) for k, s in acc.sources.items()],
+        sources=[source_view(k, s, maker.read_at(s)) for k, s in acc.sources.items()],
         data_file=catalog.files[f"accelerators/{acc.id}"],
         data_version=catalog.version,
         compared_against=compared_against(catalog, acc),

@@ -17,6 +17,7 @@ same number. For the exports each figure becomes tidy columns (:class:`Column`):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -28,7 +29,7 @@ from computeatlas.core.claims import (
     NumberFormat,
 )
 from computeatlas.core.numbers import compute_unit, operations, tera_unit
-from computeatlas.core.presentation import STATE_WORDS, Presented, present, present_link, present_sparse
+from computeatlas.core.presentation import STATE_WORDS, Presented, present, present_link, present_sparse, where_read
 from computeatlas.core.states import DERIVED_LABEL, State
 from computeatlas.core.units import Dimension
 from computeatlas.silicon import derive
@@ -261,8 +262,12 @@ def _memory_type(acc: Accelerator) -> str:
 
 
 def _sources(acc: Accelerator) -> str:
-    """Every source as ``title — publisher [kind] url``; ``[vendor]`` marks the party that sells it."""
-    return " | ".join(f"{s.title} — {s.publisher} [{s.kind.value}] {s.url}" for s in acc.sources.values())
+    """Every source as ``title — publisher [kind] url``; ``[vendor]`` marks the party that sells it,
+    and a copy says so (``(read from an unofficial conversion at github.com/kuhar)``)."""
+    return " | ".join(
+        f"{s.title} — {s.publisher} [{s.kind.value}] {s.url}" + (f" ({words})" if (words := where_read(s.url, s.copy_form)) else "")
+        for s in acc.sources.values()
+    )
 
 
 def _disputed(acc: Accelerator) -> str:
@@ -270,15 +275,22 @@ def _disputed(acc: Accelerator) -> str:
     return ", ".join(keys) if keys else "none"
 
 
+def pattern_words(pattern: str) -> str:
+    """A sparsity pattern as words no spreadsheet reads as a time of day: the bare ``2:4`` (02:04
+    to a spreadsheet) is ``2:4 structured``, as NVIDIA and AMD call it; words are kept as written."""
+    return f"{pattern} structured" if re.fullmatch(r"\d+:\d+", pattern) else pattern
+
+
 def _sparse_pattern(fmt: NumberFormat) -> Column:
     def get(_c: SiliconCatalog, a: Accelerator) -> str:
         claim = a.compute(fmt)
-        return (claim.sparse_pattern or "") if claim is not None and claim.sparse_figure is not None else ""
+        return pattern_words(claim.sparse_pattern or "") if claim is not None and claim.sparse_figure is not None else ""
 
     return Column(
         f"{fmt.value.lower()}_sparse_pattern",
         "text",
-        f"The sparsity pattern the {fmt.value} sparse figure assumes (2:4, or as the vendor states it); empty where there is no sparse figure.",
+        f"The sparsity pattern the {fmt.value} sparse figure assumes (2:4 structured, or in the vendor's words); "
+        "empty where there is no sparse figure.",
         get,
     )
 
@@ -349,7 +361,8 @@ def export_columns() -> tuple[Column, ...]:
         Column(
             "sources",
             "text",
-            "Every source as 'title — publisher [kind] url', separated by ' | '; [vendor] marks the party that sells the part.",
+            "Every source as 'title — publisher [kind] url', separated by ' | '; [vendor] marks the party that sells the part; "
+            "a vendor document read from a third party's copy ends '(read from a copy at …)' or '(read from an unofficial conversion at …)'.",
             lambda _c, a: _sources(a),
         ),
     )

@@ -14,8 +14,9 @@ Honesty rules, enforced here and nowhere else:
 - a ratio appears only where both cells are comparable (published, a number, per chip or
   per package); "not published", "not applicable", "not comparable" and "not yet
   collected" never produce a ratio. Ratios are against the first part (the reference);
-- interconnect bandwidths get no ratio: vendors count them differently (per direction,
-  both directions, per link set);
+- interconnect bandwidths are shown in one unit (GB/s) and get a ratio only against a
+  figure its source counts the same way (both per direction, or both bidirectional); a
+  figure counted the other way, or whose direction is not stated, gets none, and says why;
 - a ratio between figures on different bases (per package ÷ per chip, or a package that
   software sees as several devices) says so beside the number, and such a cell shows the
   derived per-device figure too (MI250X: "64 GB per GCD").
@@ -33,6 +34,8 @@ from collections.abc import Callable, Sequence
 from computeatlas.core.citation import source_view
 from computeatlas.core.claims import (
     Claim,
+    LinkDirection,
+    LinkSpec,
     NumberFormat,
 )
 from computeatlas.core.numbers import canonical_unit, in_row_unit, ratio_text
@@ -54,11 +57,11 @@ from computeatlas.silicon.records import Accelerator
 from computeatlas.silicon.related import title_of
 from computeatlas.silicon.specs import SPEC_LABELS, spec_view
 
-NO_RATIO_ROWS = ("interconnect", "software")
+NO_RATIO_ROWS = ("software",)
 """Rows that never carry a ratio (see the module docstring)."""
 
 
-ROW_UNITS = {"memory": (1e9, "GB"), "memory_bandwidth": (1e12, "TB/s"), "power": (1.0, "W")}
+ROW_UNITS = {"memory": (1e9, "GB"), "memory_bandwidth": (1e12, "TB/s"), "power": (1.0, "W"), "interconnect": (1e9, "GB/s")}
 """The one unit each figure row is shown in (compute: TFLOPS or TOPS), as in the silicon table."""
 
 
@@ -75,13 +78,28 @@ def with_ratios(row: RowView, reference_name: str | None = None) -> RowView:
     if row.key in NO_RATIO_ROWS or not reference.comparable or not reference.amount:
         return row
     for cell in row.cells[1:]:
-        if cell.comparable and cell.amount is not None and cell.amount > 0:
+        if row.key == "interconnect" and cell.comparable and not _same_direction(cell.direction, reference.direction):
+            cell.reason = (
+                f"no ratio: this figure is counted {_direction_words(cell.direction)}, "
+                f"{reference_name or 'the reference'}'s {_direction_words(reference.direction)}"
+            )
+        elif cell.comparable and cell.amount is not None and cell.amount > 0:
             cell.ratio = cell.amount / reference.amount
             words = ratio_text(cell.ratio)
             cell.ratio_display = words + (f" than {reference_name}" if reference_name and words != "same" else "")
             if cell.basis_label and reference.basis_label and cell.basis_label != reference.basis_label:
                 cell.ratio_display += f" (per {cell.basis_label} ÷ per {reference.basis_label})"
     return row
+
+
+def _same_direction(a: LinkDirection | None, b: LinkDirection | None) -> bool:
+    """Two link bandwidths may be divided only when both sources count them the same, stated way."""
+    return a is not None and a is b and a is not LinkDirection.NOT_STATED
+
+
+def _direction_words(direction: LinkDirection | None) -> str:
+    words = {LinkDirection.PER_DIRECTION: "per direction", LinkDirection.BIDIRECTIONAL: "in both directions together"}
+    return words.get(direction, "without a stated direction") if direction is not None else "without a stated direction"
 
 
 def _basis_label(acc: Accelerator, basis: str | None) -> str | None:
@@ -133,8 +151,11 @@ def _new_spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> Cell
     src = spec.primary.source
     display = shown.display
     secondary = None
+    direction = claim.direction if isinstance(claim, LinkSpec) else None
     if (row_unit := _row_unit(key)) is not None and shown.amount is not None:
         display, secondary = in_row_unit(shown.amount, *row_unit, claim.value)
+        if direction is not None:  # the link's name, then the figure in the row's unit and how it is counted
+            display = " · ".join(x for x in (claim.text, f"{display} ({direction.label})") if x)
     return CellView(
         id=acc.id,
         state=shown.state,
@@ -144,6 +165,7 @@ def _new_spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> Cell
         dispute_to_weigh=dispute_to_weigh(claim, {k: s.kind.value for k, s in acc.sources.items()}),
         comparable=shown.comparable,
         amount=shown.amount,
+        direction=direction,
         basis=spec.primary.basis,
         basis_label=_basis_label(acc, spec.primary.basis) if shown.comparable else None,
         per_device=_per_device(acc, key),
@@ -167,7 +189,8 @@ def _spec_row(version: str, accs: list[Accelerator], claims: dict[str, dict[str,
     unit = canonical_unit(key)
     label = f"Compute, {fmt.value}, dense" if fmt else SPEC_LABELS[key]
     note = (
-        "Vendors count link bandwidth differently (one direction or both, some or all links): each figure says how it is counted; no ratio."
+        "Vendors count link bandwidth differently (one direction or both): every figure is in GB/s and says how it is counted; "
+        "a ratio only between figures counted the same way."
         if key == "interconnect"
         else None
     )

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from computeatlas.core.citation import SourceView
-from computeatlas.core.claims import NumberFormat
+from computeatlas.core.claims import LinkDirection, NumberFormat
 from computeatlas.core.states import State
 
 
@@ -39,6 +39,9 @@ class CellView(BaseModel):
     display: str
     comparable: bool
     amount: float | None = Field(None, description="canonical unit of the row")
+    direction: LinkDirection | None = Field(
+        None, description="interconnect rows: what the bandwidth counts (per_direction, bidirectional, not_stated)"
+    )
     basis: str | None = None
     basis_label: str | None = Field(None, description="the basis in words: 'chip', 'package', 'package of 2 GCDs'")
     per_device: str | None = Field(None, description="derived per-device figure of a multi-device package, e.g. '64 GB per GCD'")

@@ -3,9 +3,11 @@
 For every accelerator and every core field (memory, memory bandwidth, FP8 and BF16 compute,
 power, interconnect, software) it records the state every output shows
 (:func:`computeatlas.core.presentation.present`, the one presentation rule), whether the
-figure is published by the maker (its primary source is of kind ``vendor``) and whether it
-is disputed. It then counts: per field, in total, and per maker the share of its published
-figures that cite the maker itself.
+figure's primary source is the maker's document (kind ``vendor``), where that document was
+read (:class:`~computeatlas.core.provenance.ReadAt`: on the maker's own hosts, from a copy,
+or another party's document) and whether it is disputed. It then counts, per field, in
+total and per maker: published figures that are maker-hosted, the maker's document read
+via a copy, and everything else.
 
 "Published" here means the record states the spec (a figure, or the maker's words:
 *published* or *published as text*); every other state is counted under its own words.
@@ -24,9 +26,10 @@ from computeatlas.core.claims import (
     SourceKind,
 )
 from computeatlas.core.presentation import present
+from computeatlas.core.provenance import ReadAt
 from computeatlas.core.states import State
 from computeatlas.silicon.catalog import SiliconCatalog
-from computeatlas.silicon.records import Accelerator
+from computeatlas.silicon.records import Accelerator, Vendor
 
 CORE_FIELDS: tuple[tuple[str, str], ...] = (
     ("memory", "Memory"),
@@ -58,7 +61,8 @@ class Cell(BaseModel):
     key: str = Field(description="field path, e.g. 'compute.FP8'")
     state: State = Field(description="the state every output shows")
     label: str = Field(description="the state in words")
-    by_maker: bool = Field(description="published, citing a source of kind 'vendor'")
+    by_maker: bool = Field(description="published, citing the maker's document (a source of kind 'vendor'), wherever it was read")
+    read_at: ReadAt | None = Field(description="where the published figure's source was read; None when not published")
     disputed: bool = Field(description="another source makes a different claim")
 
 
@@ -72,6 +76,7 @@ class Part(BaseModel):
     cells: list[Cell]
     published: int
     by_maker: int
+    maker_hosted: int
 
 
 class Tally(BaseModel):
@@ -80,8 +85,14 @@ class Tally(BaseModel):
     figures: int = Field(description="cells counted")
     published: int = Field(description="published, as a figure or as text")
     published_share: float | None = Field(description="published ÷ figures")
-    by_maker: int = Field(description="published, citing the maker (source kind 'vendor')")
+    by_maker: int = Field(description="published, citing the maker's document (source kind 'vendor'), wherever read")
     by_maker_share: float | None = Field(description="by_maker ÷ published")
+    maker_hosted: int = Field(description="published, read on the maker's own hosts (data/vendors/: domains, GitHub, MLPerf)")
+    maker_hosted_share: float | None = Field(description="maker_hosted ÷ published")
+    via_copy: int = Field(description="published, the maker's document read from a third party's copy (verbatim or a conversion)")
+    via_copy_share: float | None = Field(description="via_copy ÷ published")
+    elsewhere: int = Field(description="published, from another party's document (press, independent, paper)")
+    elsewhere_share: float | None = Field(description="elsewhere ÷ published")
     disputed: int
     not_sourced: int = Field(description="researched, no source we could read states it")
     not_collected: int = Field(description="nobody has looked yet")
@@ -115,7 +126,7 @@ class Coverage(BaseModel):
     data_version: str
 
 
-def _cell(acc: Accelerator, key: str, label: str) -> Cell:
+def _cell(acc: Accelerator, maker: Vendor, key: str, label: str) -> Cell:
     claim: Claim | None
     if key.startswith("compute."):
         claim = acc.compute(NumberFormat(key.split(".", 1)[1]))
@@ -123,8 +134,10 @@ def _cell(acc: Accelerator, key: str, label: str) -> Cell:
         claim = getattr(acc.specs, key)
     shown = present(claim, what=label.lower())
     published = shown.state in PUBLISHED
-    by_maker = bool(published and claim is not None and claim.source and acc.sources[claim.source].kind is SourceKind.VENDOR)
-    return Cell(key=key, state=shown.state, label=shown.state.label, by_maker=by_maker, disputed=shown.disputed)
+    source = acc.sources[claim.source] if published and claim is not None and claim.source else None
+    read_at = maker.read_at(source) if source is not None else None
+    by_maker = source is not None and source.kind is SourceKind.VENDOR
+    return Cell(key=key, state=shown.state, label=shown.state.label, by_maker=by_maker, read_at=read_at, disputed=shown.disputed)
 
 
 def tally(cells: Iterable[Cell]) -> Tally:
@@ -132,12 +145,19 @@ def tally(cells: Iterable[Cell]) -> Tally:
     given = list(cells)
     published = sum(c.state in PUBLISHED for c in given)
     by_maker = sum(c.by_maker for c in given)
+    where = {r: sum(c.read_at is r for c in given) for r in ReadAt}
     return Tally(
         figures=len(given),
         published=published,
         published_share=_share(published, len(given)),
         by_maker=by_maker,
         by_maker_share=_share(by_maker, published),
+        maker_hosted=where[ReadAt.MAKER_HOSTED],
+        maker_hosted_share=_share(where[ReadAt.MAKER_HOSTED], published),
+        via_copy=where[ReadAt.MAKER_COPY],
+        via_copy_share=_share(where[ReadAt.MAKER_COPY], published),
+        elsewhere=where[ReadAt.ELSEWHERE],
+        elsewhere_share=_share(where[ReadAt.ELSEWHERE], published),
         disputed=sum(c.disputed for c in given),
         not_sourced=sum(c.state is State.NOT_SOURCED for c in given),
         not_collected=sum(c.state is State.NOT_COLLECTED for c in given),
@@ -164,7 +184,8 @@ def coverage_view(catalog: SiliconCatalog) -> Coverage:
 def _build(catalog: SiliconCatalog) -> Coverage:
     parts = []
     for acc in catalog.accelerators.values():
-        cells = [_cell(acc, key, label) for key, label in CORE_FIELDS]
+        maker = catalog.vendor_of(acc)
+        cells = [_cell(acc, maker, key, label) for key, label in CORE_FIELDS]
         parts.append(
             Part(
                 id=acc.id,
@@ -174,6 +195,7 @@ def _build(catalog: SiliconCatalog) -> Coverage:
                 cells=cells,
                 published=sum(c.state in PUBLISHED for c in cells),
                 by_maker=sum(c.by_maker for c in cells),
+                maker_hosted=sum(c.read_at is ReadAt.MAKER_HOSTED for c in cells),
             )
         )
     fields = [FieldTally(key=key, label=label, tally=tally(p.cells[i] for p in parts)) for i, (key, label) in enumerate(CORE_FIELDS)]

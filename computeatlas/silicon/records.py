@@ -23,10 +23,13 @@ from computeatlas.core.claims import (
     PowerSpec,
     Record,
     Source,
+    SourceKind,
     TextDetail,
     TextSpec,
     today_from,
 )
+from computeatlas.core.provenance import CopyForm, MakerHosts, ReadAt, owns, read_at, read_from
+from computeatlas.core.states import State
 
 REQUIRED_FORMATS = (NumberFormat.FP8, NumberFormat.BF16)
 """Compute formats every accelerator must give a state for."""
@@ -93,11 +96,24 @@ class Devices(Record):
 
 
 class Vendor(Record):
-    """A company that designs accelerators."""
+    """A company that designs accelerators, with the hosts it publishes on.
+
+    ``hosts`` lists where the maker publishes beyond the domain of ``url`` (which always
+    counts): the one list a source's URL is checked against to call it *maker-hosted*.
+    """
 
     id: Id
     name: str
     url: str = Field(pattern=r"^https?://\S+$")
+    hosts: MakerHosts = Field(default_factory=MakerHosts)
+
+    def owns(self, url: str) -> bool:
+        """True when ``url`` is on this maker's own hosts (:func:`computeatlas.core.provenance.owns`)."""
+        return owns(self.hosts, self.url, url)
+
+    def read_at(self, source: Source) -> ReadAt:
+        """Where ``source`` (cited on one of this maker's parts) was read."""
+        return read_at(source.kind.value, source.url, source.copy_form, self.hosts, self.url)
 
 
 class Accelerator(Record):
@@ -147,6 +163,15 @@ class Accelerator(Record):
         undefined = sorted(used - set(self.sources))
         if undefined:
             raise ValueError(f"source id(s) {', '.join(map(repr, undefined))} not defined in [sources]")
+        for path, claim in self.claims():
+            if claim.state is State.NOT_PUBLISHED:
+                kind = self.sources[claim.source].kind if claim.source else None
+                if kind is not SourceKind.VENDOR:
+                    raise ValueError(
+                        f"{path}: 'not_published' means the maker's own document lists the part's specifications and omits this one: "
+                        f"cite it (source = a 'vendor' source on the maker's site){'' if kind is None else f', not a {kind.value} source'}; "
+                        "when no such document was found or read, the state is 'not_sourced'"
+                    )
         return self
 
     def claims(self) -> list[tuple[str, Claim]]:
@@ -184,7 +209,8 @@ ACCELERATORS = RecordKind("accelerators", Accelerator, by_name=True, required=Tr
 
 
 def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, str]) -> Iterator[Problem | None]:
-    """Vendors and predecessors that do not exist, and aliases that are another part's id."""
+    """Vendors and predecessors that do not exist, aliases that are another part's id, and
+    sources whose place of reading does not match the maker's hosts (:func:`_where_read`)."""
     accelerators, vendors = records["accelerators"], records["vendors"]
     ids = {i.casefold(): i for i in accelerators}
     for ident, acc in accelerators.items():
@@ -196,3 +222,37 @@ def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, st
         for alias in acc.aliases:
             if ids.get(alias.casefold(), ident) != ident:
                 yield Problem(files[f"accelerators/{ident}"], "aliases", "alias is another accelerator's id", alias)
+        maker = vendors.get(acc.vendor)
+        if maker is not None:
+            yield from _where_read(files[f"accelerators/{ident}"], acc, maker)
+
+
+def _where_read(file: str, acc: Accelerator, maker: Vendor) -> Iterator[Problem]:
+    """A vendor source that claims the maker's host (no ``copy_form``) on a host the maker
+    does not own, a "copy" that is on the maker's own host, and a figure called not published
+    on the strength of a conversion (which may drop what it does not carry)."""
+    for key, source in acc.sources.items():
+        on_maker_host = maker.owns(source.url)
+        if source.kind.value == "vendor" and source.copy_form is None and not on_maker_host:
+            yield Problem(
+                file,
+                f"sources.{key}.url",
+                f"a vendor source read at {read_from(source.url)}, which is not one of {maker.name}'s hosts "
+                f"(data/vendors/{maker.id}.toml): mark the copy (copy_form = 'verbatim' or 'conversion', copy_of = the maker's URL), "
+                "or add the host to the maker's hosts if the maker owns it",
+                source.url,
+            )
+        elif source.copy_form is not None and on_maker_host:
+            yield Problem(
+                file, f"sources.{key}.copy_form", f"{read_from(source.url)} is {maker.name}'s own host: this is not a copy", source.url
+            )
+    for path, claim in acc.claims():
+        cited = acc.sources[claim.source] if claim.state is State.NOT_PUBLISHED and claim.source else None
+        if cited is not None and cited.copy_form is CopyForm.CONVERSION:
+            yield Problem(
+                file,
+                path + ".source" if path.startswith("details.") else f"specs.{path}.source",
+                f"'not_published' rests on {read_from(cited.url)}'s conversion of {maker.name}'s document, which may drop what it "
+                "does not carry: cite the maker's own copy (or a verbatim one), or use 'not_sourced'",
+                claim.source,
+            )

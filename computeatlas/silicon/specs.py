@@ -21,7 +21,7 @@ from computeatlas.core.numbers import canonical_unit, figure_text
 from computeatlas.core.presentation import present, present_sparse
 from computeatlas.core.states import State
 from computeatlas.core.units import humanize
-from computeatlas.silicon.records import Accelerator
+from computeatlas.silicon.records import Accelerator, Vendor
 
 SPEC_LABELS = {
     "memory": "Memory",
@@ -86,15 +86,16 @@ class CoreFigure(BaseModel):
     disputed: bool = False
 
 
-def _source(acc: Accelerator, key: str | None) -> SourceView | None:
+def _source(acc: Accelerator, key: str | None, maker: Vendor | None = None) -> SourceView | None:
     if key is None:
         return None
     src: Source = acc.sources[key]
-    return source_view(key, src)
+    return source_view(key, src, maker.read_at(src) if maker is not None else None)
 
 
-def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
+def spec_view(acc: Accelerator, key: str, claim: Claim, maker: Vendor | None = None) -> SpecView:
     """Build the view of one spec of ``acc``; ``key`` is its field path (``compute.FP8``).
+    With ``maker`` (the part's vendor), each source says where it was read (``read_at``).
 
     States, figures and units come from :func:`computeatlas.core.presentation.present`.
     """
@@ -108,7 +109,7 @@ def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
         unit=unit if shown.stated_amount is not None else None,
         display=shown.record_display,
         basis=shown.basis,
-        source=_source(acc, claim.source),
+        source=_source(acc, claim.source, maker),
         note=claim.note,
     )
     sparse = None
@@ -120,7 +121,7 @@ def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
             unit=unit,
             display=shown_sparse.display,
             basis=shown_sparse.basis,
-            source=_source(acc, claim.source),
+            source=_source(acc, claim.source, maker),
         )
     others = [
         ClaimView(
@@ -129,7 +130,7 @@ def spec_view(acc: Accelerator, key: str, claim: Claim) -> SpecView:
             unit=unit if f else None,
             display=" · ".join(x for x in (o.text, figure_text(o.value) if o.value else None) if x) or "(no figure)",
             basis=o.basis.value if o.basis else None,
-            source=_source(acc, o.source),
+            source=_source(acc, o.source, maker),
             note=o.note,
         )
         for o, f in zip(claim.other_claims, claim.other_figures, strict=True)

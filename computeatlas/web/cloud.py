@@ -53,7 +53,7 @@ from computeatlas.pages.cloud_links import link_providers, offer_page
 from computeatlas.pages.price_table import parse_sort, sort_rows
 from computeatlas.publish.exports import prices as prices_export
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
-from computeatlas.publish.exports.csv import write_rows
+from computeatlas.publish.exports.csv import file_bytes, write_rows
 from computeatlas.web.cloud_params import (
     ACCELERATOR_PATH,
     DESCRIPTIONS,
@@ -196,6 +196,7 @@ def prices_page(request: Request, params: Annotated[PricePageParams, Query()], i
         order=order,
         keep=keep,
         window_links=links,
+        price_licences=prices_export.licence_summary(_store(request)),
     )
 
 
@@ -276,18 +277,10 @@ def api_price_history(request: Request, params: Annotated[HistoryParams, Query()
         write_rows(
             buffer,
             HISTORY_COLUMNS,
-            (
-                [
-                    " ".join(v)
-                    if isinstance(v := getattr(o, c), list)
-                    else ("" if v is None else v.isoformat() if isinstance(v, dt.datetime) else v)
-                    for c in HISTORY_COLUMNS
-                ]
-                for o in view.observations
-            ),
+            ([" ".join(v) if isinstance(v := getattr(o, c), list) else v for c in HISTORY_COLUMNS] for o in view.observations),
         )
         return Response(
-            buffer.getvalue(),
+            file_bytes(buffer.getvalue()),
             media_type=CSV_MEDIA_TYPE,
             headers={"Content-Disposition": f'attachment; filename="{acc.id}-price-history.csv"'},
         )

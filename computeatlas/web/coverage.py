@@ -20,7 +20,8 @@ from computeatlas.web.page import Route, catalog_of, render
 
 
 def coverage_page(request: Request) -> HTMLResponse:
-    """Per accelerator and core field: published, by the maker, disputed, not yet sourced; totals per maker."""
+    """Per accelerator and core field: published (read on the maker's own site, the maker's document via a copy,
+    or other sources), disputed, not yet sourced; totals per field and per maker."""
     view = coverage_view(catalog_of(request))
     return render(
         request,

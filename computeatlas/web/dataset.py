@@ -9,9 +9,10 @@
 - commercial → a page saying the licence enquiry was recorded; no data is sent.
 
 A form with mistakes comes back (400) with each field's message and what was typed,
-escaped. A filled-in honeypot field and a form sent back sooner than
-``settings.form_min_seconds`` after it was served get the same 400 page, saying neither
-(:data:`NOT_ACCEPTED`); nothing is recorded. Bad tokens are 403, an oversized body 413, a
+escaped; every other refusal of a person (403, 409, 429, 503) also says why and gives back
+what was typed. A filled-in honeypot field and a form sent back sooner than
+``settings.form_min_seconds`` after it was served (a bot's) get the same page, which looks
+like a success (200, :data:`BOT_TITLE`); nothing is recorded and nothing is sent. Bad tokens are 403, an oversized body 413, a
 body that is not a form 415, too many submissions from one address 429 (with
 ``Retry-After``; the address is the peer's, or from ``X-Forwarded-For`` only when the peer
 is one of ``settings.trusted_proxies``), a ledger that cannot be opened or written 503;
@@ -44,7 +45,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
 from computeatlas.catalog import Catalog
-from computeatlas.core.errors import BadRequest
+from computeatlas.cloud.store import Store
+from computeatlas.core.errors import BadRequest, PageError
 from computeatlas.core.urls import site_path
 from computeatlas.ledger import (
     DEFAULT_RETENTION_DAYS,
@@ -58,6 +60,7 @@ from computeatlas.ledger import (
 from computeatlas.ledger.database import safe_reason
 from computeatlas.ledger.request import DOWNLOAD
 from computeatlas.publish.exports import csv as csv_export
+from computeatlas.publish.exports import prices as prices_export
 from computeatlas.publish.exports.silicon_table import (
     SCHEMA_VERSION,
     DatasetView,
@@ -93,9 +96,10 @@ PRIVACY = (
 )
 """The privacy note without a contact; :func:`privacy_note` adds :attr:`Settings.contact` when set."""
 
-NOT_ACCEPTED = "The form could not be accepted. Please check it and send it again."
-"""The one answer to a filled-in honeypot field and to a form sent back too fast: it says
-neither, so a bot cannot learn which check it tripped."""
+BOT_TITLE = "Request received"
+"""The title of the one answer to a filled-in honeypot field and to a form sent back sooner
+than a page can render: a page that looks like a success (200), with nothing recorded and
+nothing sent, so a bot learns nothing of which check it tripped."""
 
 MAX_CONTACT = 200
 
@@ -209,6 +213,7 @@ def _form_page(
         honeypot=HONEYPOT,
         privacy=privacy_note(settings_of(request).contact),
         coverage=coverage_view(catalog_of(request)),
+        price_licences=prices_export.licence_summary(Store(settings_of(request).prices_dir)),
     )
     if new_cookie:
         response.set_cookie(
@@ -235,6 +240,24 @@ def data_redirect(request: Request) -> Response:
     return RedirectResponse(urls_of(request).path("data_page"), status_code=301)
 
 
+SHOWN = ("name", "email", "organisation", "intended_use", "licence")
+"""The fields typed by a person, given back (their first 300 characters) on every refusal."""
+
+
+def _shown(form: Mapping[str, str]) -> dict[str, str]:
+    return {k: str(form.get(k, ""))[:300] for k in SHOWN}
+
+
+async def _typed(request: Request) -> dict[str, str]:
+    """What the person typed, for a refusal made before the form is checked (empty when the
+    body is not a UTF-8 form or is over :data:`MAX_BODY`)."""
+    try:
+        body = await read_body(request)
+        return _shown(dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=20, errors="strict")))
+    except (PageError, UnicodeDecodeError, ValueError):
+        return {}
+
+
 async def data_submit(request: Request) -> Response:
     """Record a dataset request; answer with the CSV (research, evaluation) or an enquiry page."""
     guard = _guard(request)
@@ -252,6 +275,7 @@ async def data_submit(request: Request) -> Response:
         return _form_page(
             request,
             status=503,
+            values=await _typed(request),
             notice="We could not check your request just now, so nothing was recorded and nothing was sent. Please try again in a minute.",
         )
     if retry is not None:
@@ -259,6 +283,7 @@ async def data_submit(request: Request) -> Response:
         response = _form_page(
             request,
             status=429,
+            values=await _typed(request),
             notice=f"Too many requests from your address. Please try again in about {minutes} minute{'s' if minutes != 1 else ''}.",
         )
         response.headers["Retry-After"] = str(retry)
@@ -275,7 +300,7 @@ async def data_submit(request: Request) -> Response:
         raise BadRequest("Form not understood", "The form must be UTF-8 text with at most 20 fields.") from None
     form = fields.model_dump()
     token = fields.token
-    shown = {k: form[k][:300] for k in ("name", "email", "organisation", "intended_use", "licence")}
+    shown = _shown(form)
     too_fast = False
     try:
         key = guard.verify(token, guard.cookie_of(request), min_seconds=settings_of(request).form_min_seconds)
@@ -288,8 +313,8 @@ async def data_submit(request: Request) -> Response:
         )
     except TooFast as exc:
         key, too_fast = exc.key, True
-    if too_fast or form[HONEYPOT]:  # one answer for both, naming neither
-        return _form_page(request, status=400, values=shown, key=key, notice=NOT_ACCEPTED)
+    if too_fast or form[HONEYPOT]:  # one answer for both, naming neither, that looks like a success
+        return _no_store(render(request, "data_received.html", page_title=BOT_TITLE, view=artifacts(catalog_of(request))[0]))
     dataset_request, errors, values = check(form)
     if dataset_request is None:
         return _form_page(request, status=400, values=values, errors=errors, key=key)

@@ -20,8 +20,9 @@ limit, and a capped request body.
   ``settings.trusted_proxies`` (none by default, :func:`client_address`), so behind a proxy
   list the proxy's address there.
 - **Minimum time.** The token carries the time the form was served; a post sooner than
-  ``settings.form_min_seconds`` (default 3 s) after it is :class:`TooFast`, which the form
-  answers exactly as it answers a filled-in honeypot field, without saying which.
+  ``settings.form_min_seconds`` (default 1 s: sooner than a page renders and is filled in;
+  autofill takes a person about two) after it is :class:`TooFast`, which the form answers
+  exactly as it answers a filled-in honeypot field, without saying which.
 - **Body cap.** :func:`read_body` stops reading at :data:`MAX_BODY` bytes.
 
 The secret is :attr:`Settings.secret` (``$COMPUTEATLAS_SECRET``) or, when empty, a random key kept in

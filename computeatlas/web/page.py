@@ -14,7 +14,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from computeatlas.catalog import Catalog
-from computeatlas.core.errors import NotFound, ParamError, closest
+from computeatlas.core.errors import Ambiguous, NotFound, ParamError, closest
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, pattern, site_path
 from computeatlas.silicon.records import Accelerator
@@ -145,8 +145,9 @@ def find_accelerator(request: Request, ident: str) -> Accelerator:
 
     An id is served; an alias or a name (``Trn3``) that :func:`~computeatlas.silicon.resolve.resolve_id`
     resolves to one id raises :class:`Moved` to the same route at that id (the query string
-    kept), as ``computeatlas show`` resolves it. An ambiguous name raises :class:`NotFound`
-    listing the candidates; anything else :class:`NotFound` listing the closest ids.
+    kept), as ``computeatlas show`` resolves it. A name several parts share (``A100``) raises
+    :class:`~computeatlas.core.errors.Ambiguous` (300) listing every one to choose from, never
+    picking one; anything else :class:`NotFound` listing the closest ids.
     """
     catalog = catalog_of(request)
     found = catalog.accelerators.get(ident)
@@ -160,7 +161,7 @@ def find_accelerator(request: Request, ident: str) -> Accelerator:
         suggestions = [
             (f"{c.name} ({c.id})", urls.path(name, ident=c.id) if name else site_path("silicon_page", ident=c.id)) for c in exc.options
         ]
-        raise NotFound("No such accelerator", exc.message, suggestions) from None
+        raise Ambiguous("Which accelerator?", exc.message, suggestions) from None
     except ResolveError:
         return find_record(catalog.accelerators, ident, "accelerator", urls_of(request).template("silicon_page"), lambda a: a.name)
     if name is None:

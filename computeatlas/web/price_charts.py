@@ -35,7 +35,7 @@ from computeatlas.core.errors import NotFound
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
-from computeatlas.publish.exports.csv import write_rows
+from computeatlas.publish.exports.csv import file_bytes, write_rows
 from computeatlas.web import chart_links
 from computeatlas.web.page import Route, catalog_of, find_accelerator, render, settings_of
 
@@ -127,7 +127,9 @@ def _picture(chart: TimeChart, width: lines.Width) -> Response:
 def _csv(chart: TimeChart, name: str) -> Response:
     buffer = io.StringIO(newline="")
     write_rows(buffer, CSV_COLUMNS, csv_rows(chart))
-    return Response(buffer.getvalue(), media_type=CSV_MEDIA_TYPE, headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
+    return Response(
+        file_bytes(buffer.getvalue()), media_type=CSV_MEDIA_TYPE, headers={"Content-Disposition": f'attachment; filename="{name}.csv"'}
+    )
 
 
 def _handlers(make: Callable[[Request, str], TimeChart], what: str, param: str, described: Any) -> dict[str, Callable[..., Any]]:

@@ -84,12 +84,13 @@ def test_send_the_dataset_form_and_receive_the_csv(page, server: str, artifacts:
     use = form.locator('select[name="use"], select[name="intended_use"]').first
     use.select_option("research")
     form.locator('input[type="checkbox"]').check()
+    page.wait_for_timeout(2000)  # autofill: a person sends the form about two seconds after the page loads
     with page.expect_download() as info:
         form.locator('button[type="submit"]').click()
     download = info.value
     assert download.suggested_filename.endswith(".csv")
     path = download.path()
-    header = Path(path).read_text(encoding="utf-8").splitlines()[0]
+    header = Path(path).read_text(encoding="utf-8-sig").splitlines()[0]  # the CSV opens with a byte-order mark
     columns = header.split(",")
     assert columns[:2] == ["id", "name"], header
     assert any(c.startswith("memory") for c in columns)

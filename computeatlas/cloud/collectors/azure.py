@@ -1,6 +1,6 @@
 """Azure's Retail Prices API (https://prices.azure.com/api/retail/prices): public, no key.
 
-:func:`collect` asks for the Virtual Machines consumption prices of the given ARM SKU
+:class:`Azure` (and :func:`collect`, the same as a function) asks for the Virtual Machines consumption prices of the given ARM SKU
 names (``Standard_ND96isr_H100_v5`` …), in chunks joined with ``or`` in one OData
 ``$filter``, follows ``NextPageLink`` until it is null, and turns each item into an
 :class:`~computeatlas.cloud.observations.Observation`:
@@ -14,8 +14,9 @@ names (``Standard_ND96isr_H100_v5`` …), in chunks joined with ``or`` in one OD
 - the meter and SKU fields (meterName, meterId, skuId, productName, skuName,
   effectiveStartDate, isPrimaryMeterRegion) are kept in ``raw_extra``.
 
-The collection time is when the request was made (UTC). Errors: :class:`CollectorError`
-names the URL and the HTTP status or the transport failure; nothing is stored then.
+The collection time is when the page was read (UTC). Errors: :class:`CollectorError` names
+the source, the URL and the field (or the HTTP status, or the transport failure); nothing is
+stored then. The base URL may be a mirror: ``NextPageLink`` is followed on its host.
 """
 
 from __future__ import annotations
@@ -23,10 +24,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from computeatlas.cloud.azure_meters import licensed_name, meter_pricing
+from computeatlas.cloud.collectors.base import Collected, Collector, Progress
 from computeatlas.cloud.observations import ISO_4217, Observation
 
 if TYPE_CHECKING:
@@ -35,25 +36,6 @@ if TYPE_CHECKING:
 API = "https://prices.azure.com/api/retail/prices"
 CHUNK = 10
 """ARM SKU names per request (the ``$filter`` stays well under URL length limits)."""
-MAX_PAGES = 1000
-"""A guard against a NextPageLink that never ends."""
-
-
-class CollectorError(Exception):
-    """The API could not be read: the message names the URL and the reason."""
-
-
-@dataclass
-class Collected:
-    """What a collection gave: observations, and skipped items counted by reason."""
-
-    observations: list[Observation] = field(default_factory=list)
-    skipped: dict[str, int] = field(default_factory=dict)
-    pages: int = 0
-
-    def skip(self, reason: str) -> None:
-        """Count one skipped item."""
-        self.skipped[reason] = self.skipped.get(reason, 0) + 1
 
 
 def filter_for(skus: Iterable[str]) -> str:
@@ -100,48 +82,60 @@ def observation(item: dict[str, object], collected: dt.datetime, url: str) -> Ob
     )
 
 
+class Azure(Collector):
+    """Azure's Retail Prices API: the hourly consumption prices of our Azure instance types."""
+
+    name = "azure"
+    provider = "azure"
+    title = "Azure Retail Prices API"
+    reads = (API,)
+    BASE_URL = "https://prices.azure.com"
+
+    def collect(self, client: httpx.Client, progress: Progress | None = None) -> Collected:
+        """Every hourly consumption price of :attr:`instance_types` (none given: nothing asked).
+
+        Raises :class:`CollectorError` for an HTTP error status after the retries, a transport
+        failure, a body that is not the API's JSON (no ``Items`` list, an item's
+        ``retailPrice`` not a number), or more than :attr:`max_pages` pages."""
+        names = sorted(self.instance_types)
+        out = Collected()
+        endpoint = self.on_base(API)
+        for start in range(0, len(names), CHUNK):
+            url: str | None = endpoint
+            params: dict[str, str] | None = {"$filter": filter_for(names[start : start + CHUNK])}
+            first = ""
+            while url and not self.bounded(out, url):
+                self.page(out, url)
+                asked, body = self.get_json(client, url, params)
+                first, params = first or asked, None
+                items = self.need(body, "Items", list, asked)
+                link = body.get("NextPageLink")
+                if link is not None and not isinstance(link, str):
+                    raise self.error(asked, f"expected a URL or null, got {type(link).__name__}", "NextPageLink")
+                url = self.on_base(link) if link else None
+                collected = self.now()
+                for n, item in enumerate(items):
+                    if self.bounded(out, asked):
+                        break
+                    out.rows_read += 1
+                    if not isinstance(item, dict):
+                        raise self.error(asked, f"expected an object, got {type(item).__name__}", f"Items[{n}]")
+                    self.price(item.get("retailPrice"), asked, f"Items[{n}].retailPrice")
+                    result = observation(item, collected, first)
+                    if isinstance(result, str):
+                        out.skip(result)
+                    else:
+                        out.observations.append(result)
+                if progress:
+                    progress(len(items))
+        return out
+
+
 def collect(
     client: httpx.Client, skus: Iterable[str], now: Callable[[], dt.datetime] | None = None, progress: Callable[[int], None] | None = None
 ) -> Collected:
-    """Every hourly consumption price of ``skus`` from the API, through ``client``.
-
-    Raises :class:`CollectorError` for an HTTP error status, a transport failure, a body
-    that is not the API's JSON, or more than :data:`MAX_PAGES` pages.
-    """
-    import httpx
-
-    clock = now or (lambda: dt.datetime.now(dt.UTC))
-    names = sorted(set(skus))
-    out = Collected()
-    for start in range(0, len(names), CHUNK):
-        request = client.build_request("GET", API, params={"$filter": filter_for(names[start : start + CHUNK])})
-        url: str | None = str(request.url)
-        first = url
-        while url:
-            if out.pages >= MAX_PAGES:
-                raise CollectorError(f"{first}: more than {MAX_PAGES} pages; stopped")
-            try:
-                response = client.get(url)
-            except httpx.HTTPError as exc:
-                raise CollectorError(f"{url}: {type(exc).__name__}: {exc}") from None
-            if response.status_code != 200:
-                raise CollectorError(f"{url}: HTTP {response.status_code} {response.reason_phrase}")
-            try:
-                body = response.json()
-                items, url = body["Items"], body.get("NextPageLink")
-            except (ValueError, KeyError, TypeError):
-                raise CollectorError(f"{response.url}: not the Retail Prices API's JSON (no Items)") from None
-            out.pages += 1
-            collected = clock()
-            for item in items:
-                result = observation(item, collected, str(first))
-                if isinstance(result, str):
-                    out.skip(result)
-                else:
-                    out.observations.append(result)
-            if progress:
-                progress(len(items))
-    return out
+    """Every hourly consumption price of ``skus`` from the API, through ``client`` (:class:`Azure`)."""
+    return Azure(now=now, instance_types=skus).collect(client, progress)
 
 
-__all__ = ["API", "Collected", "CollectorError", "collect", "filter_for", "observation"]
+__all__ = ["API", "Azure", "collect", "filter_for", "observation"]

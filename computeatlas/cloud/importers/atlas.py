@@ -107,7 +107,12 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
     Every cell is checked by the cell parsers of :mod:`~computeatlas.cloud.importers.cells`
     (each distinct cell once, :data:`MEMO_CELLS`), so the observation is made from checked
     values (:meth:`~computeatlas.cloud.observations.Observation.trusted`)."""
-    now = now or dt.datetime.now(dt.UTC)
+    yield from rows(path, COLUMNS, parser(path, now or dt.datetime.now(dt.UTC)))
+
+
+def parser(path: Path, now: dt.datetime) -> Callable[[dict[str, str]], Observation]:
+    """The parse of one row of ``path`` (its cells by column name) into an observation,
+    raising :class:`CellError` for the first bad cell in the order the columns are named."""
     memo: dict[str, dict[str, object]] = {column: {} for column in COLUMNS}
     via = path.name
 
@@ -119,8 +124,8 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         known[text] = found
         return found
 
-    def when(raw: dict[str, str], column: str) -> dt.datetime:
-        return timestamp(raw, column, now, allow_date_alone=False)
+    parsers = cell_parsers(now)
+    when = parsers["collected"]
 
     pricings, units, providers, amounts = memo["pricing"], memo["unit"], memo["provider"], memo["amount"]
     codes, bases, counts, times = memo["currency"], memo["price_basis"], memo["accelerators"], memo["collected"]
@@ -130,11 +135,11 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         # is rejected for the first, as it always was. Each distinct cell is parsed once (its
         # column's memo read inline: a call per cell costs more than the read).
         text = raw["pricing"]
-        pricing = pricings[text] if text in pricings else cell("pricing", text, _pricing)
+        pricing = pricings[text] if text in pricings else cell("pricing", text, parsers["pricing"])
         text = raw["unit"]
-        unit = units[text] if text in units else cell("unit", text, _unit)
+        unit = units[text] if text in units else cell("unit", text, parsers["unit"])
         term = raw["term"].strip()
-        if not term and pricing in _NEED_TERM:
+        if not term and pricing in NEED_TERM:
             raise CellError("term", f"a {pricing} price needs its term (e.g. '1 year')", raw["term"])
         instance = raw["instance_type"].strip()
         if not instance:
@@ -143,15 +148,15 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
         if not source_url.startswith(("http://", "https://")):
             raise CellError("source_url", "the page or API the price was read on (http… URL)", source_url)
         text = raw["provider"]
-        provider = providers[text] if text in providers else cell("provider", text, _provider)
+        provider = providers[text] if text in providers else cell("provider", text, parsers["provider"])
         text = raw["amount"]
-        amount = amounts[text] if text in amounts else cell("amount", text, price)
+        amount = amounts[text] if text in amounts else cell("amount", text, parsers["amount"])
         text = raw["currency"]
-        code = codes[text] if text in codes else cell("currency", text, currency)
+        code = codes[text] if text in codes else cell("currency", text, parsers["currency"])
         text = raw["price_basis"]
-        basis = bases[text] if text in bases else cell("price_basis", text, _basis)
+        basis = bases[text] if text in bases else cell("price_basis", text, parsers["price_basis"])
         text = raw["accelerators"]
-        stated = counts[text] if text in counts else cell("accelerators", text, count)
+        stated = counts[text] if text in counts else cell("accelerators", text, parsers["accelerators"])
         text = raw["collected"]
         collected = times[text] if text in times else cell("collected", text, when)
         return Observation.trusted(
@@ -176,10 +181,30 @@ def read(path: Path, now: dt.datetime | None = None, **_: object) -> Iterator[Re
             _SET,
         )
 
-    yield from rows(path, COLUMNS, parse)
+    return parse
 
 
-_NEED_TERM = frozenset((PricingKind.RESERVED, PricingKind.COMMITTED))
+def cell_parsers(now: dt.datetime) -> dict[str, Callable[[dict[str, str], str], object]]:
+    """The parser of each column that has one (called as ``parser({column: text}, column)``;
+    :class:`CellError` for a bad cell): what :func:`parser` checks each distinct cell with, and
+    the columnar reader (:mod:`~computeatlas.cloud.importers.atlas_columns`) too."""
+
+    def when(raw: dict[str, str], column: str) -> dt.datetime:
+        return timestamp(raw, column, now, allow_date_alone=False)
+
+    return {
+        "pricing": _pricing,
+        "unit": _unit,
+        "provider": _provider,
+        "amount": price,
+        "currency": currency,
+        "price_basis": _basis,
+        "accelerators": count,
+        "collected": when,
+    }
+
+
+NEED_TERM = frozenset((PricingKind.RESERVED, PricingKind.COMMITTED))
 
 
 def _pricing(raw: dict[str, str], column: str) -> PricingKind:

@@ -69,14 +69,7 @@ def rows(
             if isinstance(cells, TableError):
                 yield Reading(line, cells)
                 continue
-            try:
-                result = parse(cells)
-            except CellError as exc:
-                yield Reading(line, exc.at(name, line))
-                continue
-            except Exception as exc:
-                yield Reading(line, _row_error(path, line, exc))
-                continue
+            result = parsed(parse, cells, path, name, line)
             if isinstance(result, list):
                 for item in result:
                     yield Reading(line, item)
@@ -84,6 +77,23 @@ def rows(
                 yield Reading(line, result)
     except TableError as exc:
         raise InputFailed([exc]) from None
+
+
+def parsed(
+    parse: Callable[[dict[str, str]], Observation | Skip | list[Observation | Skip]],
+    cells: dict[str, str],
+    path: Path,
+    name: str,
+    line: int,
+) -> Observation | Skip | list[Observation | Skip] | TableError:
+    """What ``parse`` makes of one row's ``cells`` (on ``line`` of ``path``, called ``name`` in
+    errors): a :class:`CellError` placed there, any other exception as that row's :class:`TableError`."""
+    try:
+        return parse(cells)
+    except CellError as exc:
+        return exc.at(name, line)
+    except Exception as exc:
+        return _row_error(path, line, exc)
 
 
 def _row_error(path: Path, line: int, exc: Exception) -> TableError:
@@ -260,6 +270,7 @@ __all__ = [
     "count",
     "currency",
     "open_csv",
+    "parsed",
     "price",
     "provider_id",
     "rows",

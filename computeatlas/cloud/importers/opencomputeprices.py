@@ -35,6 +35,7 @@ from pathlib import Path
 from computeatlas.cloud.azure_meters import meter_pricing
 from computeatlas.cloud.importers.atlas import term_kind
 from computeatlas.cloud.importers.cells import Reading, Skip, count, currency, price, provider_id, rows, timestamp
+from computeatlas.cloud.importers.skypilot import PER_GPU_FEEDS, stated_memory_gb
 from computeatlas.cloud.observations import LICENSED_SUFFIX, Observation
 from computeatlas.core.tabular import CellError
 
@@ -72,8 +73,13 @@ _UNITS = {"hour": "hour", "hr": "hour", "second": "second", "month": "month", "w
 
 
 def _memory(raw: dict[str, str], n: int | None) -> float | None:
-    """Memory per instance in GB as the source states it, or None when it does not say."""
+    """Memory per instance in GB as the source states it, or None when it does not say. A SkyPilot
+    ``GpuInfo`` of a cloud whose fetcher misnames its figures is read as that fetcher writes it
+    (:data:`computeatlas.cloud.importers.skypilot.PER_GPU_FEEDS`)."""
     text = raw["gpu_memory_gb"].strip()
+    provider = provider_id(raw["provider"])
+    if text.startswith("{") and raw["source"] == "skypilot" and provider in PER_GPU_FEEDS:
+        return stated_memory_gb(text, n, provider)
     if text.startswith("{"):
         try:
             info = ast.literal_eval(text)

@@ -9,9 +9,10 @@ id) and ``collected`` (when the catalog was fetched, UTC). Rows without an accel
 skipped (CPU-only shapes); a row without an instance name (Google Cloud prices GPUs apart
 from their host) is named ``<count>x <AcceleratorName>`` and placed, like every row, only
 through our instance table. ``GpuInfo``'s total GPU memory (MiB) is kept as the memory the
-source states per instance. ``AcceleratorCount`` is the count the source states (a count
-that is not our instance table's holds the row as ``count_mismatch``), except for a TPU
-slice (``tpu-v4-8``), where it counts slices, not chips, and no count is stated.
+source states per instance, read per cloud as SkyPilot's own fetcher writes it
+(:data:`PER_GPU_FEEDS`, :func:`stated_memory_gb`). ``AcceleratorCount`` is the count the
+source states (a count that is not our instance table's holds the row as ``count_mismatch``),
+except for a TPU slice (``tpu-v4-8``), where it counts slices, not chips, and no count is stated.
 """
 
 from __future__ import annotations
@@ -29,9 +30,38 @@ from computeatlas.core.tabular import CellError, TableError
 COLUMNS = ("InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "Price", "Region", "GpuInfo", "SpotPrice")
 CATALOG_URL = "https://github.com/skypilot-org/skypilot-catalog"
 MIB_GB = 1.048576e-3
+GB_AS_MIB_BELOW = 1024
+"""A RunPod ``SizeInMiB`` under this is RunPod's ``memoryInGb`` copied unconverted (no GPU has
+under 1 GiB), so it is read as GB; at or above it, as MiB."""
+
+PER_GPU_FEEDS = {
+    "lambda": "mib",
+    "runpod": "gb_when_small",
+}
+"""Clouds (our provider ids) whose ``GpuInfo`` does not mean what its names say, and how
+:func:`stated_memory_gb` reads it: from the per-GPU ``Gpus[0].MemoryInfo.SizeInMiB`` times
+``AcceleratorCount``, never from ``TotalGpuMemoryInMiB``. The evidence is SkyPilot's own
+fetchers (skypilot-org/skypilot, ``sky/catalog/data_fetchers/``):
+
+- ``lambda`` (``fetch_lambda_cloud.py``, commit 115eca47): ``GPU_TO_MEMORY`` gives one GPU's
+  memory in MiB by name ("Source: https://lambdalabs.com/service/gpu-cloud", ``'H100': 81920``)
+  and the fetcher writes ``'SizeInMiB': GPU_TO_MEMORY[gpu]`` and ``'TotalGpuMemoryInMiB':
+  GPU_TO_MEMORY[gpu]``: the "total" is one GPU's memory, not multiplied by the count
+  (``gpu_8x_h100_sxm5`` states 81920 MiB for eight GPUs);
+- ``runpod`` (``fetch_runpod.py``, commit 8c488dc5): ``gpu_memory = gpu_type.get('memoryInGb', 0)``
+  ("the VRAM memory per GPU (not scaled to count)") is written as ``'SizeInMiB': gpu_memory``
+  and ``'TotalGpuMemoryInMiB': gpu_memory * gpu_count``: RunPod's GB figure under a MiB name
+  (``SizeInMiB: 80`` for an 80 GB A100). A later version (commit 06f47324) converts first
+  (``gpu_memory_mib = gpu_memory_gib * 1024``), so a value of :data:`GB_AS_MIB_BELOW` or more
+  is MiB.
+
+Every other cloud's ``TotalGpuMemoryInMiB`` is read as written."""
 
 
-def _memory(text: str, n: int | None) -> float | None:
+def stated_memory_gb(text: str, n: int | None, provider: str = "") -> float | None:
+    """The GPU memory per instance (GB) a ``GpuInfo`` cell states, or None when it states none
+    or is not readable; ``n`` is the row's ``AcceleratorCount``, ``provider`` our provider id
+    (it picks the reading of :data:`PER_GPU_FEEDS`)."""
     if not text.strip():
         return None
     try:
@@ -40,10 +70,16 @@ def _memory(text: str, n: int | None) -> float | None:
         return None
     if not isinstance(info, dict):
         return None
-    if info.get("TotalGpuMemoryInMiB"):
-        return round(float(info["TotalGpuMemoryInMiB"]) * MIB_GB, 3)
     gpus = info.get("Gpus") or []
     size = gpus[0].get("MemoryInfo", {}).get("SizeInMiB") if gpus and isinstance(gpus[0], dict) else None
+    feed = PER_GPU_FEEDS.get(provider)
+    if feed is not None:
+        if not size:
+            return None
+        per_gpu = float(size) if feed == "gb_when_small" and float(size) < GB_AS_MIB_BELOW else float(size) * MIB_GB
+        return round(per_gpu * (n or 1), 3)
+    if info.get("TotalGpuMemoryInMiB"):
+        return round(float(info["TotalGpuMemoryInMiB"]) * MIB_GB, 3)
     return round(float(size) * MIB_GB * (n or 1), 3) if size else None
 
 
@@ -88,7 +124,7 @@ def read(
             unit="hour",
             price_basis="instance",
             stated_accelerators=None if accelerator.startswith("tpu-") else n,
-            stated_memory_gb=_memory(raw["GpuInfo"], n),
+            stated_memory_gb=stated_memory_gb(raw["GpuInfo"], n, provider or ""),
             collected=collected,
             source_url=CATALOG_URL,
             source_title=f"SkyPilot catalog vms.csv ({cloud})",

@@ -1,4 +1,13 @@
-"""The silicon table as CSV: RFC 4180 (comma, double quotes, CRLF line ends), UTF-8, a header row.
+"""The silicon table as CSV, and the one CSV dialect of every CSV the project writes.
+
+The dialect: RFC 4180 (comma, double quotes, CRLF line ends), UTF-8 **with a byte-order
+mark** on every file and download (Excel on Windows opens a file without one as the
+system's code page, turning "×", "≈" or "Zoë" into mojibake; with it, Excel reads UTF-8;
+``pandas.read_csv`` drops the mark itself, and Python's ``csv`` reads the first header
+clean when the file is opened with ``encoding="utf-8-sig"``, which reads files without a
+mark too). A CSV written to a terminal or a pipe (the CLI) has no mark: it is a stream, not
+a file. Times are one format, ``2026-03-21T06:19:35Z`` (UTC, to the second, as the JSON
+API writes them; :func:`timestamp_text`).
 
 No cell ever starts a spreadsheet formula: a text cell beginning with ``=``, ``+``,
 ``-``, ``@``, a tab or a carriage return gets a leading apostrophe (``'=1+1``), the
@@ -20,6 +29,7 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TextIO
 
 from computeatlas.core.numbers import plain_text
 from computeatlas.publish.exports.silicon_table import NAME, SiliconTable
@@ -31,6 +41,26 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NEGATIVE_NUMBER = re.compile(r"-\d+(?:\.\d+)?")
 
 MEDIA_TYPE = "text/csv; charset=utf-8; header=present"
+
+BOM = "\ufeff"
+"""The byte-order mark that opens every CSV file and download (see the module's note)."""
+
+LINE_END = "\r\n"
+"""The line end of every CSV the project writes (RFC 4180)."""
+
+TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+"""The one format of a time in a CSV: UTC, to the second, ``Z`` (strftime; DuckDB's strftime takes it too)."""
+
+
+def timestamp_text(when: dt.datetime) -> str:
+    """``when`` (aware; a naive time is taken as UTC) as :data:`TIMESTAMP_FORMAT`."""
+    aware = when if when.tzinfo is not None else when.replace(tzinfo=dt.UTC)
+    return aware.astimezone(dt.UTC).strftime(TIMESTAMP_FORMAT)
+
+
+def file_bytes(text: str) -> bytes:
+    """CSV ``text`` as the bytes of a file or a download: UTF-8 with the byte-order mark."""
+    return (BOM + text).encode("utf-8")
 
 
 def neutralise(text: str) -> str:
@@ -52,20 +82,25 @@ def sql_neutralise(expression: str) -> str:
     )
 
 
-def cell_text(value: Value) -> str:
-    """One cell as CSV text: numbers plainly, nothing as an empty cell, text neutralised."""
+def cell_text(value: Value | dt.datetime) -> str:
+    """One cell as CSV text: numbers plainly, a time as :func:`timestamp_text`, nothing as an
+    empty cell, text neutralised."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return plain_text(value)
+    if isinstance(value, dt.datetime):
+        return timestamp_text(value)
     return neutralise(str(value))
 
 
-def write_rows(stream: io.TextIOBase, header: Sequence[str], rows: Iterable[Sequence[Value]]) -> None:
-    """Write ``header`` and ``rows`` to a text ``stream`` (opened with ``newline=""``)."""
-    writer = csv.writer(stream, dialect="excel", lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
+def write_rows(stream: io.TextIOBase | TextIO, header: Sequence[str], rows: Iterable[Sequence[Value | dt.datetime]]) -> None:
+    """Write ``header`` and ``rows`` to a text ``stream`` (opened with ``newline=""``), every
+    cell through :func:`cell_text`, lines ended by :data:`LINE_END` (no byte-order mark: see
+    :func:`file_bytes`)."""
+    writer = csv.writer(stream, dialect="excel", lineterminator=LINE_END, quoting=csv.QUOTE_MINIMAL)
     writer.writerow([neutralise(h) for h in header])
     for row in rows:
         writer.writerow([cell_text(v) for v in row])
@@ -79,8 +114,8 @@ def to_text(table: SiliconTable) -> str:
 
 
 def to_bytes(table: SiliconTable) -> bytes:
-    """The whole table as UTF-8 CSV bytes (no byte-order mark)."""
-    return to_text(table).encode("utf-8")
+    """The whole table as the bytes of a CSV file (:func:`file_bytes`: UTF-8 with the byte-order mark)."""
+    return file_bytes(to_text(table))
 
 
 def filename(day: dt.date) -> str:

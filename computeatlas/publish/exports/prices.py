@@ -24,7 +24,7 @@ import duckdb
 
 from computeatlas.cloud.dataset import StoreDamaged
 from computeatlas.cloud.store import Store
-from computeatlas.publish.exports.csv import sql_neutralise
+from computeatlas.publish.exports.csv import BOM, TIMESTAMP_FORMAT, sql_neutralise
 from computeatlas.publish.exports.silicon_table import (
     LICENCE,
     LICENCE_TITLE,
@@ -59,7 +59,7 @@ COLUMNS = (
 """The dataset's columns, in order (``per_accelerator_hour`` is derived, in ``currency``)."""
 
 NUMBERS = frozenset({"collected", "amount", "accelerators", "per_accelerator_hour"})
-"""The columns that are not text (never neutralised)."""
+"""The columns that are not text (never neutralised; ``collected`` is written as the one CSV time format)."""
 
 MEDIA_TYPES: dict[str, str] = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
 
@@ -69,16 +69,47 @@ OCP_NOTICE = (
 )
 
 
+KNOWN_LICENCES = (
+    ("Apache License", "Apache-2.0"),
+    ("Mozilla Public License, version 2.0", "MPL-2.0"),
+    ("MIT License", "MIT"),
+)
+"""The licence headings the upstream copies beside the bundled store open with, and their SPDX ids."""
+
+
+def _upstream_texts(store: Store) -> dict[str, str]:
+    """Each upstream source's licence text kept beside ``store`` as ``LICENSE-<Name>``, by name."""
+    copies = sorted(store.root.glob("LICENSE-*")) if store.root.is_dir() else []
+    texts = {p.name.removeprefix("LICENSE-"): p.read_text(encoding="utf-8") for p in copies if p.is_file()}
+    texts.setdefault("OpenComputePrices", OCP_NOTICE)
+    return dict(sorted(texts.items(), key=lambda kv: kv[0].casefold()))
+
+
+def upstream_licences(store: Store) -> dict[str, str]:
+    """The licence of each upstream source whose rows are in ``store``: its name (as its rows'
+    ``via`` names it) → the SPDX id of the licence heading its text opens with (in its first
+    300 characters), or ``"see the notice"`` when the heading is not one of :data:`KNOWN_LICENCES`."""
+    found = {}
+    for name, text in _upstream_texts(store).items():
+        head = text[:300]
+        found[name] = next((spdx for heading, spdx in KNOWN_LICENCES if heading in head), "see the notice")
+    return found
+
+
+def licence_summary(store: Store) -> str:
+    """One line naming every licence of the price dataset: ours, then each upstream source's
+    (``CC-BY-NC-4.0 (Compute Atlas data); Apache-2.0 (Cyclenerd rows); …``)."""
+    upstream = "; ".join(f"{spdx} ({name} rows)" for name, spdx in upstream_licences(store).items())
+    return f"{LICENCE} (Compute Atlas data); {upstream}"
+
+
 def notice(store: Store) -> str:
     """The licence notices of the price dataset, as plain text: ours, then every upstream
     source's licence kept beside the store as ``LICENSE-<Name>`` (its rows name ``<Name>`` in
     ``via``); the OpenComputePrices notice above when a store has no copy of it."""
-    copies = sorted(store.root.glob("LICENSE-*")) if store.root.is_dir() else []
-    texts = {p.name.removeprefix("LICENSE-"): p.read_text(encoding="utf-8") for p in copies if p.is_file()}
-    texts.setdefault("OpenComputePrices", OCP_NOTICE)
     upstream = "".join(
         f"Rows whose 'via' names {name} are used under this licence:\n\n{text.rstrip()}\n\n"
-        for name, text in sorted(texts.items(), key=lambda kv: kv[0].casefold())
+        for name, text in _upstream_texts(store).items()
     )
     return (
         "Compute Atlas price observations\n"
@@ -106,6 +137,8 @@ def _export(store: Store, fmt: Format) -> bytes:
 
     def column(name: str) -> str:
         text = "array_to_string(qualifiers, ' ')" if name == "qualifiers" else name
+        if name == "collected" and fmt == "csv":  # the one CSV time format, as the JSON API writes it
+            return f"strftime(collected AT TIME ZONE 'UTC', '{TIMESTAMP_FORMAT}') AS collected"
         # no text cell of the CSV starts a spreadsheet formula (the guard of the silicon CSV)
         return f"{sql_neutralise(text)} AS {name}" if fmt == "csv" and name not in NUMBERS else f"{text} AS {name}"
 
@@ -121,12 +154,12 @@ def _export(store: Store, fmt: Format) -> bytes:
             select = "SELECT " + ", ".join(f"NULL::VARCHAR AS {c}" for c in COLUMNS) + " WHERE false"
         path = "'" + str(target).replace("'", "''") + "'"
         if fmt == "csv":
-            con.execute(f"COPY ({select}) TO {path} (FORMAT CSV, HEADER true)")
+            con.execute(f"COPY ({select}) TO {path} (FORMAT CSV, HEADER true, NEW_LINE '\\r\\n')")
         else:
             meta = (
                 "{licence: "
                 + "'"
-                + f"{LICENCE} (Compute Atlas data); MIT (OpenComputePrices rows)"
+                + licence_summary(store).replace("'", "''")
                 + "'"
                 + ", notice: "
                 + "'"
@@ -135,7 +168,8 @@ def _export(store: Store, fmt: Format) -> bytes:
                 + "}"
             )
             con.execute(f"COPY ({select}) TO {path} (FORMAT PARQUET, KV_METADATA {meta})")
-        return target.read_bytes()
+        written = target.read_bytes()
+        return BOM.encode("utf-8") + written if fmt == "csv" else written
 
 
 __all__ = ["COLUMNS", "MEDIA_TYPES", "Format", "export", "notice"]

@@ -30,11 +30,13 @@ from pydantic import BaseModel, Field
 
 from computeatlas.catalog import Catalog
 from computeatlas.core.presentation import STATE_WORDS as _SHOWN_WORDS
+from computeatlas.core.provenance import read_from
 from computeatlas.core.states import DERIVED_LABEL
 from computeatlas.silicon.columns import Column, Kind, Value, export_columns
 
-SCHEMA_VERSION = "3.0.0"
-"""Version of the column schema; raised whenever a column is added, removed, renamed or re-unit-ed."""
+SCHEMA_VERSION = "3.1.0"
+"""Version of the column schema; raised whenever a column is added, removed, renamed or re-unit-ed
+(the major part), or a column's words change (the minor part)."""
 
 SCHEMA_CHANGES: tuple[tuple[str, dt.date, str], ...] = (
     ("1.0.0", dt.date(2026, 11, 30), "First published schema."),
@@ -51,6 +53,12 @@ SCHEMA_CHANGES: tuple[tuple[str, dt.date, str], ...] = (
         "interconnect_bandwidth_gbps is split by what the source counts: interconnect_bidirectional_gbps, "
         "interconnect_per_direction_gbps and interconnect_direction_not_stated_gbps (each with its _state), and "
         "interconnect_direction says which.",
+    ),
+    (
+        "3.1.0",
+        dt.date(2026, 12, 4),
+        "The {format}_sparse_pattern columns write the bare pattern 2:4 as '2:4 structured' (a spreadsheet read 2:4 "
+        "as a time of day); the CSV opens with a UTF-8 byte-order mark and writes times as 2026-03-21T06:19:35Z.",
     ),
 )
 """``(version, date, what changed)``, newest last."""
@@ -78,7 +86,7 @@ class SiliconTable:
     rows: tuple[tuple[Value, ...], ...]
     data_version: str
     last_verified: dt.date | None
-    sources: tuple[tuple[str, ...], ...] = ()
+    sources: tuple[tuple[str | None, ...], ...] = ()
 
     @property
     def names(self) -> list[str]:
@@ -107,8 +115,10 @@ class SiliconTable:
 COLUMNS: tuple[Column, ...] = export_columns()
 """The columns of schema :data:`SCHEMA_VERSION`, in order."""
 
-SOURCE_COLUMNS = ("accelerator_id", "key", "title", "url", "publisher", "kind", "accessed")
-"""Columns of the long sources table (SQLite): one row per accelerator and source."""
+SOURCE_COLUMNS = ("accelerator_id", "key", "title", "url", "publisher", "kind", "accessed", "read_from", "read_at", "copy_form", "copy_of")
+"""Columns of the long sources table (SQLite): one row per accelerator and source. ``kind`` is
+who wrote the document; ``read_from`` the host we read it on, ``read_at`` maker_hosted,
+maker_copy or elsewhere, ``copy_form`` verbatim or conversion for a copy, ``copy_of`` its original."""
 
 
 def build(catalog: Catalog) -> SiliconTable:
@@ -116,7 +126,19 @@ def build(catalog: Catalog) -> SiliconTable:
     accelerators = list(catalog.accelerators.values())
     rows = tuple(tuple(c.get(catalog, acc) for c in COLUMNS) for acc in accelerators)
     sources = tuple(
-        (acc.id, key, s.title, s.url, s.publisher, s.kind.value, s.accessed.isoformat())
+        (
+            acc.id,
+            key,
+            s.title,
+            s.url,
+            s.publisher,
+            s.kind.value,
+            s.accessed.isoformat(),
+            read_from(s.url),
+            catalog.vendor_of(acc).read_at(s).value,
+            s.copy_form.value if s.copy_form else None,
+            s.copy_of,
+        )
         for acc in accelerators
         for key, s in acc.sources.items()
     )

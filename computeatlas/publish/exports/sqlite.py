@@ -42,7 +42,8 @@ def write(table: SiliconTable, out: Path) -> list[Path]:
             db.executemany(f"INSERT INTO accelerators VALUES ({marks})", table.rows)
             db.execute(
                 "CREATE TABLE sources (accelerator_id TEXT NOT NULL REFERENCES accelerators(id), key TEXT NOT NULL, "
-                "title TEXT, url TEXT, publisher TEXT, kind TEXT, accessed TEXT, PRIMARY KEY (accelerator_id, key))"
+                "title TEXT, url TEXT, publisher TEXT, kind TEXT, accessed TEXT, read_from TEXT, read_at TEXT, copy_form TEXT, copy_of TEXT, "
+                "PRIMARY KEY (accelerator_id, key))"
             )
             db.executemany(f"INSERT INTO sources VALUES ({', '.join('?' for _ in SOURCE_COLUMNS)})", table.sources)
             db.execute("CREATE TABLE columns (name TEXT PRIMARY KEY, type TEXT NOT NULL, unit TEXT, description TEXT NOT NULL)")

@@ -1,0 +1,107 @@
+"""The SkyPilot catalog's published ``vms.csv`` files: an aggregator feed (no key).
+
+SkyPilot (github.com/skypilot-org/skypilot-catalog, Apache-2.0) publishes one
+``catalogs/<version>/<cloud>/vms.csv`` per cloud it covers, refreshed by its own fetchers.
+:class:`SkyPilot` reads one cloud's file from the repository's raw files
+(``https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8/<cloud>/vms.csv``),
+streamed to a temporary file (at most :attr:`Collector.max_rows` lines), and turns it into
+readings with the existing importer (:mod:`computeatlas.cloud.importers.skypilot`), so a
+collected file and an imported file are read the same way. The prices are SkyPilot's copy of
+the provider's, not the provider's own page: ``via`` says ``aggregator: SkyPilot catalog``.
+
+:data:`CLOUDS` maps SkyPilot's cloud folders to our provider ids; each is its own collector
+(``skypilot-lambda`` …), each collection its own run.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from computeatlas.cloud.collectors.base import Collected, Collector, Progress
+from computeatlas.cloud.importers import skypilot as importer
+from computeatlas.cloud.importers.cells import Skip
+from computeatlas.cloud.observations import InputFailed
+from computeatlas.core.tabular import TableError
+
+if TYPE_CHECKING:
+    import httpx
+
+VERSION = "v8"
+"""The catalog's schema version read (its folder under ``catalogs/``)."""
+PATH = "/skypilot-org/skypilot-catalog/master/catalogs/{version}/{cloud}/vms.csv"
+CLOUDS = {"lambda": "lambda", "runpod": "runpod"}
+"""SkyPilot's cloud folder → our provider id. Another cloud of the catalog (``vast`` → ``vast-ai``,
+``nebius``, ``hyperstack`` …) is one entry here and one recorded ``vms.csv`` in the tests."""
+
+
+class SkyPilot(Collector):
+    """One cloud's ``vms.csv`` of the SkyPilot catalog; ``cloud`` is a key of :data:`CLOUDS`."""
+
+    name = "skypilot"
+    provider = ""
+    title = "SkyPilot catalog vms.csv"
+    reads = (f"https://raw.githubusercontent.com{PATH}",)
+    BASE_URL = "https://raw.githubusercontent.com"
+
+    def __init__(self, *args: Any, cloud: str = "lambda", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if cloud not in CLOUDS:
+            raise ValueError(f"unknown SkyPilot cloud {cloud!r}; known: {', '.join(CLOUDS)}")
+        self.cloud = cloud
+        self.name = f"skypilot-{cloud}"  # type: ignore[misc]  # one collector per cloud
+        self.provider = CLOUDS[cloud]  # type: ignore[misc]
+
+    def collect(self, client: httpx.Client, progress: Progress | None = None) -> Collected:
+        """The cloud's readings (on-demand and spot, USD per instance-hour). Raises
+        :class:`~computeatlas.cloud.collectors.base.CollectorError` for a body that is not a
+        SkyPilot ``vms.csv`` (a missing column, a price as text), naming the URL and the column."""
+        import httpx
+
+        out = Collected()
+        url = self.on_base(PATH.format(version=VERSION, cloud=self.cloud))
+        self.page(out, url)
+        with tempfile.TemporaryDirectory(prefix="computeatlas-skypilot-") as folder:
+            path = Path(folder) / self.cloud / "vms.csv"
+            path.parent.mkdir()
+            collected = self.now()
+            try:
+                with client.stream("GET", url) as response, path.open("w", encoding="utf-8", newline="") as file:
+                    if response.status_code != 200:
+                        raise self.error(url, f"HTTP {response.status_code} {response.reason_phrase}")
+                    if "html" in response.headers.get("content-type", ""):
+                        raise self.error(url, "not CSV (text/html)")
+                    for n, line in enumerate(response.iter_lines()):
+                        if n > self.max_rows:  # the header and max_rows lines
+                            self.bounded(out, url)
+                            break
+                        file.write(line + "\n")
+            except httpx.TimeoutException as exc:
+                raise self.error(url, f"timed out ({type(exc).__name__})") from None
+            except httpx.HTTPError as exc:
+                raise self.error(url, f"the body could not be read whole ({type(exc).__name__}: {exc})") from None
+            try:
+                for reading in importer.read(path, provider=self.provider, collected=collected, now=collected):
+                    result = reading.result
+                    if isinstance(result, TableError):
+                        raise self.error(url, f"line {result.line}: {result.message}", result.column)
+                    if isinstance(result, Skip):
+                        out.skip(result.reason)
+                    else:
+                        out.observations.append(
+                            result.model_copy(update={"source_url": url, "via": f"aggregator: SkyPilot catalog ({self.name})"})
+                        )
+            except InputFailed as exc:
+                first = exc.errors[0]
+                raise self.error(url, first.message, first.column) from None
+            except TableError as exc:
+                raise self.error(url, exc.message, exc.column) from None
+            with path.open(encoding="utf-8") as written:
+                out.rows_read = max(0, sum(1 for _ in written) - 1)
+        if progress:
+            progress(out.rows_read)
+        return out
+
+
+__all__ = ["CLOUDS", "PATH", "VERSION", "SkyPilot"]

@@ -1,0 +1,197 @@
+"""``computeatlas prices collect`` and :func:`collect_sources` end to end, against recorded responses
+on a loopback server (every collector's base URL set by COMPUTEATLAS_COLLECTOR_URLS): each source
+into its own run, every attempt recorded, a failing source never blocking the others nor
+touching what was stored before, a missing key skipped, a run held whole by the check hook."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from computeatlas.catalog import load
+from computeatlas.cli import app as cli
+from computeatlas.cloud.collection import HELD_RULE, SOURCES, collect_sources
+from computeatlas.cloud.collection_log import attempts
+from computeatlas.cloud.collectors import http
+from computeatlas.cloud.store import Store
+from computeatlas.core.settings import Settings
+from tests.conftest import CliRunner
+from tests.loopback import FIXTURES, Answer, Server, serving
+
+NOW = dt.datetime(2026, 12, 4, 6, 0, tzinfo=dt.UTC)
+ORACLE = "/pls/apex/cetools/api/v1/products/"
+
+
+def _routes(server: Server) -> None:
+    server.route("/api/retail/prices", Answer.file("azure-page1.json"), Answer.file("azure-page2.json"))
+    server.route("/offers/v1.0/aws/index.json", Answer.file("aws-offer-index.json"))
+    server.route("/offers/v1.0/aws/AmazonEC2/current/region_index.json", Answer.file("aws-region-index.json"))
+    for region in ("ap-northeast-1", "ca-central-1"):
+        server.route(f"/offers/v1.0/aws/AmazonEC2/20250912225308/{region}/index.csv", Answer.file(f"aws-{region}.csv"))
+    server.route("/v1/services/6F81-5844-456A/skus", Answer.file("gcp-page1.json"), Answer.file("gcp-page2.json"))
+    server.route(ORACLE, Answer.file("oracle-products.json"))
+    for cloud in ("lambda", "runpod"):
+        server.route(f"/skypilot-org/skypilot-catalog/master/catalogs/v8/{cloud}/vms.csv", Answer.file(f"skypilot-{cloud}-vms.csv"))
+
+
+@contextlib.contextmanager
+def _loopback() -> Iterator[Server]:
+    with serving() as server:
+        _routes(server)
+        yield server
+
+
+def _settings(tmp_path: Path, server: Server, key: str = "test-key") -> Settings:
+    return Settings(prices=tmp_path / "prices", gcp_api_key=key, collector_urls=dict.fromkeys(SOURCES, server.url))
+
+
+def _fast() -> contextlib.AbstractContextManager:  # type: ignore[type-arg]
+    return http.client(timeout=2.0, attempts=2, backoff=0.01)
+
+
+def test_collect_all_runs_every_collector_into_its_own_run_and_records_each_attempt(tmp_path: Path) -> None:
+    with _loopback() as server:
+        env = {"COMPUTEATLAS_COLLECTOR_URLS": json.dumps(dict.fromkeys(SOURCES, server.url)), "COMPUTEATLAS_GCP_API_KEY": "test-key"}
+        result = CliRunner().invoke(
+            cli, ["prices", "collect", "--all", "--prices", str(tmp_path / "prices")], env={**env, "COLUMNS": "200"}
+        )
+    assert result.exit_code == 0, result.output
+    for name in SOURCES:
+        assert name in result.stdout
+    store = tmp_path / "prices"
+    found = {name: attempts(store, name)[0] for name in SOURCES}
+    assert {name: [a.result for a in got] for name, got in found.items()} == {name: ["imported"] for name in SOURCES}
+    rows = {name: (got[0].rows_read, got[0].accepted, got[0].held) for name, got in found.items()}
+    assert rows == {
+        "aws": (6, 0, 0),  # the recorded AWS lines are all skipped (see test_collectors), so AWS adds no run
+        "azure": (10, 9, 1),  # two requests of ten instance types each: the second is answered with the last page again
+        "gcp": (3, 0, 3),  # one GPU SKU in three regions: an accelerator part without its host (see the next test)
+        "oracle": (10, 4, 2),
+        "skypilot-lambda": (5, 3, 1),
+        "skypilot-runpod": (3, 3, 3),  # on-demand and spot per line; the spot column copies the on-demand one
+    }
+    runs = Store(store).runs()
+    assert len(runs) == 5 and {r["format"] for r in runs} == {f"collector:{n}" for n in SOURCES if n != "aws"}
+    assert found["aws"][0].run is None and all(found[n][0].run for n in SOURCES if n != "aws")
+
+
+def _decided(store: Path, provider: str) -> list[tuple[str, str, str, float, str, list[str]]]:
+    rows = Store(store).query(
+        "SELECT instance_type, region, pricing, per_accelerator_hour, status, rules FROM latest WHERE provider = ? "
+        "ORDER BY instance_type, region, pricing",
+        [provider],
+    )
+    return [
+        (r["instance_type"], r["region"], r["pricing"], round(r["per_accelerator_hour"] or 0, 6), r["status"], list(r["rules"]))
+        for r in rows
+    ]
+
+
+def test_the_recorded_responses_land_as_accepted_prices_where_our_table_places_them(tmp_path: Path) -> None:
+    """The values are the fixtures' own: Oracle's items[].currencyCodeLocalizations PAY_AS_YOU_GO values (USD
+    per GPU-hour), SkyPilot's Price ÷ AcceleratorCount, Google's units + nanos."""
+    with _loopback() as server:
+        settings = _settings(tmp_path, server)
+        collect_sources(["gcp", "oracle", "skypilot-lambda", "skypilot-runpod"], settings, load(), client=_fast)
+    store = settings.prices_dir
+    assert _decided(store, "oracle") == [
+        ("Compute  - GPU - A10", "", "on_demand", 2.0, "accepted", []),
+        ("Compute - GPU - L40S", "", "on_demand", 3.5, "accepted", []),
+        ("OCI - Compute - GPU - B200", "", "on_demand", 14.0, "accepted", []),
+        ("OCI - Compute - GPU - H100T", "", "on_demand", 10.75, "held", ["unplaced"]),  # what the T means is not written
+        ("OCI - Compute - GPU - MI300X", "", "on_demand", 6.0, "accepted", []),
+        ("Oracle Cloud Infrastructure - Compute - GPU - H100", "", "on_demand", 10.0, "held", ["unplaced"]),  # SXM or PCIe not written
+    ]
+    accepted = [r for r in _decided(store, "lambda") if r[4] == "accepted"]
+    assert accepted == [
+        ("gpu_8x_h100_sxm5", region, "on_demand", 3.99, "accepted", []) for region in ("us-east-1", "us-south-1", "us-west-2")
+    ]
+    assert [r for r in _decided(store, "runpod") if r[2] == "on_demand"] == [
+        ("1x_A100-80GB_SECURE", "CA/CA-MTL-1", "on_demand", 1.39, "accepted", []),
+        ("1x_A100-80GB_SECURE", "US/US-TX-1", "on_demand", 1.39, "accepted", []),
+        ("2x_A100-80GB_SECURE", "US/US-TX-1", "on_demand", 1.39, "accepted", []),  # 2.78 for two GPUs
+    ]
+    assert {tuple(r[5]) for r in _decided(store, "runpod") if r[2] == "spot"} == {("spot_equals_on_demand",)}
+    assert _decided(store, "google-cloud") == [
+        ("Nvidia Tesla A100 GPU", region, "on_demand", 2.933908, "held", ["split_bill"])
+        for region in ("us-central1", "us-east1", "us-west1")
+    ]
+
+
+def test_a_skypilot_memory_that_genuinely_disagrees_is_still_held(tmp_path: Path) -> None:
+    """The Lambda file with the A10's 24576 MiB written for the H100: 8 × 25.8 GB is not 8 × 80 GB."""
+    text = (FIXTURES / "skypilot-lambda-vms.csv").read_text(encoding="utf-8").replace("'SizeInMiB': 81920", "'SizeInMiB': 24576")
+    with _loopback() as server:
+        server.route("/skypilot-org/skypilot-catalog/master/catalogs/v8/lambda/vms.csv", Answer(text.encode(), content_type="text/csv"))
+        settings = _settings(tmp_path, server)
+        collect_sources(["skypilot-lambda"], settings, load(), client=_fast)
+    rows = Store(settings.prices_dir).query("SELECT rules, reasons FROM latest WHERE instance_type = 'gpu_8x_h100_sxm5'")
+    assert len(rows) == 3 and all(list(r["rules"]) == ["memory_mismatch"] for r in rows)
+    assert rows[0]["reasons"][0] == "the source states 206.158 GB per instance; 8 × 80 GB = 640 GB"
+
+
+def test_a_failing_source_stores_nothing_keeps_earlier_runs_and_never_blocks_the_others(tmp_path: Path) -> None:
+    catalog = load()
+    with _loopback() as server:
+        settings = _settings(tmp_path, server)
+        first = collect_sources(["oracle"], settings, catalog, client=_fast)
+        before = Store(settings.prices_dir).runs()
+        server.route(ORACLE, Answer(b"<html>Service Unavailable</html>", 503, "text/html"))
+        later = collect_sources(["oracle", "skypilot-lambda"], settings, catalog, client=_fast)
+    assert first[0].attempt.result == "imported" and len(before) == 1
+    oracle, lambda_ = (o.attempt for o in later)
+    assert oracle.result == "failed" and "HTTP 503" in (oracle.error or "") and oracle.run is None
+    assert lambda_.result == "imported" and lambda_.accepted + lambda_.held == 4
+    after = Store(settings.prices_dir).runs()
+    assert len(after) == 2 and before[0] in after  # the earlier Oracle run is still there, as it was
+    assert [a.result for a in attempts(settings.prices_dir, "oracle")[0]] == ["failed", "imported"]
+
+
+def test_without_an_api_key_gcp_is_skipped_and_says_so(tmp_path: Path) -> None:
+    with _loopback() as server:
+        outcomes = collect_sources(["gcp"], _settings(tmp_path, server, key=""), load(), client=_fast)
+    attempt = outcomes[0].attempt
+    assert attempt.result == "skipped" and attempt.reason == "needs the setting COMPUTEATLAS_GCP_API_KEY, which is not set; skipped"
+    assert server.hits("/v1/services/6F81-5844-456A/skus") == 0
+    assert attempts(tmp_path / "prices", "gcp")[0][0].reason == attempt.reason
+
+
+def test_the_check_hook_holds_a_run_whole_with_its_reason(tmp_path: Path) -> None:
+    seen: list[tuple[str, int]] = []
+
+    def check(source: str, collected: object, store: Store) -> str | None:
+        seen.append((source, len(collected.observations)))  # type: ignore[attr-defined]
+        return "the median price moved 12× since the previous run"
+
+    with _loopback() as server:
+        settings = _settings(tmp_path, server)
+        outcomes = collect_sources(["oracle"], settings, load(), client=_fast, check=check)
+    attempt = outcomes[0].attempt
+    assert seen == [("oracle", 6)]
+    assert attempt.result == "held" and attempt.reason == "the median price moved 12× since the previous run" and attempt.held == 6
+    held = Store(settings.prices_dir).held()
+    assert len(held) == 6 and all(HELD_RULE in row["rules"] for row in held)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [(["prices", "collect"], "name the collectors to run, or give --all"), (["prices", "collect", "nosuch"], "unknown collector 'nosuch'")],
+)
+def test_cli_collect_without_a_known_collector_is_exit_2(tmp_path: Path, args: list[str], words: str) -> None:
+    result = CliRunner().invoke(cli, [*args, "--prices", str(tmp_path / "prices")])
+    assert result.exit_code == 2 and words in result.stderr
+    assert not (tmp_path / "prices").exists()
+
+
+def test_cli_collect_names_a_failure_and_exits_1(tmp_path: Path) -> None:
+    with serving() as server:
+        server.route(ORACLE, Answer(b'{"items": "none"}'))
+        env = {"COMPUTEATLAS_COLLECTOR_URLS": json.dumps({"oracle": server.url}), "COLUMNS": "300"}
+        result = CliRunner().invoke(cli, ["prices", "collect", "oracle", "--prices", str(tmp_path / "prices")], env=env)
+    assert result.exit_code == 1
+    assert "oracle failed, nothing stored from it: oracle: http://127.0.0.1:" in result.stderr and "(field 'items')" in result.stderr

@@ -1,0 +1,226 @@
+"""Each collector against recorded responses served over a real loopback socket (tests/loopback.py):
+the happy path, pagination, a 429 then success, a 500 every time, a timeout, a body cut short,
+a changed schema, the row bound. The fixtures' provenance is tests/fixtures/collectors/README.md."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+
+import httpx
+import pytest
+
+from computeatlas.cloud.collectors import http
+from computeatlas.cloud.collectors.aws import Aws
+from computeatlas.cloud.collectors.azure import Azure
+from computeatlas.cloud.collectors.base import CollectorError
+from computeatlas.cloud.collectors.gcp import Gcp
+from computeatlas.cloud.collectors.oracle import Oracle
+from computeatlas.cloud.collectors.skypilot import SkyPilot
+from computeatlas.cloud.importers.skypilot import stated_memory_gb
+from tests.loopback import FIXTURES, Answer, serving
+
+NOW = dt.datetime(2026, 12, 4, 6, 0, tzinfo=dt.UTC)
+ORACLE = "/pls/apex/cetools/api/v1/products/"
+AZURE = "/api/retail/prices"
+GCP = "/v1/services/6F81-5844-456A/skus"
+LAMBDA = "/skypilot-org/skypilot-catalog/master/catalogs/v8/lambda/vms.csv"
+
+
+def _client(timeout: float = 2.0) -> httpx.Client:
+    return http.client("https://atlas.example.org", timeout=timeout, attempts=3, backoff=0.01)
+
+
+def _aws_routes(server: object) -> None:
+    route = server.route  # type: ignore[attr-defined]
+    route("/offers/v1.0/aws/index.json", Answer.file("aws-offer-index.json"))
+    route("/offers/v1.0/aws/AmazonEC2/current/region_index.json", Answer.file("aws-region-index.json"))
+    route("/offers/v1.0/aws/AmazonEC2/20250912225308/ap-northeast-1/index.csv", Answer.file("aws-ap-northeast-1.csv"))
+    route("/offers/v1.0/aws/AmazonEC2/20250912225308/ca-central-1/index.csv", Answer.file("aws-ca-central-1.csv"))
+
+
+def test_azure_follows_next_page_links_on_its_own_host_and_maps_the_meters() -> None:
+    with serving() as server, _client() as client:
+        server.route(AZURE, Answer.file("azure-page1.json"), Answer.file("azure-page2.json"))
+        got = Azure(server.url, now=lambda: NOW, instance_types=["Standard_ND96isr_H100_v5", "Standard_ND96isr_H200_v5"]).collect(client)
+    assert server.hits(AZURE) == 2 and got.pages == 2 and got.rows_read == 7
+    assert "$skip=4" in server.seen[1][0]  # the NextPageLink's query, asked of the loopback host
+    assert server.seen[0][1]["User-Agent"].startswith("computeatlas/") and "(+https://atlas.example.org)" in server.seen[0][1]["User-Agent"]
+    by = {(o.instance_type, o.region, o.pricing.value): o.amount for o in got.observations}
+    assert by[("Standard_ND96isr_H100_v5", "eastus", "on_demand")] == 98.32
+    assert by[("Standard_ND96isr_H100_v5", "eastus", "spot")] == 18.169536
+    assert by[("Standard_ND96isr_H100_v5 (Windows)", "eastus", "on_demand")] == 102.736
+    assert by[("Standard_ND96isr_H200_v5", "swedencentral", "on_demand")] == 110.272
+    assert got.skipped == {}
+
+
+def test_aws_reads_the_offer_index_the_region_index_and_each_regional_file_streamed() -> None:
+    with serving() as server, _client() as client:
+        _aws_routes(server)
+        got = Aws(server.url, now=lambda: NOW, instance_types=["c6i.large", "m6id.2xlarge"]).collect(client)
+    assert got.pages == 4 and got.rows_read == 6
+    # the recorded lines are Windows with SQL Server, dedicated tenancy or an upfront fee: each skipped with its reason
+    assert got.skipped == {"tenancy 'Dedicated' (only shared tenancy is read)": 3, "pre-installed software in the price": 3}
+    assert got.observations == []
+
+
+def test_aws_stops_at_the_row_bound_with_a_warning() -> None:
+    with serving() as server, _client() as client:
+        _aws_routes(server)
+        got = Aws(server.url, now=lambda: NOW, instance_types=["c6i.large"], max_rows=2).collect(client)
+    assert got.rows_read == 2 and len(got.warnings) == 1 and "row bound (2 rows read)" in got.warnings[0]
+    assert server.hits("/offers/v1.0/aws/AmazonEC2/20250912225308/ca-central-1/index.csv") == 0
+
+
+def test_aws_a_file_without_a_column_it_reads_names_the_column() -> None:
+    text = (FIXTURES / "aws-ap-northeast-1.csv").read_text(encoding="utf-8").replace('"PricePerUnit"', '"Price"')
+    with serving() as server, _client() as client:
+        _aws_routes(server)
+        server.route("/offers/v1.0/aws/AmazonEC2/20250912225308/ap-northeast-1/index.csv", Answer(text.encode(), content_type="text/csv"))
+        with pytest.raises(
+            CollectorError, match=r"^aws: http://127.0.0.1:\d+/offers/.*/ap-northeast-1/index.csv \(field 'PricePerUnit'\): missing"
+        ):
+            Aws(server.url, instance_types=["c6i.large"]).collect(client)
+
+
+def test_oracle_reads_gpu_hour_prices_and_skips_licences_appliances_and_other_metrics() -> None:
+    with serving() as server, _client() as client:
+        server.route(ORACLE, Answer.file("oracle-products.json"))
+        got = Oracle(server.url, now=lambda: NOW).collect(client)
+    assert "currencyCode=USD" in server.seen[0][0]
+    prices = {o.instance_type: o.amount for o in got.observations}
+    assert prices == {
+        "Compute - GPU - L40S": 3.5,
+        "OCI - Compute - GPU - H100T": 10.75,
+        "OCI - Compute - GPU - MI300X": 6.0,
+        "OCI - Compute - GPU - B200": 14.0,
+        "Compute  - GPU - A10": 2.0,
+        "Oracle Cloud Infrastructure - Compute - GPU - H100": 10.0,
+    }
+    assert {o.price_basis.value for o in got.observations} == {"accelerator"}
+    assert json.loads(got.observations[0].raw_extra)["partNumber"] == "B109479"
+    assert got.skipped == {
+        "not priced per GPU-hour": 2,
+        "a GPU-hour item outside Oracle's public GPU compute (a licence or an appliance)": 2,
+    }
+
+
+def test_a_429_is_retried_and_then_read() -> None:
+    with serving() as server, _client() as client:
+        server.route(ORACLE, Answer(b'{"message": "Too Many Requests"}', 429), Answer.file("oracle-products.json"))
+        got = Oracle(server.url).collect(client)
+    assert server.hits(ORACLE) == 2 and len(got.observations) == 6
+
+
+def test_a_500_every_time_is_an_error_naming_the_source_and_url_after_the_bounded_retries() -> None:
+    with serving() as server, _client() as client:
+        server.route(ORACLE, Answer(b"<html>busy</html>", 500, "text/html"))
+        with pytest.raises(
+            CollectorError, match=r"^oracle: http://127.0.0.1:\d+/pls/apex/cetools/api/v1/products/\?currencyCode=USD: HTTP 500"
+        ):
+            Oracle(server.url).collect(client)
+    assert server.hits(ORACLE) == 3  # the first attempt and two retries, no more
+
+
+def test_a_timeout_is_an_error_saying_so() -> None:
+    with serving() as server, _client(timeout=0.2) as client:
+        server.route(ORACLE, Answer.file("oracle-products.json", delay=1.0))
+        with pytest.raises(CollectorError, match=r"^oracle: .*: timed out \(ReadTimeout\)"):
+            Oracle(server.url).collect(client)
+    assert server.hits(ORACLE) == 3
+
+
+def test_a_body_cut_short_is_an_error_and_gives_nothing() -> None:
+    with serving() as server, _client() as client:
+        server.route(ORACLE, Answer.file("oracle-products.json", cut=200))
+        server.route(LAMBDA, Answer.file("skypilot-lambda-vms.csv", cut=300))
+        with pytest.raises(CollectorError, match=r"^oracle: .*RemoteProtocolError"):
+            Oracle(server.url).collect(client)
+        with pytest.raises(CollectorError, match=r"^skypilot-lambda: .*vms.csv: the body could not be read whole \(RemoteProtocolError"):
+            SkyPilot(server.url, cloud="lambda").collect(client)
+
+
+@pytest.mark.parametrize(
+    ("body", "kind", "words"),
+    [
+        (b"<!DOCTYPE html><html><body>Maintenance</body></html>", "text/html", r": not JSON \(text/html, starting '<!DOCTYPE html>"),
+        (b'{"lastUpdated": "2026-08-14T09:09:55.872Z", "products": []}', "application/json", r" \(field 'items'\): missing"),
+        (
+            (FIXTURES / "oracle-products.json").read_bytes().replace(b'"value": 3.5', b'"value": "3.5"'),
+            "application/json",
+            r" \(field 'items\[2\].currencyCodeLocalizations.prices.value'\): a price must be a number, got str '3.5'",
+        ),
+    ],
+)
+def test_a_changed_schema_is_an_error_naming_the_field(body: bytes, kind: str, words: str) -> None:
+    with serving() as server, _client() as client:
+        server.route(ORACLE, Answer(body, content_type=kind))
+        with pytest.raises(
+            CollectorError, match=r"^oracle: http://127.0.0.1:\d+/pls/apex/cetools/api/v1/products/\?currencyCode=USD" + words
+        ):
+            Oracle(server.url).collect(client)
+
+
+def test_gcp_without_a_key_says_it_is_skipped_and_asks_nothing() -> None:
+    assert Gcp().missing() == "needs the setting COMPUTEATLAS_GCP_API_KEY, which is not set; skipped"
+    assert Gcp(settings={"gcp_api_key": "k"}).missing() is None
+
+
+def test_gcp_follows_page_tokens_and_prices_each_gpu_sku_per_region_per_accelerator_hour() -> None:
+    with serving() as server, _client() as client:
+        server.route(GCP, Answer.file("gcp-page1.json"), Answer.file("gcp-page2.json"))
+        got = Gcp(server.url, settings={"gcp_api_key": "test-key"}, now=lambda: NOW).collect(client)
+    assert server.hits(GCP) == 2 and "key=test-key" in server.seen[0][0] and "pageToken=APKCS1HVa0Yp" in server.seen[1][0]
+    assert got.skipped == {"not a GPU or TPU SKU": 2}
+    assert [(o.instance_type, o.region, o.amount, o.price_basis.value) for o in got.observations] == [
+        ("Nvidia Tesla A100 GPU", region, 2.933908, "accelerator") for region in ("us-central1", "us-east1", "us-west1")
+    ]
+    assert all("test-key" not in o.source_url for o in got.observations)
+
+
+def test_gcp_a_missing_field_names_it_and_never_shows_the_key() -> None:
+    with serving() as server, _client() as client:
+        server.route(GCP, Answer(b'{"services": []}'))
+        with pytest.raises(CollectorError) as caught:
+            Gcp(server.url, settings={"gcp_api_key": "secret-key-123"}).collect(client)
+    assert "(field 'skus'): missing" in str(caught.value) and "secret-key-123" not in str(caught.value) and "key=<key>" in str(caught.value)
+
+
+def test_skypilot_reads_a_clouds_vms_csv_through_the_importer_marked_as_an_aggregator() -> None:
+    with serving() as server, _client() as client:
+        server.route(LAMBDA, Answer.file("skypilot-lambda-vms.csv"))
+        got = SkyPilot(server.url, cloud="lambda", now=lambda: NOW).collect(client)
+    assert got.rows_read == 5 and got.skipped == {"no accelerator (a CPU-only shape)": 1}
+    rows = [(o.provider, o.instance_type, o.region, o.pricing.value, o.amount) for o in got.observations]
+    assert ("lambda", "gpu_8x_h100_sxm5", "us-east-1", "on_demand", 31.92) in rows and len(rows) == 4
+    assert {o.via for o in got.observations} == {"aggregator: SkyPilot catalog (skypilot-lambda)"}
+    assert got.observations[0].source_url == server.url + LAMBDA
+
+
+def _gpu_info(name: str, line: int) -> str:
+    with (FIXTURES / name).open(encoding="utf-8", newline="") as file:
+        return list(csv.DictReader(file))[line]["GpuInfo"]
+
+
+def test_skypilot_gpu_memory_is_read_as_each_clouds_fetcher_writes_it() -> None:
+    """Lambda's TotalGpuMemoryInMiB is one GPU's 81920 MiB for eight; RunPod's SizeInMiB 80 is its
+    memoryInGb unconverted; RunPod's later files, and every other cloud, mean what the names say."""
+    lambda_h100 = _gpu_info("skypilot-lambda-vms.csv", 2)
+    assert "'TotalGpuMemoryInMiB': 81920" in lambda_h100
+    assert stated_memory_gb(lambda_h100, 8, "lambda") == 687.195  # 8 × 81920 MiB
+    assert stated_memory_gb(lambda_h100, 8, "aws") == 85.899  # elsewhere the total is read as written
+    runpod_2x = _gpu_info("skypilot-runpod-vms.csv", 2)
+    assert "'SizeInMiB': 80}" in runpod_2x and "'TotalGpuMemoryInMiB': 160" in runpod_2x
+    assert stated_memory_gb(runpod_2x, 2, "runpod") == 160.0  # 2 × 80 GB
+    later = runpod_2x.replace("'SizeInMiB': 80}", "'SizeInMiB': 81920}").replace("160}", "163840}")
+    assert stated_memory_gb(later, 2, "runpod") == 171.799  # 2 × 81920 MiB
+    assert stated_memory_gb("", 2, "runpod") is None and stated_memory_gb("{'Gpus': []}", 1, "lambda") is None
+
+
+def test_skypilot_a_price_as_text_names_the_line_and_the_column() -> None:
+    text = (FIXTURES / "skypilot-lambda-vms.csv").read_text(encoding="utf-8").replace(",31.92,us-west-2,", ",call us,us-west-2,")
+    with serving() as server, _client() as client:
+        server.route(LAMBDA, Answer(text.encode(), content_type="text/csv"))
+        with pytest.raises(CollectorError, match=r"^skypilot-lambda: .*vms.csv \(field 'Price'\): line 5: "):
+            SkyPilot(server.url, cloud="lambda").collect(client)
