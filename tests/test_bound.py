@@ -88,8 +88,8 @@ def test_utilisation_below_one_is_an_estimate(real_catalog) -> None:
 
 
 def test_missing_compute_leaves_the_memory_bound(real_catalog) -> None:
-    # The atlas holds no dense FP8 figure for the H200 (NVIDIA's headline is not stated dense): prefill keeps that state
-    b = _bound(real_catalog, "llama-3-3-70b", "nvidia-h200-sxm", number_format=FP8)
+    # The atlas holds no dense FP8 figure for the RTX 6000 Ada (NVIDIA prints it with sparsity only): prefill keeps that state
+    b = _bound(real_catalog, "llama-3-3-70b", "nvidia-rtx-6000-ada", number_format=FP8)
     assert b.prefill.amount is None and b.prefill.state is State.NOT_COMPARABLE
     assert b.decode.amount == b.decode_memory.amount and b.decode.amount is not None
 

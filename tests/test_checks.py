@@ -289,8 +289,46 @@ def test_validate_review_with_errors_lists_both_and_fails(tmp_path: Path) -> Non
     assert "Review: 2 flag(s)" in result.output and "acme-x.toml: specs.power.value: 700 kW is outside" in result.output
 
 
+def _two_datasheets(keynote_value: str, kind: str = "vendor") -> dict[str, Any]:
+    keynote = {
+        "title": "Acme launch keynote",
+        "url": "https://acme.example/keynote",
+        "publisher": "Acme",
+        "kind": kind,
+        "accessed": "2026-11-01",
+    }
+    bandwidth = _published(
+        "7.7 TB/s",
+        primary_reason="The datasheet is the formal specification.",
+        other_claims=[{"value": keynote_value, "source": "keynote", "note": "Rounded on a launch slide."}],
+    )
+    return make_record("acme-x", sources={**make_record("x")["sources"], "keynote": keynote}, specs__memory_bandwidth=bandwidth)
+
+
+def test_two_maker_documents_that_disagree_are_flagged_with_both(tmp_path: Path) -> None:
+    assert problems_for(tmp_path / "a", _two_datasheets("8 TB/s")) == []  # a disputed spec is not an error …
+    assert flags_for(tmp_path / "b", _two_datasheets("8 TB/s")) == [  # … but the maker against itself is a flag
+        (
+            f"{FILE}: specs.memory_bandwidth.other_claims.0: two Acme Silicon documents disagree on Acme X memory_bandwidth: "
+            "“Acme datasheet” (sheet) says 7.7 TB/s, “Acme launch keynote” (keynote) says 8 TB/s: which one holds?"
+        )
+    ]
+    assert flags_for(tmp_path / "c", _two_datasheets("7700 GB/s")) == []  # one figure written two ways
+    assert flags_for(tmp_path / "d", _two_datasheets("8 TB/s", kind="press")) == []  # press against the maker: a note, not a flag
+
+
+def test_the_real_maker_documents_that_disagree_are_flagged(real_catalog) -> None:
+    found = {(f.file.rsplit("/", 1)[-1], f.field): f.text for f in review(real_catalog) if "documents disagree" in f.message}
+    # AMD's MI200 table: 'Max Power: 500W & 560W TDP' (560 W recorded); its CDNA 3 white paper's endnote: 'MI250 (500W)'.
+    assert found[("amd-instinct-mi250.toml", "specs.power.other_claims.0")] == "500 W"
+    # NVIDIA's Blackwell datasheet gives GB200 5 PFLOPS dense FP8; its DGX Cloud benchmarking table 4,900 TFLOPS.
+    assert found[("nvidia-gb200.toml", "specs.compute.FP8.other_claims.1")] == "4.9 PFLOPS"
+    assert ("nvidia-h200-sxm.toml", "specs.compute.BF16.other_claims.0") not in found  # no NVIDIA document against the independent figure
+    assert len(found) == 19
+
+
 def test_the_real_data_passes_and_its_flags_are_reviewed(real_catalog) -> None:
-    assert [(f.file, f.field) for f in review(real_catalog)] == [
+    assert [(f.file, f.field) for f in review(real_catalog) if "documents disagree" not in f.message] == [
         ("data/accelerators/google-tpu-v5e.toml", "specs.memory"),  # v5e is Google's cost-efficient line:
         ("data/accelerators/google-tpu-v5e.toml", "specs.memory_bandwidth"),  # less memory, bandwidth and BF16
         ("data/accelerators/google-tpu-v5e.toml", "specs.compute.BF16"),  # than TPU v4, as Google states

@@ -121,12 +121,17 @@ def test_real_h100_vs_h200(real_catalog: Catalog) -> None:
     assert cells(view, "memory_bandwidth")["nvidia-h200-sxm"].ratio_display == "1.43× higher than NVIDIA H100 SXM5 80GB"
     assert cells(view, "memory")["nvidia-h200-sxm"].ratio == pytest.approx(141 / 80)  # 1.76×
     assert cells(view, "power")["nvidia-h200-sxm"].ratio == pytest.approx(1.0)  # 700 W both
-    # The H200 record has no dense compute from a source we read: nothing to set beside the H100.
-    assert view.headline.number_format is None
-    assert cells(view, "compute.FP8")["nvidia-h200-sxm"].state == "not_comparable"
-    assert cells(view, "compute.FP8")["nvidia-h200-sxm"].ratio is None
-    assert cells(view, "compute.BF16")["nvidia-h200-sxm"].state == "not_sourced"  # NVIDIA publishes it; we could not read it
-    assert cells(view, "ridge_point.FP8")["nvidia-h200-sxm"].display == "not comparable"  # the weakest input's state
+    # NVIDIA prints H200 compute only with sparsity; the dense figures are independent sources', labelled:
+    # Yobitel: "989 TFLOPS BF16 dense"; itkb.uw.cz (values "in dense mode"): "FP8 (dense) ~1,979 TFLOPS".
+    assert view.headline.number_format is NumberFormat.FP8
+    assert view.headline.text.endswith("NVIDIA H200 SXM 141GB's figure is from itkb.uw.cz, not from NVIDIA.")
+    fp8, bf16 = cells(view, "compute.FP8")["nvidia-h200-sxm"], cells(view, "compute.BF16")["nvidia-h200-sxm"]
+    assert fp8.state == "published" and fp8.amount == pytest.approx(1979e12)
+    assert fp8.display == "1,979 TFLOPS (from itkb.uw.cz, not from NVIDIA)"
+    assert fp8.ratio == pytest.approx(1.0)  # H100 SXM: 1,979 TFLOPS dense FP8 (NVIDIA's datasheet, halved by its footnote)
+    assert bf16.display == "989 TFLOPS (from Yobitel, not from NVIDIA)" and bf16.attribution == "from Yobitel, not from NVIDIA"
+    assert not fp8.dispute_to_weigh  # no NVIDIA document gives another dense figure
+    assert cells(view, "ridge_point.FP8")["nvidia-h200-sxm"].amount == pytest.approx(1979e12 / 4.8e12)  # 412 FLOP per byte
     assert view.curated is not None and view.curated.title == "NVIDIA H100 SXM5 80GB vs NVIDIA H200 SXM 141GB"
 
 
@@ -153,9 +158,13 @@ def test_a_per_package_figure_against_a_per_chip_one_says_so(real_catalog: Catal
     mi250x, a100 = memory["amd-instinct-mi250x"], memory["nvidia-a100-sxm-80gb"]
     assert mi250x.basis_label == "package of 2 GCDs" and a100.basis_label == "chip"
     assert mi250x.per_device == "64 GB per GCD (derived)"  # AMD: 128 GB is "64GB per GCD x 2"
-    assert a100.ratio == pytest.approx(80 / 128)
-    assert a100.ratio_display == "1.6× lower than AMD Instinct MI250X (per chip ÷ per package of 2 GCDs)"  # 128 ÷ 80
+    # never a bare ratio of 128 GB per package to 80 GB per chip: per device on both sides, 80 GB ÷ 64 GB per GCD
+    assert a100.ratio == pytest.approx(80 / 64)
+    assert a100.ratio_display == "1.25× higher than AMD Instinct MI250X per device (per chip ÷ per GCD, derived)"
     assert cells(view, "memory_bandwidth")["amd-instinct-mi250x"].per_device == "1.6 TB/s per GCD (derived)"
+    assert cells(view, "memory_bandwidth")["nvidia-a100-sxm-80gb"].ratio == pytest.approx(2.039e12 / 1.6e12)  # A100 80GB: 2,039 GB/s
+    power = cells(view, "power")["nvidia-a100-sxm-80gb"]  # 560 W per package has no per-device figure: no ratio
+    assert power.ratio is None and power.reason is not None and power.reason.startswith("not comparable per device")
     # two per-chip parts: the bare ratio, no words
     same = compare.build(real_catalog, ["nvidia-h100-sxm", "nvidia-a100-sxm-80gb"])
     assert cells(same, "memory")["nvidia-h100-sxm"].ratio_display == "same"  # 80 GB against 80 GB, the A100 first: no basis words
@@ -167,7 +176,7 @@ def test_compare_page_shows_the_basis_words_and_the_per_device_figure(real_clien
     assert "per package of 2 GCDs" in mi250x.select_one(".basis").get_text()
     assert mi250x.select_one(".per-device").get_text() == "= 64 GB per GCD (derived)"
     a100 = page.select_one('#compare-table tr[data-key="memory"] td[data-id="nvidia-a100-sxm-80gb"]')
-    assert a100.select_one(".ratio").get_text() == "1.6× lower than AMD Instinct MI250X (per chip ÷ per package of 2 GCDs)"
+    assert a100.select_one(".ratio").get_text() == "1.25× higher than AMD Instinct MI250X per device (per chip ÷ per GCD, derived)"
 
 
 def test_interconnect_gets_no_ratio(real_catalog: Catalog) -> None:

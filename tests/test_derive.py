@@ -48,8 +48,8 @@ def test_power_not_published_makes_per_watt_not_published(real_catalog: Catalog)
 
 
 def test_not_comparable_input_makes_the_figure_not_comparable(real_catalog: Catalog) -> None:
-    h200 = real_catalog.accelerators["nvidia-h200-sxm"]  # FP8 stated without saying dense or sparse
-    figure = derive.ridge_point(h200, FP8)
+    gh200 = real_catalog.accelerators["nvidia-gh200-144gb"]  # FP8 stated per superchip, not per GPU
+    figure = derive.ridge_point(gh200, FP8)
     assert figure.state is State.NOT_COMPARABLE and figure.value is None  # the weakest input's state
     assert "not comparable" in figure.reason
 

@@ -138,9 +138,9 @@ def test_a_part_without_a_price_or_a_published_input_says_so(client: TestClient)
     rows = {r["key"]: {c["id"]: c for c in r["cells"]} for r in view["prices"]}
     assert rows["price.on_demand"]["google-tpu-v7"]["display"] == "no current on-demand price observed"
     assert rows["price.memory_per_usd"]["google-tpu-v7"]["amount"] is None
-    h200 = client.get("/api/compare", params={"ids": "nvidia-h200-sxm,nvidia-h100-sxm"}).json()
-    compute = next(r for r in h200["prices"] if r["key"].startswith("price.compute_per_usd"))
-    assert [c["amount"] for c in compute["cells"]] == [None, None]  # H200 publishes no dense FP8: no shared format, nothing derived
+    gh200 = client.get("/api/compare", params={"ids": "nvidia-gh200-144gb,nvidia-h100-sxm"}).json()
+    compute = next(r for r in gh200["prices"] if r["key"].startswith("price.compute_per_usd"))
+    assert [c["amount"] for c in compute["cells"]] == [None, None]  # GH200 states compute per superchip: no shared format, nothing derived
 
 
 def test_the_card_opens_the_page_with_figures_as_stated_and_a_dated_price(client: TestClient) -> None:
@@ -183,7 +183,8 @@ def test_far_off_parts_get_their_own_panel_and_exclusions_quote_the_source(real_
     assert off.isdisjoint(p.id for p in memory.points)
     assert "Cerebras WSE-3" in memory.description and "panel of their own" in memory.description
     fp8 = {e.id: e.reason for e in compute_chart(real_catalog, NumberFormat.FP8).excluded}
-    assert fp8["nvidia-h200-sxm"] == (
+    assert fp8["nvidia-rtx-6000-ada"] == (  # NVIDIA's RTX 6000 Ada datasheet prints FP8 with sparsity only
         "FP8 compute: not comparable (no dense figure stated; the source says "
-        "“The GPU cranks out 4 petaflops of eight-bit floating point (FP8) math”)"
+        "“Tensor performance: 1457.0 TFLOPS (footnote 4: Effective FP8 teraFLOPS (TFLOPS) using the…”)"
     )
+    assert "nvidia-h200-sxm" not in fp8  # its dense FP8 is an independent source's, plotted with that label

@@ -116,10 +116,15 @@ def test_figures_moved_to_nvidias_own_documents(real_catalog: Catalog) -> None:
     assert a100_bf16.source == "nvidia-hopper-in-depth"
     # The guide names no board, so the SXM3 module keeps its bandwidth open.
     assert real_catalog.accelerator("nvidia-v100-sxm3-32gb").specs.memory_bandwidth.state is State.NOT_SOURCED
-    # No NVIDIA document we could read states the H200's dense tensor rate: still open, never H100's copied.
+    # No NVIDIA document we could read states the H200's dense tensor rate; never H100's copied, never halved by us:
+    # the dense figures are independent sources' in so many words (Yobitel: "989 TFLOPS BF16 dense";
+    # itkb.uw.cz, values "in dense mode": "FP8 (dense) ~1,979 TFLOPS"), marked independent_dense.
     h200 = real_catalog.accelerator("nvidia-h200-sxm")
-    assert h200.compute(FP8).state is State.NOT_COMPARABLE and h200.compute(FP8).figure is None
-    assert h200.compute(BF16).state is State.NOT_SOURCED
+    fp8, bf16 = h200.compute(FP8), h200.compute(BF16)
+    assert fp8.independent_dense and fp8.figure is not None and fp8.figure.amount == 1979e12
+    assert bf16.independent_dense and bf16.figure is not None and bf16.figure.amount == 989e12
+    assert {h200.sources[c.source or ""].kind.value for c in (fp8, bf16)} == {"independent"}
+    assert bf16.attribution == "from Yobitel, not from NVIDIA"
 
 
 def test_new_parts_record_only_what_nvidia_states(real_catalog: Catalog) -> None:

@@ -22,6 +22,7 @@ from computeatlas.core.claims import (
     SourceKind,
 )
 from computeatlas.core.states import State
+from computeatlas.publish.exports import silicon_table
 
 REQUIRED_PARTS = {
     "nvidia-a100-sxm-80gb", "nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h200-sxm", "nvidia-b200",
@@ -128,8 +129,24 @@ def test_cross_check_against_epoch(real_catalog: Catalog, ident: str, epoch_name
 
 
 def test_a_sourcing_gap_is_not_called_vendor_withholding(real_catalog: Catalog, real_client: TestClient) -> None:
-    # NVIDIA publishes H200 BF16 in its datasheet, which we could not read: ours, not NVIDIA's, gap.
-    bf16 = real_catalog.accelerator("nvidia-h200-sxm").compute(NumberFormat.BF16)
+    # AMD's MI50 product page and datasheet were not in our stored copies: ours, not AMD's, gap.
+    bf16 = real_catalog.accelerator("amd-instinct-mi50").compute(NumberFormat.BF16)
     assert bf16.state is State.NOT_SOURCED
-    page = BeautifulSoup(real_client.get("/silicon/nvidia-h200-sxm").text, "lxml")
+    page = BeautifulSoup(real_client.get("/silicon/amd-instinct-mi50").text, "lxml")
     assert page.select_one('[data-spec="compute.BF16"] dd').get_text(" ", strip=True).startswith("not yet sourced")
+
+
+def test_a_dense_figure_the_maker_does_not_print_says_whose_it_is(real_client: TestClient) -> None:
+    # NVIDIA prints H200 compute only with sparsity; Yobitel's knowledge base: "989 TFLOPS BF16 dense".
+    page = BeautifulSoup(real_client.get("/silicon/nvidia-h200-sxm").text, "lxml")
+    assert (
+        page.select_one('[data-spec="compute.BF16"] dd').get_text(" ", strip=True).startswith("989 TFLOPS (from Yobitel, not from NVIDIA)")
+    )
+    api = real_client.get("/api/accelerators/nvidia-h200-sxm").json()
+    assert "989 TFLOPS (from Yobitel, not from NVIDIA)" in str(api)
+
+
+def test_the_dataset_row_says_whose_dense_figure_it_is(real_catalog: Catalog) -> None:
+    # itkb.uw.cz, values "in dense mode (without 2:4 structured sparsity …)": "FP8 (dense) ~1,979 TFLOPS"
+    row = next(r for r in silicon_table.build(real_catalog).records() if r["id"] == "nvidia-h200-sxm")
+    assert "1979 TFLOPS (from itkb.uw.cz, not from NVIDIA)" in row.values()

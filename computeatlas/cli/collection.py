@@ -18,8 +18,13 @@ from rich.table import Table
 from computeatlas.cli.base import DataOption, PricesOption, err, fail, load_catalog, out, settings_for
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cli.tables import print_table
+from computeatlas.cloud.bounds import sibling_map
 from computeatlas.cloud.collection import SOURCES, Outcome, collect_sources, names_of
 from computeatlas.cloud.collectors.base import Progress as RowsRead
+from computeatlas.cloud.instances import instance_table
+from computeatlas.cloud.publication_check import PublicationCheck
+from computeatlas.cloud.rules import Limits
+from computeatlas.cloud.runs import rates_of
 
 
 def _waiting(lock: str) -> None:
@@ -51,6 +56,14 @@ def _print(outcomes: list[Outcome]) -> None:
 def collect(
     names: Annotated[list[str] | None, typer.Argument(metavar="[NAME]...", help="Collectors: " + ", ".join(SOURCES) + ".")] = None,
     every: Annotated[bool, typer.Option("--all", help="Every collector.")] = False,
+    publish: Annotated[
+        bool,
+        typer.Option(
+            "--publish",
+            help="Publish this collection without the checks before publication (after a run was held "
+            "because the source's prices really moved): the integrity rules still decide every row.",
+        ),
+    ] = False,
     prices: PricesOption = None,
     data: DataOption = None,
 ) -> None:
@@ -58,7 +71,11 @@ def collect(
     import run (placed through the instance table and checked by the integrity rules). A source
     that fails stores nothing and never stops the others; every attempt is recorded in the
     store (`prices status`). A collector that needs a setting it lacks (gcp:
-    COMPUTEATLAS_GCP_API_KEY) is skipped, saying so."""
+    COMPUTEATLAS_GCP_API_KEY) is skipped, saying so. A run that would drop more than half its
+    source's current offers, or move their median price more than
+    COMPUTEATLAS_COLLECTION_MEDIAN_FACTOR times, is held whole (`prices held`); the previous
+    run stays current; once the operator has checked that the move is real, `--publish` runs the
+    named collectors without that check, once."""
     if not every and not names:
         raise fail("name the collectors to run, or give --all; available: " + ", ".join(SOURCES))
     unknown = [n for n in names or [] if n not in SOURCES]
@@ -66,6 +83,19 @@ def collect(
         raise fail(f"unknown collector {unknown[0]!r}; available: {', '.join(SOURCES)}")
     settings = settings_for(data=data, prices=prices)
     catalog = load_catalog(data)
+    if publish and every:
+        raise fail("--publish skips the checks before publication for the collectors you name: name them, not --all")
+    check = (
+        None
+        if publish
+        else PublicationCheck(
+            instance_table(catalog),
+            rates_of(settings),
+            Limits.of(settings),
+            settings.collection_median_factor,
+            sibling_map(catalog.accelerators.values()),
+        )
+    )
     with Progress(
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed} rows"), TimeElapsedColumn(), console=err
     ) as bar:
@@ -74,7 +104,7 @@ def collect(
             task = bar.add_task(f"collecting {name}", total=None)
             return lambda n: bar.advance(task, n)
 
-        outcomes = collect_sources(names_of(names or [], every), settings, catalog, progress=progress, on_wait=_waiting)
+        outcomes = collect_sources(names_of(names or [], every), settings, catalog, check=check, progress=progress, on_wait=_waiting)
     _print(outcomes)
     if any(o.attempt.result in ("failed", "held") for o in outcomes):
         raise typer.Exit(1)

@@ -12,6 +12,9 @@ import typer
 
 from computeatlas.cli.base import DataOption, PricesOption, fail, out, settings_for
 from computeatlas.cli.cloud import prices_app
+from computeatlas.cloud import history
+from computeatlas.cloud.collection import SOURCES
+from computeatlas.cloud.collection_status import AttemptView, CollectorsStatus, collectors_status, hours_words
 from computeatlas.cloud.compaction import CompactionRefused
 from computeatlas.cloud.layout import period_of, pointer
 from computeatlas.cloud.store import Store
@@ -67,12 +70,30 @@ def _shown(store: Store, path: Path) -> str:
 
 
 @prices_app.command("status")
-def status(prices: PricesOption = None, data: DataOption = None) -> None:
+def status(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the collectors' status as JSON (what /api/status/collectors serves) instead.")
+    ] = False,
+    prices: PricesOption = None,
+    data: DataOption = None,
+) -> None:
     """Report what killed or failed writers left in the store: Parquet files no manifest
     names (orphans, never read), the runs they belong to (runs without a manifest), staging
-    leftovers, files a manifest names that are missing, and unreadable manifests. Exit 0
-    when there is none, 1 when there is any (``prices repair`` removes orphans and staging)."""
-    store = existing_store(settings_for(data=data, prices=prices).prices_dir)
+    leftovers, files a manifest names that are missing, and unreadable manifests; then each
+    collector's state (what /cloud/status shows): its last attempt and last success, its
+    newest current price, its failures, and whether it is overdue against the schedule
+    (COMPUTEATLAS_COLLECTION_SCHEDULE_HOURS). Exit 0 when there is nothing to act on, 1 when
+    there is any (``prices repair`` removes orphans and staging; an overdue or failing
+    collector, or an unreadable attempt record, counts too)."""
+    settings = settings_for(data=data, prices=prices)
+    store = existing_store(settings.prices_dir)
+    collectors = collectors_status(store, history.utcnow(), settings.collection_schedule_hours, settings.freshness_days, expected=SOURCES)
+    troubled = collectors.attention
+    if as_json:
+        out.print_json(collectors.model_dump_json())
+        if troubled:
+            raise typer.Exit(1)
+        return
     found = store.leftovers()
     broken = [p for p in unreadable(store.files()) if p.is_file()]  # the missing ones are listed as missing
     out.print(f"store {store.root}: {len(store.runs())} committed run(s)", markup=False, highlight=False)
@@ -90,8 +111,46 @@ def status(prices: PricesOption = None, data: DataOption = None) -> None:
             out.print(f"  {item}", markup=False, highlight=False)
     stale = current_problem(store)
     out.print(f"current table: {stale or 'up to date'}", markup=False, highlight=False)
-    if found or stale or broken:
+    _print_collectors(collectors)
+    if found or stale or broken or troubled:
         raise typer.Exit(1)
+
+
+def _attempt_words(attempt: AttemptView | None) -> str:
+    if attempt is None:
+        return "none recorded"
+    run = f" (run {attempt.run})" if attempt.run else ""
+    return (
+        f"{attempt.finished:%Y-%m-%d %H:%M} UTC, {hours_words(attempt.age_hours)} ago: {attempt.result}, "
+        f"{attempt.rows_read} rows read, {attempt.accepted} accepted, {attempt.held} held{run}"
+    )
+
+
+def _print_collectors(view: CollectorsStatus) -> None:
+    """The collectors' status as lines (the same object /cloud/status renders)."""
+
+    def say(text: str) -> None:
+        out.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    say(f"collectors: {len(view.sources)} source(s), scheduled every {view.schedule_hours:g} hours, as of {view.as_of:%Y-%m-%d %H:%M} UTC")
+    for s in view.sources:
+        say(f"  {s.source}: {s.schedule}" + (" (needs attention)" if s.attention else "") + "".join(f"; {note}" for note in s.notes))
+        say(f"    last attempt: {_attempt_words(s.last_attempt)}")
+        say(f"    last success: {_attempt_words(s.last_success)}")
+        if s.newest_price is not None and s.newest_price_age_hours is not None:
+            stale = f" (not current: older than {view.freshness_days} days)" if s.newest_price_stale else ""
+            say(
+                f"    newest current price: {s.newest_price:%Y-%m-%d %H:%M} UTC, {hours_words(s.newest_price_age_hours)} old{stale}; "
+                f"{s.current_offers} current offer(s)"
+            )
+        else:
+            say("    newest current price: none from this source")
+        say(f"    failures: {len(s.failures)}" + (" (newest first)" if s.failures else ""))
+        for f in s.failures:
+            say(f"      {f.finished:%Y-%m-%d %H:%M} UTC: {f.error or 'no error recorded'}")
+    say(f"collection problems (records or prices that cannot be read): {len(view.problems)}")
+    for problem in view.problems:
+        say(f"  {problem}")
 
 
 @prices_app.command("repair")

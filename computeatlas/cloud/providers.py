@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.catalog import CloudCatalog
+from computeatlas.cloud.collection_status import LastCollected
 from computeatlas.cloud.offers import (
     STALE_AFTER_DAYS,
     OfferPrice,
@@ -62,6 +63,9 @@ class ProviderView(BaseModel):
     lock_in: list[LockInView]
     lock_in_missing: list[str] = Field(description="lock-in topics with no recorded fact: 'not yet collected'")
     offers: list[OfferPrice]
+    last_collected: LastCollected | None = Field(
+        None, description="when its newest price in the store (current or not) was collected, and through what; None when it has none"
+    )
     sources: list[SourceView]
     data_file: str
     data_version: str
@@ -112,8 +116,11 @@ def provider_summaries(catalog: CloudCatalog, offers: list[OfferPrice]) -> list[
     return [_summary(catalog, p, counts[p.id], rented.get(p.id, set())) for p in catalog.providers.values()]
 
 
-def provider_view(catalog: CloudCatalog, provider: Provider, offers: list[OfferPrice]) -> ProviderView:
-    """The page data of one provider, with its share of the current ``offers``."""
+def provider_view(
+    catalog: CloudCatalog, provider: Provider, offers: list[OfferPrice], last_collected: LastCollected | None = None
+) -> ProviderView:
+    """The page data of one provider, with its share of the current ``offers`` and when its
+    prices were last collected (:func:`~computeatlas.cloud.collection_status.provider_collected`)."""
     sources = {k: source_view(k, s) for k, s in provider.sources.items()}
     facts = [
         LockInView(topic=f.topic, topic_label=f.topic.label, text=f.text, source=sources[f.source])
@@ -131,6 +138,7 @@ def provider_view(catalog: CloudCatalog, provider: Provider, offers: list[OfferP
         lock_in=facts,
         lock_in_missing=[t.label for t in LockInTopic if t not in covered],
         offers=[o for o in offers if o.provider == provider.id],
+        last_collected=last_collected,
         sources=list(sources.values()),
         data_file=catalog.file_of("providers", provider.id),
         data_version=catalog.version,

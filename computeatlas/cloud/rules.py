@@ -94,6 +94,10 @@ Rules (:data:`RULES`; the names are what the store, the CLI and the report use):
   or slice) is not established from the provider's page; a spot price above the on-demand
   price of the same instance and region; a committed price that is the on-demand month.
 
+- ``collection_held``: set on every row of a collection run that the checks before publication
+  held whole (:mod:`computeatlas.cloud.publication_check`): the run is stored, listed by
+  ``prices held`` with the reason, and the source's previous run stays current.
+
 Qualifiers (shown, not held): ``variant_not_stated`` (left out of per-variant figures) and
 ``derived_from_term`` (monthly or weekly term, hourly equivalent derived with
 ``hours_per_month``).
@@ -146,7 +150,8 @@ RULES = {
     "unit_not_stated": "the source does not state what the price is per (chip, device or slice), and the provider's page as read does not establish it",
     "spot_above_on_demand": "a spot price above the on-demand price of the same instance and region",
     "committed_equals_on_demand": "a committed-use price that is exactly the on-demand price over the same month",
-    "collection_held": "its whole collection was held by the pre-publication check (the previous collection stays current)",
+    "collection_held": "the whole collection run was held before publication (computeatlas.cloud.publication_check): against "
+    "its source's previous run it would drop more than half the offers or move the median price more than the set factor",
 }
 """Every rule name and what it means."""
 

@@ -22,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from computeatlas.core.links import LINK_BANDWIDTH, LinkDirection
 from computeatlas.core.provenance import CopyForm
 from computeatlas.core.states import RecordState, State
 from computeatlas.core.units import Dimension, Figure, UnitError, parse
@@ -261,12 +262,24 @@ class ComputeSpec(Claim):
         max_length=60,
         description="the sparsity pattern the sparse figure assumes, e.g. '2:4' (required with 'sparse')",
     )
+    independent_dense: bool = Field(False, description="true when the maker prints only a sparse figure and value is the dense "
+                                    "figure an independent source states in so many words (shown 'from <publisher>, not from <maker>')")  # fmt: skip
     _sparse_figure: Figure | None = PrivateAttr(None)
+    _by: tuple[str, str] | None = PrivateAttr(None)  # (publisher, maker) of an independent dense figure, set at load
 
     @property
     def sparse_figure(self) -> Figure | None:
         """The parsed 2:4 sparse figure in FLOP/s, or None."""
         return self._sparse_figure
+
+    def credit(self, publisher: str, maker: str) -> None:
+        """Name who states an ``independent_dense`` figure and whose part it is (set once, at load)."""
+        self._by = (publisher, maker)
+
+    @property
+    def attribution(self) -> str | None:
+        """For an ``independent_dense`` figure, who states it: ``"from Yobitel, not from NVIDIA"``; else None."""
+        return f"from {self._by[0]}, not from {self._by[1]}" if self.independent_dense and self._by else None
 
     @model_validator(mode="after")
     def _check_sparse(self) -> ComputeSpec:
@@ -279,6 +292,8 @@ class ComputeSpec(Claim):
             raise ValueError(f"sparse figure {self.sparse!r} needs its sparse_pattern (e.g. '2:4', as the vendor states it)")
         if self.sparse is None and self.sparse_pattern is not None:
             raise ValueError(f"sparse_pattern {self.sparse_pattern!r} without a sparse figure")
+        if self.independent_dense and (self.state is not State.PUBLISHED or self.value is None):
+            raise ValueError("independent_dense marks a published dense figure from an independent source: give its value")
         if self.sparse is not None:
             try:
                 self._sparse_figure = parse(self.sparse, Dimension.COMPUTE)
@@ -289,24 +304,6 @@ class ComputeSpec(Claim):
                     f"sparse figure {self.sparse!r} is below the dense value {self.value!r}: is a sparse figure stored as dense?"
                 )
         return self
-
-
-class LinkDirection(StrEnum):
-    """What a link bandwidth counts, as its source says: one direction, both directions
-    added together, or not said. Figures counted differently are never compared."""
-
-    PER_DIRECTION = "per_direction"
-    BIDIRECTIONAL = "bidirectional"
-    NOT_STATED = "not_stated"
-
-    @property
-    def label(self) -> str:
-        """Words for pages and CSV cells: "per direction", "bidirectional", "direction not stated"."""
-        return "direction not stated" if self is LinkDirection.NOT_STATED else self.value.replace("_", " ")
-
-
-_LINK_BANDWIDTH = re.compile(r"\d[\d,.]*\s*(?:[kMGTP]i?)?(?:B|b|bit)/s|\d[\d,.]*\s*[kMGTP]?bps\b")
-"""A bandwidth written in words ("900 GB/s", "400 Gb/s", "1.6 Tbps"); transfer rates (GT/s) are not bandwidths."""
 
 
 class LinkSpec(Claim):
@@ -329,7 +326,7 @@ class LinkSpec(Claim):
             )
         if self.value is None and self.direction is not None:
             raise ValueError(f"direction {self.direction.value!r} without a bandwidth value")
-        stated = _LINK_BANDWIDTH.search(self.text or "") if self.value is None else None
+        stated = LINK_BANDWIDTH.search(self.text or "") if self.value is None else None
         if stated is not None:
             raise ValueError(f"interconnect text states a bandwidth ({stated.group(0)!r}) while the bandwidth cell has none (it would read "
                              "'not yet collected'): put it in value with its direction, or, if it is not the scale-up bandwidth "
@@ -381,7 +378,6 @@ __all__ = [
     "CountDetail",
     "Detail",
     "Id",
-    "LinkDirection",
     "LinkSpec",
     "MemorySpec",
     "NumberFormat",

@@ -21,7 +21,11 @@ The rule, in one place (:func:`present`):
   interconnect's bandwidth, when the record has no figure for it, is *not yet collected*;
 - a sparse figure the record does not hold → *not yet collected* (never "not published":
   the record says nothing about whether the vendor publishes one);
-- every other state shows its own words; a *not comparable* claim keeps the vendor's words.
+- every other state shows its own words; a *not comparable* claim keeps the vendor's words;
+- where the maker prints only a sparse figure and an independent source states the dense one
+  in so many words (``independent_dense``), the figure is compared like any other but always
+  carries who states it: "989 TFLOPS (from Yobitel, not from NVIDIA)", in ``display``,
+  ``stated`` and ``attribution``.
 
 Numbers and units are decided in :mod:`computeatlas.core.numbers` (rounded once, FLOP/s
 against OP/s once) and offers in words in :mod:`computeatlas.core.offer_words`; import
@@ -34,15 +38,8 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.claims import (
-    Claim,
-    ComputeSpec,
-    LinkDirection,
-    LinkSpec,
-    PowerSpec,
-    TextDetail,
-    TextSpec,
-)
+from computeatlas.core.claims import Claim, ComputeSpec, LinkSpec, PowerSpec, TextDetail, TextSpec
+from computeatlas.core.links import LinkDirection
 from computeatlas.core.numbers import (
     figure_text,
     plain,
@@ -122,6 +119,9 @@ class Presented(BaseModel):
     reason: str | None = Field(None, description="why there is no number, in words")
     derived: bool = Field(False, description="computed from other figures; the state is that of its weakest input")
     disputed: bool = Field(False, description="another source makes a different claim")
+    attribution: str | None = Field(
+        None, description="a dense figure the maker does not print, stated by an independent source: 'from Yobitel, not from NVIDIA'"
+    )
 
     @property
     def label(self) -> str:
@@ -213,12 +213,16 @@ def present(claim: Claim | None, *, unit: str | None = None, what: str = "the fi
                 parts[-1] += " (measured, not a TDP)"
             if claim.text and not figure:
                 parts.insert(0, claim.text)
+            credit = claim.attribution if isinstance(claim, ComputeSpec) else None
+            if credit and parts:  # the maker prints only a sparse figure: an independent source's dense one, said so
+                parts[-1] += f" ({credit})"
             return Presented(
                 state=State.PUBLISHED,
                 display=" · ".join(parts),
                 amount=fig.amount if per_accelerator else None,
                 unit=unit if per_accelerator else None,
-                stated=claim.value,
+                stated=f"{claim.value} ({credit})" if credit else claim.value,
+                attribution=credit,
                 stated_amount=fig.amount,
                 basis=basis,
                 reason=f"{what}: a measured power, not a rating, so never divided as a TDP"

@@ -93,6 +93,19 @@ class Settings(BaseSettings):
     freshness_days: int = Field(
         90, ge=1, le=36_500, description="a price observation older than this is stale (history, not current); at most a century"
     )
+    collection_schedule_hours: float = Field(
+        6.0,
+        gt=0,
+        le=8_760,
+        description="hours between scheduled collections (`prices collect --all`): a source whose last successful collection "
+        "is older says it is overdue (/cloud/status, `prices status`)",
+    )
+    collection_median_factor: float = Field(
+        3.0,
+        gt=1,
+        description="a collection whose median USD price per accelerator-hour is more than this many times (or less than one "
+        "over this many times) its source's previous run's is held whole for the operator",
+    )
     price_band_low: float = Field(
         0.1, gt=0, lt=1, description="a price below this times the median of its accelerator and pricing kind is held"
     )

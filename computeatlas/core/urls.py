@@ -67,6 +67,7 @@ PATTERNS: Mapping[str, str] = MappingProxyType(
         "cloud_prices": "/cloud/prices/{ident}",
         "cloud_price_history": "/cloud/prices/{ident}/history",
         "cloud_price_feed": "/cloud/prices/{ident}/feed.xml",
+        "cloud_status": "/cloud/status",
         "cloud_provider": "/cloud/{ident}",
         "api_offers": "/api/offers",
         "api_prices": "/api/prices/{ident}",
@@ -74,6 +75,7 @@ PATTERNS: Mapping[str, str] = MappingProxyType(
         "api_price_current": "/api/prices/{ident}/current",
         "api_providers": "/api/providers",
         "api_provider": "/api/providers/{ident}",
+        "api_status_collectors": "/api/status/collectors",
         # charts
         "chart_memory_svg": "/charts/memory-bandwidth.svg",
         "chart_memory": "/charts/memory-bandwidth",

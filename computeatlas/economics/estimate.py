@@ -61,6 +61,7 @@ class InputFigure(BaseModel):
     value: str | None = Field(None, description="the figure as the source wrote it")
     amount: float | None = Field(None, description="canonical amount: B, B/s, FLOP/s or OP/s")
     unit: str
+    attribution: str | None = Field(None, description="a dense figure the maker does not print: 'from Yobitel, not from NVIDIA'")
     basis: str | None = None
     source_title: str | None = None
     source_url: str | None = None
@@ -108,9 +109,10 @@ def _input(acc: Accelerator, key: str, label: str, claim: Claim | None, unit: st
         state=shown.state,
         state_label=shown.label,
         usable=shown.comparable,
-        value=claim.value or claim.published_text or claim.text,
+        value=shown.stated if shown.attribution else claim.value or claim.published_text or claim.text,
         amount=shown.amount,
         unit=unit,
+        attribution=shown.attribution,
         basis=claim.basis.value if claim.basis else None,
         source_title=src.title if src else None,
         source_url=src.url if src else None,

@@ -10,7 +10,8 @@ the field and the text:
 - **review flags** (:func:`review`, listed by ``computeatlas validate --review``, never a
   failure): a newer generation below its ``predecessor`` on a headline figure, and another
   source's figure that equals our sparse figure (that source may have quoted the sparse
-  figure as dense). A flag may be right — a cost-down part has less memory — so a person
+  figure as dense), and two of the maker's own documents that give one spec different
+  figures (part, field, both sources and both values). A flag may be right — a cost-down part has less memory — so a person
   reads it; nothing is changed by it.
 
 The plausible ranges are set here, in one place (:data:`BOUNDS`, with
@@ -28,7 +29,9 @@ from computeatlas.core.claims import (
     Claim,
     ComputeSpec,
     NumberFormat,
+    SourceKind,
 )
+from computeatlas.core.numbers import same_figure_other_unit
 from computeatlas.core.states import State
 from computeatlas.silicon.resolve import normal
 
@@ -211,13 +214,42 @@ def _other_claim_is_sparse(catalog: SiliconCatalog, acc: Accelerator) -> Iterato
                 )
 
 
+def _makers_disagree(catalog: SiliconCatalog, acc: Accelerator) -> Iterator[Problem]:
+    """Two of the maker's own documents (both ``kind = "vendor"``) giving one spec different
+    figures: the part, the field, both sources and both values, for a person to settle.
+    One figure written two ways (equal once parsed, or ``same_figure_other_unit``) is not a disagreement."""
+    for path, claim in acc.claims():
+        primary = acc.sources.get(claim.source or "")
+        if primary is None or primary.kind is not SourceKind.VENDOR:
+            continue
+        for i, (other, figure) in enumerate(zip(claim.other_claims, claim.other_figures or [None] * len(claim.other_claims), strict=True)):
+            cited = acc.sources[other.source]
+            said = other.value or other.text
+            if cited.kind is not SourceKind.VENDOR or said is None or said == (claim.value or claim.text):
+                continue
+            if figure is not None and claim.figure is not None and _same(figure.amount, claim.figure.amount):
+                continue  # one figure written two ways ("80GB", "80 GB"; "400 GB/s", "3200 Gb/s")
+            if other.value is not None and same_figure_other_unit(claim.value, other.value):
+                continue
+            field = path if path.startswith("details.") else f"specs.{path}"
+            yield Problem(
+                catalog.file_of("accelerators", acc.id),
+                f"{field}.other_claims.{i}",
+                f"two {catalog.vendor_of(acc).name} documents disagree on {acc.name} {path}: “{primary.title}” ({claim.source}) "
+                f"says {claim.value or claim.text}, “{cited.title}” ({other.source}) says {said}: which one holds?",
+                said,
+            )
+
+
 def review(catalog: SiliconCatalog) -> list[Problem]:
     """Review flags for a person to read (not errors): a newer generation below its
-    predecessor on a headline figure, another source's figure equal to our sparse one."""
+    predecessor on a headline figure, another source's figure equal to our sparse one, two of
+    the maker's own documents disagreeing on a figure."""
     flags: list[Problem] = []
     for acc in catalog.accelerators.values():
         flags += _below_predecessor(catalog, acc)
         flags += _other_claim_is_sparse(catalog, acc)
+        flags += _makers_disagree(catalog, acc)
     return flags
 
 

@@ -22,12 +22,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from computeatlas.core.claims import (
-    Claim,
-    LinkDirection,
-    MemorySpec,
-    NumberFormat,
-)
+from computeatlas.core.claims import Claim, MemorySpec, NumberFormat
+from computeatlas.core.links import LinkDirection
 from computeatlas.core.numbers import compute_unit, operations, tera_unit
 from computeatlas.core.presentation import STATE_WORDS, Presented, present, present_link, present_sparse, where_read
 from computeatlas.core.states import DERIVED_LABEL, State

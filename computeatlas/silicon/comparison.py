@@ -17,9 +17,11 @@ Honesty rules, enforced here and nowhere else:
 - interconnect bandwidths are shown in one unit (GB/s) and get a ratio only against a
   figure its source counts the same way (both per direction, or both bidirectional); a
   figure counted the other way, or whose direction is not stated, gets none, and says why;
-- a ratio between figures on different bases (per package ÷ per chip, or a package that
-  software sees as several devices) says so beside the number, and such a cell shows the
-  derived per-device figure too (MI250X: "64 GB per GCD").
+- a ratio between figures on different bases (per package ÷ per chip) says so beside the
+  number; a package that software sees as several devices (MI250X: 2 GCDs) against a part
+  that is one device is never a bare ratio: it is a ratio of per-device figures, the
+  package's derived and labelled ("64 GB per GCD"), or, where the spec has none, no ratio
+  ("not comparable per device").
 
 Bad input raises :class:`CompareError` with an HTTP-style ``status`` (400, or 404 for an
 unknown name) and the closest ids or candidates in ``options``.
@@ -32,12 +34,8 @@ import itertools
 from collections.abc import Callable, Sequence
 
 from computeatlas.core.citation import source_view
-from computeatlas.core.claims import (
-    Claim,
-    LinkDirection,
-    LinkSpec,
-    NumberFormat,
-)
+from computeatlas.core.claims import Claim, LinkSpec, NumberFormat
+from computeatlas.core.links import LinkDirection
 from computeatlas.core.numbers import canonical_unit, in_row_unit, ratio_text
 from computeatlas.core.presentation import dispute_to_weigh, present
 from computeatlas.silicon import derive
@@ -83,6 +81,8 @@ def with_ratios(row: RowView, reference_name: str | None = None) -> RowView:
                 f"no ratio: this figure is counted {_direction_words(cell.direction)}, "
                 f"{reference_name or 'the reference'}'s {_direction_words(reference.direction)}"
             )
+        elif cell.comparable and (cell.device or reference.device) and cell.basis_label != reference.basis_label:
+            _per_device_ratio(cell, reference, reference_name)
         elif cell.comparable and cell.amount is not None and cell.amount > 0:
             cell.ratio = cell.amount / reference.amount
             words = ratio_text(cell.ratio)
@@ -90,6 +90,24 @@ def with_ratios(row: RowView, reference_name: str | None = None) -> RowView:
             if cell.basis_label and reference.basis_label and cell.basis_label != reference.basis_label:
                 cell.ratio_display += f" (per {cell.basis_label} ÷ per {reference.basis_label})"
     return row
+
+
+def _per_device_ratio(cell: CellView, reference: CellView, reference_name: str | None) -> None:
+    """A package that software sees as several devices (MI250X: 2 GCDs) against a part that is
+    one device: never a bare ratio of a per-package figure to a per-chip one. The ratio is of
+    per-device figures on both sides (the package's derived, labelled one ÷ its count), or,
+    where the spec has no per-device figure, there is none and the cell says so."""
+    mine = cell.per_device_amount if cell.device else cell.amount
+    theirs = reference.per_device_amount if reference.device else reference.amount
+    ours, its = (f"per {c.device}, derived" if c.device else f"per {c.basis_label}" for c in (cell, reference))
+    if not mine or not theirs:
+        cell.reason = (
+            f"not comparable per device: per {cell.basis_label} against per {reference.basis_label}, and no derived per-device figure"
+        )
+        return
+    cell.ratio = mine / theirs
+    words = ratio_text(cell.ratio)
+    cell.ratio_display = f"{words}{f' than {reference_name}' if reference_name and words != 'same' else ''} per device ({ours} ÷ {its})"
 
 
 def _same_direction(a: LinkDirection | None, b: LinkDirection | None) -> bool:
@@ -109,11 +127,12 @@ def _basis_label(acc: Accelerator, basis: str | None) -> str | None:
     return basis
 
 
-def _per_device(acc: Accelerator, key: str) -> str | None:
+def _per_device(acc: Accelerator, key: str) -> tuple[str, float] | None:
+    """The derived per-device figure of a multi-device package, in words and in the canonical unit."""
     if acc.devices is None or key not in {k for k, _, _ in derive.PER_DEVICE_KEYS}:
         return None
     fig = derive.per_device(acc, key)
-    return f"{fig.display} (derived)" if fig is not None and fig.value is not None else None
+    return (f"{fig.display} (derived)", fig.value) if fig is not None and fig.value is not None else None
 
 
 _ORDER = {fmt: i for i, fmt in enumerate(NumberFormat)}
@@ -152,10 +171,13 @@ def _new_spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> Cell
     display = shown.display
     secondary = None
     direction = claim.direction if isinstance(claim, LinkSpec) else None
+    per_device = _per_device(acc, key)
     if (row_unit := _row_unit(key)) is not None and shown.amount is not None:
         display, secondary = in_row_unit(shown.amount, *row_unit, claim.value)
         if direction is not None:  # the link's name, then the figure in the row's unit and how it is counted
             display = " · ".join(x for x in (claim.text, f"{display} ({direction.label})") if x)
+        if shown.attribution:  # compared with its label: "989 TFLOPS (from Yobitel, not from NVIDIA)"
+            display += f" ({shown.attribution})"
     return CellView(
         id=acc.id,
         state=shown.state,
@@ -168,9 +190,12 @@ def _new_spec_cell(acc: Accelerator, claims: dict[str, Claim], key: str) -> Cell
         direction=direction,
         basis=spec.primary.basis,
         basis_label=_basis_label(acc, spec.primary.basis) if shown.comparable else None,
-        per_device=_per_device(acc, key),
+        per_device=per_device[0] if per_device else None,
+        device=acc.devices.name if acc.devices is not None and spec.primary.basis == "package" else None,
+        per_device_amount=per_device[1] if per_device else None,
         source=src,
         vendor_source=bool(src and src.kind == "vendor"),
+        attribution=shown.attribution,
         verified=acc.verified,
         note=spec.primary.note,
         published_text=spec.published_text,
@@ -277,7 +302,8 @@ def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonTable:
         headline = HeadlineView(
             number_format=fmt,
             row=by_key[f"compute.{fmt.value}"],
-            text=f"Compute at {fmt.value}, dense: the lowest-precision number format every part here publishes as a dense per-accelerator figure{integer}.",
+            text=f"Compute at {fmt.value}, dense: the lowest-precision number format every part here publishes as a dense per-accelerator figure{integer}."
+            + "".join(f" {names_of[c.id]}'s figure is {c.attribution}." for c in by_key[f"compute.{fmt.value}"].cells if c.attribution),
         )
     else:
         each = "; ".join(f"{a.name}: {_published_formats(a)}" for a in accs)

@@ -9,7 +9,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from computeatlas.core.citation import SourceView
-from computeatlas.core.claims import LinkDirection, NumberFormat
+from computeatlas.core.claims import NumberFormat
+from computeatlas.core.links import LinkDirection
 from computeatlas.core.states import State
 
 
@@ -45,8 +46,11 @@ class CellView(BaseModel):
     basis: str | None = None
     basis_label: str | None = Field(None, description="the basis in words: 'chip', 'package', 'package of 2 GCDs'")
     per_device: str | None = Field(None, description="derived per-device figure of a multi-device package, e.g. '64 GB per GCD'")
+    device: str | None = Field(None, description="a multi-device package: what the maker calls each device ('GCD'); None for one device")
+    per_device_amount: float | None = Field(None, description="a multi-device package: the derived per-device figure, canonical unit")
     source: SourceView | None = None
     vendor_source: bool = Field(False, description="the source is the vendor, who sells this part")
+    attribution: str | None = Field(None, description="a dense figure the maker does not print: 'from Yobitel, not from NVIDIA'")
     verified: dt.date
     note: str | None = None
     published_text: str | None = None

@@ -164,6 +164,13 @@ class Accelerator(Record):
         if undefined:
             raise ValueError(f"source id(s) {', '.join(map(repr, undefined))} not defined in [sources]")
         for path, claim in self.claims():
+            if isinstance(claim, ComputeSpec) and claim.independent_dense:
+                cited = self.sources[claim.source or ""]
+                if cited.kind is SourceKind.VENDOR:
+                    raise ValueError(
+                        f"specs.{path}: independent_dense marks a figure from an independent source, not the maker's ({cited.title})"
+                    )
+                claim.credit(cited.publisher, self.vendor)  # the maker's name replaces its id once the catalog is cross-checked
             if claim.state is State.NOT_PUBLISHED:
                 kind = self.sources[claim.source].kind if claim.source else None
                 if kind is not SourceKind.VENDOR:
@@ -225,6 +232,9 @@ def cross_check(records: Mapping[str, Mapping[str, Any]], files: Mapping[str, st
         maker = vendors.get(acc.vendor)
         if maker is not None:
             yield from _where_read(files[f"accelerators/{ident}"], acc, maker)
+            for spec in acc.specs.compute.values():
+                if spec.independent_dense:  # "from Yobitel, not from NVIDIA": the maker by its name
+                    spec.credit(acc.sources[spec.source or ""].publisher, maker.name)
 
 
 def _where_read(file: str, acc: Accelerator, maker: Vendor) -> Iterator[Problem]:

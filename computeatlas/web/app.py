@@ -189,7 +189,14 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
         catalog.last_verified,
         cache,
         skip=tuple(
-            urls.prefixed(site_path(name, **params)) for name, params in (("health", {}), ("static", {"file": ""}), ("data_page", {}))
+            urls.prefixed(site_path(name, **params))
+            for name, params in (
+                ("health", {}),
+                ("static", {"file": ""}),
+                ("data_page", {}),
+                ("cloud_status", {}),
+                ("api_status_collectors", {}),
+            )
         ),
         today=lambda: history.utcnow().date(),  # price pages age with the date; tests replace history.utcnow
         live=(urls.prefixed(site_path("api_prices", ident="")),),

@@ -39,6 +39,7 @@ from pydantic import BaseModel
 from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
+from computeatlas.cloud.collection_status import provider_collected
 from computeatlas.cloud.current_prices import CurrentView, current_view
 from computeatlas.cloud.history import PAGE_OBSERVATIONS, HistoryView, PricesView, history_view
 from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
@@ -139,7 +140,7 @@ def provider_page(
     """One provider: what it rents at what price now (sortable by ``sort``), and what makes leaving hard."""
     catalog = catalog_of(request)
     provider = find_provider(request, ident)
-    view = provider_view(catalog, provider, _offers(request)[1])
+    view = provider_view(catalog, provider, _offers(request)[1], provider_collected(_store(request), provider.id, history.utcnow()))
     order = parse_sort(sort)
     view.offers = sort_rows(view.offers, order)
     return render(request, "cloud_provider.html", page_title=view.name, view=view, order=order, keep={})
@@ -331,7 +332,7 @@ def api_provider(request: Request, ident: str = PROVIDER_PATH) -> ProviderView:
     """One provider with its lock-in facts (each sourced) and its current offers with prices."""
     catalog = catalog_of(request)
     provider = find_provider(request, ident)
-    return provider_view(catalog, provider, _offers(request)[1])
+    return provider_view(catalog, provider, _offers(request)[1], provider_collected(_store(request), provider.id, history.utcnow()))
 
 
 def static_paths(catalog: Catalog) -> Iterable[str]:

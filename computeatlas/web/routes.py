@@ -15,6 +15,7 @@ from computeatlas.web import (
     api_docs,
     charts,
     cloud,
+    cloud_status,
     compare,
     coverage,  # listed before silicon, so /silicon/coverage is not read as an accelerator id
     dataset,
@@ -32,6 +33,7 @@ LAYERS = (
     compare,
     energy,
     economics,
+    cloud_status,  # before cloud, so /cloud/status is not read as a provider id
     cloud,
     charts,
     price_charts,
