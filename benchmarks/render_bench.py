@@ -40,6 +40,7 @@ from starlette.datastructures import URL, QueryParams
 
 from computeatlas import load
 from computeatlas.build import static as site
+from computeatlas.build.paths import file_for
 from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.runs import rates_of
@@ -109,7 +110,7 @@ def jinja_loop(catalog: Catalog, out: Path, prebuilt: list[tuple[str, str, dict[
     env = templates(URLS).env
     pages = prebuilt if prebuilt is not None else contexts(catalog)
     for path, name, context in pages:
-        target = out / site.file_for(path, "text/html")
+        target = out / file_for(path, "text/html")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(env.get_template(name).render(**context), encoding="utf-8")
     return len(pages)

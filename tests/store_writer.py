@@ -28,7 +28,8 @@ from computeatlas.cloud import rules
 from computeatlas.cloud.instances import load_instances
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
-from computeatlas.cloud.store import Store, StoreBusy
+from computeatlas.cloud.store import Store
+from computeatlas.cloud.writers import StoreBusy
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
 

@@ -15,10 +15,12 @@ from computeatlas.catalog import Catalog, load
 from computeatlas.charts import chart as charts
 from computeatlas.charts import labels
 from computeatlas.charts import svg as svg_mod
+from computeatlas.charts.links import ChartLinks
 from computeatlas.core.cache import Cache, Stats, use
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings
 from computeatlas.web.app import create_app
+from computeatlas.web.charts import compute_chart, memory_chart, price_chart, rack_chart
 from tests.conftest import SMALL_CATALOG, TODAY, make_record, write_data
 from tests.test_pricing import O
 
@@ -40,7 +42,7 @@ def chart_catalog(tmp_path: Path) -> Catalog:
 
 
 def test_memory_chart_plots_published_figures_in_display_units(catalog: Catalog) -> None:
-    view = charts.memory_bandwidth(catalog)
+    view = memory_chart(catalog)
     points = {p.id: (p.x, p.y, p.x_text, p.y_text) for p in view.points}
     # 80 GB / 3.35 TB/s, 144 GB / 4.9 TB/s, 24 GB / 300 GB/s = 0.3 TB/s (records in conftest)
     assert points["acme-a1"] == pytest.approx((80.0, 3.35, "80 GB", "3.35 TB/s"))
@@ -51,8 +53,24 @@ def test_memory_chart_plots_published_figures_in_display_units(catalog: Catalog)
     assert "3 accelerators" in view.description and "highest Acme A2 (144 GB)" in view.description
 
 
+def test_a_chart_links_what_its_caller_gives(chart_catalog: Catalog) -> None:
+    links = ChartLinks(page="/p", svg="/p.svg", api="/api/p", item=lambda ident: f"/part/{ident}")
+    view = charts.memory_bandwidth(chart_catalog, links=links)
+    assert (view.page_url, view.svg_url, view.api_url) == ("/p", "/p.svg", "/api/p")
+    assert {p.id: p.url for p in view.points}["acme-a1"] == "/part/acme-a1"
+    assert [(e.id, e.url) for e in view.excluded] == [("globex-s1", "/part/globex-s1")]
+    # the site's own links, from the web layer
+    site = memory_chart(chart_catalog)
+    assert (site.page_url, site.svg_url, site.api_url) == (
+        "/charts/memory-bandwidth",
+        "/charts/memory-bandwidth.svg",
+        "/api/charts/memory-bandwidth",
+    )
+    assert {p.id: p.url for p in site.points}["acme-a1"] == "/silicon/acme-a1"
+
+
 def test_not_comparable_memory_is_listed_not_plotted(chart_catalog: Catalog) -> None:
-    view = charts.memory_bandwidth(chart_catalog)
+    view = memory_chart(chart_catalog)
     assert "globex-s1" not in {p.id for p in view.points}
     (left_out,) = view.excluded
     assert left_out.id == "globex-s1"
@@ -60,7 +78,7 @@ def test_not_comparable_memory_is_listed_not_plotted(chart_catalog: Catalog) -> 
 
 
 def test_compute_chart_never_substitutes_another_format(catalog: Catalog) -> None:
-    fp8 = charts.compute_power(catalog, NumberFormat.FP8)
+    fp8 = compute_chart(catalog, NumberFormat.FP8)
     assert [(p.id, p.x, p.y) for p in fp8.points] == [("acme-a1", 700.0, pytest.approx(1979.0))]
     reasons = {e.id: e.reason for e in fp8.excluded}
     # Acme A2 withholds power; Globex G1 has no FP8 units (its BF16 figure must not stand in).
@@ -68,7 +86,7 @@ def test_compute_chart_never_substitutes_another_format(catalog: Catalog) -> Non
 
 
 def test_power_per_superchip_is_not_a_per_accelerator_figure(chart_catalog: Catalog) -> None:
-    bf16 = charts.compute_power(chart_catalog, NumberFormat.BF16)
+    bf16 = compute_chart(chart_catalog, NumberFormat.BF16)
     reasons = {e.id: e.reason for e in bf16.excluded}
     assert reasons["globex-s1"] == "power: not comparable (stated per superchip)"
     assert {p.id for p in bf16.points} == {"acme-a1", "globex-g1"}
@@ -80,7 +98,7 @@ def test_compute_formats_need_two_parts_with_both_figures(catalog: Catalog) -> N
 
 
 def test_svg_has_title_desc_and_one_mark_per_part(catalog: Catalog) -> None:
-    view = charts.memory_bandwidth(catalog)
+    view = memory_chart(catalog)
     root = ET.fromstring(svg_mod.svg(view))
     assert root.tag == SVG + "svg" and root.get("role") == "img"
     title, desc = root[0], root[1]
@@ -105,7 +123,7 @@ def test_svg_is_rendered_once_per_data_version(catalog: Catalog, monkeypatch: py
         return real(view)
 
     monkeypatch.setattr(svg_mod, "_render", counting)
-    view = charts.compute_power(catalog, NumberFormat.BF16).model_copy(update={"data_version": "test-v1"})
+    view = compute_chart(catalog, NumberFormat.BF16).model_copy(update={"data_version": "test-v1"})
     with use(Cache(64 * 1024 * 1024)) as cache:
         first = svg_mod.svg(view)
         assert svg_mod.svg(view) is first
@@ -157,7 +175,7 @@ def test_chart_without_data_is_a_clear_404(client: TestClient, path: str) -> Non
 
 
 def test_real_fp8_chart(real_client: TestClient, real_catalog: Catalog) -> None:
-    view = charts.compute_power(real_catalog, NumberFormat.FP8)
+    view = compute_chart(real_catalog, NumberFormat.FP8)
     points = {p.id: (p.x, p.y) for p in view.points}
     # NVIDIA H100 SXM: 700 W, 1979 TFLOPS dense FP8 (its record); Trainium 3's power is not published.
     assert points["nvidia-h100-sxm"] == pytest.approx((700.0, 1979.0))
@@ -191,7 +209,7 @@ def test_price_chart_marks_the_spread_ends(cloud_catalog: Catalog, tmp_path: Pat
     from tests.test_pricing import NOW, listed
 
     offers = list(listed(cloud_catalog, Store(tmp_path / "data" / "prices")).values())
-    view = charts.prices(cloud_catalog, cloud_catalog.accelerators["acme-a1"], offers, NOW.date())
+    view = price_chart(cloud_catalog, cloud_catalog.accelerators["acme-a1"], offers, NOW.date(), 90)
     marks = {p.id: (p.category, p.x, p.marker) for p in view.points}
     # Cheapest counted offer: Gamma's 4.00 USD per accelerator-hour; dearest: Alpha's 98.32 ÷ 8 = 12.29.
     assert marks[O[4]] == ("Gamma Market", 4.0, "cheapest end of the spread")
@@ -226,7 +244,7 @@ def test_price_chart_svg_and_page(cloud_catalog: Catalog, tmp_path: Path) -> Non
 
 
 def test_rack_power_chart_from_the_bundled_data(real_catalog: Catalog) -> None:
-    view = charts.rack_power(real_catalog)
+    view = rack_chart(real_catalog)
     marks = {p.id: (p.x, p.marker, p.label) for p in view.points}
     # NVIDIA publishes 10.2 kW for a DGX H100 node; GB200 NVL72's 120 kW is reported by The Register, not NVIDIA.
     assert marks["nvidia-dgx-h100"] == (pytest.approx(10.2), "published by the vendor", "10.2 kW per node (NVIDIA, vendor)")

@@ -21,13 +21,14 @@ from fastapi.testclient import TestClient
 
 from computeatlas.catalog import Catalog
 from computeatlas.cli import app as cli
-from computeatlas.cloud import history, pricing, rules
+from computeatlas.cloud import history, pricing, queries, rules
 from computeatlas.cloud.instances import instance_table
 from computeatlas.cloud.offers import current_offers
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
+from computeatlas.pages.cloud_links import offer_page
 from computeatlas.web.app import create_app
 from computeatlas.web.cache import PAGES
 from computeatlas.web.cloud import static_paths
@@ -308,8 +309,8 @@ def test_real_offers_meet_the_issue(real_catalog: Catalog) -> None:
     assert all(o.seen <= dt.date.today() and o.source_url.startswith(("https://", "http://")) for o in offers)
 
 
-def _real_view(catalog: Catalog, ident: str, query: pricing.PriceQuery | None = None) -> pricing.PriceView:
-    offers = current_offers(catalog, Store(Path("data/prices")), NOW, accelerator=ident)
+def _real_view(catalog: Catalog, ident: str, query: queries.PriceQuery | None = None) -> pricing.PriceView:
+    offers = current_offers(catalog, Store(Path("data/prices")), NOW, accelerator=ident, link=offer_page)
     return pricing.price_view(catalog.accelerators[ident], offers, query, NOW.date())
 
 

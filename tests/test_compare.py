@@ -17,6 +17,7 @@ from computeatlas.cli import app
 from computeatlas.core.claims import NumberFormat
 from computeatlas.pages.comparison import comparison_view
 from computeatlas.silicon import comparison as compare
+from computeatlas.silicon import comparison_parts, comparison_views
 from computeatlas.web import compare as web_compare
 from tests.comparedata import compare_app, compare_catalog, compare_client, compare_data  # noqa: F401  (fixtures)
 from tests.conftest import CliRunner, make_record, write_data
@@ -29,11 +30,11 @@ def soup(response) -> BeautifulSoup:
     return BeautifulSoup(response.text, "lxml")
 
 
-def row(view: compare.ComparisonTable, key: str) -> compare.RowView:
+def row(view: comparison_views.ComparisonTable, key: str) -> comparison_views.RowView:
     return next(r for r in [*view.rows, *view.derived] if r.key == key)
 
 
-def cells(view: compare.ComparisonTable, key: str) -> dict[str, compare.CellView]:
+def cells(view: comparison_views.ComparisonTable, key: str) -> dict[str, comparison_views.CellView]:
     return {c.id: c for c in row(view, key).cells}
 
 
@@ -108,7 +109,7 @@ def test_three_parts_list_pairs_without_a_shared_format(compare_catalog: Catalog
     ],
 )
 def test_bad_input_is_a_compare_error(compare_catalog: Catalog, names: list[str], status: int, words: str) -> None:
-    with pytest.raises(compare.CompareError) as exc:
+    with pytest.raises(comparison_parts.CompareError) as exc:
         compare.build(compare_catalog, names)
     assert exc.value.status == status and words in exc.value.message
 

@@ -24,7 +24,8 @@ from fastapi.testclient import TestClient
 from computeatlas.catalog import Catalog, load
 from computeatlas.cli import app as cli_app
 from computeatlas.cloud import history
-from computeatlas.cloud.offers import current_offers, offer_id
+from computeatlas.cloud.offer_words import offer_id
+from computeatlas.cloud.offers import current_offers
 from computeatlas.cloud.store import Store
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings
@@ -32,6 +33,7 @@ from computeatlas.core.states import State
 from computeatlas.economics.estimate import estimate
 from computeatlas.economics.inputs import EstimateError, parse_request
 from computeatlas.economics.prices import PriceSource
+from computeatlas.pages.cloud_links import offer_page
 from computeatlas.web.app import create_app
 from tests.conftest import TODAY, CliRunner, fresh_client
 from tests.test_energy import OFFERS, write_energy_data
@@ -86,7 +88,7 @@ def run(
     now: dt.datetime = NOW,
     **settings: str,
 ):
-    source = PriceSource(store or Store(Path(catalog.root) / "prices"), now)
+    source = PriceSource(store or Store(Path(catalog.root) / "prices"), now, link=offer_page)
     return estimate(catalog, parse_request(accelerator, params, fmt, utilisation, price, offer, **settings), source)
 
 
@@ -581,7 +583,9 @@ def test_unknown_offer_says_how_many_more_there_are(
     real_catalog: Catalog, real_client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(history, "utcnow", lambda: REAL_NOW)
-    own = [o for o in current_offers(real_catalog, Store(Path("data/prices")), REAL_NOW) if o.accelerator == "nvidia-h100-sxm"]
+    own = [
+        o for o in current_offers(real_catalog, Store(Path("data/prices")), REAL_NOW, link=offer_page) if o.accelerator == "nvidia-h100-sxm"
+    ]
     assert len(own) == 14
     result = runner.invoke(cli_app, ["estimate", "nvidia-h100-sxm", "--params", "70e9", "--format", "FP8", "--utilisation", "0.5",
                                      "--offer", "nope", "--data", str(real_catalog.root)])  # fmt: skip

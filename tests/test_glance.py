@@ -17,7 +17,6 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from computeatlas.catalog import Catalog
-from computeatlas.charts import chart
 from computeatlas.cloud import rules
 from computeatlas.cloud.cheapest_price import cheapest_prices, current_prices
 from computeatlas.cloud.instances import load_instances
@@ -25,9 +24,11 @@ from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
+from computeatlas.core.claims import NumberFormat
 from computeatlas.core.settings import Settings
 from computeatlas.pages.glance import first_sentence
 from computeatlas.web.app import create_app
+from computeatlas.web.charts import compute_chart, memory_chart
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"
 NOW = dt.datetime.now(dt.UTC).replace(microsecond=0)
@@ -176,12 +177,12 @@ def test_the_catch_is_one_sentence() -> None:
 
 
 def test_far_off_parts_get_their_own_panel_and_exclusions_quote_the_source(real_catalog: Catalog) -> None:
-    memory = chart.memory_bandwidth(real_catalog)
+    memory = memory_chart(real_catalog)
     off = {p.id for p in memory.outliers}
     assert {"cerebras-wse-3", "groq-lpu"} <= off  # 21 PB/s of on-wafer SRAM; 230 MB of SRAM: orders of magnitude off the HBM parts
     assert off.isdisjoint(p.id for p in memory.points)
     assert "Cerebras WSE-3" in memory.description and "panel of their own" in memory.description
-    fp8 = {e.id: e.reason for e in chart.compute_power(real_catalog, chart.NumberFormat.FP8).excluded}
+    fp8 = {e.id: e.reason for e in compute_chart(real_catalog, NumberFormat.FP8).excluded}
     assert fp8["nvidia-rtx-6000-ada"] == (  # NVIDIA's RTX 6000 Ada datasheet prints FP8 with sparsity only
         "FP8 compute: not comparable (no dense figure stated; the source says "
         "“Tensor performance: 1457.0 TFLOPS (footnote 4: Effective FP8 teraFLOPS (TFLOPS) using the…”)"

@@ -12,13 +12,13 @@ import pytest
 from computeatlas.cli import app as cli
 from computeatlas.cloud import rules
 from computeatlas.cloud.importers import formats
-from computeatlas.cloud.importers.cells import CellError, count, timestamp
+from computeatlas.cloud.importers.cells import count, timestamp
 from computeatlas.cloud.instances import load_instances
 from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
-from computeatlas.core.tabular import TableError
+from computeatlas.core.tabular import CellError, TableError
 from tests.conftest import CliRunner
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prices"

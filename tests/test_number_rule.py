@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from computeatlas.core.claims import MemorySpec
-from computeatlas.core.presentation import (
-    dispute_to_weigh,
+from computeatlas.core.numbers import (
     figure_text,
     grouped,
     page_text,
@@ -18,6 +17,7 @@ from computeatlas.core.presentation import (
     sig3,
     stated_in_other_unit,
 )
+from computeatlas.core.presentation import dispute_to_weigh
 
 
 @pytest.mark.parametrize(

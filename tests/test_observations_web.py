@@ -102,7 +102,7 @@ def test_bad_history_parameters_are_400s_that_name_them(tmp_path: Path, catalog)
 
 
 def test_a_non_usd_price_gets_a_usd_figure_only_through_a_dated_rate_shown_beside_it(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
-    from computeatlas.cloud.history import current_view
+    from computeatlas.cloud.current_prices import current_view
     from computeatlas.cloud.rates import Rate
 
     store = Store(tmp_path / "prices")

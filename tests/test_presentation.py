@@ -22,21 +22,10 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from computeatlas.catalog import Catalog, load
-from computeatlas.core.claims import (
-    LinkDirection,
-    NumberFormat,
-)
-from computeatlas.core.presentation import (
-    compute_unit,
-    plain,
-    plain_text,
-    present,
-    present_derived,
-    present_link,
-    present_sparse,
-    tera_unit,
-    weakest,
-)
+from computeatlas.core.claims import NumberFormat
+from computeatlas.core.links import LinkDirection
+from computeatlas.core.numbers import compute_unit, plain, plain_text, tera_unit
+from computeatlas.core.presentation import present, present_derived, present_link, present_sparse, weakest
 from computeatlas.core.states import State
 from computeatlas.publish.exports import build
 from computeatlas.publish.exports import csv as csv_export

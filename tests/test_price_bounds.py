@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from computeatlas.cli import app as cli
-from computeatlas.cloud import bounds, rules, runs
+from computeatlas.cloud import band, bounds, rules, runs
 from computeatlas.cloud.bounds import sibling_map
 from computeatlas.cloud.importers import atlas
 from computeatlas.cloud.instances import load_instances
@@ -100,7 +100,7 @@ def test_a_first_price_far_from_its_closest_siblings_median_is_held(real_catalog
     siblings = sibling_map(real_catalog.accelerators.values())
     assert siblings["nvidia-h100-pcie"][0] == "nvidia-h100-sxm"  # shares the family alias "H100" and the generation
     pool = [
-        rules.PoolPrice("nvidia-h100-sxm", "on_demand", NOW - dt.timedelta(days=d), price, provider)
+        band.PoolPrice("nvidia-h100-sxm", "on_demand", NOW - dt.timedelta(days=d), price, provider)
         for d, price, provider in ((3, 2.99, "lambda"), (5, 3.49, "runpod"), (9, 6.98, "aws"))
     ]  # median of medians 3.49
     table = load_instances(Path(__file__).parent.parent / "data" / "instances")
@@ -135,7 +135,7 @@ def test_an_import_bringing_enough_prices_of_a_new_part_is_judged_by_its_own_ban
     Inferentia spot at 0.03 per device and Inferentia 2 at 1.19 are real, and each import
     brings over a hundred of each part's prices, so their own band judges them, not the sibling's."""
     siblings = sibling_map(real_catalog.accelerators.values())
-    pool = [rules.PoolPrice("nvidia-h100-pcie", "on_demand", NOW - dt.timedelta(days=2), 2.0, "lambda")]
+    pool = [band.PoolPrice("nvidia-h100-pcie", "on_demand", NOW - dt.timedelta(days=2), 2.0, "lambda")]
     rows = [_obs(25.0, instance="h100-server", region=region) for region in ("us", "eu", "asia", "sa", "af")]
     decide = {"siblings": siblings, "known": frozenset({"nvidia-h100-pcie"})}
     assert [o.rules for o in rules.apply(rows, TABLE, RateTable([]), rules.Limits(), pool, now=NOW, **decide)] == [()] * 5

@@ -16,7 +16,7 @@ from computeatlas.catalog import Catalog
 from computeatlas.cloud.cheapest_price import cheapest_prices
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
-from computeatlas.core.presentation import pricing_words, source_words
+from computeatlas.core.offer_words import pricing_words, source_words
 from computeatlas.core.settings import Settings
 
 

@@ -12,8 +12,8 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from computeatlas.cloud import history, trends
-from computeatlas.cloud.history import page_window, year_before
 from computeatlas.cloud.observations import Observation
+from computeatlas.cloud.price_window import page_window, year_before
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import ParamError
 from computeatlas.core.settings import Settings

@@ -20,15 +20,17 @@ import tomli_w
 
 from computeatlas.catalog import Catalog, CatalogError, check, load
 from computeatlas.cli import app as cli
-from computeatlas.cloud import history, pricing, rules, variants
+from computeatlas.cloud import history, offer_words, pricing, queries, rules, variants
 from computeatlas.cloud.cheapest_price import cheapest_price
+from computeatlas.cloud.import_summary import Summary
 from computeatlas.cloud.instances import instance_table
-from computeatlas.cloud.offers import OfferPrice, current_offers, offer_price
+from computeatlas.cloud.offers import OfferPrice, current_offers, offer_price, regions_of, unlinked
 from computeatlas.cloud.rates import Rate, RateTable
 from computeatlas.cloud.records import Offer
-from computeatlas.cloud.runs import Summary, import_readings
+from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
 from computeatlas.core.states import State
+from computeatlas.pages.cloud_links import offer_page
 from computeatlas.web.app import create_app
 from tests.conftest import CliRunner
 
@@ -203,10 +205,10 @@ def priced_cloud(folder: Path, rows: list[dict[str, Any]] = OFFERS) -> tuple[Cat
 
 def listed(catalog: Catalog, store: Store, now: dt.datetime = NOW, **options: Any) -> dict[str, OfferPrice]:
     """Every offer's newest observation (stale ones too), priced as of ``now``, by offer id."""
-    return {o.id: o for o in current_offers(catalog, store, now, include_stale=True, **options)}
+    return {o.id: o for o in current_offers(catalog, store, now, include_stale=True, **options, link=offer_page)}
 
 
-def view_of(catalog: Catalog, store: Store, query: pricing.PriceQuery | None = None, ident: str = "acme-a1") -> pricing.PriceView:
+def view_of(catalog: Catalog, store: Store, query: queries.PriceQuery | None = None, ident: str = "acme-a1") -> pricing.PriceView:
     """The price view of ``ident`` over every offer in ``store`` (stale ones listed, as the CLI's --include-stale lists them)."""
     return pricing.price_view(catalog.accelerators[ident], list(listed(catalog, store).values()), query, NOW.date())
 
@@ -312,7 +314,7 @@ def test_stale_means_more_than_90_days(cloud_catalog: Catalog, cloud_store: Stor
     assert (offers[O[3]].age_days, offers[O[3]].stale) == (46, False)
     exactly_90 = listed(cloud_catalog, cloud_store, dt.datetime(2027, 1, 13, 12, tzinfo=dt.UTC))[O[3]]
     assert (exactly_90.age_days, exactly_90.stale) == (90, False)
-    fresh = {o.id for o in current_offers(cloud_catalog, cloud_store, NOW)}  # the default window: 90 days
+    fresh = {o.id for o in current_offers(cloud_catalog, cloud_store, NOW, link=offer_page)}  # the default window: 90 days
     assert O[5] not in fresh and O[3] in fresh
 
 
@@ -371,30 +373,30 @@ def test_every_left_out_offer_says_why(cloud_catalog: Catalog, cloud_store: Stor
 
 
 def test_stale_offers_are_excluded_unless_asked(cloud_catalog: Catalog, cloud_store: Store) -> None:
-    with_stale = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(include_stale=True)).spread
+    with_stale = view_of(cloud_catalog, cloud_store, queries.PriceQuery(include_stale=True)).spread
     assert with_stale.cheapest.offer_id == O[5] and with_stale.cheapest.per_accelerator_hour == 1.5
     assert with_stale.ratio == pytest.approx(12.29 / 1.5)
 
 
 def test_variants_are_not_mixed_unless_asked(cloud_catalog: Catalog, cloud_store: Store) -> None:
-    mixed = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(variant="all")).spread
+    mixed = view_of(cloud_catalog, cloud_store, queries.PriceQuery(variant="all")).spread
     assert mixed.all_variants and mixed.variant is None
     assert mixed.cheapest.offer_id == O[6] and mixed.ratio == pytest.approx(12.29 / 2.0)
-    nvl = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(variant="nvl-94gb")).spread
+    nvl = view_of(cloud_catalog, cloud_store, queries.PriceQuery(variant="nvl-94gb")).spread
     assert nvl.state is State.SINGLE_OFFER and nvl.cheapest.offer_id == O[6] and nvl.ratio is None
 
 
 def test_window_and_region_narrow_the_spread(cloud_catalog: Catalog, cloud_store: Store) -> None:
-    window = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(since=dt.date(2026, 10, 1), until=dt.date(2026, 11, 10))).spread
+    window = view_of(cloud_catalog, cloud_store, queries.PriceQuery(since=dt.date(2026, 10, 1), until=dt.date(2026, 11, 10))).spread
     assert window.state is State.SINGLE_OFFER and window.cheapest.offer_id == O[2]  # offer 4 (2026-11-20) is after the window
-    region = view_of(cloud_catalog, cloud_store, pricing.PriceQuery(region="us-east")).spread
+    region = view_of(cloud_catalog, cloud_store, queries.PriceQuery(region="us-east")).spread
     assert region.state is State.SINGLE_OFFER and region.cheapest.offer_id == O[2]
 
 
 def test_unknown_variant_and_bad_parameters_are_named(cloud_catalog: Catalog, cloud_store: Store, offers: dict[str, OfferPrice]) -> None:
-    with pytest.raises(pricing.PricingQueryError, match="no variant 'sxm-80gb'; choose one of 80gb, nvl-94gb, pcie-80gb"):
-        view_of(cloud_catalog, cloud_store, pricing.PriceQuery(variant="sxm-80gb"))
-    regions = lambda q: pricing.regions_of(offers.values())
+    with pytest.raises(queries.PricingQueryError, match="no variant 'sxm-80gb'; choose one of 80gb, nvl-94gb, pcie-80gb"):
+        view_of(cloud_catalog, cloud_store, queries.PriceQuery(variant="sxm-80gb"))
+    regions = lambda q: regions_of(offers.values())
     for params, words in (
         ({"since": "2026-02-30"}, "'since'"),
         ({"pricing": "free"}, "'pricing'"),
@@ -403,8 +405,8 @@ def test_unknown_variant_and_bad_parameters_are_named(cloud_catalog: Catalog, cl
         ({"include_stale": "maybe"}, "'include_stale'"),
         ({"since": "2026-11-02", "until": "2026-11-01"}, "is after"),
     ):
-        with pytest.raises(pricing.PricingQueryError, match=words):
-            pricing.parse_query(params, cloud_catalog, regions=regions)
+        with pytest.raises(queries.PricingQueryError, match=words):
+            queries.parse_query(params, cloud_catalog, regions=regions)
 
 
 def test_dot_positions_are_percent_of_the_scale(cloud_catalog: Catalog, cloud_store: Store) -> None:
@@ -506,10 +508,10 @@ def test_bad_offers_stop_load_the_app_and_validate(tmp_path: Path) -> None:
 def test_amount_text_never_fails_on_a_large_amount() -> None:
     from decimal import Decimal
 
-    assert pricing.amount_text(1e24) == "1" + "0" * 24 + ".00"
-    assert pricing.amount_text(1e300) == "1" + "0" * 300 + ".00"
-    assert pricing.amount_text(Decimal("12345678901234567890123456789.123456")) == "12345678901234567890123456789.1235"
-    assert pricing.amount_text(float("inf")) == "not a finite number"
+    assert offer_words.amount_text(1e24) == "1" + "0" * 24 + ".00"
+    assert offer_words.amount_text(1e300) == "1" + "0" * 300 + ".00"
+    assert offer_words.amount_text(Decimal("12345678901234567890123456789.123456")) == "12345678901234567890123456789.1235"
+    assert offer_words.amount_text(float("inf")) == "not a finite number"
 
 
 def test_a_large_but_valid_price_is_divided_exactly(tmp_path: Path) -> None:
@@ -538,7 +540,9 @@ def test_a_large_but_valid_price_is_divided_exactly(tmp_path: Path) -> None:
         "raw_extra": "",
         "run": "r",
     }  # beyond any limit
-    p = offer_price(catalog, huge, NOW)
+    p = offer_price(catalog, huge, NOW, link=unlinked)
+    assert p.url == ""  # the cloud layer links nothing itself: the caller's link gives the page
+    assert offer_price(catalog, huge, NOW, link=lambda provider, offer: f"{provider}|{offer}").url == f"alpha|{p.id}"
     assert p.arithmetic == f"1{'0' * 300}.00 USD ÷ 8 = 125{'0' * 297}.00 USD per accelerator-hour"
     view = pricing.price_view(catalog.accelerators["acme-a1"], [p, *listed(catalog, store).values()], None, NOW.date())
     assert view.spread.dearest and view.spread.dearest.per_accelerator_hour == 1.25e299
@@ -546,29 +550,29 @@ def test_a_large_but_valid_price_is_divided_exactly(tmp_path: Path) -> None:
 
 
 def test_list_filters_take_comma_separated_values(cloud_catalog: Catalog, offers: dict[str, OfferPrice]) -> None:
-    regions = lambda q: pricing.regions_of(offers.values())
-    query = pricing.parse_query({"provider": "alpha, gamma", "pricing": "on-demand,spot", "region": ""}, cloud_catalog, regions=regions)
+    regions = lambda q: regions_of(offers.values())
+    query = queries.parse_query({"provider": "alpha, gamma", "pricing": "on-demand,spot", "region": ""}, cloud_catalog, regions=regions)
     assert query.values("provider") == ("alpha", "gamma") and query.params()["provider"] == "alpha,gamma"
     assert query.params()["pricing"] == "on-demand,spot"
-    rows = [o for o in offers.values() if pricing.matches(o, query)]
+    rows = [o for o in offers.values() if queries.matches(o, query)]
     assert {r.provider for r in rows} == {"alpha", "gamma"} and {r.pricing.value for r in rows} == {"on-demand", "spot"}
     assert len(rows) == 5  # alpha: 8x A1, 1x A1 NVL, 8x A1 spot; gamma: 1x A1 and the old listing
-    assert pricing.parse_query({"provider": "alpha"}, cloud_catalog).provider == "alpha"  # one value stays one value
-    both = pricing.parse_query({"region": "EU-west,us-east"}, cloud_catalog, regions=regions)
+    assert queries.parse_query({"provider": "alpha"}, cloud_catalog).provider == "alpha"  # one value stays one value
+    both = queries.parse_query({"region": "EU-west,us-east"}, cloud_catalog, regions=regions)
     assert both.region == ("eu-west", "us-east")  # as the offers spell them
-    assert {r.region for r in offers.values() if pricing.matches(r, both)} == {"eu-west", "us-east"}
-    with pytest.raises(pricing.PricingQueryError, match="parameter 'region': no current offer lists region 'mars'"):
-        pricing.parse_query({"region": "eu-west,mars"}, cloud_catalog, regions=regions)
-    with pytest.raises(pricing.PricingQueryError, match="parameter 'provider': no provider with id 'nobody'"):
-        pricing.parse_query({"provider": "alpha,nobody"}, cloud_catalog)
-    with pytest.raises(pricing.PricingQueryError, match="parameter 'pricing': 'free' is not one of"):
-        pricing.parse_query({"pricing": "spot,free"}, cloud_catalog)
+    assert {r.region for r in offers.values() if queries.matches(r, both)} == {"eu-west", "us-east"}
+    with pytest.raises(queries.PricingQueryError, match="parameter 'region': no current offer lists region 'mars'"):
+        queries.parse_query({"region": "eu-west,mars"}, cloud_catalog, regions=regions)
+    with pytest.raises(queries.PricingQueryError, match="parameter 'provider': no provider with id 'nobody'"):
+        queries.parse_query({"provider": "alpha,nobody"}, cloud_catalog)
+    with pytest.raises(queries.PricingQueryError, match="parameter 'pricing': 'free' is not one of"):
+        queries.parse_query({"pricing": "spot,free"}, cloud_catalog)
 
 
 def test_a_repeated_parameter_is_an_error_that_says_to_use_commas(cloud_catalog: Catalog) -> None:
     with pytest.raises(
-        pricing.PricingQueryError, match=r"parameter 'provider': given more than once; .*comma-separated list \(provider=a,b\)"
+        queries.PricingQueryError, match=r"parameter 'provider': given more than once; .*comma-separated list \(provider=a,b\)"
     ):
-        pricing.parse_query([("provider", "alpha"), ("provider", "beta")], cloud_catalog)
-    with pytest.raises(pricing.PricingQueryError, match="parameter 'since': given more than once; give it once"):
-        pricing.parse_query([("since", "2026-01-01"), ("since", "2026-02-01")], cloud_catalog)
+        queries.parse_query([("provider", "alpha"), ("provider", "beta")], cloud_catalog)
+    with pytest.raises(queries.PricingQueryError, match="parameter 'since': given more than once; give it once"):
+        queries.parse_query([("since", "2026-01-01"), ("since", "2026-02-01")], cloud_catalog)

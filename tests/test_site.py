@@ -14,7 +14,9 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
+from computeatlas.build import paths
 from computeatlas.build import static as site
+from computeatlas.build.links import dead_links
 from computeatlas.catalog import Catalog, load
 from computeatlas.cli import app
 from computeatlas.core.citation import bibtex_escape, citation
@@ -65,19 +67,19 @@ def real_build(real_catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) 
     ],
 )
 def test_file_for(path: str, kind: str, file: str, url: str) -> None:
-    assert site.file_for(path, kind) == file
-    assert site.public_url(file) == url
+    assert paths.file_for(path, kind) == file
+    assert paths.public_url(file) == url
 
 
 @pytest.mark.parametrize(("given", "expected"), [("", ""), ("/", ""), ("/sub/", "/sub"), ("sub", "/sub"), ("/a/b", "/a/b")])
 def test_base_path_normalised(given: str, expected: str) -> None:
-    assert site.normalise_base_path(given) == expected
+    assert paths.normalise_base_path(given) == expected
 
 
 @pytest.mark.parametrize("bad", ["https://x.org/sub", "/a/../b", "/a b/"])
 def test_bad_base_path_is_refused(bad: str) -> None:
     with pytest.raises(ValueError, match="base path"):
-        site.normalise_base_path(bad)
+        paths.normalise_base_path(bad)
 
 
 def test_build_renders_every_static_path(built: site.BuildResult, catalog: Catalog) -> None:
@@ -123,14 +125,14 @@ def test_the_404_page(built: site.BuildResult, client: TestClient) -> None:
 
 
 def test_no_dead_link_in_a_small_build(built: site.BuildResult) -> None:
-    dead = site.dead_links(built.out_dir, "/sub/", ORIGIN)
+    dead = dead_links(built.out_dir, "/sub/", ORIGIN)
     assert dead == [], "\n".join(map(str, dead))
     assert built.live_dead == []
 
 
 def test_no_dead_link_in_the_real_build(real_build: site.BuildResult) -> None:
     assert len(real_build.files) > 100
-    dead = site.dead_links(real_build.out_dir, "/atlas/", ORIGIN)
+    dead = dead_links(real_build.out_dir, "/atlas/", ORIGIN)
     assert dead == [], f"{len(dead)} dead link(s):\n" + "\n".join(map(str, dead[:40]))
     assert real_build.live_dead == [], real_build.live_dead
     # The curated comparisons are prebuilt, pages and JSON; other pairs go to the live server.
@@ -146,7 +148,7 @@ def test_without_a_live_server_the_static_site_stands_alone(catalog: Catalog, tm
     result = site.build(catalog, tmp_path / "out", "/sub/", site_url=ORIGIN)
     out = result.out_dir
     assert result.live == []
-    dead = site.dead_links(out, "/sub/", ORIGIN)
+    dead = dead_links(out, "/sub/", ORIGIN)
     assert dead == [], "\n".join(map(str, dead))
 
     def page(rel: str) -> BeautifulSoup:
@@ -186,7 +188,7 @@ def test_the_link_walker_finds_dead_links(built: site.BuildResult, tmp_path: Pat
     )
     blank = out / "compare" / "index.html"
     blank.write_text(re.sub(r"(?s)</h1>.*</main>", "</h1></main>", blank.read_text()))
-    dead = {(d.page, d.link, d.reason) for d in site.dead_links(out, "/sub/", ORIGIN)}
+    dead = {(d.page, d.link, d.reason) for d in dead_links(out, "/sub/", ORIGIN)}
     assert ("silicon/index.html", "/sub/silicon/acme-a2/", "no such file") in dead
     assert ("silicon/acme-a1/index.html", "#no-such-anchor", "no element with id 'no-such-anchor'") in dead
     assert ("silicon/acme-a1/index.html", "/elsewhere/", "outside the base path /sub/") in dead
@@ -232,7 +234,7 @@ def test_pages_are_rendered_with_their_final_links_not_rewritten(catalog: Catalo
     from computeatlas.core.settings import Settings
     from computeatlas.web.app import create_app
 
-    urls = Urls("/sub", ORIGIN, files={p: site.public_url(site.file_for(p, site.expected_type(p))) for p in result.files}, live=LIVE)
+    urls = Urls("/sub", ORIGIN, files={p: paths.public_url(paths.file_for(p, site.expected_type(p))) for p in result.files}, live=LIVE)
     app = create_app(catalog, Settings(base_path="/sub", public_origin=ORIGIN), urls)
     assert TestClient(app, base_url=ORIGIN).get("/sub/silicon/acme-a1").content == page  # the file is the response, byte for byte
 
@@ -441,7 +443,7 @@ def test_cli_build_has_help() -> None:
 )
 def test_a_live_url_that_is_not_http_is_refused(bad: str, catalog: Catalog, data_dir: Path, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="live URL"):
-        site.normalise_live_url(bad)
+        paths.normalise_live_url(bad)
     with pytest.raises(ValueError, match="live URL"):
         site.build(catalog, tmp_path / "lib", site_url=ORIGIN, live_url=bad)
     result = CliRunner().invoke(app, ["build", str(tmp_path / "cli"), "--data", str(data_dir), "--live-url", bad])
@@ -454,7 +456,7 @@ def test_a_live_url_that_is_not_http_is_refused(bad: str, catalog: Catalog, data
     [(None, None), ("", None), ("https://live.example.org/", "https://live.example.org"), ("HTTP://h:8000/atlas/", "HTTP://h:8000/atlas")],
 )
 def test_a_live_url_is_normalised(given: str | None, expected: str | None) -> None:
-    assert site.normalise_live_url(given) == expected
+    assert paths.normalise_live_url(given) == expected
 
 
 def test_a_build_runs_inside_a_running_event_loop(catalog: Catalog, tmp_path: Path) -> None:

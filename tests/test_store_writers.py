@@ -123,7 +123,7 @@ def test_a_store_locked_longer_than_the_timeout_refuses_with_a_clear_message(tmp
 def test_a_writer_is_told_why_it_waits_and_another_thread_waits_too(tmp_path: Path) -> None:
     import threading
 
-    from computeatlas.cloud.store import StoreBusy
+    from computeatlas.cloud.writers import StoreBusy
 
     store, told, holding, done = Store(tmp_path / "prices"), [], threading.Event(), threading.Event()
 

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from computeatlas.cloud.importers.cells import CellError
 from computeatlas.cloud.observations import Status
-from computeatlas.core.tabular import TableError
+from computeatlas.core.tabular import CellError, TableError
 from computeatlas.economics.token_import import import_token_files
 from computeatlas.economics.token_prices import (
     alias_table,

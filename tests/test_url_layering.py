@@ -1,9 +1,6 @@
 """Domains return values; pages assemble them: only ``pages/``, ``web/`` and ``build/`` build
-URLs through the registry (``computeatlas.core.urls``).
-
-The modules that still import it are listed in :data:`NOT_YET_MOVED`; moving one's URL
-building up to ``pages/`` or ``web/`` takes it off the list, and a test fails while a moved
-module is still listed, so the list only shrinks.
+URLs through the registry (``computeatlas.core.urls``). Domains and charts are given the links
+they show (a link function, a chart's links) by their callers, or return ids the page layer links.
 """
 
 from __future__ import annotations
@@ -13,17 +10,6 @@ import pytest
 
 URLS = "computeatlas.core.urls"
 ALLOWED_PACKAGES = ("computeatlas.pages", "computeatlas.web", "computeatlas.build")
-
-NOT_YET_MOVED: frozenset[str] = frozenset(
-    {
-        "computeatlas.charts.chart",
-        "computeatlas.charts.price_performance",
-        "computeatlas.charts.price_trends",
-        "computeatlas.charts.token_history",
-        "computeatlas.cloud.offers",
-    }
-)
-"""Modules outside pages/, web/ and build/ that still build URLs; each helper moving one removes it."""
 
 
 @pytest.fixture(scope="module")
@@ -42,15 +28,12 @@ def outside_the_page_layer(modules: set[str]) -> set[str]:
 
 
 def test_only_pages_web_and_build_build_urls(graph: grimp.ImportGraph) -> None:
-    assert sorted(outside_the_page_layer(url_importers(graph)) - NOT_YET_MOVED) == []
-
-
-def test_the_list_of_modules_not_yet_moved_only_shrinks(graph: grimp.ImportGraph) -> None:
-    assert sorted(NOT_YET_MOVED - url_importers(graph)) == []  # a moved module must leave the list
+    assert sorted(outside_the_page_layer(url_importers(graph))) == []
+    assert {"computeatlas.pages.cloud_links", "computeatlas.web.chart_links"} <= url_importers(graph)  # the links they are given
 
 
 def test_a_domain_module_importing_the_registry_is_caught() -> None:
     graph = grimp.build_graph("computeatlas", exclude_type_checking_imports=False, cache_dir=None)  # its own: it adds an import
     graph.add_import(importer="computeatlas.silicon.derive", imported=URLS)
     graph.add_import(importer="computeatlas.web.app", imported=URLS)
-    assert sorted(outside_the_page_layer(url_importers(graph)) - NOT_YET_MOVED) == ["computeatlas.silicon.derive"]
+    assert sorted(outside_the_page_layer(url_importers(graph))) == ["computeatlas.silicon.derive"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 from computeatlas.catalog import Catalog
-from computeatlas.cloud import rules
+from computeatlas.cloud import cell_rules, rules
 from computeatlas.cloud.instances import InstanceTable, InstanceType, instance_table
 from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
@@ -49,7 +49,7 @@ def test_a_single_variant_part_takes_its_record_variant(real_catalog: Catalog) -
 
 def test_placement_states_the_only_variant_and_keeps_not_stated_for_a_family(real_catalog: Catalog) -> None:
     table = instance_table(real_catalog)
-    l4 = rules.place(_row("google-cloud", "g2-standard-4"), table)
+    l4 = cell_rules.place(_row("google-cloud", "g2-standard-4"), table)
     assert (l4.accelerator, l4.variant) == ("nvidia-l4", "pcie-24gb")
     decided = rules.apply([_row("google-cloud", "g2-standard-4")], table, RateTable([]), rules.Limits())
     assert State.VARIANT_NOT_STATED.value not in decided[0].qualifiers

@@ -4,6 +4,7 @@ after ``present()``); tests/test_states.py checks every ``state`` field is the o
 from __future__ import annotations
 
 from computeatlas.catalog import Catalog
+from computeatlas.core import states
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.presentation import present
 from computeatlas.core.states import State
@@ -20,7 +21,7 @@ def test_a_derived_figure_s_state_is_derived_or_its_weakest_input_s(real_catalog
     assert [i.state for i in ridge.inputs] == [State.PUBLISHED, State.PUBLISHED]
     fp4 = derive.ridge_point(h100, NumberFormat.FP4)  # Hopper has no FP4
     assert fp4.state is State.NOT_APPLICABLE and fp4.state_label == "not applicable" and fp4.display == "not applicable"
-    assert set(derive.DERIVED_STATES) == {State.DERIVED, *(s for s in derive.SPEC_STATES if s is not State.PUBLISHED)}
+    assert set(derive.DERIVED_STATES) == {State.DERIVED, *(s for s in states.SPEC_STATES if s is not State.PUBLISHED)}
 
 
 def test_a_spec_row_shows_the_presented_figure_and_words(real_catalog: Catalog) -> None:

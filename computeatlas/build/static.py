@@ -66,7 +66,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from computeatlas.build.asgi import LocalClient, run
-from computeatlas.build.links import DeadLink, dead_links
 from computeatlas.build.paths import (
     file_for,
     normalise_base_path,
@@ -259,17 +258,4 @@ def _write(out: Path, responses: dict[str, tuple[str, bytes]], redirects: dict[s
         target.write_text(redirect_page(location, origin), encoding="utf-8")
 
 
-__all__ = [
-    "BuildError",
-    "BuildResult",
-    "DeadLink",
-    "build",
-    "dead_links",
-    "expected_type",
-    "file_for",
-    "normalise_base_path",
-    "normalise_live_url",
-    "public_url",
-    "redirect_page",
-    "site_origin",
-]
+__all__ = ["BuildError", "BuildResult", "build", "expected_type", "redirect_page"]

@@ -23,16 +23,11 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, Field
 
 from computeatlas.catalog import Catalog
-from computeatlas.core.claims import (
-    Claim,
-    NumberFormat,
-)
-from computeatlas.core.presentation import (
-    present,
-    tera_unit,
-)
+from computeatlas.charts.links import ChartLinks
+from computeatlas.core.claims import Claim, NumberFormat
+from computeatlas.core.numbers import tera_unit
+from computeatlas.core.presentation import present
 from computeatlas.core.states import State
-from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
 if TYPE_CHECKING:
@@ -124,14 +119,15 @@ def _scatter(
     *,
     x: tuple[str, Callable[[Accelerator], Claim | None], float],
     y: tuple[str, Callable[[Accelerator], Claim | None], float],
+    page: Callable[[str], str],
 ) -> tuple[list[ChartPoint], list[ChartExclusion]]:
-    """Split the catalog's parts into plotted points and exclusions with reasons."""
+    """Split the catalog's parts into plotted points and exclusions with reasons, each linked to ``page(part id)``."""
     points: list[ChartPoint] = []
     excluded: list[ChartExclusion] = []
     for acc in catalog.accelerators.values():
         xc, yc = x[1](acc), y[1](acc)
         reasons = [r for r in (_why_not(x[0], xc), _why_not(y[0], yc)) if r]
-        url = site_path("silicon_page", ident=acc.id)
+        url = page(acc.id)
         if reasons or xc is None or yc is None or xc.figure is None or yc.figure is None:
             excluded.append(ChartExclusion(id=acc.id, name=acc.name, reason="; ".join(reasons), url=url))
             continue
@@ -194,8 +190,9 @@ def _extremes(points: list[ChartPoint], axis: str, unit: str) -> str:
     return f"highest {top.name} ({getattr(top, axis):.4g} {unit}), lowest {low.name} ({getattr(low, axis):.4g} {unit})"
 
 
-def memory_bandwidth(catalog: Catalog) -> ChartView:
-    """Memory capacity (GB) against memory bandwidth (TB/s), one labelled mark per part.
+def memory_bandwidth(catalog: Catalog, *, links: ChartLinks) -> ChartView:
+    """Memory capacity (GB) against memory bandwidth (TB/s), one labelled mark per part,
+    served at ``links`` (each part linked to ``links.item(part id)``).
 
     Figures are the primary published per-accelerator claims (per chip or per package);
     parts whose memory or bandwidth is not published per accelerator are listed in
@@ -206,6 +203,7 @@ def memory_bandwidth(catalog: Catalog) -> ChartView:
         catalog,
         x=("memory", lambda a: a.specs.memory, MEMORY_SCALE),
         y=("memory bandwidth", lambda a: a.specs.memory_bandwidth, BANDWIDTH_SCALE),
+        page=links.item,
     )
     points, outliers = split_outliers(points)
     description = (
@@ -226,9 +224,9 @@ def memory_bandwidth(catalog: Catalog) -> ChartView:
         points=points,
         excluded=excluded,
         outliers=outliers,
-        svg_url=site_path("chart_memory_svg"),
-        page_url=site_path("chart_memory"),
-        api_url=site_path("api_chart_memory"),
+        svg_url=links.svg,
+        page_url=links.page,
+        api_url=links.api,
         data_version=catalog.version,
     )
 
@@ -245,8 +243,9 @@ def compute_formats(catalog: Catalog, minimum: int = 2) -> list[NumberFormat]:
     return out
 
 
-def compute_power(catalog: Catalog, fmt: NumberFormat) -> ChartView:
-    """Dense compute at ``fmt`` (TFLOPS, or TOPS for integer formats) against power (W).
+def compute_power(catalog: Catalog, fmt: NumberFormat, *, links: ChartLinks) -> ChartView:
+    """Dense compute at ``fmt`` (TFLOPS, or TOPS for integer formats) against power (W),
+    served at ``links`` (each part linked to ``links.item(part id)``).
 
     Power is the vendor's TDP or board power per accelerator. Parts whose compute at
     ``fmt`` or power is not published per accelerator (including formats nobody
@@ -257,6 +256,7 @@ def compute_power(catalog: Catalog, fmt: NumberFormat) -> ChartView:
         catalog,
         x=("power", lambda a: a.specs.power, POWER_SCALE),
         y=(f"{fmt.value} compute", lambda a: a.compute(fmt), COMPUTE_SCALE),
+        page=links.item,
     )
     description = (
         f"Scatter plot of {len(points)} accelerators: power in watts across, dense {fmt.value} compute in {unit} up, "
@@ -275,26 +275,28 @@ def compute_power(catalog: Catalog, fmt: NumberFormat) -> ChartView:
         log_scale=True,
         points=points,
         excluded=excluded,
-        svg_url=site_path("chart_compute_svg", fmt=fmt.value),
-        page_url=site_path("chart_compute", fmt=fmt.value),
-        api_url=site_path("api_chart_compute", fmt=fmt.value),
+        svg_url=links.svg,
+        page_url=links.page,
+        api_url=links.api,
         data_version=catalog.version,
     )
 
 
-def prices(catalog: Catalog, acc: Accelerator, offers: list[OfferPrice], on: dt.date, freshness_days: int = 90) -> ChartView:
+def prices(
+    catalog: Catalog, acc: Accelerator, offers: list[OfferPrice], on: dt.date, freshness_days: int = 90, *, links: ChartLinks
+) -> ChartView:
     """Every current offer of ``acc`` (``offers``, read from the observation store by
     :func:`computeatlas.cloud.offers.current_offers`) with a USD price per accelerator-hour,
-    by provider, as of ``on``; the spread's ends marked.
+    by provider, as of ``on``; the spread's ends marked; served at ``links``, marks link to offers' ``url``.
 
     Built from :func:`computeatlas.cloud.pricing.price_view` with the default query (on-demand,
     the default variant, no stale offers), so the marks agree with the price page's
     spread. Offers with no USD price per accelerator-hour (a bundle that cannot be split,
     another currency) are listed in ``excluded``, never plotted at zero.
     """
-    from computeatlas.cloud import pricing
+    from computeatlas.cloud import pricing, queries
 
-    view = pricing.price_view(acc, offers, pricing.PriceQuery(), on, freshness_days)
+    view = pricing.price_view(acc, offers, queries.PriceQuery(), on, freshness_days)
     spread = view.spread
     ends = {spread.cheapest.offer_id: "cheapest end of the spread"} if spread.cheapest else {}
     if spread.dearest and spread.state is State.DERIVED:
@@ -329,8 +331,8 @@ def prices(catalog: Catalog, acc: Accelerator, offers: list[OfferPrice], on: dt.
             f"{len(excluded)} offer(s) are not plotted because they have no USD price per {view.unit}-hour."
         ),
         x_label=f"USD per {view.unit}-hour", y_label="Provider", x_unit="USD", y_unit="", log_scale=False,
-        points=points, excluded=excluded, svg_url=site_path("chart_prices_svg", ident=acc.id), page_url=site_path("chart_prices", ident=acc.id),
-        api_url=site_path("api_chart_prices", ident=acc.id), data_version=catalog.version, kind="strip", markers=markers,
+        points=points, excluded=excluded, svg_url=links.svg, page_url=links.page,
+        api_url=links.api, data_version=catalog.version, kind="strip", markers=markers,
     )  # fmt: skip
 
 
@@ -338,9 +340,10 @@ AVERAGE_RACK_TOPIC = "rack-power-density"
 """The energy topic whose figures labelled "Average rack ..." give the reference line."""
 
 
-def rack_power(catalog: Catalog) -> ChartView:
+def rack_power(catalog: Catalog, *, links: ChartLinks) -> ChartView:
     """Power per system (kW): the vendor's published figure, or other parties' reported ones,
-    against the newest "average rack" figure of the rack-power-density topic.
+    against the newest "average rack" figure of the rack-power-density topic, served at
+    ``links`` (each system linked to ``links.item(system id)``).
 
     A vendor's figure keeps its basis (a node is not a rack: the label says "per node");
     a reported figure is marked with who reports it and what they sell. A system with
@@ -351,7 +354,7 @@ def rack_power(catalog: Catalog) -> ChartView:
     points, excluded = [], []
     for system in catalog.systems.values():
         view = energy.system_figures(catalog, system)
-        url = site_path("system_page", ident=system.id)
+        url = links.item(system.id)
         power = view.power
         if power.state is State.PUBLISHED and power.amount is not None:
             points.append(ChartPoint(
@@ -391,7 +394,7 @@ def rack_power(catalog: Catalog) -> ChartView:
             + f"{len(excluded)} system(s) have no power figure and are listed beside the chart."
         ),
         x_label="Power (kW)", y_label="System", x_unit="kW", y_unit="", log_scale=False, points=points, excluded=excluded,
-        svg_url=site_path("chart_rack_svg"), page_url=site_path("chart_rack"), api_url=site_path("api_chart_rack"),
+        svg_url=links.svg, page_url=links.page, api_url=links.api,
         data_version=catalog.version, kind="strip", reference=average,
         markers=[m for m in ("published by the vendor", "reported by another party") if m in used],
     )  # fmt: skip

@@ -13,13 +13,13 @@ from __future__ import annotations
 import datetime as dt
 
 from computeatlas.catalog import Catalog
+from computeatlas.charts.links import ChartLinks
 from computeatlas.charts.price_trends import freshness_dates, provider_name, short_label, variant_words
 from computeatlas.charts.timeline import TimeChart, TimeExclusion, TimePoint, TimeSeries, gap_rule_words, segments
 from computeatlas.cloud import trends
 from computeatlas.cloud.store import Store
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.presentation import present
-from computeatlas.core.urls import site_path
 from computeatlas.silicon.comparison import headline_format
 from computeatlas.silicon.records import Accelerator
 
@@ -51,13 +51,15 @@ def _index_note(catalog: Catalog, i: trends.IndexPoint, dense: str) -> str:
 
 
 def price_performance(
-    catalog: Catalog, store: Store, now: dt.datetime, freshness_days: int = 90, fmt: NumberFormat | None = None
+    catalog: Catalog, store: Store, now: dt.datetime, freshness_days: int = 90, fmt: NumberFormat | None = None, *, links: ChartLinks
 ) -> TimeChart:
     """Per rented part and calendar month: a like-for-like index of its on-demand USD price per
     accelerator-hour (chart variant; :func:`computeatlas.cloud.trends.chained_lows`) ÷ its dense
     per-accelerator compute at ``fmt`` (default: :func:`performance_format`) in PFLOPS (POPS for
     an integer format) = USD per dense PFLOP-hour. Parts without a published dense figure at
-    ``fmt`` are listed in ``excluded``."""
+    ``fmt`` are listed in ``excluded``. Served at ``links`` (the page layer's links of the
+    headline chart when ``fmt`` is None, else of the chart at ``fmt``); each part is linked to
+    ``links.item(part id)``."""
     observed = [catalog.accelerators[i] for i in sorted(store.observed_accelerators()) if i in catalog.accelerators]
     chosen = fmt or performance_format(observed)
     variants = trends.chart_variants(store, now, freshness_days)
@@ -65,7 +67,7 @@ def price_performance(
     months = trends.provider_month_lows(store)
     series, excluded = [], []
     for acc in sorted(observed, key=lambda a: a.name.lower()):
-        url = site_path("silicon_page", ident=acc.id)
+        url = links.item(acc.id)
         claim = acc.compute(chosen) if chosen is not None else None
         shown = present(claim, what=f"dense {chosen.value if chosen else ''} compute".replace("  ", " "), figure=True)
         if chosen is None or not shown.comparable or claim is None or claim.figure is None:
@@ -106,25 +108,6 @@ def price_performance(
     fmt_words = chosen.value if chosen else "no shared format"
     values = [p.value for s in series for p in s.points]
     log = bool(values) and max(values) / min(values) > 20
-    key_params = {"fmt": chosen.value} if fmt is not None and chosen is not None else {}
-    names = (
-        (
-            "chart_price_performance_format",
-            "chart_price_performance_format_svg",
-            "chart_price_performance_format_narrow_svg",
-            "api_chart_price_performance_format",
-            "api_chart_price_performance_format_csv",
-        )
-        if key_params
-        else (
-            "chart_price_performance",
-            "chart_price_performance_svg",
-            "chart_price_performance_narrow_svg",
-            "api_chart_price_performance",
-            "api_chart_price_performance_csv",
-        )
-    )
-    page, svg, narrow, api, csv = (site_path(n, **key_params) for n in names)
     return TimeChart(
         key=f"price-performance-{fmt_words}",
         title=f"USD per dense {fmt_words} {unit}-hour, rented parts over time",
@@ -155,13 +138,8 @@ def price_performance(
         window_start=start,
         window_end=end,
         freshness_days=freshness_days,
-        svg_url=svg,
-        narrow_svg_url=narrow,
-        page_url=page,
-        api_url=api,
-        csv_url=csv,
+        **links.time_chart_fields(),
         data_version=f"{catalog.version}|{store.version()}",
-        links=[("Observed prices of every part", site_path("cloud_index"))],
     )
 
 

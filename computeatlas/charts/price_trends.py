@@ -28,6 +28,7 @@ from collections import defaultdict
 from computeatlas.catalog import Catalog
 from computeatlas.charts.chart import short_name
 from computeatlas.charts.labels import label_text
+from computeatlas.charts.links import ChartLinks
 from computeatlas.charts.timeline import (
     TimeChart,
     TimeExclusion,
@@ -41,7 +42,6 @@ from computeatlas.charts.timeline import (
 from computeatlas.cloud import trends
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.store import Store
-from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
 _KIND_ORDER = {k.value: i for i, k in enumerate(PricingKind)}
@@ -61,15 +61,6 @@ def short_label(catalog: Catalog, acc: Accelerator) -> str:
 def variant_words(variant: str) -> str:
     """``variant sxm-80gb``, or words saying no offer states a variant ('')."""
     return f"variant {variant}" if variant else "no variant stated by any offer"
-
-
-def _links(acc: Accelerator) -> list[tuple[str, str]]:
-    return [
-        ("Price history by provider", site_path("chart_price_history", ident=acc.id)),
-        ("Like-for-like spread over time", site_path("chart_price_spread", ident=acc.id)),
-        ("USD per dense PFLOP-hour across parts", site_path("chart_price_performance")),
-        (f"{acc.name}: observed prices and the tables", site_path("cloud_prices", ident=acc.id)),
-    ]
 
 
 def _read_words(since: dt.date | None, until: dt.date | None) -> str:
@@ -92,13 +83,16 @@ def price_history(
     freshness_days: int = 90,
     since: dt.date | None = None,
     until: dt.date | None = None,
+    *,
+    links: ChartLinks,
 ) -> TimeChart:
     """One line per provider, pricing kind and term of ``acc`` in its chart variant: the lowest
     USD price per accelerator-hour of each ISO week, plotted at the date it was observed;
     observations of other variants, of no stated variant or in other currencies are counted
     in ``excluded`` per provider. ``now`` (UTC) ends the chart and its freshness window;
     ``since``/``until`` (collection dates, inclusive; None = unbounded) bound what is read
-    (the price page's window)."""
+    (the price page's window). Served at ``links``; a provider of the catalog is linked to
+    ``links.item(provider id)``."""
     variant = trends.chart_variant(store, acc.id, now, freshness_days, since, until)
     rows = trends.lows(store, acc.id, variant, "week", since=since, until=until)
     grouped: dict[tuple[str, str, str], list[trends.PeriodLow]] = defaultdict(list)
@@ -121,7 +115,7 @@ def price_history(
                 group=name,
                 kind=words,
                 interval_days=interval,
-                url=site_path("cloud_provider", ident=provider) if provider in catalog.providers else "",
+                url=links.item(provider) if provider in catalog.providers else "",
                 points=[
                     TimePoint(
                         date=r.seen,
@@ -139,7 +133,7 @@ def price_history(
         TimeExclusion(
             name=provider_name(catalog, o.provider),
             reason=f"{o.observations} observation(s): {o.reason}",
-            url=site_path("cloud_provider", ident=o.provider) if o.provider in catalog.providers else "",
+            url=links.item(o.provider) if o.provider in catalog.providers else "",
         )
         for o in trends.left_out(store, acc.id, variant, since=since, until=until)
     ]
@@ -179,13 +173,8 @@ def price_history(
         window_start=start,
         window_end=end,
         freshness_days=freshness_days,
-        svg_url=site_path("chart_price_history_svg", ident=acc.id),
-        narrow_svg_url=site_path("chart_price_history_narrow_svg", ident=acc.id),
-        page_url=site_path("chart_price_history", ident=acc.id),
-        api_url=site_path("api_chart_price_history", ident=acc.id),
-        csv_url=site_path("api_chart_price_history_csv", ident=acc.id),
+        **links.time_chart_fields(),
         data_version=f"{catalog.version}|{store.version()}",
-        links=_links(acc),
         variant=variant,
     )
 
@@ -198,12 +187,14 @@ def price_spread(
     freshness_days: int = 90,
     since: dt.date | None = None,
     until: dt.date | None = None,
+    *,
+    links: ChartLinks,
 ) -> TimeChart:
     """Per calendar month, dearest ÷ cheapest among the providers with an on-demand USD
     observation of ``acc`` (chart variant) that month, each provider counted at its lowest
     price of the month; a month with one provider has no spread and is listed in ``excluded``.
     ``since``/``until`` (collection dates, inclusive; None = unbounded) bound what is read;
-    a month cut by them counts only its days inside."""
+    a month cut by them counts only its days inside. Served at ``links``."""
     variant = trends.chart_variant(store, acc.id, now, freshness_days, since, until)
     months: dict[dt.date, list[trends.PeriodLow]] = defaultdict(list)
     for row in trends.lows(store, acc.id, variant, "month", pricing=PricingKind.ON_DEMAND.value, since=since, until=until):
@@ -280,13 +271,8 @@ def price_spread(
         window_start=start,
         window_end=end,
         freshness_days=freshness_days,
-        svg_url=site_path("chart_price_spread_svg", ident=acc.id),
-        narrow_svg_url=site_path("chart_price_spread_narrow_svg", ident=acc.id),
-        page_url=site_path("chart_price_spread", ident=acc.id),
-        api_url=site_path("api_chart_price_spread", ident=acc.id),
-        csv_url=site_path("api_chart_price_spread_csv", ident=acc.id),
+        **links.time_chart_fields(),
         data_version=f"{catalog.version}|{store.version()}",
-        links=_links(acc),
         variant=variant,
     )
 

@@ -22,7 +22,6 @@ from computeatlas.charts import labels as labels_mod
 from computeatlas.charts import svg as svg_mod
 from computeatlas.charts.chart import FONT
 from computeatlas.core.cache import active
-from computeatlas.core.urls import site_path
 
 if TYPE_CHECKING:
     from computeatlas.economics.models import ModelRecord
@@ -69,9 +68,10 @@ class TokenHistoryView(BaseModel):
 
 
 def history_view(
-    model: ModelRecord, rows: Sequence[MarketPrice], now: dt.datetime, freshness_days: int, data_version: str
+    model: ModelRecord, rows: Sequence[MarketPrice], now: dt.datetime, freshness_days: int, data_version: str, *, svg_url: str
 ) -> TokenHistoryView:
-    """The price history of ``model`` from its market ``rows`` (every accepted observation), as of ``now``."""
+    """The price history of ``model`` from its market ``rows`` (every accepted observation), as of
+    ``now``; its picture is served at ``svg_url`` (a site path the page layer gives)."""
     points = [TokenPoint(provider=r.provider, provider_name=r.provider_name, product=r.product, side=side,
                          collected=r.collected.date(), usd_per_million=getattr(r, f"{side}_per_million"), published=r.published,
                          stale=r.stale, age_days=r.age_days, source_url=r.source_url, via=r.via)
@@ -104,7 +104,7 @@ def history_view(
     return TokenHistoryView(
         key=f"token-prices-{model.id}", title=f"{model.name}: price per million tokens by provider over time (USD)", description=description,
         model=model.id, points=points, providers=providers, as_of=now.date(), fresh_from=fresh_from, freshness_days=freshness_days,
-        stale_points=stale, log_scale=log, svg_url=site_path("economics_model_prices_svg", ident=model.id), data_version=data_version,
+        stale_points=stale, log_scale=log, svg_url=svg_url, data_version=data_version,
     )  # fmt: skip
 
 

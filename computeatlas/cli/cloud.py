@@ -21,12 +21,14 @@ from computeatlas.cli.base import (
     settings_for,
 )
 from computeatlas.cli.tables import print_table, say
-from computeatlas.cloud import history, pricing
+from computeatlas.cloud import history, pricing, queries
 from computeatlas.cloud.cheapest_price import cheapest_price
-from computeatlas.cloud.offers import OfferPrice, amount_text, current_offers, regions_of
+from computeatlas.cloud.offer_words import amount_text
+from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
 from computeatlas.cloud.store import Store
-from computeatlas.core.presentation import pricing_words
+from computeatlas.core.offer_words import pricing_words
 from computeatlas.core.states import State
+from computeatlas.pages.cloud_links import offer_page
 
 
 class PricesGroup(AtlasGroup):
@@ -100,20 +102,29 @@ def prices(
     store, now = Store(settings.prices_dir), history.utcnow()
     read: dict[tuple[object, ...], list[OfferPrice]] = {}
 
-    def offers_for(q: pricing.PriceQuery) -> list[OfferPrice]:
+    def offers_for(q: queries.PriceQuery) -> list[OfferPrice]:
         key = (q.since, q.until, q.include_stale)
         if key not in read:
             read[key] = current_offers(
-                catalog, store, now, settings.freshness_days, q.since, q.until, q.include_stale, acc.id, settings.hours_per_month
+                catalog,
+                store,
+                now,
+                settings.freshness_days,
+                q.since,
+                q.until,
+                q.include_stale,
+                acc.id,
+                settings.hours_per_month,
+                link=offer_page,
             )
         return read[key]
 
     try:
-        query = pricing.parse_query(params, catalog, regions=lambda q: regions_of(offers_for(q)))
+        query = queries.parse_query(params, catalog, regions=lambda q: regions_of(offers_for(q)))
         view = pricing.price_view(acc, offers_for(query), query, now.date(), settings.freshness_days)
-    except pricing.PricingQueryError as exc:
+    except queries.PricingQueryError as exc:
         raise fail(str(exc).replace("parameter '", "option '--").replace("include_stale", "include-stale")) from None
-    listed = pricing.PriceQuery(
+    listed = queries.PriceQuery(
         pricing=query.pricing,
         region=query.region,
         variant=query.variant,
@@ -121,7 +132,7 @@ def prices(
         until=query.until,
         include_stale=query.include_stale,
     )
-    view.rows = [r for r in view.rows if pricing.matches(r.offer, listed)]
+    view.rows = [r for r in view.rows if queries.matches(r.offer, listed)]
     view.cheapest = cheapest_price(store, acc.id, now, settings.freshness_days, catalog=catalog, current_only=False)
     if as_json:
         out.print_json(view.model_dump_json())

@@ -16,8 +16,7 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.states import State
 from computeatlas.pages.compare_prices import with_prices
 from computeatlas.pages.comparison import ComparisonView, comparison_view
-from computeatlas.silicon import comparison as compare_mod
-from computeatlas.silicon import resolve
+from computeatlas.silicon import comparison_parts, comparison_views, resolve
 
 
 def accelerator_id(catalog: Catalog, name: str) -> str:
@@ -29,7 +28,7 @@ def accelerator_id(catalog: Catalog, name: str) -> str:
         raise fail(exc.message) from None
 
 
-def _cell_text(cell: compare_mod.CellView, price: bool) -> str:
+def _cell_text(cell: comparison_views.CellView, price: bool) -> str:
     text = cell.display  # the figure, or the state in words
     if cell.state is State.PUBLISHED_AS_TEXT:
         text = f"{cell.state_label}: {cell.display}"
@@ -44,7 +43,7 @@ def _cell_text(cell: compare_mod.CellView, price: bool) -> str:
     return escape(text)
 
 
-def _grid(view: ComparisonView, rows: list[compare_mod.RowView], title: str) -> Table:
+def _grid(view: ComparisonView, rows: list[comparison_views.RowView], title: str) -> Table:
     grid = Table(title=title, show_lines=False)
     grid.add_column("spec", no_wrap=True)
     for part in view.parts:
@@ -67,8 +66,8 @@ def compare_cmd(
     settings = settings_for(data=data)
     catalog = load_catalog(settings)
     try:
-        view = comparison_view(catalog, compare_mod.split_ids(names))
-    except compare_mod.CompareError as exc:
+        view = comparison_view(catalog, comparison_parts.split_ids(names))
+    except comparison_parts.CompareError as exc:
         raise fail(exc.message) from None
     view = with_prices(catalog, view, Store(settings.prices_dir), history.utcnow(), settings.freshness_days)
     if as_json:

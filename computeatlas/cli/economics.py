@@ -30,6 +30,7 @@ from computeatlas.economics.model_view import find_model, model_view
 from computeatlas.economics.prices import PriceSource
 from computeatlas.economics.rental_price import chosen_price
 from computeatlas.economics.token_prices import token_store
+from computeatlas.pages.cloud_links import offer_page
 from computeatlas.pages.economics import linked_estimate, linked_view
 from computeatlas.pages.energy import economics_view
 
@@ -78,7 +79,7 @@ def estimate(
     """
     settings = settings_for(data=data, prices=prices)
     catalog = load_catalog(settings)
-    source = PriceSource(Store(settings.prices_dir), history.utcnow(), settings.freshness_days, settings.hours_per_month)
+    source = PriceSource(Store(settings.prices_dir), history.utcnow(), settings.freshness_days, settings.hours_per_month, link=offer_page)
     try:
         request = parse_request(accelerator, params, number_format, utilisation, price, offer, model, context, batch, accelerators,
                                 kv_bits, mix)  # fmt: skip

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -34,11 +36,12 @@ from computeatlas.cli.base import (
 )
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cli.tables import print_table, say
-from computeatlas.cloud import runs
+from computeatlas.cloud import import_summary, runs
+from computeatlas.cloud.import_summary import ImportCounts
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.observations import InputFailed
-from computeatlas.cloud.runs import ImportCounts
-from computeatlas.cloud.store import Store, StoreBusy
+from computeatlas.cloud.store import Store
+from computeatlas.cloud.writers import StoreBusy
 from computeatlas.economics.token_import import FORMATS as TOKEN_FORMATS
 from computeatlas.economics.token_import import import_token_files
 from computeatlas.economics.token_prices import token_store
@@ -61,11 +64,39 @@ def _waiting(lock: str) -> None:
     say(err, f"another import or collection is writing to this store (lock {lock}): waiting for it to finish …")
 
 
+def _print_counts(groups: Iterable[tuple[str, Counter[str]]]) -> None:
+    """One line per non-empty count of ``groups`` (title, counts), most common first."""
+    for title, counts in groups:
+        if counts:
+            say(out, f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
+
+
+def _print_rejected(errors: Sequence[object]) -> None:
+    """The first 50 rejected rows, one line each, on stderr."""
+    for error in errors[:50]:
+        say(err, f"rejected: {error}")
+
+
+def _exit_if_rejected(summary: ImportCounts) -> None:
+    """Exit 1, saying how many, when the run rejected a row (its other rows were imported)."""
+    if summary.rejected:
+        say(err, f"{summary.rejected} row(s) rejected (named above); the rest were imported")
+        raise typer.Exit(1)
+
+
+def _utc(text: str, unreadable: str) -> dt.datetime:
+    """``text`` as an ISO 8601 time (``Z`` for UTC); exit 2 with ``unreadable`` when it is not one."""
+    try:
+        return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise fail(unreadable) from None
+
+
 def _progress() -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=False)
 
 
-def _print_summary(summary: runs.Summary) -> None:
+def _print_summary(summary: import_summary.Summary) -> None:
     grid = Table(title=f"Import run {summary.run} ({summary.format})")
     grid.add_column("rows")
     grid.add_column("count", justify="right")
@@ -80,17 +111,16 @@ def _print_summary(summary: runs.Summary) -> None:
     ):
         grid.add_row(label, str(value))
     print_table(out, grid)
-    for title, counts in (
-        ("held by rule", summary.held_by_rule),
-        ("held by provider", summary.held_by_provider),
-        ("accepted by provider", summary.accepted_by_provider),
-        ("rejected by reason", summary.rejected_by_reason),
-        ("skipped by reason", summary.skipped_by_reason),
-    ):
-        if counts:
-            say(out, f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
-    for error in summary.errors[:50]:
-        say(err, f"rejected: {error}")
+    _print_counts(
+        (
+            ("held by rule", summary.held_by_rule),
+            ("held by provider", summary.held_by_provider),
+            ("accepted by provider", summary.accepted_by_provider),
+            ("rejected by reason", summary.rejected_by_reason),
+            ("skipped by reason", summary.skipped_by_reason),
+        )
+    )
+    _print_rejected(summary.errors)
     if len(summary.errors) > 50:
         say(err, f"… and {len(summary.errors) - 50} more rejected rows")
 
@@ -118,19 +148,16 @@ def _import_tokens(
             f"Token-price run {summary.run}: read {summary.read}, accepted {summary.accepted}, held {summary.held}, "
             f"rejected {summary.rejected}, skipped {summary.skipped}, already stored {summary.already_stored}",
         )
-        for title, counts in (
-            ("held by rule", summary.held_by_rule),
-            ("accepted by provider", summary.accepted_by_provider),
-            ("held by provider", summary.held_by_provider),
-            ("skipped by reason", summary.skipped_by_reason),
-        ):
-            if counts:
-                say(out, f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
-    for error in summary.errors[:50]:
-        say(err, f"rejected: {error}")
-    if summary.rejected:
-        say(err, f"{summary.rejected} row(s) rejected (named above); the rest were imported")
-        raise typer.Exit(1)
+        _print_counts(
+            (
+                ("held by rule", summary.held_by_rule),
+                ("accepted by provider", summary.accepted_by_provider),
+                ("held by provider", summary.held_by_provider),
+                ("skipped by reason", summary.skipped_by_reason),
+            )
+        )
+    _print_rejected(summary.errors)
+    _exit_if_rejected(summary)
 
 
 @prices_app.command("import")
@@ -190,10 +217,9 @@ def import_(
             raise fail(f"{path}: no such file")
     options: dict[str, object] = {}
     if fmt in ("skypilot", "gpuhunt-tpu"):
-        try:
-            when = dt.datetime.fromisoformat((collected or "").replace("Z", "+00:00"))
-        except ValueError:
-            raise fail("option '--collected': give the catalog's fetch or publication time, ISO 8601 UTC (2026-03-21T06:19:35Z)") from None
+        when = _utc(
+            collected or "", "option '--collected': give the catalog's fetch or publication time, ISO 8601 UTC (2026-03-21T06:19:35Z)"
+        )
         if when.tzinfo is None or (fmt == "skypilot" and not provider):
             raise fail(
                 "a SkyPilot catalog needs --provider and --collected (UTC, ending in Z)"
@@ -202,10 +228,7 @@ def import_(
             )
         options = {"provider": provider, "collected": when} if fmt == "skypilot" else {"collected": when}
     elif fmt == "fullstack-cloud-gpus" and collected is not None:  # one version of the table: its commit date
-        try:
-            when = dt.datetime.fromisoformat(collected.replace("Z", "+00:00"))
-        except ValueError:
-            raise fail("option '--collected': give the version's commit date, ISO 8601 UTC (2025-03-07T19:25:40Z)") from None
+        when = _utc(collected, "option '--collected': give the version's commit date, ISO 8601 UTC (2025-03-07T19:25:40Z)")
         if when.tzinfo is None:
             raise fail("option '--collected': the time must be UTC (end it with Z)")
         options = {"collected": when}
@@ -216,10 +239,7 @@ def import_(
         if collected or commit:
             if not (collected and commit):
                 raise fail("give --commit and --collected together (the upstream commit and its date, UTC, ending in Z)")
-            try:
-                published = dt.datetime.fromisoformat((collected or "").replace("Z", "+00:00"))
-            except ValueError:
-                raise fail("option '--collected': give the commit's date, ISO 8601 UTC (2026-08-21T00:00:00Z)") from None
+            published = _utc(collected or "", "option '--collected': give the commit's date, ISO 8601 UTC (2026-08-21T00:00:00Z)")
             if published.tzinfo is None:
                 raise fail("option '--collected': give the commit's date in UTC, ending in Z")
         _import_tokens(files, token_store(tokens or settings.data / "tokens"), catalog, as_json, fmt, commit, published)
@@ -237,6 +257,4 @@ def import_(
         _print_json(summary)
     else:
         _print_summary(summary)
-    if summary.rejected:
-        say(err, f"{summary.rejected} row(s) rejected (named above); the rest were imported")
-        raise typer.Exit(1)
+    _exit_if_rejected(summary)

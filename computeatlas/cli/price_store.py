@@ -18,8 +18,8 @@ from computeatlas.cloud.collection import SOURCES
 from computeatlas.cloud.collection_status import AttemptView, CollectorsStatus, collectors_status, hours_words
 from computeatlas.cloud.compaction import CompactionRefused
 from computeatlas.cloud.layout import period_of, pointer
-from computeatlas.cloud.store import Store, StoreBusy
-from computeatlas.cloud.writers import unreadable
+from computeatlas.cloud.store import Store
+from computeatlas.cloud.writers import StoreBusy, unreadable
 
 
 def existing_store(folder: Path) -> Store:

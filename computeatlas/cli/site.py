@@ -14,6 +14,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from computeatlas.build import links, paths
 from computeatlas.build import static as site
 from computeatlas.cli.base import (
     DataOption,
@@ -69,9 +70,9 @@ def build(
     settings = settings_for(data=data)
     site_url = site_url if site_url is not None else settings.public_origin
     try:
-        base = site.normalise_base_path(base_path if base_path is not None else settings.base_path)
-        site.site_origin(site_url)
-        live_url = site.normalise_live_url(live_url)
+        base = paths.normalise_base_path(base_path if base_path is not None else settings.base_path)
+        paths.site_origin(site_url)
+        live_url = paths.normalise_live_url(live_url)
     except ValueError as exc:
         raise fail(f"{exc}.") from None
     check_out_path("OUT", out_dir, folder=True)
@@ -101,7 +102,7 @@ def build(
     if result.live:
         say(out, f"{len(result.live)} link(s) and form(s) go to the live server {live_url}.")
     if check:
-        dead = site.dead_links(result.out_dir, base, site_url) + [
+        dead = links.dead_links(result.out_dir, base, site_url) + [
             f"{p} (sent to the live server, which does not serve it)" for p in result.live_dead
         ]
         if dead:

@@ -33,7 +33,7 @@ from pydantic import BaseModel, Field
 
 from computeatlas.cloud.catalog import CloudCatalog
 from computeatlas.cloud.observed_price import CURRENT_COLUMNS
-from computeatlas.cloud.offers import row_id
+from computeatlas.cloud.offer_words import row_id
 from computeatlas.cloud.store import OFFER, Store
 from computeatlas.cloud.variants import rule_variant, sole_keys
 from computeatlas.core.cache import active
@@ -354,6 +354,4 @@ __all__ = [
     "left_out",
     "newest_of",
     "price_ends",
-    "rule_variant",
-    "sole_keys",
 ]

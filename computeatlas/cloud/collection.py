@@ -25,7 +25,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from computeatlas.cloud import bounds, runs
+from computeatlas.cloud import bounds, import_summary, runs
 from computeatlas.cloud.catalog import CloudCatalog
 from computeatlas.cloud.collection_log import Attempt, record
 from computeatlas.cloud.collectors import http
@@ -38,7 +38,8 @@ from computeatlas.cloud.collectors.skypilot import CLOUDS, SkyPilot
 from computeatlas.cloud.instances import InstanceTable, instance_table
 from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rules import Limits
-from computeatlas.cloud.store import Store, StoreBusy
+from computeatlas.cloud.store import Store
+from computeatlas.cloud.writers import StoreBusy
 from computeatlas.core.settings import Settings
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ class Outcome:
     """One source's attempt and, when a run was made, its import summary; ``warnings`` of the collection."""
 
     attempt: Attempt
-    summary: runs.Summary | None
+    summary: import_summary.Summary | None
     warnings: tuple[str, ...] = ()
 
 

@@ -19,22 +19,14 @@ import datetime as dt
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.catalog import CloudCatalog as Catalog
-from computeatlas.cloud.cheapest_price import (
-    CheapestPrice,
-    cheapest_price,
-    default_variant,
-    excluded_because,
-    newest_of,
-    price_ends,
-    rule_variant,
-    sole_keys,
-)
+from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_price, default_variant, excluded_because, newest_of, price_ends
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.observed_price import CURRENT_COLUMNS, ObservedPrice, shown_price
 from computeatlas.cloud.offer_words import offer_id
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.spreads import ObservedSpread, SpreadEnd, spread_of_rows
 from computeatlas.cloud.store import Store
+from computeatlas.cloud.variants import rule_variant, sole_keys
 
 
 class CurrentView(BaseModel):

@@ -23,7 +23,7 @@ import duckdb
 from computeatlas.cloud import engine
 from computeatlas.cloud.engine import connection
 from computeatlas.cloud.layout import Files
-from computeatlas.cloud.run_folder import LISTINGS, forget_listings, mtime_ns, version_of
+from computeatlas.cloud.run_folder import forget_listings, mtime_ns, version_of
 from computeatlas.cloud.run_writer import RunWriter
 from computeatlas.cloud.view_schemas import bind
 from computeatlas.cloud.views import define, literal
@@ -195,4 +195,4 @@ class Dataset(RunWriter):
         return compact(self, period)
 
 
-__all__ = ["LISTINGS", "VERSION_RECHECK_SECONDS", "Dataset", "StoreDamaged", "version_of"]
+__all__ = ["VERSION_RECHECK_SECONDS", "Dataset", "StoreDamaged"]

@@ -28,9 +28,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from computeatlas.cloud.current_prices import CurrentView, ObservedRange, current_view, observed_range
+from computeatlas.cloud.current_prices import CurrentView
 from computeatlas.cloud.observed_price import SHOWN_COLUMNS, ObservedOffer, ObservedPrice, shown_price
-from computeatlas.cloud.price_window import WindowKind, page_window, year_before
+from computeatlas.cloud.price_window import WindowKind, year_before
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.store import Store
 
@@ -237,19 +237,11 @@ __all__ = [
     "FEED_LIMIT",
     "FEED_SPANS",
     "HISTORY_FILTERS",
-    "CurrentView",
     "HistoryView",
-    "ObservedPrice",
-    "ObservedRange",
     "PriceChange",
     "PricesView",
     "SeriesPoint",
-    "WindowKind",
-    "current_view",
     "history_view",
-    "observed_range",
-    "page_window",
     "price_changes",
     "utcnow",
-    "year_before",
 ]

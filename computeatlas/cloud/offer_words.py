@@ -1,6 +1,6 @@
 """The words and ids of an offer: a price as text, what one accelerator is called, the stable
-offer id of a stored row and the variant a stored variant key names
-(re-exported by :mod:`computeatlas.cloud.offers`)."""
+offer id of a stored row and the variant a stored variant key names (used by
+:mod:`computeatlas.cloud.offers`; import them from here)."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Context, Decimal
 from enum import StrEnum
 from typing import Any
@@ -36,13 +36,12 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.catalog import CloudCatalog as Catalog
-from computeatlas.cloud.offer_words import NOT_STATED, amount_text, four_places, offer_id, row_id, unit_word, variant_of_key
+from computeatlas.cloud.offer_words import amount_text, four_places, row_id, unit_word, variant_of_key
 from computeatlas.cloud.records import PriceBasis
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
 from computeatlas.cloud.variants import Variant, rule_variant, sole_keys
 from computeatlas.core.states import State
-from computeatlas.core.urls import site_path
 from computeatlas.silicon.records import Accelerator
 
 STALE_AFTER_DAYS = 90
@@ -50,6 +49,16 @@ STALE_AFTER_DAYS = 90
 
 COMPARISON_CURRENCY = "USD"
 """The only currency prices are compared in; others are shown but never converted."""
+
+OfferLink = Callable[[str, str], str]
+"""The page an offer is shown on, from its provider's id and the offer's id (the page layer's
+:func:`computeatlas.pages.cloud_links.offer_page`: ``/cloud/{provider}#offer-{offer}``); the
+cloud layer builds no URL."""
+
+
+def unlinked(provider: str, offer: str) -> str:
+    """No page: ``''`` for every offer (for callers that show no link to it)."""
+    return ""
 
 
 class OfferPricing(StrEnum):
@@ -123,7 +132,7 @@ class OfferPrice(BaseModel):
     note: str | None
     data_file: str = Field(description="the file or collector the observation came through (its 'via')")
     run: str = Field(description="the import run that stored the observation")
-    url: str = Field(description="the offer on its provider's page")
+    url: str = Field(description="the offer on its provider's page")  # given by the caller's OfferLink
 
 
 def _hourly(amount: float, unit: str, hours_per_month: float) -> tuple[Decimal, str]:
@@ -185,13 +194,14 @@ class _Pricer:
     """:func:`offer_price` of many rows as of one ``now``: what rows share (a part's words, a
     provider's, a region's label, a variant, the arithmetic of one published price, the
     published variant words of one ``raw_extra``) is worked out once per call, never kept
-    beyond it."""
+    beyond it. Each offer's ``url`` is ``link(provider, offer id)``."""
 
-    def __init__(self, catalog: Catalog, now: dt.datetime, freshness_days: int, hours_per_month: float) -> None:
+    def __init__(self, catalog: Catalog, now: dt.datetime, freshness_days: int, hours_per_month: float, link: OfferLink) -> None:
         self.catalog, self.now, self.freshness_days, self.hours_per_month = catalog, now, freshness_days, hours_per_month
+        self.link = link
         self.sole = sole_keys(catalog)
         self._parts: dict[str, tuple[Accelerator, str]] = {}
-        self._providers: dict[str, tuple[str, str, str]] = {}
+        self._providers: dict[str, tuple[str, str]] = {}
         self._regions: dict[tuple[str, str | None], str] = {}
         self._variants: dict[tuple[str, str], Variant] = {}
         self._prices: dict[tuple[object, ...], tuple[float, str, State, float, str, str]] = {}
@@ -212,7 +222,6 @@ class _Pricer:
             named = self._providers[ident_of] = (
                 provider.name if provider else ident_of,
                 provider.kind.value if provider else "not recorded",
-                site_path("cloud_provider", ident=ident_of),
             )
         cur, count, basis = row["currency"], int(row["accelerators"] or row["stated_accelerators"] or 1), PriceBasis(row["price_basis"])
         key = (repr(row["amount"]), row["unit"], count, basis, cur, word)  # repr: 0.0 and -0.0 are written apart
@@ -279,20 +288,27 @@ class _Pricer:
             note=row["note"] or None,
             data_file=row["via"],
             run=row["run"],
-            url=named[2] + f"#offer-{ident}",
+            url=self.link(ident_of, ident),
         )
 
 
 def offer_price(
-    catalog: Catalog, row: Mapping[str, Any], now: dt.datetime, freshness_days: int = STALE_AFTER_DAYS, hours_per_month: float = 730.0
+    catalog: Catalog,
+    row: Mapping[str, Any],
+    now: dt.datetime,
+    freshness_days: int = STALE_AFTER_DAYS,
+    hours_per_month: float = 730.0,
+    *,
+    link: OfferLink,
 ) -> OfferPrice:
-    """The :class:`OfferPrice` of one stored, accepted observation ``row`` as of ``now``.
+    """The :class:`OfferPrice` of one stored, accepted observation ``row`` as of ``now``, its
+    ``url`` given by ``link`` (:data:`OfferLink`; :func:`unlinked` for none).
 
     Formula: price per instance-hour ÷ accelerators per instance for ``instance`` prices;
     the published figure (made hourly) for ``accelerator`` prices. Raises ``KeyError`` when
     the row's accelerator is not in ``catalog`` (callers list only placed rows).
     """
-    return _Pricer(catalog, now, freshness_days, hours_per_month)(row)
+    return _Pricer(catalog, now, freshness_days, hours_per_month, link)(row)
 
 
 def _extra(text: str) -> dict[str, Any]:
@@ -316,9 +332,12 @@ def current_offers(
     include_stale: bool = False,
     accelerator: str | None = None,
     hours_per_month: float = 730.0,
+    *,
+    link: OfferLink,
 ) -> list[OfferPrice]:
     """The newest accepted observation of each offer, priced, sorted by accelerator (catalog
-    order), then USD price per accelerator-hour (other currencies after), then provider.
+    order), then USD price per accelerator-hour (other currencies after), then provider; each
+    offer's ``url`` given by ``link`` (:data:`OfferLink`; :func:`unlinked` for none).
 
     The window is [``since``, ``until``] (dates, inclusive) where given; otherwise it starts
     ``freshness_days`` before ``now`` (from the first observation with ``include_stale``)
@@ -328,16 +347,24 @@ def current_offers(
     last = min(now, dt.datetime.combine(until, dt.time.max, dt.UTC)) if until else now
     names = {ident: n for n, ident in enumerate(catalog.accelerators)}
     rows = store.newest(first, last, accelerator, columns=OFFER_COLUMNS, parts=names)
-    price = _Pricer(catalog, now, freshness_days, hours_per_month)
+    price = _Pricer(catalog, now, freshness_days, hours_per_month, link)
     prices = [price(r) for r in rows if r["accelerator"] in names]
     return sorted(prices, key=lambda p: (names[p.accelerator], not p.usd_comparable, p.per_accelerator_hour or 0.0, p.provider_name, p.id))
 
 
 def find_offer(
-    catalog: Catalog, store: Store, ident: str, now: dt.datetime, freshness_days: int = STALE_AFTER_DAYS, hours_per_month: float = 730.0
+    catalog: Catalog,
+    store: Store,
+    ident: str,
+    now: dt.datetime,
+    freshness_days: int = STALE_AFTER_DAYS,
+    hours_per_month: float = 730.0,
+    *,
+    link: OfferLink,
 ) -> OfferPrice | None:
     """The accepted observation whose :func:`offer_id` is ``ident`` (the newest of that day), or
-    None. The id ends in its collection date, so only that day's partition is read."""
+    None; its ``url`` given by ``link``. The id ends in its collection date, so only that day's
+    partition is read."""
     found = re.search(r"(\d{4}-\d{2}-\d{2})$", ident.strip())
     try:
         day = dt.date.fromisoformat(found.group(1)) if found else None
@@ -347,7 +374,7 @@ def find_offer(
         return None
     rows = store.query("SELECT * FROM latest WHERE status = 'accepted' ORDER BY collected DESC", (), day, day)
     match = next((r for r in rows if row_id(r) == ident.strip() and r["accelerator"] in catalog.accelerators), None)
-    return offer_price(catalog, match, now, freshness_days, hours_per_month) if match else None
+    return offer_price(catalog, match, now, freshness_days, hours_per_month, link=link) if match else None
 
 
 def regions_of(offers: Iterable[OfferPrice]) -> list[str]:
@@ -357,18 +384,14 @@ def regions_of(offers: Iterable[OfferPrice]) -> list[str]:
 
 __all__ = [
     "COMPARISON_CURRENCY",
-    "NOT_STATED",
     "OFFER_COLUMNS",
     "STALE_AFTER_DAYS",
+    "OfferLink",
     "OfferPrice",
     "OfferPricing",
-    "amount_text",
     "current_offers",
     "find_offer",
-    "offer_id",
     "offer_price",
     "regions_of",
-    "row_id",
-    "unit_word",
-    "variant_of_key",
+    "unlinked",
 ]

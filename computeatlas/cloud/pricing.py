@@ -12,7 +12,7 @@ arithmetic kept beside it.
   spread with the reason, and its dot position on a USD axis.
 
 The offer derivation lives in :mod:`computeatlas.cloud.offers` and the filters in
-:mod:`computeatlas.cloud.queries`; their names are re-exported here for callers.
+:mod:`computeatlas.cloud.queries`; import their names from there.
 """
 
 from __future__ import annotations
@@ -25,26 +25,16 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.cheapest_price import CheapestPrice, default_variant, excluded_because, price_ends
+from computeatlas.cloud.offer_words import NOT_STATED, amount_text, unit_word
 from computeatlas.cloud.offers import (
     COMPARISON_CURRENCY,
-    NOT_STATED,
     STALE_AFTER_DAYS,
     OfferPrice,
-    OfferPricing,
-    amount_text,
-    current_offers,
-    offer_price,
-    regions_of,
-    unit_word,
 )
 from computeatlas.cloud.queries import (
     ALL_VARIANTS,
-    LIST_PARAMS,
-    QUERY_PARAMS,
     PriceQuery,
     PricingQueryError,
-    matches,
-    parse_query,
 )
 from computeatlas.cloud.variants import Variant, record_variant
 from computeatlas.core.states import State
@@ -301,30 +291,4 @@ def price_view(
     )
 
 
-__all__ = [
-    "ALL_VARIANTS",
-    "COMPARISON_CURRENCY",
-    "LIST_PARAMS",
-    "QUERY_PARAMS",
-    "SPREAD_FORMULA",
-    "STALE_AFTER_DAYS",
-    "OfferPrice",
-    "OfferPricing",
-    "PriceQuery",
-    "PriceRow",
-    "PriceView",
-    "PricingQueryError",
-    "Spread",
-    "SpreadEnd",
-    "VariantChoice",
-    "amount_text",
-    "current_offers",
-    "matches",
-    "offer_price",
-    "parse_query",
-    "price_view",
-    "regions_of",
-    "scale_top",
-    "spread_of",
-    "unit_word",
-]
+__all__ = ["SPREAD_FORMULA", "PriceRow", "PriceView", "Spread", "SpreadEnd", "VariantChoice", "price_view", "scale_top", "spread_of"]

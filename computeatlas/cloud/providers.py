@@ -24,7 +24,7 @@ from computeatlas.cloud.offers import (
 from computeatlas.cloud.queries import PriceQuery, matches
 from computeatlas.cloud.records import LockInTopic, Provider
 from computeatlas.core.citation import SourceView, source_view
-from computeatlas.core.presentation import pricing_words
+from computeatlas.core.offer_words import pricing_words
 
 
 class ProviderSummary(BaseModel):

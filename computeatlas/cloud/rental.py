@@ -15,9 +15,10 @@ from collections import Counter
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.catalog import CloudCatalog
-from computeatlas.cloud.history import ObservedRange, current_view, observed_range
-from computeatlas.cloud.offers import current_offers
-from computeatlas.cloud.pricing import PriceQuery, Spread, price_view
+from computeatlas.cloud.current_prices import ObservedRange, current_view, observed_range
+from computeatlas.cloud.offers import OfferLink, current_offers
+from computeatlas.cloud.pricing import Spread, price_view
+from computeatlas.cloud.queries import PriceQuery
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.records import LockInTopic
 from computeatlas.cloud.store import Store
@@ -58,19 +59,22 @@ def rent_summary(
     now: dt.datetime | None = None,
     freshness_days: int = 90,
     rates: RateTable | None = None,
+    *,
+    link: OfferLink,
 ) -> RentSummary | None:
     """Build "Where you actually rent this" for ``acc``: the current observed range from
     ``store`` (as of ``now``), and the providers of its current offers (of its newest
-    observations, stale, when none is current; none without a store).
+    observations, stale, when none is current; none without a store), each offer's page given
+    by ``link`` (the spread's ends link to it).
 
     None (no section) when no current observation is recorded and the part is not
     cloud-only: the page then says nothing rather than fill a section with nothing.
     """
     now = now or dt.datetime.now(dt.UTC)
-    offers = current_offers(catalog, store, now, freshness_days, accelerator=acc.id) if store is not None else []
+    offers = current_offers(catalog, store, now, freshness_days, accelerator=acc.id, link=link) if store is not None else []
     if store is not None and not offers and acc.id in store.observed_accelerators():
         # nothing current: who rented it last still says who rents it (marked stale)
-        offers = current_offers(catalog, store, now, freshness_days, include_stale=True, accelerator=acc.id)
+        offers = current_offers(catalog, store, now, freshness_days, include_stale=True, accelerator=acc.id, link=link)
     view = price_view(acc, offers, PriceQuery(), on or now.date(), freshness_days)
     observed = None
     if store is not None:

@@ -124,9 +124,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from computeatlas.cloud import band, bounds
-from computeatlas.cloud.band import PoolPrice, usd_per_accelerator_hour
+from computeatlas.cloud.band import PoolPrice
 from computeatlas.cloud.cell_rules import check_memory, check_per_accelerator, complete, place
-from computeatlas.cloud.group_rules import PLACEHOLDER_SIZES, combine, placeholders, spot_copies, stale_repeats, term_totals
+from computeatlas.cloud.group_rules import combine, placeholders, spot_copies, stale_repeats, term_totals
 from computeatlas.cloud.instances import Billing, InstanceTable
 from computeatlas.cloud.observations import (
     LICENSED_SUFFIX,
@@ -302,4 +302,4 @@ def _qualified(rows: list[Observation], decided: list[Observation], hours: float
     return final
 
 
-__all__ = ["LICENCE_REASON", "PLACEHOLDER_SIZES", "RULES", "Limits", "PoolPrice", "apply", "place", "usd_per_accelerator_hour"]
+__all__ = ["LICENCE_REASON", "RULES", "Limits", "apply"]

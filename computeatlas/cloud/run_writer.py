@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 from pydantic import BaseModel
 
-from computeatlas.cloud import current_table
+from computeatlas.cloud import current_table, layout
 from computeatlas.cloud.engine import connection
 from computeatlas.cloud.layout import CURRENT, Files
 from computeatlas.cloud.run_folder import RunFolder, version_of
@@ -187,7 +187,7 @@ class RunWriter(RunFolder):
             staging.mkdir(parents=True)
             try:
                 stamp = f"{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S%f}Z-refresh"
-                (self.root / current_table.POINTER).unlink(missing_ok=True)  # the whole history, not the old table
+                (self.root / layout.POINTER).unlink(missing_ok=True)  # the whole history, not the old table
                 facts = self._next_current(before, [], staging, stamp)
             finally:
                 shutil.rmtree(staging, ignore_errors=True)

@@ -29,12 +29,12 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from computeatlas.cloud import batch_run, bounds, rules
+from computeatlas.cloud import band, batch_run, bounds, rules
 from computeatlas.cloud.catalog import CloudCatalog as Catalog
 from computeatlas.cloud.deduplication import SEP, WORD, conflicts_within, neighbours, words
 from computeatlas.cloud.deduplication import stored as stored_rows
 from computeatlas.cloud.group_rules import stale_repeats
-from computeatlas.cloud.import_summary import ImportCounts, Summary
+from computeatlas.cloud.import_summary import Summary
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.importers.cells import Reading, Skip
 from computeatlas.cloud.instances import InstanceTable, instance_table
@@ -241,7 +241,7 @@ def _decide_and_append(
             other.append(obs)
         batch.append(obs)
         keys.append(key)
-    pool: list[rules.PoolPrice] = []
+    pool: list[band.PoolPrice] = []
     span = _window(batch, start, now, limits.freshness_days)
     placed = _placed(batch, table)
     known = store.observed_accelerators() if batch else frozenset()
@@ -250,7 +250,7 @@ def _decide_and_append(
         for accelerator, pricing, collected, currency, per_acc, provider, count in store.pool(near, *span):
             usd = rates.to_usd(per_acc, currency, collected.date())[0]
             if usd is not None:
-                pool.append(rules.PoolPrice(accelerator, pricing, collected, usd, provider, count))
+                pool.append(band.PoolPrice(accelerator, pricing, collected, usd, provider, count))
     decided = rules.apply(
         batch, table, rates, limits, pool, now=now, first_date=start, known=known, siblings=siblings, run=run, fresh=True
     )  # every row of batch is this import's own: read here, or a copy of a collector's
@@ -331,4 +331,4 @@ def import_files(fmt: str, paths: Sequence[Path], settings: Settings, catalog: C
     )
 
 
-__all__ = ["ImportCounts", "Summary", "first_date", "import_files", "import_readings", "rates_of", "run_id"]
+__all__ = ["first_date", "import_files", "import_readings", "rates_of", "run_id"]

@@ -20,9 +20,10 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
-from computeatlas.cloud.cheapest_price import default_variant, excluded_because, price_ends, rule_variant
+from computeatlas.cloud.cheapest_price import excluded_because, price_ends
 from computeatlas.cloud.observations import Observation, Status
 from computeatlas.cloud.offer_words import offer_id
+from computeatlas.cloud.variants import rule_variant
 
 
 class SpreadEnd(BaseModel):
@@ -180,4 +181,4 @@ def _spread(
     )
 
 
-__all__ = ["ObservedSpread", "SpreadEnd", "default_variant", "spread", "spread_of_rows"]
+__all__ = ["ObservedSpread", "SpreadEnd", "spread", "spread_of_rows"]

@@ -55,11 +55,9 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from computeatlas.cloud.dataset import StoreDamaged
 from computeatlas.cloud.engine import RESULT_MAX_ROWS
 from computeatlas.cloud.observations import Observation
-from computeatlas.cloud.part_history import RECENT_DAYS, PartHistory
-from computeatlas.cloud.writers import LOCK_NAME, LOCK_TIMEOUT_SECONDS, Leftovers, StoreBusy
+from computeatlas.cloud.part_history import PartHistory
 
 _LISTS = ("rules", "reasons", "qualifiers")
 _TYPES = {
@@ -312,16 +310,4 @@ def observation_of(row: dict[str, Any]) -> Observation:
     return Observation.model_validate(data)
 
 
-__all__ = [
-    "KEY",
-    "LATEST_ORDER",
-    "LOCK_NAME",
-    "LOCK_TIMEOUT_SECONDS",
-    "OFFER",
-    "RECENT_DAYS",
-    "Leftovers",
-    "Store",
-    "StoreBusy",
-    "StoreDamaged",
-    "observation_of",
-]
+__all__ = ["KEY", "LATEST_ORDER", "OFFER", "Store", "observation_of"]

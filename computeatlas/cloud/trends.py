@@ -34,8 +34,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from computeatlas.cloud.cheapest_price import default_variant
 from computeatlas.cloud.observed_price import CURRENT_COLUMNS
-from computeatlas.cloud.spreads import default_variant
 from computeatlas.cloud.store import Store
 
 Period = Literal["week", "month"]

@@ -202,7 +202,6 @@ __all__ = [
     "json_chunks",
     "leftovers",
     "remove_leftovers",
-    "run_of",
     "unreadable",
     "write_lock",
 ]

@@ -378,7 +378,6 @@ __all__ = [
     "CountDetail",
     "Detail",
     "Id",
-    "LinkDirection",
     "LinkSpec",
     "MemorySpec",
     "NumberFormat",

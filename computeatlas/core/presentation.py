@@ -28,8 +28,8 @@ The rule, in one place (:func:`present`):
   ``stated`` and ``attribution``.
 
 Numbers and units are decided in :mod:`computeatlas.core.numbers` (rounded once, FLOP/s
-against OP/s once) and offers in words in :mod:`computeatlas.core.offer_words`; both are
-re-exported here, so ``from computeatlas.core.presentation import sig3`` keeps working.
+against OP/s once) and offers in words in :mod:`computeatlas.core.offer_words`; import
+their names from there.
 """
 
 from __future__ import annotations
@@ -38,36 +38,13 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, Field
 
-from computeatlas.core.claims import (
-    Claim,
-    ComputeSpec,
-    LinkDirection,
-    LinkSpec,
-    PowerSpec,
-    TextDetail,
-    TextSpec,
-)
+from computeatlas.core.claims import Claim, ComputeSpec, LinkSpec, PowerSpec, TextDetail, TextSpec
+from computeatlas.core.links import LinkDirection
 from computeatlas.core.numbers import (
-    CANONICAL_UNITS,
-    canonical_unit,
-    compute_unit,
-    data_number,
     figure_text,
-    grouped,
-    in_row_unit,
-    operations,
-    page_text,
     plain,
-    plain_text,
-    prefixed,
-    ratio_text,
-    ratio_words,
     same_figure_other_unit,
-    sig3,
-    stated_in_other_unit,
-    tera_unit,
 )
-from computeatlas.core.offer_words import pricing_words, source_words
 from computeatlas.core.provenance import CopyForm, read_from
 from computeatlas.core.states import DERIVED_LABEL, SPEC_STATES, State
 
@@ -352,36 +329,14 @@ def present_derived(inputs: Iterable[Presented], value: float | None, unit: str,
 
 
 __all__ = [
-    "CANONICAL_UNITS",
-    "DERIVED_LABEL",
     "STATE_WORDS",
     "WEAKEST_FIRST",
     "Presented",
-    "State",
-    "canonical_unit",
-    "compute_unit",
-    "data_number",
     "dispute_to_weigh",
-    "figure_text",
-    "grouped",
-    "in_row_unit",
-    "operations",
-    "page_text",
-    "plain",
-    "plain_text",
-    "prefixed",
     "present",
     "present_derived",
     "present_link",
     "present_sparse",
-    "pricing_words",
-    "ratio_text",
-    "ratio_words",
-    "same_figure_other_unit",
-    "sig3",
-    "source_words",
-    "stated_in_other_unit",
-    "tera_unit",
     "weakest",
     "why",
 ]

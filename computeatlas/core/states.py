@@ -18,10 +18,13 @@ Which states each kind of figure can take:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, Final
 
-from pydantic import BeforeValidator, WithJsonSchema
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, core_schema
 
 DERIVED_LABEL: Final = "derived from published figures"
 """How a derived figure computed from published inputs is labelled wherever it is shown."""
@@ -110,26 +113,45 @@ PRICE_MARKS: tuple[State, ...] = (
 """The marks a price observation can carry as shown (several at once)."""
 
 
-def _record_state(value: Any) -> Any:
-    """Reject, before enum validation, a state a data file may not write, naming the allowed ones."""
-    if isinstance(value, State):
-        value = value.value
-    if isinstance(value, str) and value not in {s.value for s in RECORD_STATES}:
-        allowed = ", ".join(repr(s.value) for s in RECORD_STATES)
-        raise ValueError(f"state {value!r} is not one a record may hold: use one of {allowed}")
-    return value
+@dataclass(frozen=True, slots=True)
+class StateSubset:
+    """The one way to make a field type of some states only: ``Annotated[State, StateSubset(allowed,
+    holder)]`` is a :class:`State` that may hold only ``allowed`` (``holder`` names what holds
+    it in the error, e.g. ``"a record"``).
+
+    A state outside ``allowed`` is rejected before enum validation, naming ``holder`` and the
+    allowed states (``state 'derived' is not one a record may hold: use one of 'published', …``);
+    the JSON Schema lists only ``allowed``, with ``description`` when given.
+    """
+
+    allowed: tuple[State, ...]
+    holder: str
+    description: str | None = None
+
+    def _check(self, value: Any) -> Any:
+        if isinstance(value, State):
+            value = value.value
+        if isinstance(value, str) and value not in {s.value for s in self.allowed}:
+            listed = ", ".join(repr(s.value) for s in self.allowed)
+            raise ValueError(f"state {value!r} is not one {self.holder} may hold: use one of {listed}")
+        return value
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        """The field's schema: :meth:`_check`, then the :class:`State` enum."""
+        return core_schema.no_info_before_validator_function(self._check, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        """A string of the allowed codes, titled ``State``."""
+        described = {"description": self.description} if self.description else {}
+        return {"type": "string", "enum": [s.value for s in self.allowed], "title": "State", **described}
 
 
 RecordState = Annotated[
     State,
-    BeforeValidator(_record_state),
-    WithJsonSchema(
-        {
-            "type": "string",
-            "enum": [s.value for s in RECORD_STATES],
-            "title": "State",
-            "description": "not_published: the vendor withholds the figure; not_sourced: researched, but no source we could read states it",
-        }
+    StateSubset(
+        RECORD_STATES,
+        "a record",
+        "not_published: the vendor withholds the figure; not_sourced: researched, but no source we could read states it",
     ),
 ]
 """The :class:`State` field type of a record's claim: one of :data:`RECORD_STATES`."""

@@ -54,10 +54,11 @@ from pydantic import BaseModel, Field
 
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import BadRequest
-from computeatlas.core.presentation import compute_unit, present
+from computeatlas.core.numbers import compute_unit
+from computeatlas.core.presentation import present
 from computeatlas.core.states import State
 from computeatlas.economics.models import ModelRecord
-from computeatlas.economics.needs import ModelNeeds, needs_of
+from computeatlas.economics.needs import needs_of
 from computeatlas.silicon.records import Accelerator
 
 BOUND_LABEL = "upper bound on throughput (lower bound on cost) from published peaks, not a measurement"
@@ -372,5 +373,5 @@ def assumptions(model: ModelRecord, fmt: NumberFormat, request: BoundRequest) ->
 
 __all__ = [
     "BOUND_LABEL", "ESTIMATE_LABEL", "Bound", "BoundInputError", "BoundRequest", "DoesNotFitModel", "Figure", "Hardware",
-    "ModelNeeds", "bound", "check_request", "hardware_of", "minimum_accelerators", "needs_of",
+    "bound", "check_request", "hardware_of", "minimum_accelerators",
 ]  # fmt: skip

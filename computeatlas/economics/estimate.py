@@ -28,7 +28,8 @@ from pydantic import BaseModel, Field
 
 from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.errors import closest
-from computeatlas.core.presentation import compute_unit, present
+from computeatlas.core.numbers import compute_unit
+from computeatlas.core.presentation import present
 from computeatlas.core.states import State
 from computeatlas.economics.bound import BOUND_LABEL, ESTIMATE_LABEL, BoundInputError, BoundRequest, check_request
 from computeatlas.economics.catalog import EconomicsCatalog

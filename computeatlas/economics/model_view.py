@@ -46,7 +46,7 @@ from computeatlas.economics.costs import blended, cost
 from computeatlas.economics.errors import UnknownId
 from computeatlas.economics.models import FIGURE_LABELS, ModelRecord
 from computeatlas.economics.rental_price import LeftOut, RentalPrice, current_rental_prices, left_out
-from computeatlas.economics.token_market import MarketPrice, MarketSpread, SpreadEnd, market
+from computeatlas.economics.token_market import MarketPrice, MarketSpread, market
 from computeatlas.economics.token_prices import observations_of
 
 BELOW_FLAG = "below what the hardware can do at this rental price — check its basis"
@@ -348,6 +348,6 @@ def model_summaries(
 
 
 __all__ = [
-    "BELOW_FLAG", "AcceleratorBound", "ClaimRow", "FigureRow", "MarketPrice", "MarketSpread", "ModelSummary", "ModelView", "SpreadEnd",
+    "BELOW_FLAG", "AcceleratorBound", "ClaimRow", "FigureRow", "ModelSummary", "ModelView",
     "accelerator_bound", "compare_claim", "figure_rows", "find_model", "model_summaries", "model_view",
 ]  # fmt: skip

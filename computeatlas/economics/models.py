@@ -25,11 +25,11 @@ from collections.abc import Iterator, Mapping
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field, ValidationInfo, WithJsonSchema, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from computeatlas.core.catalog import Problem, RecordKind
 from computeatlas.core.claims import Id, Record, Source, today_from
-from computeatlas.core.states import State
+from computeatlas.core.states import State, StateSubset
 
 MIN_PARAMS = 1e6
 """Fewest parameters a model record may state (a million)."""
@@ -42,21 +42,7 @@ FIGURE_STATES: tuple[State, ...] = (State.PUBLISHED, State.NOT_SOURCED, State.NO
 """The states a model figure may hold in a data file (shown in words, never as a blank or a zero)."""
 
 
-def _figure_state(value: Any) -> Any:
-    """Reject, before enum validation, a state a model figure may not hold, naming the allowed ones."""
-    if isinstance(value, State):
-        value = value.value
-    if isinstance(value, str) and value not in {s.value for s in FIGURE_STATES}:
-        allowed = ", ".join(repr(s.value) for s in FIGURE_STATES)
-        raise ValueError(f"state {value!r} is not one a model figure may hold: use one of {allowed}")
-    return value
-
-
-ModelFigureState = Annotated[
-    State,
-    BeforeValidator(_figure_state),
-    WithJsonSchema({"type": "string", "enum": [s.value for s in FIGURE_STATES], "title": "State"}),
-]
+ModelFigureState = Annotated[State, StateSubset(FIGURE_STATES, "a model figure")]
 """The :class:`~computeatlas.core.states.State` field type of a model figure: one of :data:`FIGURE_STATES`."""
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from computeatlas.cloud.offers import amount_text, unit_word
+from computeatlas.cloud.offer_words import amount_text, unit_word
 from computeatlas.core.states import State
 from computeatlas.economics.catalog import EconomicsCatalog
 from computeatlas.economics.prices import PriceSource, cheapest_offer, chosen_offer

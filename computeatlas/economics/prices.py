@@ -12,15 +12,10 @@ accelerator-hour in the observation's currency (USD for the cheapest).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_price
-from computeatlas.cloud.offers import (
-    STALE_AFTER_DAYS,
-    OfferPrice,
-    current_offers,
-    find_offer,
-)
+from computeatlas.cloud.offers import STALE_AFTER_DAYS, OfferLink, OfferPrice, current_offers, find_offer
 from computeatlas.cloud.store import Store
 from computeatlas.economics.catalog import EconomicsCatalog
 from computeatlas.economics.inputs import EstimateError
@@ -33,17 +28,25 @@ MAX_OFFER_SUGGESTIONS = 8
 @dataclass(frozen=True, slots=True)
 class PriceSource:
     """Where the estimate reads prices: the observation ``store`` as of ``now`` (UTC), with the
-    settings' freshness window and hours per month."""
+    settings' freshness window and hours per month; ``link`` gives each offer's page (the page
+    layer's :data:`~computeatlas.cloud.offers.OfferLink`)."""
 
     store: Store
     now: dt.datetime
     freshness_days: int = STALE_AFTER_DAYS
     hours_per_month: float = 730.0
+    link: OfferLink = field(kw_only=True)
 
     def current(self, catalog: EconomicsCatalog, accelerator: str) -> list[OfferPrice]:
         """The current offers of ``accelerator`` (newest accepted observation within the window)."""
         return current_offers(
-            catalog, self.store, self.now, self.freshness_days, accelerator=accelerator, hours_per_month=self.hours_per_month
+            catalog,
+            self.store,
+            self.now,
+            self.freshness_days,
+            accelerator=accelerator,
+            hours_per_month=self.hours_per_month,
+            link=self.link,
         )
 
 
@@ -62,7 +65,11 @@ def chosen_offer(catalog: EconomicsCatalog, acc: Accelerator, ident: str, prices
     Raises :class:`EstimateError`: 404 when no accepted observation has that id (listing up
     to :data:`MAX_OFFER_SUGGESTIONS` current offers of ``acc`` and how many more), 400 when
     the offer rents another part."""
-    offer = find_offer(catalog, prices.store, ident, prices.now, prices.freshness_days, prices.hours_per_month) if prices else None
+    offer = (
+        find_offer(catalog, prices.store, ident, prices.now, prices.freshness_days, prices.hours_per_month, link=prices.link)
+        if prices
+        else None
+    )
     if offer is None:
         own = prices.current(catalog, acc.id) if prices else []
         hint = [(offer_label(o), o.id) for o in own[:MAX_OFFER_SUGGESTIONS]]
@@ -82,7 +89,9 @@ def cheapest_offer(
     found = cheapest_price(prices.store, acc.id, prices.now, prices.freshness_days, catalog=catalog, current_only=False) if prices else None
     if found is None or prices is None:
         return None, None
-    return found, find_offer(catalog, prices.store, found.offer_id, prices.now, prices.freshness_days, prices.hours_per_month)
+    return found, find_offer(
+        catalog, prices.store, found.offer_id, prices.now, prices.freshness_days, prices.hours_per_month, link=prices.link
+    )
 
 
 __all__ = ["MAX_OFFER_SUGGESTIONS", "PriceSource", "cheapest_offer", "chosen_offer", "offer_label"]

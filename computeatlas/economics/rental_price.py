@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from computeatlas.cloud import cheapest_price
 from computeatlas.cloud.cheapest_price import CheapestPrice
-from computeatlas.cloud.offers import find_offer
+from computeatlas.cloud.offers import find_offer, unlinked
 from computeatlas.cloud.spreads import SpreadEnd
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import NotFound, ParamError, closest
@@ -99,7 +99,7 @@ def chosen_price(
     if offer and price is not None and price.strip():
         raise ParamError("price", "give an offer or a price, not both: the offer's price would replace yours")
     if offer:
-        found = find_offer(catalog, store, offer, now)
+        found = find_offer(catalog, store, offer, now, link=unlinked)  # the bound's price names no page
         if found is None:
             raise NotFound(
                 "No such offer", f"no offer with id {offer!r} (ids end in the date the price was read; the cloud pages list them)", []

@@ -48,11 +48,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from computeatlas.cloud.importers.cells import CellError, Skip, rows, timestamp
+from computeatlas.cloud.import_summary import ImportCounts
+from computeatlas.cloud.importers.cells import Skip, rows, timestamp
 from computeatlas.cloud.observations import Status
-from computeatlas.cloud.runs import ImportCounts
 from computeatlas.cloud.store import Store
-from computeatlas.core.tabular import TableError
+from computeatlas.core.tabular import CellError, TableError
 from computeatlas.economics.models import MARKET_ONLY_PROVIDERS, ModelRecord
 
 COLUMNS = {

@@ -21,10 +21,8 @@ from computeatlas.core.claims import (
     Claim,
     Source,
 )
-from computeatlas.core.presentation import (
-    canonical_unit,
-    present,
-)
+from computeatlas.core.numbers import canonical_unit
+from computeatlas.core.presentation import present
 from computeatlas.core.states import State
 from computeatlas.core.units import humanize
 from computeatlas.economics.claims import EconomicsClaim, Metric

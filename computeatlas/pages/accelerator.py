@@ -17,7 +17,7 @@ from computeatlas.cloud.rental import RentSummary, rent_summary
 from computeatlas.cloud.store import Store
 from computeatlas.core.citation import SourceView, source_view
 from computeatlas.core.urls import site_path
-from computeatlas.pages.cloud_links import link_rent
+from computeatlas.pages.cloud_links import link_rent, offer_page
 from computeatlas.pages.energy import PowerQuestion, power_question
 from computeatlas.pages.glance import Glance, glance
 from computeatlas.pages.related import CuratedLink, RelatedPart, compared_against, related
@@ -73,7 +73,7 @@ def accelerator_view(
     details = acc.details
     maker = catalog.vendor_of(acc)
     specs = [spec_view(acc, key, claim, maker) for key, claim in acc.claims()]
-    rent = link_rent(rent_summary(catalog, acc, store=store, now=now, freshness_days=freshness_days, rates=rates), acc.id)
+    rent = link_rent(rent_summary(catalog, acc, store=store, now=now, freshness_days=freshness_days, rates=rates, link=offer_page), acc.id)
     return AcceleratorView(
         id=acc.id,
         name=acc.name,

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from computeatlas.catalog import Catalog
 from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
 from computeatlas.cloud.store import Store
-from computeatlas.core.presentation import grouped
+from computeatlas.core.numbers import grouped
 from computeatlas.silicon.table import Cell
 
 NONE_OBSERVED = "none observed"

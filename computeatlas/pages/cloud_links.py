@@ -1,6 +1,7 @@
 """The links of the cloud layer's values, added by the page layer: the cloud domain returns
 providers and rent summaries with their ids, and the pages, the API and the CLI that show
-them link them here, through the URL registry (:func:`computeatlas.core.urls.site_path`).
+them link them here, through the URL registry (:func:`computeatlas.core.urls.site_path`);
+offers are given their page by :func:`offer_page` (a :data:`~computeatlas.cloud.offers.OfferLink`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,11 @@ from collections.abc import Iterable
 from computeatlas.cloud.providers import ProviderSummary
 from computeatlas.cloud.rental import RentSummary
 from computeatlas.core.urls import site_path
+
+
+def offer_page(provider: str, offer: str) -> str:
+    """The site path of offer ``offer`` on provider ``provider``'s page (``/cloud/{provider}#offer-{offer}``)."""
+    return site_path("cloud_provider", ident=provider) + f"#offer-{offer}"
 
 
 def link_providers(summaries: Iterable[ProviderSummary]) -> list[ProviderSummary]:
@@ -32,4 +38,4 @@ def link_rent(rent: RentSummary | None, accelerator: str) -> RentSummary | None:
     return rent
 
 
-__all__ = ["link_providers", "link_rent"]
+__all__ = ["link_providers", "link_rent", "offer_page"]

@@ -22,15 +22,12 @@ import datetime as dt
 from computeatlas.catalog import Catalog
 from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
 from computeatlas.cloud.store import Store
-from computeatlas.core.presentation import grouped, sig3, tera_unit
+from computeatlas.core.numbers import grouped, sig3, tera_unit
 from computeatlas.core.states import State
 from computeatlas.pages.cheapest import price_text, provider_name
 from computeatlas.pages.comparison import ComparisonView
-from computeatlas.silicon.comparison import (
-    CellView,
-    RowView,
-    with_ratios,
-)
+from computeatlas.silicon.comparison import with_ratios
+from computeatlas.silicon.comparison_views import CellView, RowView
 
 NONE_OBSERVED_STATE = State.NO_PRICE
 """The state of a price cell with no on-demand USD observation at all."""

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from computeatlas.cloud.regions import region_label
 from computeatlas.core.errors import ParamError
-from computeatlas.core.presentation import pricing_words
+from computeatlas.core.offer_words import pricing_words
 
 Row = TypeVar("Row")
 

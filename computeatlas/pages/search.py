@@ -13,52 +13,34 @@ from computeatlas.core.urls import site_path
 from computeatlas.silicon import resolve
 from computeatlas.silicon import search as searching
 from computeatlas.silicon.catalog import SiliconCatalog
-from computeatlas.silicon.resolve import Tier
 from computeatlas.silicon.search import MatchKind
 
 
-class Candidate(BaseModel):
+class Candidate(resolve.Candidate):
     """A part a name may mean: id, display name and page URL."""
 
-    id: str
-    name: str
     url: str
 
 
-class Resolution(BaseModel):
-    """What a name resolves to; the body of ``/api/search``.
+class Resolution(resolve.Resolution):
+    __doc__ = resolve.Resolution.__doc__  # the API describes it in the domain's words
 
-    ``status`` is ``found`` (``match`` set, ``matched_by`` the tier), ``ambiguous``
-    (``candidates`` lists every part the name is shared by) or ``unknown``
-    (``suggestions`` lists the closest ids, best first, possibly none).
-    """
-
-    query: str
-    status: Literal["found", "ambiguous", "unknown"]
     match: Candidate | None = None
-    matched_by: Tier | None = Field(None, description="id, alias or name")
-    candidates: list[Candidate] = Field(default_factory=list)
-    suggestions: list[Candidate] = Field(default_factory=list)
+    candidates: list[Candidate] = Field(default_factory=list)  # type: ignore[assignment]
+    suggestions: list[Candidate] = Field(default_factory=list)  # type: ignore[assignment]
 
 
 class Match(Candidate):
-    """A part the query may mean and how it matched: an exact ``id``, ``alias`` or ``name``, or ``words``."""
+    __doc__ = searching.Match.__doc__
 
     matched_by: MatchKind
 
 
 class SearchResult(Resolution):
-    """The body of ``/api/search``: the resolver's answer plus every matching part, ranked.
-
-    ``status`` is ``found`` (one exact match, in ``match``), ``ambiguous`` (an exact name
-    shared by several parts, in ``candidates``), ``partial`` (no exact match, but parts whose
-    words begin with the query's words, in ``matches``) or ``unknown`` (nothing matches;
-    ``suggestions`` lists the closest ids). ``matches`` always lists every matching part,
-    exact matches first.
-    """
+    __doc__ = searching.SearchResult.__doc__
 
     status: Literal["found", "ambiguous", "partial", "unknown"]  # type: ignore[assignment]
-    matches: list[Match] = Field(default_factory=list, description="every matching part, ranked: exact matches first, then word matches")
+    matches: list[Match] = Field(default_factory=list, description=searching.SearchResult.model_fields["matches"].description)
 
 
 class IndexPart(BaseModel):
@@ -67,22 +49,13 @@ class IndexPart(BaseModel):
     id: str
     name: str
     url: str
-    words: list[str] = Field(
-        description="every word of the part's id, name, aliases, family aliases, part numbers, family and vendor id, once"
-    )
+    words: list[str] = Field(description=searching.IndexPart.model_fields["words"].description)
 
 
-class SearchIndex(BaseModel):
-    """The prebuilt search index (``/api/search-index``), read by the static site's search script.
+class SearchIndex(searching.SearchIndex):
+    __doc__ = searching.SearchIndex.__doc__
 
-    ``parts`` are in rank order for word matches (newest announcement first, then name).
-    ``exact`` maps each normal id, alias and name (:func:`~computeatlas.silicon.resolve.normal`)
-    to ``[part position, tier]`` pairs, tier 0 id, 1 alias, 2 name, as the resolver reads them.
-    """
-
-    data_version: str
-    parts: list[IndexPart]
-    exact: dict[str, list[tuple[int, int]]]
+    parts: list[IndexPart]  # type: ignore[assignment]
 
 
 def page_of(ident: str) -> str:

@@ -22,25 +22,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from computeatlas.core.claims import (
-    Claim,
-    LinkDirection,
-    MemorySpec,
-    NumberFormat,
-)
-from computeatlas.core.presentation import (
-    DERIVED_LABEL,
-    STATE_WORDS,
-    Presented,
-    compute_unit,
-    operations,
-    present,
-    present_link,
-    present_sparse,
-    tera_unit,
-    where_read,
-)
-from computeatlas.core.states import State
+from computeatlas.core.claims import Claim, MemorySpec, NumberFormat
+from computeatlas.core.links import LinkDirection
+from computeatlas.core.numbers import compute_unit, operations, tera_unit
+from computeatlas.core.presentation import STATE_WORDS, Presented, present, present_link, present_sparse, where_read
+from computeatlas.core.states import DERIVED_LABEL, State
 from computeatlas.core.units import Dimension
 from computeatlas.silicon import derive
 from computeatlas.silicon.catalog import SiliconCatalog

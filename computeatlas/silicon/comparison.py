@@ -34,22 +34,13 @@ import itertools
 from collections.abc import Callable, Sequence
 
 from computeatlas.core.citation import source_view
-from computeatlas.core.claims import (
-    Claim,
-    LinkDirection,
-    LinkSpec,
-    NumberFormat,
-)
-from computeatlas.core.presentation import (
-    canonical_unit,
-    dispute_to_weigh,
-    in_row_unit,
-    present,
-    ratio_text,
-)
+from computeatlas.core.claims import Claim, LinkSpec, NumberFormat
+from computeatlas.core.links import LinkDirection
+from computeatlas.core.numbers import canonical_unit, in_row_unit, ratio_text
+from computeatlas.core.presentation import dispute_to_weigh, present
 from computeatlas.silicon import derive
 from computeatlas.silicon.catalog import SiliconCatalog
-from computeatlas.silicon.comparison_parts import MAX_PARTS, MIN_PARTS, CompareError, display_order, resolve_parts, split_ids
+from computeatlas.silicon.comparison_parts import display_order, resolve_parts
 from computeatlas.silicon.comparison_views import (
     CellView,
     ComparisonTable,
@@ -367,23 +358,4 @@ def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonTable:
     )
 
 
-__all__ = [
-    "MAX_PARTS",
-    "MIN_PARTS",
-    "CellView",
-    "CompareError",
-    "ComparisonTable",
-    "CuratedView",
-    "HeadlineView",
-    "PairGap",
-    "Part",
-    "RowView",
-    "build",
-    "display_order",
-    "headline_format",
-    "ratio_text",
-    "resolve_parts",
-    "shared_formats",
-    "split_ids",
-    "with_ratios",
-]
+__all__ = ["build", "headline_format", "shared_formats", "with_ratios"]

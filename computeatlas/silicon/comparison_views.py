@@ -9,7 +9,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from computeatlas.core.citation import SourceView
-from computeatlas.core.claims import LinkDirection, NumberFormat
+from computeatlas.core.claims import NumberFormat
+from computeatlas.core.links import LinkDirection
 from computeatlas.core.states import State
 
 

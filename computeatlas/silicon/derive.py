@@ -33,18 +33,9 @@ from computeatlas.core.claims import (
     Claim,
     NumberFormat,
 )
-from computeatlas.core.presentation import (
-    DERIVED_LABEL,
-    Presented,
-    compute_unit,
-    figure_text,
-    operations,
-    prefixed,
-    present,
-    present_derived,
-    sig3,
-)
-from computeatlas.core.states import SPEC_STATES, State
+from computeatlas.core.numbers import compute_unit, figure_text, operations, prefixed, sig3
+from computeatlas.core.presentation import Presented, present, present_derived
+from computeatlas.core.states import DERIVED_LABEL, SPEC_STATES, State
 from computeatlas.silicon.records import Accelerator
 
 LABEL: Final = DERIVED_LABEL

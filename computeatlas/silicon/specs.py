@@ -17,12 +17,8 @@ from computeatlas.core.claims import (
     NumberFormat,
     Source,
 )
-from computeatlas.core.presentation import (
-    canonical_unit,
-    figure_text,
-    present,
-    present_sparse,
-)
+from computeatlas.core.numbers import canonical_unit, figure_text
+from computeatlas.core.presentation import present, present_sparse
 from computeatlas.core.states import State
 from computeatlas.core.units import humanize
 from computeatlas.silicon.records import Accelerator, Vendor

@@ -39,12 +39,8 @@ from computeatlas.core.claims import (
     NumberFormat,
 )
 from computeatlas.core.errors import ParamError
-from computeatlas.core.presentation import (
-    dispute_to_weigh,
-    figure_text,
-    page_text,
-    stated_in_other_unit,
-)
+from computeatlas.core.numbers import figure_text, page_text, stated_in_other_unit
+from computeatlas.core.presentation import dispute_to_weigh
 from computeatlas.core.states import State
 from computeatlas.core.units import Dimension
 from computeatlas.silicon import columns as model

@@ -36,7 +36,8 @@ from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
 from computeatlas.core.cache import Cache, use
 from computeatlas.core.errors import NotFound, PageError, ParamError
-from computeatlas.core.presentation import data_number, figure_text, pricing_words, source_words
+from computeatlas.core.numbers import data_number, figure_text
+from computeatlas.core.offer_words import pricing_words, source_words
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
 from computeatlas.economics.token_prices import token_store

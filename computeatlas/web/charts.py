@@ -14,6 +14,7 @@ per system against the average rack (``/charts/rack-power``, embedded in ``/ener
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 
 from fastapi import Path, Request
@@ -30,6 +31,9 @@ from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import NotFound
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
+from computeatlas.pages.cloud_links import offer_page
+from computeatlas.silicon.records import Accelerator
+from computeatlas.web import chart_links
 from computeatlas.web.page import (
     Route,
     catalog_of,
@@ -59,13 +63,33 @@ def _format(catalog: Catalog, text: str, urls: Urls) -> NumberFormat:
     )
 
 
+def memory_chart(catalog: Catalog) -> ChartView:
+    """Memory against bandwidth (:func:`computeatlas.charts.chart.memory_bandwidth`) with its links."""
+    return charts.memory_bandwidth(catalog, links=chart_links.memory_links())
+
+
+def compute_chart(catalog: Catalog, fmt: NumberFormat) -> ChartView:
+    """Compute at ``fmt`` against power (:func:`computeatlas.charts.chart.compute_power`) with its links."""
+    return charts.compute_power(catalog, fmt, links=chart_links.compute_links(fmt))
+
+
+def price_chart(catalog: Catalog, acc: Accelerator, offers: list[OfferPrice], on: dt.date, freshness_days: int) -> ChartView:
+    """``acc``'s offers by provider as of ``on`` (:func:`computeatlas.charts.chart.prices`) with its links."""
+    return charts.prices(catalog, acc, offers, on, freshness_days, links=chart_links.price_links(acc.id))
+
+
+def rack_chart(catalog: Catalog) -> ChartView:
+    """Power per system (:func:`computeatlas.charts.chart.rack_power`) with its links."""
+    return charts.rack_power(catalog, links=chart_links.rack_links())
+
+
 def silicon_charts(catalog: Catalog) -> dict[str, object]:
     """What ``/silicon/`` shows: the memory chart, the compute chart at FP8, and the other formats."""
     formats = charts.compute_formats(catalog)
     fmt = DEFAULT_FORMAT if DEFAULT_FORMAT in formats else (formats[0] if formats else None)
     return {
-        "memory": charts.memory_bandwidth(catalog),
-        "compute": charts.compute_power(catalog, fmt) if fmt else None,
+        "memory": memory_chart(catalog),
+        "compute": compute_chart(catalog, fmt) if fmt else None,
         "formats": formats,
     }
 
@@ -81,35 +105,35 @@ def _page(request: Request, view: ChartView) -> HTMLResponse:
 
 def memory_page(request: Request) -> HTMLResponse:
     """Memory capacity against bandwidth, with the data and the parts left out."""
-    return _page(request, charts.memory_bandwidth(catalog_of(request)))
+    return _page(request, memory_chart(catalog_of(request)))
 
 
 def memory_svg(request: Request) -> Response:
     """The memory chart as SVG."""
-    return _svg(charts.memory_bandwidth(catalog_of(request)))
+    return _svg(memory_chart(catalog_of(request)))
 
 
 def memory_api(request: Request) -> ChartView:
     """The memory chart's data: plotted points (GB, TB/s) and parts left out with the reason."""
-    return charts.memory_bandwidth(catalog_of(request))
+    return memory_chart(catalog_of(request))
 
 
 def compute_page(request: Request, fmt: str = FORMAT_PATH) -> HTMLResponse:
     """Dense compute at one number format against power."""
     catalog = catalog_of(request)
-    return _page(request, charts.compute_power(catalog, _format(catalog, fmt, urls_of(request))))
+    return _page(request, compute_chart(catalog, _format(catalog, fmt, urls_of(request))))
 
 
 def compute_svg(request: Request, fmt: str = FORMAT_PATH) -> Response:
     """The compute chart at one number format as SVG."""
     catalog = catalog_of(request)
-    return _svg(charts.compute_power(catalog, _format(catalog, fmt, urls_of(request))))
+    return _svg(compute_chart(catalog, _format(catalog, fmt, urls_of(request))))
 
 
 def compute_api(request: Request, fmt: str = FORMAT_PATH) -> ChartView:
     """The compute chart's data at one number format: points (W, TFLOPS or TOPS) and parts left out."""
     catalog = catalog_of(request)
-    return charts.compute_power(catalog, _format(catalog, fmt, urls_of(request)))
+    return compute_chart(catalog, _format(catalog, fmt, urls_of(request)))
 
 
 def _current(catalog: Catalog, settings: Settings, accelerator: str | None = None) -> list[OfferPrice]:
@@ -121,13 +145,14 @@ def _current(catalog: Catalog, settings: Settings, accelerator: str | None = Non
         settings.freshness_days,
         accelerator=accelerator,
         hours_per_month=settings.hours_per_month,
+        link=offer_page,
     )
 
 
 def _prices(request: Request, ident: str) -> ChartView:
     catalog, settings = catalog_of(request), settings_of(request)
     acc = find_accelerator(request, ident)
-    view = charts.prices(catalog, acc, _current(catalog, settings, acc.id), history.utcnow().date(), settings.freshness_days)
+    view = price_chart(catalog, acc, _current(catalog, settings, acc.id), history.utcnow().date(), settings.freshness_days)
     if not view.points:
         raise NotFound(
             "No prices to chart",
@@ -154,17 +179,17 @@ def prices_api(request: Request, ident: str = ID_PATH) -> ChartView:
 
 def rack_page(request: Request) -> HTMLResponse:
     """Power per system against the average rack."""
-    return _page(request, charts.rack_power(catalog_of(request)))
+    return _page(request, rack_chart(catalog_of(request)))
 
 
 def rack_svg(request: Request) -> Response:
     """The rack power chart as SVG."""
-    return _svg(charts.rack_power(catalog_of(request)))
+    return _svg(rack_chart(catalog_of(request)))
 
 
 def rack_api(request: Request) -> ChartView:
     """The rack power chart's data: kW per system (vendor or reported), the average rack, systems left out."""
-    return charts.rack_power(catalog_of(request))
+    return rack_chart(catalog_of(request))
 
 
 def static_paths(catalog: Catalog, settings: Settings) -> Iterable[str]:
@@ -177,7 +202,7 @@ def static_paths(catalog: Catalog, settings: Settings) -> Iterable[str]:
     offers = _current(catalog, settings)
     for ident in sorted({o.accelerator for o in offers}):
         on = history.utcnow().date()
-        if charts.prices(catalog, catalog.accelerators[ident], offers, on, settings.freshness_days).points:
+        if price_chart(catalog, catalog.accelerators[ident], offers, on, settings.freshness_days).points:
             yield from (site_path(n, ident=ident) for n in ("chart_prices", "chart_prices_svg", "api_chart_prices"))
 
 

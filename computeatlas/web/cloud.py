@@ -40,7 +40,8 @@ from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
 from computeatlas.cloud.collection_status import provider_collected
-from computeatlas.cloud.history import PAGE_OBSERVATIONS, CurrentView, HistoryView, PricesView, current_view, history_view
+from computeatlas.cloud.current_prices import CurrentView, current_view
+from computeatlas.cloud.history import PAGE_OBSERVATIONS, HistoryView, PricesView, history_view
 from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
 from computeatlas.cloud.providers import ProviderSummary, ProviderView, cloud_index, provider_summaries
 from computeatlas.cloud.queries import PriceQuery, matches, parse_query
@@ -49,7 +50,7 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.errors import ParamError
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
-from computeatlas.pages.cloud_links import link_providers
+from computeatlas.pages.cloud_links import link_providers, offer_page
 from computeatlas.pages.price_table import parse_sort, sort_rows
 from computeatlas.pages.providers import every_offer, provider_page_view, shown_providers
 from computeatlas.publish.exports import prices as prices_export
@@ -98,6 +99,7 @@ def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQue
                 query.until,
                 query.include_stale,
                 hours_per_month=settings.hours_per_month,
+                link=offer_page,
             )
         return read[key]
 

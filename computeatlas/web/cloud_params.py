@@ -14,8 +14,9 @@ from typing import Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
-from computeatlas.cloud.history import HISTORY_FILTERS, HISTORY_LIMIT, HISTORY_MAX, WindowKind, page_window
+from computeatlas.cloud.history import HISTORY_FILTERS, HISTORY_LIMIT, HISTORY_MAX
 from computeatlas.cloud.observations import PricingKind
+from computeatlas.cloud.price_window import WindowKind, page_window
 from computeatlas.core.errors import ParamError
 
 INDEX_PARAMS = ("accelerator", "provider", "pricing", "region", "sort")

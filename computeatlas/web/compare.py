@@ -30,8 +30,7 @@ from computeatlas.core.urls import site_path
 from computeatlas.pages import search as search_pages
 from computeatlas.pages.compare_prices import with_prices
 from computeatlas.pages.comparison import ComparisonView, comparison_view
-from computeatlas.silicon import comparison as compare
-from computeatlas.silicon import resolve
+from computeatlas.silicon import comparison_parts, resolve
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.related import title_of
 from computeatlas.web.page import Moved, Route, catalog_of, render, settings_of, urls_of
@@ -41,7 +40,7 @@ MAX_QUERY = 2000
 
 PAIR_PATH = Path(description="two accelerator ids joined by '-vs-', e.g. 'nvidia-h100-sxm-vs-nvidia-h200-sxm'", max_length=400)
 IDS_DESCRIPTION = (
-    f"{compare.MIN_PARTS} to {compare.MAX_PARTS} accelerator ids, aliases or names, comma-separated "
+    f"{comparison_parts.MIN_PARTS} to {comparison_parts.MAX_PARTS} accelerator ids, aliases or names, comma-separated "
     "(e.g. 'nvidia-h100-sxm,H200'); may be repeated"
 )
 Q_DESCRIPTION = "an id, alias, name or words of one, e.g. 'Trn3', 'H100 SXM5 80GB', 'TPU' or 'Blackwell'"
@@ -69,7 +68,7 @@ class SearchParams(BaseModel):
     q: str | None = Field(None, max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)
 
 
-def _page_error(exc: compare.CompareError) -> PageError:
+def _page_error(exc: comparison_parts.CompareError) -> PageError:
     suggestions = [(f"{c.name} ({c.id})", search_pages.page_of(c.id)) for c in exc.options]
     if exc.status == 404:
         return NotFound("No such accelerator", exc.message, suggestions)
@@ -80,7 +79,7 @@ def _build(request: Request, catalog: Catalog, names: list[str]) -> ComparisonVi
     """The comparison of ``names`` with its price rows read from the observation store now."""
     try:
         view = comparison_view(catalog, names)
-    except compare.CompareError as exc:
+    except comparison_parts.CompareError as exc:
         raise _page_error(exc) from None
     settings = settings_of(request)
     return with_prices(catalog, view, Store(settings.prices_dir), history.utcnow(), settings.freshness_days)
@@ -92,13 +91,13 @@ def _ids_param(params: CompareParams | ApiCompareParams) -> list[str] | None:
         return None
     if sum(len(v) for v in params.ids) > MAX_QUERY:
         raise ParamError("ids", f"longer than {MAX_QUERY} characters")
-    return compare.split_ids(params.ids)
+    return comparison_parts.split_ids(params.ids)
 
 
 def _resolved(catalog: Catalog, names: list[str]) -> list[str]:
     try:
-        return compare.resolve_parts(catalog, names)
-    except compare.CompareError as exc:
+        return comparison_parts.resolve_parts(catalog, names)
+    except comparison_parts.CompareError as exc:
         raise _page_error(exc) from None
 
 
@@ -111,11 +110,11 @@ def _pair_ids(catalog: Catalog, pair: str) -> list[str]:
             f"'{pair}' is not a pair: a comparison URL reads /compare/{{a}}-vs-{{b}}, e.g. /compare/nvidia-h100-sxm-vs-nvidia-h200-sxm.",
         )
     pieces = pair.split("-vs-")
-    first_error: compare.CompareError | None = None
+    first_error: comparison_parts.CompareError | None = None
     for n in range(1, len(pieces)):  # an id could itself contain "-vs-": take the split whose sides both resolve
         try:
-            return compare.resolve_parts(catalog, ["-vs-".join(pieces[:n]), "-vs-".join(pieces[n:])])
-        except compare.CompareError as exc:
+            return comparison_parts.resolve_parts(catalog, ["-vs-".join(pieces[:n]), "-vs-".join(pieces[n:])])
+        except comparison_parts.CompareError as exc:
             first_error = first_error or exc
     raise _page_error(first_error)  # type: ignore[arg-type]
 
@@ -135,7 +134,7 @@ def compare_index(request: Request, params: Annotated[CompareParams, Query()]) -
             page_title="Compare accelerators",
             curated=curated,
             choices=[(a.id, a.name) for a in catalog.accelerators.values()],
-            slots=compare.MAX_PARTS,
+            slots=comparison_parts.MAX_PARTS,
         )
     ids = _resolved(catalog, names)
     if len(ids) == 2:

@@ -33,6 +33,7 @@ from computeatlas.economics.models import ModelRecord
 from computeatlas.economics.rental_price import LeftOut, chosen_price, current_rental_prices, left_out
 from computeatlas.economics.token_prices import observations_of, token_store
 from computeatlas.pages.economics import linked_error, linked_left_out, linked_summaries, linked_view
+from computeatlas.web.chart_links import token_prices_svg
 from computeatlas.web.page import (
     Moved,
     Route,
@@ -113,8 +114,9 @@ def token_chart(request: Request, view: ModelView) -> token_history.TokenHistory
         return None
     catalog = catalog_of(request)
     return token_history.history_view(
-        catalog.models[view.id], view.market, view.as_of, settings_of(request).freshness_days, catalog.version
-    )
+        catalog.models[view.id], view.market, view.as_of, settings_of(request).freshness_days, catalog.version,
+        svg_url=token_prices_svg(view.id),
+    )  # fmt: skip
 
 
 def left_out_of_bounds(request: Request) -> list[LeftOut]:

@@ -28,6 +28,7 @@ from computeatlas.economics.prices import PriceSource, offer_label
 from computeatlas.energy import views as energy_figures
 from computeatlas.energy.records import EnergyTopic
 from computeatlas.pages import energy as energy_views
+from computeatlas.pages.cloud_links import offer_page
 from computeatlas.pages.economics import linked_estimate
 from computeatlas.pages.energy import EconomicsView, SystemView, TopicView
 from computeatlas.silicon.related import title_of
@@ -170,7 +171,7 @@ def economics_page(request: Request) -> HTMLResponse:
 def _prices(request: Request) -> PriceSource:
     """The observation store of the app's settings as of now: where the estimate reads prices."""
     settings = settings_of(request)
-    return PriceSource(Store(settings.prices_dir), history.utcnow(), settings.freshness_days, settings.hours_per_month)
+    return PriceSource(Store(settings.prices_dir), history.utcnow(), settings.freshness_days, settings.hours_per_month, link=offer_page)
 
 
 def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) -> HTMLResponse:
@@ -196,7 +197,9 @@ def estimate_page(request: Request, params: Annotated[EstimateParams, Query()]) 
     form = {k: (v or "") if submitted else FORM_DEFAULTS.get(k, "") for k, v in raw.items()}
     offers: dict[str, list[OfferPrice]] = {}
     source = _prices(request)
-    for offer in current_offers(catalog, source.store, source.now, source.freshness_days, hours_per_month=source.hours_per_month):
+    for offer in current_offers(
+        catalog, source.store, source.now, source.freshness_days, hours_per_month=source.hours_per_month, link=source.link
+    ):
         offers.setdefault(offer.accelerator, []).append(offer)  # catalog order, then price
     return render(
         request, "estimate.html", status=error.status if error else 200, page_title="Our estimate",

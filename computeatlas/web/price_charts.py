@@ -36,6 +36,7 @@ from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
 from computeatlas.publish.exports.csv import file_bytes, write_rows
+from computeatlas.web import chart_links
 from computeatlas.web.page import Route, catalog_of, find_accelerator, render, settings_of
 
 ID_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", max_length=100)
@@ -48,12 +49,26 @@ def _store(request: Request) -> Store:
 
 def _history(request: Request, ident: str) -> TimeChart:
     acc = find_accelerator(request, ident)
-    return price_trends.price_history(catalog_of(request), _store(request), acc, history.utcnow(), settings_of(request).freshness_days)
+    return price_trends.price_history(
+        catalog_of(request),
+        _store(request),
+        acc,
+        history.utcnow(),
+        settings_of(request).freshness_days,
+        links=chart_links.history_links(acc),
+    )
 
 
 def _spread(request: Request, ident: str) -> TimeChart:
     acc = find_accelerator(request, ident)
-    return price_trends.price_spread(catalog_of(request), _store(request), acc, history.utcnow(), settings_of(request).freshness_days)
+    return price_trends.price_spread(
+        catalog_of(request),
+        _store(request),
+        acc,
+        history.utcnow(),
+        settings_of(request).freshness_days,
+        links=chart_links.spread_links(acc),
+    )
 
 
 def _format(text: str) -> NumberFormat:
@@ -64,9 +79,11 @@ def _format(text: str) -> NumberFormat:
 
 
 def _performance(request: Request, fmt: str | None = None) -> TimeChart:
+    chosen = _format(fmt) if fmt else None
     return price_performance(
-        catalog_of(request), _store(request), history.utcnow(), settings_of(request).freshness_days, _format(fmt) if fmt else None
-    )
+        catalog_of(request), _store(request), history.utcnow(), settings_of(request).freshness_days, chosen,
+        links=chart_links.performance_links(chosen),
+    )  # fmt: skip
 
 
 def price_charts(request: Request, ident: str, since: dt.date | None = None, until: dt.date | None = None) -> dict[str, TimeChart] | None:
@@ -78,8 +95,8 @@ def price_charts(request: Request, ident: str, since: dt.date | None = None, unt
         return None
     catalog, acc, now, days = catalog_of(request), find_accelerator(request, ident), history.utcnow(), settings_of(request).freshness_days
     return {
-        "history": price_trends.price_history(catalog, store, acc, now, days, since, until),
-        "spread": price_trends.price_spread(catalog, store, acc, now, days, since, until),
+        "history": price_trends.price_history(catalog, store, acc, now, days, since, until, links=chart_links.history_links(acc)),
+        "spread": price_trends.price_spread(catalog, store, acc, now, days, since, until, links=chart_links.spread_links(acc)),
     }
 
 
@@ -213,7 +230,7 @@ def static_paths(catalog: Catalog, settings: Settings) -> Iterable[str]:
                 yield from (site_path(f"chart_{prefix}{s}", ident=ident) for s in ("_svg", "_narrow_svg"))
     names = ("chart_price_performance", "api_chart_price_performance", "api_chart_price_performance_csv")
     yield from (site_path(n) for n in names)
-    if price_performance(catalog, store, now, settings.freshness_days).series:
+    if price_performance(catalog, store, now, settings.freshness_days, links=chart_links.performance_links(None)).series:
         yield from (site_path(n) for n in ("chart_price_performance_svg", "chart_price_performance_narrow_svg"))
 
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from computeatlas.cloud.azure_meters import licensed_name, meter_pricing
-from computeatlas.cloud.collectors.base import Collected, Collector, CollectorError, Progress
+from computeatlas.cloud.collectors.base import Collected, Collector, Progress
 from computeatlas.cloud.observations import ISO_4217, Observation
 
 if TYPE_CHECKING:
@@ -138,4 +138,4 @@ def collect(
     return Azure(now=now, instance_types=skus).collect(client, progress)
 
 
-__all__ = ["API", "Azure", "Collected", "CollectorError", "collect", "filter_for", "observation"]
+__all__ = ["API", "Azure", "collect", "filter_for", "observation"]

@@ -27,22 +27,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import cast
 
-from computeatlas.cloud.importers.cells import (
-    CellError,
-    Reading,
-    count,
-    currency,
-    price,
-    provider_id,
-    rows,
-    timestamp,
-)
+from computeatlas.cloud.importers.cells import Reading, count, currency, price, provider_id, rows, timestamp
 from computeatlas.cloud.observations import (
     Observation,
     PriceBasis,
     PriceUnit,
     PricingKind,
 )
+from computeatlas.core.tabular import CellError
 
 COLUMNS = (
     "provider",

@@ -36,9 +36,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from computeatlas.cloud.azure_meters import base_sku, licensed_name, meter_pricing
-from computeatlas.cloud.importers.cells import CellError, Reading, open_csv, price, rows, timestamp
+from computeatlas.cloud.importers.cells import Reading, open_csv, price, rows, timestamp
 from computeatlas.cloud.observations import InputFailed, Observation, PricingKind
-from computeatlas.core.tabular import TableError
+from computeatlas.core.tabular import CellError, TableError
 
 COLUMNS = (
     "snapshot_commit",

@@ -264,7 +264,6 @@ __all__ = [
     "MAX_COUNT",
     "OFFSET_RANGE",
     "PROVIDER_IDS",
-    "CellError",
     "Importer",
     "Reading",
     "Skip",

@@ -50,8 +50,9 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from computeatlas.cloud.importers.cells import CellError, Reading, Skip, price, rows, timestamp
+from computeatlas.cloud.importers.cells import Reading, Skip, price, rows, timestamp
 from computeatlas.cloud.observations import Observation
+from computeatlas.core.tabular import CellError
 
 COLUMNS = (
     "snapshot_commit",

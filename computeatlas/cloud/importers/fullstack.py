@@ -43,19 +43,9 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from computeatlas.cloud.importers.cells import (
-    CLOCK_SKEW,
-    CellError,
-    Reading,
-    Skip,
-    count,
-    price,
-    provider_id,
-    rows,
-    timestamp,
-)
+from computeatlas.cloud.importers.cells import CLOCK_SKEW, Reading, Skip, count, price, provider_id, rows, timestamp
 from computeatlas.cloud.observations import InputFailed, Observation
-from computeatlas.core.tabular import TableError, read_table
+from computeatlas.core.tabular import CellError, TableError, read_table
 
 COLUMNS = ("Cloud", "GPU Type", "GPU Arch", "GPUs", "GPU RAM", "vCPUs", "RAM", "On-demand", "Per-GPU", "Spot", "Name")
 """The upstream table's columns (every version since 2023-09-27)."""

@@ -17,16 +17,9 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from computeatlas.cloud.importers.cells import (
-    CellError,
-    Reading,
-    count,
-    currency,
-    price,
-    rows,
-    timestamp,
-)
+from computeatlas.cloud.importers.cells import Reading, count, currency, price, rows, timestamp
 from computeatlas.cloud.observations import Observation
+from computeatlas.core.tabular import CellError
 
 COLUMNS = (
     "provider",

@@ -34,19 +34,10 @@ from pathlib import Path
 
 from computeatlas.cloud.azure_meters import meter_pricing
 from computeatlas.cloud.importers.atlas import term_kind
-from computeatlas.cloud.importers.cells import (
-    CellError,
-    Reading,
-    Skip,
-    count,
-    currency,
-    price,
-    provider_id,
-    rows,
-    timestamp,
-)
+from computeatlas.cloud.importers.cells import Reading, Skip, count, currency, price, provider_id, rows, timestamp
 from computeatlas.cloud.importers.skypilot import PER_GPU_FEEDS, stated_memory_gb
 from computeatlas.cloud.observations import LICENSED_SUFFIX, Observation
+from computeatlas.core.tabular import CellError
 
 COLUMNS = (
     "snapshot_ts",

@@ -23,16 +23,9 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from computeatlas.cloud.importers.cells import (
-    CellError,
-    Reading,
-    Skip,
-    count,
-    price,
-    rows,
-)
+from computeatlas.cloud.importers.cells import Reading, Skip, count, price, rows
 from computeatlas.cloud.observations import InputFailed, Observation
-from computeatlas.core.tabular import TableError
+from computeatlas.core.tabular import CellError, TableError
 
 COLUMNS = ("InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "Price", "Region", "GpuInfo", "SpotPrice")
 CATALOG_URL = "https://github.com/skypilot-org/skypilot-catalog"

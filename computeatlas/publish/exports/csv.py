@@ -31,12 +31,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from computeatlas.core.presentation import plain_text
-from computeatlas.publish.exports.silicon_table import (
-    NAME,
-    SiliconTable,
-    Value,
-)
+from computeatlas.core.numbers import plain_text
+from computeatlas.publish.exports.silicon_table import NAME, SiliconTable
+from computeatlas.silicon.columns import Value
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet treat a cell as a formula."""

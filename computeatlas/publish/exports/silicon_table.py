@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from computeatlas.catalog import Catalog
-from computeatlas.core.presentation import DERIVED_LABEL, plain, plain_text
 from computeatlas.core.presentation import STATE_WORDS as _SHOWN_WORDS
 from computeatlas.core.provenance import read_from
+from computeatlas.core.states import DERIVED_LABEL
 from computeatlas.silicon.columns import Column, Kind, Value, export_columns
 
 SCHEMA_VERSION = "3.1.0"
@@ -208,13 +208,9 @@ __all__ = [
     "SCHEMA_VERSION",
     "SOURCE_COLUMNS",
     "STATE_WORDS",
-    "Column",
     "ColumnView",
     "DatasetView",
     "SiliconTable",
-    "Value",
     "build",
     "describe",
-    "plain",
-    "plain_text",
 ]
