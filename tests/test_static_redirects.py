@@ -10,6 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from computeatlas.build import static as site
+from computeatlas.build.links import dead_links
 from computeatlas.catalog import Catalog
 from computeatlas.core.amounts import UNITS, parse_amount
 from computeatlas.silicon import table
@@ -78,7 +79,7 @@ def test_a_static_build_writes_a_redirect_page_for_each(built: site.BuildResult)
         assert f"/{folder}" not in built.redirects
         page = BeautifulSoup((out / folder / "index.html").read_text(encoding="utf-8"), "lxml")
         assert page.find("meta", attrs={"http-equiv": "refresh"}) is None and page.h1 is not None, folder
-    dead = site.dead_links(out, "/sub/", ORIGIN)
+    dead = dead_links(out, "/sub/", ORIGIN)
     assert dead == [], "\n".join(map(str, dead))
 
 
