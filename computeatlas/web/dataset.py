@@ -46,6 +46,7 @@ from starlette.concurrency import run_in_threadpool
 
 from computeatlas.catalog import Catalog
 from computeatlas.cloud.store import Store
+from computeatlas.core.cache import active
 from computeatlas.core.errors import BadRequest, PageError
 from computeatlas.core.urls import site_path
 from computeatlas.ledger import (
@@ -131,21 +132,21 @@ class DatasetForm(BaseModel):
     website: str = Field("", description="the honeypot: people never see it, bots fill it in")
 
 
-_ARTIFACTS: dict[str, tuple[DatasetView, bytes]] = {}
-_ARTIFACTS_LOCK = threading.Lock()
+ARTIFACTS = "dataset downloads"
+"""The namespace of the dataset's description and CSV bytes in the active cache (:mod:`computeatlas.core.cache`)."""
+
 _LEDGER_LOCK = threading.Lock()
 
 
 def artifacts(catalog: Catalog) -> tuple[DatasetView, bytes]:
-    """The dataset description and the CSV bytes for ``catalog``, built once per data version."""
-    with _ARTIFACTS_LOCK:
-        found = _ARTIFACTS.get(catalog.version)
-        if found is None:
-            found = (describe(catalog), csv_export.to_bytes(build(catalog)))
-            if len(_ARTIFACTS) > 8:
-                _ARTIFACTS.clear()
-            _ARTIFACTS[catalog.version] = found
-        return found
+    """The dataset description and the CSV bytes for ``catalog``, built once per data version
+    (kept in the app's one cache, namespace :data:`ARTIFACTS`, its size the CSV's length)."""
+    return active().get_or_build(
+        ARTIFACTS,
+        catalog.version,
+        lambda: (describe(catalog), csv_export.to_bytes(build(catalog))),
+        size=lambda found: len(found[1]) + 4096,
+    )
 
 
 def _guard(request: Request) -> FormGuard:
