@@ -35,6 +35,7 @@ def _routes(server: Server) -> None:
         server.route(f"/offers/v1.0/aws/AmazonEC2/20250912225308/{region}/index.csv", Answer.file(f"aws-{region}.csv"))
     server.route("/v1/services/6F81-5844-456A/skus", Answer.file("gcp-page1.json"), Answer.file("gcp-page2.json"))
     server.route(ORACLE, Answer.file("oracle-products.json"))
+    server.route("/api/v0/bundles/", Answer.file("vastai-bundles.json"))
     for cloud in ("lambda", "runpod"):
         server.route(f"/skypilot-org/skypilot-catalog/master/catalogs/v8/{cloud}/vms.csv", Answer.file(f"skypilot-{cloud}-vms.csv"))
 
@@ -72,11 +73,12 @@ def test_collect_all_runs_every_collector_into_its_own_run_and_records_each_atte
         "azure": (10, 9, 1),  # two requests of ten instance types each: the second is answered with the last page again
         "gcp": (3, 0, 3),  # one GPU SKU in three regions: an accelerator part without its host (see the next test)
         "oracle": (10, 4, 2),
+        "vastai": (12, 0, 2),  # four GPU names asked, each answered with the H100 SXM offers: see the next test
         "skypilot-lambda": (5, 3, 1),
         "skypilot-runpod": (3, 3, 3),  # on-demand and spot per line; the spot column copies the on-demand one
     }
     runs = Store(store).runs()
-    assert len(runs) == 5 and {r["format"] for r in runs} == {f"collector:{n}" for n in SOURCES if n != "aws"}
+    assert len(runs) == 6 and {r["format"] for r in runs} == {f"collector:{n}" for n in SOURCES if n != "aws"}
     assert found["aws"][0].run is None and all(found[n][0].run for n in SOURCES if n != "aws")
 
 
@@ -94,10 +96,10 @@ def _decided(store: Path, provider: str) -> list[tuple[str, str, str, float, str
 
 def test_the_recorded_responses_land_as_accepted_prices_where_our_table_places_them(tmp_path: Path) -> None:
     """The values are the fixtures' own: Oracle's items[].currencyCodeLocalizations PAY_AS_YOU_GO values (USD
-    per GPU-hour), SkyPilot's Price ÷ AcceleratorCount, Google's units + nanos."""
+    per GPU-hour), SkyPilot's Price ÷ AcceleratorCount, Google's units + nanos, Vast.ai's offers unplaced."""
     with _loopback() as server:
         settings = _settings(tmp_path, server)
-        collect_sources(["gcp", "oracle", "skypilot-lambda", "skypilot-runpod"], settings, load(), client=_fast)
+        collect_sources(["gcp", "oracle", "vastai", "skypilot-lambda", "skypilot-runpod"], settings, load(), client=_fast)
     store = settings.prices_dir
     assert _decided(store, "oracle") == [
         ("Compute  - GPU - A10", "", "on_demand", 2.0, "accepted", []),
@@ -117,6 +119,11 @@ def test_the_recorded_responses_land_as_accepted_prices_where_our_table_places_t
         ("2x_A100-80GB_SECURE", "US/US-TX-1", "on_demand", 1.39, "accepted", []),  # 2.78 for two GPUs
     ]
     assert {tuple(r[5]) for r in _decided(store, "runpod") if r[2] == "spot"} == {("spot_equals_on_demand",)}
+    # Vast.ai's raw offers, named as SkyPilot's fetcher names them; our rows are SkyPilot's rounded specs (…-32-65536)
+    assert [(r[0], r[1], r[4], r[5]) for r in _decided(store, "vast-ai")] == [
+        ("1x-H100_SXM-26-226489", ", US", "held", ["unplaced"]),
+        ("8x-H100_SXM-224-2063854", "Japan, JP", "held", ["unplaced"]),
+    ]
     assert _decided(store, "google-cloud") == [
         ("Nvidia Tesla A100 GPU", region, "on_demand", 2.933908, "held", ["split_bill"])
         for region in ("us-central1", "us-east1", "us-west1")

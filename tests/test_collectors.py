@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
+import urllib.parse
 
 import httpx
 import pytest
@@ -18,6 +19,7 @@ from computeatlas.cloud.collectors.base import CollectorError
 from computeatlas.cloud.collectors.gcp import Gcp
 from computeatlas.cloud.collectors.oracle import Oracle
 from computeatlas.cloud.collectors.skypilot import SkyPilot
+from computeatlas.cloud.collectors.vastai import VastAi, gpu_names
 from computeatlas.cloud.importers.skypilot import stated_memory_gb
 from tests.loopback import FIXTURES, Answer, serving
 
@@ -26,6 +28,7 @@ ORACLE = "/pls/apex/cetools/api/v1/products/"
 AZURE = "/api/retail/prices"
 GCP = "/v1/services/6F81-5844-456A/skus"
 LAMBDA = "/skypilot-org/skypilot-catalog/master/catalogs/v8/lambda/vms.csv"
+VAST = "/api/v0/bundles/"
 
 
 def _client(timeout: float = 2.0) -> httpx.Client:
@@ -224,3 +227,53 @@ def test_skypilot_a_price_as_text_names_the_line_and_the_column() -> None:
         server.route(LAMBDA, Answer(text.encode(), content_type="text/csv"))
         with pytest.raises(CollectorError, match=r"^skypilot-lambda: .*vms.csv \(field 'Price'\): line 5: "):
             SkyPilot(server.url, cloud="lambda").collect(client)
+
+
+def test_vastai_asks_each_gpu_name_of_the_table_and_prices_each_offer_whole_per_hour() -> None:
+    """The recorded offers' own dph_total (dph_base + storage_total_cost), for num_gpus GPUs; the 8x
+    offer without cpu_cores is skipped, no instance name can be made for it."""
+    assert gpu_names(frozenset({"8x-H100_SXM-32-65536", "1x-H100_SXM-32-65536", "4x-L40S-32-65536", "odd"})) == ["H100 SXM", "L40S"]
+    with serving() as server, _client() as client:
+        server.route(VAST, Answer.file("vastai-bundles.json"))
+        got = VastAi(server.url, now=lambda: NOW, instance_types=["8x-H100_SXM-32-65536"]).collect(client)
+    assert server.hits(VAST) == 1 and got.rows_read == 3
+    asked = json.loads(urllib.parse.parse_qs(urllib.parse.urlsplit(server.seen[0][0]).query)["q"][0])
+    assert asked == {
+        "gpu_name": {"eq": "H100 SXM"},
+        "rentable": {"eq": True},
+        "type": "on-demand",
+        "order": [["dph_total", "asc"]],
+        "limit": 64,
+    }
+    rows = [
+        (o.provider, o.instance_type, o.region, o.pricing.value, o.amount, o.price_basis.value, o.stated_accelerators)
+        for o in got.observations
+    ]
+    assert rows == [
+        ("vast-ai", "1x-H100_SXM-26-226489", ", US", "on_demand", 1.3867407407407408, "instance", 1),
+        ("vast-ai", "8x-H100_SXM-224-2063854", "Japan, JP", "on_demand", 35.159555555555556, "instance", 8),
+    ]
+    assert got.skipped == {"no CPU cores or GPU count stated (no instance name can be made)": 1}
+    assert json.loads(got.observations[1].raw_extra)["dph_base"] == 35.157333333333334
+    assert got.observations[0].source_url.startswith(server.url + VAST + "?q=")
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (b'{"bundles": []}', r" \(field 'offers'\): missing"),
+        (
+            (FIXTURES / "vastai-bundles.json").read_bytes().replace(b'"dph_total": 35.159555555555556', b'"dph_total": "35.16"'),
+            r" \(field 'offers\[1\].dph_total'\): a price must be a number, got str '35.16'",
+        ),
+        (
+            (FIXTURES / "vastai-bundles.json").read_bytes().replace(b'"num_gpus": 1,', b'"gpus": 1,'),
+            r" \(field 'offers\[0\].num_gpus'\): missing",
+        ),
+    ],
+)
+def test_vastai_a_changed_schema_is_an_error_naming_the_field(body: bytes, words: str) -> None:
+    with serving() as server, _client() as client:
+        server.route(VAST, Answer(body))
+        with pytest.raises(CollectorError, match=r"^vastai: http://127.0.0.1:\d+/api/v0/bundles/\?q=\S+" + words):
+            VastAi(server.url, instance_types=["1x-H100_SXM-32-65536"]).collect(client)

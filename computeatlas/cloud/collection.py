@@ -35,6 +35,7 @@ from computeatlas.cloud.collectors.base import Collected, Collector, CollectorEr
 from computeatlas.cloud.collectors.gcp import Gcp
 from computeatlas.cloud.collectors.oracle import Oracle
 from computeatlas.cloud.collectors.skypilot import CLOUDS, SkyPilot
+from computeatlas.cloud.collectors.vastai import VastAi
 from computeatlas.cloud.instances import InstanceTable, instance_table
 from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rules import Limits
@@ -56,6 +57,7 @@ SOURCES: dict[str, Callable[..., Collector]] = {
     "azure": Azure,
     "gcp": Gcp,
     "oracle": Oracle,
+    "vastai": VastAi,
     **{f"skypilot-{cloud}": functools.partial(SkyPilot, cloud=cloud) for cloud in CLOUDS},
 }
 """Every collector by name, in the order ``--all`` runs them."""
