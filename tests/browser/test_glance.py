@@ -136,3 +136,50 @@ def test_tables_and_comparisons_read_well(browser, server: str, artifacts: Path)
         ).inner_text()
         expected = 1979 / float(price.split()[0])  # NVIDIA's dense FP8 1,979 TFLOPS ÷ the cheapest price shown
         assert per_dollar == f"{float(f'{expected:.3g}'):,g} TFLOPS per USD/hour"
+
+
+NARROW_CELLS = """() => {
+  // Each word of each shown table cell, measured with a Range: a word that takes more than one
+  // line box was broken inside ("Cheapes t"), and one wider than the cell's content box sticks
+  // out of it. A break after a hyphen or a slash is a break between words.
+  const out = [];
+  const width = document.documentElement.clientWidth;
+  for (const cell of document.querySelectorAll('th, td')) {
+    const box = cell.getBoundingClientRect();
+    if (box.width <= 1 || box.right <= 0 || box.left >= width + 5000) continue;  // not shown: a header read only by screen readers, a closed <details>
+    const style = getComputedStyle(cell);
+    const left = box.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft);
+    const right = box.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const holder = node.parentElement.getBoundingClientRect();
+      if (holder.width <= 1 || holder.height <= 1) continue;  // visually hidden text
+      const words = /[^\\s\\-\\/\\u2013]+[\\-\\/\\u2013]?/g;
+      for (let m = words.exec(node.data); m; m = words.exec(node.data)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        const lines = new Set(rects.map((r) => Math.round(r.top)));
+        const wide = rects.some((r) => r.left < left - 1 || r.right > right + 1);
+        if (lines.size > 1 || wide) {
+          const id = cell.closest('table')?.id || cell.closest('table')?.className || '';
+          out.push(`${cell.tagName.toLowerCase()} in table ${id}: "${m[0]}" ${lines.size > 1 ? 'broken over ' + lines.size + ' lines' : 'wider than the cell'} (cell ${Math.round(right - left)} px)`);
+          break;
+        }
+      }
+    }
+  }
+  return out.slice(0, 8);
+}"""
+
+
+def test_no_table_cell_is_narrower_than_its_longest_word_on_a_phone(browser, server: str) -> None:  # type: ignore[no-untyped-def]
+    narrow: dict[str, object] = {}
+    with _page_in_context(browser, 30_000, viewport={"width": 390, "height": 844}) as page:
+        for path in MAIN_PAGES:
+            page.goto(server + path)
+            found = page.evaluate(NARROW_CELLS)
+            if found:
+                narrow[path] = found
+    assert narrow == {}, narrow
