@@ -7,6 +7,10 @@ over the bundled data:
   the vendor's figures as stated, the dated price range (or why there is none) and the catch;
 - numbers read as people read them (thousands separators, units as stated, conversions at
   three significant figures, ratios as "N× higher than …").
+- at 390 px no table cell is narrower than its longest word (each word measured with a Range:
+  never broken inside, never sticking out of its cell; a break after a hyphen is allowed);
+- a table taller than the screen keeps its header row in view when a screen of it is scrolled,
+  and a table whose header row is hidden on a phone (stacked rows) labels every figure.
 
 One page load checks several things; screenshots of the first screen go to
 ``test-artifacts/`` for people to look at (what is below it is measured, not pictured).
