@@ -7,6 +7,10 @@ over the bundled data:
   the vendor's figures as stated, the dated price range (or why there is none) and the catch;
 - numbers read as people read them (thousands separators, units as stated, conversions at
   three significant figures, ratios as "N× higher than …").
+- at 390 px no table cell is narrower than its longest word (each word measured with a Range:
+  never broken inside, never sticking out of its cell; a break after a hyphen is allowed);
+- a table taller than the screen keeps its header row in view when a screen of it is scrolled,
+  and a table whose header row is hidden on a phone (stacked rows) labels every figure.
 
 One page load checks several things; screenshots of the first screen go to
 ``test-artifacts/`` for people to look at (what is below it is measured, not pictured).
@@ -136,3 +140,125 @@ def test_tables_and_comparisons_read_well(browser, server: str, artifacts: Path)
         ).inner_text()
         expected = 1979 / float(price.split()[0])  # NVIDIA's dense FP8 1,979 TFLOPS ÷ the cheapest price shown
         assert per_dollar == f"{float(f'{expected:.3g}'):,g} TFLOPS per USD/hour"
+
+
+NARROW_CELLS = """() => {
+  // Each word of each shown table cell, measured with a Range: a word that takes more than one
+  // line box was broken inside ("Cheapes t"), and one wider than the cell's content box sticks
+  // out of it. A break after a hyphen or a slash is a break between words.
+  const out = [];
+  const width = document.documentElement.clientWidth;
+  for (const cell of document.querySelectorAll('th, td')) {
+    const box = cell.getBoundingClientRect();
+    if (box.width <= 1 || box.right <= 0 || box.left >= width + 5000) continue;  // not shown: a header read only by screen readers, a closed <details>
+    const style = getComputedStyle(cell);
+    const left = box.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft);
+    const right = box.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const holder = node.parentElement.getBoundingClientRect();
+      if (holder.width <= 1 || holder.height <= 1) continue;  // visually hidden text
+      const words = /[^\\s\\-\\/\\u2013]+[\\-\\/\\u2013]?/g;
+      for (let m = words.exec(node.data); m; m = words.exec(node.data)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        const lines = new Set(rects.map((r) => Math.round(r.top)));
+        const wide = rects.some((r) => r.left < left - 1 || r.right > right + 1);
+        if (lines.size > 1 || wide) {
+          const id = cell.closest('table')?.id || cell.closest('table')?.className || '';
+          out.push(`${cell.tagName.toLowerCase()} in table ${id}: "${m[0]}" ${lines.size > 1 ? 'broken over ' + lines.size + ' lines' : 'wider than the cell'} (cell ${Math.round(right - left)} px)`);
+          break;
+        }
+      }
+    }
+  }
+  return out.slice(0, 8);
+}"""
+
+
+def test_no_table_cell_is_narrower_than_its_longest_word_on_a_phone(browser, server: str) -> None:  # type: ignore[no-untyped-def]
+    narrow: dict[str, object] = {}
+    with _page_in_context(browser, 30_000, viewport={"width": 390, "height": 844}) as page:
+        for path in MAIN_PAGES:
+            page.goto(server + path)
+            found = page.evaluate(NARROW_CELLS)
+            if found:
+                narrow[path] = found
+    assert narrow == {}, narrow
+
+
+UNLABELLED_FIGURES = """() => {
+  // A table whose header row is not shown (stacked rows on a phone) must label each cell itself:
+  // a data-label the stylesheet prints before the value. A cell spanning columns is a message.
+  const out = [];
+  for (const table of document.querySelectorAll('table')) {
+    const head = table.tHead;
+    const shown = table.getBoundingClientRect();
+    if (!head || shown.width <= 1) continue;
+    const box = head.getBoundingClientRect();
+    if (box.width > 1 && box.height > 1 && box.right > 0) continue;  // the header row is on screen
+    for (const cell of table.querySelectorAll('tbody td')) {
+      if (cell.colSpan > 1 || cell.getBoundingClientRect().width <= 1 || !cell.textContent.trim()) continue;
+      const printed = getComputedStyle(cell, '::before').content;
+      if (!cell.dataset.label || !printed.includes(cell.dataset.label)) {
+        out.push(`table ${table.id || table.className}: "${cell.textContent.trim().slice(0, 40)}" has no label`);
+      }
+    }
+  }
+  return out.slice(0, 5);
+}"""
+
+LONG_TABLES = """() => {
+  // Tables with a shown header row taller than the screen, each with the box it scrolls in
+  // (its nearest ancestor that scrolls; none: the page).
+  const found = [];
+  document.querySelectorAll('table').forEach((table, index) => {
+    const head = table.tHead?.getBoundingClientRect();
+    if (!head || head.height <= 1 || head.right <= 0 || !table.checkVisibility()) return;  // not in a closed <details>
+    if (table.getBoundingClientRect().height <= window.innerHeight) return;
+    found.push(index);
+  });
+  return found;
+}"""
+
+HEADER_AFTER_SCROLL = """(index) => {
+  const table = document.querySelectorAll('table')[index];
+  let box = table.parentElement;
+  while (box && !['auto', 'scroll'].includes(getComputedStyle(box).overflowY)) box = box.parentElement;
+  const top = box ? Math.max(0, box.getBoundingClientRect().top) : 0;
+  const th = table.tHead.querySelector('th').getBoundingClientRect();
+  const rows = table.tBodies[0].getBoundingClientRect();
+  return {th: Math.round(th.top), bottom: Math.round(th.bottom), box: Math.round(top), rows: Math.round(rows.top), name: table.id || table.className};
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_long_tables_keep_their_header_in_view_and_stacked_rows_label_each_figure(browser, server: str, size: str) -> None:  # type: ignore[no-untyped-def]
+    width, height = SIZES[size]
+    lost: dict[str, object] = {}
+    unlabelled: dict[str, object] = {}
+    long_tables = 0
+    with _page_in_context(browser, 30_000, viewport={"width": width, "height": height}) as page:
+        for path in MAIN_PAGES:
+            page.goto(server + path)
+            found = page.evaluate(UNLABELLED_FIGURES)
+            if found:
+                unlabelled[path] = found
+            for index in page.evaluate(LONG_TABLES):
+                long_tables += 1
+                table = page.locator("table").nth(index)
+                table.evaluate("t => t.scrollIntoView({block: 'start'})")
+                head = table.locator("thead th").first.bounding_box()
+                assert head is not None
+                page.mouse.move(min(head["x"] + 10, width - 10), height / 2)
+                page.mouse.wheel(0, height)  # a screen down, as a finger or a wheel over the table would
+                page.wait_for_timeout(150)
+                where = page.evaluate(HEADER_AFTER_SCROLL, index)
+                # the rows moved up under the header, and the header is still at the top of its box, on screen
+                if not (where["rows"] < where["th"] and where["box"] - 1 <= where["th"] and where["bottom"] <= height):
+                    lost.setdefault(path, []).append(where)
+    assert unlabelled == {}, unlabelled
+    assert lost == {}, lost
+    assert long_tables >= 3  # the silicon table, the offers, the price history at least
