@@ -125,8 +125,11 @@ def test_the_search_page_lists_a_family_and_opens_an_exact_match(real_client: Te
     assert {li["data-matched-by"] for li in listed} == {"prefix", "words"}
     trainium = BeautifulSoup(real_client.get("/search?q=Trainium").text, "lxml").select("#results .matches li")
     assert trainium[0]["data-id"] == "aws-trainium" and len([li for li in trainium if li["data-kind"] == "accelerator"]) == 3
-    opened = real_client.get("/search?q=Trn3", follow_redirects=False)
-    assert opened.status_code == 302 and opened.headers["location"] == "/silicon/aws-trainium-3"
+    opened = real_client.get("/search?q=Trn2", follow_redirects=False)
+    assert opened.status_code == 302 and opened.headers["location"] == "/silicon/aws-trainium-2"
+    # "Trn3" is the Trainium3's alias, and it begins a word of the Trn3 UltraServer's name: both are listed.
+    trn3 = BeautifulSoup(real_client.get("/search?q=Trn3").text, "lxml").select("#results .matches li")
+    assert [(li["data-kind"], li["data-id"]) for li in trn3] == [("accelerator", "aws-trainium-3"), ("system", "aws-trn3-ultraserver")]
     api = real_client.get("/api/search?q=TPU").json()
     assert api["status"] == "partial" and api["match"] is None
     assert [m["id"] for m in api["matches"] if m["kind"] == "accelerator"] == [

@@ -55,11 +55,11 @@
   }
   function show(index) {
     var matches = rank(index, q);
+    var exact = matches.filter(function (m) { return m[1] !== "words" && m[1] !== "prefix"; }).length;
     if (matches.length === 1 && exact === 1) {
       window.location.replace(index.parts[matches[0][0]].url);
       return;
     }
-    var exact = matches.filter(function (m) { return m[1] !== "words" && m[1] !== "prefix"; }).length;
     var status = matches.length === 0 ? "unknown" : exact > 1 ? "ambiguous" : exact === 1 ? "found" : "partial";
     out.setAttribute("data-status", status);
     out.textContent = "";
