@@ -121,7 +121,12 @@ def test_the_search_page_lists_a_family_and_opens_an_exact_match(real_client: Te
     # The B300's name says "Blackwell Ultra", so the B200-B300 comparison is named by the word too.
     assert {li["data-id"] for li in listed if li["data-kind"] != "accelerator"} == {"nvidia-b200-vs-nvidia-b300"}
     # Nothing is called "Blackwell": aliases such as "Blackwell B200" and "Blackwell Ultra" begin with it; the rest have the word.
-    assert {li["data-id"] for li in listed if li["data-matched-by"] == "prefix"} == {"nvidia-b100", "nvidia-b200", "nvidia-b300", "nvidia-gb300"}
+    assert {li["data-id"] for li in listed if li["data-matched-by"] == "prefix"} == {
+        "nvidia-b100",
+        "nvidia-b200",
+        "nvidia-b300",
+        "nvidia-gb300",
+    }
     assert {li["data-matched-by"] for li in listed} == {"prefix", "words"}
     trainium = BeautifulSoup(real_client.get("/search?q=Trainium").text, "lxml").select("#results .matches li")
     assert trainium[0]["data-id"] == "aws-trainium" and len([li for li in trainium if li["data-kind"] == "accelerator"]) == 3
@@ -160,7 +165,9 @@ def test_the_search_page_lists_a_family_and_opens_an_exact_match(real_client: Te
         ("GB200", "found", [("accelerator", "nvidia-gb200", "alias"), ("system", "nvidia-gb200-nvl72", "words")]),
     ],
 )
-def test_the_site_search_finds_every_kind_with_a_page(real_catalog: Catalog, text: str, status: str, expected: list[tuple[str, str, str]]) -> None:
+def test_the_site_search_finds_every_kind_with_a_page(
+    real_catalog: Catalog, text: str, status: str, expected: list[tuple[str, str, str]]
+) -> None:
     found = search_result(real_catalog, text)
     assert found.status == status
     assert [(m.kind, m.id, m.matched_by) for m in found.matches] == expected

@@ -99,7 +99,13 @@ def entries(catalog: Catalog, providers: list[str] | None = None) -> list[Entry]
     ``providers`` are the ids of every provider shown
     (:func:`~computeatlas.pages.providers.shown_providers`); None: the recorded ones."""
     models = [
-        Entry(kind="model", id=m.id, name=m.name, aliases=list(dict.fromkeys(a for names in m.aliases.values() for a in names)), texts=[m.developer])
+        Entry(
+            kind="model",
+            id=m.id,
+            name=m.name,
+            aliases=list(dict.fromkeys(a for names in m.aliases.values() for a in names)),
+            texts=[m.developer],
+        )
         for m in catalog.models.values()
     ]
     shown = list(catalog.providers) if providers is None else providers

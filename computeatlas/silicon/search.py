@@ -75,7 +75,9 @@ class IndexPart(BaseModel):
     words: list[str] = Field(
         description="every word of the hit's id, name, aliases and further text (for a part: family aliases, part numbers, family and vendor id), once"
     )
-    names: list[str] = Field(default_factory=list, description="the normal id, aliases and name a prefix match reads (none: no prefix tier)")
+    names: list[str] = Field(
+        default_factory=list, description="the normal id, aliases and name a prefix match reads (none: no prefix tier)"
+    )
 
 
 class SearchIndex(BaseModel):
@@ -126,7 +128,9 @@ def accelerator_entries(catalog: SiliconCatalog) -> list[Entry]:
     """Every accelerator of ``catalog`` to search, newest announcement first, then name."""
     order = sorted(catalog.accelerators.values(), key=lambda a: (-(a.announced or dt.date.min).toordinal(), a.name.casefold()))
     return [
-        Entry(kind="accelerator", id=a.id, name=a.name, aliases=[*a.aliases, *a.family_aliases, *a.part_numbers], texts=[a.family, a.vendor])
+        Entry(
+            kind="accelerator", id=a.id, name=a.name, aliases=[*a.aliases, *a.family_aliases, *a.part_numbers], texts=[a.family, a.vendor]
+        )
         for a in order
     ]
 
@@ -140,7 +144,8 @@ def comparison_entries(catalog: SiliconCatalog) -> list[Entry]:
     """Every curated comparison of ``catalog`` to search, named after its two parts
     (``NVIDIA B200 vs NVIDIA B300``), in the catalog's order."""
     return [
-        Entry(kind="comparison", id=c.id, name=" vs ".join(catalog.accelerators[p].name for p in c.parts)) for c in catalog.comparisons.values()
+        Entry(kind="comparison", id=c.id, name=" vs ".join(catalog.accelerators[p].name for p in c.parts))
+        for c in catalog.comparisons.values()
     ]
 
 
