@@ -23,7 +23,7 @@ from computeatlas.silicon import search as searching
 from computeatlas.silicon.search import Entry, Kind, MatchKind
 
 INDEXES = "search index"
-"""The cache namespace of the site-wide search index (key: data version, providers shown)."""
+"""The cache namespace of the site-wide search index (key: data version, providers shown) and of the providers shown (:mod:`computeatlas.web.compare`)."""
 
 _ROUTES: dict[str, str] = {
     "accelerator": "silicon_page",

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
+from computeatlas.core.cache import active
 from computeatlas.core.errors import BadRequest, NotFound, PageError, ParamError
 from computeatlas.core.urls import site_path
 from computeatlas.pages import search as search_pages
@@ -164,10 +165,17 @@ def compare_redirect(request: Request) -> Response:
 
 
 def _shown(request: Request) -> list[str]:
-    """The id of every provider with a page (recorded, or shown by its prices), read from the store now."""
+    """The id of every provider with a page (recorded, or shown by its prices: offers of any
+    age, so the list depends only on the store's contents), kept in the active cache per data
+    version and store version."""
     catalog, settings = catalog_of(request), settings_of(request)
-    every = every_offer(catalog, Store(settings.prices_dir), history.utcnow(), settings.freshness_days, settings.hours_per_month)
-    return shown_providers(catalog, every)
+    store = Store(settings.prices_dir)
+
+    def build() -> list[str]:
+        every = every_offer(catalog, store, history.utcnow(), settings.freshness_days, settings.hours_per_month)
+        return shown_providers(catalog, every)
+
+    return active().get_or_build(search_pages.INDEXES, ("providers", catalog.version, store.version()), build)
 
 
 def search(request: Request, params: Annotated[SearchParams, Query()]) -> Response:
