@@ -184,9 +184,18 @@ def test_the_site_search_ranks_exact_then_prefix_then_words(real_catalog: Catalo
 
 
 def test_the_site_search_lists_providers_shown_only_by_their_prices(real_catalog: Catalog) -> None:
-    found = search_result(real_catalog, "tensordock", [*real_catalog.providers, "tensordock"])
-    assert [(m.kind, m.id, m.url) for m in found.matches] == [("provider", "tensordock", "/cloud/tensordock")]
+    found = search_result(
+        real_catalog, "tensordock", {**{i: p.name for i, p in real_catalog.providers.items()}, "tensordock": "TensorDock"}
+    )
+    assert [(m.kind, m.id, m.name, m.url) for m in found.matches] == [("provider", "tensordock", "TensorDock", "/cloud/tensordock")]
     assert search_result(real_catalog, "tensordock").status == "unknown"
+
+
+def test_the_live_search_reads_the_providers_from_the_price_store(real_client: TestClient) -> None:
+    # JarvisLabs has prices in the bundled store and no provider record: its page exists, so search finds it.
+    api = real_client.get("/api/search?q=jarvis").json()
+    assert [(m["kind"], m["id"], m["url"]) for m in api["matches"]] == [("provider", "jarvislabs", "/cloud/jarvislabs")]
+    assert real_client.get("/cloud/jarvislabs").status_code == 200
 
 
 def test_the_search_page_shows_kinds_and_opens_a_model(real_client: TestClient) -> None:

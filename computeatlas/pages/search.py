@@ -94,10 +94,10 @@ def candidate_view(found: resolve.Candidate) -> Candidate:
     return Candidate(kind=kind, id=found.id, name=found.name, url=page_of(found.id, kind))
 
 
-def entries(catalog: Catalog, providers: list[str] | None = None) -> list[Entry]:
+def entries(catalog: Catalog, providers: dict[str, str] | None = None) -> list[Entry]:
     """Every record of ``catalog`` with a page, to search, in the module docstring's order.
-    ``providers`` are the ids of every provider shown
-    (:func:`~computeatlas.pages.providers.shown_providers`); None: the recorded ones."""
+    ``providers`` maps the id of every provider shown
+    (:func:`~computeatlas.pages.providers.shown_providers`) to its display name; None: the recorded ones."""
     models = [
         Entry(
             kind="model",
@@ -108,8 +108,8 @@ def entries(catalog: Catalog, providers: list[str] | None = None) -> list[Entry]
         )
         for m in catalog.models.values()
     ]
-    shown = list(catalog.providers) if providers is None else providers
-    clouds = [Entry(kind="provider", id=p, name=catalog.providers[p].name if p in catalog.providers else p) for p in shown]
+    shown = {i: p.name for i, p in catalog.providers.items()} if providers is None else providers
+    clouds = [Entry(kind="provider", id=i, name=name) for i, name in shown.items()]
     topics = [Entry(kind="energy topic", id=t.id, name=t.title) for t in catalog.energy.values()]
     return [
         *searching.accelerator_entries(catalog),
@@ -121,14 +121,14 @@ def entries(catalog: Catalog, providers: list[str] | None = None) -> list[Entry]
     ]
 
 
-def site_index(catalog: Catalog, providers: list[str] | None = None) -> searching.SearchIndex:
+def site_index(catalog: Catalog, providers: dict[str, str] | None = None) -> searching.SearchIndex:
     """The site-wide search index (:func:`~computeatlas.silicon.search.index_of` of :func:`entries`),
     kept in the active cache per data version and list of providers."""
-    key = (catalog.version, None if providers is None else tuple(providers))
+    key = (catalog.version, None if providers is None else tuple(providers.items()))
     return active().get_or_build(INDEXES, key, lambda: searching.index_of(entries(catalog, providers), catalog.version))
 
 
-def search_result(catalog: Catalog, text: str, providers: list[str] | None = None) -> SearchResult:
+def search_result(catalog: Catalog, text: str, providers: dict[str, str] | None = None) -> SearchResult:
     """The site-wide search of ``text`` (:func:`~computeatlas.silicon.search.search_in` of
     :func:`site_index`), each hit with its kind and page path (the body of ``/api/search``).
     Raises :class:`~computeatlas.silicon.resolve.InvalidName` for empty text or text over
@@ -145,7 +145,7 @@ def search_result(catalog: Catalog, text: str, providers: list[str] | None = Non
     )
 
 
-def search_index(catalog: Catalog, providers: list[str] | None = None) -> SearchIndex:
+def search_index(catalog: Catalog, providers: dict[str, str] | None = None) -> SearchIndex:
     """The site-wide search index (:func:`site_index`) with each hit's page path."""
     index = site_index(catalog, providers)
     parts = [IndexPart(kind=p.kind, id=p.id, name=p.name, url=page_of(p.id, p.kind), words=p.words, names=p.names) for p in index.parts]

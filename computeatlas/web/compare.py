@@ -164,16 +164,17 @@ def compare_redirect(request: Request) -> Response:
     return RedirectResponse(urls_of(request).path("compare_index"), status_code=301)
 
 
-def _shown(request: Request) -> list[str]:
-    """The id of every provider with a page (recorded, or shown by its prices: offers of any
-    age, so the list depends only on the store's contents), kept in the active cache per data
-    version and store version."""
+def _shown(request: Request) -> dict[str, str]:
+    """Every provider with a page (recorded, or shown by its prices: offers of any age, so
+    this depends only on the store's contents), id → display name, kept in the active cache
+    per data version and store version."""
     catalog, settings = catalog_of(request), settings_of(request)
     store = Store(settings.prices_dir)
 
-    def build() -> list[str]:
+    def build() -> dict[str, str]:
         every = every_offer(catalog, store, history.utcnow(), settings.freshness_days, settings.hours_per_month)
-        return shown_providers(catalog, every)
+        named = {o.provider: o.provider_name for o in every} | {i: p.name for i, p in catalog.providers.items()}
+        return {i: named[i] for i in shown_providers(catalog, every)}
 
     return active().get_or_build(search_pages.INDEXES, ("providers", catalog.version, store.version()), build)
 
