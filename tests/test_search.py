@@ -211,3 +211,12 @@ def test_hostile_queries_are_refused(real_client: TestClient) -> None:
     assert real_client.get("/api/search", params={"q": "x" * 201}).status_code == 400
     assert real_client.get("/search", params={"q": "x" * 201}).status_code == 400
     assert real_client.get("/api/search", params={"q": "   "}).status_code == 400
+
+
+def test_a_misspelt_name_suggests_the_closest_of_every_kind(real_client: TestClient) -> None:
+    page = real_client.get("/search?q=corewave")
+    assert page.status_code == 404
+    suggested = BeautifulSoup(page.text, "lxml").select("#results .suggestions li")
+    assert (suggested[0]["data-kind"], suggested[0].a["href"]) == ("provider", "/cloud/coreweave")
+    llama = real_client.get("/api/search?q=lama+3.3+70b").json()
+    assert llama["status"] == "unknown" and llama["suggestions"][0]["url"] == "/economics/models/llama-3-3-70b"

@@ -93,11 +93,16 @@ class SearchIndex(BaseModel):
     exact: dict[str, list[tuple[int, int]]]
 
 
-class Match(Candidate):
+class Hit(Candidate):
+    """A record a query may mean: its kind, id and display name."""
+
+    kind: Kind = "accelerator"
+
+
+class Match(Hit):
     """A hit the query may mean, its kind, and how it matched: an exact ``id``, ``alias`` or
     ``name``, a ``prefix`` of one, or ``words``."""
 
-    kind: Kind = "accelerator"
     matched_by: MatchKind
 
 
@@ -228,7 +233,7 @@ def search_in(index: SearchIndex, text: str) -> SearchResult:
     :func:`rank`. ``found`` when exactly one hit is exact (``match``, ``matched_by``),
     ``ambiguous`` when several are (``candidates``), ``partial`` when only prefix or word
     matches, ``unknown`` when none (``suggestions``: up to 5 hits with the closest exact
-    names, difflib ratio ≥ 0.5). Match, candidates and suggestions are :class:`Match` values.
+    names, difflib ratio ≥ 0.5). Match and candidates are :class:`Match` values, suggestions :class:`Hit` ones.
 
     Raises :class:`~computeatlas.silicon.resolve.InvalidName` for empty text or text over
     :data:`~computeatlas.silicon.resolve.MAX_NAME` characters.
@@ -245,12 +250,13 @@ def search_in(index: SearchIndex, text: str) -> SearchResult:
         return SearchResult(query=text, status="partial", matches=matches)
     near = difflib.get_close_matches(resolve.normal(text), list(index.exact), n=15, cutoff=0.5)
     positions = list(dict.fromkeys(pos for key in near for pos, _ in index.exact[key]))[:5]
-    suggestions = [Match(kind=index.parts[p].kind, id=index.parts[p].id, name=index.parts[p].name, matched_by="words") for p in positions]
+    suggestions = [Hit(kind=index.parts[p].kind, id=index.parts[p].id, name=index.parts[p].name) for p in positions]
     return SearchResult(query=text, status="unknown", suggestions=list(suggestions))
 
 
 __all__ = [
     "Entry",
+    "Hit",
     "IndexPart",
     "Kind",
     "Match",
