@@ -383,14 +383,18 @@ def test_search(compare_client: TestClient) -> None:
     assert "/silicon/acme-a1" in [a["href"] for a in soup(unknown).select(".suggestions a")]
     assert compare_client.get("/search").status_code == 200
     assert compare_client.get("/search?q=" + "x" * 300).status_code == 400
-    assert compare_client.get("/search?q=a1&x=1").status_code == 302  # unknown parameters are ignored
+    assert compare_client.get("/search?q=Acme+One&x=1").status_code == 302  # unknown parameters are ignored
+    # "a1" is the A1's alias and a word of the A1-A2 comparison's id: both are listed, the part first.
+    a1 = soup(compare_client.get("/search?q=a1")).select("#results .matches li")
+    assert [(li["data-kind"], li["data-id"]) for li in a1] == [("accelerator", "acme-a1"), ("comparison", "acme-a1-vs-acme-a2")]
     api = compare_client.get("/api/search?q=G1").json()
     assert api["status"] == "found" and api["match"]["id"] == "globex-g1" and api["matched_by"] == "alias"
 
 
 def test_real_search_gb200_is_not_b200(real_client: TestClient) -> None:
-    response = real_client.get("/search?q=GB200", follow_redirects=False)
-    assert response.headers["location"] == "/silicon/nvidia-gb200"
+    # GB200 lists its part and the rack named after it, never the B200.
+    listed = soup(real_client.get("/search?q=GB200")).select("#results .matches li")
+    assert [(li["data-kind"], li["data-id"]) for li in listed] == [("accelerator", "nvidia-gb200"), ("system", "nvidia-gb200-nvl72")]
     h100 = real_client.get("/api/search?q=H100").json()
     assert h100["status"] == "ambiguous"
     assert {c["id"] for c in h100["candidates"]} == {"nvidia-h100-sxm", "nvidia-h100-pcie", "nvidia-h100-nvl"}

@@ -7,6 +7,7 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from computeatlas.catalog import Catalog
+from computeatlas.pages.search import search_result
 from computeatlas.silicon import resolve
 from computeatlas.silicon.search import build_index, search, words
 
@@ -116,13 +117,106 @@ def test_the_search_page_lists_a_family_and_opens_an_exact_match(real_client: Te
     page = real_client.get("/search?q=Blackwell")
     assert page.status_code == 200
     listed = BeautifulSoup(page.text, "lxml").select("#results .matches li")
-    assert {li["data-id"] for li in listed} == BLACKWELL
-    assert all(li["data-matched-by"] == "words" for li in listed)
+    assert {li["data-id"] for li in listed if li["data-kind"] == "accelerator"} == BLACKWELL
+    # The B300's name says "Blackwell Ultra", so the B200-B300 comparison is named by the word too.
+    assert {li["data-id"] for li in listed if li["data-kind"] != "accelerator"} == {"nvidia-b200-vs-nvidia-b300"}
+    # Nothing is called "Blackwell": aliases such as "Blackwell B200" and "Blackwell Ultra" begin with it; the rest have the word.
+    assert {li["data-id"] for li in listed if li["data-matched-by"] == "prefix"} == {
+        "nvidia-b100",
+        "nvidia-b200",
+        "nvidia-b300",
+        "nvidia-gb300",
+    }
+    assert {li["data-matched-by"] for li in listed} == {"prefix", "words"}
     trainium = BeautifulSoup(real_client.get("/search?q=Trainium").text, "lxml").select("#results .matches li")
-    assert trainium[0]["data-id"] == "aws-trainium" and len(trainium) == 3
-    opened = real_client.get("/search?q=Trn3", follow_redirects=False)
-    assert opened.status_code == 302 and opened.headers["location"] == "/silicon/aws-trainium-3"
+    assert trainium[0]["data-id"] == "aws-trainium" and len([li for li in trainium if li["data-kind"] == "accelerator"]) == 3
+    opened = real_client.get("/search?q=Trn2", follow_redirects=False)
+    assert opened.status_code == 302 and opened.headers["location"] == "/silicon/aws-trainium-2"
+    # "Trn3" is the Trainium3's alias, and it begins a word of the Trn3 UltraServer's name: both are listed.
+    trn3 = BeautifulSoup(real_client.get("/search?q=Trn3").text, "lxml").select("#results .matches li")
+    assert [(li["data-kind"], li["data-id"]) for li in trn3] == [("accelerator", "aws-trainium-3"), ("system", "aws-trn3-ultraserver")]
     api = real_client.get("/api/search?q=TPU").json()
-    assert api["status"] == "partial" and api["match"] is None and len(api["matches"]) == 8
+    assert api["status"] == "partial" and api["match"] is None
+    assert [m["id"] for m in api["matches"] if m["kind"] == "accelerator"] == [
+        "google-tpu-v7", "google-tpu-v6e", "google-tpu-v5p", "google-tpu-v5e", "google-tpu-v4", "google-tpu-v2", "google-tpu-v3", "google-tpu-v4i"
+    ]  # fmt: skip
+    assert api["matches"][8] == {"kind": "system", "id": "google-tpu-v7-pod", "name": "Google TPU7x (Ironwood) Pod",
+                                 "url": "/systems/google-tpu-v7-pod", "matched_by": "words"}  # fmt: skip
     index = real_client.get("/api/search-index").json()
-    assert {p["id"] for p in index["parts"]} == set(real_client.app.state.catalog.accelerators)
+    catalog = real_client.app.state.catalog
+    assert {p["id"] for p in index["parts"] if p["kind"] == "accelerator"} == set(catalog.accelerators)
+    assert {p["id"] for p in index["parts"] if p["kind"] == "model"} == set(catalog.models)
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "expected"),
+    [
+        # "Llama 3.3 70B" is the name Together publishes the model by; Llama 3.1 70B shares every word's start.
+        ("llama 3.3 70b", "found", [("model", "llama-3-3-70b", "alias"), ("model", "llama-3-1-70b", "words")]),
+        ("gpt-oss", "partial", [("model", "gpt-oss-120b", "prefix"), ("model", "gpt-oss-20b", "prefix")]),
+        ("gpt-oss-120b", "found", [("model", "gpt-oss-120b", "id")]),
+        ("coreweave", "found", [("provider", "coreweave", "id")]),
+        ("CoreWeave", "found", [("provider", "coreweave", "id")]),
+        ("tokens per watt", "found", [("energy topic", "tokens-per-watt", "id")]),
+        ("rack power", "partial", [("energy topic", "rack-power-density", "prefix")]),
+        ("NVIDIA GB200 NVL72", "found", [("system", "nvidia-gb200-nvl72", "id")]),
+        ("nvidia-b200-vs-nvidia-b300", "found", [("comparison", "nvidia-b200-vs-nvidia-b300", "id")]),
+        # The part itself, then the rack named after it.
+        ("GB200", "found", [("accelerator", "nvidia-gb200", "alias"), ("system", "nvidia-gb200-nvl72", "words")]),
+    ],
+)
+def test_the_site_search_finds_every_kind_with_a_page(
+    real_catalog: Catalog, text: str, status: str, expected: list[tuple[str, str, str]]
+) -> None:
+    found = search_result(real_catalog, text)
+    assert found.status == status
+    assert [(m.kind, m.id, m.matched_by) for m in found.matches] == expected
+
+
+def test_the_site_search_ranks_exact_then_prefix_then_words(real_catalog: Catalog) -> None:
+    found = search_result(real_catalog, "Trainium")
+    assert [(m.kind, m.id, m.matched_by) for m in found.matches[:3]] == [
+        ("accelerator", "aws-trainium", "alias"), ("accelerator", "aws-trainium-3", "prefix"), ("accelerator", "aws-trainium-2", "prefix")
+    ]  # fmt: skip
+    assert {m.kind for m in found.matches[3:]} == {"comparison"} and all(m.matched_by == "words" for m in found.matches[3:])
+    assert "aws-trainium-2-vs-aws-trainium-3" in {m.id for m in found.matches}
+    assert found.match is not None and found.match.kind == "accelerator" and found.match.url == "/silicon/aws-trainium"
+
+
+def test_the_site_search_lists_providers_shown_only_by_their_prices(real_catalog: Catalog) -> None:
+    found = search_result(
+        real_catalog, "tensordock", {**{i: p.name for i, p in real_catalog.providers.items()}, "tensordock": "TensorDock"}
+    )
+    assert [(m.kind, m.id, m.name, m.url) for m in found.matches] == [("provider", "tensordock", "TensorDock", "/cloud/tensordock")]
+    assert search_result(real_catalog, "tensordock").status == "unknown"
+
+
+def test_the_live_search_reads_the_providers_from_the_price_store(real_client: TestClient) -> None:
+    # JarvisLabs has prices in the bundled store and no provider record: its page exists, so search finds it.
+    api = real_client.get("/api/search?q=jarvis").json()
+    assert [(m["kind"], m["id"], m["url"]) for m in api["matches"]] == [("provider", "jarvislabs", "/cloud/jarvislabs")]
+    assert real_client.get("/cloud/jarvislabs").status_code == 200
+
+
+def test_the_search_page_shows_kinds_and_opens_a_model(real_client: TestClient) -> None:
+    opened = real_client.get("/search?q=gpt-oss-120b", follow_redirects=False)
+    assert opened.status_code == 302 and opened.headers["location"] == "/economics/models/gpt-oss-120b"
+    listed = BeautifulSoup(real_client.get("/search?q=llama+3.3+70b").text, "lxml").select("#results .matches li")
+    assert [(li["data-kind"], li["data-id"]) for li in listed] == [("model", "llama-3-3-70b"), ("model", "llama-3-1-70b")]
+    assert listed[0].select_one(".kind").get_text() == "model" and listed[0].a["href"] == "/economics/models/llama-3-3-70b"
+    assert real_client.get("/search?q=coreweave", follow_redirects=False).headers["location"] == "/cloud/coreweave"
+
+
+def test_hostile_queries_are_refused(real_client: TestClient) -> None:
+    assert real_client.get("/api/search", params={"q": "x" * 201}).status_code == 400
+    assert real_client.get("/search", params={"q": "x" * 201}).status_code == 400
+    assert real_client.get("/api/search", params={"q": "   "}).status_code == 400
+
+
+def test_a_misspelt_name_suggests_the_closest_of_every_kind(real_client: TestClient) -> None:
+    page = real_client.get("/search?q=corewave")
+    assert page.status_code == 404
+    suggested = BeautifulSoup(page.text, "lxml").select("#results .suggestions li")
+    assert (suggested[0]["data-kind"], suggested[0].a["href"]) == ("provider", "/cloud/coreweave")
+    llama = real_client.get("/api/search?q=lama+3.3+70b").json()
+    assert llama["status"] == "unknown" and llama["suggestions"][0]["url"] == "/economics/models/llama-3-3-70b"

@@ -157,16 +157,21 @@ def closest_ids(catalog: SiliconCatalog, text: str, n: int = 5) -> list[str]:
     return ids[:n]
 
 
+def check(text: str) -> None:
+    """Raise :class:`InvalidName` for empty text (or not a string) or text over :data:`MAX_NAME` characters."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidName("", "a name is empty: give an id, a name or an alias such as 'H100 SXM'", [])
+    if len(text) > MAX_NAME:
+        raise InvalidName(text[:40], f"a name is longer than {MAX_NAME} characters", [])
+
+
 def resolve(catalog: SiliconCatalog, text: str) -> Resolution:
     """Resolve ``text`` to a part of ``catalog``; see the module docstring for the rules.
 
     Never raises for an unknown or ambiguous name: the :class:`Resolution` says which.
     Raises :class:`InvalidName` for empty text or text over :data:`MAX_NAME` characters.
     """
-    if not isinstance(text, str) or not text.strip():
-        raise InvalidName("", "a name is empty: give an id, a name or an alias such as 'H100 SXM'", [])
-    if len(text) > MAX_NAME:
-        raise InvalidName(text[:40], f"a name is longer than {MAX_NAME} characters", [])
+    check(text)
     index = _index(catalog)
     key = normal(text)
     for tier in TIERS:
@@ -200,6 +205,7 @@ __all__ = [
     "Resolution",
     "ResolveError",
     "UnknownName",
+    "check",
     "closest_ids",
     "normal",
     "resolve",

@@ -16,16 +16,24 @@ the same :class:`SearchIndex`, so the static site lists what the live one does)
        finds ``TPU7x``, but ``B200`` does not find ``GB200`` (a word must *begin* with it).
        Parts where more query words equal a whole word come first; then the index order
        (newest announcement first, then name).
+
+The site-wide search (:func:`index_of` over :class:`Entry` values of every kind with a page:
+accelerators, systems and comparisons here, models, providers and energy topics from their
+domains, gathered in :mod:`computeatlas.pages.search`) adds one tier between the two:
+*prefix* matches, where the query followed by a separator begins an id, alias or name
+(``gpt-oss`` begins ``gpt-oss-120b``). Each hit carries its :data:`Kind`. An index built
+without prefix names (:func:`build_index`, the accelerators alone) ranks as above.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import functools
 import re
 import threading
 import weakref
-from typing import Literal
+from typing import Literal, cast
 
 from pydantic import BaseModel, Field
 
@@ -33,7 +41,9 @@ from computeatlas.silicon import resolve
 from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.resolve import Candidate, Resolution
 
-MatchKind = Literal["id", "alias", "name", "words"]
+MatchKind = Literal["id", "alias", "name", "prefix", "words"]
+Kind = Literal["accelerator", "model", "provider", "energy topic", "system", "comparison"]
+"""What a search hit is; each kind has its own page."""
 _WORD_SPLIT = re.compile(r"[\W_]+")
 
 
@@ -44,13 +54,29 @@ def words(text: str) -> list[str]:
     return [w for w in _WORD_SPLIT.split(resolve.normal(text)) if w]
 
 
-class IndexPart(BaseModel):
-    """One part in the search index: id, display name and its searchable words."""
+class Entry(BaseModel):
+    """One record to search: its kind, id, display name, the other exact names it goes by
+    (``aliases``) and further text whose words find it (``texts``: a family, a vendor id)."""
 
+    kind: Kind
+    id: str
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    texts: list[str] = Field(default_factory=list)
+
+
+class IndexPart(BaseModel):
+    """One hit in the search index: kind, id, display name, its searchable words and the
+    normal names a prefix match reads."""
+
+    kind: Kind = "accelerator"
     id: str
     name: str
     words: list[str] = Field(
-        description="every word of the part's id, name, aliases, family aliases, part numbers, family and vendor id, once"
+        description="every word of the hit's id, name, aliases and further text (for a part: family aliases, part numbers, family and vendor id), once"
+    )
+    names: list[str] = Field(
+        default_factory=list, description="the normal id, aliases and name a prefix match reads (none: no prefix tier)"
     )
 
 
@@ -67,8 +93,15 @@ class SearchIndex(BaseModel):
     exact: dict[str, list[tuple[int, int]]]
 
 
-class Match(Candidate):
-    """A part the query may mean and how it matched: an exact ``id``, ``alias`` or ``name``, or ``words``."""
+class Hit(Candidate):
+    """A record a query may mean: its kind, id and display name."""
+
+    kind: Kind = "accelerator"
+
+
+class Match(Hit):
+    """A hit the query may mean, its kind, and how it matched: an exact ``id``, ``alias`` or
+    ``name``, a ``prefix`` of one, or ``words``."""
 
     matched_by: MatchKind
 
@@ -96,6 +129,51 @@ def _forget(key: int, _ref: object) -> None:
     _INDEXES.pop(key, None)
 
 
+def accelerator_entries(catalog: SiliconCatalog) -> list[Entry]:
+    """Every accelerator of ``catalog`` to search, newest announcement first, then name."""
+    order = sorted(catalog.accelerators.values(), key=lambda a: (-(a.announced or dt.date.min).toordinal(), a.name.casefold()))
+    return [
+        Entry(
+            kind="accelerator", id=a.id, name=a.name, aliases=[*a.aliases, *a.family_aliases, *a.part_numbers], texts=[a.family, a.vendor]
+        )
+        for a in order
+    ]
+
+
+def system_entries(catalog: SiliconCatalog) -> list[Entry]:
+    """Every rack-scale system of ``catalog`` to search, in the catalog's order (by name)."""
+    return [Entry(kind="system", id=s.id, name=s.name) for s in catalog.systems.values()]
+
+
+def comparison_entries(catalog: SiliconCatalog) -> list[Entry]:
+    """Every curated comparison of ``catalog`` to search, named after its two parts
+    (``NVIDIA B200 vs NVIDIA B300``), in the catalog's order."""
+    return [
+        Entry(kind="comparison", id=c.id, name=" vs ".join(catalog.accelerators[p].name for p in c.parts))
+        for c in catalog.comparisons.values()
+    ]
+
+
+def index_of(entries: list[Entry], version: str, prefixes: bool = True) -> SearchIndex:
+    """The search index of ``entries``, in their order (the order word matches rank in):
+    exact names are the id (tier 0), the aliases (1) and the name (2); ``prefixes`` adds
+    each entry's normal names for the prefix tier."""
+    parts: list[IndexPart] = []
+    exact: dict[str, list[tuple[int, int]]] = {}
+    for position, entry in enumerate(entries):
+        texts = [entry.id, entry.name, *entry.aliases, *entry.texts]
+        tiers = ([entry.id], entry.aliases, [entry.name])
+        names = list(dict.fromkeys(resolve.normal(t) for tier in tiers for t in tier)) if prefixes else []
+        found = list(dict.fromkeys(w for t in texts for w in words(t)))
+        parts.append(IndexPart(kind=entry.kind, id=entry.id, name=entry.name, words=found, names=names))
+        for tier, texts_of_tier in enumerate(tiers):
+            for text in texts_of_tier:
+                slot = exact.setdefault(resolve.normal(text), [])
+                if (position, tier) not in slot:
+                    slot.append((position, tier))
+    return SearchIndex(data_version=version, parts=parts, exact=exact)
+
+
 def build_index(catalog: SiliconCatalog) -> SearchIndex:
     """The search index of ``catalog``, built on first use and kept while the catalog lives
     (the catalog is immutable)."""
@@ -104,18 +182,7 @@ def build_index(catalog: SiliconCatalog) -> SearchIndex:
         cached = _INDEXES.get(key)
         if cached is not None and cached[0]() is catalog:
             return cached[1]
-    order = sorted(catalog.accelerators.values(), key=lambda a: (-(a.announced or dt.date.min).toordinal(), a.name.casefold()))
-    parts: list[IndexPart] = []
-    exact: dict[str, list[tuple[int, int]]] = {}
-    for position, acc in enumerate(order):
-        texts = [acc.id, acc.name, *acc.aliases, *acc.family_aliases, *acc.part_numbers, acc.family, acc.vendor]
-        parts.append(IndexPart(id=acc.id, name=acc.name, words=list(dict.fromkeys(w for t in texts for w in words(t)))))
-        for tier, names in enumerate(([acc.id], [*acc.aliases, *acc.family_aliases, *acc.part_numbers], [acc.name])):
-            for text in names:
-                entry = exact.setdefault(resolve.normal(text), [])
-                if (position, tier) not in entry:
-                    entry.append((position, tier))
-    index = SearchIndex(data_version=catalog.version, parts=parts, exact=exact)
+    index = index_of(accelerator_entries(catalog), catalog.version, prefixes=False)
     with _LOCK:
         _INDEXES[key] = (weakref.ref(catalog, functools.partial(_forget, key)), index)
     return index
@@ -134,13 +201,16 @@ def rank(index: SearchIndex, query: str) -> list[tuple[int, MatchKind]]:
     wanted = words(query)
     if not wanted:
         return found
+    start = resolve.normal(query) + " "
+    prefixed = [pos for pos, part in enumerate(index.parts) if pos not in seen and any(n.startswith(start) for n in part.names)]
+    seen.update(prefixed)
     scored: list[tuple[int, int]] = []
     for pos, part in enumerate(index.parts):
         if pos in seen:
             continue
         if all(any(w.startswith(q) for w in part.words) for q in wanted):
             scored.append((-sum(q in part.words for q in wanted), pos))
-    return found + [(pos, "words") for _, pos in sorted(scored)]
+    return found + [(pos, "prefix") for pos in prefixed] + [(pos, "words") for _, pos in sorted(scored)]
 
 
 def search(catalog: SiliconCatalog, text: str) -> SearchResult:
@@ -158,4 +228,48 @@ def search(catalog: SiliconCatalog, text: str) -> SearchResult:
     return SearchResult(**exact.model_dump(exclude={"status"}), status=exact.status, matches=matches)
 
 
-__all__ = ["IndexPart", "Match", "MatchKind", "SearchIndex", "SearchResult", "build_index", "rank", "search", "words"]
+def search_in(index: SearchIndex, text: str) -> SearchResult:
+    """Search ``index`` (of any kinds: :func:`index_of`) for ``text``: every hit, ranked by
+    :func:`rank`. ``found`` when exactly one hit is exact (``match``, ``matched_by``),
+    ``ambiguous`` when several are (``candidates``), ``partial`` when only prefix or word
+    matches, ``unknown`` when none (``suggestions``: up to 5 hits with the closest exact
+    names, difflib ratio ≥ 0.5). Match and candidates are :class:`Match` values, suggestions :class:`Hit` ones.
+
+    Raises :class:`~computeatlas.silicon.resolve.InvalidName` for empty text or text over
+    :data:`~computeatlas.silicon.resolve.MAX_NAME` characters.
+    """
+    resolve.check(text)
+    matches = [Match(kind=index.parts[pos].kind, id=index.parts[pos].id, name=index.parts[pos].name, matched_by=how)
+               for pos, how in rank(index, text)]  # fmt: skip
+    exact = [m for m in matches if m.matched_by in resolve.TIERS]
+    if len(exact) == 1:
+        return SearchResult(query=text, status="found", match=exact[0], matched_by=cast(resolve.Tier, exact[0].matched_by), matches=matches)
+    if exact:
+        return SearchResult(query=text, status="ambiguous", candidates=exact, matches=matches)
+    if matches:
+        return SearchResult(query=text, status="partial", matches=matches)
+    near = difflib.get_close_matches(resolve.normal(text), list(index.exact), n=15, cutoff=0.5)
+    positions = list(dict.fromkeys(pos for key in near for pos, _ in index.exact[key]))[:5]
+    suggestions = [Hit(kind=index.parts[p].kind, id=index.parts[p].id, name=index.parts[p].name) for p in positions]
+    return SearchResult(query=text, status="unknown", suggestions=list(suggestions))
+
+
+__all__ = [
+    "Entry",
+    "Hit",
+    "IndexPart",
+    "Kind",
+    "Match",
+    "MatchKind",
+    "SearchIndex",
+    "SearchResult",
+    "accelerator_entries",
+    "build_index",
+    "comparison_entries",
+    "index_of",
+    "rank",
+    "search",
+    "search_in",
+    "system_entries",
+    "words",
+]

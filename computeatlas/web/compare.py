@@ -4,8 +4,9 @@
 - ``/compare/{a}-vs-{b}``: one pair at its canonical URL (ids sorted); the other order,
   or aliases (``/compare/trn3-vs-ironwood``), redirect to it with 301;
 - ``/compare/?ids=a,b,c``: 3 to 6 parts (two ids redirect to the pair's URL);
-- ``/search?q=``: a name or word people use → the part's page when exactly one part matches
-  and exactly, else every matching part ranked (see :mod:`computeatlas.silicon.search`);
+- ``/search?q=``: a name or word people use → the page of the one hit when it alone matches,
+  and exactly, else every hit ranked with its kind: parts, systems, models, providers, energy
+  topics and comparisons (see :mod:`computeatlas.silicon.search`, :mod:`computeatlas.pages.search`);
 - ``/api/compare?ids=…``, ``/api/compare/{a}-vs-{b}`` and ``/api/search?q=…``: the same
   objects as JSON; ``/api/search-index``: the index the static site searches in the browser.
 
@@ -25,11 +26,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
+from computeatlas.core.cache import active
 from computeatlas.core.errors import BadRequest, NotFound, PageError, ParamError
 from computeatlas.core.urls import site_path
 from computeatlas.pages import search as search_pages
 from computeatlas.pages.compare_prices import with_prices
 from computeatlas.pages.comparison import ComparisonView, comparison_view
+from computeatlas.pages.providers import every_offer, shown_providers
 from computeatlas.silicon import comparison_parts, resolve
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.related import title_of
@@ -43,7 +46,7 @@ IDS_DESCRIPTION = (
     f"{comparison_parts.MIN_PARTS} to {comparison_parts.MAX_PARTS} accelerator ids, aliases or names, comma-separated "
     "(e.g. 'nvidia-h100-sxm,H200'); may be repeated"
 )
-Q_DESCRIPTION = "an id, alias, name or words of one, e.g. 'Trn3', 'H100 SXM5 80GB', 'TPU' or 'Blackwell'"
+Q_DESCRIPTION = "an id, alias, name or words of one, e.g. 'Trn3', 'H100 SXM5 80GB', 'TPU', 'Blackwell', 'Llama 3.3 70B' or 'coreweave'"
 
 
 class CompareParams(BaseModel):
@@ -161,16 +164,32 @@ def compare_redirect(request: Request) -> Response:
     return RedirectResponse(urls_of(request).path("compare_index"), status_code=301)
 
 
+def _shown(request: Request) -> dict[str, str]:
+    """Every provider with a page (recorded, or shown by its prices: offers of any age, so
+    this depends only on the store's contents), id → display name, kept in the active cache
+    per data version and store version."""
+    catalog, settings = catalog_of(request), settings_of(request)
+    store = Store(settings.prices_dir)
+
+    def build() -> dict[str, str]:
+        every = every_offer(catalog, store, history.utcnow(), settings.freshness_days, settings.hours_per_month)
+        named = {o.provider: o.provider_name for o in every} | {i: p.name for i, p in catalog.providers.items()}
+        return {i: named[i] for i in shown_providers(catalog, every)}
+
+    return active().get_or_build(search_pages.INDEXES, ("providers", catalog.version, store.version()), build)
+
+
 def search(request: Request, params: Annotated[SearchParams, Query()]) -> Response:
-    """Find parts by id, alias, name or words: when the only match is exact it redirects (302)
-    to its page; otherwise every matching part is listed, exact matches first (an ambiguous
+    """Find anything with a page by id, alias, name or words: when the only match is exact it
+    redirects (302) to its page; otherwise every hit is listed with its kind, exact matches
+    first, then prefixes, then word matches (an ambiguous
     name lists its candidates; nothing is picked); no match is a 404 page with suggestions."""
     catalog = catalog_of(request)
     q = params.q
     if q is None or not q.strip():
-        return render(request, "search.html", page_title="Find an accelerator", result=None, q="")
+        return render(request, "search.html", page_title="Search the atlas", result=None, q="")
     try:
-        result = search_pages.search_result(catalog, q)
+        result = search_pages.search_result(catalog, q, _shown(request))
     except resolve.ResolveError as exc:
         raise BadRequest("Bad search", f"query parameter 'q': {exc.message}") from None
     if result.match is not None and len(result.matches) == 1:
@@ -200,19 +219,21 @@ def api_compare_pair(request: Request, pair: str = PAIR_PATH) -> ComparisonView:
 
 
 def api_search(request: Request, q: str = Query(..., max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)) -> search_pages.SearchResult:
-    """Every part a name or words may mean, ranked: exact id, alias and name matches first,
-    then parts whose words begin with the query's words (``TPU``, ``Blackwell``, ``MI300``).
+    """Every hit a name or words may mean, each with its ``kind`` (accelerator, system, model,
+    provider, energy topic, comparison), ranked: exact id, alias and name matches first, then
+    hits whose id, alias or name begins with the query (``gpt-oss``), then hits whose words
+    begin with the query's words (``TPU``, ``Blackwell``, ``MI300``).
     ``match`` is set only for one exact match; an ambiguous name lists its candidates; an
     unknown one the closest ids."""
     try:
-        return search_pages.search_result(catalog_of(request), q)
+        return search_pages.search_result(catalog_of(request), q, _shown(request))
     except resolve.ResolveError as exc:
         raise BadRequest("Bad search", f"query parameter 'q': {exc.message}") from None
 
 
 def api_search_index(request: Request) -> search_pages.SearchIndex:
     """The search index the static site's script searches (the same ranking as ``/api/search``)."""
-    return search_pages.search_index(catalog_of(request))
+    return search_pages.search_index(catalog_of(request), _shown(request))
 
 
 def static_paths(catalog: Catalog) -> Iterable[str]:

@@ -1,4 +1,4 @@
-/* Search on a static copy of the site: reads ?q= and lists the matching parts from the
+/* Search on a static copy of the site: reads ?q= and lists the matching hits (of every kind) from the
  * prebuilt index (/api/search-index), ranked as computeatlas/silicon/search.py ranks them.
  * It only lists names and links: it renders no figures. On the live site the server has
  * already answered (#results[data-rendered]) and this script does nothing. */
@@ -29,6 +29,13 @@
     var seen = found.map(function (f) { return f[0]; });
     var wanted = words(query);
     if (!wanted.length) return found;
+    var start = normal(query) + " ";
+    var prefixed = [];
+    index.parts.forEach(function (part, pos) {
+      if (seen.indexOf(pos) >= 0) return;
+      if ((part.names || []).some(function (n) { return n.indexOf(start) === 0; })) prefixed.push(pos);
+    });
+    seen = seen.concat(prefixed);
     var scored = [];
     index.parts.forEach(function (part, pos) {
       if (seen.indexOf(pos) >= 0) return;
@@ -36,7 +43,9 @@
       if (all) scored.push([-wanted.filter(function (q) { return part.words.indexOf(q) >= 0; }).length, pos]);
     });
     scored.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
-    return found.concat(scored.map(function (s) { return [s[1], "words"]; }));
+    return found
+      .concat(prefixed.map(function (p) { return [p, "prefix"]; }))
+      .concat(scored.map(function (s) { return [s[1], "words"]; }));
   }
   function el(tag, text, attrs) {
     var node = document.createElement(tag);
@@ -46,19 +55,19 @@
   }
   function show(index) {
     var matches = rank(index, q);
-    if (matches.length === 1 && matches[0][1] !== "words") {
+    var exact = matches.filter(function (m) { return m[1] !== "words" && m[1] !== "prefix"; }).length;
+    if (matches.length === 1 && exact === 1) {
       window.location.replace(index.parts[matches[0][0]].url);
       return;
     }
-    var exact = matches.filter(function (m) { return m[1] !== "words"; }).length;
     var status = matches.length === 0 ? "unknown" : exact > 1 ? "ambiguous" : exact === 1 ? "found" : "partial";
     out.setAttribute("data-status", status);
     out.textContent = "";
     var title = {
       unknown: "Nothing is called “" + q + "”",
-      ambiguous: "“" + q + "” could mean " + exact + " parts",
-      found: "“" + q + "” is " + (matches.length ? index.parts[matches[0][0]].name : "") + ", and other parts go by these words",
-      partial: matches.length + " part" + (matches.length === 1 ? "" : "s") + " for “" + q + "”"
+      ambiguous: "“" + q + "” could mean " + exact + " things",
+      found: "“" + q + "” is " + (matches.length ? index.parts[matches[0][0]].name : "") + ", and others go by these words",
+      partial: matches.length + " hit" + (matches.length === 1 ? "" : "s") + " for “" + q + "”"
     }[status];
     out.appendChild(el("h2", title));
     if (!matches.length) {
@@ -68,16 +77,19 @@
       out.appendChild(none);
       return;
     }
-    if (status === "partial") out.appendChild(el("p", "No part is called exactly that; these are the parts whose words begin with yours."));
+    if (status === "partial") out.appendChild(el("p", "Nothing is called exactly that; these are the names that begin with yours, or whose words do."));
     var list = el("ol", "", { class: "matches" });
     matches.forEach(function (m) {
       var part = index.parts[m[0]];
-      var li = el("li", "", { "data-id": part.id, "data-matched-by": m[1] });
+      var li = el("li", "", { "data-kind": part.kind, "data-id": part.id, "data-matched-by": m[1] });
+      li.appendChild(el("span", part.kind, { class: "kind" }));
+      li.appendChild(document.createTextNode(" "));
       li.appendChild(el("a", part.name, { href: part.url }));
       li.appendChild(document.createTextNode(" "));
       li.appendChild(el("code", part.id));
       li.appendChild(document.createTextNode(" "));
-      li.appendChild(el("span", m[1] === "words" ? "name begins with these words" : "exact " + m[1], { class: "how" }));
+      var how = m[1] === "words" ? "name begins with these words" : m[1] === "prefix" ? "name begins with this" : "exact " + m[1];
+      li.appendChild(el("span", how, { class: "how" }));
       list.appendChild(li);
     });
     out.appendChild(list);
