@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import threading
 from collections.abc import Sequence
 
 import duckdb
@@ -52,12 +53,22 @@ def bind(
         if cache.max_bytes < SCHEMA_BYTES:  # a cache that cannot keep one (none active, or tiny)
             define(con, files, key, order, accelerator, first, last, monthly=monthly)
             return
-        digest = hashlib.sha1(f"{cache.serial} {ident!r}".encode(), usedforsecurity=False).hexdigest()[:20]
-        name = f"views_{digest}"
-        con.execute(f"CREATE SCHEMA IF NOT EXISTS {name}")
-        define(con, files, key, order, accelerator, first, last, monthly=monthly, schema=name)
-        cache.put(VIEWS, ident, name, size=SCHEMA_BYTES, on_evict=_drop)
+        # One thread creates a schema at a time: requests arriving together after a start or an
+        # import would otherwise create the same views at once, which DuckDB refuses as a
+        # write-write conflict on its catalog (a 500). The second finds the first's in the cache.
+        with _CREATING:
+            name = cache.get(VIEWS, ident)
+            if name is None:
+                digest = hashlib.sha1(f"{cache.serial} {ident!r}".encode(), usedforsecurity=False).hexdigest()[:20]
+                name = f"views_{digest}"
+                con.execute(f"CREATE SCHEMA IF NOT EXISTS {name}")
+                define(con, files, key, order, accelerator, first, last, monthly=monthly, schema=name)
+                cache.put(VIEWS, ident, name, size=SCHEMA_BYTES, on_evict=_drop)
     con.execute(f"SET search_path = '{name}'")
+
+
+_CREATING = threading.Lock()
+"""Held while a view schema is created (:func:`bind`); reading one never takes it."""
 
 
 def _drop(name: str) -> None:
