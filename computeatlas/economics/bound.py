@@ -355,9 +355,9 @@ def assumptions(model: ModelRecord, fmt: NumberFormat, request: BoundRequest) ->
     out = [
         f"Every weight is held in {fmt.value} ({fmt.bits} bits); the KV cache in {request.kv_bits}-bit elements.",
         "The accelerators split weights and KV cache evenly (tensor parallelism); communication between them is free.",
-        "Compute runs at the vendor's dense peak"
-        + ("" if request.utilisation == 1 else f" × {request.utilisation:g}")
-        + "; memory streams at the published peak bandwidth. Attention FLOPs, activations and runtime memory are ignored.",
+        "Compute runs at the vendor's dense peak and memory streams at the published peak bandwidth"
+        + ("" if request.utilisation == 1 else f", each × {request.utilisation:g}")
+        + ". Attention FLOPs, activations and runtime memory are ignored.",
         "Every hour rented is spent producing tokens.",
     ]
     if model.total_params.known and model.active_params.known and model.total_params.value != model.active_params.value:
