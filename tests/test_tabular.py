@@ -53,6 +53,15 @@ def test_a_header_lacking_required_columns_is_one_error_per_column_at_line_1() -
     ]
 
 
+def test_a_file_separated_by_semicolons_is_one_error_saying_so() -> None:
+    with pytest.raises(TableError) as caught:
+        rows("a;price;currency\n1;2;USD\n", required=("a", "price", "currency"))
+    assert [str(e) for e in caught.value.errors] == [
+        "data/x.csv: line 1: column (header): the header is one column separated by semicolons, not commas: "
+        "write the file comma-separated (found 'a;price;currency')"
+    ]
+
+
 def test_other_columns_are_allowed_unless_the_header_must_be_exact() -> None:
     table = read_table("data/x.csv", ("a",), text="b,a\n1,2\n")
     assert table.header == ("b", "a") and list(table) == [(2, {"b": "1", "a": "2"})]
@@ -179,3 +188,15 @@ def test_the_cli_reports_a_broken_import_file_in_one_line_with_exit_2(tmp_path: 
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert f"{bad}: line 2: column (row): broken CSV: unexpected end of data" in result.stderr
     assert not (tmp_path / "store").exists()
+
+
+def test_a_header_only_import_says_nothing_was_imported_and_writes_no_run(tmp_path: Path) -> None:
+    source = tmp_path / "header.csv"
+    source.write_text(HEADER, encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["prices", "import", "atlas", str(source), "--prices", str(tmp_path / "store")], env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 0, result.output
+    assert "nothing added, so no run was written" in result.stdout
+    assert "warning: the file holds a header and no rows: nothing was imported" in result.stderr
+    assert not (tmp_path / "store" / "runs").exists()

@@ -80,7 +80,8 @@ def _print_rejected(errors: Sequence[object]) -> None:
 def _exit_if_rejected(summary: ImportCounts) -> None:
     """Exit 1, saying how many, when the run rejected a row (its other rows were imported)."""
     if summary.rejected:
-        say(err, f"{summary.rejected} row(s) rejected (named above); the rest were imported")
+        rest = "the rest were imported" if summary.accepted + summary.held else "no other row was added"
+        say(err, f"{summary.rejected} row(s) rejected (named above); {rest}")
         raise typer.Exit(1)
 
 
@@ -97,7 +98,12 @@ def _progress() -> Progress:
 
 
 def _print_summary(summary: import_summary.Summary) -> None:
-    grid = Table(title=f"Import run {summary.run} ({summary.format})")
+    added = summary.accepted + summary.held
+    grid = Table(
+        title=f"Import run {summary.run} ({summary.format})"
+        if added
+        else f"Import ({summary.format}): nothing added, so no run was written"
+    )
     grid.add_column("rows")
     grid.add_column("count", justify="right")
     for label, value in (
@@ -123,6 +129,8 @@ def _print_summary(summary: import_summary.Summary) -> None:
     _print_rejected(summary.errors)
     if len(summary.errors) > 50:
         say(err, f"… and {len(summary.errors) - 50} more rejected rows")
+    if summary.read == 0:
+        say(err, "warning: the file holds a header and no rows: nothing was imported")
 
 
 def _import_tokens(

@@ -174,6 +174,16 @@ def read_table(
     if twice:
         raise TableError(name, 1, "(header)", "the header names a column twice", twice[0])
     missing = [TableError(name, 1, c, MISSING_COLUMN) for c in required if c not in header]
+    if missing and len(header) == 1 and len(required) > 1:  # one column where several are needed: another delimiter?
+        for mark, words in ((";", "semicolons"), ("\t", "tabs"), ("|", "vertical bars")):
+            if mark in header[0]:
+                raise TableError(
+                    name,
+                    1,
+                    "(header)",
+                    f"the header is one column separated by {words}, not commas: write the file comma-separated",
+                    header[0][:120],
+                )
     if missing:
         raise TableError(name, 1, missing[0].column, MISSING_COLUMN, more=missing[1:])
     return Table(name, header, reader)
