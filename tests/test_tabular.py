@@ -197,6 +197,6 @@ def test_a_header_only_import_says_nothing_was_imported_and_writes_no_run(tmp_pa
         cli, ["prices", "import", "atlas", str(source), "--prices", str(tmp_path / "store")], env={"COLUMNS": "200"}
     )
     assert result.exit_code == 0, result.output
-    assert "nothing added, so no run was written" in result.stdout
+    assert "Nothing added (atlas): no run written" in " ".join(result.stdout.split())
     assert "warning: the file holds a header and no rows: nothing was imported" in result.stderr
     assert not (tmp_path / "store" / "runs").exists()
