@@ -99,11 +99,7 @@ def _progress() -> Progress:
 
 def _print_summary(summary: import_summary.Summary) -> None:
     added = summary.accepted + summary.held
-    grid = Table(
-        title=f"Import run {summary.run} ({summary.format})"
-        if added
-        else f"Import ({summary.format}): nothing added, so no run was written"
-    )
+    grid = Table(title=f"Import run {summary.run} ({summary.format})" if added else f"Nothing added ({summary.format}): no run written")
     grid.add_column("rows")
     grid.add_column("count", justify="right")
     for label, value in (
