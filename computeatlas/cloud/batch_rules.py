@@ -34,6 +34,7 @@ from computeatlas.cloud.instances import Billing, InstanceTable
 from computeatlas.cloud.observations import LICENSED_SUFFIX, Observation, PricingKind, Status
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.rules import LICENCE_REASON, Limits
+from computeatlas.cloud.store import COLUMN_TYPES
 from computeatlas.core.states import State
 
 HOURLY = "CASE unit WHEN 'hour' THEN amount WHEN 'second' THEN amount * 3600 WHEN 'week' THEN amount / 168 ELSE amount / $hours END"
@@ -106,16 +107,9 @@ def placed(con: duckdb.DuckDBPyConnection, table: InstanceTable) -> bool:
         con,
         "placements",
         {
-            "provider": "VARCHAR",
-            "instance_type": "VARCHAR",
+            **{c: COLUMN_TYPES[c] for c in ("provider", "instance_type")},
             "stated": "INTEGER",
-            "accelerator": "VARCHAR",
-            "variant": "VARCHAR",
-            "accelerators": "INTEGER",
-            "billing": "VARCHAR",
-            "status": "VARCHAR",
-            "rules": "VARCHAR[]",
-            "reasons": "VARCHAR[]",
+            **{c: COLUMN_TYPES[c] for c in ("accelerator", "variant", "accelerators", "billing", "status", "rules", "reasons")},
         },
         rows,
     )

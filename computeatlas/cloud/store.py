@@ -60,7 +60,7 @@ from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.part_history import PartHistory
 
 _LISTS = ("rules", "reasons", "qualifiers")
-_TYPES = {
+COLUMN_TYPES = {
     "provider": "VARCHAR",
     "instance_type": "VARCHAR",
     "region": "VARCHAR",
@@ -91,6 +91,7 @@ _TYPES = {
     "per_accelerator_hour": "DOUBLE",
     "run": "VARCHAR",
 }
+"""The DuckDB type of every column of a stored observation row (the run files, the current table and the batch tables of an import)."""
 KEY = ("provider", "instance_type", "region", "pricing", "term", "collected")
 LATEST_ORDER = "run DESC, status = 'accepted' DESC, amount"
 """Which row of an observation key is its newest decision: the newest run's, and within one
@@ -113,7 +114,7 @@ class Store(PartHistory):
 
     def __init__(self, root: Path, columns: Mapping[str, str] | None = None, key: Sequence[str] = KEY) -> None:
         rental = columns is None
-        columns = dict(columns or _TYPES)
+        columns = dict(columns or COLUMN_TYPES)
         order = LATEST_ORDER if "amount" in columns else "run DESC, status = 'accepted' DESC"
         cluster = ("accelerator", "collected") if "accelerator" in columns else (*key[:-1], "collected")
         super().__init__(root, columns, key, order, cluster, OFFER if rental else None)
@@ -310,4 +311,4 @@ def observation_of(row: dict[str, Any]) -> Observation:
     return Observation.model_validate(data)
 
 
-__all__ = ["KEY", "LATEST_ORDER", "OFFER", "Store", "observation_of"]
+__all__ = ["COLUMN_TYPES", "KEY", "LATEST_ORDER", "OFFER", "Store", "observation_of"]
