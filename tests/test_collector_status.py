@@ -24,18 +24,16 @@ from computeatlas.cli import app as cli_app
 from computeatlas.cloud import collection_log, history, rules
 from computeatlas.cloud.collection import SOURCES
 from computeatlas.cloud.collection_log import Attempt
-from computeatlas.cloud.instances import load_instances
-from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
+from tests.collector_support import TABLE, example_readings
 from tests.conftest import CliRunner
 
 from .test_pricing import OFFERS, priced_cloud
 
 NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC)
-TABLE = load_instances(Path(__file__).parent / "fixtures" / "prices" / "instances")
 
 
 def _at(hour: int, minute: int = 0) -> dt.datetime:
@@ -51,21 +49,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> None:
 def store(tmp_path: Path) -> Store:
     """The store of the module's story (see the docstring)."""
     found = Store(tmp_path / "prices")
-    readings = [
-        Observation(
-            provider="examplecloud",
-            instance_type="1x L4",
-            region=region,
-            pricing="on_demand",  # type: ignore[arg-type]
-            amount=amount,
-            currency="USD",
-            unit="hour",  # type: ignore[arg-type]
-            collected=_at(1),
-            source_url="https://examplecloud.example/pricing",
-            via="collector example",
-        )
-        for region, amount in (("us", 0.80), ("eu", 0.85), ("asia", 0.90))
-    ]
+    readings = example_readings((("us", 0.80), ("eu", 0.85), ("asia", 0.90)), _at(1))
     summary = import_readings("collector:example", [], found, TABLE, RateTable([]), rules.Limits(), now=_at(1, 30), observations=readings)
     assert summary.accepted == 3
     for attempt in (

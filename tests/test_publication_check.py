@@ -15,38 +15,23 @@ from computeatlas.cli import app as cli_app
 from computeatlas.cloud import collection_log, rules
 from computeatlas.cloud.collection_log import Attempt
 from computeatlas.cloud.collectors.base import Collected
-from computeatlas.cloud.instances import load_instances
 from computeatlas.cloud.observations import Observation, Status
 from computeatlas.cloud.publication_check import RULE, PublicationCheck, hold_reason, hold_whole, previous_offers, previous_run
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.runs import import_readings
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
+from tests.collector_support import TABLE, example_readings
 from tests.conftest import CliRunner
 
-TABLE = load_instances(Path(__file__).parent / "fixtures" / "prices" / "instances")
 REGIONS = [f"region-{n}" for n in range(10)]
 BEFORE = [1.00, 1.50, 1.80, 2.00, 2.00, 2.00, 2.00, 2.50, 3.00, 9.00]  # median (2.00 + 2.00) / 2 = 2.00; mean 2.68
 NEAR = [1.10, 1.60, 2.10, 2.10, 2.10, 2.10, 2.60, 3.10]  # eight offers, median 2.10
 
 
 def _readings(amounts: list[float], when: dt.datetime) -> list[Observation]:
-    """One on-demand reading of examplecloud's ``1x L4`` (one GPU: the amount is per GPU-hour) per region."""
-    return [
-        Observation(
-            provider="examplecloud",
-            instance_type="1x L4",
-            region=region,
-            pricing="on_demand",  # type: ignore[arg-type]
-            amount=amount,
-            currency="USD",
-            unit="hour",  # type: ignore[arg-type]
-            collected=when,
-            source_url="https://examplecloud.example/pricing",
-            via="collector example",
-        )
-        for region, amount in zip(REGIONS, amounts, strict=False)
-    ]
+    """One reading of the example source per region (:data:`REGIONS`), at these amounts."""
+    return example_readings(zip(REGIONS, amounts, strict=False), when)
 
 
 def _collect(store: Store, readings: list[Observation], result: str = "imported", reason: str | None = None) -> str:
