@@ -114,10 +114,7 @@ class Azure(Collector):
                     raise self.error(asked, f"expected a URL or null, got {type(link).__name__}", "NextPageLink")
                 url = self.on_base(link) if link else None
                 collected = self.now()
-                for n, item in enumerate(items):
-                    if self.bounded(out, asked):
-                        break
-                    out.rows_read += 1
+                for n, item in self.counted(out, items, asked):
                     if not isinstance(item, dict):
                         raise self.error(asked, f"expected an object, got {type(item).__name__}", f"Items[{n}]")
                     self.price(item.get("retailPrice"), asked, f"Items[{n}].retailPrice")

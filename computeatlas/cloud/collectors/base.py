@@ -30,12 +30,14 @@ import datetime as dt
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from computeatlas.cloud.observations import Observation
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     import httpx  # imported where it is used: `computeatlas serve` loads these modules and never collects
@@ -205,6 +207,15 @@ class Collector(ABC):
         if not any("row bound" in w for w in out.warnings):
             out.warnings.append(f"{self.name}: stopped at the row bound ({self.max_rows} rows read) at {url}; the rest was not read")
         return True
+
+    def counted(self, out: Collected, items: Iterable[T], url: str) -> Iterator[tuple[int, T]]:
+        """Each of ``items`` with its index, counted in ``out.rows_read``, until :attr:`max_rows`
+        is reached (:meth:`bounded` warns once, naming ``url``)."""
+        for n, item in enumerate(items):
+            if self.bounded(out, url):
+                return
+            out.rows_read += 1
+            yield n, item
 
     def page(self, out: Collected, url: str) -> None:
         """Count one request; past :attr:`max_pages` a :class:`CollectorError` (a next link that never ends)."""

@@ -63,10 +63,7 @@ class Gcp(Collector):
             url = url.replace(key, "<key>") if key else url
             skus = self.need(body, "skus", list, url)
             collected = self.now()
-            for n, sku in enumerate(skus):
-                if self.bounded(out, url):
-                    break
-                out.rows_read += 1
+            for n, sku in self.counted(out, skus, url):
                 self._read(sku, f"skus[{n}]", url, collected, out)
             if progress:
                 progress(len(skus))

@@ -46,10 +46,7 @@ class Oracle(Collector):
         url, body = self.get_json(client, self.on_base(PATH), {"currencyCode": "USD"})
         items = self.need(body, "items", list, url)
         collected = self.now()
-        for n, item in enumerate(items):
-            if self.bounded(out, url):
-                break
-            out.rows_read += 1
+        for n, item in self.counted(out, items, url):
             where = f"items[{n}]"
             metric = self.need(item, "metricName", str, url, where)
             category = self.need(item, "serviceCategory", str, url, where)

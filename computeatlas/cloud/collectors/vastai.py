@@ -85,10 +85,7 @@ class VastAi(Collector):
 
     def _read(self, offers: list[object], gpu: str, url: str, out: Collected) -> None:
         collected = self.now()
-        for n, offer in enumerate(offers):
-            if self.bounded(out, url):
-                return
-            out.rows_read += 1
+        for n, offer in self.counted(out, offers, url):
             where = f"offers[{n}]"
             if self.need(offer, "is_bid", bool, url, where):
                 out.skip("a bid, not an on-demand ask")
