@@ -12,11 +12,11 @@ import urllib.parse
 import httpx
 import pytest
 
+from computeatlas.catalog import load
 from computeatlas.cloud.collectors import http
 from computeatlas.cloud.collectors.aws import Aws
 from computeatlas.cloud.collectors.azure import Azure
 from computeatlas.cloud.collectors.base import CollectorError
-from computeatlas.catalog import load
 from computeatlas.cloud.collectors.gcp import Gcp, machines
 from computeatlas.cloud.collectors.oracle import Oracle
 from computeatlas.cloud.collectors.skypilot import SkyPilot
@@ -302,7 +302,11 @@ def test_vastai_asks_each_gpu_name_of_the_table_and_prices_each_offer_whole_per_
     ]
     assert got.skipped == {}
     extra = [json.loads(o.raw_extra) for o in got.observations]
-    assert [(e["id"], e["cpu_cores"], e["cpu_ram"]) for e in extra] == [(48285735, 26, 226489), (47905648, 224, 2063854), (48370130, None, 1572864)]
+    assert [(e["id"], e["cpu_cores"], e["cpu_ram"]) for e in extra] == [
+        (48285735, 26, 226489),
+        (47905648, 224, 2063854),
+        (48370130, None, 1572864),
+    ]
     assert extra[1]["dph_base"] == 35.157333333333334
     assert got.observations[0].source_url.startswith(server.url + VAST + "?q=")
 

@@ -83,7 +83,14 @@ def machines(rows: Iterable[InstanceType]) -> list[Machine]:
             parts.setdefault(r.accelerator, set()).add(r.instance_type)
     return sorted(
         (
-            Machine(r.instance_type, r.instance_type.split("-")[0].upper(), r.vcpus, r.memory_gib, r.accelerators, frozenset(parts[r.accelerator]))
+            Machine(
+                r.instance_type,
+                r.instance_type.split("-")[0].upper(),
+                r.vcpus,
+                r.memory_gib,
+                r.accelerators,
+                frozenset(parts[r.accelerator]),
+            )
             for r in rows
             if r.billing == Billing.ALL_IN and r.vcpus and r.memory_gib and r.accelerator in parts
         ),
@@ -239,7 +246,9 @@ class Gcp(Collector):
         self.price(total / NANO, url, at)  # finite, not negative
         return total, currency
 
-    def _join(self, gpus: dict[tuple[str, str, str, str], _Price], hosts: dict[tuple[str, str, str, str, str], _Price], out: Collected) -> None:
+    def _join(
+        self, gpus: dict[tuple[str, str, str, str], _Price], hosts: dict[tuple[str, str, str, str, str], _Price], out: Collected
+    ) -> None:
         """One observation per machine, region and usage type whose core, RAM and GPU SKUs are all priced."""
         collected = self.now()
         for m in self.machines:
@@ -256,7 +265,11 @@ class Gcp(Collector):
                     f"+ {m.accelerators} GPU × {_exact(gpu.nanos)} ({gpu.sku}) = {_exact(nanos)} {currency} per hour"
                 )
                 pricing, term = USAGE[usage]
-                extra = {"basis": basis, "skuIds": [core.sku, ram.sku, gpu.sku], "effectiveTime": max(core.effective, ram.effective, gpu.effective)}
+                extra = {
+                    "basis": basis,
+                    "skuIds": [core.sku, ram.sku, gpu.sku],
+                    "effectiveTime": max(core.effective, ram.effective, gpu.effective),
+                }
                 out.observations.append(
                     Observation(
                         provider=self.provider,
