@@ -35,6 +35,8 @@ def _routes(server: Server) -> None:
     server.route("/offers/v1.0/aws/AmazonEC2/current/region_index.json", Answer.file("aws-region-index.json"))
     for region in ("ap-northeast-1", "ca-central-1"):
         server.route(f"/offers/v1.0/aws/AmazonEC2/20250912225308/{region}/index.csv", Answer.file(f"aws-{region}.csv"))
+    for region in ("us-east-1", "us-west-2"):
+        server.route(f"/offers/v1.0/aws/AmazonEC2/20260910195514/{region}/index.csv", Answer.file(f"aws-{region}.csv"))
     server.route("/v1/services/6F81-5844-456A/skus", Answer.file("gcp-page1.json"), Answer.file("gcp-page2.json"))
     server.route(ORACLE, Answer.file("oracle-products.json"))
     server.route("/api/v0/bundles/", Answer.file("vastai-bundles.json"))
@@ -71,7 +73,7 @@ def test_collect_all_runs_every_collector_into_its_own_run_and_records_each_atte
     assert {name: [a.result for a in got] for name, got in found.items()} == {name: ["imported"] for name in SOURCES}
     rows = {name: (got[0].rows_read, got[0].accepted, got[0].held) for name, got in found.items()}
     assert rows == {
-        "aws": (6, 0, 0),  # the recorded AWS lines are all skipped (see test_collectors), so AWS adds no run
+        "aws": (16, 8, 0),  # Tokyo's and Canada's lines skipped (dedicated, SQL Server), the p5 Capacity Block line too
         "azure": (10, 9, 1),  # two requests of ten instance types each: the second is answered with the last page again
         "gcp": (3, 15, 3),  # five A2 machines joined from the core, RAM and GPU SKUs in three regions; the GPU SKU alone held
         "oracle": (10, 4, 2),
@@ -79,10 +81,10 @@ def test_collect_all_runs_every_collector_into_its_own_run_and_records_each_atte
         "skypilot-lambda": (5, 3, 1),
         "skypilot-runpod": (3, 3, 3),  # on-demand and spot per line; the spot column copies the on-demand one
     }
-    assert all(accepted >= 1 for name, (_, accepted, _) in rows.items() if name != "aws")
+    assert all(accepted >= 1 for _, accepted, _ in rows.values())
     runs = Store(store).runs()
-    assert len(runs) == 6 and {r["format"] for r in runs} == {f"collector:{n}" for n in SOURCES if n != "aws"}
-    assert found["aws"][0].run is None and all(found[n][0].run for n in SOURCES if n != "aws")
+    assert len(runs) == 7 and {r["format"] for r in runs} == {f"collector:{n}" for n in SOURCES}
+    assert all(found[n][0].run for n in SOURCES)
 
 
 def _decided(store: Path, provider: str) -> list[tuple[str, str, str, float, str, list[str]]]:
@@ -98,13 +100,19 @@ def _decided(store: Path, provider: str) -> list[tuple[str, str, str, float, str
 
 
 def test_the_recorded_responses_land_as_accepted_prices_where_our_table_places_them(tmp_path: Path) -> None:
-    """The values are the fixtures' own: Oracle's items[].currencyCodeLocalizations PAY_AS_YOU_GO values (USD
+    """The values are the fixtures' own: AWS's PricePerUnit ÷ the instance's accelerators, Oracle's items[].currencyCodeLocalizations PAY_AS_YOU_GO values (USD
     per GPU-hour), SkyPilot's Price ÷ AcceleratorCount, Google's A2 machines as vCPUs × core + GiB × RAM + GPUs ×
     GPU SKU ÷ GPUs, Vast.ai's dph_total ÷ num_gpus."""
     with _loopback() as server:
         settings = _settings(tmp_path, server)
-        collect_sources(["gcp", "oracle", "vastai", "skypilot-lambda", "skypilot-runpod"], settings, load(), client=_fast)
+        collect_sources(["aws", "gcp", "oracle", "vastai", "skypilot-lambda", "skypilot-runpod"], settings, load(), client=_fast)
     store = settings.prices_dir
+    # AWS's PricePerUnit ÷ the table's count: 21.957642 / 8, 55.04 / 8, 21.5 / 16 Trainium chips
+    assert _decided(store, "aws") == [
+        (name, region, "on_demand", price, "accepted", [])
+        for name, price in (("g6.xlarge", 0.8048), ("p4d.24xlarge", 2.744705), ("p5.48xlarge", 6.88), ("trn1.32xlarge", 1.34375))
+        for region in ("us-east-1", "us-west-2")
+    ]
     assert _decided(store, "oracle") == [
         ("Compute  - GPU - A10", "", "on_demand", 2.0, "accepted", []),
         ("Compute - GPU - L40S", "", "on_demand", 3.5, "accepted", []),
@@ -236,7 +244,7 @@ def test_every_collector_failing_leaves_its_earlier_run_and_current_prices_untou
         (o.attempt.error or "").startswith(f"{o.attempt.source}: http://127.0.0.1:") and words[kind] in (o.attempt.error or "")
         for o in later
     )
-    assert Store(settings.prices_dir).runs() == runs and len(runs) == 6
+    assert Store(settings.prices_dir).runs() == runs and len(runs) == 7
     assert _decided(settings.prices_dir, "google-cloud") + _decided(settings.prices_dir, "vast-ai") == current
     assert ("a2-highgpu-1g", "us-central1", "on_demand", 3.673385, "accepted", []) in current
     assert [a.result for a in attempts(settings.prices_dir, "gcp")[0]] == ["failed", "imported"]
@@ -297,4 +305,4 @@ def test_after_collect_all_the_status_page_shows_each_sources_state(tmp_path: Pa
     success = {n: " ".join(rows[n].select_one(".last-success").get_text("").split()) for n in SOURCES}
     assert "imported, 3 rows read, 15 accepted, 3 held · run " in success["gcp"]
     assert "imported, 12 rows read, 3 accepted, 0 held · run " in success["vastai"]
-    assert success["aws"].endswith("imported, 6 rows read, 0 accepted, 0 held")  # no run: every recorded line skipped
+    assert "imported, 16 rows read, 8 accepted, 0 held · run " in success["aws"]

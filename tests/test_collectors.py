@@ -43,6 +43,8 @@ def _aws_routes(server: object) -> None:
     route("/offers/v1.0/aws/AmazonEC2/current/region_index.json", Answer.file("aws-region-index.json"))
     route("/offers/v1.0/aws/AmazonEC2/20250912225308/ap-northeast-1/index.csv", Answer.file("aws-ap-northeast-1.csv"))
     route("/offers/v1.0/aws/AmazonEC2/20250912225308/ca-central-1/index.csv", Answer.file("aws-ca-central-1.csv"))
+    route("/offers/v1.0/aws/AmazonEC2/20260910195514/us-east-1/index.csv", Answer.file("aws-us-east-1.csv"))
+    route("/offers/v1.0/aws/AmazonEC2/20260910195514/us-west-2/index.csv", Answer.file("aws-us-west-2.csv"))
 
 
 def test_azure_follows_next_page_links_on_its_own_host_and_maps_the_meters() -> None:
@@ -60,14 +62,39 @@ def test_azure_follows_next_page_links_on_its_own_host_and_maps_the_meters() -> 
     assert got.skipped == {}
 
 
+AWS_TYPES = ["c6i.large", "m6id.2xlarge", "g6.xlarge", "p4d.24xlarge", "p5.48xlarge", "trn1.32xlarge"]
+
+
 def test_aws_reads_the_offer_index_the_region_index_and_each_regional_file_streamed() -> None:
     with serving() as server, _client() as client:
         _aws_routes(server)
-        got = Aws(server.url, now=lambda: NOW, instance_types=["c6i.large", "m6id.2xlarge"]).collect(client)
-    assert got.pages == 4 and got.rows_read == 6
-    # the recorded lines are Windows with SQL Server, dedicated tenancy or an upfront fee: each skipped with its reason
-    assert got.skipped == {"tenancy 'Dedicated' (only shared tenancy is read)": 3, "pre-installed software in the price": 3}
-    assert got.observations == []
+        got = Aws(server.url, now=lambda: NOW, instance_types=AWS_TYPES).collect(client)
+    assert got.pages == 6 and got.rows_read == 16
+    # Tokyo's and Canada's lines are Windows with SQL Server or dedicated tenancy; the p5 Capacity Block line's 0.00 is no
+    # on-demand price; g4dn.xlarge is not one of the types asked
+    assert got.skipped == {
+        "tenancy 'Dedicated' (only shared tenancy is read)": 3,
+        "pre-installed software in the price": 3,
+        "market option 'CapacityBlock' (not an on-demand or reserved instance's price)": 1,
+    }
+    rows = [(o.instance_type, o.region, o.pricing.value, o.amount, o.currency, o.price_basis.value) for o in got.observations]
+    assert rows == [
+        ("g6.xlarge", "us-east-1", "on_demand", 0.8048, "USD", "instance"),
+        ("p4d.24xlarge", "us-east-1", "on_demand", 21.957642, "USD", "instance"),
+        ("p5.48xlarge", "us-east-1", "on_demand", 55.04, "USD", "instance"),
+        ("trn1.32xlarge", "us-east-1", "on_demand", 21.5, "USD", "instance"),
+        ("g6.xlarge", "us-west-2", "on_demand", 0.8048, "USD", "instance"),
+        ("p4d.24xlarge", "us-west-2", "on_demand", 21.95764, "USD", "instance"),  # not us-east-1's 21.957642
+        ("p5.48xlarge", "us-west-2", "on_demand", 55.04, "USD", "instance"),
+        ("trn1.32xlarge", "us-west-2", "on_demand", 21.5, "USD", "instance"),
+    ]
+    extra = json.loads(got.observations[1].raw_extra)
+    assert extra == {
+        "Publication Date": "2026-09-10T19:55:14Z",
+        "PriceDescription": "$21.957642 per On Demand Linux p4d.24xlarge Instance Hour",
+        "SKU": "H7NGEAC6UEHNTKSJ",
+    }
+    assert got.observations[1].source_url.endswith("/offers/v1.0/aws/AmazonEC2/20260910195514/us-east-1/index.csv")
 
 
 def test_aws_stops_at_the_row_bound_with_a_warning() -> None:
@@ -76,6 +103,7 @@ def test_aws_stops_at_the_row_bound_with_a_warning() -> None:
         got = Aws(server.url, now=lambda: NOW, instance_types=["c6i.large"], max_rows=2).collect(client)
     assert got.rows_read == 2 and len(got.warnings) == 1 and "row bound (2 rows read)" in got.warnings[0]
     assert server.hits("/offers/v1.0/aws/AmazonEC2/20250912225308/ca-central-1/index.csv") == 0
+    assert server.hits("/offers/v1.0/aws/AmazonEC2/20260910195514/us-east-1/index.csv") == 0
 
 
 def test_aws_a_file_without_a_column_it_reads_names_the_column() -> None:
