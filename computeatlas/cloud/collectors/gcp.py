@@ -23,8 +23,9 @@ region and usage type where all three are priced, in one currency, the machine i
 observation of the whole instance: ``vcpus × core + memory_gib × ram + accelerators × gpu``
 (summed in nanos, exact), ``price_basis`` ``instance`` with the count stated, the SKUs and the
 sum in ``note`` and ``raw_extra``. 12 × 0.031611 + 85 × 0.004237 + 1 × 2.933908 = 3.673385
-USD per hour is ``a2-highgpu-1g`` on demand. Core and RAM SKUs of no machine of ours are
-skipped and counted.
+USD per hour is ``a2-highgpu-1g`` on demand. Core and RAM SKUs of no machine of ours, and
+those described otherwise (Google's spot and commitment SKUs are), are skipped and counted,
+so only the usage types whose three parts are all matched are joined.
 """
 
 from __future__ import annotations

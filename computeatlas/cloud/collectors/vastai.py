@@ -16,7 +16,7 @@ row for) is held ``unplaced`` with that name. The table's SkyPilot rows
 (``8x-H100_SXM-32-65536``, SkyPilot's catalog names) name GPUs to ask too (:func:`gpu_names`).
 The region is ``geolocation`` as Vast writes it; the host's ``cpu_cores`` and ``cpu_ram`` go in
 ``raw_extra``. Skipped and counted: a bid (``is_bid``), an offer whose ``gpu_name`` is not the
-one asked, one without a GPU count. ``min_bid`` (interruptible) is not read.
+one asked, one whose ``num_gpus`` is below one. ``min_bid`` (interruptible) is not read.
 
 A response without ``offers``, or an offer without its fields, or a price as text, is a
 :class:`~computeatlas.cloud.collectors.base.CollectorError` naming the URL and the field.
