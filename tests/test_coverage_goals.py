@@ -10,10 +10,13 @@ from typing import Any
 
 import pytest
 import tomli_w
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
 
 from computeatlas.catalog import Catalog, check, load
 from computeatlas.cli import app as cli
 from computeatlas.silicon.coverage import coverage_view
+from computeatlas.web.app import create_app
 from tests.conftest import CliRunner
 
 from .conftest import SMALL_CATALOG, TODAY, make_record, write_data
@@ -44,6 +47,12 @@ def real_parts(tmp_path: Path) -> Path:
         vendors={v: _real("vendors", v) for v in ("qualcomm", "cambricon")},
     )
     _write_coverage(folder, "goals", GOALS)
+    s4 = next(
+        u
+        for u in tomllib.loads((DATA / "coverage" / "unsourced.toml").read_text(encoding="utf-8"))["unsourced"]
+        if u["vendor"] == "cambricon"
+    )
+    _write_coverage(folder, "unsourced", {"unsourced": [s4]})
     return folder
 
 
@@ -73,6 +82,23 @@ def test_the_cli_shows_each_goal_and_the_shortfall_per_part(real_parts: Path) ->
     assert "│ Cambricon  │  80% │           0% │  no │             5 │" in goals
     assert "Cambricon: goal 80% not met (0%)" in goals
     assert "cambricon-mlu370-x8 │                6 │          0 │             6 │ memory, memory_bandwidth, compute.BF16" in goals
+    unsourced = result.output.split("parts researched and not added", 1)[1]
+    assert "Cambricon MLU370-S4 │ Cambricon │ yes" in unsourced and "cambricon.com" in unsourced
+
+
+def test_the_page_shows_the_goals_the_shortfall_and_the_unsourced_parts(real_parts: Path) -> None:
+    client = TestClient(create_app(load(real_parts, today=DAY)))
+    page = BeautifulSoup(client.get("/silicon/coverage").text, "lxml")
+    cambricon = [td.get_text(" ", strip=True) for td in page.select('#coverage-goals tr[data-scope="cambricon"] td')]
+    assert cambricon == ["80%", "0%", "no", "5", "Cambricon MLU370-X8 (6)"]
+    link = page.select_one('#coverage-goals tr[data-scope="cambricon"] a')
+    assert link["href"].endswith("/silicon/cambricon-mlu370-x8")
+    qualcomm = [td.get_text(" ", strip=True) for td in page.select('#coverage-goals tr[data-scope="qualcomm"] td')]
+    assert qualcomm == ["80%", "100%", "yes", "0", ""]
+    row = page.select_one('#coverage-unsourced tr[data-vendor="cambricon"]')
+    assert row.th.get_text(strip=True) == "Cambricon MLU370-S4"
+    assert [td.get_text(" ", strip=True) for td in row.select("td")][:2] == ["Cambricon", "yes"]
+    assert any("cambricon.com" in li.get_text() for li in row.select("li"))
 
 
 def test_a_goal_at_exactly_the_share_is_met(tmp_path: Path) -> None:

@@ -112,5 +112,5 @@ def _print_unsourced(view: Coverage) -> None:
     for heading in ("part", "maker", "Epoch list", "searched", "date"):
         table.add_column(heading)
     for u in view.unsourced:
-        table.add_row(u.name, u.vendor, "yes" if u.epoch_listed else "no", "; ".join(u.searched), u.date.isoformat())
+        table.add_row(u.name, u.vendor_name, "yes" if u.epoch_listed else "no", "; ".join(u.searched), u.date.isoformat())
     print_table(out, table)

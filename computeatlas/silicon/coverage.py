@@ -21,6 +21,7 @@ where we looked.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import weakref
 from collections.abc import Iterable
@@ -147,6 +148,18 @@ class GoalCheck(BaseModel):
     parts: list[PartShortfall] = Field(description="when not met: parts with figures not read on the maker's hosts, most first")
 
 
+class UnsourcedRow(BaseModel):
+    """A part researched and not added (data/coverage/unsourced.toml), with its maker's name."""
+
+    name: str
+    vendor: str
+    vendor_name: str
+    epoch_listed: bool = Field(description="listed by Epoch AI among data-centre accelerators released since 2020")
+    searched: list[str] = Field(description="hosts and URLs searched, and searches run")
+    date: dt.date = Field(description="when the search was made")
+    note: str
+
+
 class Coverage(BaseModel):
     """The coverage report: per part, per field, per maker and in total; the goals; the unsourced parts."""
 
@@ -155,7 +168,7 @@ class Coverage(BaseModel):
     makers: list[MakerTally]
     total: Tally
     goals: list[GoalCheck] = Field(description="the overall goal first, then each maker's, by maker name")
-    unsourced: list[UnsourcedPart] = Field(description="parts researched and not added, with where we looked")
+    unsourced: list[UnsourcedRow] = Field(description="parts researched and not added, with where we looked")
     data_version: str
 
 
@@ -252,9 +265,14 @@ def _build(catalog: SiliconCatalog) -> Coverage:
         makers=makers,
         total=total,
         goals=checks,
-        unsourced=unsourced_of(catalog.coverage_files),
+        unsourced=[_row(u, catalog) for u in unsourced_of(catalog.coverage_files)],
         data_version=catalog.version,
     )
+
+
+def _row(part: UnsourcedPart, catalog: SiliconCatalog) -> UnsourcedRow:
+    maker = catalog.vendors.get(part.vendor)
+    return UnsourcedRow(**part.model_dump(), vendor_name=maker.name if maker is not None else part.vendor)
 
 
 def _check(scope: str, name: str, goal: float, t: Tally, parts: list[Part]) -> GoalCheck:
@@ -289,6 +307,7 @@ __all__ = [
     "Part",
     "PartShortfall",
     "Tally",
+    "UnsourcedRow",
     "coverage_view",
     "percent",
     "tally",
