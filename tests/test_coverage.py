@@ -184,8 +184,8 @@ def test_real_maker_hosted_share_is_what_the_sources_say(real_catalog: Catalog) 
 def test_real_amd_figures_all_cite_amd(real_catalog: Catalog) -> None:
     amd = next(m for m in coverage_view(real_catalog).makers if m.vendor == "amd")
     # MI8, MI25, MI50, MI60, MI100, MI210, MI250, MI250X, MI300A, MI300X, MI325X, MI350X, MI355X, MI455X,
-    # Radeon PRO W7900, Radeon RX 7900 XTX, Radeon AI PRO R9700
-    assert amd.parts == 17
+    # Radeon PRO W7900, Radeon PRO V620, Radeon PRO V710, Radeon RX 7900 XTX, Radeon AI PRO R9700
+    assert amd.parts == 19
     assert amd.tally.by_maker == amd.tally.published and amd.tally.by_maker_share == 1.0
     # ... most of it read on AMD's own hosts (ROCm docs, AMD's MLPerf submissions), the rest still from an
     # unofficial Markdown conversion of AMD's white papers on GitHub
