@@ -484,9 +484,18 @@ def test_part_with_nothing_to_relate_says_so(tmp_path: Path, make_client: Callab
 
 
 def test_real_part_related_by_family(real_client: TestClient) -> None:
-    # The Ascend 910C, whose memory is not published, relates to the Ascend 910B2 and 910 by family.
+    # The Ascend 910C, whose memory is not published, relates first to its successors (the 950DT and 950PR
+    # name it as their predecessor), then to the Ascend 910B2 and 910 by family.
     ascend = soup(real_client.get("/silicon/huawei-ascend-910c"))
-    assert [li["data-id"] for li in ascend.select("#related li")] == ["huawei-ascend-910b2", "huawei-ascend-910"]
+    related = ascend.select("#related li")
+    assert [li["data-id"] for li in related] == ["huawei-ascend-950dt", "huawei-ascend-950pr", "huawei-ascend-910b2", "huawei-ascend-910"]
+    words = [" ".join(li.get_text().split()).split(" — ")[0] for li in related]
+    assert words == [
+        "Huawei Ascend 950DT successor",
+        "Huawei Ascend 950PR successor",
+        "Huawei Ascend 910B2 same family",
+        "Huawei Ascend 910 same family",
+    ]
 
 
 def test_real_trainium3_page(real_client: TestClient) -> None:
