@@ -142,7 +142,11 @@ def test_the_csv_files_carry_the_rate_and_its_date(client: TestClient) -> None:
     rows = list(csv.DictReader(io.StringIO(dataset.content.decode("utf-8-sig"))))
     euro = next(r for r in rows if r["currency"] == "EUR")
     assert float(euro["usd_per_accelerator_hour"]) == pytest.approx(2.52)
-    assert (euro["rate_usd_per_unit"], euro["rate_date"], euro["rate_source_url"]) == ("1.05", RATE_DAY.isoformat(), "https://www.ecb.europa.eu/stats/")
+    assert (euro["rate_usd_per_unit"], euro["rate_date"], euro["rate_source_url"]) == (
+        "1.05",
+        RATE_DAY.isoformat(),
+        "https://www.ecb.europa.eu/stats/",
+    )
     dollar = next(r for r in rows if r["currency"] == "USD")
     assert (dollar["usd_per_accelerator_hour"], dollar["rate_date"]) == ("3.2", "")
 

@@ -13,6 +13,7 @@ upstream file (:func:`computeatlas.core.presentation.source_words`), never our C
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -49,7 +50,7 @@ OBSERVED_SORTS: dict[str, Callable[[Any], Any]] = {
     "published": _published,
     "price": lambda p: p.usd_per_accelerator_hour,
     "discount": lambda p: getattr(p, "discount", None),
-    "collected": lambda p: p.collected.isoformat(),
+    "collected": lambda p: p.collected.astimezone(dt.UTC).isoformat(),
     "variant": lambda p: (p.variant if isinstance(p.variant, str) else p.variant.key) or None,
     "source": lambda p: source_words(p.source_url).casefold(),
 }
@@ -90,6 +91,10 @@ class SortState(BaseModel):
         """The query string that sorts by ``column`` (ascending first, then the other way), keeping ``params``."""
         value = f"-{column}" if self.key == column and not self.descending else column
         return "?" + urlencode({**{k: v for k, v in params.items() if v and k != "sort"}, "sort": value})
+
+    def param(self) -> str:
+        """The ``sort`` value this state was parsed from (``'-price'``; ``''`` for the table as listed)."""
+        return ("-" if self.descending else "") + self.key if self.key else ""
 
     def aria(self, column: str) -> str | None:
         """The ``aria-sort`` value of ``column``'s header, or None when the table is not sorted by it."""

@@ -50,7 +50,8 @@ from computeatlas.core.errors import ParamError
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.pages.cloud_links import link_providers, offer_page
-from computeatlas.pages.price_table import parse_sort, sort_rows
+from computeatlas.pages.filter_statement import offers_statement
+from computeatlas.pages.price_table import OFFER_COLUMNS, parse_sort, sort_rows
 from computeatlas.pages.providers import every_offer, provider_page_view, shown_providers
 from computeatlas.publish.exports import prices as prices_export
 from computeatlas.web.cloud_params import (
@@ -130,11 +131,19 @@ def cloud_page(request: Request, params: Annotated[IndexParams, Query()]) -> HTM
         catalog_of(request), offers, query, history.utcnow().date(), settings_of(request).freshness_days, _store(request).version()
     )
     view.providers = link_providers(view.providers)
-    order = parse_sort(getattr(params, "sort", None))
+    order = parse_sort(getattr(params, "sort", None), OFFER_COLUMNS)
     view.offers = sort_rows(view.offers, order)
     keep = {k: v for k, v in cast(BaseModel, params).model_dump(exclude_none=True).items() if k != "sort"}
+    labels = {key: {c.value: c.label for c in options} for key, options in view.choices.items()}
     return render(
-        request, "cloud_index.html", page_title="Cloud", view=view, order=order, keep=keep, not_current=not_current_parts(request)
+        request,
+        "cloud_index.html",
+        page_title="Cloud",
+        view=view,
+        order=order,
+        keep=keep,
+        statement=offers_statement(query, len(view.offers), view.total_offers, labels),
+        not_current=not_current_parts(request),
     )
 
 
@@ -143,7 +152,7 @@ def provider_page(
 ) -> HTMLResponse:
     """One provider: what it rents at what price now (sortable by ``sort``), and what makes leaving hard."""
     view = find_provider(request, ident)
-    order = parse_sort(sort)
+    order = parse_sort(sort, OFFER_COLUMNS)
     view.offers = sort_rows(view.offers, order)
     return render(request, "cloud_provider.html", page_title=view.name, view=view, order=order, keep={})
 

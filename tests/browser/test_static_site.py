@@ -4,6 +4,8 @@ missing file with the build's 404.html (as static hosts do):
 - the silicon table's filters, sorting and column picker, read by static/table.js from the
   address, give the same rows in the same order and the same columns as the live server
   (``computeatlas serve``) for the same parameters, and state the filters in its words;
+- the price tables (``/cloud/``, a provider's page, a part's price page) sort by the address's
+  ``sort`` in the same order as the live server, with the headings saying so;
 - a comparison that was not built leads to the 404 page saying so, with the built ones and
   (when the build names a live server) the same pair there;
 - a part's alias and the other order of a curated pair land on the canonical page.
@@ -23,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from bs4 import BeautifulSoup
+
 from computeatlas.build import static as site
 from computeatlas.catalog import Catalog
 from tests.browser.conftest import _page_in_context
@@ -35,6 +39,9 @@ PAGES = [
     f"/compare/{PAIR}",
     "/silicon/Trn3",
     "/compare/nvidia-h200-sxm-vs-nvidia-h100-sxm",
+    "/cloud/",
+    "/cloud/lambda",
+    "/cloud/prices/nvidia-h100-sxm",
 ]
 LIVE = "https://live.atlas.example.org"
 
@@ -149,7 +156,8 @@ def test_the_static_table_shows_the_rows_the_live_server_does(page, static_site:
     assert _columns(page) == _live_columns(live_html)
     # Every row shows exactly the columns its heading does.
     cells = page.eval_on_selector_all(
-        "#silicon-table tbody tr[data-id]:not([hidden])", "rows => rows.map(r => [...r.querySelectorAll('td')].filter(c => !c.hidden).length)"
+        "#silicon-table tbody tr[data-id]:not([hidden])",
+        "rows => rows.map(r => [...r.querySelectorAll('td')].filter(c => !c.hidden).length)",
     )
     assert set(cells) <= {len(_columns(page)) - 1}  # the name is the row's heading
 
@@ -205,6 +213,57 @@ def test_the_column_picker_hides_a_column_across_sorting_on_the_static_site(page
     assert _columns(page) == _live_columns(live_html)
     assert "memory" not in _columns(page) and "vendor" in _columns(page)
     assert _shown(page) == re.findall(r'<tr data-id="([^"]+)"', live_html)
+
+
+PRICE_ROW = "[data-offer], [data-provider]"
+
+
+def _row_key(attrs: dict[str, str]) -> str:
+    """An offer's id, or an observation's provider, instance and collection time."""
+    return attrs.get("data-offer") or " ".join(
+        attrs.get(k, "") for k in ("data-provider", "data-sort-instance", "data-sort-region", "data-sort-collected")
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "table"),
+    [
+        ("/cloud/", "sort=-price", "#prices table.offers"),
+        ("/cloud/", "sort=accelerator", "#prices table.offers"),
+        ("/cloud/", "sort=-published", "#prices table.offers"),
+        ("/cloud/lambda", "sort=variant", "#offers table.offers"),
+        ("/cloud/prices/nvidia-h100-sxm", "sort=-collected", "#current table.observed"),
+        ("/cloud/prices/nvidia-h100-sxm", "sort=price", "#current table.observed"),
+        ("/cloud/prices/nvidia-h100-sxm", "sort=-source", "#current table.observed"),
+    ],
+)
+def test_the_static_price_tables_sort_as_the_live_server_does(
+    page, static_site: str, server: str, path: str, query: str, table: str
+) -> None:  # type: ignore[no-untyped-def]
+    with urllib.request.urlopen(f"{server}{path}?{query}", timeout=30) as answer:
+        live = BeautifulSoup(answer.read().decode(), "lxml").select_one(table)
+    live_rows = [_row_key(tr.attrs) for tr in live.select("tbody tr") if tr.select_one("td[colspan]") is None]
+    built = urllib.request.urlopen(f"{static_site}{path}/", timeout=30).read().decode()  # the order as built
+    as_built = [
+        _row_key(tr.attrs)
+        for tr in BeautifulSoup(built, "lxml").select_one(table).select("tbody tr")
+        if tr.select_one("td[colspan]") is None
+    ]
+    assert len(live_rows) >= 2 and sorted(as_built) == sorted(live_rows)
+    page.goto(f"{static_site}{path}/?{query}")
+    key = query.removeprefix("sort=")
+    page.wait_for_selector(f'{table}[data-sorted="{key}"]', state="attached")
+    shown = page.eval_on_selector_all(
+        f"{table} tbody tr",
+        "rows => rows.filter(r => !r.querySelector('td[colspan]')).map(r => Object.fromEntries([...r.attributes].map(a => [a.name, a.value])))",
+    )
+    assert [_row_key(a) for a in shown] == live_rows
+    column = key.removeprefix("-")
+    heading = f'{table} th[data-sort="{column}"]'
+    assert page.get_attribute(heading, "aria-sort") == live.select_one(f'th[data-sort="{column}"]')["aria-sort"]
+    assert (
+        page.get_attribute(f"{heading} a", "href") == live.select_one(f'th[data-sort="{column}"] a')["href"]
+    )  # the next click turns it round
 
 
 @pytest.mark.parametrize(

@@ -300,3 +300,73 @@
   status.hidden = false;
   reflect(params, query);
 })();
+
+/* The price tables (offers on /cloud/ and a provider's page, a part's current prices on its
+ * price page) on a static copy of the site: the server sorts them by the address's ``sort``
+ * (computeatlas/pages/price_table.py, sort_rows), a static host cannot, so this script sorts
+ * the rows the page holds by the values each row carries (data-sort-{key}: numbers for the
+ * keys in the table's data-numeric, text otherwise), as sort_rows does: rows without a value
+ * last in both directions, ties kept in the order listed. A table whose data-sorted is the
+ * address's sort was sorted by the server, and is left alone. */
+(function () {
+  "use strict";
+  var params = new URLSearchParams(window.location.search);
+  var asked = (params.get("sort") || "").trim();
+
+  function next(link, key, active, descending) {
+    var query = new URLSearchParams(params.toString());
+    query.set("sort", active && !descending ? "-" + key : key);
+    var hash = (link.getAttribute("href").split("#")[1] || "");
+    link.setAttribute("href", "?" + query.toString() + (hash ? "#" + hash : ""));
+    var label = link.textContent.replace(/ [▲▼]$/, "");
+    link.textContent = active ? label + " " + (descending ? "▼" : "▲") : label;
+  }
+
+  document.querySelectorAll("table[data-sorted][data-keys]").forEach(function (table) {
+    if (table.getAttribute("data-sorted") === asked) return;
+    var keys = table.getAttribute("data-keys").split(" ");
+    var key = asked.replace(/^-/, ""), descending = asked.charAt(0) === "-";
+    if (keys.indexOf(key) < 0) {
+      var status = document.createElement("p");
+      status.className = "table-status";
+      status.setAttribute("role", "status");
+      status.setAttribute("data-error", "sort");
+      status.textContent = "Not sorted: parameter 'sort' '" + asked + "' is not a column; sort by one of " + keys.join(", ") +
+        " (a leading '-' sorts the other way). The table is shown as listed.";
+      table.parentNode.insertBefore(status, table);
+      return;
+    }
+    var numeric = (table.getAttribute("data-numeric") || "").split(" ").indexOf(key) >= 0;
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows).filter(function (row) { return !row.querySelector("td[colspan]"); });
+    function value(row) {
+      var v = row.getAttribute("data-sort-" + key);
+      return v === null ? null : numeric ? parseFloat(v) : v;
+    }
+    var present = rows.filter(function (row) { return value(row) !== null; });
+    var missing = rows.filter(function (row) { return value(row) === null; });
+    var order = present.map(function (row, pos) { return [value(row), pos, row]; });
+    order.sort(function (a, b) {
+      var c = a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+      return (descending ? -c : c) || a[1] - b[1];
+    });
+    order.map(function (o) { return o[2]; }).concat(missing).forEach(function (row) { body.appendChild(row); });
+    table.querySelectorAll("thead th[data-sort]").forEach(function (th) {
+      var mine = th.getAttribute("data-sort"), active = mine === key, link = th.querySelector("a");
+      if (active) th.setAttribute("aria-sort", descending ? "descending" : "ascending");
+      else th.removeAttribute("aria-sort");
+      if (link) next(link, mine, active, descending);
+    });
+    var wrap = table.closest(".table-wrap");
+    var line = wrap && wrap.previousElementSibling;
+    if (line && line.classList.contains("sort-links")) {
+      line.querySelectorAll("a[data-sort]").forEach(function (link) {
+        var mine = link.getAttribute("data-sort"), active = mine === key;
+        if (active) link.setAttribute("aria-current", "true");
+        else link.removeAttribute("aria-current");
+        next(link, mine, active, descending);
+      });
+    }
+    table.setAttribute("data-sorted", asked);
+  });
+})();
