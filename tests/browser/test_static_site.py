@@ -24,7 +24,6 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-
 from bs4 import BeautifulSoup
 
 from computeatlas.build import static as site
