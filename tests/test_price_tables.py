@@ -191,3 +191,16 @@ def test_the_cloud_price_table_states_its_filters(real_client: TestClient) -> No
     assert 0 < shown < total
     assert page.select_one("#offers-count").get_text() == f"Showing {shown} of {total} offers: provider Lambda, pricing on-demand"
     assert page.select_one("#prices .filter-statement a.clear-filters")["href"] == "/cloud/?sort=-price#prices"
+
+
+def test_the_last_seen_table_sorts_by_the_same_links(real_client: TestClient, real_catalog: Catalog) -> None:
+    stale = next(
+        a
+        for a in real_catalog.accelerators
+        if not (j := real_client.get(f"/api/prices/{a}/current").json())["prices"] and len(j["last_seen"]) >= 2
+    )
+    table = _page(real_client, f"/cloud/prices/{stale}?sort=-price").select_one("#current table.last-seen")
+    rows = table.select("tbody tr")
+    assert _sorted_by(rows, "price", True, True)
+    assert table.select_one('th[data-sort="price"]')["aria-sort"] == "descending"
+    assert table.select_one('th[data-sort="price"] a')["href"] == "?sort=price#current"

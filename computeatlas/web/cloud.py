@@ -194,7 +194,9 @@ def prices_page(request: Request, params: Annotated[PricePageParams, Query()], i
     history per provider with observation counts."""
     acc, view = _prices(request, ident, params)
     order = parse_sort(getattr(params, "sort", None))
-    current = view.current.model_copy(update={"prices": sort_rows(view.current.prices, order)})
+    current = view.current.model_copy(
+        update={"prices": sort_rows(view.current.prices, order), "last_seen": sort_rows(view.current.last_seen, order)}
+    )
     keep = {k: str(v) for k, v in params.model_dump(exclude_none=True, mode="json").items() if k not in ("sort", "format")}
     filters = {k: v for k, v in keep.items() if k not in ("since", "until", "window")}
     links = {"all": "?" + urlencode({**filters, "window": "all"}), "year": "?" + urlencode(filters) if filters else request.url.path}
