@@ -126,3 +126,81 @@ def test_cloud_lists_parts_seen_only_before_the_window_as_not_current(real_clien
         assert cheapest["current"] is False
         assert row.select_one(".seen").get_text(strip=True) == cheapest["seen"]
         assert re.fullmatch(r"last seen \d{4}-\d{2}-\d{2}, \d+ days ago", cheapest["seen"])
+
+
+def _sorted_by(rows: list, key: str, numeric: bool, descending: bool) -> bool:
+    """The rows carrying a value in ``key`` come first, in order; those without one after them."""
+    values = [r.get(f"data-sort-{key}") for r in rows]
+    present = [v for v in values if v is not None]
+    assert values[: len(present)] == present  # no value sorts last
+    read = [float(v) for v in present] if numeric else present
+    return read == sorted(read, reverse=descending)
+
+
+@pytest.mark.parametrize(
+    ("path", "table", "keys"),
+    [
+        (
+            "/cloud/",
+            "#prices table.offers",
+            ("accelerator", "provider", "price", "variant", "instance", "pricing", "published", "region", "collected", "source"),
+        ),
+        (
+            "/cloud/lambda",
+            "#offers table.offers",
+            ("accelerator", "price", "variant", "instance", "pricing", "published", "region", "collected", "source"),
+        ),
+        (
+            "/cloud/prices/nvidia-h100-sxm",
+            "#current table.observed",
+            ("provider", "instance", "region", "pricing", "published", "price", "discount", "variant", "collected", "source"),
+        ),
+    ],
+)
+def test_every_price_table_sorts_by_every_column_it_shows(real_client: TestClient, path: str, table: str, keys: tuple[str, ...]) -> None:
+    plain = _page(real_client, path).select_one(table)
+    assert [th["data-sort"] for th in plain.select("thead th")] == list(keys)  # every heading is a sort link
+    for key in keys:
+        for descending in (False, True):
+            shown = _page(real_client, f"{path}?sort={'-' if descending else ''}{key}").select_one(table)
+            rows = shown.select("tbody tr")
+            assert len(rows) >= 2
+            assert _sorted_by(rows, key, key in ("price", "published", "discount"), descending), (key, descending)
+            assert shown.select_one(f'th[data-sort="{key}"]')["aria-sort"] == ("descending" if descending else "ascending")
+            assert list(shown.select("thead th[aria-sort]")) == [shown.select_one(f'th[data-sort="{key}"]')]
+
+
+def test_sorting_offers_by_price_orders_the_bundled_dollar_prices(real_client: TestClient) -> None:
+    rows = _page(real_client, "/cloud/?accelerator=nvidia-h100-sxm&sort=price").select("#prices table.offers tbody tr[data-offer]")
+    shown = [
+        float(td.get_text(strip=True).split(" ")[0].replace(",", ""))
+        for r in rows
+        for td in r.select("td[data-key=per-accelerator] .figure")
+    ]
+    assert len(shown) >= 3 and shown == sorted(shown)
+    assert [float(r["data-sort-price"]) for r in rows] == pytest.approx(shown, abs=0.005)  # the value a row sorts by is the price it shows
+
+
+def test_the_cloud_price_table_states_its_filters(real_client: TestClient) -> None:
+    everything = _page(real_client, "/cloud/")
+    total = len(everything.select("#prices table.offers tbody tr[data-offer]"))
+    assert everything.select_one("#offers-count").get_text() == f"Showing all {total} offers"
+    assert everything.select_one("#prices .filter-statement a") is None
+    page = _page(real_client, "/cloud/?provider=lambda&pricing=on-demand&sort=-price")
+    shown = len(page.select("#prices table.offers tbody tr[data-offer]"))
+    assert 0 < shown < total
+    assert page.select_one("#offers-count").get_text() == f"Showing {shown} of {total} offers: provider Lambda, pricing on-demand"
+    assert page.select_one("#prices .filter-statement a.clear-filters")["href"] == "/cloud/?sort=-price#prices"
+
+
+def test_the_last_seen_table_sorts_by_the_same_links(real_client: TestClient, real_catalog: Catalog) -> None:
+    stale = next(
+        a
+        for a in real_catalog.accelerators
+        if not (j := real_client.get(f"/api/prices/{a}/current").json())["prices"] and len(j["last_seen"]) >= 2
+    )
+    table = _page(real_client, f"/cloud/prices/{stale}?sort=-price").select_one("#current table.last-seen")
+    rows = table.select("tbody tr")
+    assert _sorted_by(rows, "price", True, True)
+    assert table.select_one('th[data-sort="price"]')["aria-sort"] == "descending"
+    assert table.select_one('th[data-sort="price"] a')["href"] == "?sort=price#current"

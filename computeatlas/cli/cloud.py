@@ -25,6 +25,7 @@ from computeatlas.cloud import history, pricing, queries
 from computeatlas.cloud.cheapest_price import cheapest_price
 from computeatlas.cloud.offer_words import amount_text
 from computeatlas.cloud.offers import OfferPrice, current_offers, regions_of
+from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
 from computeatlas.core.offer_words import pricing_words
 from computeatlas.core.states import State
@@ -116,6 +117,7 @@ def prices(
                 acc.id,
                 settings.hours_per_month,
                 link=offer_page,
+                rates=rates_of(settings),
             )
         return read[key]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from computeatlas.cloud.rates import RateTable
+from computeatlas.cloud.rates import RateTable, conversion_words, rate_words
 
 
 class ObservedOffer(BaseModel):
@@ -44,6 +44,12 @@ class ObservedPrice(ObservedOffer):
         None, description="in USD: the price itself for USD, else through the dated rate in 'rate'; None without a rate"
     )
     rate: str | None = Field(None, description="the dated exchange rate used, with its source (non-USD prices only)")
+    rate_date: dt.date | None = Field(None, description="the date of the exchange rate used (non-USD prices only)")
+    usd_per_unit: float | None = Field(None, description="the exchange rate used: US dollars per unit of 'currency' (non-USD prices only)")
+    currency_note: str | None = Field(
+        None,
+        description="for a non-USD price: its USD figure with the rate and its date, or why it has none (computeatlas.cloud.rates.conversion_words)",
+    )
     provider_name: str = Field("", description="the provider's name as the catalog records it (its id when it has no record)")
 
 
@@ -51,6 +57,9 @@ STORED_FIELDS = frozenset(ObservedPrice.model_fields) - {
     "age_days",
     "stale",
     "rate",
+    "rate_date",
+    "usd_per_unit",
+    "currency_note",
     "provider_name",
     "discount",
     "usd_per_accelerator_hour",
@@ -70,9 +79,12 @@ offers on a page asks for these, so the page reads them once (the store keeps th
 def _in_usd(per_accelerator_hour: float, currency: str, day: dt.date, rates: RateTable) -> dict[str, Any]:
     """The USD figure of a price per accelerator-hour collected on ``day`` and the dated rate used, as fields."""
     usd, rate = rates.to_usd(per_accelerator_hour, currency, day)
-    fields: dict[str, Any] = {"usd_per_accelerator_hour": usd}
+    fields: dict[str, Any] = {
+        "usd_per_accelerator_hour": usd,
+        "currency_note": conversion_words(currency, usd, rate, day, "accelerator-hour"),
+    }
     if rate is not None:
-        fields["rate"] = f"1 {rate.currency} = {rate.usd_per_unit:g} USD on {rate.date} ({rate.source_title}, {rate.source_url})"
+        fields.update(rate=rate_words(rate), rate_date=rate.date, usd_per_unit=rate.usd_per_unit)
     return fields
 
 

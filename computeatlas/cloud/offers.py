@@ -13,7 +13,10 @@ offers reach pages only through their import into the store.
   USD per GPU-hour"``); for an ``accelerator`` price it is the published figure. A price
   per month, week or second is first made hourly (month ÷ hours per month, 730 by default;
   week ÷ 168; second × 3600) and says so. It stays in the observation's own currency: a
-  non-USD offer is shown but left out of USD comparisons (no exchange rate is applied here).
+  non-USD offer is left out of USD comparisons (spreads, the cheapest price); given a rate
+  table, it carries a USD figure through the newest rate dated on or before its collection
+  (:meth:`~computeatlas.cloud.rates.RateTable.to_usd`) with that rate and its date, in the
+  words of :func:`~computeatlas.cloud.rates.conversion_words`.
 - **Offer id** (:func:`offer_id`): a stable slug of provider, instance, pricing, term,
   region and collection date (``lambda-1x-nvidia-h100-sxm-on-demand-2026-09-20``): the same
   id the hand-typed offers had before they moved into the store.
@@ -29,14 +32,15 @@ import datetime as dt
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from decimal import Context, Decimal
 from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from computeatlas.cloud.catalog import CloudCatalog as Catalog
-from computeatlas.cloud.offer_words import amount_text, four_places, row_id, unit_word, variant_of_key
+from computeatlas.cloud.offer_arithmetic import arithmetic as _arithmetic
+from computeatlas.cloud.offer_words import row_id, unit_word, variant_of_key
+from computeatlas.cloud.rates import RateTable, conversion_words, rate_words
 from computeatlas.cloud.records import PriceBasis
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
@@ -48,7 +52,7 @@ STALE_AFTER_DAYS = 90
 """The default freshness window in days (the settings' ``freshness_days`` rules at run time)."""
 
 COMPARISON_CURRENCY = "USD"
-"""The only currency prices are compared in; others are shown but never converted."""
+"""The only currency prices are compared in; others are shown with a converted figure beside them, never mixed in."""
 
 OfferLink = Callable[[str, str], str]
 """The page an offer is shown on, from its provider's id and the offer's id (the page layer's
@@ -127,24 +131,21 @@ class OfferPrice(BaseModel):
     display: str = Field(description="e.g. '12.29 USD per GPU-hour'")
     arithmetic: str = Field(description="how per_accelerator_hour was derived")
     usd_comparable: bool = Field(description="True when the offer can enter USD comparisons (USD and separable)")
-    currency_note: str | None = None
+    usd_per_accelerator_hour: float | None = Field(
+        None, description="in USD: per_accelerator_hour itself for USD, else through the dated rate in 'rate'; None without a rate"
+    )
+    rate: str | None = Field(None, description="the dated exchange rate used, with its source (non-USD prices only)")
+    rate_date: dt.date | None = Field(None, description="the date of the exchange rate used (non-USD prices only)")
+    usd_per_unit: float | None = Field(None, description="the exchange rate used: US dollars per unit of 'currency' (non-USD prices only)")
+    currency_note: str | None = Field(
+        None,
+        description="for a non-USD price: its USD figure with the rate and its date, or why it has none (computeatlas.cloud.rates.conversion_words)",
+    )
     source_url: str
     note: str | None
     data_file: str = Field(description="the file or collector the observation came through (its 'via')")
     run: str = Field(description="the import run that stored the observation")
     url: str = Field(description="the offer on its provider's page")  # given by the caller's OfferLink
-
-
-def _hourly(amount: float, unit: str, hours_per_month: float) -> tuple[Decimal, str]:
-    """The amount per hour, and the step that made it hourly ('' for an hourly price)."""
-    published = Decimal(repr(float(amount)))
-    if unit == "hour":
-        return published, ""
-    if unit == "second":
-        return published * 3600, f"{amount_text(published)} per second × 3600 = "
-    hours = Decimal(168) if unit == "week" else Decimal(repr(float(hours_per_month)))
-    hourly = Context(prec=max(28, max(published.adjusted(), 0) + 29)).divide(published, hours)
-    return hourly, f"{amount_text(published)} per {unit} ÷ {hours:g} h ≈ "
 
 
 OFFER_COLUMNS = (
@@ -171,34 +172,17 @@ OFFER_COLUMNS = (
 """The stored columns :func:`offer_price` reads (what :func:`current_offers` asks the store for)."""
 
 
-def _arithmetic(
-    amount: float, unit: str, count: int, basis: PriceBasis, cur: str, word: str, hours_per_month: float
-) -> tuple[float, str, State, float, str, str]:
-    """(price per hour, its text, state, per accelerator-hour, display, arithmetic) of a price
-    of ``amount`` ``cur`` per ``unit`` for ``basis``, ``count`` accelerators per instance,
-    ``word`` naming one accelerator (see :func:`offer_price`)."""
-    price, step = _hourly(amount, unit, hours_per_month)
-    if basis is PriceBasis.ACCELERATOR:
-        state, quotient = State.PUBLISHED, price
-        display = f"{amount_text(price)} {cur} per {word}-hour"
-        arithmetic = f"{step}{display}" + (", as published (no division)" if not step else "")
-    else:
-        quotient = Context(prec=max(28, max(price.adjusted(), 0) + 29)).divide(price, count)
-        state, display = State.DERIVED, f"{amount_text(quotient)} {cur} per {word}-hour"
-        sign = "=" if four_places(quotient) == quotient else "≈"
-        arithmetic = f"{step}{amount_text(price)} {cur} ÷ {count} {sign} {display}"
-    return float(price), amount_text(price), state, float(quotient), display, arithmetic
-
-
 class _Pricer:
     """:func:`offer_price` of many rows as of one ``now``: what rows share (a part's words, a
     provider's, a region's label, a variant, the arithmetic of one published price, the
     published variant words of one ``raw_extra``) is worked out once per call, never kept
     beyond it. Each offer's ``url`` is ``link(provider, offer id)``."""
 
-    def __init__(self, catalog: Catalog, now: dt.datetime, freshness_days: int, hours_per_month: float, link: OfferLink) -> None:
+    def __init__(
+        self, catalog: Catalog, now: dt.datetime, freshness_days: int, hours_per_month: float, link: OfferLink, rates: RateTable | None
+    ) -> None:
         self.catalog, self.now, self.freshness_days, self.hours_per_month = catalog, now, freshness_days, hours_per_month
-        self.link = link
+        self.link, self.rates = link, rates or RateTable([])
         self.sole = sole_keys(catalog)
         self._parts: dict[str, tuple[Accelerator, str]] = {}
         self._providers: dict[str, tuple[str, str]] = {}
@@ -229,12 +213,8 @@ class _Pricer:
         if priced is None:
             priced = self._prices[key] = _arithmetic(row["amount"], row["unit"], count, basis, cur, word, self.hours_per_month)
         per_hour, price_text, state, quotient, display, arithmetic = priced
-        currency_note = None
-        if cur != COMPARISON_CURRENCY:
-            currency_note = (
-                f"Priced in {cur}: shown as published and left out of {COMPARISON_CURRENCY} comparisons; no exchange rate is applied."
-            )
         collected: dt.datetime = row["collected"].astimezone(dt.UTC)
+        usd, rate = self.rates.to_usd(quotient, cur, collected.date())
         age = (self.now - collected).days
         stored = (row["variant"] or "", acc.id)
         variant = self._variants.get(stored)
@@ -283,7 +263,11 @@ class _Pricer:
             display=display,
             arithmetic=arithmetic,
             usd_comparable=cur == COMPARISON_CURRENCY,
-            currency_note=currency_note,
+            usd_per_accelerator_hour=usd,
+            rate=rate_words(rate) if rate else None,
+            rate_date=rate.date if rate else None,
+            usd_per_unit=rate.usd_per_unit if rate else None,
+            currency_note=conversion_words(cur, usd, rate, collected.date(), f"{word}-hour"),
             source_url=row["source_url"],
             note=row["note"] or None,
             data_file=row["via"],
@@ -300,15 +284,17 @@ def offer_price(
     hours_per_month: float = 730.0,
     *,
     link: OfferLink,
+    rates: RateTable | None = None,
 ) -> OfferPrice:
     """The :class:`OfferPrice` of one stored, accepted observation ``row`` as of ``now``, its
     ``url`` given by ``link`` (:data:`OfferLink`; :func:`unlinked` for none).
 
     Formula: price per instance-hour ÷ accelerators per instance for ``instance`` prices;
     the published figure (made hourly) for ``accelerator`` prices. Raises ``KeyError`` when
-    the row's accelerator is not in ``catalog`` (callers list only placed rows).
+    the row's accelerator is not in ``catalog`` (callers list only placed rows). ``rates``
+    gives a non-USD price its USD figure with the rate and its date.
     """
-    return _Pricer(catalog, now, freshness_days, hours_per_month, link)(row)
+    return _Pricer(catalog, now, freshness_days, hours_per_month, link, rates)(row)
 
 
 def _extra(text: str) -> dict[str, Any]:
@@ -334,6 +320,7 @@ def current_offers(
     hours_per_month: float = 730.0,
     *,
     link: OfferLink,
+    rates: RateTable | None = None,
 ) -> list[OfferPrice]:
     """The newest accepted observation of each offer, priced, sorted by accelerator (catalog
     order), then USD price per accelerator-hour (other currencies after), then provider; each
@@ -342,12 +329,13 @@ def current_offers(
     The window is [``since``, ``until``] (dates, inclusive) where given; otherwise it starts
     ``freshness_days`` before ``now`` (from the first observation with ``include_stale``)
     and ends at ``now``. Held rows are never listed, nor rows placed on no catalog part.
+    ``rates`` gives each non-USD price its USD figure with the rate and its date.
     """
     first = dt.datetime.combine(since, dt.time(), dt.UTC) if since else (None if include_stale else now - dt.timedelta(days=freshness_days))
     last = min(now, dt.datetime.combine(until, dt.time.max, dt.UTC)) if until else now
     names = {ident: n for n, ident in enumerate(catalog.accelerators)}
     rows = store.newest(first, last, accelerator, columns=OFFER_COLUMNS, parts=names)
-    price = _Pricer(catalog, now, freshness_days, hours_per_month, link)
+    price = _Pricer(catalog, now, freshness_days, hours_per_month, link, rates)
     prices = [price(r) for r in rows if r["accelerator"] in names]
     return sorted(prices, key=lambda p: (names[p.accelerator], not p.usd_comparable, p.per_accelerator_hour or 0.0, p.provider_name, p.id))
 

@@ -9,6 +9,10 @@ rate dated on or before the price's collection date and returns the rate beside 
 result so that every output can show it. A currency without such a rate has no USD figure
 (the price is still kept and shown in its own currency).
 
+What a person reads of a converted price is made by one function, :func:`conversion_words`
+(and the rate itself by :func:`rate_words`), for every output: the market and provider
+tables, the price page, ``/api/offers`` and ``/api/prices/…``, the CLI and the CSV files.
+
 Errors: :func:`load_rates` raises :class:`~computeatlas.cloud.observations.InputFailed`
 naming the file, line and column of a bad cell.
 """
@@ -45,6 +49,10 @@ class RateTable:
         for rate in sorted(rates, key=lambda r: (r.currency, r.date)):
             self._by.setdefault(rate.currency, []).append(rate)
 
+    def all(self) -> list[Rate]:
+        """Every rate, by currency then date."""
+        return [rate for rows in self._by.values() for rate in rows]
+
     def rate(self, currency: str, on: dt.date) -> Rate | None:
         """The newest rate for ``currency`` dated on or before ``on``, or None."""
         rows = self._by.get(currency, [])
@@ -58,6 +66,26 @@ class RateTable:
             return amount, None
         rate = self.rate(currency, on)
         return (amount * rate.usd_per_unit, rate) if rate else (None, None)
+
+
+def rate_words(rate: Rate) -> str:
+    """The rate as text, with its date and source: ``"1 EUR = 1.05 USD on 2026-11-27 (ECB
+    euro reference rates, https://www.ecb.europa.eu/stats/)"``."""
+    return f"1 {rate.currency} = {rate.usd_per_unit:g} USD on {rate.date} ({rate.source_title}, {rate.source_url})"
+
+
+def conversion_words(currency: str, usd: float | None, rate: Rate | None, on: dt.date, per: str) -> str | None:
+    """What a price in ``currency`` collected ``on`` says of its USD figure ``usd`` (per
+    ``per``, e.g. ``"GPU-hour"``), made through ``rate`` (:meth:`RateTable.to_usd`): None for a
+    USD price; ``"≈ 0.315 USD per GPU-hour at 1 EUR = 1.05 USD on 2026-11-27 (ECB euro
+    reference rates, https://…)"`` (four significant figures) for a converted one; for a price
+    without a USD figure (no rate dated on or before ``on``, or no price per accelerator),
+    that it is shown as published and left out of USD figures."""
+    if currency == "USD":
+        return None
+    if usd is None or rate is None:
+        return f"Priced in {currency}: no exchange rate dated on or before {on} is held, so it is shown as published and left out of USD figures."
+    return f"≈ {usd:.4g} USD per {per} at {rate_words(rate)}"
 
 
 def load_rates(path: Path) -> RateTable:
@@ -98,4 +126,4 @@ def load_rates(path: Path) -> RateTable:
     return RateTable(rates)
 
 
-__all__ = ["COLUMNS", "Rate", "RateTable", "load_rates"]
+__all__ = ["COLUMNS", "Rate", "RateTable", "conversion_words", "load_rates", "rate_words"]

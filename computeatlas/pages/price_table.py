@@ -1,7 +1,9 @@
 """Price tables a person reads (the price page ``/cloud/prices/{id}``, ``/cloud/`` and
 ``/cloud/{provider}``): sorted on the server by a ``sort`` query parameter, as the silicon
 table is (``sort=price`` ascending, ``sort=-price`` descending; a row without the value sorts
-last either way), so the links work without scripts and in the static copy.
+last either way), by any column the table shows (:data:`OFFER_COLUMNS`, :data:`OBSERVED_COLUMNS`),
+so the links work without scripts. Each row carries the values it sorts by
+(:func:`sort_values`), which the static copy's ``table.js`` sorts by in the browser the same way.
 
 The words come from one place each: provider names from the catalog, pricing kinds from
 :func:`computeatlas.core.presentation.pricing_words`, regions from
@@ -22,22 +24,63 @@ from pydantic import BaseModel, Field
 from computeatlas.cloud.history import SeriesPoint
 from computeatlas.cloud.regions import region_label
 from computeatlas.core.errors import ParamError
-from computeatlas.core.offer_words import pricing_words
+from computeatlas.core.offer_words import pricing_words, source_words
 
 Row = TypeVar("Row")
 
+
+def _published(p: Any) -> float | None:
+    """The price as published, per hour of what it prices (an instance, or one accelerator),
+    in USD: an offer's hourly price through its USD share, an observation's per
+    accelerator-hour USD figure times its accelerators; None without a USD figure."""
+    if hasattr(p, "price_per_hour"):  # an offer
+        usd = p.usd_per_accelerator_hour
+        if usd is None or not p.per_accelerator_hour:
+            return None
+        return float(p.price_per_hour * usd / p.per_accelerator_hour)
+    if p.usd_per_accelerator_hour is None:
+        return None
+    return float(p.usd_per_accelerator_hour * (p.accelerators or 1))
+
+
 OBSERVED_SORTS: dict[str, Callable[[Any], Any]] = {
-    "provider": lambda p: p.provider_name.casefold() if hasattr(p, "provider_name") else p.provider.casefold(),
+    "accelerator": lambda p: p.accelerator_name.casefold() if hasattr(p, "accelerator_name") else None,
+    "provider": lambda p: (p.provider_name or p.provider).casefold(),
     "instance": lambda p: p.instance_type.casefold(),
     "region": lambda p: region_label(p.provider, p.region).casefold() if p.region else None,
     "pricing": lambda p: pricing_words(p.pricing, p.term),
-    "price": lambda p: (
-        p.usd_per_accelerator_hour if hasattr(p, "usd_per_accelerator_hour") else (p.per_accelerator_hour if p.usd_comparable else None)
-    ),
-    "collected": lambda p: p.collected,
+    "published": _published,
+    "price": lambda p: p.usd_per_accelerator_hour,
+    "discount": lambda p: getattr(p, "discount", None),
+    "collected": lambda p: p.collected.astimezone(dt.UTC).isoformat(),
     "variant": lambda p: (p.variant if isinstance(p.variant, str) else p.variant.key) or None,
+    "source": lambda p: source_words(p.source_url).casefold(),
 }
-"""The sortable columns of a price table: key → the value a row sorts by (None sorts last)."""
+"""The sortable columns of a price table: key → the value a row sorts by (None sorts last):
+text (case folded), a number (USD; a price without a USD figure has none) or the collection
+time as ISO 8601 text. ``price`` and ``published`` sort by USD, so a converted price stands
+among the dollar ones at its converted figure."""
+
+OFFER_COLUMNS = ("accelerator", "provider", "price", "variant", "instance", "pricing", "published", "region", "collected", "source")
+"""The columns of an offer table (``/cloud/``, ``/cloud/{provider}``), in order: each sorts."""
+
+OBSERVED_COLUMNS = ("provider", "instance", "region", "pricing", "published", "price", "discount", "variant", "collected", "source")
+"""The columns of a part's current-price table (``/cloud/prices/{id}``), in order: each sorts."""
+
+NUMERIC_SORTS = frozenset({"published", "price", "discount"})
+"""The sort keys whose values are numbers (the others are text)."""
+
+
+def sort_values(row: Any, columns: Sequence[str]) -> dict[str, str]:
+    """The values ``row`` sorts by in each of ``columns``, as text for the page (the static
+    copy's script sorts by them: numbers as ``repr`` of the float, text as is), leaving out
+    the columns it has no value in (which sort last)."""
+    out = {}
+    for key in columns:
+        value = OBSERVED_SORTS[key](row)
+        if value is not None:
+            out[key] = repr(float(value)) if key in NUMERIC_SORTS else str(value)
+    return out
 
 
 class SortState(BaseModel):
@@ -51,12 +94,16 @@ class SortState(BaseModel):
         value = f"-{column}" if self.key == column and not self.descending else column
         return "?" + urlencode({**{k: v for k, v in params.items() if v and k != "sort"}, "sort": value})
 
+    def param(self) -> str:
+        """The ``sort`` value this state was parsed from (``'-price'``; ``''`` for the table as listed)."""
+        return ("-" if self.descending else "") + self.key if self.key else ""
+
     def aria(self, column: str) -> str | None:
         """The ``aria-sort`` value of ``column``'s header, or None when the table is not sorted by it."""
         return ("descending" if self.descending else "ascending") if self.key == column else None
 
 
-def parse_sort(text: str | None, columns: Sequence[str] = tuple(OBSERVED_SORTS)) -> SortState:
+def parse_sort(text: str | None, columns: Sequence[str] = OBSERVED_COLUMNS) -> SortState:
     """``price`` → ascending, ``-price`` → descending; empty is the table as listed. Raises
     :class:`~computeatlas.core.errors.ParamError` (400) naming ``sort`` for any other key."""
     raw = (text or "").strip()
@@ -111,4 +158,16 @@ def newest_rows(series: Sequence[SeriesPoint], rows: int = HISTORY_TABLE_ROWS) -
     return SeriesTable(points=points, dates=len(kept), total_dates=len(per_date), total_points=len(series))
 
 
-__all__ = ["HISTORY_TABLE_ROWS", "OBSERVED_SORTS", "SeriesTable", "SortState", "newest_rows", "parse_sort", "sort_rows"]
+__all__ = [
+    "HISTORY_TABLE_ROWS",
+    "NUMERIC_SORTS",
+    "OBSERVED_COLUMNS",
+    "OBSERVED_SORTS",
+    "OFFER_COLUMNS",
+    "SeriesTable",
+    "SortState",
+    "newest_rows",
+    "parse_sort",
+    "sort_rows",
+    "sort_values",
+]

@@ -15,13 +15,19 @@ from computeatlas.catalog import Catalog
 from computeatlas.cloud.collection_status import LastCollected
 from computeatlas.cloud.offers import OfferPrice, current_offers
 from computeatlas.cloud.providers import ProviderView, provider_view, unrecorded_view
+from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.store import Store
 from computeatlas.pages.cloud_links import offer_page
 
 
-def every_offer(catalog: Catalog, store: Store, now: dt.datetime, freshness_days: int, hours_per_month: float) -> list[OfferPrice]:
-    """The newest observation of every offer in ``store`` (of any age), priced."""
-    return current_offers(catalog, store, now, freshness_days, include_stale=True, hours_per_month=hours_per_month, link=offer_page)
+def every_offer(
+    catalog: Catalog, store: Store, now: dt.datetime, freshness_days: int, hours_per_month: float, rates: RateTable | None = None
+) -> list[OfferPrice]:
+    """The newest observation of every offer in ``store`` (of any age), priced (a non-USD
+    price with its USD figure through ``rates``, the rate and its date beside it)."""
+    return current_offers(
+        catalog, store, now, freshness_days, include_stale=True, hours_per_month=hours_per_month, link=offer_page, rates=rates
+    )
 
 
 def shown_providers(catalog: Catalog, offers: list[OfferPrice]) -> list[str]:

@@ -2,6 +2,8 @@
 
 Query parameters (all optional, shareable in a URL):
 
+- ``columns``: the column keys shown, comma-separated (the accelerator's name is always
+  shown; default :data:`DEFAULT_COLUMNS`, every column but the vendor's).
 - ``sort``: a column key, ``-key`` for descending. Cells that are not a published
   per-accelerator number ("not published", "not applicable", "not comparable") sort
   after every number in both directions.
@@ -163,20 +165,31 @@ COLUMNS: tuple[Column, ...] = (
 BY_KEY = {c.key: c for c in COLUMNS}
 CHOICE_FILTERS = ("vendor", "availability", "workload", "form_factor")
 RANGE_PARAMS = {f"{c.key}_{end}": c for c in COLUMNS if c.numeric for end in ("min", "max")}
+DEFAULT_COLUMNS = tuple(c.key for c in COLUMNS if c.key != "vendor")
+"""The columns shown when ``columns`` is not given: every one but the vendor (the name says it)."""
 
 
 @dataclass(frozen=True)
 class Query:
-    """A parsed table query: sort column and direction, choice filters, numeric ranges."""
+    """A parsed table query: sort column and direction, choice filters, numeric ranges, and the
+    keys of the columns shown (in table order, the name's always among them)."""
 
     sort: str = "name"
     descending: bool = False
     choices: Mapping[str, frozenset[str]] = field(default_factory=dict)
     ranges: Mapping[str, tuple[float | None, float | None]] = field(default_factory=dict)
+    columns: tuple[str, ...] = DEFAULT_COLUMNS
+
+    @property
+    def filtered(self) -> bool:
+        """True when a choice filter or a range leaves rows out."""
+        return bool(self.choices or self.ranges)
 
     def params(self) -> dict[str, str]:
         """The query as URL parameters (round-trips through :func:`parse_query`)."""
         out = {"sort": ("-" if self.descending else "") + self.sort} if (self.sort, self.descending) != ("name", False) else {}
+        if self.columns != DEFAULT_COLUMNS:
+            out["columns"] = ",".join(self.columns)
         for key, values in self.choices.items():
             out[key] = ",".join(sorted(values))
         for key, (low, high) in self.ranges.items():
@@ -242,6 +255,10 @@ TableParams: type[BaseModel] = create_model(
     __doc__="The query parameters of the silicon table (``/silicon/``, ``/api/accelerators``, ``computeatlas list``). "
     "Unknown parameters are ignored.",
     sort=(str | None, Field(None, max_length=MAX_VALUE, description="column key, '-key' for descending: " + ", ".join(BY_KEY))),
+    columns=(
+        str | None,
+        Field(None, max_length=MAX_VALUE, description="the columns shown, comma-separated (the name always is): " + ", ".join(BY_KEY)),
+    ),
     vendor=_choice_field("vendor", "vendor id(s), comma-separated"),
     availability=_choice_field("availability", "buy, rent, cloud-only (comma-separated)"),
     workload=_choice_field("workload", "training, inference, both (comma-separated)"),
@@ -283,6 +300,7 @@ def parse_query(params: Mapping[str, str] | BaseModel, catalog: SiliconCatalog |
         sort = key.lstrip("-")
         if sort not in BY_KEY:
             raise QueryError("sort", f"no column '{sort}'; choose one of {', '.join(BY_KEY)}")
+    columns = _columns(given.get("columns", ""))
     for param in CHOICE_FILTERS:
         values = frozenset(v.strip() for v in given.get(param, "").split(",") if v.strip())
         if not values:
@@ -302,7 +320,19 @@ def parse_query(params: Mapping[str, str] | BaseModel, catalog: SiliconCatalog |
     for key, (low, high) in ranges.items():
         if low is not None and high is not None and low > high:
             raise QueryError(f"{key}_min", f"is above {key}_max ({low:g} > {high:g})")
-    return Query(sort=sort, descending=descending, choices=choices, ranges=ranges)
+    return Query(sort=sort, descending=descending, choices=choices, ranges=ranges, columns=columns)
+
+
+def _columns(text: str) -> tuple[str, ...]:
+    """The column keys of a ``columns`` value in table order, the name first; the default
+    when blank; a :class:`QueryError` naming each unknown key and the allowed ones."""
+    asked = {v.strip() for v in text.split(",") if v.strip()}
+    if not asked:
+        return DEFAULT_COLUMNS
+    unknown = sorted(asked - set(BY_KEY))
+    if unknown:
+        raise QueryError("columns", f"no column {', '.join(map(repr, unknown))}; choose from {', '.join(BY_KEY)}")
+    return tuple(k for k in BY_KEY if k in asked or k == "name")
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from computeatlas.core.offer_words import pricing_words, source_words
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import Urls, site_path
 from computeatlas.economics.token_prices import token_store
+from computeatlas.pages import price_table
 from computeatlas.web import openapi, price_charts, routes
 from computeatlas.web.cache import PageCache, known_query
 from computeatlas.web.page import Moved, json_response_class
@@ -108,6 +109,9 @@ def templates(urls: Urls | None = None) -> Jinja2Templates:
     env.filters["data_number"] = data_number
     env.filters["source_words"] = functools.lru_cache(maxsize=WORDS_KEPT)(source_words)
     env.filters["provider_name"] = lambda ident, catalog: catalog.providers[ident].name if ident in catalog.providers else ident
+    env.globals["sort_values"] = price_table.sort_values  # what a price table's row sorts by, for table.js
+    env.globals["numeric_sorts"] = sorted(price_table.NUMERIC_SORTS)
+    env.globals["observed_sorts"] = price_table.OBSERVED_COLUMNS
     env.globals["region_label"] = functools.lru_cache(maxsize=WORDS_KEPT)(region_label)
     env.globals["price_charts"] = price_charts.price_charts  # the charts a price page opens with, read from the store
     env.globals["has_price_charts"] = price_charts.has_price_charts

@@ -26,6 +26,7 @@ from computeatlas.charts.chart import ChartView
 from computeatlas.charts.svg import svg
 from computeatlas.cloud import history
 from computeatlas.cloud.offers import OfferPrice, current_offers
+from computeatlas.cloud.runs import rates_of
 from computeatlas.cloud.store import Store
 from computeatlas.core.claims import NumberFormat
 from computeatlas.core.errors import NotFound
@@ -146,6 +147,7 @@ def _current(catalog: Catalog, settings: Settings, accelerator: str | None = Non
         accelerator=accelerator,
         hours_per_month=settings.hours_per_month,
         link=offer_page,
+        rates=rates_of(settings),
     )
 
 

@@ -27,12 +27,11 @@ window whose ``since`` is after its ``until`` is a 400 naming both.
 from __future__ import annotations
 
 import datetime as dt
-import io
 from collections.abc import Iterable
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, cast
 from urllib.parse import urlencode
 
-from fastapi import Path, Query, Request
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
@@ -51,11 +50,10 @@ from computeatlas.core.errors import ParamError
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.pages.cloud_links import link_providers, offer_page
-from computeatlas.pages.price_table import newest_rows, parse_sort, sort_rows
+from computeatlas.pages.filter_statement import offers_statement
+from computeatlas.pages.price_table import OFFER_COLUMNS, newest_rows, parse_sort, sort_rows
 from computeatlas.pages.providers import every_offer, provider_page_view, shown_providers
 from computeatlas.publish.exports import prices as prices_export
-from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
-from computeatlas.publish.exports.csv import file_bytes, write_rows
 from computeatlas.web.cloud_params import (
     ACCELERATOR_PATH,
     DESCRIPTIONS,
@@ -77,6 +75,7 @@ from computeatlas.web.page import (
     urls_of,
 )
 from computeatlas.web.price_feed import price_feed
+from computeatlas.web.price_files import api_price_history, prices_dataset, prices_notice
 
 
 def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQuery, list[OfferPrice]]:
@@ -100,6 +99,7 @@ def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQue
                 query.include_stale,
                 hours_per_month=settings.hours_per_month,
                 link=offer_page,
+                rates=rates_of(settings),
             )
         return read[key]
 
@@ -113,7 +113,7 @@ def find_provider(request: Request, ident: str) -> ProviderView:
     """The page data of provider ``ident`` (recorded, or shown by its prices without a record:
     :func:`~computeatlas.pages.providers.provider_page_view`); a :class:`NotFound` listing the closest ids."""
     catalog, settings = catalog_of(request), settings_of(request)
-    every = every_offer(catalog, _store(request), history.utcnow(), settings.freshness_days, settings.hours_per_month)
+    every = every_offer(catalog, _store(request), history.utcnow(), settings.freshness_days, settings.hours_per_month, rates_of(settings))
     view = provider_page_view(catalog, ident, _offers(request)[1], every, provider_collected(_store(request), ident, history.utcnow()))
     if view is None:
         find_record(catalog.providers, ident, "cloud provider", urls_of(request).template("cloud_provider"), lambda p: p.name)
@@ -131,11 +131,19 @@ def cloud_page(request: Request, params: Annotated[IndexParams, Query()]) -> HTM
         catalog_of(request), offers, query, history.utcnow().date(), settings_of(request).freshness_days, _store(request).version()
     )
     view.providers = link_providers(view.providers)
-    order = parse_sort(getattr(params, "sort", None))
+    order = parse_sort(getattr(params, "sort", None), OFFER_COLUMNS)
     view.offers = sort_rows(view.offers, order)
     keep = {k: v for k, v in cast(BaseModel, params).model_dump(exclude_none=True).items() if k != "sort"}
+    labels = {key: {c.value: c.label for c in options} for key, options in view.choices.items()}
     return render(
-        request, "cloud_index.html", page_title="Cloud", view=view, order=order, keep=keep, not_current=not_current_parts(request)
+        request,
+        "cloud_index.html",
+        page_title="Cloud",
+        view=view,
+        order=order,
+        keep=keep,
+        statement=offers_statement(query, len(view.offers), view.total_offers, labels),
+        not_current=not_current_parts(request),
     )
 
 
@@ -144,7 +152,7 @@ def provider_page(
 ) -> HTMLResponse:
     """One provider: what it rents at what price now (sortable by ``sort``), and what makes leaving hard."""
     view = find_provider(request, ident)
-    order = parse_sort(sort)
+    order = parse_sort(sort, OFFER_COLUMNS)
     view.offers = sort_rows(view.offers, order)
     return render(request, "cloud_provider.html", page_title=view.name, view=view, order=order, keep={})
 
@@ -187,7 +195,9 @@ def prices_page(request: Request, params: Annotated[PricePageParams, Query()], i
     history per provider with observation counts."""
     acc, view = _prices(request, ident, params, listed=0)
     order = parse_sort(getattr(params, "sort", None))
-    current = view.current.model_copy(update={"prices": sort_rows(view.current.prices, order)})
+    current = view.current.model_copy(
+        update={"prices": sort_rows(view.current.prices, order), "last_seen": sort_rows(view.current.last_seen, order)}
+    )
     keep = {k: str(v) for k, v in params.model_dump(exclude_none=True, mode="json").items() if k not in ("sort", "format")}
     filters = {k: v for k, v in keep.items() if k not in ("since", "until", "window")}
     links = {"all": "?" + urlencode({**filters, "window": "all"}), "year": "?" + urlencode(filters) if filters else request.url.path}
@@ -241,57 +251,9 @@ def api_prices(request: Request, params: Annotated[ObservedParams, Query()], ide
     return JSONResponse(view.model_dump(mode="json"))
 
 
-HISTORY_COLUMNS = (
-    "collected",
-    "provider",
-    "instance_type",
-    "region",
-    "pricing",
-    "term",
-    "amount",
-    "currency",
-    "unit",
-    "accelerators",
-    "per_accelerator_hour",
-    "usd_per_accelerator_hour",
-    "rate",
-    "variant",
-    "qualifiers",
-    "source_url",
-    "via",
-)
-"""The CSV columns of a price history, in order."""
-
-
 def _store(request: Request) -> Store:
     """The observation store of the app's settings (read on every request: a new import shows at once)."""
     return Store(settings_of(request).prices_dir)
-
-
-def api_price_history(request: Request, params: Annotated[HistoryParams, Query()], ident: str = ACCELERATOR_PATH) -> Response:
-    """Every accepted price observation of one accelerator in a date window (held rows are
-    never included), and per date the median on-demand USD price per accelerator-hour per
-    provider and over all, with observation counts. ``format=csv`` gives the observations as CSV."""
-    refuse_repeats(request, type(params).model_fields)
-    acc = find_accelerator(request, ident)
-    since, until, window = params.dates(history.utcnow().astimezone(dt.UTC).date())
-    view = history_view(
-        _store(request), acc.id, since, until, params.limit, rates=rates_of(settings_of(request)), window=window, **params.filters()
-    )
-    if params.format == "csv":
-        buffer = io.StringIO(newline="")
-        write_rows(
-            buffer,
-            HISTORY_COLUMNS,
-            ([" ".join(v) if isinstance(v := getattr(o, c), list) else v for c in HISTORY_COLUMNS] for o in view.observations),
-        )
-        return Response(
-            file_bytes(buffer.getvalue()),
-            media_type=CSV_MEDIA_TYPE,
-            headers={"Content-Disposition": f'attachment; filename="{acc.id}-price-history.csv"'},
-        )
-    # Serialised by pydantic in one step (the same JSON as JSONResponse of model_dump, without the dict in between).
-    return Response(view.model_dump_json(), media_type=JSONResponse.media_type)
 
 
 def api_price_current(
@@ -307,26 +269,6 @@ def api_price_current(
     return current_view(
         _store(request), acc.id, history.utcnow(), settings.freshness_days, variant or None, rates_of(settings), catalog_of(request)
     )
-
-
-def prices_dataset(request: Request, fmt: Literal["csv", "parquet"] = Path(description="csv or parquet")) -> Response:
-    """Every accepted price observation in the store, as CSV or Parquet, with the licence
-    notices (in the Parquet metadata; beside the CSV, linked from its ``Link`` header)."""
-    body = prices_export.export(_store(request), fmt)
-    notice = urls_of(request).link(site_path("prices_notice"))
-    return Response(
-        body,
-        media_type=prices_export.MEDIA_TYPES[fmt],
-        headers={
-            "Content-Disposition": f'attachment; filename="compute-atlas-price-observations.{fmt}"',
-            "Link": f'<{notice}>; rel="license"',
-        },
-    )
-
-
-def prices_notice(request: Request) -> Response:
-    """The licence notices of the price dataset (ours and OpenComputePrices's MIT licence)."""
-    return Response(prices_export.notice(_store(request)), media_type="text/plain; charset=utf-8")
 
 
 def api_providers(request: Request) -> list[ProviderSummary]:

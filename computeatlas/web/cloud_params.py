@@ -38,7 +38,8 @@ DESCRIPTIONS = {
     "since": "first collection date of the window, YYYY-MM-DD (default: the freshness window, 90 days)",
     "until": "last collection date of the window, YYYY-MM-DD",
     "include_stale": "true to list offers whose newest observation is older than the freshness window (marked stale)",
-    "sort": "sort the price table by price, provider, instance, region, pricing or collected ('-price': dearest first); default: as listed",
+    "sort": "sort the price table by any column: price, accelerator, provider, variant, instance, pricing, published, region, collected "
+    "or source ('-price': dearest first); default: as listed",
 }
 
 
@@ -98,7 +99,7 @@ class ObservedParams(BaseModel):
 
 
 SORT_DESCRIPTION = (
-    "sort the table by provider, instance, region, pricing, price, collected or variant "
+    "sort the table by any column: provider, instance, region, pricing, published, price, discount, variant, collected or source "
     "(a leading '-' sorts the other way: -price is dearest first); default: as listed"
 )
 

@@ -22,6 +22,7 @@ from computeatlas.core.urls import site_path
 from computeatlas.pages.accelerator import AcceleratorView, accelerator_view
 from computeatlas.pages.accelerator_list import AcceleratorSummary, summary_view
 from computeatlas.pages.cheapest import price_column as shared_price_column
+from computeatlas.pages.filter_statement import silicon_statement
 from computeatlas.silicon import table
 from computeatlas.silicon.resolve import ResolveError, resolve_id
 from computeatlas.web.charts import silicon_charts
@@ -45,8 +46,13 @@ TableQuery = Annotated[table.TableParams, Query()]
 
 
 def _table_query(request: Request, params: BaseModel) -> table.Query:
-    """The parsed table query; a :class:`~computeatlas.silicon.table.QueryError` (400) names a bad parameter."""
-    refuse_repeats(request, type(params).model_fields)
+    """The parsed table query; a :class:`~computeatlas.silicon.table.QueryError` (400) names a
+    bad parameter. ``columns`` may be given once per column (what the page's column picker, a
+    form of checkboxes, sends) or once as a comma-separated list."""
+    refuse_repeats(request, set(type(params).model_fields) - {"columns"})
+    picked = request.query_params.getlist("columns")
+    if len(picked) > 1:  # validated again as one list (its length too)
+        return table.parse_query({**params.model_dump(exclude_none=True), "columns": ",".join(picked)}, catalog_of(request))
     return table.parse_query(params, catalog_of(request))
 
 
@@ -70,10 +76,13 @@ def index_context(catalog: Catalog, settings: Settings, query: table.Query) -> d
     """What the table of all accelerators renders (``silicon_index.html``), for ``query``: the
     rows with the cheapest-price column, the columns, the filter choices and the charts.
     Shared by the page and the render benchmark."""
+    rows = table.rows(catalog, query, price_column(catalog, settings))
     return dict(
         page_title="Accelerators",
         query=query,
-        rows=table.rows(catalog, query, price_column(catalog, settings)),
+        rows=rows,
+        statement=silicon_statement(query, len(rows), len(catalog.accelerators)),
+        unfiltered={k: v for k, v in query.params().items() if k in ("sort", "columns")},
         columns=table.COLUMNS,
         freshness_days=settings.freshness_days,
         choices={key: table.choices(catalog, key) for key in table.CHOICE_FILTERS},
@@ -89,7 +98,7 @@ def table_spec() -> dict[str, Any]:
     sorts by number, each range column's display unit, its size in canonical units
     (``scale``) and the units a visitor may write (each one's size in canonical units; byte
     units are matched as written, compute and power units ignoring case), the choice
-    filters and the longest value. The script shows no figure of its own: it reorders and
+    filters, the columns shown by default (``shown``) and the longest value. The script shows no figure of its own: it reorders and
     hides the rows the server rendered."""
     columns: dict[str, Any] = {}
     for col in table.COLUMNS:
@@ -102,7 +111,13 @@ def table_spec() -> dict[str, Any]:
                 fold=col.dimension in CASE_FREE,
             )
         columns[col.key] = entry
-    return {"columns": columns, "choices": list(table.CHOICE_FILTERS), "max_value": table.MAX_VALUE, "max_amount": AMOUNT_MAX_LENGTH}
+    return {
+        "columns": columns,
+        "shown": list(table.DEFAULT_COLUMNS),
+        "choices": list(table.CHOICE_FILTERS),
+        "max_value": table.MAX_VALUE,
+        "max_amount": AMOUNT_MAX_LENGTH,
+    }
 
 
 def answered_query(request: Request, declared: Iterable[str]) -> str:

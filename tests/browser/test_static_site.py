@@ -1,9 +1,11 @@
 """A static copy of the site in a real browser, served by a plain file server that answers a
 missing file with the build's 404.html (as static hosts do):
 
-- the silicon table's filters and sorting, read by static/table.js from the address, give
-  the same rows in the same order as the live server (``computeatlas serve``) for the same
-  parameters, and say what they applied;
+- the silicon table's filters, sorting and column picker, read by static/table.js from the
+  address, give the same rows in the same order and the same columns as the live server
+  (``computeatlas serve``) for the same parameters, and state the filters in its words;
+- the price tables (``/cloud/``, a provider's page, a part's price page) sort by the address's
+  ``sort`` in the same order as the live server, with the headings saying so;
 - a comparison that was not built leads to the 404 page saying so, with the built ones and
   (when the build names a live server) the same pair there;
 - a part's alias and the other order of a curated pair land on the canonical page.
@@ -22,6 +24,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from computeatlas.build import static as site
 from computeatlas.catalog import Catalog
@@ -35,6 +38,9 @@ PAGES = [
     f"/compare/{PAIR}",
     "/silicon/Trn3",
     "/compare/nvidia-h200-sxm-vs-nvidia-h100-sxm",
+    "/cloud/",
+    "/cloud/lambda",
+    "/cloud/prices/nvidia-h100-sxm",
 ]
 LIVE = "https://live.atlas.example.org"
 
@@ -120,7 +126,17 @@ QUERIES = [
     "sort=price",
     "fp4_min=1&sort=-fp4",
     "memory_min=100000",
+    "columns=memory,price&sort=-price",
+    "columns=vendor&columns=power&vendor=amd,google",
 ]
+
+
+def _columns(page) -> list[str]:  # type: ignore[no-untyped-def]
+    return page.eval_on_selector_all("#silicon-table thead th[data-key]", "ths => ths.filter(t => !t.hidden).map(t => t.dataset.key)")
+
+
+def _live_columns(html: str) -> list[str]:
+    return re.findall(r'<th scope="col" data-key="(\w+)"(?! hidden)', html)
 
 
 @pytest.mark.parametrize("query", QUERIES)
@@ -131,21 +147,27 @@ def test_the_static_table_shows_the_rows_the_live_server_does(page, static_site:
     page.goto(f"{static_site}/silicon/?{query}")
     page.wait_for_selector("#table-status[data-shown]", state="attached")
     assert _shown(page) == live_rows
-    # The count the live page states, and what was applied in words.
-    live_count = re.search(r'<span id="table-count">(\d+) of (\d+) accelerators', live_html)
+    # The filters stated in the live page's words, and the columns it shows.
+    live_count = re.search(r'<span id="table-count">([^<]+)</span>', live_html)
     assert live_count is not None
-    count = page.inner_text("#table-count")
-    assert count.startswith(f"{live_count[1]} of {live_count[2]} accelerators")
+    assert page.inner_text("#table-count") == live_count[1]
     assert page.get_attribute("#table-status", "data-shown") == str(len(live_rows))
+    assert _columns(page) == _live_columns(live_html)
+    # Every row shows exactly the columns its heading does.
+    cells = page.eval_on_selector_all(
+        "#silicon-table tbody tr[data-id]:not([hidden])",
+        "rows => rows.map(r => [...r.querySelectorAll('td')].filter(c => !c.hidden).length)",
+    )
+    assert set(cells) <= {len(_columns(page)) - 1}  # the name is the row's heading
 
 
 def test_the_status_line_says_what_was_filtered(page, static_site: str) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{static_site}/silicon/?memory_min=80&vendor=nvidia&sort=-memory")
     page.wait_for_selector("#table-status[data-shown]")
     shown = len(_shown(page))
-    assert page.inner_text("#table-count") == (
-        f"{shown} of 120 accelerators: vendor nvidia; memory ≥ 80 GB; sorted by memory, highest first."
-    )
+    assert page.inner_text("#table-count") == f"Showing {shown} of 120 accelerators: vendor nvidia, memory ≥ 80 GB"
+    assert page.inner_text("#table-status").endswith("; sorted by memory, highest first.")
+    assert page.get_attribute(".filter-statement a.clear-filters", "href") == "/atlas/silicon/?sort=-memory"
     # The form and the headings show the query: the select, the bound, the next direction.
     assert page.input_value("form.filters select[name=vendor]") == "nvidia"
     assert page.input_value("form.filters input[name=memory_min]") == "80"
@@ -172,6 +194,77 @@ def test_the_filter_form_works_on_the_static_site(page, static_site: str, server
     assert _shown(page) == re.findall(r'<tr data-id="([^"]+)"', live_sorted)
 
 
+def test_the_column_picker_hides_a_column_across_sorting_on_the_static_site(page, static_site: str, server: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{static_site}/silicon/")
+    assert "memory" in _columns(page) and "vendor" not in _columns(page)
+    page.uncheck("form.filters input[name=columns][value=memory]")
+    page.check("form.filters input[name=columns][value=vendor]")
+    page.click("form.filters button[type=submit]")
+    page.wait_for_url("**/atlas/silicon/?*columns=vendor*")
+    page.wait_for_selector("#table-status[data-shown]")
+    assert "memory" not in _columns(page) and "vendor" in _columns(page)
+    assert not page.is_checked("form.filters input[name=columns][value=memory]")
+    # Sorting by a heading keeps the choice of columns, as the live server does.
+    page.click("#silicon-table th[data-key=power] a")
+    page.wait_for_url("**sort=power*")
+    page.wait_for_selector("#table-status[data-shown]")
+    _, live_html = _live(server, page.url.split("?", 1)[1])
+    assert _columns(page) == _live_columns(live_html)
+    assert "memory" not in _columns(page) and "vendor" in _columns(page)
+    assert _shown(page) == re.findall(r'<tr data-id="([^"]+)"', live_html)
+
+
+PRICE_ROW = "[data-offer], [data-provider]"
+
+
+def _row_key(attrs: dict[str, str]) -> str:
+    """An offer's id, or an observation's provider, instance and collection time."""
+    return attrs.get("data-offer") or " ".join(
+        attrs.get(k, "") for k in ("data-provider", "data-sort-instance", "data-sort-region", "data-sort-collected")
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "table"),
+    [
+        ("/cloud/", "sort=-price", "#prices table.offers"),
+        ("/cloud/", "sort=accelerator", "#prices table.offers"),
+        ("/cloud/", "sort=-published", "#prices table.offers"),
+        ("/cloud/lambda", "sort=variant", "#offers table.offers"),
+        ("/cloud/prices/nvidia-h100-sxm", "sort=-collected", "#current table.observed"),
+        ("/cloud/prices/nvidia-h100-sxm", "sort=price", "#current table.observed"),
+        ("/cloud/prices/nvidia-h100-sxm", "sort=-source", "#current table.observed"),
+    ],
+)
+def test_the_static_price_tables_sort_as_the_live_server_does(
+    page, static_site: str, server: str, path: str, query: str, table: str
+) -> None:  # type: ignore[no-untyped-def]
+    with urllib.request.urlopen(f"{server}{path}?{query}", timeout=30) as answer:
+        live = BeautifulSoup(answer.read().decode(), "lxml").select_one(table)
+    live_rows = [_row_key(tr.attrs) for tr in live.select("tbody tr") if tr.select_one("td[colspan]") is None]
+    built = urllib.request.urlopen(f"{static_site}{path}/", timeout=30).read().decode()  # the order as built
+    as_built = [
+        _row_key(tr.attrs)
+        for tr in BeautifulSoup(built, "lxml").select_one(table).select("tbody tr")
+        if tr.select_one("td[colspan]") is None
+    ]
+    assert len(live_rows) >= 2 and sorted(as_built) == sorted(live_rows)
+    page.goto(f"{static_site}{path}/?{query}")
+    key = query.removeprefix("sort=")
+    page.wait_for_selector(f'{table}[data-sorted="{key}"]', state="attached")
+    shown = page.eval_on_selector_all(
+        f"{table} tbody tr",
+        "rows => rows.filter(r => !r.querySelector('td[colspan]')).map(r => Object.fromEntries([...r.attributes].map(a => [a.name, a.value])))",
+    )
+    assert [_row_key(a) for a in shown] == live_rows
+    column = key.removeprefix("-")
+    heading = f'{table} th[data-sort="{column}"]'
+    assert page.get_attribute(heading, "aria-sort") == live.select_one(f'th[data-sort="{column}"]')["aria-sort"]
+    assert (
+        page.get_attribute(f"{heading} a", "href") == live.select_one(f'th[data-sort="{column}"] a')["href"]
+    )  # the next click turns it round
+
+
 @pytest.mark.parametrize(
     ("query", "param"),
     [
@@ -179,6 +272,7 @@ def test_the_filter_form_works_on_the_static_site(page, static_site: str, server
         ("memory_min=80+GHz", "memory_min"),
         ("vendor=nobody", "vendor"),
         ("memory_min=90&memory_max=10", "memory_min"),
+        ("columns=memory,bogus", "columns"),
     ],
 )
 def test_a_bad_parameter_is_named_as_the_server_names_it(page, static_site: str, server: str, query: str, param: str) -> None:  # type: ignore[no-untyped-def]

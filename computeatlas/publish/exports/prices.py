@@ -23,6 +23,7 @@ from typing import Literal
 import duckdb
 
 from computeatlas.cloud.dataset import StoreDamaged
+from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.store import Store
 from computeatlas.publish.exports.csv import BOM, TIMESTAMP_FORMAT, sql_neutralise
 from computeatlas.publish.exports.silicon_table import (
@@ -48,6 +49,10 @@ COLUMNS = (
     "accelerator",
     "variant",
     "per_accelerator_hour",
+    "usd_per_accelerator_hour",
+    "rate_usd_per_unit",
+    "rate_date",
+    "rate_source_url",
     "qualifiers",
     "availability",
     "source_url",
@@ -56,9 +61,23 @@ COLUMNS = (
     "note",
     "run",
 )
-"""The dataset's columns, in order (``per_accelerator_hour`` is derived, in ``currency``)."""
+"""The dataset's columns, in order (``per_accelerator_hour`` is derived, in ``currency``; a
+non-USD price's ``usd_per_accelerator_hour`` is converted through the newest rate dated on or
+before its collection, whose US dollars per unit, date and source are the ``rate_`` columns,
+blank for USD and for a currency without such a rate: :meth:`~computeatlas.cloud.rates.RateTable.to_usd`)."""
 
-NUMBERS = frozenset({"collected", "amount", "accelerators", "per_accelerator_hour"})
+CONVERTED = {
+    "usd_per_accelerator_hour": "CASE WHEN currency = 'USD' THEN per_accelerator_hour ELSE per_accelerator_hour * r_usd END",
+    "rate_usd_per_unit": "r_usd",
+    "rate_date": "r_date",
+    "rate_source_url": "r_source",
+}
+"""The conversion columns, from the rate table joined to each row (``rates``: ``r_currency``,
+``r_date``, ``r_usd``, ``r_source``)."""
+
+NUMBERS = frozenset(
+    {"collected", "amount", "accelerators", "per_accelerator_hour", "usd_per_accelerator_hour", "rate_usd_per_unit", "rate_date"}
+)
 """The columns that are not text (never neutralised; ``collected`` is written as the one CSV time format)."""
 
 MEDIA_TYPES: dict[str, str] = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
@@ -122,21 +141,22 @@ def notice(store: Store) -> str:
     )
 
 
-def export(store: Store, fmt: Format) -> bytes:
+def export(store: Store, fmt: Format, rates: RateTable | None = None) -> bytes:
     """Every accepted observation of ``store`` (the newest decision per observation), oldest
-    first, as ``fmt``; a header-only CSV or an empty Parquet table when the store is empty.
+    first, as ``fmt``, each non-USD price with its USD figure through ``rates`` and the rate's
+    figure, date and source beside it; a header-only CSV or an empty Parquet table when the store is empty.
     Raises :class:`~computeatlas.cloud.dataset.StoreDamaged` when a file of the store cannot
     be read (truncated, not Parquet), as every other question of the store does."""
     try:
-        return _export(store, fmt)
+        return _export(store, fmt, rates or RateTable([]))
     except (duckdb.IOException, duckdb.InvalidInputException) as exc:
         raise StoreDamaged(store.root, exc) from None
 
 
-def _export(store: Store, fmt: Format) -> bytes:
+def _export(store: Store, fmt: Format, rates: RateTable) -> bytes:
 
     def column(name: str) -> str:
-        text = "array_to_string(qualifiers, ' ')" if name == "qualifiers" else name
+        text = "array_to_string(qualifiers, ' ')" if name == "qualifiers" else CONVERTED.get(name, name)
         if name == "collected" and fmt == "csv":  # the one CSV time format, as the JSON API writes it
             return f"strftime(collected AT TIME ZONE 'UTC', '{TIMESTAMP_FORMAT}') AS collected"
         # no text cell of the CSV starts a spreadsheet formula (the guard of the silicon CSV)
@@ -146,9 +166,16 @@ def _export(store: Store, fmt: Format) -> bytes:
     with tempfile.TemporaryDirectory() as folder, duckdb.connect() as con:
         target = Path(folder) / f"observations.{fmt}"
         con.execute("SET TimeZone = 'UTC'")
+        con.execute("CREATE TEMP TABLE rates (r_currency VARCHAR, r_date DATE, r_usd DOUBLE, r_source VARCHAR)")
+        if rates.all():
+            con.executemany(
+                "INSERT INTO rates VALUES (?, ?, ?, ?)", [(r.currency, r.date, r.usd_per_unit, r.source_url) for r in rates.all()]
+            )
         if store.define_views(con):
             select = (
-                f"SELECT {cols} FROM latest WHERE status = 'accepted' ORDER BY collected, provider, instance_type, region, pricing, term"
+                f"SELECT {cols} FROM (SELECT * FROM latest WHERE status = 'accepted') AS o "
+                "ASOF LEFT JOIN rates ON o.currency = rates.r_currency AND CAST(o.collected AT TIME ZONE 'UTC' AS DATE) >= rates.r_date "
+                "ORDER BY collected, provider, instance_type, region, pricing, term"
             )
         else:
             select = "SELECT " + ", ".join(f"NULL::VARCHAR AS {c}" for c in COLUMNS) + " WHERE false"

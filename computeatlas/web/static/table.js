@@ -1,15 +1,17 @@
 /* The silicon table on a static copy of the site: a static host ignores the query string, so
- * this script reads the table's parameters (sort, vendor, availability, workload,
+ * this script reads the table's parameters (columns, sort, vendor, availability, workload,
  * form_factor, {column}_min / _max) from the address and filters and sorts the rows the
  * page already holds, by the rules of computeatlas/silicon/table.py (parse_query, rows):
+ * - columns: the keys shown, comma-separated or once per column (the picker's checkboxes);
+ *   the name always; every column but the vendor when not given;
  * - figures sort by number, ties by name; cells without a number sort after every number in
  *   both directions, by their text then name; text columns sort by text then name, reversed
  *   when descending;
  * - a range bound is a number in the column's display unit, or a number and a unit
  *   (core/amounts.py); a part without a number in that column does not match a range;
  * - a choice filter matches the cell's text exactly, several values separated by commas.
- * It shows no figure of its own: it reorders and hides the server's rows and says what it
- * applied. On the live site the server has already answered the query (the table's
+ * It shows no figure of its own: it reorders and hides the server's rows and columns and
+ * says what it filtered in the words of computeatlas/pages/filter_statement.py. On the live site the server has already answered the query (the table's
  * data-query is the page's query string) and this script does nothing. */
 (function () {
   "use strict";
@@ -52,19 +54,31 @@
   /* The query as parse_query reads it (unknown parameters ignored). */
   function parse(params, rows) {
     var seen = {};
-    var declared = ["sort"].concat(spec.choices);
+    var declared = ["sort", "columns"].concat(spec.choices);
     Object.keys(columns).forEach(function (key) {
       if (columns[key].units) declared.push(key + "_min", key + "_max");
     });
     params.forEach(function (value, key) {
-      if (declared.indexOf(key) < 0) return;
+      if (declared.indexOf(key) < 0 || key === "columns") return;
       if (seen[key]) throw new QueryError(key, "given more than once; separate several values with commas");
       seen[key] = true;
       if (value.length > spec.max_value && key.slice(-4) !== "_min" && key.slice(-4) !== "_max") {
         throw new QueryError(key, "at most " + spec.max_value + " characters");
       }
     });
-    var query = { sort: "name", descending: false, choices: {}, ranges: {} };
+    var query = { sort: "name", descending: false, choices: {}, ranges: {}, columns: spec.shown };
+    var picked = params.getAll("columns").join(",");
+    if (picked.length > spec.max_value) throw new QueryError("columns", "at most " + spec.max_value + " characters");
+    var asked = picked.split(",").map(function (v) { return v.trim(); }).filter(Boolean);
+    if (asked.length) {
+      var strange = asked.filter(function (v) { return !columns.hasOwnProperty(v); }).sort();
+      strange = strange.filter(function (v, i) { return strange.indexOf(v) === i; });
+      if (strange.length) {
+        throw new QueryError("columns", "no column " + strange.map(function (v) { return "'" + v + "'"; }).join(", ") +
+          "; choose from " + Object.keys(columns).join(", "));
+      }
+      query.columns = Object.keys(columns).filter(function (k) { return k === "name" || asked.indexOf(k) >= 0; });
+    }
     var sort = (params.get("sort") || "").trim();
     if (sort) {
       query.descending = sort.charAt(0) === "-";
@@ -151,22 +165,40 @@
     return String(parseFloat(n.toPrecision(6)));
   }
 
-  /* What was applied, in words: "vendor nvidia; memory ≥ 80 GB; sorted by memory, highest first". */
-  function describe(query) {
+  /* The filters in words, as silicon_statement says them: "vendor nvidia, memory ≥ 80 GB". */
+  function filters(query) {
     var parts = [];
     spec.choices.forEach(function (key) {
-      if (query.choices[key]) parts.push(key.replace("_", " ") + " " + query.choices[key].join(" or "));
+      if (query.choices[key]) parts.push(key.replace("_", " ") + " " + query.choices[key].slice().sort(compareText).join(" or "));
     });
     Object.keys(query.ranges).forEach(function (key) {
       var col = columns[key], low = query.ranges[key][0], high = query.ranges[key][1];
       if (low !== null) parts.push(col.label.toLowerCase() + " ≥ " + g(low) + " " + col.unit);
       if (high !== null) parts.push(col.label.toLowerCase() + " ≤ " + g(high) + " " + col.unit);
     });
-    if (query.sort !== "name" || query.descending) {
-      var by = columns[query.sort];
-      parts.push("sorted by " + by.label.toLowerCase() + ", " + (by.by_number ? (query.descending ? "highest" : "lowest") : (query.descending ? "Z to A" : "A to Z")) + " first");
-    }
-    return parts.join("; ");
+    return parts.join(", ");
+  }
+  function compareText(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  /* The sort in words: "sorted by memory, highest first" ('' for the table's own order). */
+  function sorting(query) {
+    if (query.sort === "name" && !query.descending) return "";
+    var by = columns[query.sort];
+    return "sorted by " + by.label.toLowerCase() + ", " + (by.by_number ? (query.descending ? "highest" : "lowest") : (query.descending ? "Z to A" : "A to Z")) + " first";
+  }
+
+  /* Show the columns query.columns names, hide the others (headings and cells). */
+  function pick(query) {
+    table.querySelectorAll("th[data-key], td[data-key]").forEach(function (node) {
+      node.hidden = query.columns.indexOf(node.getAttribute("data-key")) < 0;
+    });
+    var form = document.querySelector("form.filters");
+    if (!form) return;
+    form.querySelectorAll('input[type="checkbox"][name="columns"]').forEach(function (box) {
+      box.checked = query.columns.indexOf(box.value) >= 0;
+    });
   }
 
   function reflect(params, query) {
@@ -231,7 +263,7 @@
     empty = document.createElement("tr");
     empty.className = "no-rows";
     var td = document.createElement("td");
-    td.colSpan = table.querySelectorAll("thead th").length;
+    td.colSpan = query.columns.length;
     td.textContent = "No accelerator matches these filters. ";
     var clear = document.querySelector("form.filters a");
     if (clear) {
@@ -244,11 +276,97 @@
     empty.appendChild(td);
     body.appendChild(empty);
   }
-  var said = describe(query);
-  var line = shown.length + " of " + total + " accelerators" + (said ? ": " + said : "") + ".";
-  if (count) count.textContent = line;
-  status.textContent = "Filtered and sorted in your browser, from the table as built: " + line;
+  pick(query);
+  var said = filters(query);
+  var line = said ? "Showing " + shown.length + " of " + total + " accelerators: " + said : "Showing all " + total + " accelerators";
+  if (count) {
+    count.textContent = line;
+    var old = count.parentNode.querySelector("a.clear-filters");
+    if (said && !old) {
+      var kept = new URLSearchParams();
+      if (params.get("sort")) kept.set("sort", params.get("sort"));
+      if (query.columns.join(",") !== spec.shown.join(",")) kept.set("columns", query.columns.join(","));
+      var clearing = document.createElement("a");
+      clearing.className = "clear-filters";
+      clearing.href = window.location.pathname + (kept.toString() ? "?" + kept.toString() : "");
+      clearing.textContent = "Clear the filters";
+      count.parentNode.appendChild(document.createTextNode(" "));
+      count.parentNode.appendChild(clearing);
+    }
+  }
+  var order = sorting(query);
+  status.textContent = "Filtered and sorted in your browser, from the table as built: " + line + (order ? "; " + order : "") + ".";
   status.setAttribute("data-shown", String(shown.length));
   status.hidden = false;
   reflect(params, query);
+})();
+
+/* The price tables (offers on /cloud/ and a provider's page, a part's current prices on its
+ * price page) on a static copy of the site: the server sorts them by the address's ``sort``
+ * (computeatlas/pages/price_table.py, sort_rows), a static host cannot, so this script sorts
+ * the rows the page holds by the values each row carries (data-sort-{key}: numbers for the
+ * keys in the table's data-numeric, text otherwise), as sort_rows does: rows without a value
+ * last in both directions, ties kept in the order listed. A table whose data-sorted is the
+ * address's sort was sorted by the server, and is left alone. */
+(function () {
+  "use strict";
+  var params = new URLSearchParams(window.location.search);
+  var asked = (params.get("sort") || "").trim();
+
+  function next(link, key, active, descending) {
+    var query = new URLSearchParams(params.toString());
+    query.set("sort", active && !descending ? "-" + key : key);
+    var hash = (link.getAttribute("href").split("#")[1] || "");
+    link.setAttribute("href", "?" + query.toString() + (hash ? "#" + hash : ""));
+    var label = link.textContent.replace(/ [▲▼]$/, "");
+    link.textContent = active ? label + " " + (descending ? "▼" : "▲") : label;
+  }
+
+  document.querySelectorAll("table[data-sorted][data-keys]").forEach(function (table) {
+    if (table.getAttribute("data-sorted") === asked) return;
+    var keys = table.getAttribute("data-keys").split(" ");
+    var key = asked.replace(/^-/, ""), descending = asked.charAt(0) === "-";
+    if (keys.indexOf(key) < 0) {
+      var status = document.createElement("p");
+      status.className = "table-status";
+      status.setAttribute("role", "status");
+      status.setAttribute("data-error", "sort");
+      status.textContent = "Not sorted: parameter 'sort' '" + asked + "' is not a column; sort by one of " + keys.join(", ") +
+        " (a leading '-' sorts the other way). The table is shown as listed.";
+      table.parentNode.insertBefore(status, table);
+      return;
+    }
+    var numeric = (table.getAttribute("data-numeric") || "").split(" ").indexOf(key) >= 0;
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows).filter(function (row) { return !row.querySelector("td[colspan]"); });
+    function value(row) {
+      var v = row.getAttribute("data-sort-" + key);
+      return v === null ? null : numeric ? parseFloat(v) : v;
+    }
+    var present = rows.filter(function (row) { return value(row) !== null; });
+    var missing = rows.filter(function (row) { return value(row) === null; });
+    var order = present.map(function (row, pos) { return [value(row), pos, row]; });
+    order.sort(function (a, b) {
+      var c = a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+      return (descending ? -c : c) || a[1] - b[1];
+    });
+    order.map(function (o) { return o[2]; }).concat(missing).forEach(function (row) { body.appendChild(row); });
+    table.querySelectorAll("thead th[data-sort]").forEach(function (th) {
+      var mine = th.getAttribute("data-sort"), active = mine === key, link = th.querySelector("a");
+      if (active) th.setAttribute("aria-sort", descending ? "descending" : "ascending");
+      else th.removeAttribute("aria-sort");
+      if (link) next(link, mine, active, descending);
+    });
+    var wrap = table.closest(".table-wrap");
+    var line = wrap && wrap.previousElementSibling;
+    if (line && line.classList.contains("sort-links")) {
+      line.querySelectorAll("a[data-sort]").forEach(function (link) {
+        var mine = link.getAttribute("data-sort"), active = mine === key;
+        if (active) link.setAttribute("aria-current", "true");
+        else link.removeAttribute("aria-current");
+        next(link, mine, active, descending);
+      });
+    }
+    table.setAttribute("data-sorted", asked);
+  });
 })();
