@@ -77,7 +77,7 @@ def with_ratios(row: RowView, reference_name: str | None = None) -> RowView:
         return row
     for cell in row.cells[1:]:
         if row.key == "interconnect" and cell.comparable and not _same_direction(cell.direction, reference.direction):
-            cell.reason = (
+            cell.ratio_reason = (
                 f"no ratio: this figure is counted {_direction_words(cell.direction)}, "
                 f"{reference_name or 'the reference'}'s {_direction_words(reference.direction)}"
             )
@@ -101,7 +101,7 @@ def _per_device_ratio(cell: CellView, reference: CellView, reference_name: str |
     theirs = reference.per_device_amount if reference.device else reference.amount
     ours, its = (f"per {c.device}, derived" if c.device else f"per {c.basis_label}" for c in (cell, reference))
     if not mine or not theirs:
-        cell.reason = (
+        cell.ratio_reason = (
             f"not comparable per device: per {cell.basis_label} against per {reference.basis_label}, and no derived per-device figure"
         )
         return
