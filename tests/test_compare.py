@@ -422,13 +422,14 @@ def test_compare_pages_have_no_inline_script_or_style(compare_client: TestClient
         assert page.select("[style]") == []
 
 
-def test_static_paths_name_the_curated_pages(compare_catalog: Catalog) -> None:
+def test_static_paths_name_the_curated_pages_and_every_part_s_column(compare_catalog: Catalog) -> None:
     assert list(web_compare.static_paths(compare_catalog)) == [
         "/compare/",
         "/search",
         "/api/search-index",
         "/compare/acme-a1-vs-acme-a2",
         "/api/compare/acme-a1-vs-acme-a2",
+        *(f"/api/compare/parts/{ident}" for ident in compare_catalog.accelerators),
     ]
 
 
