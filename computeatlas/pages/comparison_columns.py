@@ -103,7 +103,7 @@ def comparison_column(catalog: Catalog, ident: str, cheapest: dict[str, Cheapest
     price rows from ``cheapest`` (by accelerator id, as
     :func:`~computeatlas.cloud.cheapest_price.cheapest_prices` gives them) and the freshness
     window they were read in (days). Builds one comparison per other catalogued part."""
-    catalog.accelerators[ident]  # noqa: B018 - an unknown id is a KeyError before any work
+    catalog.accelerators[ident]
     part: PartView | None = None
     heads: dict[str, RowHead] = {}
     cells: dict[str, CellView] = {}
@@ -119,7 +119,8 @@ def comparison_column(catalog: Catalog, ident: str, cheapest: dict[str, Cheapest
             for row in getattr(view, table):
                 if mine == 0 or row.key not in heads:  # a heading as the reference's page shows it
                     heads[row.key] = _head(row)
-                cells.setdefault(row.key, _own(row.cells[mine]))
+                if row.key not in cells:
+                    cells[row.key] = _own(row.cells[mine])
         if mine == 0 and pair_id(*view.ids) not in catalog.comparisons:
             ratios = {row.key: found for table in TABLES for row in getattr(view, table) if (found := _pair_cell(row.cells[1])) is not None}
             pairs[view.ids[1]] = PairView(

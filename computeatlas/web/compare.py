@@ -34,8 +34,8 @@ from computeatlas.core.errors import BadRequest, NotFound, PageError, ParamError
 from computeatlas.core.urls import site_path
 from computeatlas.pages import search as search_pages
 from computeatlas.pages.compare_prices import with_prices
-from computeatlas.pages.comparison_columns import ComparisonColumn, comparison_column
 from computeatlas.pages.comparison import ComparisonView, comparison_view
+from computeatlas.pages.comparison_columns import ComparisonColumn, comparison_column
 from computeatlas.pages.providers import every_offer, shown_providers
 from computeatlas.silicon import comparison_parts, resolve
 from computeatlas.silicon.curated import pair_id

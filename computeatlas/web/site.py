@@ -246,9 +246,7 @@ def not_found_page(request: Request) -> HTMLResponse:
     catalog = catalog_of(request)
     urls = urls_of(request)
     built = urls.files or {}
-    columns = {
-        i: urls.link(path) for i in sorted(catalog.accelerators) if (path := site_path("api_compare_part", ident=i)) in built
-    }
+    columns = {i: urls.link(path) for i in sorted(catalog.accelerators) if (path := site_path("api_compare_part", ident=i)) in built}
     curated = sorted(
         ((title_of(catalog, c), site_path("compare_pair", pair=c.id)) for c in catalog.comparisons.values()), key=lambda tu: tu[0].lower()
     )
