@@ -21,12 +21,21 @@ from computeatlas.pages.compare_prices import price_rows
 from computeatlas.pages.comparison import comparison_view
 from computeatlas.pages.comparison_columns import TABLES, ComparisonColumn, comparison_column
 from computeatlas.silicon.comparison_views import RowView
+from computeatlas.silicon.curated import pair_id
 
-PAIRS = [
-    ("amd-instinct-mi250x", "nvidia-h200-sxm"),  # a 2-GCD package against one device; an attributed figure
-    ("amd-instinct-mi300x", "google-tpu-v7"),
-    ("nvidia-h100-sxm", "nvidia-h20"),  # no shared dense format
+PARTS = [
+    "amd-instinct-mi250x",  # a package software sees as 2 GCDs
+    "nvidia-h200-sxm",  # dense figures from a third party ("from Yobitel, not from NVIDIA")
+    "amd-instinct-mi300x",
+    "google-tpu-v7",
+    "nvidia-h100-sxm",
+    "nvidia-h20",  # no dense per-accelerator format at all
+    "nvidia-gb200",  # a superchip
+    "cerebras-wse-1",
+    "graphcore-bow-ipu",
+    "alibaba-zhenwu-810e",  # a link without a stated direction
 ]
+PAIRS = [(a, b) for i, a in enumerate(sorted(PARTS)) for b in sorted(PARTS)[i + 1 :]]
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +47,7 @@ def cheapest(real_catalog: Catalog) -> dict[str, CheapestPrice]:
 @pytest.fixture(scope="module")
 def columns(real_catalog: Catalog, cheapest: dict[str, CheapestPrice]) -> dict[str, ComparisonColumn]:
     days = Settings.from_env().freshness_days
-    return {ident: comparison_column(real_catalog, ident, cheapest, days) for ident in {i for pair in PAIRS for i in pair}}
+    return {ident: comparison_column(real_catalog, ident, cheapest, days) for ident in PARTS}
 
 
 def _reassembled(first: ComparisonColumn, second: ComparisonColumn, keys: list[str], ratios: dict[str, Any]) -> list[dict[str, Any]]:
@@ -63,6 +72,9 @@ def _as_shown(rows: list[RowView]) -> list[dict[str, Any]]:
 def test_a_pair_put_together_from_its_columns_is_the_live_comparison(
     a: str, b: str, columns: dict[str, ComparisonColumn], real_catalog: Catalog, cheapest: dict[str, CheapestPrice]
 ) -> None:
+    if pair_id(a, b) in real_catalog.comparisons:
+        assert b not in columns[a].pairs  # its page is built
+        return
     view = comparison_view(real_catalog, [a, b])
     view.prices = price_rows(real_catalog, view, cheapest, Settings.from_env().freshness_days)
     pair = columns[a].pairs[b]

@@ -4,15 +4,16 @@
 A comparison's cells are each part's own (the same in every comparison: see
 :class:`~computeatlas.silicon.comparison_views.CellView`) except the fields that depend on the
 other part (:data:`~computeatlas.silicon.comparison_views.PAIR_FIELDS`: the ratio, its
-words, why there is none). So :func:`comparison_column` builds the real comparison of the
-part with every other catalogued part (:func:`~computeatlas.pages.comparison.comparison_view`
-and its price rows, the code behind ``/compare/{a}-vs-{b}``) and splits each into
+words, why there is none). So :func:`comparison_column` holds
 
-- the part's own cells and row headings, one per row key (:attr:`ComparisonColumn.cells`,
-  :attr:`ComparisonColumn.rows`), and
+- the part's own cells, one per row key any comparison can have, as the comparison code
+  makes them (:func:`~computeatlas.silicon.comparison.own_cells`,
+  :func:`~computeatlas.pages.compare_prices.own_price_cells`: :attr:`ComparisonColumn.cells`), and
 - for each pair the part is shown first in (the reference, whose ratios are taken against
-  it), what belongs to the pair only: its title, headline, which rows each table has, and
-  the other part's ratio fields (:class:`PairView`).
+  it), what belongs to the pair only, from the real comparison of the pair
+  (:func:`~computeatlas.pages.comparison.comparison_view` and its price rows, the code behind
+  ``/compare/{a}-vs-{b}``): its title, headline, which rows each table has with their
+  headings, and the other part's ratio fields (:class:`PairView`, :attr:`ComparisonColumn.rows`).
 
 Every figure and every sentence is the server's, as the live page shows it; the script
 only puts them in place. Curated pairs are not listed: their pages are built (they carry
@@ -28,9 +29,10 @@ from pydantic import BaseModel, Field
 from computeatlas.catalog import Catalog
 from computeatlas.cloud.cheapest_price import CheapestPrice
 from computeatlas.core.numbers import data_number
-from computeatlas.pages.compare_prices import price_rows
+from computeatlas.pages.compare_prices import own_price_cells, price_rows
 from computeatlas.pages.comparison import PartView, comparison_view
-from computeatlas.silicon.comparison_views import PAIR_FIELDS, CellView, HeadlineView, RowView
+from computeatlas.silicon.comparison import own_cells
+from computeatlas.silicon.comparison_views import CellView, HeadlineView, RowView
 from computeatlas.silicon.curated import pair_id
 
 TABLES = ("rows", "derived", "prices")
@@ -76,15 +78,11 @@ class ComparisonColumn(BaseModel):
     ``/api/compare/parts/{ident}``)."""
 
     part: PartView
-    rows: dict[str, RowHead] = Field(description="row key → heading, for every row a comparison of this part can have")
-    cells: dict[str, CellView] = Field(description="row key → this part's cell, without the pair's fields")
+    rows: dict[str, RowHead] = Field(description="row key → heading, for every row of the pairs this part is shown first in")
+    cells: dict[str, CellView] = Field(description="row key → this part's cell in any comparison, without the pair's fields")
     pairs: dict[str, PairView] = Field(description="other part's id → the pair, for each uncurated pair this part is shown first in")
     data_version: str
     kind: Literal["comparison_column"] = "comparison_column"
-
-
-def _own(cell: CellView) -> CellView:
-    return cell.model_copy(update={field: CellView.model_fields[field].default for field in PAIR_FIELDS})
 
 
 def _pair_cell(cell: CellView) -> PairCell | None:
@@ -102,38 +100,32 @@ def comparison_column(catalog: Catalog, ident: str, cheapest: dict[str, Cheapest
     """The column of accelerator ``ident`` (an id; ``KeyError`` for another name), with the
     price rows from ``cheapest`` (by accelerator id, as
     :func:`~computeatlas.cloud.cheapest_price.cheapest_prices` gives them) and the freshness
-    window they were read in (days). Builds one comparison per other catalogued part."""
-    catalog.accelerators[ident]
+    window they were read in (days). Builds the comparison of each uncurated pair the part
+    is shown first in (with every part whose id sorts after its own)."""
+    cells = own_cells(catalog, ident)
+    cells |= own_price_cells(catalog, cells, cheapest.get(ident))
     part: PartView | None = None
     heads: dict[str, RowHead] = {}
-    cells: dict[str, CellView] = {}
     pairs: dict[str, PairView] = {}
     for other in sorted(catalog.accelerators):
-        if other == ident:
-            continue
+        if other <= ident or pair_id(ident, other) in catalog.comparisons:
+            continue  # the other part leads the pair (shown first), or the pair's page is built
         view = comparison_view(catalog, [ident, other])
         view.prices = price_rows(catalog, view, cheapest, freshness_days)
-        mine = view.ids.index(ident)
-        part = view.parts[mine]
-        for table in TABLES:
-            for row in getattr(view, table):
-                if mine == 0 or row.key not in heads:  # a heading as the reference's page shows it
-                    heads[row.key] = _head(row)
-                if row.key not in cells:
-                    cells[row.key] = _own(row.cells[mine])
-        if mine == 0 and pair_id(*view.ids) not in catalog.comparisons:
-            ratios = {row.key: found for table in TABLES for row in getattr(view, table) if (found := _pair_cell(row.cells[1])) is not None}
-            pairs[view.ids[1]] = PairView(
-                ids=view.ids,
-                title=view.title,
-                headline=view.headline.model_copy(update={"row": None}),
-                rows=[r.key for r in view.rows],
-                derived=[r.key for r in view.derived],
-                prices=[r.key for r in view.prices],
-                ratios=ratios,
-            )
+        part = view.parts[0]
+        tables = [row for table in TABLES for row in getattr(view, table)]
+        heads.update((row.key, _head(row)) for row in tables if row.key not in heads)
+        pairs[other] = PairView(
+            ids=view.ids,
+            title=view.title,
+            headline=view.headline.model_copy(update={"row": None}),
+            rows=[r.key for r in view.rows],
+            derived=[r.key for r in view.derived],
+            prices=[r.key for r in view.prices],
+            ratios={row.key: found for row in tables if (found := _pair_cell(row.cells[1])) is not None},
+        )
     if part is None:
-        raise KeyError(f"{ident} has nothing to be compared with")
+        part = comparison_view(catalog, [ident, next(i for i in catalog.accelerators if i != ident)]).parts[0]  # leads no pair
     return ComparisonColumn(part=part, rows=heads, cells=cells, pairs=pairs, data_version=catalog.version)
 
 
