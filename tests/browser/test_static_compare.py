@@ -78,10 +78,10 @@ def _server_shows(server: str, pair: str) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def static_site(real_catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The comparison index and five parts' columns, no comparison page, built under /atlas/
-    with a live server named, served from files."""
+    """The comparison index, the search index and five parts' columns, no comparison page,
+    built under /atlas/ with a live server named, served from files."""
     root = tmp_path_factory.mktemp("static-compare")
-    paths = ["/compare/", *(f"/api/compare/parts/{ident}" for ident in PARTS)]
+    paths = ["/compare/", "/api/search-index", *(f"/api/compare/parts/{ident}" for ident in PARTS)]
     site.build(real_catalog, root / "atlas", "/atlas/", site_url="https://atlas.example.org", live_url=LIVE, paths=paths)
     yield from serve_folder(root)
 
@@ -132,6 +132,23 @@ def test_the_other_order_shows_the_pair_at_its_one_address(page, static_site: st
     shown = _rendered(page, f"{static_site}/compare/nvidia-h200-sxm-vs-amd-instinct-mi250x/")
     assert shown["title"] == "AMD Instinct MI250X vs NVIDIA H200 SXM 141GB"
     assert page.url.endswith("/atlas/compare/amd-instinct-mi250x-vs-nvidia-h200-sxm/")
+
+
+def test_a_pair_named_by_aliases_goes_where_the_server_sends_it(page, static_site: str, server: str) -> None:  # type: ignore[no-untyped-def]
+    with urllib.request.urlopen(f"{server}/compare/MI250X-vs-H200-SXM", timeout=60) as answer:  # follows the 301
+        assert answer.url == f"{server}/compare/amd-instinct-mi250x-vs-nvidia-h200-sxm"
+    page.goto(f"{static_site}/compare/MI250X-vs-H200-SXM/")
+    page.wait_for_url("**/atlas/compare/amd-instinct-mi250x-vs-nvidia-h200-sxm/")
+    page.wait_for_selector("article.comparison[data-rendered=browser]")
+    assert page.inner_text("main h1") == "AMD Instinct MI250X vs NVIDIA H200 SXM 141GB"
+
+
+def test_a_name_that_is_no_part_is_left_to_the_404_page(page, static_site: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{static_site}/compare/MI250X-vs-nothing-called-this/")
+    page.wait_for_selector("#not-prebuilt[data-pair]")
+    page.wait_for_load_state("networkidle")
+    assert page.inner_text("main h1") == "This comparison was not pre-built"
+    assert page.url.endswith("/atlas/compare/MI250X-vs-nothing-called-this/")
 
 
 def test_a_curated_pair_not_built_is_left_to_the_404_page(page, static_site: str) -> None:  # type: ignore[no-untyped-def]

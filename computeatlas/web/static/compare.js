@@ -3,7 +3,9 @@
  * /api/compare/parts/{id}, see computeatlas/pages/comparison_columns.py) and both sides of
  * the address are catalogued ids of an uncurated pair, this script fetches both columns and
  * lays out the comparison page as compare.html does: the same rows, cells, states, labels
- * and ratios, each one a string the server wrote into the columns. It computes nothing and
+ * and ratios, each one a string the server wrote into the columns; a pair named by aliases
+ * goes to its one address (ids sorted), the names read from the prebuilt search index
+ * (/api/search-index), as the server redirects it. It computes nothing and
  * formats no figure; it puts the server's words in place, adds a note that the page was put
  * together in the browser, and links to the live page when the build named a live server.
  * Without JavaScript, or when a file is missing, the 404 page (and static/notfound.js) says
@@ -25,13 +27,53 @@
     var a = pieces.slice(0, n).join("-vs-"), b = pieces.slice(n).join("-vs-");
     if (files.hasOwnProperty(a) && files.hasOwnProperty(b) && a !== b) sides = [a, b];
   }
-  if (!sides) return;
 
   function get(url) {
     return fetch(url, { credentials: "same-origin" }).then(function (answer) {
       if (!answer.ok) throw new Error(url + ": HTTP " + answer.status);
       return answer.json();
     });
+  }
+
+  /* The normal form of a name, as resolve.normal in computeatlas/silicon/resolve.py (and static/search.js). */
+  function normal(text) {
+    return text.normalize("NFKC").replace(/\p{Cf}/gu, "").toLowerCase().replace(/[\s_\-]+/g, " ").trim();
+  }
+
+  /* The accelerator id a name means, as resolve.resolve_id reads it from the search index's
+   * exact names (id, then alias, then name; a name several parts share means none), or null. */
+  function resolved(index, text) {
+    var name;
+    try { name = decodeURIComponent(text); } catch (e) { name = text; }
+    var hits = (index.exact[normal(name)] || []).filter(function (e) { return index.parts[e[0]].kind === "accelerator"; });
+    if (!hits.length) return null;
+    var best = Math.min.apply(null, hits.map(function (e) { return e[1]; }));
+    var ids = [];
+    hits.forEach(function (e) {
+      var ident = index.parts[e[0]].id;
+      if (e[1] === best && ids.indexOf(ident) < 0) ids.push(ident);
+    });
+    return ids.length === 1 ? ids[0] : null;
+  }
+
+  /* A pair named by aliases or names: go to the pair's one address (ids sorted), as the server
+   * redirects; there the built page, or this script again, shows it. */
+  function redirect(index) {
+    for (var n = 1; n < pieces.length; n++) {
+      var a = resolved(index, pieces.slice(0, n).join("-vs-")), b = resolved(index, pieces.slice(n).join("-vs-"));
+      if (a && b && a !== b) {
+        var target = compare + [a, b].sort().join("-vs-") + "/";
+        if (target !== path) window.location.replace(target);
+        box.setAttribute("data-redirect", target);
+        return;
+      }
+    }
+  }
+
+  if (!sides) {
+    var indexUrl = box.getAttribute("data-index");
+    if (indexUrl) get(indexUrl).then(redirect).catch(function (error) { box.setAttribute("data-index-error", String(error && error.message || error)); });
+    return;
   }
 
   function el(tag, attrs, children) {
