@@ -33,10 +33,28 @@ def synthetic_history(root: Path, size: int, now: dt.datetime, runs_per_day: int
     """Write ``size`` accepted observations collected evenly over the 365 days before ``now``
     (30 providers, 200 instance types over 20 accelerators, 7 regions, on-demand and spot:
     4,200 offers) under ``root`` as committed runs: ``runs_per_day`` runs per day (each a
-    manifest in ``runs/`` and one Parquet file per day it covers). Raises ``duckdb.Error``."""
-    observations, staging = root / "observations", root / ".bench-staging"
+    manifest in ``runs/`` and one Parquet file per day it covers, two where a chunk of
+    :data:`CHUNK` rows ends). Raises ``duckdb.Error``."""
+    observations = root / "observations"
     observations.mkdir(parents=True)
     (root / "runs").mkdir()
+    files: dict[str, list[str]] = {}
+    for chunk, first in enumerate(range(0, size, CHUNK)):
+        _chunk(root, size, now, runs_per_day, first, min(size, first + CHUNK), chunk, files)
+    for run, written in files.items():
+        (root / "runs" / f"{run}.json").write_text(json.dumps({"run": run, "format": "synthetic", "files": written}))
+
+
+CHUNK = 10_000_000
+"""Rows generated per DuckDB COPY: a partitioned COPY keeps its partitions' rows in memory until
+it ends (about 19 GB at 100 million rows), so a larger history is written in chunks."""
+
+
+def _chunk(
+    root: Path, size: int, now: dt.datetime, runs_per_day: int, start: int, stop: int, chunk: int, files: dict[str, list[str]]
+) -> None:
+    """Write rows ``start``..``stop`` of the ``size``-row history as run files (their names in ``files`` per run)."""
+    observations, staging = root / "observations", root / ".bench-staging"
     step = 24 // runs_per_day
     with duckdb.connect() as con:
         con.execute("SET TimeZone = 'UTC'")
@@ -57,20 +75,19 @@ def synthetic_history(root: Path, size: int, now: dt.datetime, runs_per_day: int
                          || '0000000000Z-synthetic' AS run,
                        CAST(collected AS DATE) AS date
                 FROM (SELECT i, TIMESTAMPTZ '{now:%Y-%m-%d %H:%M:%S}+00' - to_seconds(CAST((i * 31536000) // {size} AS BIGINT)) AS collected
-                      FROM range({size}) t(i))
+                      FROM range({start}, {stop}) t(i))
               )
             ) TO '{staging}' (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date, run_part), FILENAME_PATTERN 'part-{{i}}')
         """)
-    files: dict[str, list[str]] = {}
     for part in sorted(staging.glob("date=*/run_part=*/*.parquet")):
         run = part.parent.name.removeprefix("run_part=")
-        target = observations / part.parent.parent.name / f"part-{run}-{part.stem.removeprefix('part-')}.parquet"
+        target = (
+            observations / part.parent.parent.name / f"part-{run}-c{chunk}n{part.stem.removeprefix('part-')}.parquet"
+        )  # no hyphen: the run is what comes before the last one
         target.parent.mkdir(exist_ok=True)
         os.replace(part, target)
         files.setdefault(run, []).append(str(target.relative_to(root)))
     shutil.rmtree(staging)
-    for run, written in files.items():
-        (root / "runs" / f"{run}.json").write_text(json.dumps({"run": run, "format": "synthetic", "files": written}))
 
 
 def timed(step: Any) -> tuple[float | None, str]:

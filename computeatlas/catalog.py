@@ -18,7 +18,7 @@ from computeatlas.core.catalog import DEFAULT_DATA, CatalogError, CrossCheck, Pr
 from computeatlas.economics import claims, models
 from computeatlas.energy import records as energy_records
 from computeatlas.energy.catalog import EnergyCatalog
-from computeatlas.silicon import checks, curated, systems
+from computeatlas.silicon import checks, curated, systems, targets
 from computeatlas.silicon import records as silicon_records
 
 
@@ -40,6 +40,7 @@ KINDS: tuple[RecordKind, ...] = (
     silicon_records.VENDORS,
     silicon_records.ACCELERATORS,
     curated.COMPARISONS,
+    targets.COVERAGE,
     cloud_records.PROVIDERS,
     systems.SYSTEMS,
     energy_records.TOPICS,
@@ -55,6 +56,7 @@ CROSS_CHECKS: tuple[CrossCheck, ...] = (
     silicon_records.cross_check,
     checks.cross_check,
     curated.cross_check,
+    targets.cross_check,
     cloud_records.cross_check,
     systems.cross_check,
     claims.cross_check,

@@ -68,7 +68,9 @@ MAPPING: dict[str, str] = {
     "huawei-ascend-910": "Huawei Ascend 910",
     "huawei-ascend-910b2": "Huawei Ascend 910B2",
     "huawei-ascend-910c": "Huawei Ascend 910C",
+    "huawei-ascend-950dt": "Huawei Ascend 950DT",
     "intel-data-center-gpu-max-1100": "Intel Data Center GPU Max 1100",
+    "intel-data-center-gpu-max-1350": "Intel Data Center GPU Max 1350",
     "intel-data-center-gpu-max-1550": "Intel Data Center GPU Max 1550",
     "intel-gaudi": "Intel Habana GAUDI HL-205",
     "intel-gaudi-2": "Intel Habana Gaudi2",
@@ -104,12 +106,19 @@ MAPPING: dict[str, str] = {
     "nvidia-rtx-a5000": "NVIDIA RTX A5000",
     "nvidia-rtx-a6000": "NVIDIA RTX A6000",
     "nvidia-t4": "NVIDIA Tesla T4",
+    "nvidia-tesla-p100-sxm2": "NVIDIA Tesla P100 SXM2",
+    "nvidia-tesla-p4": "NVIDIA Tesla P4",
+    "nvidia-tesla-p40": "NVIDIA P40",
+    "nvidia-v100-pcie-16gb": "NVIDIA Tesla V100 PCIe 16 GB",
     "tesla-dojo-d1": "Tesla D1 Dojo",
 }
 """Our id → Epoch's ``Hardware name``, by hand. Parts Epoch lacks (MI100, MI210, MI250, MI455X,
 Inferentia, WSE-3, Maia 200, A100 PCIe 80GB, L40S, H200 NVL, RTX 5090, RTX 4000 Ada, A16, A2,
-Zhenwu 810E) are not listed, nor is the Iluvatar CoreX Big Island: Epoch's "Tiangai 100 (BI-V100)"
-row may be the same part, but no source we read says so."""
+Zhenwu 810E, Radeon PRO V620/V710, Flex 140/170, MTT S3000/S5000, Ascend 950PR) are not listed,
+nor is the Iluvatar CoreX Big Island: Epoch's "Tiangai 100 (BI-V100)" row may be the same part, but
+no source we read says so. The Cambricon MLU270 chip is not paired with Epoch's MLU270-S4 and F4
+cards, nor the A800 80GB PCIe with Epoch's row of that name (its 250 W against the 300 W we read
+for the A800 PCIe card is unresolved; no NVIDIA datasheet was readable)."""
 
 COLUMNS: dict[str, str] = {
     "memory": "Memory (bytes)",

@@ -23,6 +23,7 @@ def test_collections_come_in_load_order() -> None:
         "vendors",
         "accelerators",
         "comparisons",
+        "coverage",
         "providers",
         "systems",
         "energy",

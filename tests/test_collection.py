@@ -8,10 +8,12 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
 
 from computeatlas.catalog import load
 from computeatlas.cli import app as cli
@@ -33,6 +35,8 @@ def _routes(server: Server) -> None:
     server.route("/offers/v1.0/aws/AmazonEC2/current/region_index.json", Answer.file("aws-region-index.json"))
     for region in ("ap-northeast-1", "ca-central-1"):
         server.route(f"/offers/v1.0/aws/AmazonEC2/20250912225308/{region}/index.csv", Answer.file(f"aws-{region}.csv"))
+    for region in ("us-east-1", "us-west-2"):
+        server.route(f"/offers/v1.0/aws/AmazonEC2/20260910195514/{region}/index.csv", Answer.file(f"aws-{region}.csv"))
     server.route("/v1/services/6F81-5844-456A/skus", Answer.file("gcp-page1.json"), Answer.file("gcp-page2.json"))
     server.route(ORACLE, Answer.file("oracle-products.json"))
     server.route("/api/v0/bundles/", Answer.file("vastai-bundles.json"))
@@ -69,17 +73,18 @@ def test_collect_all_runs_every_collector_into_its_own_run_and_records_each_atte
     assert {name: [a.result for a in got] for name, got in found.items()} == {name: ["imported"] for name in SOURCES}
     rows = {name: (got[0].rows_read, got[0].accepted, got[0].held) for name, got in found.items()}
     assert rows == {
-        "aws": (6, 0, 0),  # the recorded AWS lines are all skipped (see test_collectors), so AWS adds no run
+        "aws": (16, 8, 0),  # Tokyo's and Canada's lines skipped (dedicated, SQL Server), the p5 Capacity Block line too
         "azure": (10, 9, 1),  # two requests of ten instance types each: the second is answered with the last page again
-        "gcp": (3, 0, 3),  # one GPU SKU in three regions: an accelerator part without its host (see the next test)
+        "gcp": (3, 15, 3),  # five A2 machines joined from the core, RAM and GPU SKUs in three regions; the GPU SKU alone held
         "oracle": (10, 4, 2),
-        "vastai": (12, 0, 2),  # four GPU names asked, each answered with the H100 SXM offers: see the next test
+        "vastai": (12, 3, 0),  # four GPU names asked, each answered with the H100 SXM offers: see the next test
         "skypilot-lambda": (5, 3, 1),
         "skypilot-runpod": (3, 3, 3),  # on-demand and spot per line; the spot column copies the on-demand one
     }
+    assert all(accepted >= 1 for _, accepted, _ in rows.values())
     runs = Store(store).runs()
-    assert len(runs) == 6 and {r["format"] for r in runs} == {f"collector:{n}" for n in SOURCES if n != "aws"}
-    assert found["aws"][0].run is None and all(found[n][0].run for n in SOURCES if n != "aws")
+    assert len(runs) == 7 and {r["format"] for r in runs} == {f"collector:{n}" for n in SOURCES}
+    assert all(found[n][0].run for n in SOURCES)
 
 
 def _decided(store: Path, provider: str) -> list[tuple[str, str, str, float, str, list[str]]]:
@@ -95,12 +100,19 @@ def _decided(store: Path, provider: str) -> list[tuple[str, str, str, float, str
 
 
 def test_the_recorded_responses_land_as_accepted_prices_where_our_table_places_them(tmp_path: Path) -> None:
-    """The values are the fixtures' own: Oracle's items[].currencyCodeLocalizations PAY_AS_YOU_GO values (USD
-    per GPU-hour), SkyPilot's Price ÷ AcceleratorCount, Google's units + nanos, Vast.ai's offers unplaced."""
+    """The values are the fixtures' own: AWS's PricePerUnit ÷ the instance's accelerators, Oracle's items[].currencyCodeLocalizations PAY_AS_YOU_GO values (USD
+    per GPU-hour), SkyPilot's Price ÷ AcceleratorCount, Google's A2 machines as vCPUs × core + GiB × RAM + GPUs ×
+    GPU SKU ÷ GPUs, Vast.ai's dph_total ÷ num_gpus."""
     with _loopback() as server:
         settings = _settings(tmp_path, server)
-        collect_sources(["gcp", "oracle", "vastai", "skypilot-lambda", "skypilot-runpod"], settings, load(), client=_fast)
+        collect_sources(["aws", "gcp", "oracle", "vastai", "skypilot-lambda", "skypilot-runpod"], settings, load(), client=_fast)
     store = settings.prices_dir
+    # AWS's PricePerUnit ÷ the table's count: 21.957642 / 8, 55.04 / 8, 21.5 / 16 Trainium chips
+    assert _decided(store, "aws") == [
+        (name, region, "on_demand", price, "accepted", [])
+        for name, price in (("g6.xlarge", 0.8048), ("p4d.24xlarge", 2.744705), ("p5.48xlarge", 6.88), ("trn1.32xlarge", 1.34375))
+        for region in ("us-east-1", "us-west-2")
+    ]
     assert _decided(store, "oracle") == [
         ("Compute  - GPU - A10", "", "on_demand", 2.0, "accepted", []),
         ("Compute - GPU - L40S", "", "on_demand", 3.5, "accepted", []),
@@ -119,15 +131,42 @@ def test_the_recorded_responses_land_as_accepted_prices_where_our_table_places_t
         ("2x_A100-80GB_SECURE", "US/US-TX-1", "on_demand", 1.39, "accepted", []),  # 2.78 for two GPUs
     ]
     assert {tuple(r[5]) for r in _decided(store, "runpod") if r[2] == "spot"} == {("spot_equals_on_demand",)}
-    # Vast.ai's raw offers, named as SkyPilot's fetcher names them; our rows are SkyPilot's rounded specs (…-32-65536)
-    assert [(r[0], r[1], r[4], r[5]) for r in _decided(store, "vast-ai")] == [
-        ("1x-H100_SXM-26-226489", ", US", "held", ["unplaced"]),
-        ("8x-H100_SXM-224-2063854", "Japan, JP", "held", ["unplaced"]),
+    # Vast.ai's offers in its own words, placed by data/instances/vast-ai.csv: 1.3867 and 1.9335 are gpu-index's own pins
+    assert [(r[0], r[1], r[3], r[4]) for r in _decided(store, "vast-ai")] == [
+        ("1x H100 SXM", ", US", 1.386741, "accepted"),
+        ("8x H100 SXM", "Japan, JP", 4.394944, "accepted"),
+        ("8x H100 SXM", "New Jersey, US", 1.93352, "accepted"),
     ]
-    assert _decided(store, "google-cloud") == [
-        ("Nvidia Tesla A100 GPU", region, "on_demand", 2.933908, "held", ["split_bill"])
-        for region in ("us-central1", "us-east1", "us-west1")
+    google = _decided(store, "google-cloud")
+    regions = ("us-central1", "us-east1", "us-west1")
+    assert [r for r in google if r[0] == "Nvidia Tesla A100 GPU"] == [
+        ("Nvidia Tesla A100 GPU", region, "on_demand", 2.933908, "held", ["split_bill"]) for region in regions
     ]
+    # 12 × 0.031611 + 85 × 0.004237 + 2.933908 = 3.673385, Cyclenerd's a2-highgpu-1g us-central1 hour; ×n for n GPUs
+    per_gpu = {"a2-highgpu-1g": 3.673385, "a2-highgpu-2g": 3.673385, "a2-highgpu-4g": 3.673385, "a2-highgpu-8g": 3.673385}
+    per_gpu["a2-megagpu-16g"] = 3.483719  # 55.739504 / 16: 96 vCPUs and 1360 GiB for 16 GPUs
+    assert [r for r in google if r[0] != "Nvidia Tesla A100 GPU"] == [
+        (name, region, "on_demand", price, "accepted", []) for name, price in per_gpu.items() for region in regions
+    ]
+    basis = Store(store).query("SELECT note FROM latest WHERE instance_type = 'a2-highgpu-1g' AND region = 'us-central1'")[0]["note"]
+    assert "12 vCPU × 0.031611 (2922-40C5-B19F) + 85 GiB × 0.004237 (2390-DCAF-DA38) + 1 GPU × 2.933908 (039F-D0DA-4055)" in basis
+
+
+def test_a_vastai_offer_of_a_count_the_table_has_no_row_for_is_held_unplaced_with_its_name(tmp_path: Path) -> None:
+    text = (FIXTURES / "vastai-bundles.json").read_text(encoding="utf-8").replace('"num_gpus": 1,', '"num_gpus": 3,')
+    with _loopback() as server:
+        server.route("/api/v0/bundles/", Answer(text.encode()))
+        settings = _settings(tmp_path, server)
+        collect_sources(["vastai"], settings, load(), client=_fast)
+    rows = Store(settings.prices_dir).query(
+        "SELECT instance_type, status, rules, reasons FROM latest WHERE provider = 'vast-ai' ORDER BY instance_type"
+    )
+    assert [(r["instance_type"], r["status"], list(r["rules"])) for r in rows] == [
+        ("3x H100 SXM", "held", ["unplaced"]),
+        ("8x H100 SXM", "accepted", []),
+        ("8x H100 SXM", "accepted", []),
+    ]
+    assert rows[0]["reasons"][0] == "unknown instance type '3x H100 SXM' at provider 'vast-ai'"
 
 
 def test_a_skypilot_memory_that_genuinely_disagrees_is_still_held(tmp_path: Path) -> None:
@@ -157,6 +196,58 @@ def test_a_failing_source_stores_nothing_keeps_earlier_runs_and_never_blocks_the
     after = Store(settings.prices_dir).runs()
     assert len(after) == 2 and before[0] in after  # the earlier Oracle run is still there, as it was
     assert [a.result for a in attempts(settings.prices_dir, "oracle")[0]] == ["failed", "imported"]
+
+
+FIRST = {
+    "aws": ("/offers/v1.0/aws/index.json", "aws-offer-index.json"),
+    "azure": ("/api/retail/prices", "azure-page1.json"),
+    "gcp": ("/v1/services/6F81-5844-456A/skus", "gcp-page1.json"),
+    "oracle": (ORACLE, "oracle-products.json"),
+    "vastai": ("/api/v0/bundles/", "vastai-bundles.json"),
+    "skypilot-lambda": ("/skypilot-org/skypilot-catalog/master/catalogs/v8/lambda/vms.csv", "skypilot-lambda-vms.csv"),
+    "skypilot-runpod": ("/skypilot-org/skypilot-catalog/master/catalogs/v8/runpod/vms.csv", "skypilot-runpod-vms.csv"),
+}
+"""Each collector's first request and its recorded answer."""
+
+
+def _failing(kind: str, fixture: str) -> Answer:
+    if kind == "500":
+        return Answer(b"Internal Server Error", 500, "text/plain")
+    if kind == "timeout":
+        return Answer.file(fixture, delay=0.8)
+    if kind == "cut":
+        return Answer.file(fixture, cut=60)
+    text = b"SKU,Price\nX,1\n" if fixture.endswith(".csv") else b'{"unexpected": []}'  # another schema
+    return Answer(text, content_type="text/csv" if fixture.endswith(".csv") else "application/json")
+
+
+@pytest.mark.parametrize("kind", ["500", "timeout", "cut", "schema"])
+def test_every_collector_failing_leaves_its_earlier_run_and_current_prices_untouched(tmp_path: Path, kind: str) -> None:
+    catalog = load()
+    with _loopback() as server:
+        settings = _settings(tmp_path, server)
+        collect_sources(None, settings, catalog, client=_fast)
+        store = Store(settings.prices_dir)
+        runs, current = store.runs(), _decided(settings.prices_dir, "google-cloud") + _decided(settings.prices_dir, "vast-ai")
+        for path, fixture in FIRST.values():
+            server.route(path, _failing(kind, fixture))
+        later = collect_sources(None, settings, catalog, client=lambda: http.client(timeout=0.3, attempts=1, backoff=0.01))
+    assert {o.attempt.source: o.attempt.result for o in later} == dict.fromkeys(FIRST, "failed")
+    assert all(o.attempt.run is None and o.attempt.error for o in later)
+    words = {
+        "500": "HTTP 500 Internal Server Error",
+        "timeout": "timed out (ReadTimeout)",
+        "cut": "peer closed connection",
+        "schema": "missing",
+    }
+    assert all(
+        (o.attempt.error or "").startswith(f"{o.attempt.source}: http://127.0.0.1:") and words[kind] in (o.attempt.error or "")
+        for o in later
+    )
+    assert Store(settings.prices_dir).runs() == runs and len(runs) == 7
+    assert _decided(settings.prices_dir, "google-cloud") + _decided(settings.prices_dir, "vast-ai") == current
+    assert ("a2-highgpu-1g", "us-central1", "on_demand", 3.673385, "accepted", []) in current
+    assert [a.result for a in attempts(settings.prices_dir, "gcp")[0]] == ["failed", "imported"]
 
 
 def test_without_an_api_key_gcp_is_skipped_and_says_so(tmp_path: Path) -> None:
@@ -202,3 +293,16 @@ def test_cli_collect_names_a_failure_and_exits_1(tmp_path: Path) -> None:
         result = CliRunner().invoke(cli, ["prices", "collect", "oracle", "--prices", str(tmp_path / "prices")], env=env)
     assert result.exit_code == 1
     assert "oracle failed, nothing stored from it: oracle: http://127.0.0.1:" in result.stderr and "(field 'items')" in result.stderr
+
+
+def test_after_collect_all_the_status_page_shows_each_sources_state(tmp_path: Path, make_client: Callable[..., TestClient]) -> None:
+    with _loopback() as server:
+        settings = _settings(tmp_path, server)
+        collect_sources(None, settings, load(), client=_fast)
+    page = BeautifulSoup(make_client(load(), Settings(prices=settings.prices_dir)).get("/cloud/status").text, "lxml")
+    rows = {tr["data-source"]: tr for tr in page.select("#sources tbody tr")}
+    assert set(rows) == set(SOURCES) and all(rows[n]["data-schedule"] == "current" for n in SOURCES)
+    success = {n: " ".join(rows[n].select_one(".last-success").get_text("").split()) for n in SOURCES}
+    assert "imported, 3 rows read, 15 accepted, 3 held · run " in success["gcp"]
+    assert "imported, 12 rows read, 3 accepted, 0 held · run " in success["vastai"]
+    assert "imported, 16 rows read, 8 accepted, 0 held · run " in success["aws"]

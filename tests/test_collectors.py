@@ -12,15 +12,17 @@ import urllib.parse
 import httpx
 import pytest
 
+from computeatlas.catalog import load
 from computeatlas.cloud.collectors import http
 from computeatlas.cloud.collectors.aws import Aws
 from computeatlas.cloud.collectors.azure import Azure
 from computeatlas.cloud.collectors.base import CollectorError
-from computeatlas.cloud.collectors.gcp import Gcp
+from computeatlas.cloud.collectors.gcp import Gcp, machines
 from computeatlas.cloud.collectors.oracle import Oracle
 from computeatlas.cloud.collectors.skypilot import SkyPilot
 from computeatlas.cloud.collectors.vastai import VastAi, gpu_names
 from computeatlas.cloud.importers.skypilot import stated_memory_gb
+from computeatlas.cloud.instances import instance_table
 from tests.loopback import FIXTURES, Answer, serving
 
 NOW = dt.datetime(2026, 12, 4, 6, 0, tzinfo=dt.UTC)
@@ -41,6 +43,8 @@ def _aws_routes(server: object) -> None:
     route("/offers/v1.0/aws/AmazonEC2/current/region_index.json", Answer.file("aws-region-index.json"))
     route("/offers/v1.0/aws/AmazonEC2/20250912225308/ap-northeast-1/index.csv", Answer.file("aws-ap-northeast-1.csv"))
     route("/offers/v1.0/aws/AmazonEC2/20250912225308/ca-central-1/index.csv", Answer.file("aws-ca-central-1.csv"))
+    route("/offers/v1.0/aws/AmazonEC2/20260910195514/us-east-1/index.csv", Answer.file("aws-us-east-1.csv"))
+    route("/offers/v1.0/aws/AmazonEC2/20260910195514/us-west-2/index.csv", Answer.file("aws-us-west-2.csv"))
 
 
 def test_azure_follows_next_page_links_on_its_own_host_and_maps_the_meters() -> None:
@@ -58,14 +62,39 @@ def test_azure_follows_next_page_links_on_its_own_host_and_maps_the_meters() -> 
     assert got.skipped == {}
 
 
+AWS_TYPES = ["c6i.large", "m6id.2xlarge", "g6.xlarge", "p4d.24xlarge", "p5.48xlarge", "trn1.32xlarge"]
+
+
 def test_aws_reads_the_offer_index_the_region_index_and_each_regional_file_streamed() -> None:
     with serving() as server, _client() as client:
         _aws_routes(server)
-        got = Aws(server.url, now=lambda: NOW, instance_types=["c6i.large", "m6id.2xlarge"]).collect(client)
-    assert got.pages == 4 and got.rows_read == 6
-    # the recorded lines are Windows with SQL Server, dedicated tenancy or an upfront fee: each skipped with its reason
-    assert got.skipped == {"tenancy 'Dedicated' (only shared tenancy is read)": 3, "pre-installed software in the price": 3}
-    assert got.observations == []
+        got = Aws(server.url, now=lambda: NOW, instance_types=AWS_TYPES).collect(client)
+    assert got.pages == 6 and got.rows_read == 16
+    # Tokyo's and Canada's lines are Windows with SQL Server or dedicated tenancy; the p5 Capacity Block line's 0.00 is no
+    # on-demand price; g4dn.xlarge is not one of the types asked
+    assert got.skipped == {
+        "tenancy 'Dedicated' (only shared tenancy is read)": 3,
+        "pre-installed software in the price": 3,
+        "market option 'CapacityBlock' (not an on-demand or reserved instance's price)": 1,
+    }
+    rows = [(o.instance_type, o.region, o.pricing.value, o.amount, o.currency, o.price_basis.value) for o in got.observations]
+    assert rows == [
+        ("g6.xlarge", "us-east-1", "on_demand", 0.8048, "USD", "instance"),
+        ("p4d.24xlarge", "us-east-1", "on_demand", 21.957642, "USD", "instance"),
+        ("p5.48xlarge", "us-east-1", "on_demand", 55.04, "USD", "instance"),
+        ("trn1.32xlarge", "us-east-1", "on_demand", 21.5, "USD", "instance"),
+        ("g6.xlarge", "us-west-2", "on_demand", 0.8048, "USD", "instance"),
+        ("p4d.24xlarge", "us-west-2", "on_demand", 21.95764, "USD", "instance"),  # not us-east-1's 21.957642
+        ("p5.48xlarge", "us-west-2", "on_demand", 55.04, "USD", "instance"),
+        ("trn1.32xlarge", "us-west-2", "on_demand", 21.5, "USD", "instance"),
+    ]
+    extra = json.loads(got.observations[1].raw_extra)
+    assert extra == {
+        "Publication Date": "2026-09-10T19:55:14Z",
+        "PriceDescription": "$21.957642 per On Demand Linux p4d.24xlarge Instance Hour",
+        "SKU": "H7NGEAC6UEHNTKSJ",
+    }
+    assert got.observations[1].source_url.endswith("/offers/v1.0/aws/AmazonEC2/20260910195514/us-east-1/index.csv")
 
 
 def test_aws_stops_at_the_row_bound_with_a_warning() -> None:
@@ -74,6 +103,7 @@ def test_aws_stops_at_the_row_bound_with_a_warning() -> None:
         got = Aws(server.url, now=lambda: NOW, instance_types=["c6i.large"], max_rows=2).collect(client)
     assert got.rows_read == 2 and len(got.warnings) == 1 and "row bound (2 rows read)" in got.warnings[0]
     assert server.hits("/offers/v1.0/aws/AmazonEC2/20250912225308/ca-central-1/index.csv") == 0
+    assert server.hits("/offers/v1.0/aws/AmazonEC2/20260910195514/us-east-1/index.csv") == 0
 
 
 def test_aws_a_file_without_a_column_it_reads_names_the_column() -> None:
@@ -175,11 +205,54 @@ def test_gcp_follows_page_tokens_and_prices_each_gpu_sku_per_region_per_accelera
         server.route(GCP, Answer.file("gcp-page1.json"), Answer.file("gcp-page2.json"))
         got = Gcp(server.url, settings={"gcp_api_key": "test-key"}, now=lambda: NOW).collect(client)
     assert server.hits(GCP) == 2 and "key=test-key" in server.seen[0][0] and "pageToken=APKCS1HVa0Yp" in server.seen[1][0]
-    assert got.skipped == {"not a GPU or TPU SKU": 2}
+    assert got.skipped == {"not a GPU or TPU SKU, nor a core or RAM SKU of a machine of ours": 2}  # no machines given
     assert [(o.instance_type, o.region, o.amount, o.price_basis.value) for o in got.observations] == [
         ("Nvidia Tesla A100 GPU", region, 2.933908, "accelerator") for region in ("us-central1", "us-east1", "us-west1")
     ]
     assert all("test-key" not in o.source_url for o in got.observations)
+
+
+GOOGLE = [r for r in instance_table(load()).rows if r.provider == "google-cloud"]
+
+
+def test_gcp_machines_are_the_instance_rows_with_a_host_shape_and_a_gpu_sku_of_their_accelerator() -> None:
+    found = {m.instance_type: (m.series, m.vcpus, m.memory_gib, m.accelerators, sorted(m.gpu_skus)) for m in machines(GOOGLE)}
+    assert found == {
+        "a2-highgpu-1g": ("A2", 12, 85, 1, ["Nvidia Tesla A100 GPU"]),
+        "a2-highgpu-2g": ("A2", 24, 170, 2, ["Nvidia Tesla A100 GPU"]),
+        "a2-highgpu-4g": ("A2", 48, 340, 4, ["Nvidia Tesla A100 GPU"]),
+        "a2-highgpu-8g": ("A2", 96, 680, 8, ["Nvidia Tesla A100 GPU"]),
+        "a2-megagpu-16g": ("A2", 96, 1360, 16, ["Nvidia Tesla A100 GPU"]),
+    }
+
+
+def test_gcp_joins_an_a2_machine_from_its_core_ram_and_gpu_skus_into_one_instance_price() -> None:
+    """12 × 0.031611 + 85 × 0.004237 + 2.933908 = 3.673385 USD an hour: a2-highgpu-1g on demand, the
+    figure Cyclenerd's pricing.yml gives for us-central1 (../shared/prices/cyclenerd-gcp-2026-07)."""
+    with serving() as server, _client() as client:
+        server.route(GCP, Answer.file("gcp-page1.json"), Answer.file("gcp-page2.json"))
+        got = Gcp(server.url, settings={"gcp_api_key": "k"}, now=lambda: NOW, **Gcp.table_options(GOOGLE)).collect(client)
+    assert got.skipped == {}
+    joined = {(o.instance_type, o.region): (o.amount, o.price_basis.value, o.stated_accelerators) for o in got.observations}
+    for region in ("us-central1", "us-east1", "us-west1"):
+        assert joined[("Nvidia Tesla A100 GPU", region)] == (2.933908, "accelerator", None)  # still read: held split_bill on import
+        assert joined[("a2-highgpu-1g", region)] == (3.673385, "instance", 1)
+        assert joined[("a2-highgpu-8g", region)] == (29.38708, "instance", 8)
+        assert joined[("a2-megagpu-16g", region)] == (55.739504, "instance", 16)
+    assert len(got.observations) == 3 + 5 * 3
+    one = next(o for o in got.observations if o.instance_type == "a2-highgpu-1g")
+    basis = "12 vCPU × 0.031611 (2922-40C5-B19F) + 85 GiB × 0.004237 (2390-DCAF-DA38) + 1 GPU × 2.933908 (039F-D0DA-4055) = 3.673385 USD per hour"
+    assert json.loads(one.raw_extra)["basis"] == basis and one.note.endswith(basis)
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(one.source_url).query)  # the page of the GPU SKU, its key hidden
+    assert query["key"] == ["<key>"] and query["pageToken"][0].startswith("APKCS1HVa0Yp") and one.source_url.startswith(server.url + GCP)
+
+
+def test_gcp_a_machine_whose_ram_sku_is_not_priced_is_not_joined() -> None:
+    """Only page 2 (the GPU SKU): no core or RAM price, so no machine reading, never a GPU-only machine price."""
+    with serving() as server, _client() as client:
+        server.route(GCP, Answer.file("gcp-page2.json"))
+        got = Gcp(server.url, settings={"gcp_api_key": "k"}, now=lambda: NOW, **Gcp.table_options(GOOGLE)).collect(client)
+    assert {o.instance_type for o in got.observations} == {"Nvidia Tesla A100 GPU"}
 
 
 def test_gcp_a_missing_field_names_it_and_never_shows_the_key() -> None:
@@ -230,9 +303,10 @@ def test_skypilot_a_price_as_text_names_the_line_and_the_column() -> None:
 
 
 def test_vastai_asks_each_gpu_name_of_the_table_and_prices_each_offer_whole_per_hour() -> None:
-    """The recorded offers' own dph_total (dph_base + storage_total_cost), for num_gpus GPUs; the 8x
-    offer without cpu_cores is skipped, no instance name can be made for it."""
+    """The recorded offers' own dph_total (dph_base + storage_total_cost), for num_gpus GPUs, named in
+    Vast's own words (``<num_gpus>x <gpu_name>``); the host's cpu_cores (null on one) only in raw_extra."""
     assert gpu_names(frozenset({"8x-H100_SXM-32-65536", "1x-H100_SXM-32-65536", "4x-L40S-32-65536", "odd"})) == ["H100 SXM", "L40S"]
+    assert gpu_names(frozenset({"8x H100 SXM", "2x RTX 4090", "4x-L40S-32-65536", "x H100"})) == ["H100 SXM", "L40S", "RTX 4090"]
     with serving() as server, _client() as client:
         server.route(VAST, Answer.file("vastai-bundles.json"))
         got = VastAi(server.url, now=lambda: NOW, instance_types=["8x-H100_SXM-32-65536"]).collect(client)
@@ -250,11 +324,18 @@ def test_vastai_asks_each_gpu_name_of_the_table_and_prices_each_offer_whole_per_
         for o in got.observations
     ]
     assert rows == [
-        ("vast-ai", "1x-H100_SXM-26-226489", ", US", "on_demand", 1.3867407407407408, "instance", 1),
-        ("vast-ai", "8x-H100_SXM-224-2063854", "Japan, JP", "on_demand", 35.159555555555556, "instance", 8),
+        ("vast-ai", "1x H100 SXM", ", US", "on_demand", 1.3867407407407408, "instance", 1),
+        ("vast-ai", "8x H100 SXM", "Japan, JP", "on_demand", 35.159555555555556, "instance", 8),
+        ("vast-ai", "8x H100 SXM", "New Jersey, US", "on_demand", 15.468158814814817, "instance", 8),
     ]
-    assert got.skipped == {"no CPU cores or GPU count stated (no instance name can be made)": 1}
-    assert json.loads(got.observations[1].raw_extra)["dph_base"] == 35.157333333333334
+    assert got.skipped == {}
+    extra = [json.loads(o.raw_extra) for o in got.observations]
+    assert [(e["id"], e["cpu_cores"], e["cpu_ram"]) for e in extra] == [
+        (48285735, 26, 226489),
+        (47905648, 224, 2063854),
+        (48370130, None, 1572864),
+    ]
+    assert extra[1]["dph_base"] == 35.157333333333334
     assert got.observations[0].source_url.startswith(server.url + VAST + "?q=")
 
 

@@ -494,8 +494,11 @@ def test_real_data_exports_every_accelerator_with_a_state_for_every_number(real_
     assert rows["nvidia-a100-sxm-80gb"]["fp8_dense_tflops_state"] == "not applicable"
     mi300x = rows["amd-instinct-mi300x"]  # AMD's CDNA 3 white paper: 2,614.9 dense, 5,229.8 with sparsity
     assert (mi300x["fp8_dense_tflops"], mi300x["fp8_sparse_tflops"], mi300x["fp8_sparse_tflops_state"]) == (2614.9, 5229.8, "published")
-    mi350x = rows["amd-instinct-mi350x"]  # AMD's FP8 sparsity figure was not legible in the copy we read
-    assert (mi350x["fp8_dense_tflops"], mi350x["fp8_sparse_tflops"], mi350x["fp8_sparse_tflops_state"]) == (4600, None, "not yet collected")
+    mi350x = rows["amd-instinct-mi350x"]  # AMD's ROCm MI350 Series table: 4.6 PF dense, 9.2 PF with sparsity
+    assert (mi350x["fp8_dense_tflops"], mi350x["fp8_sparse_tflops"], mi350x["fp8_sparse_tflops_state"]) == (4600, 9200, "published")
+    mi455x = rows["amd-instinct-mi455x"]  # AMD's CDNA 5 feature summary lists no sparsity figure
+    assert (mi455x["fp8_dense_tflops"], mi455x["fp8_sparse_tflops"]) == (20130, None)
+    assert mi455x["fp8_sparse_tflops_state"] == "not yet collected"
     trn2 = rows["aws-trainium-2"]
     assert trn2["fp8_sparse_pattern"] == "M:N structured (AWS: up to 4:16)"
 

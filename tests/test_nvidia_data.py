@@ -3,7 +3,7 @@
 Each expected value was read from the source the record cites: NVIDIA's Blackwell and GH200
 datasheets (copies hosted in a public repository), NVIDIA's DGX Cloud benchmarking README,
 NVIDIA's MLPerf system descriptions, NVIDIA's CUDA GPU list and the Transformer Engine
-support matrix.
+support matrix; and one Intel Gaudi figure from Habana Labs' MLPerf system description.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from computeatlas.core.claims import (
     NumberFormat,
     SourceKind,
 )
+from computeatlas.core.provenance import ReadAt
 from computeatlas.core.states import State
 
 FP4, FP8, BF16 = NumberFormat.FP4, NumberFormat.FP8, NumberFormat.BF16
@@ -44,10 +45,14 @@ def test_gb300_dense_rates_are_nvidias_non_sparse_figures(real_catalog: Catalog)
     assert gb300.specs.memory.figure.amount == pytest.approx(279e9)
     assert gb300.specs.power.figure.amount == pytest.approx(1400)
     assert all(gb300.sources[c.source].kind is SourceKind.VENDOR for _, c in gb300.claims() if c.state is State.PUBLISHED)
-    # GB200's datasheet says 5 PFLOPS BF16 with sparsity (2.5 dense); the benchmarking README's 2.45 is kept beside it.
-    gb200_bf16 = real_catalog.accelerator("nvidia-gb200").compute(BF16)
-    assert gb200_bf16.figure.amount == pytest.approx(2.5e15) and gb200_bf16.sparse_figure.amount == pytest.approx(5e15)
-    assert [f.amount for f in gb200_bf16.other_figures] == pytest.approx([2.25e15, 2.45e15])
+    # GB200: NVIDIA's own README gives 2,450 TFLOPS BF16 non-sparse, and it wins over the datasheet, which we read
+    # only from a third party's copy (5 PFLOPS with sparsity, 2.5 dense); the copy's figure is kept beside it.
+    gb200 = real_catalog.accelerator("nvidia-gb200")
+    gb200_bf16 = gb200.compute(BF16)
+    assert gb200_bf16.figure.amount == pytest.approx(2.45e15) and gb200_bf16.sparse_figure is None
+    assert gb200.sources[gb200_bf16.source].url.startswith("https://github.com/NVIDIA/dgxc-benchmarking/")
+    assert [f.amount for f in gb200_bf16.other_figures] == pytest.approx([2.25e15, 2.5e15])
+    assert gb200.compute(FP8).figure.amount == pytest.approx(4.9e15)
 
 
 def test_b200_dense_is_half_the_datasheets_sparse_figure(real_catalog: Catalog) -> None:
@@ -196,3 +201,22 @@ def test_parts_before_blackwell_have_no_fp4(real_catalog, ident: str) -> None:
     fp4 = real_catalog.accelerators[ident].compute(NumberFormat.FP4)
     assert fp4 is not None and fp4.state is State.NOT_APPLICABLE and fp4.source == "te-support-matrix"
     assert real_catalog.accelerators["nvidia-b200"].compute(NumberFormat.FP4).state is State.PUBLISHED
+
+
+def test_figures_moved_to_the_makers_own_hosts_are_read_there(real_catalog: Catalog) -> None:
+    moved = [
+        ("nvidia-b200", "memory_bandwidth", 7.7e12),  # DGX Cloud README: 'Memory bandwidth 7.7 TB/s per GPU'
+        ("nvidia-b200", "power", 1000),  # 'TDP 1000W'
+        ("nvidia-gb200", "memory", 186e9),  # '186 GB HBM3e per GPU'
+        ("nvidia-gb200", "memory_bandwidth", 8e12),  # 'Memory bandwidth 8 TB/s per GPU'
+        ("intel-gaudi", "memory", 32e9),  # Habana Labs' MLPerf Training v1.0 system: '32 GB', 'HBM2'
+    ]
+    for ident, field, amount in moved:
+        part = real_catalog.accelerator(ident)
+        claim = getattr(part.specs, field)
+        assert claim.figure.amount == pytest.approx(amount), (ident, field)
+        assert real_catalog.vendor_of(part).read_at(part.sources[claim.source]) is ReadAt.MAKER_HOSTED, (ident, field)
+    # Intel's MLPerf submitter folders (Habana Labs is Intel's) count as Intel's hosts; another submitter's do not.
+    intel = real_catalog.vendors["intel"]
+    assert intel.owns("https://github.com/mlcommons/inference_results_v4.0/blob/3c4a1cf/closed/Intel-HabanaLabs/systems/HLS-Gaudi2-PT.json")
+    assert not intel.owns("https://github.com/mlcommons/training_results_v3.1/blob/abc/Supermicro/systems/gaudi2.json")

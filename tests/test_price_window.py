@@ -17,6 +17,7 @@ from computeatlas.cloud.price_window import page_window, year_before
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import ParamError
 from computeatlas.core.settings import Settings
+from computeatlas.pages.price_table import newest_rows
 
 NOW = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
 OLD_DAY = "2025-10-27"  # 400 days before NOW: older than the year
@@ -198,3 +199,37 @@ def test_the_history_api_lists_the_newest_limit_and_the_page_data_its_newest_hun
     for bad in ("0", "5001", "many"):
         response = client.get("/api/prices/acme-a1/history", params={"limit": bad})
         assert response.status_code == 400 and "limit" in response.text, bad
+
+
+def _point(day: str, provider: str, median: float = 2.0) -> history.SeriesPoint:
+    return history.SeriesPoint(date=dt.date.fromisoformat(day), provider=provider, median=median, observations=1)
+
+
+def test_the_history_table_lists_whole_newest_dates_within_its_rows() -> None:
+    series = [_point("2026-11-20", "alpha"), *(_point(d, p) for d in ("2026-11-26", "2026-11-27") for p in ("alpha", "beta"))]
+    four = newest_rows(series, rows=4)
+    assert [(p.date.isoformat(), p.provider) for p in four.points] == [
+        ("2026-11-26", "alpha"),
+        ("2026-11-26", "beta"),
+        ("2026-11-27", "alpha"),
+        ("2026-11-27", "beta"),
+    ]
+    assert (four.dates, four.total_dates, four.total_points) == (2, 3, 5)
+    # The newest date is listed whole even when it alone has more points than the bound; three rows never cut a date.
+    assert [p.provider for p in newest_rows(series, rows=1).points] == ["alpha", "beta"]
+    assert newest_rows(series, rows=3).dates == 1
+    assert newest_rows(series).points == series  # the default bound (200 rows) lists this series whole
+    with pytest.raises(ValueError, match="at least 1"):
+        newest_rows(series, rows=0)
+
+
+def test_the_page_reads_no_observation_rows_yet_dates_all_of_the_history_from_the_first(client: TestClient) -> None:
+    page = _page(client, "/cloud/prices/acme-a1?window=all")
+    assert [t.get_text() for t in page.select("p.window time")] == [OLD_DAY, "2026-12-01"]  # from the first observation to today
+    assert not page.select("span.listed")  # four rows: the table lists them all and says nothing of a cut
+    view = history.history_view(Store(client.app.state.settings.prices_dir), "acme-a1", limit=0)  # type: ignore[attr-defined]
+    assert (view.observations, view.first, view.truncated) == ([], dt.date.fromisoformat(OLD_DAY), False)
+    assert [(p.date.isoformat(), p.provider, p.median) for p in view.series][-2:] == [
+        ("2026-11-27", "alpha", 2.25),
+        ("2026-11-27", "beta", 3.0),
+    ]

@@ -16,20 +16,18 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import duckdb
 
-from computeatlas.cloud import batch_rules, bounds, rules
+from computeatlas.cloud import batch_rules, bounds
 from computeatlas.cloud.band import PoolPrice
 from computeatlas.cloud.deduplication import stored_offers
 from computeatlas.cloud.group_rules import OFFER_SQL, first_hand, offer
+from computeatlas.cloud.import_job import ImportJob
 from computeatlas.cloud.import_summary import Summary
 from computeatlas.cloud.importers.atlas_columns import BATCH, EPOCH, load
-from computeatlas.cloud.instances import InstanceTable
 from computeatlas.cloud.observations import InputFailed
-from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.store import Store
 from computeatlas.core.tabular import TableError
 
@@ -42,25 +40,13 @@ DECISION_WORDS = (
 """SQL: a row's price and decision in words, as :data:`computeatlas.cloud.deduplication.PRIOR_SQL` joins them."""
 
 
-def imported(
-    path: Path,
-    store: Store,
-    table: InstanceTable,
-    rates: RateTable,
-    limits: rules.Limits,
-    now: dt.datetime,
-    run: str,
-    start: dt.date,
-    siblings: Mapping[str, tuple[str, ...]] | None,
-    lock_timeout: float,
-    on_wait: Callable[[str], None] | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> Summary | None:
-    """Import the atlas-format file at ``path`` as the run ``run`` (collected from ``start``
+def imported(path: Path, job: ImportJob, start: dt.date) -> Summary | None:
+    """Import the atlas-format file at ``path`` as the run ``job.run`` (collected from ``start``
     on), under the store's write lock (taken once the file is read, waiting up to
-    ``lock_timeout`` seconds, telling ``on_wait``); None, nothing stored, when the row path must
-    import it. ``progress`` is told the rows read once the run is decided. Raises
+    ``job.lock_timeout`` seconds, telling ``job.on_wait``); None, nothing stored, when the row
+    path must import it. ``job.progress`` is told the rows read once the run is decided. Raises
     :class:`InputFailed` for a header that lacks a column."""
+    store, now, run = job.store, job.now, job.run
     with duckdb.connect() as con:
         con.execute("SET TimeZone = 'UTC'")
         con.execute("SET enable_progress_bar = false")
@@ -78,10 +64,10 @@ def imported(
             summary.rejected += 1
             summary.rejected_by_reason[f"{error.column}: {error.message}"] += 1
             summary.errors.append(error)
-        with store.writing(lock_timeout, on_wait):
-            store.remove_leftovers(lock_timeout)
+        with store.writing(job.lock_timeout, job.on_wait):
+            store.remove_leftovers(job.lock_timeout)
             try:
-                if not _decided(con, store, table, rates, limits, now, run, start, siblings or {}):
+                if not _decided(con, job, start):
                     return None
                 _deduplicated(con, store, now, summary)
                 _counted(con, summary)
@@ -99,8 +85,8 @@ def imported(
                     },
                     con,
                 )
-        if progress:
-            progress(loaded.rows)
+        if job.progress:
+            job.progress(loaded.rows)
         return summary
 
 
@@ -110,20 +96,11 @@ def _one(con: duckdb.DuckDBPyConnection, sql: str, params: object = None) -> tup
     return tuple(found)
 
 
-def _decided(
-    con: duckdb.DuckDBPyConnection,
-    store: Store,
-    table: InstanceTable,
-    rates: RateTable,
-    limits: rules.Limits,
-    now: dt.datetime,
-    run: str,
-    start: dt.date,
-    siblings: Mapping[str, tuple[str, ...]],
-) -> bool:
+def _decided(con: duckdb.DuckDBPyConnection, job: ImportJob, start: dt.date) -> bool:
     """The batch placed and checked by every rule, as :func:`computeatlas.cloud.runs.import_readings`'
     row path decides it (its pool of stored prices, the parts the store knows); False when the
     row path must decide it."""
+    store, table, rates, limits, now, siblings = job.store, job.table, job.rates, job.limits, job.now, job.siblings
     rows = int(_one(con, f"SELECT count(*) FROM {BATCH}")[0])  # type: ignore[call-overload]
     low, high = dt.datetime.combine(start, dt.time(), dt.UTC), now + bounds.CLOCK_SKEW  # runs._window's
     first, last = _one(con, f"SELECT min(collected), max(collected) FROM {BATCH} WHERE collected BETWEEN ? AND ?", [low, high])

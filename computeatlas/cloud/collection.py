@@ -85,8 +85,11 @@ def configured(
     built: dict[str, Collector] = {}
     for name in wanted:
         probe = SOURCES[name](settings=values, now=now)
-        types = sorted({r.instance_type for r in table.rows if r.provider == probe.provider})
-        built[name] = SOURCES[name](base_url=settings.collector_urls.get(name), settings=values, now=now, instance_types=types)
+        rows = [r for r in table.rows if r.provider == probe.provider]
+        types = sorted({r.instance_type for r in rows})
+        built[name] = SOURCES[name](
+            base_url=settings.collector_urls.get(name), settings=values, now=now, instance_types=types, **probe.table_options(rows)
+        )
     return built
 
 

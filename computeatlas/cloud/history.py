@@ -79,7 +79,7 @@ class HistoryView(BaseModel):
     )
     filters: dict[str, str]
     observations: list[ObservedPrice] = Field(description="oldest first; the newest 'limit' when truncated")
-    limit: int | None = Field(None, description="the most observations listed (None: all)")
+    limit: int | None = Field(None, description="the most observations listed (None: all; 0: none, the series only)")
     truncated: bool = Field(description="True when the window holds more observations than are listed (narrow it with since/until)")
     series: list[SeriesPoint]
 
@@ -194,15 +194,20 @@ def history_view(
 ) -> HistoryView:
     """Accepted observations of ``accelerator`` in [since, until] (the newest ``limit``;
     ``truncated`` says when there were more) and the median series over all of them; only
-    those date partitions are read. ``window`` says how the dates were chosen
-    (:func:`page_window`); ``first`` is ``since``, or without it the first observation's date."""
-    rows = store.history(accelerator, since, until, limit=limit + 1 if limit else None, columns=SHOWN_COLUMNS, **filters)
+    those date partitions are read. ``limit=0`` lists no observation and reads none (a page that
+    shows only the series). ``window`` says how the dates were chosen (:func:`page_window`);
+    ``first`` is ``since``, or without it the first observation's date."""
+    rows = (
+        [] if limit == 0 else store.history(accelerator, since, until, limit=limit + 1 if limit else None, columns=SHOWN_COLUMNS, **filters)
+    )
     truncated = bool(limit) and len(rows) > (limit or 0)
     if truncated:
         rows = rows[1:]
     series = _SERIES.validate_python(store.series(accelerator, since, until, **filters))
     first = since
-    if first is None and rows:  # from the first observation: its date (the partition's: its UTC collection date)
+    if first is None and limit == 0:
+        first = _first_date(store, accelerator, until, filters)
+    elif first is None and rows:  # from the first observation: its date (the partition's: its UTC collection date)
         first = rows[0]["date"] if not truncated else _first_date(store, accelerator, until, filters)
     return HistoryView(
         accelerator=accelerator,

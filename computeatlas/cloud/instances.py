@@ -2,7 +2,8 @@
 
 ``data/instances/<provider>.csv`` (RFC 4180, UTF-8, a header row) has exactly the columns
 ``provider,instance_type,accelerator,variant,accelerators,billing,accelerator_memory_gb,
-source_url,source_title,verified,note``:
+source_url,source_title,verified,note``, optionally followed by the host's shape
+``vcpus,memory_gib`` (:data:`SHAPE_COLUMNS`):
 
 - ``accelerator`` is an accelerator id of the catalog; ``variant`` a key such as
   ``sxm-80gb``, or empty when the provider's documentation does not state it (never
@@ -14,7 +15,11 @@ source_url,source_title,verified,note``:
   provider states it, or empty; ``computeatlas validate`` fails a row whose figure is none
   of the memory sizes its accelerator record publishes (:func:`memory_problem`);
 - every row cites the provider's documentation (``source_url``, ``source_title``) and the
-  date it was last checked (``verified``).
+  date it was last checked (``verified``);
+- ``vcpus`` and ``memory_gib`` are the host's vCPUs and memory (GiB, 2³⁰ bytes) as the
+  provider states them, for a provider that bills them apart from the accelerators (Google's
+  machine types: vCPU and memory SKUs beside the GPU SKU), or empty; a collector that joins
+  such parts into one instance price reads them (:mod:`computeatlas.cloud.collectors.gcp`).
 
 The importer places a price only through this table (:meth:`InstanceTable.find`); a
 name the table lacks is held, never guessed from a collector's normalised GPU name. An
@@ -63,6 +68,9 @@ COLUMNS = (
 )
 """The columns of an instance-table file, in order."""
 
+SHAPE_COLUMNS = ("vcpus", "memory_gib")
+"""The optional columns after :data:`COLUMNS`: the host's shape (a file has both or neither)."""
+
 
 AZURE = "azure"
 """The provider id whose size names :meth:`InstanceTable.find` also matches folded."""
@@ -92,8 +100,10 @@ class InstanceType(Record):
     source_title: str = Field(min_length=1)
     verified: dt.date
     note: str = ""
+    vcpus: int | None = Field(None, ge=1, description="the host's vCPUs, where billed apart; empty = not used")
+    memory_gib: float | None = Field(None, gt=0, description="the host's memory, GiB, where billed apart; empty = not used")
 
-    @field_validator("accelerator_memory_gb", mode="before")
+    @field_validator("accelerator_memory_gb", "vcpus", "memory_gib", mode="before")
     @classmethod
     def _blank(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -224,7 +234,13 @@ def load_instances(folder: Path, today: dt.date | None = None) -> InstanceTable:
     seen: dict[str, str] = {}
     for path in sorted(folder.glob("*.csv")) if folder.is_dir() else []:
         try:
-            table = read_table(path, COLUMNS, exact=True)
+            try:
+                table = read_table(path, COLUMNS, exact=True)
+            except TableError as first:
+                try:
+                    table = read_table(path, COLUMNS + SHAPE_COLUMNS, exact=True)
+                except TableError:
+                    raise first from None
             for line, raw in table:
                 if isinstance(raw, TableError):
                     errors.append(raw)
@@ -253,6 +269,7 @@ def load_instances(folder: Path, today: dt.date | None = None) -> InstanceTable:
 __all__ = [
     "COLUMNS",
     "MEMORY_TOLERANCE",
+    "SHAPE_COLUMNS",
     "Billing",
     "InstanceTable",
     "InstanceType",

@@ -34,6 +34,7 @@ from computeatlas.cloud.catalog import CloudCatalog as Catalog
 from computeatlas.cloud.deduplication import SEP, WORD, conflicts_within, neighbours, words
 from computeatlas.cloud.deduplication import stored as stored_rows
 from computeatlas.cloud.group_rules import stale_repeats
+from computeatlas.cloud.import_job import ImportJob
 from computeatlas.cloud.import_summary import Summary
 from computeatlas.cloud.importers import formats
 from computeatlas.cloud.importers.cells import Reading, Skip
@@ -110,31 +111,13 @@ def import_readings(
             [TableError(str(p), 1, "(file)", f"unknown format {fmt!r}; known: {', '.join(readers)}") for p in paths]
             or [TableError("(none)", 0, "(format)", f"unknown format {fmt!r}; known: {', '.join(readers)}")]
         )
-    run = run_id(now, paths, observations)
+    job = ImportJob(store, table, rates, limits, now, run_id(now, paths, observations), siblings or {}, lock_timeout, on_wait, progress)
     if columnar and fmt == "atlas" and len(paths) == 1 and not observations and not options:
-        found = batch_run.imported(
-            paths[0], store, table, rates, limits, now, run, first_date(fmt, limits), siblings, lock_timeout, on_wait, progress
-        )
+        found = batch_run.imported(paths[0], job, first_date(fmt, limits))
         if found is not None:
             return found
     with _bulk():
-        return _import(
-            fmt,
-            paths,
-            store,
-            table,
-            rates,
-            limits,
-            now,
-            run,
-            readers[fmt] if paths else None,
-            progress,
-            observations,
-            siblings,
-            lock_timeout,
-            on_wait,
-            options,
-        )
+        return _import(fmt, paths, job, readers[fmt] if paths else None, observations, options)
 
 
 @contextlib.contextmanager
@@ -154,32 +137,23 @@ def _bulk() -> Iterator[None]:
 def _import(
     fmt: str,
     paths: Sequence[Path],
-    store: Store,
-    table: InstanceTable,
-    rates: RateTable,
-    limits: rules.Limits,
-    now: dt.datetime,
-    run: str,
+    job: ImportJob,
     reader: Callable[..., Iterable[Reading]] | None,
-    progress: Callable[[int], None] | None,
     observations: Sequence[Observation],
-    siblings: Mapping[str, tuple[str, ...]] | None,
-    lock_timeout: float,
-    on_wait: Callable[[str], None] | None,
     options: Mapping[str, object],
 ) -> Summary:
     """:func:`import_readings` once the format is known and the run named."""
-    summary = Summary(run=run, format=fmt, files=[str(p) for p in paths])
+    summary = Summary(run=job.run, format=fmt, files=[str(p) for p in paths])
     parsed: list[Observation] = [o.replaced() for o in observations]  # copies: the rows are completed in place (rules.apply's fresh)
     summary.read += len(observations)
     for path in paths:
         lines: set[int] = set()
-        for reading in reader(path, now=now, **options):  # type: ignore[misc]
+        for reading in reader(path, now=job.now, **options):  # type: ignore[misc]
             if reading.line not in lines:
                 lines.add(reading.line)
                 summary.read += 1
-                if progress:
-                    progress(1)
+                if job.progress:
+                    job.progress(1)
             if isinstance(reading.result, TableError):
                 summary.rejected += 1
                 summary.rejected_by_reason[f"{reading.result.column}: {reading.result.message}"] += 1
@@ -189,9 +163,9 @@ def _import(
                 summary.skipped_by_reason[reading.result.reason] += 1
             else:
                 parsed.append(reading.result)
-    with store.writing(lock_timeout, on_wait):
-        store.remove_leftovers(lock_timeout)
-        _decide_and_append(fmt, paths, store, table, rates, limits, now, run, parsed, summary, siblings)
+    with job.store.writing(job.lock_timeout, job.on_wait):
+        job.store.remove_leftovers(job.lock_timeout)
+        _decide_and_append(fmt, paths, job, parsed, summary)
     return summary
 
 
@@ -206,20 +180,9 @@ def _window(decided: Sequence[Observation], start: dt.date, now: dt.datetime, da
     return max(floor, min(plausible) - widen), max(plausible) + widen
 
 
-def _decide_and_append(
-    fmt: str,
-    paths: Sequence[Path],
-    store: Store,
-    table: InstanceTable,
-    rates: RateTable,
-    limits: rules.Limits,
-    now: dt.datetime,
-    run: str,
-    parsed: list[Observation],
-    summary: Summary,
-    siblings: Mapping[str, tuple[str, ...]] | None,
-) -> None:
+def _decide_and_append(fmt: str, paths: Sequence[Path], job: ImportJob, parsed: list[Observation], summary: Summary) -> None:
     """Place, check, deduplicate against the store and append one run (under the write lock)."""
+    store, table, rates, limits, now, run, siblings = job.store, job.table, job.rates, job.limits, job.now, job.run, job.siblings
     start = first_date(fmt, limits)
     batch: list[Observation] = []
     keys: list[tuple[str, ...]] = []
@@ -246,7 +209,7 @@ def _decide_and_append(
     placed = _placed(batch, table)
     known = store.observed_accelerators() if batch else frozenset()
     if span is not None:
-        near = placed | {s for acc in placed - known for s in (siblings or {}).get(acc, ())}
+        near = placed | {s for acc in placed - known for s in siblings.get(acc, ())}
         for accelerator, pricing, collected, currency, per_acc, provider, count in store.pool(near, *span):
             usd = rates.to_usd(per_acc, currency, collected.date())[0]
             if usd is not None:

@@ -11,12 +11,15 @@ upstream file (:func:`computeatlas.core.presentation.source_words`), never our C
 
 from __future__ import annotations
 
+import datetime as dt
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
+from computeatlas.cloud.history import SeriesPoint
 from computeatlas.cloud.regions import region_label
 from computeatlas.core.errors import ParamError
 from computeatlas.core.offer_words import pricing_words
@@ -75,4 +78,37 @@ def sort_rows(rows: Sequence[Row], state: SortState) -> list[Row]:
     return sorted(present, key=value, reverse=state.descending) + missing
 
 
-__all__ = ["OBSERVED_SORTS", "SortState", "parse_sort", "sort_rows"]
+HISTORY_TABLE_ROWS = 200
+"""The most rows the price page's history table lists: those of the newest collection dates that
+fit, whole dates only (a year of one provider fits; the chart draws the whole window and the
+history API gives the whole series)."""
+
+
+class SeriesTable(BaseModel):
+    """The rows of a price page's history table: the series' points on its newest dates."""
+
+    points: list[SeriesPoint] = Field(description="the points on the newest ``dates`` dates, oldest first")
+    dates: int = Field(description="collection dates listed")
+    total_dates: int = Field(description="collection dates in the whole series")
+    total_points: int = Field(description="points (a date and a provider each) in the whole series")
+
+
+def newest_rows(series: Sequence[SeriesPoint], rows: int = HISTORY_TABLE_ROWS) -> SeriesTable:
+    """The points of ``series`` (ordered by date) on its newest collection dates, as many whole
+    dates as fit in ``rows`` points (always the newest date, however many points it has).
+    Raises ValueError for ``rows`` < 1."""
+    if rows < 1:
+        raise ValueError(f"rows must be at least 1, not {rows}")
+    per_date = Counter(p.date for p in series)
+    kept: set[dt.date] = set()
+    listed = 0
+    for day in sorted(per_date, reverse=True):
+        if kept and listed + per_date[day] > rows:
+            break
+        kept.add(day)
+        listed += per_date[day]
+    points = [p for p in series if p.date in kept]
+    return SeriesTable(points=points, dates=len(kept), total_dates=len(per_date), total_points=len(series))
+
+
+__all__ = ["HISTORY_TABLE_ROWS", "OBSERVED_SORTS", "SeriesTable", "SortState", "newest_rows", "parse_sort", "sort_rows"]

@@ -18,6 +18,7 @@ from computeatlas.energy.records import EnergyTopic
 from computeatlas.silicon.curated import Comparison
 from computeatlas.silicon.records import Accelerator, Vendor
 from computeatlas.silicon.systems import System
+from computeatlas.silicon.targets import CoverageFile
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     "accelerator": Accelerator,
@@ -28,6 +29,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "energy-topic": EnergyTopic,
     "economics-claim": EconomicsClaim,
     "model": ModelRecord,
+    "coverage": CoverageFile,
 }
 """File stem → record type, for each schema written (one per TOML data folder)."""
 

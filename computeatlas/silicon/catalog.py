@@ -13,6 +13,7 @@ from computeatlas.core.catalog import Catalog
 from computeatlas.silicon.curated import Comparison
 from computeatlas.silicon.records import Accelerator, Vendor
 from computeatlas.silicon.systems import System
+from computeatlas.silicon.targets import CoverageFile
 
 
 class SiliconCatalog(Catalog):
@@ -39,6 +40,11 @@ class SiliconCatalog(Catalog):
     def systems(self) -> Mapping[str, System]:
         """Rack-scale systems by id, ordered by name."""
         return self.collections["systems"]
+
+    @property
+    def coverage_files(self) -> Mapping[str, CoverageFile]:
+        """The coverage targets (data/coverage/: goals and unsourced parts) by file id."""
+        return self.collections.get("coverage", {})
 
     def accelerator(self, ident: str) -> Accelerator:
         """The accelerator with id ``ident``; raises ``KeyError`` when there is none."""

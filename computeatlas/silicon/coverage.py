@@ -9,12 +9,20 @@ or another party's document) and whether it is disputed. It then counts, per fie
 total and per maker: published figures that are maker-hosted, the maker's document read
 via a copy, and everything else.
 
+Against the goals of ``data/coverage/goals.toml`` (:mod:`computeatlas.silicon.targets`) it says,
+overall and per maker, whether the maker-hosted share meets its goal and, when it does not,
+how many figures short it is and which parts hold figures read elsewhere (a count per part).
+It also lists the parts researched and not added (``data/coverage/unsourced.toml``) with
+where we looked.
+
 "Published" here means the record states the spec (a figure, or the maker's words:
 *published* or *published as text*); every other state is counted under its own words.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 import weakref
 from collections.abc import Iterable
 
@@ -30,6 +38,7 @@ from computeatlas.core.provenance import ReadAt
 from computeatlas.core.states import State
 from computeatlas.silicon.catalog import SiliconCatalog
 from computeatlas.silicon.records import Accelerator, Vendor
+from computeatlas.silicon.targets import UnsourcedPart, goals_of, unsourced_of
 
 CORE_FIELDS: tuple[tuple[str, str], ...] = (
     ("memory", "Memory"),
@@ -116,13 +125,50 @@ class MakerTally(BaseModel):
     tally: Tally
 
 
+class PartShortfall(BaseModel):
+    """One part's published core figures that were not read on its maker's own hosts."""
+
+    id: str
+    name: str
+    not_maker_hosted: int = Field(description="published figures read from a copy or from another party")
+    via_copy: int = Field(description="of those, the maker's document read from a copy")
+    elsewhere: int = Field(description="of those, another party's document (press, independent, paper)")
+    fields: list[str] = Field(description="the core fields concerned, e.g. ['memory', 'power']")
+
+
+class GoalCheck(BaseModel):
+    """A maker-hosted goal (data/coverage/goals.toml) against the figures."""
+
+    scope: str = Field(description="'overall', or the maker's vendor id")
+    name: str = Field(description="'All makers', or the maker's name")
+    goal: float = Field(description="the goal: a share (0–1) of published figures read on the maker's own hosts")
+    share: float | None = Field(description="the maker-hosted share reached; None without published figures")
+    met: bool = Field(description="share ≥ goal")
+    shortfall: int = Field(description="maker-hosted figures still needed to meet the goal (0 when met)")
+    parts: list[PartShortfall] = Field(description="when not met: parts with figures not read on the maker's hosts, most first")
+
+
+class UnsourcedRow(BaseModel):
+    """A part researched and not added (data/coverage/unsourced.toml), with its maker's name."""
+
+    name: str
+    vendor: str
+    vendor_name: str
+    epoch_listed: bool = Field(description="listed by Epoch AI among data-centre accelerators released since 2020")
+    searched: list[str] = Field(description="hosts and URLs searched, and searches run")
+    date: dt.date = Field(description="when the search was made")
+    note: str
+
+
 class Coverage(BaseModel):
-    """The coverage report: per part, per field, per maker and in total."""
+    """The coverage report: per part, per field, per maker and in total; the goals; the unsourced parts."""
 
     fields: list[FieldTally]
     parts: list[Part]
     makers: list[MakerTally]
     total: Tally
+    goals: list[GoalCheck] = Field(description="the overall goal first, then each maker's, by maker name")
+    unsourced: list[UnsourcedRow] = Field(description="parts researched and not added, with where we looked")
     data_version: str
 
 
@@ -205,7 +251,64 @@ def _build(catalog: SiliconCatalog) -> Coverage:
         makers.append(
             MakerTally(vendor=vendor, name=catalog.vendors[vendor].name, parts=len(own), tally=tally(c for p in own for c in p.cells))
         )
-    return Coverage(fields=fields, parts=parts, makers=makers, total=tally(c for p in parts for c in p.cells), data_version=catalog.version)
+    total = tally(c for p in parts for c in p.cells)
+    goals = goals_of(catalog.coverage_files)
+    checks = []
+    if goals.overall is not None:
+        checks.append(_check("overall", "All makers", goals.overall, total, parts))
+    for m in makers:
+        if m.vendor in goals.makers:
+            checks.append(_check(m.vendor, m.name, goals.makers[m.vendor], m.tally, [p for p in parts if p.vendor == m.vendor]))
+    return Coverage(
+        fields=fields,
+        parts=parts,
+        makers=makers,
+        total=total,
+        goals=checks,
+        unsourced=[_row(u, catalog) for u in unsourced_of(catalog.coverage_files)],
+        data_version=catalog.version,
+    )
 
 
-__all__ = ["CORE_FIELDS", "PUBLISHED", "Cell", "Coverage", "FieldTally", "MakerTally", "Part", "Tally", "coverage_view", "percent", "tally"]
+def _row(part: UnsourcedPart, catalog: SiliconCatalog) -> UnsourcedRow:
+    maker = catalog.vendors.get(part.vendor)
+    return UnsourcedRow(**part.model_dump(), vendor_name=maker.name if maker is not None else part.vendor)
+
+
+def _check(scope: str, name: str, goal: float, t: Tally, parts: list[Part]) -> GoalCheck:
+    """``goal`` against tally ``t`` of ``parts``; the shortfall is counted in whole figures."""
+    share = _share(t.maker_hosted, t.published)
+    needed = math.ceil(round(goal * t.published, 9))
+    met = share is not None and t.maker_hosted >= needed
+    short = [] if met else [s for s in map(_shortfall, parts) if s is not None]
+    short.sort(key=lambda s: (-s.not_maker_hosted, s.id))
+    return GoalCheck(scope=scope, name=name, goal=goal, share=share, met=met, shortfall=max(needed - t.maker_hosted, 0), parts=short)
+
+
+def _shortfall(part: Part) -> PartShortfall | None:
+    """The part's published figures read off the maker's hosts, or None when there are none."""
+    off = [c for c in part.cells if c.read_at in (ReadAt.MAKER_COPY, ReadAt.ELSEWHERE)]
+    if not off:
+        return None
+    copy = sum(c.read_at is ReadAt.MAKER_COPY for c in off)
+    return PartShortfall(
+        id=part.id, name=part.name, not_maker_hosted=len(off), via_copy=copy, elsewhere=len(off) - copy, fields=[c.key for c in off]
+    )
+
+
+__all__ = [
+    "CORE_FIELDS",
+    "PUBLISHED",
+    "Cell",
+    "Coverage",
+    "FieldTally",
+    "GoalCheck",
+    "MakerTally",
+    "Part",
+    "PartShortfall",
+    "Tally",
+    "UnsourcedRow",
+    "coverage_view",
+    "percent",
+    "tally",
+]

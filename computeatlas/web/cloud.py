@@ -51,7 +51,7 @@ from computeatlas.core.errors import ParamError
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.pages.cloud_links import link_providers, offer_page
-from computeatlas.pages.price_table import parse_sort, sort_rows
+from computeatlas.pages.price_table import newest_rows, parse_sort, sort_rows
 from computeatlas.pages.providers import every_offer, provider_page_view, shown_providers
 from computeatlas.publish.exports import prices as prices_export
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
@@ -165,9 +165,10 @@ def _check_variant(store: Store, accelerator: str, variant: str | None) -> None:
         raise ParamError("variant", f"{accelerator} has no observed variant {variant!r}; choose one of {choices}")
 
 
-def _prices(request: Request, ident: str, params: ObservedParams) -> tuple[Any, PricesView]:
+def _prices(request: Request, ident: str, params: ObservedParams, listed: int = PAGE_OBSERVATIONS) -> tuple[Any, PricesView]:
     """The accelerator and its observed prices as of now: current (newest per offer within the
-    freshness window, staleness measured at request time) and the history in the window."""
+    freshness window, staleness measured at request time) and the history in the window, with
+    its newest ``listed`` observations (0: the series only, as the page shows)."""
     refuse_repeats(request, type(params).model_fields)
     acc = find_accelerator(request, ident)
     store, settings = _store(request), settings_of(request)
@@ -175,7 +176,7 @@ def _prices(request: Request, ident: str, params: ObservedParams) -> tuple[Any, 
     rates, now = rates_of(settings), history.utcnow()
     since, until, window = params.dates(now.astimezone(dt.UTC).date())
     current = current_view(store, acc.id, now, settings.freshness_days, params.variant, rates, catalog_of(request), since=since)
-    past = history_view(store, acc.id, since, until, PAGE_OBSERVATIONS, rates=rates, window=window, **params.filters())
+    past = history_view(store, acc.id, since, until, listed, rates=rates, window=window, **params.filters())
     return acc, PricesView(accelerator=acc.id, current=current, history=past)
 
 
@@ -184,7 +185,7 @@ def prices_page(request: Request, params: Annotated[PricePageParams, Query()], i
     prices with spot/reserved/capacity-block discounts (sortable by ``sort``), the like-for-like
     spread, the cheapest price by the one rule (or the newest, not current), and the median
     history per provider with observation counts."""
-    acc, view = _prices(request, ident, params)
+    acc, view = _prices(request, ident, params, listed=0)
     order = parse_sort(getattr(params, "sort", None))
     current = view.current.model_copy(update={"prices": sort_rows(view.current.prices, order)})
     keep = {k: str(v) for k, v in params.model_dump(exclude_none=True, mode="json").items() if k not in ("sort", "format")}
@@ -197,6 +198,7 @@ def prices_page(request: Request, params: Annotated[PricePageParams, Query()], i
         acc=acc,
         current=current,
         history=view.history,
+        history_table=newest_rows(view.history.series),
         order=order,
         keep=keep,
         window_links=links,

@@ -11,7 +11,9 @@ are read in all.
 
 A line becomes an observation when it is a ``Compute Instance`` of ``Shared`` tenancy,
 ``Used`` capacity (a running instance, not a reservation's unused capacity), with no
-pre-installed software, priced per ``Hrs``:
+pre-installed software, of ``MarketOption`` ``OnDemand`` (a ``CapacityBlock`` line is a
+Capacity Block's placeholder, published at 0.00 per hour beside the on-demand price of the
+same instance type: never an on-demand price), priced per ``Hrs``:
 
 - ``TermType`` ``OnDemand`` is on-demand; ``Reserved`` with ``PurchaseOption`` ``No Upfront``
   is ``reserved`` with the term ``1 year`` / ``3 years`` and the offering class
@@ -56,6 +58,7 @@ COLUMNS = (
     "Operating System",
     "Pre Installed S/W",
     "CapacityStatus",
+    "MarketOption",
     "Region Code",
 )
 """The columns of a regional offer file read here (a file without one is a collection error)."""
@@ -172,6 +175,8 @@ class Aws(Collector):
             return f"capacity status {row['CapacityStatus']!r} (not a running instance's price)"
         if row["Pre Installed S/W"] not in ("NA", ""):
             return "pre-installed software in the price"
+        if row["MarketOption"] not in ("OnDemand", ""):
+            return f"market option {row['MarketOption']!r} (not an on-demand or reserved instance's price)"
         if row["Unit"] != "Hrs":
             return f"unit {row['Unit']!r} (an upfront fee, not an hourly price)"
         system = row["Operating System"]

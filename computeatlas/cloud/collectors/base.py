@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+from computeatlas.cloud.instances import InstanceType
 from computeatlas.cloud.observations import Observation
 
 T = TypeVar("T")
@@ -125,6 +126,12 @@ class Collector(ABC):
         self.now = now or (lambda: dt.datetime.now(dt.UTC))
         self.max_rows = self.MAX_ROWS if max_rows is None else max_rows
         self.max_pages = self.MAX_PAGES if max_pages is None else max_pages
+
+    @classmethod
+    def table_options(cls, rows: Iterable[InstanceType]) -> dict[str, Any]:
+        """Constructor arguments a collector takes from its provider's instance-table ``rows``
+        beyond their names (e.g. the machines Google bills in parts); none by default."""
+        return {}
 
     def missing(self) -> str | None:
         """Why the collector cannot run (a setting in :attr:`needs` is not set), or None."""
@@ -233,4 +240,4 @@ def _kind_words(kind: type | tuple[type, ...]) -> str:
     return " or ".join(dict.fromkeys(words.get(k, k.__name__) for k in _kinds(kind)))
 
 
-__all__ = ["MAX_PAGES", "MAX_ROWS", "Collected", "Collector", "CollectorError", "Progress"]
+__all__ = ["MAX_PAGES", "MAX_ROWS", "SECRET", "Collected", "Collector", "CollectorError", "Progress"]

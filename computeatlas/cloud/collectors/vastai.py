@@ -9,13 +9,14 @@ endpoint without a key). The answer is one JSON object, ``offers``: one rentable
 An offer becomes one on-demand observation of the whole offer, ``num_gpus`` GPUs of
 ``gpu_name``: ``dph_total`` USD per hour (Vast's ``dph_base`` for the GPUs plus
 ``storage_total_cost`` for the offer's default disk; bandwidth is billed apart), with the
-stated count ``num_gpus``. The instance type is named as SkyPilot's Vast fetcher names its
-catalog rows (``fetch_vast.py``, ``create_instance_type``): ``<num_gpus>x-<gpu_name, spaces as
-_>-<cpu_cores>-<cpu_ram>``; only a name our instance table lists is placed (the table's rows
-are SkyPilot's, from a search that rounds the specs, so a raw offer is mostly held
-``unplaced``). The region is ``geolocation`` as Vast writes it. Skipped and counted: a bid
-(``is_bid``), an offer whose ``gpu_name`` is not the one asked, one without ``cpu_cores``
-(no name can be made). ``min_bid`` (interruptible) is not read.
+stated count ``num_gpus``. The instance type is Vast's own words, ``<num_gpus>x <gpu_name>``
+(``8x H100 SXM``): our instance table (``data/instances/vast-ai.csv``) places Vast's GPU names
+and counts on our accelerators, so a name the table lacks (another GPU, or a count it has no
+row for) is held ``unplaced`` with that name. The table's SkyPilot rows
+(``8x-H100_SXM-32-65536``, SkyPilot's catalog names) name GPUs to ask too (:func:`gpu_names`).
+The region is ``geolocation`` as Vast writes it; the host's ``cpu_cores`` and ``cpu_ram`` go in
+``raw_extra``. Skipped and counted: a bid (``is_bid``), an offer whose ``gpu_name`` is not the
+one asked, one whose ``num_gpus`` is below one. ``min_bid`` (interruptible) is not read.
 
 A response without ``offers``, or an offer without its fields, or a price as text, is a
 :class:`~computeatlas.cloud.collectors.base.CollectorError` naming the URL and the field.
@@ -38,11 +39,21 @@ LIMIT = 64
 """Offers asked per GPU name (gpu-index saw the server answer at most 64)."""
 NAME = re.compile(r"^\d+x-(?P<gpu>.+)-\d+-\d+$")
 """An instance name of SkyPilot's Vast catalog: count, GPU name, CPU cores, memory."""
+OWN = re.compile(r"^\d+x (?P<gpu>\S.*)$")
+"""An instance name in Vast's own words: ``<num_gpus>x <gpu_name>``."""
+
+
+def instance_name(count: int, gpu: str) -> str:
+    """The instance type of an offer of ``count`` GPUs named ``gpu`` by Vast: ``8x H100 SXM``."""
+    return f"{count}x {gpu}"
 
 
 def gpu_names(instance_types: frozenset[str]) -> list[str]:
-    """Vast's GPU names (``H100 SXM``) of instance names such as ``8x-H100_SXM-32-65536``, sorted."""
-    return sorted({m["gpu"].replace("_", " ") for t in instance_types if (m := NAME.match(t))})
+    """Vast's GPU names (``H100 SXM``) of instance names in Vast's own words (``8x H100 SXM``)
+    or SkyPilot's (``8x-H100_SXM-32-65536``), sorted, once each."""
+    names = {m["gpu"] for t in instance_types if (m := OWN.match(t))}
+    names |= {m["gpu"].replace("_", " ") for t in instance_types if (m := NAME.match(t))}
+    return sorted(names)
 
 
 class VastAi(Collector):
@@ -95,20 +106,19 @@ class VastAi(Collector):
                 continue
             count = self.need(offer, "num_gpus", int, url, where)
             cores = self.need(offer, "cpu_cores", (int, type(None)), url, where)
-            memory = self.need(offer, "cpu_ram", (int, float), url, where)
+            memory = self.need(offer, "cpu_ram", (int, float, type(None)), url, where)
             amount = self.price(self.need(offer, "dph_total", object, url, where), url, f"{where}.dph_total")
-            if cores is None or count < 1:
-                out.skip("no CPU cores or GPU count stated (no instance name can be made)")
+            if count < 1:
+                out.skip("a GPU count below one")
                 continue
-            ram = int(memory) if float(memory).is_integer() else memory
-            stub = re.sub(r"\s", "_", gpu)
             region = self.need(offer, "geolocation", (str, type(None)), url, where) or ""
             assert isinstance(offer, dict)  # need() checked it is an object
             extra = {k: offer.get(k) for k in ("id", "machine_id", "dph_base", "storage_total_cost", "gpu_ram", "gpu_frac", "verification")}
+            extra |= {"cpu_cores": cores, "cpu_ram": memory}
             out.observations.append(
                 Observation(
                     provider=self.provider,
-                    instance_type=f"{count}x-{stub}-{cores}-{ram}",
+                    instance_type=instance_name(count, gpu),
                     region=region,
                     pricing="on_demand",
                     amount=amount,
@@ -125,4 +135,4 @@ class VastAi(Collector):
             )
 
 
-__all__ = ["LIMIT", "PATH", "VastAi", "gpu_names"]
+__all__ = ["LIMIT", "PATH", "VastAi", "gpu_names", "instance_name"]
