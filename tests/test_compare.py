@@ -164,7 +164,7 @@ def test_a_per_package_figure_against_a_per_chip_one_says_so(real_catalog: Catal
     assert cells(view, "memory_bandwidth")["amd-instinct-mi250x"].per_device == "1.6 TB/s per GCD (derived)"
     assert cells(view, "memory_bandwidth")["nvidia-a100-sxm-80gb"].ratio == pytest.approx(2.039e12 / 1.6e12)  # A100 80GB: 2,039 GB/s
     power = cells(view, "power")["nvidia-a100-sxm-80gb"]  # 560 W per package has no per-device figure: no ratio
-    assert power.ratio is None and power.reason is not None and power.reason.startswith("not comparable per device")
+    assert power.ratio is None and power.ratio_reason is not None and power.ratio_reason.startswith("not comparable per device")
     # two per-chip parts: the bare ratio, no words
     same = compare.build(real_catalog, ["nvidia-h100-sxm", "nvidia-a100-sxm-80gb"])
     assert cells(same, "memory")["nvidia-h100-sxm"].ratio_display == "same"  # 80 GB against 80 GB, the A100 first: no basis words
@@ -422,13 +422,14 @@ def test_compare_pages_have_no_inline_script_or_style(compare_client: TestClient
         assert page.select("[style]") == []
 
 
-def test_static_paths_name_the_curated_pages(compare_catalog: Catalog) -> None:
+def test_static_paths_name_the_curated_pages_and_every_part_s_column(compare_catalog: Catalog) -> None:
     assert list(web_compare.static_paths(compare_catalog)) == [
         "/compare/",
         "/search",
         "/api/search-index",
         "/compare/acme-a1-vs-acme-a2",
         "/api/compare/acme-a1-vs-acme-a2",
+        *(f"/api/compare/parts/{ident}" for ident in compare_catalog.accelerators),
     ]
 
 

@@ -36,11 +36,11 @@ def test_ratios_only_between_figures_counted_the_same_way(tmp_path: Path) -> Non
     assert cells["acme-a2"].ratio == 2.0 and cells["acme-a2"].ratio_display == "2× higher than Acme A1"
     g1 = cells["globex-g1"]
     assert (g1.display, g1.secondary) == ("GlobexLink · 400 Gb/s (per direction)", "= 50 GB/s")
-    assert g1.ratio is None and g1.reason == "no ratio: this figure is counted per direction, Acme A1's in both directions together"
+    assert g1.ratio is None and g1.ratio_reason == "no ratio: this figure is counted per direction, Acme A1's in both directions together"
     g2 = cells["globex-g2"]
     assert (
         g2.ratio is None
-        and g2.reason == "no ratio: this figure is counted without a stated direction, Acme A1's in both directions together"
+        and g2.ratio_reason == "no ratio: this figure is counted without a stated direction, Acme A1's in both directions together"
     )
     assert row.note is not None and "a ratio only between figures counted the same way" in row.note
 

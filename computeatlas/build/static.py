@@ -37,8 +37,12 @@ What a static host cannot do
     ``static/search.js``); the silicon table's filters and sorting run in the browser over
     the rows the page holds (``static/table.js``, by the rules of
     :mod:`computeatlas.silicon.table`); the curated comparisons are prebuilt (pages and
-    JSON), and the 404 page says so for any other comparison address, listing the built
-    ones and the pair on ``live_url`` (``static/notfound.js``); every other name the app
+    JSON), and any other pair of catalogued parts is laid out in the browser from the two
+    parts' prebuilt comparison columns (``/api/compare/parts/{id}``, see
+    :mod:`computeatlas.pages.comparison_columns`) by ``static/compare.js`` on the 404 page,
+    which a static host serves for it; without JavaScript, or for an address the columns do
+    not answer (a curated pair not built, an alias), the 404 page says the pair was not
+    built, listing the built ones and the pair on ``live_url`` (``static/notfound.js``); every other name the app
     redirects (a part's aliases, the other order of a curated pair:
     :func:`computeatlas.web.routes.redirect_paths`) is a redirect page. And the
     forms that need a server (a comparison of any parts, the estimate, the dataset

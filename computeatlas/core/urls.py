@@ -37,6 +37,7 @@ PATTERNS: Mapping[str, str] = MappingProxyType(
         "search": "/search",
         "api_compare": "/api/compare",
         "api_compare_pair": "/api/compare/{pair}",
+        "api_compare_part": "/api/compare/parts/{ident}",
         "api_search": "/api/search",
         "api_search_index": "/api/search-index",
         # energy, systems, economics

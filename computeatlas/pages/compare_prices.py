@@ -22,6 +22,7 @@ import datetime as dt
 from computeatlas.catalog import Catalog
 from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
 from computeatlas.cloud.store import Store
+from computeatlas.core.claims import NumberFormat
 from computeatlas.core.numbers import grouped, sig3, tera_unit
 from computeatlas.core.states import State
 from computeatlas.pages.cheapest import price_text, provider_name
@@ -109,6 +110,39 @@ def _per_dollar(figure: CellView, price: CellView, scale: float, unit: str, what
     )
 
 
+def _compute_per_dollar(compute: CellView, price: CellView, fmt: NumberFormat) -> CellView:
+    return _per_dollar(compute, price, 1e12, f"{tera_unit(fmt)} per USD/hour", f"{fmt.value} dense compute")
+
+
+def _memory_per_dollar(memory: CellView, price: CellView) -> CellView:
+    return _per_dollar(memory, price, 1e9, "GB per USD/hour", "memory")
+
+
+def _not_shared(price: CellView) -> CellView:
+    """A compute-per-dollar cell where the parts share no dense number format."""
+    words = "not comparable: no number format shared"
+    return CellView(
+        id=price.id,
+        state=State.NOT_COMPARABLE,
+        state_label=State.NOT_COMPARABLE.label,
+        display=words,
+        comparable=False,
+        verified=price.verified,
+    )
+
+
+def own_price_cells(catalog: Catalog, cells: dict[str, CellView], cheapest: CheapestPrice | None) -> dict[str, CellView]:
+    """One part's cell in every price row a comparison can have, by row key, from its own
+    spec ``cells`` (:func:`computeatlas.silicon.comparison.own_cells`) and its cheapest current
+    price (None when none is observed): the cells :func:`price_rows` puts in its rows, before
+    ratios."""
+    price = _price_cell(catalog, cells["memory"], cheapest)
+    found = {"price.on_demand": price, "price.compute_per_usd": _not_shared(price)}
+    for fmt in NumberFormat:
+        found[f"price.compute_per_usd.{fmt.value}"] = _compute_per_dollar(cells[f"compute.{fmt.value}"], price, fmt)
+    return found | {"price.memory_per_usd": _memory_per_dollar(cells["memory"], price)}
+
+
 def price_rows(catalog: Catalog, view: ComparisonView, cheapest: dict[str, CheapestPrice], freshness_days: int) -> list[RowView]:
     """The price row and the price-performance rows of ``view`` from ``cheapest`` (by accelerator id)."""
     by_key = {r.key: r for r in view.rows}
@@ -136,28 +170,17 @@ def price_rows(catalog: Catalog, view: ComparisonView, cheapest: dict[str, Cheap
                 number_format=fmt,
                 unit=unit,
                 formula=f"= dense {fmt.value} ({tera_unit(fmt)}) ÷ cheapest on-demand price (USD/hour)",
-                cells=[_per_dollar(c, p, 1e12, unit, f"{fmt.value} dense compute") for c, p in zip(compute, prices, strict=True)],
+                cells=[_compute_per_dollar(c, p, fmt) for c, p in zip(compute, prices, strict=True)],
             )
         )
     else:
-        words = "not comparable: no number format shared"
         rows.append(
             RowView(
                 key="price.compute_per_usd",
                 label="Dense compute per USD-hour",
                 group="price",
                 note="These parts share no number format all publish as a dense per-accelerator figure (see Headline compute), so compute per dollar is not set side by side.",
-                cells=[
-                    CellView(
-                        id=p.id,
-                        state=State.NOT_COMPARABLE,
-                        state_label=State.NOT_COMPARABLE.label,
-                        display=words,
-                        comparable=False,
-                        verified=p.verified,
-                    )
-                    for p in prices
-                ],
+                cells=[_not_shared(p) for p in prices],
             )
         )
     rows.append(
@@ -167,7 +190,7 @@ def price_rows(catalog: Catalog, view: ComparisonView, cheapest: dict[str, Cheap
             group="price",
             unit="GB per USD/hour",
             formula="= memory (GB) ÷ cheapest on-demand price (USD/hour)",
-            cells=[_per_dollar(c, p, 1e9, "GB per USD/hour", "memory") for c, p in zip(by_key["memory"].cells, prices, strict=True)],
+            cells=[_memory_per_dollar(c, p) for c, p in zip(by_key["memory"].cells, prices, strict=True)],
         )
     )
     return [with_ratios(r, reference) for r in rows]
@@ -180,4 +203,4 @@ def with_prices(catalog: Catalog, view: ComparisonView, store: Store, now: dt.da
     return view
 
 
-__all__ = ["NONE_OBSERVED_LABEL", "NONE_OBSERVED_STATE", "NOT_CURRENT_STATE", "price_rows", "with_prices"]
+__all__ = ["NONE_OBSERVED_LABEL", "NONE_OBSERVED_STATE", "NOT_CURRENT_STATE", "own_price_cells", "price_rows", "with_prices"]

@@ -77,7 +77,7 @@ def with_ratios(row: RowView, reference_name: str | None = None) -> RowView:
         return row
     for cell in row.cells[1:]:
         if row.key == "interconnect" and cell.comparable and not _same_direction(cell.direction, reference.direction):
-            cell.reason = (
+            cell.ratio_reason = (
                 f"no ratio: this figure is counted {_direction_words(cell.direction)}, "
                 f"{reference_name or 'the reference'}'s {_direction_words(reference.direction)}"
             )
@@ -101,7 +101,7 @@ def _per_device_ratio(cell: CellView, reference: CellView, reference_name: str |
     theirs = reference.per_device_amount if reference.device else reference.amount
     ours, its = (f"per {c.device}, derived" if c.device else f"per {c.basis_label}" for c in (cell, reference))
     if not mine or not theirs:
-        cell.reason = (
+        cell.ratio_reason = (
             f"not comparable per device: per {cell.basis_label} against per {reference.basis_label}, and no derived per-device figure"
         )
         return
@@ -141,8 +141,8 @@ _ORDER = {fmt: i for i, fmt in enumerate(NumberFormat)}
 _GROUPS = {"memory": "memory", "memory_bandwidth": "memory", "power": "power", "interconnect": "interconnect", "software": "software"}
 
 
-CELLS_KEPT = 4096
-"""How many spec cells :func:`_spec_cell` keeps (a part's cell is the same in every comparison)."""
+CELLS_KEPT = 8192
+"""How many spec cells :func:`_spec_cell` keeps, and derived ones :func:`_derived_cell` (a part's cell is the same in every comparison)."""
 
 _cells: dict[tuple[str, str, str], CellView] = {}
 
@@ -231,10 +231,20 @@ def _spec_row(version: str, accs: list[Accelerator], claims: dict[str, dict[str,
     return with_ratios(row, accs[0].name)
 
 
-def _derived_row(accs: list[Accelerator], figures: list[derive.DerivedFigure]) -> RowView:
-    first = figures[0]
-    cells = [
-        CellView(
+_figures: dict[tuple[str, str, str], tuple[derive.DerivedFigure, CellView]] = {}
+
+
+def _derived_cell(
+    version: str, acc: Accelerator, key: str, make: Callable[[Accelerator], derive.DerivedFigure]
+) -> tuple[derive.DerivedFigure, CellView]:
+    """The derived figure ``key`` of ``acc`` (``make(acc)``) and its cell, worked out once per
+    data ``version`` like :func:`_spec_cell`; the cell is handed out as a copy."""
+    found = _figures.get((version, acc.id, key))
+    if found is None:
+        if len(_figures) >= CELLS_KEPT:
+            _figures.clear()
+        fig = make(acc)
+        cell = CellView(
             id=acc.id,
             state=fig.state,
             state_label=fig.state_label,
@@ -245,8 +255,13 @@ def _derived_row(accs: list[Accelerator], figures: list[derive.DerivedFigure]) -
             worked=fig.worked,
             reason=fig.reason,
         )
-        for acc, fig in zip(accs, figures, strict=True)
-    ]
+        found = _figures[(version, acc.id, key)] = (fig, cell)
+    return found[0], found[1].model_copy()
+
+
+def _derived_row(version: str, accs: list[Accelerator], key: str, make: Callable[[Accelerator], derive.DerivedFigure]) -> RowView:
+    made = [_derived_cell(version, acc, key, make) for acc in accs]
+    first = made[0][0]
     return with_ratios(
         RowView(
             key=first.key,
@@ -256,10 +271,38 @@ def _derived_row(accs: list[Accelerator], figures: list[derive.DerivedFigure]) -
             unit=first.unit,
             formula=first.formula,
             note=first.note,
-            cells=cells,
+            cells=[cell for _, cell in made],
         ),
         accs[0].name,
     )
+
+
+def _spec_keys(formats: Sequence[NumberFormat]) -> list[str]:
+    """The spec rows of a comparison whose parts publish compute in ``formats`` (in order)."""
+    return ["memory", "memory_bandwidth", *(f"compute.{f.value}" for f in formats), "power", "interconnect", "software"]
+
+
+def _makers(formats: Sequence[NumberFormat]) -> list[tuple[str, Callable[[Accelerator], derive.DerivedFigure]]]:
+    """The derived rows at ``formats`` (in order), each row key with the function that makes a part's figure."""
+    makers: list[tuple[str, Callable[[Accelerator], derive.DerivedFigure]]] = [("bandwidth_per_capacity", derive.bandwidth_per_capacity)]
+    for name, figure in (
+        ("ridge_point", derive.ridge_point),
+        ("compute_per_watt", derive.compute_per_watt),
+        ("largest_model", derive.largest_model),
+    ):
+        makers += [(f"{name}.{f.value}", functools.partial(figure, fmt=f)) for f in formats]
+    return makers
+
+
+def own_cells(catalog: SiliconCatalog, ident: str) -> dict[str, CellView]:
+    """Accelerator ``ident``'s cell in every spec and derived row any comparison can have
+    (every number format), by row key: the cells :func:`build` puts in its rows, before
+    :func:`with_ratios` marks them (``KeyError`` for an unknown id)."""
+    acc = catalog.accelerators[ident]
+    claims = dict(acc.claims())
+    formats = sorted(NumberFormat, key=_ORDER.__getitem__)
+    cells = {key: _spec_cell(catalog.version, acc, claims, key) for key in _spec_keys(formats)}
+    return cells | {key: _derived_cell(catalog.version, acc, key, make)[1] for key, make in _makers(formats)}
 
 
 def shared_formats(accs: Sequence[Accelerator]) -> list[NumberFormat]:
@@ -290,7 +333,7 @@ def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonTable:
     ids = display_order(catalog, resolve_parts(catalog, names))
     accs = [catalog.accelerators[i] for i in ids]
     formats = sorted({f for a in accs for f in a.specs.compute}, key=_ORDER.__getitem__)
-    keys = ["memory", "memory_bandwidth", *(f"compute.{f.value}" for f in formats), "power", "interconnect", "software"]
+    keys = _spec_keys(formats)
     claims = {a.id: dict(a.claims()) for a in accs}
     rows = [_spec_row(catalog.version, accs, claims, key) for key in keys]
     by_key = {row.key: row for row in rows}
@@ -322,14 +365,7 @@ def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonTable:
             )
 
     derived_formats = sorted({f for f in (fmt, NumberFormat.FP8, NumberFormat.BF16) if f is not None}, key=_ORDER.__getitem__)
-    makers: list[tuple[str, Callable[[Accelerator], derive.DerivedFigure]]] = [("bandwidth_per_capacity", derive.bandwidth_per_capacity)]
-    for name, figure in (
-        ("ridge_point", derive.ridge_point),
-        ("compute_per_watt", derive.compute_per_watt),
-        ("largest_model", derive.largest_model),
-    ):
-        makers += [(f"{name}.{f.value}", functools.partial(figure, fmt=f)) for f in derived_formats]
-    derived = [_derived_row(accs, [make(a) for a in accs]) for _, make in makers]
+    derived = [_derived_row(catalog.version, accs, key, make) for key, make in _makers(derived_formats)]
 
     curated = None
     if len(ids) == 2 and (record := catalog.comparisons.get(pair_id(*ids))) is not None:
@@ -358,4 +394,4 @@ def build(catalog: SiliconCatalog, names: Sequence[str]) -> ComparisonTable:
     )
 
 
-__all__ = ["build", "headline_format", "shared_formats", "with_ratios"]
+__all__ = ["build", "headline_format", "own_cells", "shared_formats", "with_ratios"]

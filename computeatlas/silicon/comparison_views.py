@@ -28,7 +28,10 @@ class CellView(BaseModel):
     """One part's value in a row, with its state, basis, source and date.
 
     ``ratio`` is this cell ÷ the reference part's cell, set only when both are comparable
-    figures in the same unit, format and sparsity; ``state`` is a spec state
+    figures in the same unit, format and sparsity. The fields in :data:`PAIR_FIELDS`
+    (``is_reference``, ``ratio``, ``ratio_display``, ``ratio_reason``) depend on the other
+    parts of the comparison; every other field is the part's own and the same in every
+    comparison it is in (the static site's comparisons rely on it). ``state`` is a spec state
     (``published`` …, ``not_collected``), a derived figure's state (``derived`` …), or a price
     cell's (``published``, ``stale``, ``no_price``); ``state_label`` is its :attr:`State.label`
     and ``display`` what the cell shows (the figure, or the state in words).
@@ -63,11 +66,18 @@ class CellView(BaseModel):
     secondary: str | None = Field(None, description="the figure converted to the row's unit where the source stated it in another")
     other_claims: list[str] = Field(default_factory=list)
     worked: str | None = Field(None, description="derived rows: the formula with this part's figures")
-    reason: str | None = Field(None, description="derived rows: why there is no value")
+    reason: str | None = Field(None, description="derived and price rows: why there is no value")
     url: str | None = Field(None, description="price rows: the page the observed price was read from")
     is_reference: bool = False
     ratio: float | None = None
     ratio_display: str | None = None
+    ratio_reason: str | None = Field(
+        None, description="why a published figure has no ratio to the reference's: counted another way, or not comparable per device"
+    )
+
+
+PAIR_FIELDS = frozenset({"is_reference", "ratio", "ratio_display", "ratio_reason"})
+"""The fields of a :class:`CellView` that depend on the other parts of its comparison."""
 
 
 class RowView(BaseModel):
@@ -127,4 +137,4 @@ class ComparisonTable(BaseModel):
     data_version: str
 
 
-__all__ = ["CellView", "ComparisonTable", "CuratedView", "HeadlineView", "PairGap", "Part", "RowView"]
+__all__ = ["PAIR_FIELDS", "CellView", "ComparisonTable", "CuratedView", "HeadlineView", "PairGap", "Part", "RowView"]

@@ -8,7 +8,9 @@
   and exactly, else every hit ranked with its kind: parts, systems, models, providers, energy
   topics and comparisons (see :mod:`computeatlas.silicon.search`, :mod:`computeatlas.pages.search`);
 - ``/api/compare?ids=…``, ``/api/compare/{a}-vs-{b}`` and ``/api/search?q=…``: the same
-  objects as JSON; ``/api/search-index``: the index the static site searches in the browser.
+  objects as JSON; ``/api/search-index``: the index the static site searches in the browser;
+  ``/api/compare/parts/{ident}``: one part's cells in every comparison, from which the static
+  site's script shows any pair (see :mod:`computeatlas.pages.comparison_columns`).
 
 Every bad input is a 4xx naming what was wrong (see :class:`computeatlas.silicon.comparison.CompareError`).
 """
@@ -25,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from computeatlas.catalog import Catalog
 from computeatlas.cloud import history
+from computeatlas.cloud.cheapest_price import cheapest_prices
 from computeatlas.cloud.store import Store
 from computeatlas.core.cache import active
 from computeatlas.core.errors import BadRequest, NotFound, PageError, ParamError
@@ -32,6 +35,7 @@ from computeatlas.core.urls import site_path
 from computeatlas.pages import search as search_pages
 from computeatlas.pages.compare_prices import with_prices
 from computeatlas.pages.comparison import ComparisonView, comparison_view
+from computeatlas.pages.comparison_columns import ComparisonColumn, comparison_column
 from computeatlas.pages.providers import every_offer, shown_providers
 from computeatlas.silicon import comparison_parts, resolve
 from computeatlas.silicon.curated import pair_id
@@ -218,6 +222,21 @@ def api_compare_pair(request: Request, pair: str = PAIR_PATH) -> ComparisonView:
     return _build(request, catalog, ids)
 
 
+def api_compare_part(
+    request: Request, ident: str = Path(description="an accelerator id, e.g. 'nvidia-h100-sxm'", max_length=200)
+) -> ComparisonColumn:
+    """One accelerator's cells as every comparison shows them (without the ratios, which
+    depend on the other part) and, for each uncurated pair it is shown first in, the pair's
+    title, headline, rows and the other part's ratios: what the static site's script arranges
+    into any pair's page. An alias is not an id here: a 404 names the closest ids."""
+    catalog, settings = catalog_of(request), settings_of(request)
+    if ident not in catalog.accelerators:
+        options = [resolve.candidate(catalog, i) for i in resolve.closest_ids(catalog, ident)]
+        raise _page_error(comparison_parts.CompareError(f"No accelerator has the id '{ident}'.", 404, options))
+    cheapest = cheapest_prices(Store(settings.prices_dir), history.utcnow(), settings.freshness_days, catalog)
+    return comparison_column(catalog, ident, cheapest, settings.freshness_days)
+
+
 def api_search(request: Request, q: str = Query(..., max_length=resolve.MAX_NAME, description=Q_DESCRIPTION)) -> search_pages.SearchResult:
     """Every hit a name or words may mean, each with its ``kind`` (accelerator, system, model,
     provider, energy topic, comparison), ranked: exact id, alias and name matches first, then
@@ -238,7 +257,8 @@ def api_search_index(request: Request) -> search_pages.SearchIndex:
 
 def static_paths(catalog: Catalog) -> Iterable[str]:
     """The comparison index, every curated pair's page and JSON, the search page and its index,
-    for the static build; query-string URLs (``?ids=``, ``?q=``) need a server."""
+    and every part's comparison column (the static site's script shows any other pair from
+    them), for the static build; query-string URLs (``?ids=``, ``?q=``) need a server."""
     yield site_path("compare_index")
     yield site_path("search")
     yield site_path("api_search_index")
@@ -246,6 +266,8 @@ def static_paths(catalog: Catalog) -> Iterable[str]:
         yield site_path("compare_pair", pair=ident)
     for ident in catalog.comparisons:
         yield site_path("api_compare_pair", pair=ident)
+    for ident in catalog.accelerators:
+        yield site_path("api_compare_part", ident=ident)
 
 
 def redirect_paths(catalog: Catalog) -> Iterable[str]:
@@ -269,6 +291,14 @@ ROUTES: tuple[Route, ...] = (
         ComparisonView,
         in_schema=True,
         summary="Compare one pair of accelerators",
+    ),
+    Route(
+        api_compare_part,
+        "api_compare_part",
+        JSONResponse,
+        ComparisonColumn,
+        in_schema=True,
+        summary="One accelerator's cells in every comparison",
     ),
     Route(
         api_search,

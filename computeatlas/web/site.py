@@ -240,8 +240,16 @@ def not_found_page(request: Request) -> HTMLResponse:
     404.html. In a static build it also lists the curated comparisons (the only ones built,
     title and link, by title), which its script (``static/notfound.js``) shows when the
     address asked for is a comparison (``/compare/a-vs-b``), with the live server's page of
-    that pair when the build has one."""
+    that pair when the build has one. When the build holds the parts' comparison columns
+    (``/api/compare/parts/{ident}``), the page lists their files too, and its second script
+    (``static/compare.js``) shows any uncurated pair of them from those files, or, for a pair
+    named by aliases, sends the browser to the pair's one address (names read from the
+    search index, when it was built)."""
     catalog = catalog_of(request)
+    urls = urls_of(request)
+    built = urls.files or {}
+    columns = {i: urls.link(path) for i in sorted(catalog.accelerators) if (path := site_path("api_compare_part", ident=i)) in built}
+    index = site_path("api_search_index")
     curated = sorted(
         ((title_of(catalog, c), site_path("compare_pair", pair=c.id)) for c in catalog.comparisons.values()), key=lambda tu: tu[0].lower()
     )
@@ -254,6 +262,8 @@ def not_found_page(request: Request) -> HTMLResponse:
         page_title="No such page",
         data_version=catalog.version,
         prebuilt=curated,
+        columns=columns,
+        search_index=urls.link(index) if columns and index in built else None,
     )
     return HTMLResponse(html, status_code=404)
 

@@ -13,15 +13,10 @@ missing file with the build's 404.html (as static hosts do):
 
 from __future__ import annotations
 
-import functools
 import re
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from http import HTTPStatus
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
@@ -29,6 +24,7 @@ from bs4 import BeautifulSoup
 from computeatlas.build import static as site
 from computeatlas.catalog import Catalog
 from tests.browser.conftest import _page_in_context
+from tests.browser.static_host import serve_folder
 
 PAIR = "nvidia-h100-sxm-vs-nvidia-h200-sxm"  # a curated pair
 PAGES = [
@@ -45,43 +41,13 @@ PAGES = [
 LIVE = "https://live.atlas.example.org"
 
 
-class _Host(SimpleHTTPRequestHandler):
-    """Files from a folder; a missing one is answered with ``atlas/404.html`` and status 404."""
-
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        page = Path(self.directory) / "atlas" / "404.html"
-        if code != HTTPStatus.NOT_FOUND or not page.is_file():
-            super().send_error(code, message, explain)
-            return
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:
-        """Say nothing: the test reads the pages, not the log."""
-
-
-def _serve(root: Path) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Host, directory=str(root)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/atlas"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 @pytest.fixture(scope="module")
 def static_site(real_catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The table, the comparison index, one part, one curated pair, an alias and the pair's
     other order, built under /atlas/ with no live server and served from files."""
     root = tmp_path_factory.mktemp("static-site")
     site.build(real_catalog, root / "atlas", "/atlas/", site_url="https://atlas.example.org", paths=PAGES)
-    yield from _serve(root)
+    yield from serve_folder(root)
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +55,7 @@ def static_site_with_live(real_catalog: Catalog, tmp_path_factory: pytest.TempPa
     """The comparison index and its 404 page, built with a live server named."""
     root = tmp_path_factory.mktemp("static-site-live")
     site.build(real_catalog, root / "atlas", "/atlas/", site_url="https://atlas.example.org", live_url=LIVE, paths=["/compare/"])
-    yield from _serve(root)
+    yield from serve_folder(root)
 
 
 @pytest.fixture(scope="module")
