@@ -20,6 +20,7 @@ from computeatlas.cli import app as cli
 from computeatlas.cloud.collection import HELD_RULE, SOURCES, collect_sources
 from computeatlas.cloud.collection_log import attempts
 from computeatlas.cloud.collectors import http
+from computeatlas.cloud.collectors.skypilot import CLOUDS, catalog_path
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
 from tests.conftest import CliRunner
@@ -40,8 +41,8 @@ def _routes(server: Server) -> None:
     server.route("/v1/services/6F81-5844-456A/skus", Answer.file("gcp-page1.json"), Answer.file("gcp-page2.json"))
     server.route(ORACLE, Answer.file("oracle-products.json"))
     server.route("/api/v0/bundles/", Answer.file("vastai-bundles.json"))
-    for cloud in ("lambda", "runpod"):
-        server.route(f"/skypilot-org/skypilot-catalog/master/catalogs/v8/{cloud}/vms.csv", Answer.file(f"skypilot-{cloud}-vms.csv"))
+    for cloud in CLOUDS:
+        server.route(catalog_path(cloud), Answer.file(f"skypilot-{cloud}-vms.csv"))
 
 
 @contextlib.contextmanager
@@ -80,10 +81,17 @@ def test_collect_all_runs_every_collector_into_its_own_run_and_records_each_atte
         "vastai": (12, 3, 0),  # four GPU names asked, each answered with the H100 SXM offers: see the next test
         "skypilot-lambda": (5, 3, 1),
         "skypilot-runpod": (3, 3, 3),  # on-demand and spot per line; the spot column copies the on-demand one
+        "skypilot-nebius": (4, 4, 1),  # two H100 lines, each on-demand and spot; the B200 unplaced; a CPU line
+        "skypilot-cudo": (4, 3, 1),
+        "skypilot-hyperbolic": (3, 3, 0),
+        "skypilot-shadeform": (4, 2, 2),
+        "skypilot-do": (3, 2, 0),  # read from catalogs/v6/
+        "skypilot-paperspace": (5, 3, 1),  # catalogs/v6/, its columns in another order
+        "skypilot-fluidstack": (4, 3, 1),  # catalogs/v6/
     }
     assert all(accepted >= 1 for _, accepted, _ in rows.values())
     runs = Store(store).runs()
-    assert len(runs) == 7 and {r["format"] for r in runs} == {f"collector:{n}" for n in SOURCES}
+    assert len(runs) == len(SOURCES) and {r["format"] for r in runs} == {f"collector:{n}" for n in SOURCES}
     assert all(found[n][0].run for n in SOURCES)
 
 
@@ -167,6 +175,39 @@ def test_a_vastai_offer_of_a_count_the_table_has_no_row_for_is_held_unplaced_wit
         ("8x H100 SXM", "accepted", []),
     ]
     assert rows[0]["reasons"][0] == "unknown instance type '3x H100 SXM' at provider 'vast-ai'"
+
+
+SKYPILOT_CLOUDS = [
+    # cloud, our provider, an accepted line (instance, region, USD per GPU-hour), a held line (instance, rule) or None
+    ("nebius", "nebius", ("gpu-h100-sxm_8gpu-128vcpu-1600gb", "eu-north1", 2.95), ("gpu-b200-sxm_8gpu-160vcpu-1792gb", "unplaced")),
+    ("cudo", "cudo", ("sapphire-rapids-h100_1x2v4gb", "no-kristiansand-1", 1.8214), ("intel-broadwell-v100_1x2v4gb", "unplaced")),
+    ("hyperbolic", "hyperbolic", ("2x-H100-149-1443", "default", 1.29), None),  # 2.58 for two GPUs; every line is placed
+    ("shadeform", "shadeform", ("lambdalabs_H100-sxm5x8", "saltlakecity-usa-1", 3.99), ("excesssupply_H200x8", "unplaced")),
+    ("do", "digitalocean", ("gpu-h100x8-640gb", "tor1", 5.95), None),  # 47.60 for eight; both GPU lines are placed
+    ("paperspace", "paperspace", ("H100", "East Coast (NY2)", 5.95), ("V100-32G", "unplaced")),
+    ("fluidstack", "fluidstack", ("H100_PCIE_80GB::2", "UTAH_USA", 2.89), ("H100_NVLINK_80GB::8", "unplaced")),
+]
+
+
+@pytest.mark.parametrize(("cloud", "provider", "accepted", "held"), SKYPILOT_CLOUDS, ids=[c[0] for c in SKYPILOT_CLOUDS])
+def test_each_skypilot_cloud_lands_through_our_instance_table(
+    tmp_path: Path, cloud: str, provider: str, accepted: tuple[str, str, float], held: tuple[str, str] | None
+) -> None:
+    """The fixture's own Price ÷ AcceleratorCount, on the on-demand line placed by our instance table
+    (data/instances/); a line our table has no row for is held ``unplaced``, its reason naming it."""
+    with _loopback() as server:
+        settings = _settings(tmp_path, server)
+        collect_sources([f"skypilot-{cloud}"], settings, load(), client=_fast)
+    decided = _decided(settings.prices_dir, provider)
+    instance, region, per_gpu_hour = accepted
+    assert (instance, region, "on_demand", per_gpu_hour, "accepted", []) in decided
+    if held is None:
+        assert all(r[4] == "accepted" for r in decided)
+        return
+    name, rule = held
+    assert [r[5] for r in decided if r[0] == name] == [[rule]]
+    reasons = Store(settings.prices_dir).query("SELECT reasons FROM latest WHERE provider = ? AND instance_type = ?", [provider, name])
+    assert list(reasons[0]["reasons"]) == [f"unknown instance type {name!r} at provider {provider!r}"]
 
 
 def test_a_skypilot_memory_that_genuinely_disagrees_is_still_held(tmp_path: Path) -> None:

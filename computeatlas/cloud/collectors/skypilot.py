@@ -3,7 +3,8 @@
 SkyPilot (github.com/skypilot-org/skypilot-catalog, Apache-2.0) publishes one
 ``catalogs/<version>/<cloud>/vms.csv`` per cloud it covers, refreshed by its own fetchers.
 :class:`SkyPilot` reads one cloud's file from the repository's raw files
-(``https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8/<cloud>/vms.csv``),
+(``https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8/<cloud>/vms.csv``,
+or an older schema folder for a cloud in :data:`VERSIONS`),
 streamed to a temporary file (at most :attr:`Collector.max_rows` lines), and turns it into
 readings with the existing importer (:mod:`computeatlas.cloud.importers.skypilot`), so a
 collected file and an imported file are read the same way. The prices are SkyPilot's copy of
@@ -29,11 +30,32 @@ if TYPE_CHECKING:
     import httpx
 
 VERSION = "v8"
-"""The catalog's schema version read (its folder under ``catalogs/``)."""
+"""The catalog's schema version read (its folder under ``catalogs/``) unless :data:`VERSIONS` names another."""
 PATH = "/skypilot-org/skypilot-catalog/master/catalogs/{version}/{cloud}/vms.csv"
-CLOUDS = {"lambda": "lambda", "runpod": "runpod"}
+CLOUDS = {
+    "lambda": "lambda",
+    "runpod": "runpod",
+    "nebius": "nebius",
+    "cudo": "cudo",
+    "hyperbolic": "hyperbolic",
+    "shadeform": "shadeform",
+    "do": "digitalocean",
+    "paperspace": "paperspace",
+    "fluidstack": "fluidstack",
+}
 """SkyPilot's cloud folder → our provider id. Another cloud of the catalog (``vast`` → ``vast-ai``,
-``nebius``, ``hyperstack`` …) is one entry here and one recorded ``vms.csv`` in the tests."""
+``hyperstack`` …) is one entry here and one recorded ``vms.csv`` in the tests."""
+VERSIONS = {"do": "v6", "paperspace": "v6", "fluidstack": "v6"}
+"""Clouds whose ``vms.csv`` is read from an older schema folder than :data:`VERSION`: the stored
+copies of the catalog repository hold these three only under ``catalogs/v6/`` (DigitalOcean's,
+Paperspace's and Fluidstack's files are in no ``v7`` or ``v8`` folder read). The columns are the
+same nine; Paperspace's file orders them differently, which the importer does not mind."""
+
+
+def catalog_path(cloud: str) -> str:
+    """The raw-file path of ``cloud``'s ``vms.csv`` (``cloud`` a key of :data:`CLOUDS`), in its
+    schema folder (:data:`VERSIONS`, else :data:`VERSION`)."""
+    return PATH.format(version=VERSIONS.get(cloud, VERSION), cloud=cloud)
 
 
 class SkyPilot(Collector):
@@ -60,7 +82,7 @@ class SkyPilot(Collector):
         import httpx
 
         out = Collected()
-        url = self.on_base(PATH.format(version=VERSION, cloud=self.cloud))
+        url = self.on_base(catalog_path(self.cloud))
         self.page(out, url)
         with tempfile.TemporaryDirectory(prefix="computeatlas-skypilot-") as folder:
             path = Path(folder) / self.cloud / "vms.csv"
@@ -104,4 +126,4 @@ class SkyPilot(Collector):
         return out
 
 
-__all__ = ["CLOUDS", "PATH", "VERSION", "SkyPilot"]
+__all__ = ["CLOUDS", "PATH", "VERSION", "VERSIONS", "SkyPilot", "catalog_path"]

@@ -37,6 +37,7 @@ under 1 GiB), so it is read as GB; at or above it, as MiB."""
 PER_GPU_FEEDS = {
     "lambda": "mib",
     "runpod": "gb_when_small",
+    "shadeform": "gb",
 }
 """Clouds (our provider ids) whose ``GpuInfo`` does not mean what its names say, and how
 :func:`stated_memory_gb` reads it: from the per-GPU ``Gpus[0].MemoryInfo.SizeInMiB`` times
@@ -53,7 +54,11 @@ fetchers (skypilot-org/skypilot, ``sky/catalog/data_fetchers/``):
   and ``'TotalGpuMemoryInMiB': gpu_memory * gpu_count``: RunPod's GB figure under a MiB name
   (``SizeInMiB: 80`` for an 80 GB A100). A later version (commit 06f47324) converts first
   (``gpu_memory_mib = gpu_memory_gib * 1024``), so a value of :data:`GB_AS_MIB_BELOW` or more
-  is MiB.
+  is MiB;
+- ``shadeform`` (``fetch_shadeform.py``, commit 6dd899d5): ``parse_gpu_info`` writes
+  ``'SizeInMiB': ram_per_gpu`` from Shadeform's ``vram_per_gpu_in_gb`` and puts
+  ``'TotalGpuMemoryInMiB': ram_per_gpu * num_gpus`` inside ``Gpus[0]``, not beside it: one GPU's
+  GB under a MiB name (``SizeInMiB: 80`` for an 80 GB H100), so it is always read as GB.
 
 Every other cloud's ``TotalGpuMemoryInMiB`` is read as written."""
 
@@ -76,7 +81,8 @@ def stated_memory_gb(text: str, n: int | None, provider: str = "") -> float | No
     if feed is not None:
         if not size:
             return None
-        per_gpu = float(size) if feed == "gb_when_small" and float(size) < GB_AS_MIB_BELOW else float(size) * MIB_GB
+        as_gb = feed == "gb" or (feed == "gb_when_small" and float(size) < GB_AS_MIB_BELOW)
+        per_gpu = float(size) if as_gb else float(size) * MIB_GB
         return round(per_gpu * (n or 1), 3)
     if info.get("TotalGpuMemoryInMiB"):
         return round(float(info["TotalGpuMemoryInMiB"]) * MIB_GB, 3)
