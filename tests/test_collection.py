@@ -210,6 +210,22 @@ def test_each_skypilot_cloud_lands_through_our_instance_table(
     assert list(reasons[0]["reasons"]) == [f"unknown instance type {name!r} at provider {provider!r}"]
 
 
+def test_a_collected_provider_without_a_record_gets_its_page(tmp_path: Path, make_client: Callable[..., TestClient]) -> None:
+    """Shadeform has no provider record (data/providers/): its page says so and shows what its placed
+    lines say; the held ones are on no page."""
+    with _loopback() as server:
+        settings = _settings(tmp_path, server)
+        collect_sources(["skypilot-shadeform"], settings, load(), client=_fast)
+    client = make_client(load(), settings)
+    body = client.get("/api/providers/shadeform").json()
+    assert body["recorded"] is False and body["kind"] == "not yet recorded" and body["url"] is None
+    assert sorted((o["instance_type"], o["region"]) for o in body["offers"]) == [
+        ("lambdalabs_H100-sxm5x2", "austin-usa-1"),
+        ("lambdalabs_H100-sxm5x8", "saltlakecity-usa-1"),
+    ]
+    assert client.get("/cloud/shadeform").status_code == 200
+
+
 def test_a_skypilot_memory_that_genuinely_disagrees_is_still_held(tmp_path: Path) -> None:
     """The Lambda file with the A10's 24576 MiB written for the H100: 8 × 25.8 GB is not 8 × 80 GB."""
     text = (FIXTURES / "skypilot-lambda-vms.csv").read_text(encoding="utf-8").replace("'SizeInMiB': 81920", "'SizeInMiB': 24576")
