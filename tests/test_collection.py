@@ -88,6 +88,7 @@ def test_collect_all_runs_every_collector_into_its_own_run_and_records_each_atte
         "skypilot-do": (3, 2, 0),  # read from catalogs/v6/
         "skypilot-paperspace": (5, 3, 1),  # catalogs/v6/, its columns in another order
         "skypilot-fluidstack": (4, 3, 1),  # catalogs/v6/
+        "skypilot-scaleway": (5, 0, 5),  # catalogs/v6/, in euros: no EUR rate, so held (see below)
     }
     assert all(accepted >= 1 for _, accepted, _ in rows.values())
     runs = Store(store).runs()
@@ -208,6 +209,25 @@ def test_each_skypilot_cloud_lands_through_our_instance_table(
     assert [r[5] for r in decided if r[0] == name] == [[rule]]
     reasons = Store(settings.prices_dir).query("SELECT reasons FROM latest WHERE provider = ? AND instance_type = ?", [provider, name])
     assert list(reasons[0]["reasons"]) == [f"unknown instance type {name!r} at provider {provider!r}"]
+
+
+def test_scaleways_euro_prices_are_placed_but_held_until_a_sourced_rate_converts_them(tmp_path: Path) -> None:
+    """SkyPilot's Scaleway file carries Scaleway's euro prices unlabelled; read as EUR, the placed H100
+    lines wait for a dated EUR rate (data/prices/rates.csv has none) instead of passing as dollars."""
+    with _loopback() as server:
+        settings = _settings(tmp_path, server)
+        collect_sources(["skypilot-scaleway"], settings, load(), client=_fast)
+    rows = Store(settings.prices_dir).query(
+        "SELECT instance_type, region, amount, currency, accelerator, rules FROM latest WHERE provider = 'scaleway' ORDER BY instance_type, region"
+    )
+    got = [(r["instance_type"], r["region"], r["amount"], r["currency"], r["accelerator"], list(r["rules"])) for r in rows]
+    assert got == [
+        ("GPU-3070-S", "fr-par/fr-par-2", 0.98, "EUR", "", ["unplaced"]),
+        ("H100-1-80G", "fr-par/fr-par-2", 2.52, "EUR", "nvidia-h100-pcie", ["no_rate"]),
+        ("H100-2-80G", "fr-par/fr-par-2", 5.04, "EUR", "nvidia-h100-pcie", ["no_rate"]),
+        ("RENDER-S", "fr-par/fr-par-1", 1.2426, "EUR", "", ["unplaced"]),
+        ("RENDER-S", "fr-par/fr-par-2", 1.2426, "EUR", "", ["unplaced"]),
+    ]
 
 
 def test_a_collected_provider_without_a_record_gets_its_page(tmp_path: Path, make_client: Callable[..., TestClient]) -> None:

@@ -313,6 +313,21 @@ def test_skypilot_reads_each_cloud_from_its_schema_folder() -> None:
         SkyPilot("https://raw.example.org", cloud="vast")
 
 
+def test_skypilot_scaleway_prices_are_read_as_the_euros_its_fetcher_copies() -> None:
+    """Scaleway's file (catalogs/v6/, AvailabilityZone first) names no currency; its Price is Scaleway's
+    API hourly_price, in euros: 2.52 EUR an hour for H100-1-80G, never 2.52 USD."""
+    with serving() as server, _client() as client:
+        server.route(catalog_path("scaleway"), Answer.file("skypilot-scaleway-vms.csv"))
+        got = SkyPilot(server.url, cloud="scaleway", now=lambda: NOW).collect(client)
+    by = {(o.instance_type, o.region): (o.amount, o.currency) for o in got.observations}
+    assert by[("H100-1-80G", "fr-par/fr-par-2")] == (2.52, "EUR") and by[("RENDER-S", "fr-par/fr-par-1")] == (1.2426, "EUR")
+    assert {o.currency for o in got.observations} == {"EUR"} and len(got.observations) == 5
+    with serving() as server, _client() as client:
+        server.route(LAMBDA, Answer.file("skypilot-lambda-vms.csv"))
+        lambda_currencies = {o.currency for o in SkyPilot(server.url, cloud="lambda", now=lambda: NOW).collect(client).observations}
+    assert lambda_currencies == {"USD"}
+
+
 def test_skypilot_an_older_schema_folder_with_its_columns_in_another_order_reads_the_same() -> None:
     """Paperspace's v6 file puts GpuInfo before Region and Price last: the importer reads columns by name."""
     with serving() as server, _client() as client:

@@ -2,7 +2,8 @@
 
 Columns read: ``InstanceType, AcceleratorName, AcceleratorCount, vCPUs, MemoryGiB, Price,
 Region, GpuInfo, SpotPrice`` (and ``AvailabilityZone`` when present). One row gives up to
-two observations: the on-demand ``Price`` and the ``SpotPrice``, both USD per instance-hour.
+two observations: the on-demand ``Price`` and the ``SpotPrice``, both per instance-hour, in USD
+unless the caller gives the cloud's currency.
 
 The file names neither the cloud nor the time: the caller gives ``provider`` (our provider
 id) and ``collected`` (when the catalog was fetched, UTC). Rows without an accelerator are
@@ -90,9 +91,16 @@ def stated_memory_gb(text: str, n: int | None, provider: str = "") -> float | No
 
 
 def read(
-    path: Path, provider: str | None = None, collected: dt.datetime | None = None, now: dt.datetime | None = None, **_: object
+    path: Path,
+    provider: str | None = None,
+    collected: dt.datetime | None = None,
+    now: dt.datetime | None = None,
+    currency: str = "USD",
+    **_: object,
 ) -> Iterator[Reading]:
-    """Observations of a SkyPilot ``vms.csv``; ``provider`` and ``collected`` are required."""
+    """Observations of a SkyPilot ``vms.csv``; ``provider`` and ``collected`` are required.
+    ``currency`` (ISO 4217) is the prices' currency, which the file does not name: USD but
+    where the caller knows the cloud's fetcher copies another (Scaleway's euros)."""
     now = now or dt.datetime.now(dt.UTC)
     if not provider or collected is None:
         raise InputFailed(
@@ -126,7 +134,7 @@ def read(
             instance_type=name,
             region=region,
             term="",
-            currency="USD",
+            currency=currency,
             unit="hour",
             price_basis="instance",
             stated_accelerators=None if accelerator.startswith("tpu-") else n,
