@@ -20,6 +20,7 @@ from computeatlas.cli import app as cli
 from computeatlas.cloud.collection import HELD_RULE, SOURCES, collect_sources
 from computeatlas.cloud.collection_log import attempts
 from computeatlas.cloud.collectors import http
+from computeatlas.cloud.collectors.skypilot import CLOUDS, catalog_path
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
 from tests.conftest import CliRunner
@@ -40,8 +41,8 @@ def _routes(server: Server) -> None:
     server.route("/v1/services/6F81-5844-456A/skus", Answer.file("gcp-page1.json"), Answer.file("gcp-page2.json"))
     server.route(ORACLE, Answer.file("oracle-products.json"))
     server.route("/api/v0/bundles/", Answer.file("vastai-bundles.json"))
-    for cloud in ("lambda", "runpod"):
-        server.route(f"/skypilot-org/skypilot-catalog/master/catalogs/v8/{cloud}/vms.csv", Answer.file(f"skypilot-{cloud}-vms.csv"))
+    for cloud in CLOUDS:
+        server.route(catalog_path(cloud), Answer.file(f"skypilot-{cloud}-vms.csv"))
 
 
 @contextlib.contextmanager
@@ -80,10 +81,19 @@ def test_collect_all_runs_every_collector_into_its_own_run_and_records_each_atte
         "vastai": (12, 3, 0),  # four GPU names asked, each answered with the H100 SXM offers: see the next test
         "skypilot-lambda": (5, 3, 1),
         "skypilot-runpod": (3, 3, 3),  # on-demand and spot per line; the spot column copies the on-demand one
+        "skypilot-nebius": (4, 4, 1),  # two H100 lines, each on-demand and spot; the B200 unplaced; a CPU line
+        "skypilot-cudo": (4, 3, 1),
+        "skypilot-hyperbolic": (3, 3, 0),
+        "skypilot-shadeform": (4, 2, 2),
+        "skypilot-do": (3, 2, 0),  # read from catalogs/v6/
+        "skypilot-paperspace": (5, 3, 1),  # catalogs/v6/, its columns in another order
+        "skypilot-fluidstack": (4, 3, 1),  # catalogs/v6/
+        "skypilot-scaleway": (5, 0, 5),  # catalogs/v6/, in euros: no EUR rate, so held (see below)
     }
-    assert all(accepted >= 1 for _, accepted, _ in rows.values())
+    # every source yields accepted readings, but Scaleway's euros, which wait for a sourced EUR rate (data/prices/rates.csv)
+    assert [name for name, (_, accepted, _) in rows.items() if accepted == 0] == ["skypilot-scaleway"]
     runs = Store(store).runs()
-    assert len(runs) == 7 and {r["format"] for r in runs} == {f"collector:{n}" for n in SOURCES}
+    assert len(runs) == len(SOURCES) and {r["format"] for r in runs} == {f"collector:{n}" for n in SOURCES}
     assert all(found[n][0].run for n in SOURCES)
 
 
@@ -169,6 +179,74 @@ def test_a_vastai_offer_of_a_count_the_table_has_no_row_for_is_held_unplaced_wit
     assert rows[0]["reasons"][0] == "unknown instance type '3x H100 SXM' at provider 'vast-ai'"
 
 
+SKYPILOT_CLOUDS = [
+    # cloud, our provider, an accepted line (instance, region, USD per GPU-hour), a held line (instance, rule) or None
+    ("nebius", "nebius", ("gpu-h100-sxm_8gpu-128vcpu-1600gb", "eu-north1", 2.95), ("gpu-b200-sxm_8gpu-160vcpu-1792gb", "unplaced")),
+    ("cudo", "cudo", ("sapphire-rapids-h100_1x2v4gb", "no-kristiansand-1", 1.8214), ("intel-broadwell-v100_1x2v4gb", "unplaced")),
+    ("hyperbolic", "hyperbolic", ("2x-H100-149-1443", "default", 1.29), None),  # 2.58 for two GPUs; every line is placed
+    ("shadeform", "shadeform", ("lambdalabs_H100-sxm5x8", "saltlakecity-usa-1", 3.99), ("excesssupply_H200x8", "unplaced")),
+    ("do", "digitalocean", ("gpu-h100x8-640gb", "tor1", 5.95), None),  # 47.60 for eight; both GPU lines are placed
+    ("paperspace", "paperspace", ("H100", "East Coast (NY2)", 5.95), ("V100-32G", "unplaced")),
+    ("fluidstack", "fluidstack", ("H100_PCIE_80GB::2", "UTAH_USA", 2.89), ("H100_NVLINK_80GB::8", "unplaced")),
+]
+
+
+@pytest.mark.parametrize(("cloud", "provider", "accepted", "held"), SKYPILOT_CLOUDS, ids=[c[0] for c in SKYPILOT_CLOUDS])
+def test_each_skypilot_cloud_lands_through_our_instance_table(
+    tmp_path: Path, cloud: str, provider: str, accepted: tuple[str, str, float], held: tuple[str, str] | None
+) -> None:
+    """The fixture's own Price ÷ AcceleratorCount, on the on-demand line placed by our instance table
+    (data/instances/); a line our table has no row for is held ``unplaced``, its reason naming it."""
+    with _loopback() as server:
+        settings = _settings(tmp_path, server)
+        collect_sources([f"skypilot-{cloud}"], settings, load(), client=_fast)
+    decided = _decided(settings.prices_dir, provider)
+    instance, region, per_gpu_hour = accepted
+    assert (instance, region, "on_demand", per_gpu_hour, "accepted", []) in decided
+    if held is None:
+        assert all(r[4] == "accepted" for r in decided)
+        return
+    name, rule = held
+    assert [r[5] for r in decided if r[0] == name] == [[rule]]
+    reasons = Store(settings.prices_dir).query("SELECT reasons FROM latest WHERE provider = ? AND instance_type = ?", [provider, name])
+    assert list(reasons[0]["reasons"]) == [f"unknown instance type {name!r} at provider {provider!r}"]
+
+
+def test_scaleways_euro_prices_are_placed_but_held_until_a_sourced_rate_converts_them(tmp_path: Path) -> None:
+    """SkyPilot's Scaleway file carries Scaleway's euro prices unlabelled; read as EUR, the placed H100
+    lines wait for a dated EUR rate (data/prices/rates.csv has none) instead of passing as dollars."""
+    with _loopback() as server:
+        settings = _settings(tmp_path, server)
+        collect_sources(["skypilot-scaleway"], settings, load(), client=_fast)
+    rows = Store(settings.prices_dir).query(
+        "SELECT instance_type, region, amount, currency, accelerator, rules FROM latest WHERE provider = 'scaleway' ORDER BY instance_type, region"
+    )
+    got = [(r["instance_type"], r["region"], r["amount"], r["currency"], r["accelerator"], list(r["rules"])) for r in rows]
+    assert got == [
+        ("GPU-3070-S", "fr-par/fr-par-2", 0.98, "EUR", "", ["unplaced"]),
+        ("H100-1-80G", "fr-par/fr-par-2", 2.52, "EUR", "nvidia-h100-pcie", ["no_rate"]),
+        ("H100-2-80G", "fr-par/fr-par-2", 5.04, "EUR", "nvidia-h100-pcie", ["no_rate"]),
+        ("RENDER-S", "fr-par/fr-par-1", 1.2426, "EUR", "", ["unplaced"]),
+        ("RENDER-S", "fr-par/fr-par-2", 1.2426, "EUR", "", ["unplaced"]),
+    ]
+
+
+def test_a_collected_provider_without_a_record_gets_its_page(tmp_path: Path, make_client: Callable[..., TestClient]) -> None:
+    """Shadeform has no provider record (data/providers/): its page says so and shows what its placed
+    lines say; the held ones are on no page."""
+    with _loopback() as server:
+        settings = _settings(tmp_path, server)
+        collect_sources(["skypilot-shadeform"], settings, load(), client=_fast)
+    client = make_client(load(), settings)
+    body = client.get("/api/providers/shadeform").json()
+    assert body["recorded"] is False and body["kind"] == "not yet recorded" and body["url"] is None
+    assert sorted((o["instance_type"], o["region"]) for o in body["offers"]) == [
+        ("lambdalabs_H100-sxm5x2", "austin-usa-1"),
+        ("lambdalabs_H100-sxm5x8", "saltlakecity-usa-1"),
+    ]
+    assert client.get("/cloud/shadeform").status_code == 200
+
+
 def test_a_skypilot_memory_that_genuinely_disagrees_is_still_held(tmp_path: Path) -> None:
     """The Lambda file with the A10's 24576 MiB written for the H100: 8 × 25.8 GB is not 8 × 80 GB."""
     text = (FIXTURES / "skypilot-lambda-vms.csv").read_text(encoding="utf-8").replace("'SizeInMiB': 81920", "'SizeInMiB': 24576")
@@ -204,8 +282,7 @@ FIRST = {
     "gcp": ("/v1/services/6F81-5844-456A/skus", "gcp-page1.json"),
     "oracle": (ORACLE, "oracle-products.json"),
     "vastai": ("/api/v0/bundles/", "vastai-bundles.json"),
-    "skypilot-lambda": ("/skypilot-org/skypilot-catalog/master/catalogs/v8/lambda/vms.csv", "skypilot-lambda-vms.csv"),
-    "skypilot-runpod": ("/skypilot-org/skypilot-catalog/master/catalogs/v8/runpod/vms.csv", "skypilot-runpod-vms.csv"),
+    **{f"skypilot-{cloud}": (catalog_path(cloud), f"skypilot-{cloud}-vms.csv") for cloud in CLOUDS},
 }
 """Each collector's first request and its recorded answer."""
 
@@ -244,7 +321,7 @@ def test_every_collector_failing_leaves_its_earlier_run_and_current_prices_untou
         (o.attempt.error or "").startswith(f"{o.attempt.source}: http://127.0.0.1:") and words[kind] in (o.attempt.error or "")
         for o in later
     )
-    assert Store(settings.prices_dir).runs() == runs and len(runs) == 7
+    assert Store(settings.prices_dir).runs() == runs and len(runs) == len(SOURCES)
     assert _decided(settings.prices_dir, "google-cloud") + _decided(settings.prices_dir, "vast-ai") == current
     assert ("a2-highgpu-1g", "us-central1", "on_demand", 3.673385, "accepted", []) in current
     assert [a.result for a in attempts(settings.prices_dir, "gcp")[0]] == ["failed", "imported"]

@@ -19,7 +19,7 @@ from computeatlas.cloud.collectors.azure import Azure
 from computeatlas.cloud.collectors.base import CollectorError
 from computeatlas.cloud.collectors.gcp import Gcp, machines
 from computeatlas.cloud.collectors.oracle import Oracle
-from computeatlas.cloud.collectors.skypilot import SkyPilot
+from computeatlas.cloud.collectors.skypilot import SkyPilot, catalog_path
 from computeatlas.cloud.collectors.vastai import VastAi, gpu_names
 from computeatlas.cloud.importers.skypilot import stated_memory_gb
 from computeatlas.cloud.instances import instance_table
@@ -30,6 +30,7 @@ ORACLE = "/pls/apex/cetools/api/v1/products/"
 AZURE = "/api/retail/prices"
 GCP = "/v1/services/6F81-5844-456A/skus"
 LAMBDA = "/skypilot-org/skypilot-catalog/master/catalogs/v8/lambda/vms.csv"
+NEBIUS = "/skypilot-org/skypilot-catalog/master/catalogs/v8/nebius/vms.csv"
 VAST = "/api/v0/bundles/"
 
 
@@ -292,6 +293,50 @@ def test_skypilot_gpu_memory_is_read_as_each_clouds_fetcher_writes_it() -> None:
     later = runpod_2x.replace("'SizeInMiB': 80}", "'SizeInMiB': 81920}").replace("160}", "163840}")
     assert stated_memory_gb(later, 2, "runpod") == 171.799  # 2 × 81920 MiB
     assert stated_memory_gb("", 2, "runpod") is None and stated_memory_gb("{'Gpus': []}", 1, "lambda") is None
+    shadeform_8x = _gpu_info("skypilot-shadeform-vms.csv", 3)  # lambdalabs_H100-sxm5x8
+    assert "'SizeInMiB': 80}, 'TotalGpuMemoryInMiB': 640}]" in shadeform_8x  # the total inside Gpus[0]
+    assert stated_memory_gb(shadeform_8x, 8, "shadeform") == 640.0  # 8 × 80 GB (vram_per_gpu_in_gb)
+    assert stated_memory_gb(shadeform_8x, 8, "aws") == 0.671  # read by its names, 8 × 80 MiB
+    assert stated_memory_gb(_gpu_info("skypilot-nebius-vms.csv", 2), 8, "nebius") == 687.195  # 655360 MiB as written
+    # DigitalOcean's keys are lower-case ('totalgpumemoryinmib': 81559 for eight GPUs) and Paperspace's cell is a bare name:
+    assert stated_memory_gb(_gpu_info("skypilot-do-vms.csv", 2), 8, "digitalocean") is None
+    assert stated_memory_gb(_gpu_info("skypilot-paperspace-vms.csv", 0), 1, "paperspace") is None
+
+
+def test_skypilot_reads_each_cloud_from_its_schema_folder() -> None:
+    """DigitalOcean's, Paperspace's and Fluidstack's files are read from catalogs/v6/, the others' from v8."""
+    assert catalog_path("do") == "/skypilot-org/skypilot-catalog/master/catalogs/v6/do/vms.csv"
+    assert catalog_path("fluidstack") == "/skypilot-org/skypilot-catalog/master/catalogs/v6/fluidstack/vms.csv"
+    assert catalog_path("nebius") == "/skypilot-org/skypilot-catalog/master/catalogs/v8/nebius/vms.csv" == NEBIUS
+    assert SkyPilot("https://raw.example.org", cloud="do").provider == "digitalocean"
+    with pytest.raises(ValueError, match=r"unknown SkyPilot cloud 'vast'; known: lambda, runpod, nebius"):
+        SkyPilot("https://raw.example.org", cloud="vast")
+
+
+def test_skypilot_scaleway_prices_are_read_as_the_euros_its_fetcher_copies() -> None:
+    """Scaleway's file (catalogs/v6/, AvailabilityZone first) names no currency; its Price is Scaleway's
+    API hourly_price, in euros: 2.52 EUR an hour for H100-1-80G, never 2.52 USD."""
+    with serving() as server, _client() as client:
+        server.route(catalog_path("scaleway"), Answer.file("skypilot-scaleway-vms.csv"))
+        got = SkyPilot(server.url, cloud="scaleway", now=lambda: NOW).collect(client)
+    by = {(o.instance_type, o.region): (o.amount, o.currency) for o in got.observations}
+    assert by[("H100-1-80G", "fr-par/fr-par-2")] == (2.52, "EUR") and by[("RENDER-S", "fr-par/fr-par-1")] == (1.2426, "EUR")
+    assert {o.currency for o in got.observations} == {"EUR"} and len(got.observations) == 5
+    with serving() as server, _client() as client:
+        server.route(LAMBDA, Answer.file("skypilot-lambda-vms.csv"))
+        lambda_currencies = {o.currency for o in SkyPilot(server.url, cloud="lambda", now=lambda: NOW).collect(client).observations}
+    assert lambda_currencies == {"USD"}
+
+
+def test_skypilot_an_older_schema_folder_with_its_columns_in_another_order_reads_the_same() -> None:
+    """Paperspace's v6 file puts GpuInfo before Region and Price last: the importer reads columns by name."""
+    with serving() as server, _client() as client:
+        server.route(catalog_path("paperspace"), Answer.file("skypilot-paperspace-vms.csv"))
+        got = SkyPilot(server.url, cloud="paperspace", now=lambda: NOW).collect(client)
+    assert got.rows_read == 5 and got.skipped == {"no accelerator (a CPU-only shape)": 1}
+    by = {o.instance_type: (o.region, o.amount, o.stated_accelerators) for o in got.observations}
+    assert by["H100x8"] == ("East Coast (NY2)", 47.60, 8) and by["A100-80G"] == ("East Coast (NY2)", 3.18, 1)
+    assert got.observations[0].source_url == server.url + "/skypilot-org/skypilot-catalog/master/catalogs/v6/paperspace/vms.csv"
 
 
 def test_skypilot_a_price_as_text_names_the_line_and_the_column() -> None:

@@ -3,7 +3,8 @@
 SkyPilot (github.com/skypilot-org/skypilot-catalog, Apache-2.0) publishes one
 ``catalogs/<version>/<cloud>/vms.csv`` per cloud it covers, refreshed by its own fetchers.
 :class:`SkyPilot` reads one cloud's file from the repository's raw files
-(``https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8/<cloud>/vms.csv``),
+(``https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8/<cloud>/vms.csv``,
+or an older schema folder for a cloud in :data:`VERSIONS`),
 streamed to a temporary file (at most :attr:`Collector.max_rows` lines), and turns it into
 readings with the existing importer (:mod:`computeatlas.cloud.importers.skypilot`), so a
 collected file and an imported file are read the same way. The prices are SkyPilot's copy of
@@ -29,11 +30,41 @@ if TYPE_CHECKING:
     import httpx
 
 VERSION = "v8"
-"""The catalog's schema version read (its folder under ``catalogs/``)."""
+"""The catalog's schema version read (its folder under ``catalogs/``) unless :data:`VERSIONS` names another."""
 PATH = "/skypilot-org/skypilot-catalog/master/catalogs/{version}/{cloud}/vms.csv"
-CLOUDS = {"lambda": "lambda", "runpod": "runpod"}
+CLOUDS = {
+    "lambda": "lambda",
+    "runpod": "runpod",
+    "nebius": "nebius",
+    "cudo": "cudo",
+    "hyperbolic": "hyperbolic",
+    "shadeform": "shadeform",
+    "do": "digitalocean",
+    "paperspace": "paperspace",
+    "fluidstack": "fluidstack",
+    "scaleway": "scaleway",
+}
 """SkyPilot's cloud folder → our provider id. Another cloud of the catalog (``vast`` → ``vast-ai``,
-``nebius``, ``hyperstack`` …) is one entry here and one recorded ``vms.csv`` in the tests."""
+``hyperstack`` …) is one entry here and one recorded ``vms.csv`` in the tests."""
+VERSIONS = {"do": "v6", "paperspace": "v6", "fluidstack": "v6", "scaleway": "v6"}
+"""Clouds whose ``vms.csv`` is read from an older schema folder than :data:`VERSION`: the stored
+copies of the catalog repository hold these only under ``catalogs/v5/`` and ``v6/`` (no ``v7`` or
+``v8`` folder read has DigitalOcean's, Paperspace's, Fluidstack's or Scaleway's file). The
+columns are the same nine; Paperspace's and Scaleway's files order them differently (Scaleway's
+adds ``AvailabilityZone``), which the importer does not mind."""
+CURRENCIES = {"scaleway": "EUR"}
+"""Clouds whose ``Price`` is not in US dollars (the catalog names no currency). SkyPilot's
+``fetch_scaleway.py`` (skypilot-org/skypilot, ``sky/clouds/service_catalog/data_fetchers/``,
+commit 33116726) writes
+``'Price': server_type.hourly_price`` from Scaleway's Instance API unconverted, and that
+API's ``hourly_price`` is "Hourly price in Euro" (Scaleway's API schema as generated into
+scaleway_api_rs, ``ScalewayInstanceV1ServerType``). Every other cloud: USD."""
+
+
+def catalog_path(cloud: str) -> str:
+    """The raw-file path of ``cloud``'s ``vms.csv`` (``cloud`` a key of :data:`CLOUDS`), in its
+    schema folder (:data:`VERSIONS`, else :data:`VERSION`)."""
+    return PATH.format(version=VERSIONS.get(cloud, VERSION), cloud=cloud)
 
 
 class SkyPilot(Collector):
@@ -54,13 +85,14 @@ class SkyPilot(Collector):
         self.provider = CLOUDS[cloud]  # type: ignore[misc]
 
     def collect(self, client: httpx.Client, progress: Progress | None = None) -> Collected:
-        """The cloud's readings (on-demand and spot, USD per instance-hour). Raises
+        """The cloud's readings (on-demand and spot, per instance-hour, in USD or the cloud's
+        :data:`CURRENCIES` entry). Raises
         :class:`~computeatlas.cloud.collectors.base.CollectorError` for a body that is not a
         SkyPilot ``vms.csv`` (a missing column, a price as text), naming the URL and the column."""
         import httpx
 
         out = Collected()
-        url = self.on_base(PATH.format(version=VERSION, cloud=self.cloud))
+        url = self.on_base(catalog_path(self.cloud))
         self.page(out, url)
         with tempfile.TemporaryDirectory(prefix="computeatlas-skypilot-") as folder:
             path = Path(folder) / self.cloud / "vms.csv"
@@ -82,7 +114,8 @@ class SkyPilot(Collector):
             except httpx.HTTPError as exc:
                 raise self.error(url, f"the body could not be read whole ({type(exc).__name__}: {exc})") from None
             try:
-                for reading in importer.read(path, provider=self.provider, collected=collected, now=collected):
+                currency = CURRENCIES.get(self.cloud, "USD")
+                for reading in importer.read(path, provider=self.provider, collected=collected, now=collected, currency=currency):
                     result = reading.result
                     if isinstance(result, TableError):
                         raise self.error(url, f"line {result.line}: {result.message}", result.column)
@@ -104,4 +137,4 @@ class SkyPilot(Collector):
         return out
 
 
-__all__ = ["CLOUDS", "PATH", "VERSION", "SkyPilot"]
+__all__ = ["CLOUDS", "CURRENCIES", "PATH", "VERSION", "VERSIONS", "SkyPilot", "catalog_path"]

@@ -2,7 +2,8 @@
 
 Columns read: ``InstanceType, AcceleratorName, AcceleratorCount, vCPUs, MemoryGiB, Price,
 Region, GpuInfo, SpotPrice`` (and ``AvailabilityZone`` when present). One row gives up to
-two observations: the on-demand ``Price`` and the ``SpotPrice``, both USD per instance-hour.
+two observations: the on-demand ``Price`` and the ``SpotPrice``, both per instance-hour, in USD
+unless the caller gives the cloud's currency.
 
 The file names neither the cloud nor the time: the caller gives ``provider`` (our provider
 id) and ``collected`` (when the catalog was fetched, UTC). Rows without an accelerator are
@@ -37,6 +38,7 @@ under 1 GiB), so it is read as GB; at or above it, as MiB."""
 PER_GPU_FEEDS = {
     "lambda": "mib",
     "runpod": "gb_when_small",
+    "shadeform": "gb",
 }
 """Clouds (our provider ids) whose ``GpuInfo`` does not mean what its names say, and how
 :func:`stated_memory_gb` reads it: from the per-GPU ``Gpus[0].MemoryInfo.SizeInMiB`` times
@@ -53,7 +55,11 @@ fetchers (skypilot-org/skypilot, ``sky/catalog/data_fetchers/``):
   and ``'TotalGpuMemoryInMiB': gpu_memory * gpu_count``: RunPod's GB figure under a MiB name
   (``SizeInMiB: 80`` for an 80 GB A100). A later version (commit 06f47324) converts first
   (``gpu_memory_mib = gpu_memory_gib * 1024``), so a value of :data:`GB_AS_MIB_BELOW` or more
-  is MiB.
+  is MiB;
+- ``shadeform`` (``fetch_shadeform.py``, commit 6dd899d5): ``parse_gpu_info`` writes
+  ``'SizeInMiB': ram_per_gpu`` from Shadeform's ``vram_per_gpu_in_gb`` and puts
+  ``'TotalGpuMemoryInMiB': ram_per_gpu * num_gpus`` inside ``Gpus[0]``, not beside it: one GPU's
+  GB under a MiB name (``SizeInMiB: 80`` for an 80 GB H100), so it is always read as GB.
 
 Every other cloud's ``TotalGpuMemoryInMiB`` is read as written."""
 
@@ -76,7 +82,8 @@ def stated_memory_gb(text: str, n: int | None, provider: str = "") -> float | No
     if feed is not None:
         if not size:
             return None
-        per_gpu = float(size) if feed == "gb_when_small" and float(size) < GB_AS_MIB_BELOW else float(size) * MIB_GB
+        as_gb = feed == "gb" or (feed == "gb_when_small" and float(size) < GB_AS_MIB_BELOW)
+        per_gpu = float(size) if as_gb else float(size) * MIB_GB
         return round(per_gpu * (n or 1), 3)
     if info.get("TotalGpuMemoryInMiB"):
         return round(float(info["TotalGpuMemoryInMiB"]) * MIB_GB, 3)
@@ -84,9 +91,16 @@ def stated_memory_gb(text: str, n: int | None, provider: str = "") -> float | No
 
 
 def read(
-    path: Path, provider: str | None = None, collected: dt.datetime | None = None, now: dt.datetime | None = None, **_: object
+    path: Path,
+    provider: str | None = None,
+    collected: dt.datetime | None = None,
+    now: dt.datetime | None = None,
+    currency: str = "USD",
+    **_: object,
 ) -> Iterator[Reading]:
-    """Observations of a SkyPilot ``vms.csv``; ``provider`` and ``collected`` are required."""
+    """Observations of a SkyPilot ``vms.csv``; ``provider`` and ``collected`` are required.
+    ``currency`` (ISO 4217) is the prices' currency, which the file does not name: USD but
+    where the caller knows the cloud's fetcher copies another (Scaleway's euros)."""
     now = now or dt.datetime.now(dt.UTC)
     if not provider or collected is None:
         raise InputFailed(
@@ -120,7 +134,7 @@ def read(
             instance_type=name,
             region=region,
             term="",
-            currency="USD",
+            currency=currency,
             unit="hour",
             price_basis="instance",
             stated_accelerators=None if accelerator.startswith("tpu-") else n,
