@@ -179,11 +179,11 @@ def parse_query(
         out["accelerator"] = list(dict.fromkeys(accelerator_id(catalog, t) for t in _split(clean["accelerator"])))
     if "provider" in clean:
         recorded = {p.casefold() for p in catalog.providers}
-        names = _split(clean["provider"])
-        known = list(catalog.providers)
-        if providers is not None and any(n.casefold() not in recorded for n in names):
-            known += [p for p in providers() if p.casefold() not in recorded]
-        out["provider"] = list(dict.fromkeys(provider_id(n, known) for n in names))
+        asked = _split(clean["provider"])
+        ids = list(catalog.providers)
+        if providers is not None and any(n.casefold() not in recorded for n in asked):
+            ids += [p for p in providers() if p.casefold() not in recorded]
+        out["provider"] = list(dict.fromkeys(provider_id(n, ids) for n in asked))
     if "pricing" in clean:
         out["pricing"] = [pricing_kind(t) for t in _split(clean["pricing"])]
     for name in ("since", "until"):

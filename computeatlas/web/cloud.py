@@ -64,6 +64,7 @@ from computeatlas.web.cloud_params import (
     OfferParams,
     PricePageParams,
     checked,
+    known_providers,
     provider_path,
 )
 from computeatlas.web.page import (
@@ -106,13 +107,8 @@ def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQue
 
     if params is None:
         return PriceQuery(), offers_for(PriceQuery())
-
-    def providers() -> list[str]:  # every provider with a page, read only when a filter names an unrecorded one
-        return shown_providers(catalog, every_offer(catalog, store, now, settings.freshness_days, settings.hours_per_month))
-
-    query = parse_query(
-        request.query_params.multi_items(), catalog, type(params).model_fields, lambda q: regions_of(offers_for(q)), providers
-    )
+    pairs, names = request.query_params.multi_items(), type(params).model_fields  # providers: read when one is not recorded
+    query = parse_query(pairs, catalog, names, lambda q: regions_of(offers_for(q)), lambda: known_providers(request))
     return query, offers_for(query)
 
 

@@ -31,7 +31,7 @@ def _shown(value: object) -> str:
     return repr(text if len(text) <= SHOWN else text[:SHOWN] + "…")
 
 
-def _allowed(kind: str, ctx: Mapping[str, Any], value: object) -> str | None:
+def _allowed(kind: str, ctx: Mapping[str, Any]) -> str | None:
     """What is allowed, in words, for pydantic's error ``kind`` with its context ``ctx``; None when unknown."""
     words = {
         "string_too_long": f"is longer than {ctx.get('max_length')} characters, the most allowed",
@@ -57,7 +57,7 @@ def _allowed(kind: str, ctx: Mapping[str, Any], value: object) -> str | None:
 
 def input_error(exc: RequestValidationError) -> ParamError:
     """FastAPI's validation error as our one input error: the first problem, naming its
-    parameter, the value given and what is allowed (a missing one: "is required"; a reason
+    parameter, the value given and what is allowed (a missing one: "is required and was not given"; a reason
     a validator of ours gave, as written)."""
     errors = exc.errors()
     first = errors[0] if errors else {"loc": ("query", "request"), "msg": "invalid", "type": ""}
@@ -65,9 +65,10 @@ def input_error(exc: RequestValidationError) -> ParamError:
     where = loc[0] if loc and loc[0] in ("query", "path", "body", "header", "cookie") else "query"
     name = ".".join(p for p in loc[1:] if p) if len(loc) > 1 else (loc[0] if loc else "request")
     kind, value = str(first.get("type", "")), first.get("input")
-    allowed = _allowed(kind, first.get("ctx") or {}, value)
+    ctx = first.get("ctx")
+    allowed = _allowed(kind, ctx if isinstance(ctx, Mapping) else {})
     if kind == "missing":
-        reason = "is required"
+        reason = "is required and was not given"
     elif allowed is not None and isinstance(value, str | int | float):
         reason = f"{_shown(value)} {allowed}"
     else:  # a validator of ours (its message names what is wrong), or a shape we have no words for
