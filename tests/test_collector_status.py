@@ -176,7 +176,7 @@ def test_a_new_attempt_shows_at_once(client: TestClient, store: Store) -> None:
             {"source": "exampel"},
             f"no source 'exampel'; did you mean example? (known: {', '.join(sorted({'azure', 'broken', 'example', *SOURCES}))})",
         ),
-        ({"source": "x" * 501}, "at most 500 characters"),
+        ({"source": "x" * 501}, "is longer than 500 characters, the most allowed"),
         ([("source", "azure"), ("source", "example")], "given more than once; separate several values with commas"),
     ],
 )

@@ -245,7 +245,6 @@ def test_a_history_window_whose_since_is_after_its_until_is_a_400_naming_both(tm
         assert response.status_code == 400, path
         assert "2026-12-01" in response.text and "2026-11-01" in response.text and "since" in response.text and "until" in response.text
     assert client.get("/api/prices/nvidia-l4/history", params={"since": "2026-11-01", "until": "2026-11-01"}).status_code == 200
-    assert client.get("/api/prices/nvidia-l4/history", params={"provider": "nobody"}).json()["observations"] == []
     from computeatlas.cli import app as cli
     from tests.conftest import CliRunner
 
@@ -266,7 +265,7 @@ def test_the_importer_says_what_a_path_is_when_it_is_not_a_file(tmp_path: Path) 
         (tmp_path / "none.csv", "no such file"),
     ):
         result = runner.invoke(cli, ["prices", "import", "atlas", str(path), "--prices", store])
-        assert result.exit_code == 2 and f"{path}: {words}" in result.stderr, (path, result.output)
+        assert result.exit_code == 2 and f"{path}: {words}" in " ".join(result.stderr.split()), (path, result.output)
     assert not (tmp_path / "store").exists()
 
 

@@ -169,7 +169,8 @@ def test_cli_bad_input_is_one_clear_line_and_exit_2(tmp_path: Path) -> None:
         (["prices", "import", "skypilot", str(bad)], "--collected"),
     ):
         result = runner.invoke(cli, [*args, "--prices", str(tmp_path / "store")])
-        assert result.exit_code == 2 and words in result.stderr and "Traceback" not in result.output, (args, result.output)
+        said = " ".join(result.stderr.split())  # wrapped at 80 columns
+        assert result.exit_code == 2 and words in said and "Traceback" not in result.output, (args, result.output)
     assert not (tmp_path / "store").exists()
     collect = runner.invoke(cli, ["prices", "collect", "nosuch", "--prices", str(tmp_path / "store")])
     assert collect.exit_code == 2 and "unknown collector 'nosuch'" in collect.stderr

@@ -3,7 +3,8 @@
 Every command is a thin layer over the Python API: it loads the catalog through
 :func:`computeatlas.catalog.load`, calls the library and prints what it returns; errors
 are one clear message on stderr and a non-zero exit code (1: bad data or an operating
-system error, 2: bad input). An :class:`OSError` that escapes a command (an ``--out``
+system error, 2: bad input; a bad-input message, :func:`fail`, is wrapped at the terminal's
+width like all other prose). An :class:`OSError` that escapes a command (an ``--out``
 path that cannot be written, a folder that is a file …) is caught once, here, by the
 app's group (:class:`AtlasGroup`) and printed as one line naming the path and the reason;
 pretty tracebacks are off, so nothing else turns into a screenful of frames.
@@ -25,6 +26,7 @@ from typer.core import TyperGroup
 
 from computeatlas import catalog as catalog_mod
 from computeatlas.catalog import Catalog, CatalogError
+from computeatlas.cli.tables import say
 from computeatlas.core.cache import Cache, use
 from computeatlas.core.errors import Unavailable
 from computeatlas.core.settings import Settings, UnknownSetting
@@ -185,9 +187,16 @@ def load_catalog(data: Path | Settings | None) -> Catalog:
         raise typer.Exit(1) from None
 
 
+def complain(message: str) -> None:
+    """Print ``message`` on stderr wrapped at the console's width (80 columns when piped), as
+    :func:`~computeatlas.cli.tables.say` wraps prose: words never cut, a URL or id longer than
+    the line whole on a line of its own."""
+    say(err, message)
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print ``message`` on stderr and return the Exit to raise (``raise fail(...)``)."""
-    typer.echo(message, err=True)
+    """Print ``message`` on stderr (:func:`complain`) and return the Exit to raise (``raise fail(...)``)."""
+    complain(message)
     return typer.Exit(code)
 
 

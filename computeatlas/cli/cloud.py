@@ -61,7 +61,7 @@ def prices(
         str | None,
         typer.Option(
             "--pricing",
-            help="List only on-demand, spot, reserved, capacity-block, marketplace, monthly or weekly offers, or several comma-separated (the spread is always on-demand).",
+            help="List only on_demand (also written on-demand), spot, committed, reserved, capacity_block, marketplace, monthly or weekly offers, or several comma-separated (the spread is always on-demand).",
         ),
     ] = None,
     region: Annotated[

@@ -20,7 +20,7 @@ from computeatlas.cli.base import (
 from computeatlas.cli.tables import Footnotes, print_table, say
 from computeatlas.cloud import history
 from computeatlas.cloud.store import Store
-from computeatlas.core.errors import BadRequest, NotFound
+from computeatlas.core.errors import Ambiguous, BadRequest, NotFound, ParamError
 from computeatlas.core.numbers import significant
 from computeatlas.economics.bound_settings import request_from
 from computeatlas.economics.errors import UnknownId
@@ -193,7 +193,9 @@ def tokens(
         near = f" Closest: {', '.join(ids)}." if ids else ""
         raise fail(f"{exc.detail}.{near}") from None
     except BadRequest as exc:
-        raise fail(exc.detail if exc.detail.startswith("query parameter") else f"--{exc.detail}") from None
+        raise fail(f"--{exc.param}: {exc.reason}" if isinstance(exc, ParamError) else exc.detail) from None
+    except Ambiguous as exc:  # --accelerator names several parts (A100): the message lists their ids
+        raise fail(exc.detail.replace("parameter '", "option '--")) from None
     if as_json:
         out.print_json(linked_view(view).model_dump_json())
         return

@@ -27,11 +27,14 @@ from computeatlas.cli.base import (
 from computeatlas.cli.cloud import prices_app
 from computeatlas.cli.price_store import existing_store
 from computeatlas.cli.tables import print_table, say
+from computeatlas.cloud import history as history_clock
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.placement import PlacementReport, placement
+from computeatlas.cloud.queries import PricingQueryError, pricing_kind, provider_id
 from computeatlas.cloud.rules import RULES
 from computeatlas.cloud.store import Store
 from computeatlas.core.numbers import significant
+from computeatlas.pages.providers import every_offer, shown_providers
 from computeatlas.publish.exports.csv import write_rows
 
 
@@ -124,8 +127,8 @@ def history(
     ident: Annotated[str, typer.Argument(help="Accelerator id, e.g. nvidia-h100-sxm.")],
     since: Annotated[str | None, typer.Option(help="From this collection date (YYYY-MM-DD).")] = None,
     until: Annotated[str | None, typer.Option(help="Up to this collection date (YYYY-MM-DD).")] = None,
-    provider: Annotated[str | None, typer.Option(help="Only this provider id.")] = None,
-    pricing: Annotated[str | None, typer.Option(help="Only this pricing kind (on_demand or on-demand, spot, …).")] = None,
+    provider: Annotated[str | None, typer.Option(help="Only this provider id (any case).")] = None,
+    pricing: Annotated[str | None, typer.Option(help="Only this pricing kind (on_demand, also written on-demand; spot, …).")] = None,
     variant: Annotated[str | None, typer.Option(help="Only this variant key (sxm-80gb).")] = None,
     region: Annotated[str | None, typer.Option(help="Only this region, as the provider names it.")] = None,
     prices: PricesOption = None,
@@ -144,10 +147,14 @@ def history(
             raise fail(f"option '--{name}': {text!r} is not a date (write YYYY-MM-DD)") from None
     if bounds["since"] and bounds["until"] and bounds["since"] > bounds["until"]:
         raise fail(f"option '--since': {since} is after --until {until}: the window is empty")
-    if pricing is not None:
-        pricing = pricing.strip().lower().replace("-", "_")  # on-demand, as /api/offers spells it, is on_demand
-        if pricing not in {k.value for k in PricingKind}:
-            raise fail(f"option '--pricing': {pricing!r} is not a pricing kind ({', '.join(k.value for k in PricingKind)})")
+    try:  # the one reading of each, as the web filters read them
+        pricing = PricingKind(pricing_kind(pricing).value.replace("-", "_")).value if pricing is not None else None
+        if provider is not None:
+            known = shown_providers(catalog, every_offer(catalog, Store(settings.prices_dir), history_clock.utcnow(),
+                                                         settings.freshness_days, settings.hours_per_month))  # fmt: skip
+            provider = provider_id(provider, known)
+    except PricingQueryError as exc:
+        raise fail(str(exc).replace("parameter '", "option '--")) from None
     rows = Store(settings.prices_dir).history(
         acc, bounds["since"], bounds["until"], provider=provider, pricing=pricing, variant=variant, region=region
     )

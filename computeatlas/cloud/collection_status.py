@@ -198,7 +198,8 @@ def collectors_status(
 ) -> CollectorsStatus:
     """The status of every source of ``store``'s collection log and, once the store keeps one,
     of ``expected`` (the configured collectors: a new one is listed before its first attempt),
-    sorted by name (:func:`source_names`); ``only`` keeps those named. Unreadable attempt records
+    sorted by name (:func:`source_names`); ``only`` keeps those named (an ``expected`` one among them
+    is listed even when the store keeps no log yet: never collected). Unreadable attempt records
     and a store that cannot be read are ``problems``."""
     problems: list[str] = []
     root = Path(store.root)
@@ -207,8 +208,8 @@ def collectors_status(
     except OSError as exc:
         names = []
         problems.append(_in_store(f"{root / collection_log.FOLDER}: the collection log cannot be read ({exc})", root))
-    if only is not None:
-        names = [n for n in names if n in only]
+    if only is not None:  # an expected source asked for by name is listed even before any attempt ("never")
+        names = sorted(n for n in set(names) | (set(only) & set(expected)) if n in only)
     try:
         current = _current_by_run(store, now)
     except (StoreDamaged, duckdb.Error, OSError) as exc:

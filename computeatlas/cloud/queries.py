@@ -2,7 +2,11 @@
 
 :func:`parse_query` checks raw parameters (a bad one is a :class:`PricingQueryError`, a 400
 naming it) and returns a :class:`PriceQuery`; :func:`matches` applies its list filters to
-one :class:`~computeatlas.cloud.offers.OfferPrice`.
+one :class:`~computeatlas.cloud.offers.OfferPrice`. What a value names is read in one place
+each, for every page, endpoint and command: an accelerator by id, alias or name
+(:func:`accelerator_id`; a name several parts share is :class:`AmbiguousParam`, a 300 listing
+them), a provider by id in any case (:func:`provider_id`), a pricing kind in either spelling
+(:func:`pricing_kind`: ``on_demand``, the data's own, or ``on-demand``).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from pydantic import BaseModel, field_validator
 from computeatlas.cloud.catalog import CloudCatalog
 from computeatlas.cloud.offers import OfferPrice, OfferPricing
 from computeatlas.cloud.variants import variant_key
-from computeatlas.core.errors import BadRequest
+from computeatlas.core.errors import Ambiguous, BadRequest, closest
+from computeatlas.silicon.resolve import AmbiguousName, Candidate, ResolveError, resolve_id
 
 ALL_VARIANTS = "all"
 """The ``variant`` value that asks for every variant to be mixed in one spread."""
@@ -26,6 +31,59 @@ class PricingQueryError(BadRequest):
 
     def __init__(self, message: str) -> None:
         super().__init__("Bad query parameter", message)
+
+
+class AmbiguousParam(Ambiguous):
+    """A 300: ``name``, the value of ``param``, is a name several accelerators share (``A100``);
+    ``candidates`` lists every one to choose from (the web links each, the CLI lists their ids)."""
+
+    def __init__(self, param: str, name: str, message: str, candidates: list[Candidate]) -> None:
+        super().__init__("Which accelerator?", f"parameter '{param}': {message}")
+        self.param = param
+        self.name = name
+        self.candidates = candidates
+
+
+def accelerator_id(catalog: CloudCatalog, text: str, param: str = "accelerator") -> str:
+    """The accelerator id ``text`` names: an id, or an alias or name that
+    :func:`~computeatlas.silicon.resolve.resolve_id` resolves to one part (``Trn3``, ``H100 SXM``),
+    as the pages and ``computeatlas show`` read it. Raises :class:`AmbiguousParam` (300) for a
+    name several parts share, never picking one, and :class:`PricingQueryError` (400) naming
+    ``param``, the value and the closest ids for anything else."""
+    if text in catalog.accelerators:
+        return text
+    try:
+        return resolve_id(catalog, text)
+    except AmbiguousName as exc:
+        raise AmbiguousParam(param, text, exc.message, exc.options) from None
+    except ResolveError as exc:
+        near = f"; closest: {', '.join(c.id for c in exc.options)}" if exc.options else ""
+        raise PricingQueryError(f"parameter '{param}': no accelerator with id, alias or name {text!r}{near}") from None
+
+
+def provider_id(text: str, known: Iterable[str], param: str = "provider") -> str:
+    """The provider id ``text`` names, in any case (``CoreWeave`` is ``coreweave``), among the
+    ``known`` ids; else :class:`PricingQueryError` (400) naming ``param`` and the value, with the
+    closest ids and every known one."""
+    ids = list(known)
+    by_fold = {i.casefold(): i for i in ids}
+    found = by_fold.get(text.strip().casefold())
+    if found is not None:
+        return found
+    near = closest(text, ids)
+    hint = f"; did you mean {', '.join(near)}?" if near else ""
+    raise PricingQueryError(f"parameter '{param}': no provider with id {text!r}{hint} (known: {', '.join(ids) or 'none'})")
+
+
+def pricing_kind(text: str, param: str = "pricing") -> OfferPricing:
+    """The pricing kind ``text`` names, in either spelling: ``on_demand`` (the data's own, as the
+    observation store and the price dataset write it) or ``on-demand``, ``capacity_block`` or
+    ``capacity-block``, in any case; else :class:`PricingQueryError` naming ``param`` and listing the kinds."""
+    try:
+        return OfferPricing(text.strip().lower().replace("_", "-"))
+    except ValueError:
+        kinds = ", ".join(p.value.replace("-", "_") for p in OfferPricing)
+        raise PricingQueryError(f"parameter '{param}': {text!r} is not one of {kinds} ('-' may be written for '_')") from None
 
 
 class PriceQuery(BaseModel):
@@ -87,6 +145,7 @@ def parse_query(
     catalog: CloudCatalog,
     allowed: Iterable[str] = QUERY_PARAMS,
     regions: Callable[[PriceQuery], Iterable[str]] | None = None,
+    providers: Callable[[], Iterable[str]] | None = None,
 ) -> PriceQuery:
     """Check and parse filter parameters; raise :class:`PricingQueryError` naming the bad one.
 
@@ -96,8 +155,11 @@ def parse_query(
     command takes (default: all of :data:`QUERY_PARAMS`); any other name is ignored
     (tracking parameters such as ``utm_source`` are common in shared links).
     Blank values mean "any". :data:`LIST_PARAMS` take several values as one
-    comma-separated list (``provider=aws,lambda``: an offer of either passes). Ids must
-    exist in the catalog; dates are YYYY-MM-DD. A region must be one that ``regions`` gives
+    comma-separated list (``provider=aws,lambda``: an offer of either passes). An accelerator
+    is an id, alias or name (:func:`accelerator_id`; a shared name is a 300 listing the parts);
+    a provider an id in any case (:func:`provider_id`), recorded in the catalog or one of
+    ``providers`` (those shown by their prices; read only when a provider is not recorded);
+    a pricing kind either spelling (:func:`pricing_kind`); dates are YYYY-MM-DD. A region must be one that ``regions`` gives
     for the query parsed so far (the regions the offers in its window name; the store is
     read only when a region is asked); without ``regions`` any region is taken as written.
     """
@@ -113,22 +175,17 @@ def parse_query(
             raise PricingQueryError(f"parameter '{name}': value is too long")
     clean = {k: v.strip() for k, v in pairs if v is not None and v.strip()}
     out: dict[str, object] = {}
-    for name, target, what in (("accelerator", catalog.accelerators, "accelerator"), ("provider", catalog.providers, "provider")):
-        if name in clean:
-            for ident in _split(clean[name]):
-                if ident not in target:
-                    raise PricingQueryError(f"parameter '{name}': no {what} with id {ident!r}")
-            out[name] = _split(clean[name])
+    if "accelerator" in clean:
+        out["accelerator"] = list(dict.fromkeys(accelerator_id(catalog, t) for t in _split(clean["accelerator"])))
+    if "provider" in clean:
+        recorded = {p.casefold() for p in catalog.providers}
+        asked = _split(clean["provider"])
+        ids = list(catalog.providers)
+        if providers is not None and any(n.casefold() not in recorded for n in asked):
+            ids += [p for p in providers() if p.casefold() not in recorded]
+        out["provider"] = list(dict.fromkeys(provider_id(n, ids) for n in asked))
     if "pricing" in clean:
-        chosen = []
-        for text in _split(clean["pricing"]):
-            try:
-                chosen.append(OfferPricing(text))
-            except ValueError:
-                raise PricingQueryError(
-                    f"parameter 'pricing': {text!r} is not one of " + ", ".join(p.value for p in OfferPricing)
-                ) from None
-        out["pricing"] = chosen
+        out["pricing"] = [pricing_kind(t) for t in _split(clean["pricing"])]
     for name in ("since", "until"):
         if name in clean:
             try:
@@ -170,4 +227,16 @@ def matches(price: OfferPrice, query: PriceQuery) -> bool:
     )
 
 
-__all__ = ["ALL_VARIANTS", "LIST_PARAMS", "QUERY_PARAMS", "PriceQuery", "PricingQueryError", "matches", "parse_query"]
+__all__ = [
+    "ALL_VARIANTS",
+    "LIST_PARAMS",
+    "QUERY_PARAMS",
+    "AmbiguousParam",
+    "PriceQuery",
+    "PricingQueryError",
+    "accelerator_id",
+    "matches",
+    "parse_query",
+    "pricing_kind",
+    "provider_id",
+]

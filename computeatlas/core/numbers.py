@@ -50,6 +50,18 @@ def plain(number: float) -> int | float:
     return int(rounded) if rounded.is_integer() and abs(rounded) < 1e15 else rounded
 
 
+DIGITS = 15
+"""Significant digits a price is written with: the most a double keeps (``DBL_DIG``), so a
+published amount of up to 15 digits is written exactly as published, and the float noise of
+a derived figure (``1682.1512932 / 730`` = ``2.3043168400000003``) is dropped (``2.30431684``)."""
+
+
+def published(number: float) -> float:
+    """``number`` at :data:`DIGITS` significant digits: written (shortest round-trip) with the
+    digits it was published with, without the noise of the arithmetic that derived it."""
+    return float(f"{number:.{DIGITS}g}")
+
+
 def plain_text(number: int | float) -> str:
     """A number as text without exponent or thousands separator: ``1e-05`` → ``"0.00001"``."""
     if isinstance(number, int):
@@ -209,6 +221,7 @@ def same_figure_other_unit(a: str | None, b: str | None) -> bool:
 
 __all__ = [
     "CANONICAL_UNITS",
+    "DIGITS",
     "canonical_unit",
     "compute_unit",
     "data_number",
@@ -220,6 +233,7 @@ __all__ = [
     "plain",
     "plain_text",
     "prefixed",
+    "published",
     "ratio_text",
     "ratio_words",
     "same_figure_other_unit",

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from computeatlas.core.claims import NumberFormat
-from computeatlas.core.errors import BadRequest
+from computeatlas.core.errors import BadRequest, ParamError
 from computeatlas.core.numbers import compute_unit
 from computeatlas.core.presentation import present
 from computeatlas.core.states import State
@@ -71,12 +71,9 @@ MAX_ACCELERATORS = 1024
 """Most accelerators a request may name (beyond it, a tensor-parallel group is no longer the model)."""
 
 
-class BoundInputError(BadRequest):
-    """A bound input that cannot be used (status 400), naming the parameter."""
-
-    def __init__(self, param: str, message: str) -> None:
-        super().__init__("Bad query parameter", f"{param}: {message}")
-        self.param = param
+class BoundInputError(ParamError):
+    """A bound input that cannot be used (status 400): ``param`` names it, ``reason`` says
+    why; the detail reads as every other parameter error's (``query parameter 'mix': …``)."""
 
 
 class DoesNotFitModel(BadRequest):

@@ -26,6 +26,7 @@ import math
 
 from pydantic import BaseModel, Field
 
+from computeatlas.cloud.queries import AmbiguousParam
 from computeatlas.core.claims import Claim, NumberFormat
 from computeatlas.core.errors import closest
 from computeatlas.core.numbers import compute_unit
@@ -41,7 +42,7 @@ from computeatlas.economics.price_input import PriceInput, cheapest_price, offer
 from computeatlas.economics.prices import PriceSource
 from computeatlas.economics.rental_price import RentalPrice
 from computeatlas.silicon.records import Accelerator
-from computeatlas.silicon.resolve import ResolveError, resolve_id
+from computeatlas.silicon.resolve import AmbiguousName, ResolveError, resolve_id
 
 LABEL = BOUND_LABEL
 """How a figure at utilisation 1 is labelled (the model page's :data:`~computeatlas.economics.bound.BOUND_LABEL`)."""
@@ -141,6 +142,8 @@ def _accelerator(catalog: EconomicsCatalog, ident: str) -> Accelerator:
     if acc is None:  # an alias or a name, read as `computeatlas show` reads it
         try:
             acc = catalog.accelerators[resolve_id(catalog, ident)]
+        except AmbiguousName as exc:  # a name several parts share: list them, never pick one
+            raise AmbiguousParam("accelerator", ident, exc.message, exc.options) from None
         except ResolveError:
             acc = None
     if acc is None:
@@ -194,7 +197,7 @@ def estimate(catalog: EconomicsCatalog, request: EstimateRequest, prices: PriceS
     try:
         settings = check_request(settings, model)
     except BoundInputError as exc:
-        raise EstimateError(exc.param, exc.detail.removeprefix(f"{exc.param}: ")) from None
+        raise EstimateError(exc.param, exc.reason) from None
     if request.offer is not None:
         price = offer_price(catalog, acc, request.offer, prices)
         if price.currency != "USD":

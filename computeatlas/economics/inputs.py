@@ -227,7 +227,7 @@ def parse_request(
     try:
         settings = request_from(None, context, mix, None, kv_bits, batch, accelerators)
     except BoundInputError as exc:
-        raise EstimateError(exc.param, exc.detail.removeprefix(f"{exc.param}: ")) from None
+        raise EstimateError(exc.param, exc.reason) from None
     return EstimateRequest(
         accelerator=accelerator.strip(),
         model=model,

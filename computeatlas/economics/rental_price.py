@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from computeatlas.cloud import cheapest_price
 from computeatlas.cloud.cheapest_price import CheapestPrice
 from computeatlas.cloud.offers import find_offer, unlinked
+from computeatlas.cloud.queries import PricingQueryError, accelerator_id
 from computeatlas.cloud.spreads import SpreadEnd
 from computeatlas.cloud.store import Store
 from computeatlas.core.errors import NotFound, ParamError, closest
@@ -89,14 +90,17 @@ def chosen_price(
     (``offer``, its derived price per accelerator-hour), or ``price`` USD per accelerator-hour for
     ``accelerator``. None when neither is given.
 
+    A blank value is one not given; ``accelerator`` is an id, alias or name (a name several
+    parts share is a :class:`~computeatlas.cloud.queries.AmbiguousParam`, 300, listing them).
     Raises :class:`~computeatlas.core.errors.NotFound` (404) for an unknown offer, and
     :class:`~computeatlas.economics.errors.UnknownId` for an unknown accelerator (naming the closest),
     :class:`~computeatlas.core.errors.ParamError` (400) for a price that is
-    not a finite number above zero and at most :data:`MAX_PRICE`, a price without an accelerator,
+    not a finite number above zero and at most :data:`MAX_PRICE`, a price without an accelerator or one without a price,
     an offer in another currency, one whose price per accelerator is not separable, or an offer
     and a price given together (one of them would be ignored without a word).
     """
-    if offer and price is not None and price.strip():
+    offer, price, accelerator = (v.strip() if v and v.strip() else None for v in (offer, price, accelerator))  # blank: not given
+    if offer and price is not None:
         raise ParamError("price", "give an offer or a price, not both: the offer's price would replace yours")
     if offer:
         found = find_offer(catalog, store, offer, now, link=unlinked)  # the bound's price names no page
@@ -111,9 +115,11 @@ def chosen_price(
         return found.accelerator, RentalPrice(per_accelerator_hour=found.per_accelerator_hour, provider=found.provider,
                                               instance_type=found.instance_type, region=found.region or "", collected=found.collected,
                                               source_url=found.source_url, freshness_days=0, origin=f"chosen offer {offer}")  # fmt: skip
-    if price is None or not price.strip():
+    if price is None:
         if accelerator:
-            raise ParamError("price", "give a price in USD per accelerator-hour with the accelerator")
+            raise ParamError(
+                "accelerator", f"{accelerator!r} is given without a price: add price (USD per accelerator-hour) or leave accelerator out"
+            )
         return None
     try:
         value = float(price)
@@ -123,10 +129,12 @@ def chosen_price(
         raise ParamError("price", f"{price!r} must be a finite number above 0 and at most {MAX_PRICE:,.0f} USD per accelerator-hour")
     if not accelerator:
         raise ParamError("accelerator", "name the accelerator the price is for")
-    if accelerator not in catalog.accelerators:
+    try:  # an id, alias or name, as every other accelerator parameter reads it; a shared name lists the parts
+        accelerator = accelerator_id(catalog, accelerator)
+    except PricingQueryError:
         near = closest(accelerator, list(catalog.accelerators))
-        raise UnknownId("accelerator", "No such accelerator", f"no accelerator with id {accelerator!r}",
-                        [(catalog.accelerators[i].name, i) for i in near])  # fmt: skip
+        raise UnknownId("accelerator", "No such accelerator", f"no accelerator with id, alias or name {accelerator!r}",
+                        [(catalog.accelerators[i].name, i) for i in near]) from None  # fmt: skip
     return accelerator, RentalPrice(per_accelerator_hour=value, provider="", instance_type="", region="", collected=now, source_url="",
                                     freshness_days=0, origin="given by you")  # fmt: skip
 

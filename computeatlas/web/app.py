@@ -32,10 +32,11 @@ import computeatlas
 from computeatlas.catalog import Catalog, load
 from computeatlas.cloud import history
 from computeatlas.cloud.offer_words import amount_text
+from computeatlas.cloud.queries import AmbiguousParam
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
 from computeatlas.core.cache import Cache, use
-from computeatlas.core.errors import NotFound, PageError, ParamError
+from computeatlas.core.errors import NotFound, PageError
 from computeatlas.core.numbers import data_number, figure_text
 from computeatlas.core.offer_words import pricing_words, source_words
 from computeatlas.core.settings import Settings
@@ -45,6 +46,7 @@ from computeatlas.pages import price_table
 from computeatlas.web import openapi, price_charts, routes
 from computeatlas.web.cache import PageCache, known_query
 from computeatlas.web.page import Moved, json_response_class
+from computeatlas.web.params import input_error, with_choices
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("computeatlas.web")
@@ -225,6 +227,8 @@ def create_app(catalog: Catalog | None = None, settings: Settings | None = None,
 
     @app.exception_handler(PageError)
     async def page_error(request: Request, exc: PageError) -> Response:
+        if isinstance(exc, AmbiguousParam) and not exc.suggestions:
+            exc = with_choices(request, exc)
         return _error_response(request, exc.status, exc.title, exc.detail, exc.suggestions, getattr(exc, "headers", None))
 
     @app.exception_handler(Moved)
@@ -269,17 +273,6 @@ def _other_slash(app: FastAPI, request: Request) -> str | None:
         return None
     query = request.url.query
     return other + (f"?{query}" if query else "")
-
-
-def input_error(exc: RequestValidationError) -> ParamError:
-    """FastAPI's validation error as our one input error: the first problem, naming its parameter."""
-    errors = exc.errors()
-    first = errors[0] if errors else {"loc": ("query", "request"), "msg": "invalid"}
-    loc = [str(p) for p in first.get("loc", ())]
-    where = loc[0] if loc and loc[0] in ("query", "path", "body", "header", "cookie") else "query"
-    name = ".".join(p for p in loc[1:] if p) if len(loc) > 1 else (loc[0] if loc else "request")
-    reason = str(first.get("msg", "invalid")).removeprefix("Value error, ")
-    return ParamError(name or "request", reason, "form" if where == "body" else where)
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

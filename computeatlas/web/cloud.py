@@ -17,11 +17,11 @@ histories and feeds (:mod:`computeatlas.web.price_feed`) query the store on ever
 ``accelerator``, ``provider``, ``pricing`` and ``region`` take comma-separated lists
 (``provider=aws,lambda``); a parameter given twice is a 400 that says to use commas.
 Each page and endpoint declares its parameters as a pydantic model
-(:mod:`computeatlas.web.cloud_params`); any other parameter is ignored. The
-pricing kind is spelled ``on-demand`` by ``/api/offers`` and ``/cloud/`` and ``on_demand``
-by the observation store; the observed-price parameters (``/cloud/prices/{id}``,
-``/api/prices/{id}`` and their history) accept both (``-`` is read as ``_``). A history
-window whose ``since`` is after its ``until`` is a 400 naming both.
+(:mod:`computeatlas.web.cloud_params`); any other parameter is ignored. Every filter
+reads an accelerator by id, alias or name, a provider by id in any case and a pricing kind in
+either spelling (``on_demand``, the data's, or ``on-demand``) through
+:mod:`computeatlas.cloud.queries`. A history window whose ``since`` is after its ``until``
+is a 400 naming both.
 """
 
 from __future__ import annotations
@@ -63,13 +63,15 @@ from computeatlas.web.cloud_params import (
     ObservedParams,
     OfferParams,
     PricePageParams,
+    checked,
+    known_providers,
+    provider_path,
 )
 from computeatlas.web.page import (
     Route,
     catalog_of,
     find_accelerator,
     find_record,
-    refuse_repeats,
     render,
     settings_of,
     urls_of,
@@ -105,7 +107,8 @@ def _offers(request: Request, params: BaseModel | None = None) -> tuple[PriceQue
 
     if params is None:
         return PriceQuery(), offers_for(PriceQuery())
-    query = parse_query(request.query_params.multi_items(), catalog, type(params).model_fields, lambda q: regions_of(offers_for(q)))
+    pairs, names = request.query_params.multi_items(), type(params).model_fields  # providers: read when one is not recorded
+    query = parse_query(pairs, catalog, names, lambda q: regions_of(offers_for(q)), lambda: known_providers(request))
     return query, offers_for(query)
 
 
@@ -114,6 +117,7 @@ def find_provider(request: Request, ident: str) -> ProviderView:
     :func:`~computeatlas.pages.providers.provider_page_view`); a :class:`NotFound` listing the closest ids."""
     catalog, settings = catalog_of(request), settings_of(request)
     every = every_offer(catalog, _store(request), history.utcnow(), settings.freshness_days, settings.hours_per_month, rates_of(settings))
+    provider_path(request, ident, shown_providers(catalog, every))
     view = provider_page_view(catalog, ident, _offers(request)[1], every, provider_collected(_store(request), ident, history.utcnow()))
     if view is None:
         find_record(catalog.providers, ident, "cloud provider", urls_of(request).template("cloud_provider"), lambda p: p.name)
@@ -177,7 +181,7 @@ def _prices(request: Request, ident: str, params: ObservedParams, listed: int = 
     """The accelerator and its observed prices as of now: current (newest per offer within the
     freshness window, staleness measured at request time) and the history in the window, with
     its newest ``listed`` observations (0: the series only, as the page shows)."""
-    refuse_repeats(request, type(params).model_fields)
+    params = checked(request, params)
     acc = find_accelerator(request, ident)
     store, settings = _store(request), settings_of(request)
     _check_variant(store, acc.id, params.variant)

@@ -4,20 +4,28 @@ declared as a pydantic model (and the path parameters, :data:`ACCELERATOR_PATH` 
 ``/api/offers`` (:data:`OfferParams`), and the observed prices of one accelerator
 (:class:`ObservedParams`; the price page's :class:`PricePageParams`, a history's
 :class:`HistoryParams`). Any other parameter is ignored; a bad value is a 400 naming it.
+A provider, in a filter or a path, is an id in any case: :func:`checked` and
+:func:`provider_path` read it by :func:`~computeatlas.cloud.queries.provider_id` among every
+provider with a page (recorded, or shown by its prices).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
-from fastapi import Path
+from fastapi import Path, Request
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
+from computeatlas.cloud import history
 from computeatlas.cloud.history import HISTORY_FILTERS, HISTORY_LIMIT, HISTORY_MAX
 from computeatlas.cloud.observations import PricingKind
 from computeatlas.cloud.price_window import WindowKind, page_window
-from computeatlas.core.errors import ParamError
+from computeatlas.cloud.queries import PricingQueryError, provider_id
+from computeatlas.cloud.store import Store
+from computeatlas.core.errors import NotFound, ParamError, closest
+from computeatlas.pages.providers import every_offer, shown_providers
+from computeatlas.web.page import Moved, catalog_of, refuse_repeats, settings_of, urls_of
 
 INDEX_PARAMS = ("accelerator", "provider", "pricing", "region", "sort")
 """Filters of the ``/cloud/`` price table."""
@@ -30,9 +38,12 @@ PROVIDER_PATH = Path(description="provider id, e.g. 'coreweave'", max_length=100
 ACCELERATOR_PATH = Path(description="accelerator id, e.g. 'nvidia-h100-sxm'", max_length=100)
 
 DESCRIPTIONS = {
-    "accelerator": "accelerator id, e.g. nvidia-h100-sxm; several comma-separated",
-    "provider": "provider id, e.g. lambda; several comma-separated (aws,lambda)",
-    "pricing": "on-demand, spot, reserved, capacity-block, marketplace, monthly or weekly; several comma-separated",
+    "accelerator": "accelerator id, alias or name, e.g. nvidia-h100-sxm or Trn3; several comma-separated; "
+    "a name several parts share (A100) is a 300 listing them",
+    "provider": "provider id in any case, e.g. lambda; several comma-separated (aws,lambda); an unknown one is a 400 listing the known ids",
+    "pricing": "on_demand, spot, committed, reserved, capacity_block, marketplace, monthly or weekly; several comma-separated. "
+    "on_demand is the data's spelling (the observation store, the price dataset, /api/prices); '-' may be written for '_' "
+    "(on-demand, capacity-block), here and in every other pricing parameter",
     "region": "a region as an offer names it, e.g. us-east-1; several comma-separated",
     "variant": "variant key such as 'sxm-80gb' (see /api/prices/{accelerator}), or 'all' to mix every variant",
     "since": "first collection date of the window, YYYY-MM-DD (default: the freshness window, 90 days)",
@@ -67,11 +78,11 @@ class ObservedParams(BaseModel):
         description="the history's window when no since/until is given: 'year' "
         "(the default, one year ending today) or 'all' (all of the history)",
     )
-    provider: str | None = Field(None, max_length=100, description="a provider id, e.g. lambda")
+    provider: str | None = Field(None, max_length=100, description="a provider id in any case, e.g. lambda; an unknown one is a 400")
     pricing: PricingKind | None = Field(
         None,
         description="on_demand, spot, committed, reserved, capacity_block, marketplace, monthly or weekly; "
-        "'-' may be written for '_' (on-demand, as /api/offers and /cloud/ spell it)",
+        "'-' may be written for '_' (on-demand, capacity-block)",
     )
     variant: str | None = Field(None, max_length=100, description="a variant key, e.g. sxm-80gb")
     region: str | None = Field(None, max_length=200, description="a region as the provider names it, e.g. us-east-1")
@@ -79,7 +90,7 @@ class ObservedParams(BaseModel):
     @field_validator("pricing", mode="before")
     @classmethod
     def _one_spelling(cls, value: object) -> object:
-        """``on-demand`` (the spelling of /api/offers and /cloud/) is ``on_demand``."""
+        """``on-demand`` is ``on_demand`` (``-`` is read as ``_``, any case)."""
         return value.strip().lower().replace("-", "_") if isinstance(value, str) else value
 
     def dates(self, today: dt.date) -> tuple[dt.date | None, dt.date | None, WindowKind]:
@@ -124,6 +135,51 @@ class HistoryParams(ObservedParams):
     )
 
 
+P = TypeVar("P", bound=ObservedParams)
+
+
+def known_providers(request: Request) -> list[str]:
+    """Every provider id with a page: the recorded ones, then every other provider of the
+    store's offers of any age (:func:`~computeatlas.pages.providers.shown_providers`)."""
+    catalog, settings = catalog_of(request), settings_of(request)
+    store = Store(settings.prices_dir)
+    return shown_providers(catalog, every_offer(catalog, store, history.utcnow(), settings.freshness_days, settings.hours_per_month))
+
+
+def checked(request: Request, params: P) -> P:
+    """``params`` with ``provider`` as the id it names in any case; a 400 naming a parameter
+    given twice, or a provider that is none, with the known ids (the store is read only when
+    the provider is not a recorded one)."""
+    refuse_repeats(request, type(params).model_fields)
+    if not params.provider:
+        return params
+    try:
+        ident = provider_id(params.provider, catalog_of(request).providers)
+    except PricingQueryError:
+        ident = provider_id(params.provider, known_providers(request))
+    return params.model_copy(update={"provider": ident})
+
+
+def provider_path(request: Request, ident: str, known: list[str]) -> None:
+    """Return when ``ident`` is one of the ``known`` provider ids; raise :class:`Moved` to the
+    same route at the id when it is one in another case (``CoreWeave``), and :class:`NotFound`
+    naming the closest and every known id otherwise."""
+    if ident in known:
+        return
+    try:
+        found = provider_id(ident, known)
+    except PricingQueryError:
+        cloud = urls_of(request).template("cloud_provider")
+        raise NotFound(
+            "No such cloud provider",
+            f"There is no cloud provider with id '{ident}' (known: {', '.join(known)}).",
+            [(i, cloud.format(i)) for i in closest(ident, known)],
+        ) from None
+    route = getattr(request.scope.get("route"), "name", "cloud_provider").removesuffix("_head")
+    query = request.url.query
+    raise Moved(urls_of(request).path(route, ident=found) + (f"?{query}" if query else ""))
+
+
 __all__ = [
     "ACCELERATOR_PATH",
     "DESCRIPTIONS",
@@ -135,5 +191,9 @@ __all__ = [
     "IndexParams",
     "ObservedParams",
     "OfferParams",
+    "P",
     "PricePageParams",
+    "checked",
+    "known_providers",
+    "provider_path",
 ]

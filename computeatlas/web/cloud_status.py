@@ -5,7 +5,8 @@ request by :func:`~computeatlas.cloud.collection_status.collectors_status` from 
 collection log, the configured collectors (:data:`computeatlas.cloud.collection.SOURCES`) and
 the current table (``computeatlas prices status`` prints the same object).
 Neither is cached: an attempt is recorded without a new run, so the store's version does not
-change with it. ``source=`` (comma-separated collector names) narrows the list; a name that
+change with it. ``source=`` (comma-separated collector names) narrows the list; a configured collector with
+no attempt yet (a store without a collection log) is listed as never collected; a name that
 is not a collector name, or names no source, is a 400 listing the known ones. This module sits
 before :mod:`computeatlas.web.cloud` in the route table so that ``/cloud/status`` is not read
 as a provider id. Not part of the static build: a status is only true when it is asked.
@@ -39,9 +40,9 @@ def _status(request: Request, source: str | None) -> CollectorsStatus:
     if source is not None:
         only = [s.strip() for s in source.split(",") if s.strip()]
         try:
-            known = source_names(store.root, SOURCES)
-        except OSError:  # the page lists the log's problem; no name can be checked against it
-            known = []
+            known = sorted(set(source_names(store.root, SOURCES)) | set(SOURCES))
+        except OSError:  # the page lists the log's problem; the configured collectors are still known
+            known = sorted(SOURCES)
         for name in only:
             if not collection_log.SOURCE_NAME.match(name):
                 raise ParamError("source", "a collector name is lower-case letters, digits and hyphens (e.g. azure, skypilot-lambda)")

@@ -21,8 +21,8 @@ from computeatlas.core.urls import site_path
 from computeatlas.publish.exports import prices as prices_export
 from computeatlas.publish.exports.csv import MEDIA_TYPE as CSV_MEDIA_TYPE
 from computeatlas.publish.exports.csv import file_bytes, write_rows
-from computeatlas.web.cloud_params import ACCELERATOR_PATH, HistoryParams
-from computeatlas.web.page import find_accelerator, refuse_repeats, settings_of, urls_of
+from computeatlas.web.cloud_params import ACCELERATOR_PATH, HistoryParams, checked
+from computeatlas.web.page import find_accelerator, settings_of, urls_of
 
 
 def _store(request: Request) -> Store:
@@ -59,7 +59,7 @@ def api_price_history(request: Request, params: Annotated[HistoryParams, Query()
     """Every accepted price observation of one accelerator in a date window (held rows are
     never included), and per date the median on-demand USD price per accelerator-hour per
     provider and over all, with observation counts. ``format=csv`` gives the observations as CSV."""
-    refuse_repeats(request, type(params).model_fields)
+    params = checked(request, params)  # a provider in any case; an unknown one is a 400 with the known ids
     acc = find_accelerator(request, ident)
     since, until, window = params.dates(history.utcnow().astimezone(dt.UTC).date())
     view = history_view(

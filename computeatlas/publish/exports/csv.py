@@ -12,7 +12,9 @@ API writes them; :func:`timestamp_text`).
 No cell ever starts a spreadsheet formula: a text cell beginning with ``=``, ``+``,
 ``-``, ``@``, a tab or a carriage return gets a leading apostrophe (``'=1+1``), the
 neutralisation spreadsheet programs recognise. Numbers are written plainly (no exponent,
-no thousands separator) and a real negative number (``-3.5``) stays a number. A number
+no thousands separator; a float at 15 significant digits, the most a double keeps, so a
+price reads as published, never ``2.1999999999999997``) and a real negative number
+(``-3.5``) stays a number. A number
 column holds numbers only: where there is none the cell is empty and the ``_state``
 column beside it says why, so ``pandas.read_csv`` reads every number column as numbers.
 
@@ -31,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from computeatlas.core.numbers import plain_text
+from computeatlas.core.numbers import DIGITS, plain_text, published
 from computeatlas.publish.exports.silicon_table import NAME, SiliconTable
 from computeatlas.silicon.columns import Value
 
@@ -82,15 +84,25 @@ def sql_neutralise(expression: str) -> str:
     )
 
 
+def sql_published(expression: str) -> str:
+    """:func:`~computeatlas.core.numbers.published` as a DuckDB SQL expression over the number
+    ``expression``, for CSV files DuckDB writes itself: at most 15 significant digits, so a
+    derived price has no float noise and a published one keeps its digits."""
+    return f"CAST(printf('%.{DIGITS}g', {expression}) AS DOUBLE)"
+
+
 def cell_text(value: Value | dt.datetime) -> str:
-    """One cell as CSV text: numbers plainly, a time as :func:`timestamp_text`, nothing as an
+    """One cell as CSV text: numbers plainly (a float at the digits it was published with,
+    :func:`~computeatlas.core.numbers.published`), a time as :func:`timestamp_text`, nothing as an
     empty cell, text neutralised."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
         return plain_text(value)
+    if isinstance(value, float):
+        return plain_text(published(value))
     if isinstance(value, dt.datetime):
         return timestamp_text(value)
     return neutralise(str(value))

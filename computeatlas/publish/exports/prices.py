@@ -11,7 +11,9 @@ observations we typed — is Compute Atlas data under the dataset licence
 (:data:`~computeatlas.publish.exports.silicon_table.LICENCE`). The Parquet file carries the
 notice in its key-value metadata (``licence``, ``notice``); a CSV has no place for it, so
 the web serves it beside the file and links it from the ``Link`` header. No text cell of
-the CSV starts a spreadsheet formula (:func:`~computeatlas.publish.exports.csv.sql_neutralise`).
+the CSV starts a spreadsheet formula (:func:`~computeatlas.publish.exports.csv.sql_neutralise`),
+and its prices are written with the digits they were published with, never with the float
+noise of the arithmetic behind a derived one (:func:`~computeatlas.publish.exports.csv.sql_published`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import duckdb
 from computeatlas.cloud.dataset import StoreDamaged
 from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.store import Store
-from computeatlas.publish.exports.csv import BOM, TIMESTAMP_FORMAT, sql_neutralise
+from computeatlas.publish.exports.csv import BOM, TIMESTAMP_FORMAT, sql_neutralise, sql_published
 from computeatlas.publish.exports.silicon_table import (
     LICENCE,
     LICENCE_TITLE,
@@ -79,6 +81,9 @@ NUMBERS = frozenset(
     {"collected", "amount", "accelerators", "per_accelerator_hour", "usd_per_accelerator_hour", "rate_usd_per_unit", "rate_date"}
 )
 """The columns that are not text (never neutralised; ``collected`` is written as the one CSV time format)."""
+
+PRICES = frozenset({"amount", "per_accelerator_hour"})
+"""The price columns, written to the CSV at the digits they were published with (:func:`~computeatlas.publish.exports.csv.sql_published`)."""
 
 MEDIA_TYPES: dict[str, str] = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
 
@@ -159,6 +164,8 @@ def _export(store: Store, fmt: Format, rates: RateTable) -> bytes:
         text = "array_to_string(qualifiers, ' ')" if name == "qualifiers" else CONVERTED.get(name, name)
         if name == "collected" and fmt == "csv":  # the one CSV time format, as the JSON API writes it
             return f"strftime(collected AT TIME ZONE 'UTC', '{TIMESTAMP_FORMAT}') AS collected"
+        if name in PRICES and fmt == "csv":  # as published, without the float noise of a derived figure
+            return f"{sql_published(name)} AS {name}"
         # no text cell of the CSV starts a spreadsheet formula (the guard of the silicon CSV)
         return f"{sql_neutralise(text)} AS {name}" if fmt == "csv" and name not in NUMBERS else f"{text} AS {name}"
 
