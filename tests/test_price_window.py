@@ -233,3 +233,19 @@ def test_the_page_reads_no_observation_rows_yet_dates_all_of_the_history_from_th
         ("2026-11-27", "alpha", 2.25),
         ("2026-11-27", "beta", 3.0),
     ]
+
+
+def test_a_long_history_table_lists_its_newest_dates_and_says_how_many(
+    tmp_path: Path, catalog, make_client, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    # Three providers on each of 70 dates: 210 points, so the table lists the newest 66 dates (198 rows).
+    days = [(NOW - dt.timedelta(days=n)).date().isoformat() for n in range(1, 71)]
+    rows = [_obs(p, d, 2.0 + i / 100) for i, d in enumerate(days) for p in ("alpha", "beta", "gamma")]
+    Store(tmp_path / "prices").append(rows, "r1", {"format": "test"})
+    monkeypatch.setattr(history, "utcnow", lambda: NOW)
+    page = _page(make_client(catalog, Settings(prices=tmp_path / "prices")), "/cloud/prices/acme-a1")
+    listed = page.select_one("span.listed")
+    assert (listed["data-dates"], listed["data-total-dates"]) == ("66", "70")
+    assert _words(listed).startswith("The newest 66 of 70 collection dates (198 of 210 rows) are listed;")
+    dates = [r[0] for r in _history_rows(page)]
+    assert (len(dates), dates[0], dates[-1]) == (198, days[65], days[0])  # oldest listed first, the newest last
