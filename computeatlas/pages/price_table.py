@@ -67,35 +67,75 @@ OFFER_COLUMNS = ("accelerator", "provider", "price", "variant", "instance", "pri
 OBSERVED_COLUMNS = ("provider", "instance", "region", "pricing", "published", "price", "discount", "variant", "collected", "source")
 """The columns of a part's current-price table (``/cloud/prices/{id}``), in order: each sorts."""
 
-NUMERIC_SORTS = frozenset({"published", "price", "discount"})
+NUMERIC_SORTS = frozenset({"published", "price", "discount", "median", "observations"})
 """The sort keys whose values are numbers (the others are text)."""
 
 
-def sort_values(row: Any, columns: Sequence[str]) -> dict[str, str]:
-    """The values ``row`` sorts by in each of ``columns``, as text for the page (the static
-    copy's script sorts by them: numbers as ``repr`` of the float, text as is), leaving out
-    the columns it has no value in (which sort last)."""
+Sorts = dict[str, Callable[[Any], Any]]
+"""A table's sortable columns: key → the value a row sorts by (None sorts last)."""
+
+HISTORY_COLUMNS = ("date", "provider", "median", "observations")
+"""The columns of a price page's history table, in order: each sorts (by ``history_sort``)."""
+
+SEEN_COLUMNS = ("accelerator", "price", "provider", "instance", "seen", "source")
+"""The columns of ``/cloud/``'s "seen before, not current" table, in order: each sorts (by ``seen_sort``)."""
+
+
+def history_sorts(provider_name: Callable[[str], str]) -> Sorts:
+    """The sorts of the history table (:data:`HISTORY_COLUMNS`) of :class:`SeriesPoint` rows:
+    the date as ISO text, the provider by the name shown (``provider_name`` of its id; "all
+    providers" for the pooled series), the median (USD per accelerator-hour) and observations as numbers."""
+    return {
+        "date": lambda p: p.date.isoformat(),
+        "provider": lambda p: ("all providers" if p.provider == "all" else provider_name(p.provider)).casefold(),
+        "median": lambda p: p.median,
+        "observations": lambda p: p.observations,
+    }
+
+
+def seen_sorts(accelerator_name: Callable[[str], str], provider_name: Callable[[str], str]) -> Sorts:
+    """The sorts of the "seen before, not current" table (:data:`SEEN_COLUMNS`) of
+    :class:`~computeatlas.cloud.cheapest_price.CheapestPrice` rows: names as shown (case
+    folded), the price in USD per accelerator-hour, the collection time as ISO 8601 text."""
+    return {
+        "accelerator": lambda c: accelerator_name(c.accelerator).casefold(),
+        "price": lambda c: c.per_accelerator_hour,
+        "provider": lambda c: provider_name(c.provider).casefold(),
+        "instance": lambda c: c.instance_type.casefold(),
+        "seen": lambda c: c.collected.astimezone(dt.UTC).isoformat(),
+        "source": lambda c: source_words(c.source_url).casefold(),
+    }
+
+
+def sort_values(row: Any, columns: Sequence[str], sorts: Sorts | None = None) -> dict[str, str]:
+    """The values ``row`` sorts by in each of ``columns`` (keys of ``sorts``, by default
+    :data:`OBSERVED_SORTS`), as text for the page (the static copy's script sorts by them:
+    numbers as ``repr`` of the float, text as is), leaving out the columns it has no value in
+    (which sort last)."""
+    sorts = OBSERVED_SORTS if sorts is None else sorts
     out = {}
     for key in columns:
-        value = OBSERVED_SORTS[key](row)
+        value = sorts[key](row)
         if value is not None:
             out[key] = repr(float(value)) if key in NUMERIC_SORTS else str(value)
     return out
 
 
 class SortState(BaseModel):
-    """The sort a table was drawn in: the column key ('' = as listed) and the direction."""
+    """The sort a table was drawn in: the column key ('' = as listed), the direction, and the
+    query parameter it is read from (``sort``; another when a page has two sorted tables)."""
 
     key: str = ""
     descending: bool = False
+    name: str = "sort"
 
     def link(self, column: str, params: dict[str, str]) -> str:
         """The query string that sorts by ``column`` (ascending first, then the other way), keeping ``params``."""
         value = f"-{column}" if self.key == column and not self.descending else column
-        return "?" + urlencode({**{k: v for k, v in params.items() if v and k != "sort"}, "sort": value})
+        return "?" + urlencode({**{k: v for k, v in params.items() if v and k != self.name}, self.name: value})
 
     def param(self) -> str:
-        """The ``sort`` value this state was parsed from (``'-price'``; ``''`` for the table as listed)."""
+        """The parameter's value this state was parsed from (``'-price'``; ``''`` for the table as listed)."""
         return ("-" if self.descending else "") + self.key if self.key else ""
 
     def aria(self, column: str) -> str | None:
@@ -103,23 +143,25 @@ class SortState(BaseModel):
         return ("descending" if self.descending else "ascending") if self.key == column else None
 
 
-def parse_sort(text: str | None, columns: Sequence[str] = OBSERVED_COLUMNS) -> SortState:
+def parse_sort(text: str | None, columns: Sequence[str] = OBSERVED_COLUMNS, name: str = "sort") -> SortState:
     """``price`` → ascending, ``-price`` → descending; empty is the table as listed. Raises
-    :class:`~computeatlas.core.errors.ParamError` (400) naming ``sort`` for any other key."""
+    :class:`~computeatlas.core.errors.ParamError` (400) naming the parameter ``name`` and the
+    ``columns`` for any other key."""
     raw = (text or "").strip()
     key = raw.removeprefix("-")
     if not key:
-        return SortState()
+        return SortState(name=name)
     if key not in columns:
-        raise ParamError("sort", f"{raw!r} is not a column; sort by one of {', '.join(columns)} (a leading '-' sorts the other way)")
-    return SortState(key=key, descending=raw.startswith("-"))
+        raise ParamError(name, f"{raw!r} is not a column; sort by one of {', '.join(columns)} (a leading '-' sorts the other way)")
+    return SortState(key=key, descending=raw.startswith("-"), name=name)
 
 
-def sort_rows(rows: Sequence[Row], state: SortState) -> list[Row]:
-    """``rows`` in ``state``'s order (stable; rows without the value last, whichever the direction)."""
+def sort_rows(rows: Sequence[Row], state: SortState, sorts: Sorts | None = None) -> list[Row]:
+    """``rows`` in ``state``'s order by ``sorts`` (by default :data:`OBSERVED_SORTS`; stable;
+    rows without the value last, whichever the direction)."""
     if not state.key:
         return list(rows)
-    value = OBSERVED_SORTS[state.key]
+    value = (OBSERVED_SORTS if sorts is None else sorts)[state.key]
     present = [r for r in rows if value(r) is not None]
     missing = [r for r in rows if value(r) is None]
     return sorted(present, key=value, reverse=state.descending) + missing
@@ -159,15 +201,20 @@ def newest_rows(series: Sequence[SeriesPoint], rows: int = HISTORY_TABLE_ROWS) -
 
 
 __all__ = [
+    "HISTORY_COLUMNS",
     "HISTORY_TABLE_ROWS",
     "NUMERIC_SORTS",
     "OBSERVED_COLUMNS",
     "OBSERVED_SORTS",
     "OFFER_COLUMNS",
+    "SEEN_COLUMNS",
     "SeriesTable",
     "SortState",
+    "Sorts",
     "newest_rows",
+    "history_sorts",
     "parse_sort",
+    "seen_sorts",
     "sort_rows",
     "sort_values",
 ]

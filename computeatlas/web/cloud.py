@@ -51,7 +51,16 @@ from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.pages.cloud_links import link_providers, offer_page
 from computeatlas.pages.filter_statement import offers_statement
-from computeatlas.pages.price_table import OFFER_COLUMNS, newest_rows, parse_sort, sort_rows
+from computeatlas.pages.price_table import (
+    HISTORY_COLUMNS,
+    OFFER_COLUMNS,
+    SEEN_COLUMNS,
+    history_sorts,
+    newest_rows,
+    parse_sort,
+    seen_sorts,
+    sort_rows,
+)
 from computeatlas.pages.providers import every_offer, provider_page_view, shown_providers
 from computeatlas.publish.exports import prices as prices_export
 from computeatlas.web.cloud_params import (
@@ -136,8 +145,11 @@ def cloud_page(request: Request, params: Annotated[IndexParams, Query()]) -> HTM
     )
     view.providers = link_providers(view.providers)
     order = parse_sort(getattr(params, "sort", None), OFFER_COLUMNS)
+    seen_order = parse_sort(getattr(params, "seen_sort", None), SEEN_COLUMNS, "seen_sort")
     view.offers = sort_rows(view.offers, order)
     keep = {k: v for k, v in cast(BaseModel, params).model_dump(exclude_none=True).items() if k != "sort"}
+    seen_keep = {**keep, "sort": order.param()}
+    seen_by = _seen_sorts(request)
     labels = {key: {c.value: c.label for c in options} for key, options in view.choices.items()}
     return render(
         request,
@@ -147,7 +159,19 @@ def cloud_page(request: Request, params: Annotated[IndexParams, Query()]) -> HTM
         order=order,
         keep=keep,
         statement=offers_statement(query, len(view.offers), view.total_offers, labels),
-        not_current=not_current_parts(request),
+        not_current=sort_rows(not_current_parts(request), seen_order, seen_by),
+        seen_order=seen_order,
+        seen_keep=seen_keep,
+        seen_by=seen_by,
+    )
+
+
+def _seen_sorts(request: Request) -> dict[str, Any]:
+    """The sorts of ``/cloud/``'s "seen before, not current" table, by the names the page shows."""
+    catalog = catalog_of(request)
+    return seen_sorts(
+        lambda a: catalog.accelerators[a].name if a in catalog.accelerators else a,
+        lambda p: catalog.providers[p].name if p in catalog.providers else p,
     )
 
 
@@ -199,11 +223,16 @@ def prices_page(request: Request, params: Annotated[PricePageParams, Query()], i
     history per provider with observation counts."""
     acc, view = _prices(request, ident, params, listed=0)
     order = parse_sort(getattr(params, "sort", None))
+    history_order = parse_sort(getattr(params, "history_sort", None), HISTORY_COLUMNS, "history_sort")
     current = view.current.model_copy(
         update={"prices": sort_rows(view.current.prices, order), "last_seen": sort_rows(view.current.last_seen, order)}
     )
-    keep = {k: str(v) for k, v in params.model_dump(exclude_none=True, mode="json").items() if k not in ("sort", "format")}
-    filters = {k: v for k, v in keep.items() if k not in ("since", "until", "window")}
+    every = {k: str(v) for k, v in params.model_dump(exclude_none=True, mode="json").items() if k != "format"}
+    keep = {k: v for k, v in every.items() if k != "sort"}
+    filters = {k: v for k, v in keep.items() if k not in ("since", "until", "window", "history_sort")}
+    catalog = catalog_of(request)
+    by = history_sorts(lambda p: catalog.providers[p].name if p in catalog.providers else p)
+    table = newest_rows(view.history.series)
     links = {"all": "?" + urlencode({**filters, "window": "all"}), "year": "?" + urlencode(filters) if filters else request.url.path}
     return render(
         request,
@@ -212,7 +241,10 @@ def prices_page(request: Request, params: Annotated[PricePageParams, Query()], i
         acc=acc,
         current=current,
         history=view.history,
-        history_table=newest_rows(view.history.series),
+        history_table=table.model_copy(update={"points": sort_rows(table.points, history_order, by)}),
+        history_order=history_order,
+        history_keep={k: v for k, v in every.items() if k != "history_sort"},
+        history_by=by,
         order=order,
         keep=keep,
         window_links=links,

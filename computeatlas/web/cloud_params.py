@@ -27,8 +27,8 @@ from computeatlas.core.errors import NotFound, ParamError, closest
 from computeatlas.pages.providers import every_offer, shown_providers
 from computeatlas.web.page import Moved, catalog_of, refuse_repeats, settings_of, urls_of
 
-INDEX_PARAMS = ("accelerator", "provider", "pricing", "region", "sort")
-"""Filters of the ``/cloud/`` price table."""
+INDEX_PARAMS = ("accelerator", "provider", "pricing", "region", "sort", "seen_sort")
+"""Filters of the ``/cloud/`` price table, and the sorts of its two tables."""
 
 OFFER_PARAMS = ("accelerator", "provider", "pricing", "region", "variant", "since", "until", "include_stale")
 """Filters of ``/api/offers``."""
@@ -51,6 +51,8 @@ DESCRIPTIONS = {
     "include_stale": "true to list offers whose newest observation is older than the freshness window (marked stale)",
     "sort": "sort the price table by any column: price, accelerator, provider, variant, instance, pricing, published, region, collected "
     "or source ('-price': dearest first); default: as listed",
+    "seen_sort": "sort the 'seen before, not current' table by any column: accelerator, price, provider, instance, seen or source "
+    "('-seen': most recently seen first); default: catalog order",
 }
 
 
@@ -117,9 +119,15 @@ SORT_DESCRIPTION = (
 
 class PricePageParams(ObservedParams):
     """Parameters of the price page ``/cloud/prices/{id}``: those of the observed prices, and
-    the column its current-price table is sorted by."""
+    the columns its current-price table and its history table are sorted by."""
 
     sort: str | None = Field(None, max_length=20, description=SORT_DESCRIPTION)
+    history_sort: str | None = Field(
+        None,
+        max_length=20,
+        description="sort the history table by any column: date, provider, median or observations "
+        "(a leading '-' sorts the other way: -median is dearest first); default: oldest date first",
+    )
 
 
 class HistoryParams(ObservedParams):

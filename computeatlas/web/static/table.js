@@ -307,15 +307,16 @@
  * the rows the page holds by the values each row carries (data-sort-{key}: numbers for the
  * keys in the table's data-numeric, text otherwise), as sort_rows does: rows without a value
  * last in both directions, ties kept in the order listed. A table whose data-sorted is the
- * address's sort was sorted by the server, and is left alone. */
+ * address's sort was sorted by the server, and is left alone. A table with a data-sort-param
+ * (the history table of a price page: history_sort; /cloud/'s seen-before table: seen_sort)
+ * is sorted by that parameter instead of sort. */
 (function () {
   "use strict";
   var params = new URLSearchParams(window.location.search);
-  var asked = (params.get("sort") || "").trim();
 
-  function next(link, key, active, descending) {
+  function next(link, name, key, active, descending) {
     var query = new URLSearchParams(params.toString());
-    query.set("sort", active && !descending ? "-" + key : key);
+    query.set(name, active && !descending ? "-" + key : key);
     var hash = (link.getAttribute("href").split("#")[1] || "");
     link.setAttribute("href", "?" + query.toString() + (hash ? "#" + hash : ""));
     var label = link.textContent.replace(/ [▲▼]$/, "");
@@ -323,6 +324,8 @@
   }
 
   document.querySelectorAll("table[data-sorted][data-keys]").forEach(function (table) {
+    var name = table.getAttribute("data-sort-param") || "sort";
+    var asked = (params.get(name) || "").trim();
     if (table.getAttribute("data-sorted") === asked) return;
     var keys = table.getAttribute("data-keys").split(" ");
     var key = asked.replace(/^-/, ""), descending = asked.charAt(0) === "-";
@@ -330,8 +333,8 @@
       var status = document.createElement("p");
       status.className = "table-status";
       status.setAttribute("role", "status");
-      status.setAttribute("data-error", "sort");
-      status.textContent = "Not sorted: parameter 'sort' '" + asked + "' is not a column; sort by one of " + keys.join(", ") +
+      status.setAttribute("data-error", name);
+      status.textContent = "Not sorted: parameter '" + name + "' '" + asked + "' is not a column; sort by one of " + keys.join(", ") +
         " (a leading '-' sorts the other way). The table is shown as listed.";
       table.parentNode.insertBefore(status, table);
       return;
@@ -355,7 +358,7 @@
       var mine = th.getAttribute("data-sort"), active = mine === key, link = th.querySelector("a");
       if (active) th.setAttribute("aria-sort", descending ? "descending" : "ascending");
       else th.removeAttribute("aria-sort");
-      if (link) next(link, mine, active, descending);
+      if (link) next(link, name, mine, active, descending);
     });
     var wrap = table.closest(".table-wrap");
     var line = wrap && wrap.previousElementSibling;
@@ -364,7 +367,7 @@
         var mine = link.getAttribute("data-sort"), active = mine === key;
         if (active) link.setAttribute("aria-current", "true");
         else link.removeAttribute("aria-current");
-        next(link, mine, active, descending);
+        next(link, name, mine, active, descending);
       });
     }
     table.setAttribute("data-sorted", asked);
