@@ -187,10 +187,10 @@ PRICE_ROW = "[data-offer], [data-provider]"
 
 
 def _row_key(attrs: dict[str, str]) -> str:
-    """An offer's id, or an observation's provider, instance and collection time."""
-    return attrs.get("data-offer") or " ".join(
-        attrs.get(k, "") for k in ("data-provider", "data-sort-instance", "data-sort-region", "data-sort-collected")
-    )
+    """An offer's id, or an observation's provider, instance and collection time (a history
+    row's provider and date, a seen-before row's accelerator)."""
+    keys = ("data-accelerator", "data-provider", "data-sort-instance", "data-sort-region", "data-sort-collected", "data-sort-date")
+    return attrs.get("data-offer") or " ".join(attrs.get(k, "") for k in keys)
 
 
 @pytest.mark.parametrize(
@@ -203,6 +203,9 @@ def _row_key(attrs: dict[str, str]) -> str:
         ("/cloud/prices/nvidia-h100-sxm", "sort=-collected", "#current table.observed"),
         ("/cloud/prices/nvidia-h100-sxm", "sort=price", "#current table.observed"),
         ("/cloud/prices/nvidia-h100-sxm", "sort=-source", "#current table.observed"),
+        ("/cloud/prices/nvidia-h100-sxm", "history_sort=-median", "#history table.history"),
+        ("/cloud/prices/nvidia-h100-sxm", "history_sort=provider", "#history table.history"),
+        ("/cloud/", "seen_sort=-price", "#not-current table.not-current"),
     ],
 )
 def test_the_static_price_tables_sort_as_the_live_server_does(
@@ -219,7 +222,7 @@ def test_the_static_price_tables_sort_as_the_live_server_does(
     ]
     assert len(live_rows) >= 2 and sorted(as_built) == sorted(live_rows)
     page.goto(f"{static_site}{path}/?{query}")
-    key = query.removeprefix("sort=")
+    key = query.split("=", 1)[1]
     page.wait_for_selector(f'{table}[data-sorted="{key}"]', state="attached")
     shown = page.eval_on_selector_all(
         f"{table} tbody tr",
@@ -232,6 +235,19 @@ def test_the_static_price_tables_sort_as_the_live_server_does(
     assert (
         page.get_attribute(f"{heading} a", "href") == live.select_one(f'th[data-sort="{column}"] a')["href"]
     )  # the next click turns it round
+
+
+def test_a_bad_history_sort_on_the_static_price_page_is_named(page, static_site: str, server: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{server}/cloud/prices/nvidia-h100-sxm?history_sort=cost", timeout=30)
+    with refused.value as error:
+        assert error.code == 400
+    page.goto(f"{static_site}/cloud/prices/nvidia-h100-sxm/?history_sort=cost")
+    page.wait_for_selector('p.table-status[data-error="history_sort"]', state="attached")
+    assert page.inner_text('p.table-status[data-error="history_sort"]').startswith(
+        "Not sorted: parameter 'history_sort' 'cost' is not a column; sort by one of date, provider, median, observations"
+    )
+    assert page.get_attribute("#current table.observed", "data-sorted") == ""  # the other table is left as built
 
 
 @pytest.mark.parametrize(
