@@ -2,7 +2,10 @@
 ``/cloud/{provider}``): sorted on the server by a ``sort`` query parameter, as the silicon
 table is (``sort=price`` ascending, ``sort=-price`` descending; a row without the value sorts
 last either way), by any column the table shows (:data:`OFFER_COLUMNS`, :data:`OBSERVED_COLUMNS`),
-so the links work without scripts. Each row carries the values it sorts by
+so the links work without scripts. A second table on a page has a parameter of its own: the
+price page's history table ``history_sort`` (:data:`HISTORY_COLUMNS`, :func:`history_sorts`),
+``/cloud/``'s "seen before, not current" table ``seen_sort`` (:data:`SEEN_COLUMNS`,
+:func:`seen_sorts`); each sort link keeps the other parameters. Each row carries the values it sorts by
 (:func:`sort_values`), which the static copy's ``table.js`` sorts by in the browser the same way.
 
 The words come from one place each: provider names from the catalog, pricing kinds from
