@@ -11,7 +11,7 @@ import io
 from typing import Annotated, Literal
 
 from fastapi import Path, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 
 from computeatlas.cloud import history
 from computeatlas.cloud.history import history_view
@@ -83,11 +83,13 @@ def api_price_history(request: Request, params: Annotated[HistoryParams, Query()
 
 def prices_dataset(request: Request, fmt: Literal["csv", "parquet"] = Path(description="csv or parquet")) -> Response:
     """Every accepted price observation in the store, as CSV or Parquet, with the licence
-    notices (in the Parquet metadata; beside the CSV, linked from its ``Link`` header)."""
-    body = prices_export.export(_store(request), fmt, rates_of(settings_of(request)))
+    notices (in the Parquet metadata; beside the CSV, linked from its ``Link`` header). The file
+    is written once per version of the store (``<var>/datasets/``) and sent from disk."""
+    settings = settings_of(request)
+    path = prices_export.export_file(_store(request), fmt, rates_of(settings), settings.var / "datasets")
     notice = urls_of(request).link(site_path("prices_notice"))
-    return Response(
-        body,
+    return FileResponse(
+        path,
         media_type=prices_export.MEDIA_TYPES[fmt],
         headers={
             "Content-Disposition": f'attachment; filename="compute-atlas-price-observations.{fmt}"',

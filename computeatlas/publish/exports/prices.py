@@ -18,7 +18,11 @@ noise of the arithmetic behind a derived one (:func:`~computeatlas.publish.expor
 
 from __future__ import annotations
 
+import hashlib
+import os
+import shutil
 import tempfile
+import threading
 from pathlib import Path
 from typing import Literal
 
@@ -152,13 +156,51 @@ def export(store: Store, fmt: Format, rates: RateTable | None = None) -> bytes:
     figure, date and source beside it; a header-only CSV or an empty Parquet table when the store is empty.
     Raises :class:`~computeatlas.cloud.dataset.StoreDamaged` when a file of the store cannot
     be read (truncated, not Parquet), as every other question of the store does."""
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / f"observations.{fmt}"
+        _written(store, fmt, rates or RateTable([]), target)
+        return target.read_bytes()
+
+
+def export_file(store: Store, fmt: Format, rates: RateTable, folder: Path) -> Path:
+    """:func:`export` as a file in ``folder`` (created when missing), written once per version
+    of the store's runs, format and rate table, and kept: a download is then a file sent from
+    disk, never the dataset built again in memory per request. Requests that arrive together
+    wait for the one build. The same store's files of older versions are removed once a new
+    one is written. Raises :class:`~computeatlas.cloud.dataset.StoreDamaged` as :func:`export`,
+    and ``OSError`` when ``folder`` cannot be written."""
+    rate_key = repr([(r.currency, r.date, r.usd_per_unit, r.source_url) for r in rates.all()])
+    root = hashlib.sha1(str(store.root.resolve()).encode(), usedforsecurity=False).hexdigest()[:12]
+    version = hashlib.sha1(f"{store.version()} {rate_key}".encode(), usedforsecurity=False).hexdigest()[:16]
+    target = folder / f"observations-{root}-{version}.{fmt}"
+    if target.is_file():
+        return target
+    with _BUILDING:
+        if target.is_file():
+            return target
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(target.name + ".partial")
+        _written(store, fmt, rates, partial)
+        os.replace(partial, target)  # a reader sees the whole file or none
+        for old in folder.glob(f"observations-{root}-*.{fmt}"):
+            if old != target:
+                old.unlink(missing_ok=True)
+    return target
+
+
+_BUILDING = threading.Lock()
+"""Held while a dataset file is written (:func:`export_file`): one build at a time."""
+
+
+def _written(store: Store, fmt: Format, rates: RateTable, target: Path) -> None:
+    """Write :func:`export`'s content to ``target`` (CSV with its BOM)."""
     try:
-        return _export(store, fmt, rates or RateTable([]))
+        _export(store, fmt, rates, target)
     except (duckdb.IOException, duckdb.InvalidInputException) as exc:
         raise StoreDamaged(store.root, exc) from None
 
 
-def _export(store: Store, fmt: Format, rates: RateTable) -> bytes:
+def _export(store: Store, fmt: Format, rates: RateTable, target: Path) -> None:
 
     def column(name: str) -> str:
         text = "array_to_string(qualifiers, ' ')" if name == "qualifiers" else CONVERTED.get(name, name)
@@ -170,8 +212,8 @@ def _export(store: Store, fmt: Format, rates: RateTable) -> bytes:
         return f"{sql_neutralise(text)} AS {name}" if fmt == "csv" and name not in NUMBERS else f"{text} AS {name}"
 
     cols = ", ".join(column(c) for c in COLUMNS)
-    with tempfile.TemporaryDirectory() as folder, duckdb.connect() as con:
-        target = Path(folder) / f"observations.{fmt}"
+    with duckdb.connect() as con:
+        bare = target.with_name(target.name + ".copy")
         con.execute("SET TimeZone = 'UTC'")
         con.execute("CREATE TEMP TABLE rates (r_currency VARCHAR, r_date DATE, r_usd DOUBLE, r_source VARCHAR)")
         if rates.all():
@@ -186,7 +228,7 @@ def _export(store: Store, fmt: Format, rates: RateTable) -> bytes:
             )
         else:
             select = "SELECT " + ", ".join(f"NULL::VARCHAR AS {c}" for c in COLUMNS) + " WHERE false"
-        path = "'" + str(target).replace("'", "''") + "'"
+        path = "'" + str(bare).replace("'", "''") + "'"
         if fmt == "csv":
             con.execute(f"COPY ({select}) TO {path} (FORMAT CSV, HEADER true, NEW_LINE '\\r\\n')")
         else:
@@ -202,8 +244,11 @@ def _export(store: Store, fmt: Format, rates: RateTable) -> bytes:
                 + "}"
             )
             con.execute(f"COPY ({select}) TO {path} (FORMAT PARQUET, KV_METADATA {meta})")
-        written = target.read_bytes()
-        return BOM.encode("utf-8") + written if fmt == "csv" else written
+    with target.open("wb") as out, bare.open("rb") as copied:
+        if fmt == "csv":
+            out.write(BOM.encode("utf-8"))
+        shutil.copyfileobj(copied, out, 1 << 20)  # streamed: the file is never whole in memory
+    bare.unlink()
 
 
-__all__ = ["COLUMNS", "MEDIA_TYPES", "Format", "export", "notice"]
+__all__ = ["COLUMNS", "MEDIA_TYPES", "Format", "export", "export_file", "notice"]
