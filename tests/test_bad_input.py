@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from computeatlas.cli import app as cli
 from tests.conftest import CliRunner
@@ -136,7 +137,6 @@ def test_a_cli_error_is_wrapped_at_80_columns_and_loses_no_word() -> None:
 
 
 def test_the_price_dataset_writes_prices_with_the_digits_they_were_published_with(tmp_path: Path) -> None:
-    from fastapi.testclient import TestClient
 
     from computeatlas.catalog import load
     from computeatlas.cloud.observations import PriceUnit
@@ -156,3 +156,19 @@ def test_the_price_dataset_writes_prices_with_the_digits_they_were_published_wit
     (listed,) = _cells(client.get("/api/prices/nvidia-l4/history", params={"format": "csv"}).text.lstrip("\ufeff"))
     assert listed["amount"] == "1682.1512932" and listed["per_accelerator_hour"] == "0.288039605"
     assert cell_text(2.1999999999999997) == "2.2" and cell_text(24.3589000058082) == "24.3589000058082"  # 15 digits as published
+
+
+@pytest.mark.parametrize(
+    ("asked", "target"),
+    [
+        ("/cloud?provider=coreweave", "/cloud/?provider=coreweave"),
+        ("/cloud/prices?pricing=spot", "/cloud/?pricing=spot#prices"),
+        ("/silicon?sort=-memory&columns=memory", "/silicon/?sort=-memory&columns=memory"),
+        ("/compare?ids=Trn3,Ironwood,MI300X", "/compare/?ids=Trn3,Ironwood,MI300X"),
+        ("/data?x=1", "/data/?x=1"),
+        ("/silicon", "/silicon/"),
+    ],
+)
+def test_a_section_address_without_its_slash_keeps_the_query(real_client: TestClient, asked: str, target: str) -> None:
+    response = real_client.get(asked, follow_redirects=False)
+    assert (response.status_code, response.headers["location"]) == (301, target)

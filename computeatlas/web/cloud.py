@@ -32,7 +32,7 @@ from typing import Annotated, Any, cast
 from urllib.parse import urlencode
 
 from fastapi import Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 
 from computeatlas.catalog import Catalog
@@ -83,6 +83,7 @@ from computeatlas.web.page import (
     find_record,
     render,
     settings_of,
+    slash_redirect,
     urls_of,
 )
 from computeatlas.web.price_feed import price_feed
@@ -260,10 +261,8 @@ def price_history_page(request: Request, params: Annotated[HistoryParams, Query(
 def cloud_redirect(request: Request) -> Response:
     """``/cloud`` goes to ``/cloud/``, ``/cloud/prices/`` to the price table."""
     urls = urls_of(request)
-    target = urls.path("cloud_index") + (
-        "#prices" if urls.site(request.url.path).startswith(site_path("cloud_prices_bare_redirect")) else ""
-    )
-    return RedirectResponse(target, status_code=301)
+    prices = urls.site(request.url.path).startswith(site_path("cloud_prices_bare_redirect"))
+    return slash_redirect(request, urls.path("cloud_index"), "#prices" if prices else "")
 
 
 # --- API -----------------------------------------------------------------------------

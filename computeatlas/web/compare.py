@@ -40,7 +40,7 @@ from computeatlas.pages.providers import every_offer, shown_providers
 from computeatlas.silicon import comparison_parts, resolve
 from computeatlas.silicon.curated import pair_id
 from computeatlas.silicon.related import title_of
-from computeatlas.web.page import Moved, Route, catalog_of, render, settings_of, urls_of
+from computeatlas.web.page import Moved, Route, catalog_of, render, settings_of, slash_redirect, urls_of
 
 MAX_QUERY = 2000
 """Longest ``ids`` value accepted, in characters (``q`` is a name: at most :data:`resolve.MAX_NAME`)."""
@@ -165,7 +165,7 @@ def compare_pair(request: Request, pair: str = PAIR_PATH) -> Response:
 
 def compare_redirect(request: Request) -> Response:
     """``/compare`` without the slash goes to the index."""
-    return RedirectResponse(urls_of(request).path("compare_index"), status_code=301)
+    return slash_redirect(request, urls_of(request).path("compare_index"))
 
 
 def _shown(request: Request) -> dict[str, str]:

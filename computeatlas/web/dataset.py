@@ -38,7 +38,7 @@ from typing import TypeVar
 from urllib.parse import parse_qsl
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from limits.errors import ConfigurationError, StorageError
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
@@ -79,7 +79,7 @@ from computeatlas.web.guard import (
     client_key,
     read_body,
 )
-from computeatlas.web.page import Route, catalog_of, render, settings_of, urls_of
+from computeatlas.web.page import Route, catalog_of, render, settings_of, slash_redirect, urls_of
 
 log = logging.getLogger("computeatlas.web.dataset")
 
@@ -238,7 +238,7 @@ def data_page(request: Request) -> HTMLResponse:
 
 def data_redirect(request: Request) -> Response:
     """``/data`` without the slash goes to the page."""
-    return RedirectResponse(urls_of(request).path("data_page"), status_code=301)
+    return slash_redirect(request, urls_of(request).path("data_page"))
 
 
 SHOWN = ("name", "email", "organisation", "intended_use", "licence")

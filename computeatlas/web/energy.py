@@ -12,7 +12,7 @@ from typing import Annotated
 from urllib.parse import urlencode
 
 from fastapi import Path, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from computeatlas.catalog import Catalog
@@ -40,6 +40,7 @@ from computeatlas.web.page import (
     find_record,
     render,
     settings_of,
+    slash_redirect,
     urls_of,
 )
 
@@ -214,7 +215,7 @@ def _redirect(to: str):
     """A handler that redirects (301) to the route named ``to``."""
 
     def handler(request: Request) -> Response:
-        return RedirectResponse(urls_of(request).path(to), status_code=301)
+        return slash_redirect(request, urls_of(request).path(to))
 
     handler.__doc__ = f"Redirect to {site_path(to)}."
     return handler

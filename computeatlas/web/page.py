@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from computeatlas.catalog import Catalog
 from computeatlas.core.errors import Ambiguous, NotFound, ParamError, closest
@@ -83,6 +83,13 @@ def json_response_class(urls: Urls) -> type[JSONResponse]:
             return super().render(linked(content, urls))
 
     return LinkedJSONResponse
+
+
+def slash_redirect(request: Request, target: str, fragment: str = "") -> RedirectResponse:
+    """A 301 from a section's address without its slash (``/cloud``) to ``target`` (its index),
+    keeping the request's query string (``/cloud?provider=aws`` → ``/cloud/?provider=aws``), then ``fragment``."""
+    query = request.url.query
+    return RedirectResponse(target + (f"?{query}" if query else "") + fragment, status_code=301)
 
 
 def canonical_url(request: Request) -> str:

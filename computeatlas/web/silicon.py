@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import Path, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 
 from computeatlas.catalog import Catalog
@@ -35,6 +35,7 @@ from computeatlas.web.page import (
     refuse_repeats,
     render,
     settings_of,
+    slash_redirect,
     urls_of,
 )
 
@@ -165,7 +166,7 @@ def silicon_page(request: Request, ident: str = ID_PATH) -> HTMLResponse:
 
 def silicon_redirect(request: Request) -> Response:
     """``/silicon`` without the slash goes to the table."""
-    return RedirectResponse(urls_of(request).path("silicon_index"), status_code=301)
+    return slash_redirect(request, urls_of(request).path("silicon_index"))
 
 
 # --- API -----------------------------------------------------------------------------
