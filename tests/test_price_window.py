@@ -249,3 +249,17 @@ def test_a_long_history_table_lists_its_newest_dates_and_says_how_many(
     assert _words(listed).startswith("The newest 66 of 70 collection dates (198 of 210 rows) are listed;")
     dates = [r[0] for r in _history_rows(page)]
     assert (len(dates), dates[0], dates[-1]) == (198, days[65], days[0])  # oldest listed first, the newest last
+
+
+def test_a_provider_or_pricing_filter_narrows_the_current_prices_and_says_so(client: TestClient) -> None:
+    page = _page(client, "/cloud/prices/acme-a1?provider=beta&window=all")
+    assert [tr["data-provider"] for tr in page.select("table.observed tbody tr[data-provider]")] == ["beta"]
+    statement = page.select_one("p.filter-statement")
+    assert _words(statement).startswith("Showing 1 of 3 current prices: provider beta. The cheapest price and the spread")
+    assert statement.select_one("a.clear-filters")["href"] == "?window=all#current"
+    spot = _page(client, "/cloud/prices/acme-a1?pricing=spot")
+    assert [tr["data-pricing"] for tr in spot.select("table.observed tbody tr[data-provider]")] == ["spot"]
+    assert _words(spot.select_one("p.filter-statement")).startswith("Showing 1 of 3 current prices: pricing spot.")
+    body = client.get("/api/prices/acme-a1", params={"provider": "beta"}).json()["current"]
+    assert ([p["provider"] for p in body["prices"]], body["offers"], body["filters"]) == (["beta"], 3, {"provider": "beta"})
+    assert not _page(client, "/cloud/prices/acme-a1").select("p.filter-statement")  # nothing filtered, nothing said

@@ -47,6 +47,21 @@ class CurrentView(BaseModel):
         default_factory=list,
         description="when no observation is current: the newest observation of each offer on the newest date any was seen, not current",
     )
+    filters: dict[str, str] = Field(
+        default_factory=dict,
+        description="the exact-match filters (provider, pricing, region) ``prices`` and ``last_seen`` were narrowed by; "
+        "the spread and the cheapest price are of every current offer",
+    )
+    offers: int | None = Field(None, description="when filtered: how many current prices there were before the filters")
+
+    def narrowed(self, filters: dict[str, str]) -> CurrentView:
+        """This view with ``prices`` and ``last_seen`` kept to the rows whose column equals each
+        of ``filters`` (provider, pricing, region: the store's spellings); unchanged without any."""
+        if not filters:
+            return self
+        keep = [p for p in self.prices if all(getattr(p, k) == v for k, v in filters.items())]
+        seen = [p for p in self.last_seen if all(getattr(p, k) == v for k, v in filters.items())]
+        return self.model_copy(update={"prices": keep, "last_seen": seen, "filters": dict(filters), "offers": len(self.prices)})
 
 
 class ObservedRange(BaseModel):

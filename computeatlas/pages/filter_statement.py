@@ -1,5 +1,5 @@
 """What a filtered table says it filtered, in words, made here only: the line above the
-silicon table (``/silicon/``) and the current-offer table of ``/cloud/``
+silicon table (``/silicon/``), the current-offer table of ``/cloud/`` and a part's current prices
 ("Showing 2 of 12 accelerators: vendor acme, memory ≥ 80 GB"). The static site's
 ``table.js`` writes the same words for a query it applies in the browser.
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from computeatlas.cloud.queries import PriceQuery
+from computeatlas.core.offer_words import pricing_words
 from computeatlas.silicon import table
 
 
@@ -46,4 +47,18 @@ def offers_statement(query: PriceQuery, shown: int, total: int, labels: Mapping[
     return _sentence(shown, total, "offers", said)
 
 
-__all__ = ["offers_statement", "silicon_statement"]
+def observed_statement(filters: Mapping[str, str], shown: int, total: int, names: Mapping[str, str]) -> str:
+    """A part's current prices narrowed by ``filters`` (provider, pricing, region) in words:
+    ``"Showing 2 of 14 current prices: provider CoreWeave, pricing spot"`` (providers by their
+    ``names``, pricing kinds in words)."""
+    said = []
+    for key in ("provider", "pricing", "region"):
+        value = filters.get(key)
+        if value:
+            said.append(
+                f"{key} {names.get(value, value) if key == 'provider' else pricing_words(value, '') if key == 'pricing' else value}"
+            )
+    return _sentence(shown, total, "current prices", said)
+
+
+__all__ = ["observed_statement", "offers_statement", "silicon_statement"]

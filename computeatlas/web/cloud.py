@@ -50,7 +50,7 @@ from computeatlas.core.errors import ParamError
 from computeatlas.core.settings import Settings
 from computeatlas.core.urls import site_path
 from computeatlas.pages.cloud_links import link_providers, offer_page
-from computeatlas.pages.filter_statement import offers_statement
+from computeatlas.pages.filter_statement import observed_statement, offers_statement
 from computeatlas.pages.price_table import (
     HISTORY_COLUMNS,
     OFFER_COLUMNS,
@@ -213,6 +213,7 @@ def _prices(request: Request, ident: str, params: ObservedParams, listed: int = 
     rates, now = rates_of(settings), history.utcnow()
     since, until, window = params.dates(now.astimezone(dt.UTC).date())
     current = current_view(store, acc.id, now, settings.freshness_days, params.variant, rates, catalog_of(request), since=since)
+    current = current.narrowed({k: v for k, v in params.filters().items() if v and k != "variant"})
     past = history_view(store, acc.id, since, until, listed, rates=rates, window=window, **params.filters())
     return acc, PricesView(accelerator=acc.id, current=current, history=past)
 
@@ -235,9 +236,17 @@ def prices_page(request: Request, params: Annotated[PricePageParams, Query()], i
     by = history_sorts(lambda p: catalog.providers[p].name if p in catalog.providers else p)
     table = newest_rows(view.history.series)
     links = {"all": "?" + urlencode({**filters, "window": "all"}), "year": "?" + urlencode(filters) if filters else request.url.path}
+    unfiltered = {k: v for k, v in every.items() if k not in current.filters}
+    narrowed = current.filters and {
+        "words": observed_statement(
+            current.filters, len(current.prices), current.offers or 0, {p: r.name for p, r in catalog.providers.items()}
+        ),
+        "unfiltered": "?" + urlencode(unfiltered) if unfiltered else request.url.path,
+    }
     return render(
         request,
         "cloud_price_history.html",
+        narrowed=narrowed,
         page_title=f"{acc.name}: observed prices",
         acc=acc,
         current=current,
