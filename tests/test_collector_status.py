@@ -201,7 +201,13 @@ def test_an_empty_store_and_unreadable_prices_are_said_not_raised(
         "sources": [],
         "problems": [],
         "attention": False,
+        "configured": sorted(SOURCES),  # every configured collector named, none listed as a source before its first attempt
     }
+    assert {"aws", "azure", "skypilot-lambda", "vastai"} <= set(SOURCES)
+    page = BeautifulSoup(empty.get("/cloud/status").text, "lxml").select_one("p.missing")
+    assert words(page).startswith(
+        f"No collection is recorded in this store yet: every price it holds was imported from files. {len(SOURCES)} collectors"
+    )
     for damaged in store.root.rglob("*.parquet"):  # every run file and the current table cut short
         damaged.write_bytes(damaged.read_bytes()[:100])
     response = client.get("/cloud/status")

@@ -85,6 +85,11 @@ class CollectorsStatus(BaseModel):
     sources: list[SourceStatus]
     problems: list[str] = Field(description="attempt records or store files that could not be read, each naming its file")
     attention: bool = Field(description="a source needs attention or there is a problem (`prices status` exits 1)")
+    configured: list[str] = Field(
+        default_factory=list,
+        description="the configured collectors, sorted; before the store's first recorded attempt none is listed in sources "
+        "(a store only ever imported into: its prices came from files, not collections)",
+    )
 
 
 def _in_store(text: str, root: Path) -> str:
@@ -240,6 +245,7 @@ def collectors_status(
         sources=sources,
         problems=problems,
         attention=bool(problems) or any(s.attention for s in sources),
+        configured=sorted(set(expected)),
     )
 
 
