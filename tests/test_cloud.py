@@ -118,7 +118,7 @@ def test_price_page_reads_the_store_spread_ends_dated_and_linked(real_client: Te
 def test_price_page_puts_spot_beside_on_demand_with_the_discount(real_client: TestClient, at_now: dt.datetime) -> None:
     page = soup(real_client, "/cloud/prices/nvidia-h200-sxm")
     spot = next(r for r in page.select('#current tr[data-pricing="spot"]') if "a3-ultragpu-8g" in text(r))
-    assert "6.261 USD" in text(spot) and text(spot.select("td")[6]) == "40%"  # 6.2607 against 10.4365 on demand, 2026-10-13
+    assert "6.2607 USD" in text(spot) and text(spot.select("td")[6]) == "40%"  # 6.2607 against 10.4365 on demand, 2026-10-13
     later = dt.datetime(2027, 6, 1, tzinfo=dt.UTC)  # staleness is measured at request time
     history.utcnow = lambda: later  # type: ignore[assignment]  (monkeypatch restores it)
     assert "No observation of this part is younger than 90 days" in text(soup(real_client, "/cloud/prices/nvidia-h200-sxm"))
@@ -128,7 +128,7 @@ def test_price_page_parameters(real_client: TestClient, at_now: dt.datetime) -> 
     other = text(soup(real_client, "/cloud/prices/nvidia-h100-sxm?variant=sxm").select_one(".spread"))
     # the offers that state SXM without the memory: Voltage Park 1.99, Nebius 4.50 — never mixed with sxm-80gb
     assert "variant sxm, on-demand, USD, current): 2.26× over 2 observations — cheapest 1.99 USD (Voltage Park" in other
-    assert "dearest 4.5 USD (Nebius" in other
+    assert "dearest 4.50 USD (Nebius" in other
     window = soup(real_client, "/cloud/prices/nvidia-h100-sxm?since=2026-11-01")
     assert {text(r.select("td")[0]) for r in window.select("#history tbody tr")} == {"2026-11-09"}
 
@@ -195,7 +195,7 @@ def test_accelerator_page_says_where_you_rent_it(cloud_client: TestClient, at_cl
     a2 = soup(cloud_client, "/silicon/acme-a2").select_one("#rent")
     assert "choosing this part is choosing Beta Cloud" in text(a2.select_one(".cloud-only"))
     assert text(a2.select_one(".exclusive")) == "Only Beta Cloud rents the Acme A2."
-    assert "one offer observed in the 90 days to 2026-11-30, 7.5 USD per accelerator-hour (Beta Cloud, a2.xlarge, 2026-11-01)" in text(
+    assert "one offer observed in the 90 days to 2026-11-30, 7.50 USD per accelerator-hour (Beta Cloud, a2.xlarge, 2026-11-01)" in text(
         a2.select_one(".rent-range")
     )  # 30.00 USD ÷ 4
     a1 = soup(cloud_client, "/silicon/acme-a1").select_one("#rent")
@@ -418,8 +418,8 @@ def test_price_pages_are_cached_until_an_import_changes_the_store(
         "3.50 USD"
     )
     spread = text(BeautifulSoup(after["/cloud/prices/acme-a1"].text, "lxml").select_one("#current .spread"))
-    assert "cheapest 3.5 USD (Gamma Market, 1x A1, 2026-11-29" in spread
-    assert "cheapest 4 USD (Gamma Market" in text(
+    assert "cheapest 3.50 USD (Gamma Market, 1x A1, 2026-11-29" in spread
+    assert "cheapest 4.00 USD (Gamma Market" in text(
         BeautifulSoup(before["/cloud/prices/acme-a1"].text, "lxml").select_one("#current .spread")
     )
     index = BeautifulSoup(after["/cloud/"].text, "lxml")

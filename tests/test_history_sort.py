@@ -70,13 +70,13 @@ def _rows(page: BeautifulSoup) -> list[tuple[str, ...]]:
 
 def test_the_history_table_sorts_by_its_own_parameter(client: TestClient) -> None:
     assert _rows(_page(client, "/cloud/prices/acme-a1")) == [  # as listed: oldest date first
-        ("2026-11-20", "zeta", "2", "1"),
-        ("2026-11-25", "beta", "1.5", "1"),
-        ("2026-11-27", "alpha", "2.5", "2"),
-        ("2026-11-27", "zeta", "3", "1"),
+        ("2026-11-20", "zeta", "2.00", "1"),
+        ("2026-11-25", "beta", "1.50", "1"),
+        ("2026-11-27", "alpha", "2.50", "2"),
+        ("2026-11-27", "zeta", "3.00", "1"),
     ]
     page = _page(client, "/cloud/prices/acme-a1?sort=price&window=all&history_sort=-median")
-    assert [r[2] for r in _rows(page)] == ["3", "2.5", "2", "1.5"]
+    assert [r[2] for r in _rows(page)] == ["3.00", "2.50", "2.00", "1.50"]
     header = page.select_one('table.history th[data-sort="median"]')
     assert header["aria-sort"] == "descending" and header.a.get_text() == "Median per accelerator-hour (USD) ▼"
     assert header.a["href"] == "?window=all&sort=price&history_sort=median#history"  # turns round, keeps window and sort

@@ -27,7 +27,9 @@ def test_a_monthly_price_keeps_its_published_month_and_says_how_it_was_made_hour
         if "a2-megagpu-16g" in tr.get_text() and "month" in tr.get_text()
     )
     text = row.get_text(" ", strip=True)
-    assert "14241.716 USD per month" in text and "1.219 USD (hourly equivalent derived from the term: a month counted as 730 hours)" in text
+    assert (
+        "14241.716 USD per month" in text and "1.2193 USD (hourly equivalent derived from the term: a month counted as 730 hours)" in text
+    )
 
 
 def test_the_cli_shows_the_month_and_the_division() -> None:

@@ -144,7 +144,7 @@ def test_observed_pages_are_never_frozen_by_the_page_cache(tmp_path: Path, catal
         now=now,
         observations=[_obs("on_demand", 3.2, now - dt.timedelta(days=1)), _obs("spot", 1.6, now - dt.timedelta(days=1))],
     )
-    assert "0.4 USD" in client.get("/cloud/prices/nvidia-l4").text
+    assert "0.40 USD" in client.get("/cloud/prices/nvidia-l4").text
     assert [p["amount"] for p in client.get("/api/prices/nvidia-l4").json()["current"]["prices"]] == [1.6, 3.2]
     rent = client.get("/silicon/nvidia-l4").text
     assert rent != before["/silicon/nvidia-l4"] and "examplecloud" in rent

@@ -85,16 +85,16 @@ def test_every_face_shows_the_same_cheapest_price_and_offer(tied: tuple[Path, Ca
 
     # the price page: "Cheapest now" and the spread's cheap end
     page = _text(client, "/cloud/prices/acme-a1", "main")
-    assert "Cheapest now: 3 USD per accelerator-hour on demand, variant pcie-80gb — Alpha GPU, 8x A1, seen 2026-11-20" in page
+    assert "Cheapest now: 3.00 USD per accelerator-hour on demand, variant pcie-80gb — Alpha GPU, 8x A1, seen 2026-11-20" in page
     assert (
-        "1.67× over 4 observations — cheapest 3 USD (Alpha GPU, 8x A1, 2026-11-20, source ), dearest 5 USD (Alpha GPU, 1x A1, 2026-11-10"
+        "1.67× over 4 observations — cheapest 3.00 USD (Alpha GPU, 8x A1, 2026-11-20, source ), dearest 5.00 USD (Alpha GPU, 1x A1, 2026-11-10"
         in page
     )
 
     # /silicon/acme-a1: the card's "from" and the rent section's range
     assert _text(client, "/silicon/acme-a1", ".glance-price").startswith("Price 3.00–5.00 USD per accelerator-hour")
     rent = _text(client, "/silicon/acme-a1", ".rent-range")
-    assert "from 3 USD per accelerator-hour (Alpha GPU, 8x A1, 2026-11-20) to 5 USD (Alpha GPU, 1x A1, 2026-11-10)" in rent
+    assert "from 3.00 USD per accelerator-hour (Alpha GPU, 8x A1, 2026-11-20) to 5.00 USD (Alpha GPU, 1x A1, 2026-11-10)" in rent
 
     # the API: the rule's figure and both spreads' cheap ends
     current = client.get("/api/prices/acme-a1/current").json()

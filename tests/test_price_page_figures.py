@@ -65,13 +65,13 @@ def test_the_cheapest_price_the_spread_and_the_discount(page: TestClient) -> Non
     cheapest = html.select_one("p.cheapest")
     assert cheapest is not None and cheapest["data-current"] == "true"
     # current on-demand offers of the variant: alpha 2.2 (11-27; its 2.0 of 11-20 is older), beta 3.0; gamma's is another variant
-    assert "Cheapest now: 2.2 USD per accelerator-hour on demand, variant pcie-80gb" in cheapest.text
+    assert "Cheapest now: 2.20 USD per accelerator-hour on demand, variant pcie-80gb" in cheapest.text
     assert "alpha-8x" in cheapest.text and "seen 2026-11-27" in cheapest.text
     spread = html.select_one("p.spread")
     assert spread is not None and spread["data-counted"] == "2"
     assert "1.36× over 2 observations" in spread.text  # 3.0 ÷ 2.2
-    assert "cheapest 2.2 USD" in spread.text and "2026-11-27" in spread.text
-    assert "dearest 3 USD" in spread.text and "2026-11-25" in spread.text
+    assert "cheapest 2.20 USD" in spread.text and "2026-11-27" in spread.text
+    assert "dearest 3.00 USD" in spread.text and "2026-11-25" in spread.text
     rows = {(r["data-provider"], r["data-pricing"]): r for r in html.select("table.observed tbody tr")}
     assert sorted(rows) == [("alpha", "on_demand"), ("alpha", "spot"), ("beta", "on_demand"), ("gamma", "on_demand")]
     assert "50%" in rows[("alpha", "spot")].text  # 1 - 1.1 ÷ 2.2
@@ -82,13 +82,13 @@ def test_the_daily_medians_of_the_year(page: TestClient) -> None:
     html = BeautifulSoup(page.get(f"/cloud/prices/{PART}").text, "html.parser")
     cells = [[td.text for td in tr.select("td")] for tr in html.select("table.history tbody tr")]
     assert cells == [
-        ["2026-05-04", "alpha", "1.8", "1"],
-        ["2026-05-06", "beta", "3.5", "1"],
-        ["2026-06-10", "delta", "2.5", "1"],
-        ["2026-11-20", "alpha", "2", "1"],
-        ["2026-11-25", "beta", "3", "1"],
-        ["2026-11-26", "gamma", "1.5", "1"],
-        ["2026-11-27", "alpha", "2.2", "1"],
+        ["2026-05-04", "alpha", "1.80", "1"],
+        ["2026-05-06", "beta", "3.50", "1"],
+        ["2026-06-10", "delta", "2.50", "1"],
+        ["2026-11-20", "alpha", "2.00", "1"],
+        ["2026-11-25", "beta", "3.00", "1"],
+        ["2026-11-26", "gamma", "1.50", "1"],
+        ["2026-11-27", "alpha", "2.20", "1"],
     ]  # on-demand only: the spot price is in no median
 
 

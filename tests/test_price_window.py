@@ -82,7 +82,7 @@ def test_the_page_says_its_year_and_links_to_all_of_the_history(client: TestClie
     assert _words(window).startswith("Prices from 2025-12-01 to 2026-12-01 (one year ending today)")
     link = window.select_one("a.all-history")
     assert link["href"] == "?window=all" and link.get_text(strip=True) == "All of the history"
-    assert _history_rows(page) == [("2026-11-20", "alpha", "2"), ("2026-11-27", "alpha", "2.25"), ("2026-11-27", "beta", "3")]
+    assert _history_rows(page) == [("2026-11-20", "alpha", "2.00"), ("2026-11-27", "alpha", "2.25"), ("2026-11-27", "beta", "3.00")]
     assert "oldcloud" not in page.select_one("#price-charts").get_text() and "9.5" not in page.select_one("#history").get_text()
     assert "The 4 points behind this chart" in page.select_one("#chart-price-history-acme-a1 p.chart-data").get_text()
 
@@ -91,7 +91,7 @@ def test_the_page_says_its_year_and_links_to_all_of_the_history(client: TestClie
     assert window["data-window"] == "all"
     assert _words(window).startswith(f"Prices from {OLD_DAY} to 2026-12-01: all of the history")
     assert window.select_one("a.year-history")["href"] == "/cloud/prices/acme-a1"
-    assert _history_rows(everything)[0] == (OLD_DAY, "oldcloud", "9.5")  # the observation older than the year
+    assert _history_rows(everything)[0] == (OLD_DAY, "oldcloud", "9.50")  # the observation older than the year
     assert len(_history_rows(everything)) == 4
     assert "The 5 points behind this chart" in everything.select_one("#chart-price-history-acme-a1 p.chart-data").get_text()
 
@@ -128,7 +128,7 @@ def test_a_part_seen_only_before_the_window_still_shows_its_last_price(client: T
     page = _page(client, "/cloud/prices/acme-a2?variant=pcie-80gb")  # a variant asked: the rule reads the part's own rows
     cheapest = " ".join(page.select_one("p.cheapest").get_text().split())
     assert page.select_one("p.cheapest")["data-current"] == "false"
-    assert "The newest price the rule takes was 7 USD per accelerator-hour on demand, variant pcie-80gb" in cheapest
+    assert "The newest price the rule takes was 7.00 USD per accelerator-hour on demand, variant pcie-80gb" in cheapest
     assert "last seen 2025-06-02, 547 days ago" in cheapest
     assert "The newest observations of this part, 2025-06-02 (547 days ago)" in page.select_one("#last-seen + p").get_text()
     assert _history_rows(page) == [("No on-demand USD observation of this part is stored from 2025-12-01 to 2026-12-01.",)]

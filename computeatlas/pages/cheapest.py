@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from computeatlas.catalog import Catalog
 from computeatlas.cloud.cheapest_price import CheapestPrice, cheapest_prices
+from computeatlas.cloud.offer_words import amount_text
 from computeatlas.cloud.store import Store
 from computeatlas.core.numbers import grouped
 from computeatlas.silicon.table import Cell
@@ -21,10 +22,10 @@ NONE_OBSERVED = "none observed"
 
 
 def price_text(price: float) -> str:
-    """A price per accelerator-hour as pages show it: cents, thousands separators (``"1.99"``, ``"10.50"``)."""
-    whole = grouped(round(price, 2))
-    head, _, cents = whole.partition(".")
-    return f"{head}.{(cents + '00')[:2]}"
+    """A price per accelerator-hour as every page shows it: :func:`~computeatlas.cloud.offer_words.amount_text`
+    (two to four decimals, rounded half up: ``"1.99"``, ``"0.558"``, ``"2.4638"``) with thousands separators."""
+    head, _, decimals = amount_text(price).partition(".")
+    return f"{grouped(int(head))}.{decimals}" if head.lstrip("-").isdigit() else amount_text(price)
 
 
 def provider_name(catalog: Catalog, ident: str) -> str:
