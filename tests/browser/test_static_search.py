@@ -1,14 +1,11 @@
 """Search on a static copy of the site, in a real browser: the page's script reads ?q= and
 lists the same hits (kind, id, how matched), in the same order, as the live search
 (computeatlas/pages/search.py), from the prebuilt index; an exact match alone opens its page.
-Served by a plain file server."""
+Served from files (:mod:`tests.browser.static_host`)."""
 
 from __future__ import annotations
 
-import functools
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -16,13 +13,9 @@ from computeatlas.build import static as site
 from computeatlas.catalog import Catalog
 from computeatlas.pages.search import search_result
 from tests.browser.conftest import _page_in_context
+from tests.browser.static_host import serve_folder
 
 PAGES = ["/search", "/api/search-index", "/silicon/aws-trainium-2", "/economics/models/llama-3-3-70b"]
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        """Say nothing: the test reads the pages, not the log."""
 
 
 @pytest.fixture(scope="module")
@@ -30,14 +23,7 @@ def static_site(real_catalog: Catalog, tmp_path_factory: pytest.TempPathFactory)
     """The search page, its index and one part's page, built under /atlas/ and served from files."""
     root = tmp_path_factory.mktemp("static-search")
     site.build(real_catalog, root / "atlas", "/atlas/", site_url="https://atlas.example.org", paths=PAGES)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/atlas"
-    finally:
-        server.shutdown()
-        server.server_close()
+    yield from serve_folder(root)
 
 
 @pytest.fixture(scope="module")
