@@ -35,12 +35,12 @@ from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from computeatlas.cloud.catalog import CloudCatalog as Catalog
 from computeatlas.cloud.offer_arithmetic import arithmetic as _arithmetic
 from computeatlas.cloud.offer_words import row_id, unit_word, variant_of_key
-from computeatlas.cloud.rates import RateTable, conversion_words, rate_words
+from computeatlas.cloud.rates import Converted, RateTable, usd_fields
 from computeatlas.cloud.records import PriceBasis
 from computeatlas.cloud.regions import region_label
 from computeatlas.cloud.store import Store
@@ -82,7 +82,7 @@ class OfferPricing(StrEnum):
 # --- one offer -----------------------------------------------------------------------
 
 
-class OfferPrice(BaseModel):
+class OfferPrice(Converted):
     """One offer's newest accepted observation with its derived price per accelerator-hour.
 
     ``price_per_hour`` is the published amount per hour (made hourly from a month, week or
@@ -131,16 +131,6 @@ class OfferPrice(BaseModel):
     display: str = Field(description="e.g. '12.29 USD per GPU-hour'")
     arithmetic: str = Field(description="how per_accelerator_hour was derived")
     usd_comparable: bool = Field(description="True when the offer can enter USD comparisons (USD and separable)")
-    usd_per_accelerator_hour: float | None = Field(
-        None, description="in USD: per_accelerator_hour itself for USD, else through the dated rate in 'rate'; None without a rate"
-    )
-    rate: str | None = Field(None, description="the dated exchange rate used, with its source (non-USD prices only)")
-    rate_date: dt.date | None = Field(None, description="the date of the exchange rate used (non-USD prices only)")
-    usd_per_unit: float | None = Field(None, description="the exchange rate used: US dollars per unit of 'currency' (non-USD prices only)")
-    currency_note: str | None = Field(
-        None,
-        description="for a non-USD price: its USD figure with the rate and its date, or why it has none (computeatlas.cloud.rates.conversion_words)",
-    )
     source_url: str
     note: str | None
     data_file: str = Field(description="the file or collector the observation came through (its 'via')")
@@ -214,7 +204,6 @@ class _Pricer:
             priced = self._prices[key] = _arithmetic(row["amount"], row["unit"], count, basis, cur, word, self.hours_per_month)
         per_hour, price_text, state, quotient, display, arithmetic = priced
         collected: dt.datetime = row["collected"].astimezone(dt.UTC)
-        usd, rate = self.rates.to_usd(quotient, cur, collected.date())
         age = (self.now - collected).days
         stored = (row["variant"] or "", acc.id)
         variant = self._variants.get(stored)
@@ -263,11 +252,7 @@ class _Pricer:
             display=display,
             arithmetic=arithmetic,
             usd_comparable=cur == COMPARISON_CURRENCY,
-            usd_per_accelerator_hour=usd,
-            rate=rate_words(rate) if rate else None,
-            rate_date=rate.date if rate else None,
-            usd_per_unit=rate.usd_per_unit if rate else None,
-            currency_note=conversion_words(cur, usd, rate, collected.date(), f"{word}-hour"),
+            **usd_fields(quotient, cur, collected.date(), self.rates, f"{word}-hour"),
             source_url=row["source_url"],
             note=row["note"] or None,
             data_file=row["via"],

@@ -23,6 +23,9 @@ import bisect
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
 
 from computeatlas.cloud.observations import ISO_4217, InputFailed
 from computeatlas.core.tabular import TableError, read_table
@@ -126,4 +129,35 @@ def load_rates(path: Path) -> RateTable:
     return RateTable(rates)
 
 
-__all__ = ["COLUMNS", "Rate", "RateTable", "conversion_words", "load_rates", "rate_words"]
+class Converted(BaseModel):
+    """A price per accelerator-hour's USD figure and the dated rate that made it, as every
+    output carries it (offers, observed prices); filled by :func:`usd_fields`."""
+
+    usd_per_accelerator_hour: float | None = Field(
+        None, description="in USD: the price itself for USD, else through the dated rate in 'rate'; None without a rate"
+    )
+    rate: str | None = Field(None, description="the dated exchange rate used, with its source (non-USD prices only)")
+    rate_date: dt.date | None = Field(None, description="the date of the exchange rate used (non-USD prices only)")
+    usd_per_unit: float | None = Field(None, description="the exchange rate used: US dollars per unit of 'currency' (non-USD prices only)")
+    currency_note: str | None = Field(
+        None,
+        description="for a non-USD price: its USD figure with the rate and its date, or why it has none (computeatlas.cloud.rates.conversion_words)",
+    )
+
+
+CONVERTED_FIELDS = tuple(Converted.model_fields)
+"""The fields of :class:`Converted`: worked out from a price, never stored."""
+
+
+def usd_fields(value: float | None, currency: str, day: dt.date, rates: RateTable, per: str = "accelerator-hour") -> dict[str, Any]:
+    """The :class:`Converted` fields of ``value`` (a price in ``currency`` per ``per``, collected
+    on ``day``): its USD figure through ``rates``, the rate's words, date and figure, and the
+    note a person reads (:func:`conversion_words`); no figure and no rate when ``value`` is None."""
+    usd, rate = rates.to_usd(value, currency, day) if value is not None else (None, None)
+    fields: dict[str, Any] = {"usd_per_accelerator_hour": usd, "currency_note": conversion_words(currency, usd, rate, day, per)}
+    if rate is not None:
+        fields.update(rate=rate_words(rate), rate_date=rate.date, usd_per_unit=rate.usd_per_unit)
+    return fields
+
+
+__all__ = ["COLUMNS", "CONVERTED_FIELDS", "Converted", "Rate", "RateTable", "conversion_words", "load_rates", "rate_words", "usd_fields"]
