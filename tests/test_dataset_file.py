@@ -4,7 +4,6 @@ removes the old one, and what is sent is the export itself."""
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -15,26 +14,11 @@ from computeatlas.cloud.rates import RateTable
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
 from computeatlas.publish.exports import prices as prices_export
+from tests.price_support import observation
 
 
 def _obs(provider: str, usd: float, run: str) -> Observation:
-    return Observation(
-        provider=provider,
-        instance_type=f"{provider}-1x",
-        region="r1",
-        pricing="on_demand",
-        amount=usd,
-        currency="USD",
-        unit="hour",
-        collected=dt.datetime(2026, 11, 27, 6, tzinfo=dt.UTC),
-        source_url=f"https://{provider}.example/pricing",
-        via="test",
-        accelerator="acme-a1",
-        variant="pcie-80gb",
-        accelerators=1,
-        per_accelerator_hour=usd,
-        run=run,
-    )
+    return observation(provider, "2026-11-27", usd, run=run)
 
 
 def test_the_download_is_built_once_per_store_version_and_sent_from_disk(

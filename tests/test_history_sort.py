@@ -18,28 +18,13 @@ from computeatlas.cloud.observations import Observation
 from computeatlas.cloud.store import Store
 from computeatlas.core.settings import Settings
 from computeatlas.pages.price_table import SortState, history_sorts, sort_rows
+from tests.price_support import observation
 
 NOW = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
 
 
 def _obs(provider: str, day: str, usd: float, n: int = 1) -> Observation:
-    return Observation(
-        provider=provider,
-        instance_type=f"{provider}-{n}x",
-        region="r1",
-        pricing="on_demand",
-        amount=usd,  # type: ignore[arg-type]
-        currency="USD",
-        unit="hour",
-        collected=dt.datetime.fromisoformat(day + "T06:00:00+00:00"),
-        source_url=f"https://{provider}.example/pricing",
-        via="test",
-        accelerator="acme-a1",
-        variant="pcie-80gb",
-        accelerators=1,
-        per_accelerator_hour=usd,
-        run="r1",
-    )
+    return observation(provider, day, usd, instance=f"{provider}-{n}x")
 
 
 ROWS = [

@@ -18,6 +18,7 @@ from computeatlas.cloud.store import Store
 from computeatlas.core.errors import ParamError
 from computeatlas.core.settings import Settings
 from computeatlas.pages.price_table import newest_rows
+from tests.price_support import observation
 
 NOW = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
 OLD_DAY = "2025-10-27"  # 400 days before NOW: older than the year
@@ -25,23 +26,7 @@ OLD_DAY = "2025-10-27"  # 400 days before NOW: older than the year
 
 def _obs(provider: str, day: str, usd: float, accelerator: str = "acme-a1", pricing: str = "on_demand") -> Observation:
     instance = f"{provider}-1x" if accelerator == "acme-a1" else f"{provider}-{accelerator}"  # an offer is of one part
-    return Observation(
-        provider=provider,
-        instance_type=instance,
-        region="r1",
-        pricing=pricing,
-        amount=usd,  # type: ignore[arg-type]
-        currency="USD",
-        unit="hour",
-        collected=dt.datetime.fromisoformat(day + "T06:00:00+00:00"),
-        source_url=f"https://{provider}.example/pricing",
-        via="test",
-        accelerator=accelerator,
-        variant="pcie-80gb",
-        accelerators=1,
-        per_accelerator_hour=usd,
-        run="r1",
-    )
+    return observation(provider, day, usd, instance=instance, pricing=pricing, accelerator=accelerator)
 
 
 ROWS = [
